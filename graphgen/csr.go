@@ -1,0 +1,285 @@
+package graphgen
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	ybgraph "github.com/yourbasic/graph"
+	"gonum.org/v1/gonum/graph"
+	"gonum.org/v1/gonum/graph/iterator"
+	"gonum.org/v1/gonum/graph/simple"
+)
+
+// MaxOrder is the largest vertex count a CSR can hold: vertices are uint32.
+const MaxOrder = math.MaxUint32
+
+// CSR is a compact, immutable, simple undirected graph on the vertices
+// 0..n-1 in compressed sparse row form.
+//
+// Besides the adjacency rows it keeps every undirected edge once as a pair
+// (u, v) with u < v in a flat array, so that a uniformly random edge costs one
+// bounded random draw and one cache line: this is what the graphical
+// two-choice process samples from. Memory is 4(n+1)·8/4 + 16|E| bytes.
+//
+// CSR implements gonum's graph.Undirected and yourbasic's graph.Iterator,
+// so the algorithms of both libraries run on it unchanged.
+type CSR struct {
+	off   []int    // off[v]..off[v+1] indexes adj; len n+1
+	adj   []uint32 // neighbours of each vertex, sorted ascending
+	edges []uint32 // edges[2k], edges[2k+1]: the k-th edge, u < v, sorted
+}
+
+var (
+	_ Graph            = (*CSR)(nil)
+	_ graph.Undirected = (*CSR)(nil)
+	_ ybgraph.Iterator = (*CSR)(nil)
+)
+
+// Dropped counts what FromEdges discarded to make a simple graph.
+type Dropped struct {
+	SelfLoops  int64 // edges {v, v}
+	Duplicates int64 // repeats of an edge already seen (in either orientation)
+}
+
+// FromEdges returns the simple undirected graph on n vertices whose edges are
+// the pairs (e[2k], e[2k+1]). Self-loops and repeated edges (in either
+// orientation) are dropped and counted in the returned Dropped. It takes
+// O(n + |e| log Δ) time and does not modify e.
+//
+// It returns an error if n is negative or larger than MaxOrder, if e has odd
+// length, or if an endpoint is not below n.
+func FromEdges(n int, e []uint32) (*CSR, Dropped, error) {
+	var d Dropped
+	if n < 0 || n > MaxOrder {
+		return nil, d, fmt.Errorf("graphgen: vertex count %d outside [0, %d]", n, MaxOrder)
+	}
+	if len(e)%2 != 0 {
+		return nil, d, errors.New("graphgen: edge array of odd length")
+	}
+	deg := make([]int, n+1)
+	for k := 0; k < len(e); k += 2 {
+		u, v := e[k], e[k+1]
+		if int64(u) >= int64(n) || int64(v) >= int64(n) {
+			return nil, d, fmt.Errorf("graphgen: edge {%d, %d} has an endpoint not below n=%d", u, v, n)
+		}
+		if u == v {
+			d.SelfLoops++
+			continue
+		}
+		deg[u]++
+		deg[v]++
+	}
+	// Prefix sums: off[v] is the start of row v.
+	off := make([]int, n+1)
+	for v := 0; v < n; v++ {
+		off[v+1] = off[v] + deg[v]
+	}
+	adj := make([]uint32, off[n])
+	fill := deg[:n]
+	copy(fill, off[:n])
+	for k := 0; k < len(e); k += 2 {
+		u, v := e[k], e[k+1]
+		if u == v {
+			continue
+		}
+		adj[fill[u]] = v
+		fill[u]++
+		adj[fill[v]] = u
+		fill[v]++
+	}
+	g := &CSR{off: off, adj: adj}
+	d.Duplicates = g.sortAndDedup()
+	g.buildEdges()
+	return g, d, nil
+}
+
+// fromRows builds a CSR from rows that are already sorted, duplicate free and
+// symmetric. It is used by generators that construct the rows directly.
+func fromRows(off []int, adj []uint32) *CSR {
+	g := &CSR{off: off, adj: adj}
+	g.buildEdges()
+	return g
+}
+
+// sortAndDedup sorts every row, removes repeated neighbours and compacts adj
+// and off in place. It returns the number of duplicate undirected edges.
+func (g *CSR) sortAndDedup() int64 {
+	n := len(g.off) - 1
+	w := 0
+	var dup int64
+	start := g.off[0]
+	for v := 0; v < n; v++ {
+		row := g.adj[start:g.off[v+1]]
+		start = g.off[v+1]
+		slices.Sort(row)
+		g.off[v] = w
+		for i, x := range row {
+			if i > 0 && x == row[i-1] {
+				dup++
+				continue
+			}
+			g.adj[w] = x
+			w++
+		}
+	}
+	g.off[n] = w
+	g.adj = g.adj[:w:w]
+	// Each repeated undirected edge was seen once in each endpoint's row.
+	return dup / 2
+}
+
+// buildEdges fills the flat edge array from the rows: pairs (u, v), u < v,
+// in lexicographic order.
+func (g *CSR) buildEdges() {
+	g.edges = make([]uint32, 0, len(g.adj))
+	n := len(g.off) - 1
+	for u := 0; u < n; u++ {
+		for _, v := range g.adj[g.off[u]:g.off[u+1]] {
+			if uint32(u) < v {
+				g.edges = append(g.edges, uint32(u), v)
+			}
+		}
+	}
+}
+
+// Order returns the number of vertices n.
+func (g *CSR) Order() int { return len(g.off) - 1 }
+
+// Size returns the number of undirected edges.
+func (g *CSR) Size() int64 { return int64(len(g.edges) / 2) }
+
+// Degree returns the degree of v.
+func (g *CSR) Degree(v int) int { return g.off[v+1] - g.off[v] }
+
+// Neighbors returns the sorted neighbours of v. The slice is shared with g
+// and must not be modified.
+func (g *CSR) Neighbors(v int) []uint32 { return g.adj[g.off[v]:g.off[v+1]:g.off[v+1]] }
+
+// Offsets returns the row offsets: the neighbours of v are
+// Adjacency()[Offsets()[v]:Offsets()[v+1]]. Shared with g; do not modify.
+func (g *CSR) Offsets() []int { return g.off }
+
+// Adjacency returns the concatenated sorted rows. Shared with g; do not modify.
+func (g *CSR) Adjacency() []uint32 { return g.adj }
+
+// EdgeList returns every undirected edge once as the pairs
+// (EdgeList()[2k], EdgeList()[2k+1]) with the first endpoint smaller,
+// in lexicographic order. Shared with g; do not modify.
+func (g *CSR) EdgeList() []uint32 { return g.edges }
+
+// HasEdge reports whether {u, v} is an edge, in O(log deg u).
+func (g *CSR) HasEdge(u, v int) bool {
+	if u < 0 || v < 0 || u >= g.Order() || v >= g.Order() {
+		return false
+	}
+	_, ok := slices.BinarySearch(g.Neighbors(u), uint32(v))
+	return ok
+}
+
+// Visit calls do for each neighbour w of v in increasing order, with cost 0,
+// and stops early returning true if do returns true. It implements
+// yourbasic's graph.Iterator.
+func (g *CSR) Visit(v int, do func(w int, c int64) (skip bool)) (aborted bool) {
+	for _, w := range g.Neighbors(v) {
+		if do(int(w), 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// Node returns the node with the given ID if it exists, and nil otherwise.
+// It implements gonum's graph.Graph.
+func (g *CSR) Node(id int64) graph.Node {
+	if id < 0 || id >= int64(g.Order()) {
+		return nil
+	}
+	return simple.Node(id)
+}
+
+// Nodes returns all the vertices as gonum nodes with IDs 0..n-1.
+func (g *CSR) Nodes() graph.Nodes {
+	return iterator.NewImplicitNodes(0, g.Order(), func(id int) graph.Node { return simple.Node(id) })
+}
+
+// From returns the neighbours of the node with the given ID.
+func (g *CSR) From(id int64) graph.Nodes {
+	if g.Node(id) == nil {
+		return graph.Empty
+	}
+	row := g.Neighbors(int(id))
+	nodes := make([]graph.Node, len(row))
+	for i, w := range row {
+		nodes[i] = simple.Node(w)
+	}
+	return iterator.NewOrderedNodes(nodes)
+}
+
+// HasEdgeBetween reports whether the nodes with the given IDs are adjacent.
+func (g *CSR) HasEdgeBetween(xid, yid int64) bool {
+	if g.Node(xid) == nil || g.Node(yid) == nil {
+		return false
+	}
+	return g.HasEdge(int(xid), int(yid))
+}
+
+// Edge returns the edge between uid and vid, or nil if there is none.
+func (g *CSR) Edge(uid, vid int64) graph.Edge { return g.EdgeBetween(uid, vid) }
+
+// EdgeBetween returns the edge between xid and yid, or nil if there is none.
+func (g *CSR) EdgeBetween(xid, yid int64) graph.Edge {
+	if !g.HasEdgeBetween(xid, yid) {
+		return nil
+	}
+	return simple.Edge{F: simple.Node(xid), T: simple.Node(yid)}
+}
+
+// FromGonum copies the undirected gonum graph src into a CSR. Node IDs are
+// relabelled 0..n-1 in increasing ID order; ids[v] is the original ID of v.
+// It returns an error if src has more than MaxOrder nodes.
+func FromGonum(src graph.Undirected) (g *CSR, ids []int64, err error) {
+	for it := src.Nodes(); it.Next(); {
+		ids = append(ids, it.Node().ID())
+	}
+	if len(ids) > MaxOrder {
+		return nil, nil, fmt.Errorf("graphgen: gonum graph has %d nodes, more than %d", len(ids), MaxOrder)
+	}
+	slices.Sort(ids)
+	index := make(map[int64]uint32, len(ids))
+	for v, id := range ids {
+		index[id] = uint32(v)
+	}
+	var e []uint32
+	for u, id := range ids {
+		for it := src.From(id); it.Next(); {
+			w := index[it.Node().ID()]
+			if uint32(u) < w {
+				e = append(e, uint32(u), w)
+			}
+		}
+	}
+	g, _, err = FromEdges(len(ids), e)
+	return g, ids, err
+}
+
+// FromIterator copies a yourbasic graph into a CSR, ignoring costs and edge
+// directions: an arc v→w becomes the edge {v, w}, self-loops are dropped and
+// an edge seen several times (as an undirected yourbasic graph lists each
+// edge from both ends) is kept once.
+func FromIterator(src ybgraph.Iterator) (*CSR, error) {
+	n := src.Order()
+	if n > MaxOrder {
+		return nil, fmt.Errorf("graphgen: iterator has %d vertices, more than %d", n, MaxOrder)
+	}
+	var e []uint32
+	for v := 0; v < n; v++ {
+		src.Visit(v, func(w int, _ int64) bool {
+			e = append(e, uint32(v), uint32(w))
+			return false
+		})
+	}
+	g, _, err := FromEdges(n, e)
+	return g, err
+}
