@@ -1,0 +1,88 @@
+package alloc
+
+import "fmt"
+
+// Process is an allocation rule. A Process value holds only parameters
+// (Greedy{D: 2}); the state of a trial lives in the Bins and the Rand, so one
+// value serves every trial and every worker at once.
+//
+// The interface sits at the level of a batch of balls: Place runs a loop
+// specialised to the process, its parameters and its tie rule, with no
+// interface call, allocation or division per ball.
+type Process interface {
+	// Name returns the process's command-line name ("greedy", "left", …).
+	Name() string
+	// Check reports whether the process can run on n bins; the error says
+	// what is wrong and what is allowed.
+	Check(n int) error
+	// Place throws m more balls into b, drawing every random choice from r,
+	// and returns what the balls cost. It may panic if Check(b.N()) fails.
+	Place(b *Bins, m int64, r *Rand) Stats
+}
+
+// Stats is what a batch of balls cost.
+type Stats struct {
+	Probes    int64 // bins whose load was read
+	MaxProbes int64 // most bins read for a single ball
+}
+
+// Add accumulates t into s.
+func (s *Stats) Add(t Stats) {
+	s.Probes += t.Probes
+	s.MaxProbes = max(s.MaxProbes, t.MaxProbes)
+}
+
+// Ties is how a ball chooses among equally loaded candidates.
+type Ties uint8
+
+const (
+	// TiesDefault is the rule the process's definition gives: uniformly
+	// random among the tied candidates, except for Left[d], whose
+	// definition sends ties to the leftmost group.
+	TiesDefault Ties = iota
+	// TiesRandom breaks ties uniformly at random among tied candidates.
+	TiesRandom
+	// TiesLeft sends ties to the candidate drawn first (the leftmost group
+	// for Left[d]; the endpoint with the smaller id for an edge), the fixed
+	// order some papers use.
+	TiesLeft
+)
+
+// String returns "random" or "left"; TiesDefault prints as "default".
+func (t Ties) String() string {
+	switch t {
+	case TiesRandom:
+		return "random"
+	case TiesLeft:
+		return "left"
+	}
+	return "default"
+}
+
+// ParseTies parses "random" or "left".
+func ParseTies(s string) (Ties, error) {
+	switch s {
+	case "random":
+		return TiesRandom, nil
+	case "left":
+		return TiesLeft, nil
+	}
+	return TiesDefault, fmt.Errorf("alloc: unknown tie rule %q (allowed: random, left)", s)
+}
+
+// resolve returns the effective rule of a process whose definition's own
+// rule is def.
+func (t Ties) resolve(def Ties) Ties {
+	if t == TiesDefault {
+		return def
+	}
+	return t
+}
+
+// checkBins is the check every process shares.
+func checkBins(name string, n int) error {
+	if n < 1 {
+		return fmt.Errorf("alloc: %s needs at least one bin, got n=%d", name, n)
+	}
+	return nil
+}

@@ -1,0 +1,57 @@
+package alloc
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/graphalloc/graphalloc/graphgen"
+)
+
+// Params are the parameters NewProcess reads; each process uses the ones
+// its definition has and ignores the rest.
+type Params struct {
+	D      float64        // choices
+	Ties   Ties           // tie rule; TiesDefault is the definition's own
+	Graph  graphgen.Graph // the topology of "graph"
+	Sample Sampling       // how "graph" draws its edge
+}
+
+// processNames lists what NewProcess accepts, in the order help shows them.
+var processNames = []string{"one-choice", "greedy", "left", "graph"}
+
+// ProcessNames returns the names NewProcess accepts.
+func ProcessNames() []string { return append([]string(nil), processNames...) }
+
+// DefaultTies returns the tie rule the definition of the named process
+// gives: left for "left", random for the others.
+func DefaultTies(name string) Ties {
+	if name == "left" {
+		return TiesLeft
+	}
+	return TiesRandom
+}
+
+// NewProcess returns the process with the given command-line name and
+// parameters, or an error naming the accepted names or the bad parameter.
+func NewProcess(name string, p Params) (Process, error) {
+	intD := func() (int, error) {
+		if p.D != math.Trunc(p.D) || p.D < 1 || p.D > maxChoices {
+			return 0, fmt.Errorf("alloc: %s needs a whole number of choices 1 <= d <= %d, got d=%g", name, maxChoices, p.D)
+		}
+		return int(p.D), nil
+	}
+	switch name {
+	case "one-choice":
+		return OneChoice{}, nil
+	case "greedy":
+		d, err := intD()
+		return Greedy{D: d, Ties: p.Ties}, err
+	case "left":
+		d, err := intD()
+		return Left{D: d, Ties: p.Ties}, err
+	case "graph":
+		return Graphical{G: p.Graph, Sample: p.Sample, Ties: p.Ties}, nil
+	}
+	return nil, fmt.Errorf("alloc: unknown process %q (processes: %s)", name, strings.Join(processNames, ", "))
+}

@@ -1,0 +1,196 @@
+package alloc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+)
+
+// Config describes a run: a process, n bins, m balls and the base seed from
+// which trial i derives its generator (TrialRand(Seed, i)) alone.
+type Config struct {
+	Process Process
+	N       int   // bins
+	M       int64 // balls per trial
+	Seed    uint64
+	// Every, if positive, records the gap and the spread max − min after
+	// every Every balls (and after the last ball) in Result.Series.
+	Every int64
+}
+
+// Check reports whether c describes a run that can be made.
+func (c Config) Check() error {
+	if c.Process == nil {
+		return errors.New("alloc: no process given")
+	}
+	if c.N < 1 {
+		return fmt.Errorf("alloc: need at least one bin, got n=%d", c.N)
+	}
+	if c.M < 0 {
+		return fmt.Errorf("alloc: number of balls must be non-negative, got m=%d", c.M)
+	}
+	if c.Every < 0 {
+		return fmt.Errorf("alloc: recording interval must be non-negative, got every=%d", c.Every)
+	}
+	return c.Process.Check(c.N)
+}
+
+// Point is one sample of a trial's series: after Balls balls, the gap
+// max − m/n and the spread max − min.
+type Point struct {
+	Balls  int64   `json:"balls"`
+	Gap    float64 `json:"gap"`
+	Spread int64   `json:"spread"`
+}
+
+// Result is the outcome of one trial.
+type Result struct {
+	Trial   int     `json:"trial"`
+	MaxLoad int64   `json:"max_load"`
+	MinLoad int64   `json:"min_load"`
+	Gap     float64 `json:"gap"` // MaxLoad − m/n
+	// LoadCounts[i] is the number of bins holding exactly i balls.
+	LoadCounts []int64 `json:"load_counts"`
+	Probes     int64   `json:"probes"`
+	MaxProbes  int64   `json:"max_probes"`
+	Series     []Point `json:"series,omitempty"`
+}
+
+// chunk is how many balls run between checks of the context, so that a
+// cancelled run stops within a few milliseconds.
+const chunk = 1 << 22
+
+// Trial runs trial i of c in the bins b (which it resets) and returns its
+// result. It returns ctx.Err() if ctx is cancelled first.
+func (c Config) Trial(ctx context.Context, i int, b *Bins) (Result, error) {
+	if b.N() != c.N {
+		return Result{}, fmt.Errorf("alloc: bins hold n=%d, run needs n=%d", b.N(), c.N)
+	}
+	b.Reset()
+	r := TrialRand(c.Seed, i)
+	res := Result{Trial: i}
+	var st Stats
+	var series []Point
+	step := c.M
+	if c.Every > 0 {
+		step = c.Every
+	}
+	for placed := int64(0); placed < c.M; {
+		next := min(placed+step, c.M)
+		for placed < next {
+			if err := ctx.Err(); err != nil {
+				return Result{}, err
+			}
+			k := min(next-placed, chunk)
+			st.Add(c.Process.Place(b, k, r))
+			placed += k
+		}
+		if c.Every > 0 {
+			mx, mn := b.MaxMin()
+			series = append(series, Point{
+				Balls:  placed,
+				Gap:    float64(mx) - float64(placed)/float64(c.N),
+				Spread: int64(mx) - int64(mn),
+			})
+		}
+	}
+	counts, err := b.Counts()
+	if err != nil {
+		return Result{}, err
+	}
+	mx, mn := b.MaxMin()
+	res.MaxLoad, res.MinLoad = int64(mx), int64(mn)
+	res.Gap = float64(mx) - float64(c.M)/float64(c.N)
+	res.LoadCounts = counts
+	res.Probes, res.MaxProbes = st.Probes, st.MaxProbes
+	res.Series = series
+	return res, nil
+}
+
+// Run runs the given trials of c on workers goroutines (all CPUs if workers
+// ≤ 0) and calls emit with each result in the order of trials, from the
+// calling goroutine. Trial i's randomness depends only on (c.Seed, i), so
+// the results do not depend on workers or scheduling.
+//
+// Run stops at the first error, from a trial, from emit or from ctx, and
+// returns it; every result emitted before then is complete.
+func Run(ctx context.Context, c Config, trials []int, workers int, emit func(Result) error) error {
+	if err := c.Check(); err != nil {
+		return err
+	}
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	workers = max(1, min(workers, len(trials)))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	type done struct {
+		pos int
+		res Result
+		err error
+	}
+	jobs := make(chan int)
+	out := make(chan done, workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b := NewBins(c.N)
+			for pos := range jobs {
+				res, err := c.Trial(ctx, trials[pos], b)
+				out <- done{pos, res, err}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for pos := range trials {
+			select {
+			case jobs <- pos:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(out)
+	}()
+
+	// Emit in order: hold finished trials until their predecessors finish.
+	pending := make(map[int]Result)
+	nextPos := 0
+	var first error
+	for d := range out {
+		if first != nil {
+			continue // drain
+		}
+		if d.err != nil {
+			first = d.err
+			cancel()
+			continue
+		}
+		pending[d.pos] = d.res
+		for {
+			res, ok := pending[nextPos]
+			if !ok {
+				break
+			}
+			delete(pending, nextPos)
+			nextPos++
+			if err := emit(res); err != nil {
+				first = err
+				cancel()
+				break
+			}
+		}
+	}
+	if first == nil && nextPos < len(trials) {
+		first = ctx.Err()
+	}
+	return first
+}
