@@ -1,0 +1,44 @@
+// Package alloc simulates balanced allocation: m balls placed one after
+// another into n bins by a placement rule, the "balls into bins" model of
+// load balancing, hashing and scheduling.
+//
+// # Processes
+//
+// A Process is a value holding a rule's parameters:
+//
+//	OneChoice{}                     a uniform bin; max load ≈ ln n / ln ln n for m = n
+//	Greedy{D: 2}                    d uniform bins, least loaded wins;
+//	                                ln ln n / ln d + O(1) [ABKU99]
+//	Left{D: 2}                      one bin in each of d groups, ties left;
+//	                                ln ln n / (d ln φ_d) + O(1) [Vöcking 2003]
+//	Graphical{G: g}                 a uniform edge of g, lesser loaded end;
+//	                                log log n + O(log n / log(Δ/log⁴ n)) on
+//	                                Δ-regular graphs [Kenthapadi, Panigrahy 2006]
+//
+// The definitions, including the tie rules, are those of THEORY.md in the
+// project's shared notes; each type's doc gives its bound and citation.
+//
+// # Randomness and reproducibility
+//
+// Every random choice comes from a *Rand handed to Place: a wyrand
+// generator whose state the hot loops keep in registers. Trial i of a run
+// with seed s uses TrialRand(s, i), derived from (s, i) alone, so Run gives
+// the same results in the same order whatever the number of workers, and
+// any subset of trials (a shard) can be run on its own.
+//
+// # Engines
+//
+// Bins is the per-bin engine: a uint32 load per bin, any topology. Place
+// runs a loop specialised to the process, with no interface call,
+// allocation or division per ball; the batch interface lets Config.Trial
+// stop between batches for cancellation and for the --every series without
+// changing any result.
+//
+// # Running trials
+//
+//	c := alloc.Config{Process: alloc.Greedy{D: 2}, N: 1 << 16, M: 1 << 16, Seed: 1}
+//	err := alloc.Run(ctx, c, []int{0, 1, 2}, 0, func(r alloc.Result) error {
+//		fmt.Println(r.Trial, r.MaxLoad, r.LoadCounts)
+//		return nil
+//	})
+package alloc

@@ -1,0 +1,263 @@
+package alloc
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/graphalloc/graphalloc/graphgen"
+)
+
+// The reference implementations below are a second, plain implementation of
+// each process: one ball at a time, through the public Rand methods, drawing
+// in the same order as the fast loops. For every ball they check the
+// contract — the ball lands in one of its candidate bins, a least loaded
+// one, and for a graph the candidates are the two ends of a real edge — and
+// at the end the fast loop must have produced exactly the same loads.
+
+// refPlace places m balls with the reference rule of p and fails t if a
+// ball breaks the contract.
+func refPlace(t *testing.T, p Process, L []uint32, m int64, r *Rand) {
+	t.Helper()
+	n := uint64(len(L))
+	for k := int64(0); k < m; k++ {
+		var cands []uint64
+		var c uint64
+		switch p := p.(type) {
+		case OneChoice:
+			c = r.Uint64n(n)
+			cands = []uint64{c}
+		case Greedy:
+			for range p.D {
+				cands = append(cands, r.Uint64n(n))
+			}
+			c = cands[0]
+			for _, x := range cands[1:] {
+				if L[x] < L[c] {
+					c = x
+				}
+			}
+		case Left:
+			start, size := leftGroups(len(L), p.D)
+			random := p.Ties == TiesRandom
+			tied := uint64(0)
+			for j := range p.D {
+				x := start[j] + r.Uint64n(size[j])
+				if x < start[j] || x >= start[j]+size[j] {
+					t.Fatalf("left: candidate %d outside group %d", x, j)
+				}
+				cands = append(cands, x)
+				switch {
+				case j == 0 || L[x] < L[c]:
+					c, tied = x, 1
+				case L[x] == L[c] && random:
+					tied++
+					if r.Uint64n(tied) == 0 {
+						c = x
+					}
+				}
+			}
+		case Graphical:
+			random := p.Ties != TiesLeft
+			var u, v uint64
+			switch g := p.G.(type) {
+			case *graphgen.CSR:
+				if p.Sample == SampleVertex {
+					u = r.Uint64n(n)
+					nb := g.Neighbors(int(u))
+					if len(nb) == 0 {
+						c = u
+						cands = []uint64{u}
+						break
+					}
+					v = uint64(nb[r.Uint64n(uint64(len(nb)))])
+					c = u
+					if L[v] < L[u] || (random && L[v] == L[u] && r.Coin()) {
+						c = v
+					}
+				} else {
+					e := g.EdgeList()
+					x := r.Uint64n(uint64(len(e) / 2))
+					u, v = uint64(e[2*x]), uint64(e[2*x+1])
+					if random && r.Coin() {
+						u, v = v, u
+					}
+					c = u
+					if L[v] < L[u] {
+						c = v
+					}
+				}
+				if len(cands) == 0 {
+					if !g.HasEdge(int(u), int(v)) {
+						t.Fatalf("graph: candidates %d, %d are not an edge", u, v)
+					}
+					cands = []uint64{u, v}
+				}
+			case graphgen.Complete:
+				u = r.Uint64n(n)
+				v = r.Uint64n(n - 1)
+				if v >= u {
+					v++
+				}
+				if !random && p.Sample == SampleEdge {
+					u, v = min(u, v), max(u, v)
+				}
+				c = u
+				if L[v] < L[u] {
+					c = v
+				}
+				if u == v {
+					t.Fatalf("complete: candidates equal")
+				}
+				cands = []uint64{u, v}
+			}
+		default:
+			t.Fatalf("no reference for %T", p)
+		}
+		if !slices.Contains(cands, c) {
+			t.Fatalf("ball %d: bin %d is not a candidate %v", k, c, cands)
+		}
+		for _, x := range cands {
+			if L[x] < L[c] {
+				t.Fatalf("ball %d: bin %d (load %d) chosen over less loaded candidate %d (load %d)", k, c, L[c], x, L[x])
+			}
+		}
+		L[c]++
+	}
+}
+
+// contractCases are the processes every contract test runs on.
+func contractCases(t *testing.T) []struct {
+	name string
+	n    int
+	p    Process
+} {
+	src := rand.NewPCG(1, 2)
+	reg, _, err := graphgen.RandomRegular(500, 6, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A graph with isolated vertices and a star: exercises degree
+	// weighting and the isolated-vertex rule of vertex sampling.
+	star, _, err := graphgen.FromEdges(12, []uint32{0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8, 8, 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []struct {
+		name string
+		n    int
+		p    Process
+	}{
+		{"one-choice", 1000, OneChoice{}},
+		{"greedy/d=1", 1000, Greedy{D: 1}},
+		{"greedy/d=2", 1000, Greedy{D: 2}},
+		{"greedy/d=2/left", 1000, Greedy{D: 2, Ties: TiesLeft}},
+		{"greedy/d=5", 997, Greedy{D: 5}},
+		{"left/d=2", 1000, Left{D: 2}},
+		{"left/d=3", 1001, Left{D: 3}},
+		{"left/d=3/random", 1001, Left{D: 3, Ties: TiesRandom}},
+		{"left/d=n", 7, Left{D: 7}},
+		{"graph/regular/edge", 500, Graphical{G: reg}},
+		{"graph/regular/edge/left", 500, Graphical{G: reg, Ties: TiesLeft}},
+		{"graph/regular/vertex", 500, Graphical{G: reg, Sample: SampleVertex}},
+		{"graph/regular/vertex/left", 500, Graphical{G: reg, Sample: SampleVertex, Ties: TiesLeft}},
+		{"graph/star/edge", 12, Graphical{G: star}},
+		{"graph/star/vertex", 12, Graphical{G: star, Sample: SampleVertex}},
+		{"graph/complete", 300, Graphical{G: graphgen.Complete(300)}},
+		{"graph/complete/left", 300, Graphical{G: graphgen.Complete(300), Ties: TiesLeft}},
+		{"graph/complete/vertex/left", 300, Graphical{G: graphgen.Complete(300), Sample: SampleVertex, Ties: TiesLeft}},
+		{"graph/K2", 2, Graphical{G: graphgen.Complete(2)}},
+	}
+}
+
+// TestContract checks, for every process, that the fast loop and the
+// reference place the same balls in the same bins, that every ball obeys
+// the process's rule, that balls are conserved, and that the same seed
+// gives the same loads.
+func TestContract(t *testing.T) {
+	for _, tc := range contractCases(t) {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.p.Check(tc.n); err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range []int64{0, 1, 3 * int64(tc.n)} {
+				b := NewBins(tc.n)
+				// Two batches: the process must resume exactly.
+				tc.p.Place(b, m/3, NewRand(42))
+				r := NewRand(42)
+				b.Reset()
+				st := tc.p.Place(b, m/3, r)
+				st.Add(tc.p.Place(b, m-m/3, r))
+				ref := make([]uint32, tc.n)
+				refPlace(t, tc.p, ref, m, NewRand(42))
+				if !slices.Equal(b.Loads(), ref) {
+					t.Fatalf("m=%d: fast loop and reference differ", m)
+				}
+				counts, err := b.Counts()
+				if err != nil {
+					t.Fatal(err)
+				}
+				var sum, bins int64
+				for i, c := range counts {
+					sum += int64(i) * c
+					bins += c
+				}
+				if sum != m || bins != int64(tc.n) || b.Balls() != m {
+					t.Fatalf("m=%d: counts hold %d balls in %d bins, Balls()=%d", m, sum, bins, b.Balls())
+				}
+				if m > 0 && (st.Probes < m || st.MaxProbes < 1) {
+					t.Fatalf("m=%d: implausible stats %+v", m, st)
+				}
+				b2 := NewBins(tc.n)
+				tc.p.Place(b2, m, NewRand(42))
+				if !slices.Equal(b.Loads(), b2.Loads()) {
+					t.Fatalf("m=%d: same seed, different loads", m)
+				}
+			}
+		})
+	}
+}
+
+// TestGreedyTieRulesAgree documents the exchangeability argument: for
+// Greedy[d] both tie rules run the same loop.
+func TestGreedyTieRulesAgree(t *testing.T) {
+	a, b := NewBins(100), NewBins(100)
+	Greedy{D: 3, Ties: TiesRandom}.Place(a, 1000, NewRand(7))
+	Greedy{D: 3, Ties: TiesLeft}.Place(b, 1000, NewRand(7))
+	if !slices.Equal(a.Loads(), b.Loads()) {
+		t.Fatal("tie rules differ for greedy")
+	}
+}
+
+func TestCheckRejects(t *testing.T) {
+	cases := []struct {
+		name string
+		n    int
+		p    Process
+	}{
+		{"one-choice/n=0", 0, OneChoice{}},
+		{"greedy/d=0", 10, Greedy{D: 0}},
+		{"greedy/n=0", 0, Greedy{D: 2}},
+		{"left/d>n", 3, Left{D: 4}},
+		{"left/d=0", 3, Left{D: 0}},
+		{"graph/nil", 3, Graphical{}},
+		{"graph/order", 4, Graphical{G: graphgen.Complete(3)}},
+		{"graph/K1", 1, Graphical{G: graphgen.Complete(1)}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.p.Check(tc.n)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if testing.Verbose() {
+				fmt.Println(err)
+			}
+		})
+	}
+	empty, _, _ := graphgen.FromEdges(3, nil)
+	if err := (Graphical{G: empty}).Check(3); err == nil {
+		t.Error("graph without edges accepted")
+	}
+}

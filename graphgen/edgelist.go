@@ -1,0 +1,652 @@
+package graphgen
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Graph files.
+//
+// Two text formats are read, plain or gzip-compressed:
+//
+//   - Edge lists (ReadEdgeList, EdgeScanner): one edge "u v" per line.
+//   - Matrix Market coordinate files (ReadMatrixMarket, MatrixMarketScanner).
+//
+// ReadGraph and LoadGraph tell them apart from the bytes: a stream starting
+// with the gzip magic 0x1f 0x8b is decompressed, and a (decompressed) stream
+// starting with "%%MatrixMarket" is Matrix Market; anything else is read as
+// an edge list. File names are used only in error messages.
+
+// MaxLineBytes is the longest line, terminator included, that the readers
+// accept. A longer line is an error naming the file and line: no sensible
+// edge list or Matrix Market entry comes near it, so it means the input is
+// not what it claims to be.
+const MaxLineBytes = 64 << 10
+
+// Formats reported in FileInfo.Format.
+const (
+	FormatEdgeList     = "edgelist"
+	FormatMatrixMarket = "mtx"
+)
+
+// edgeListHeader starts the comment line that WriteEdgeList writes first.
+const edgeListHeader = "# graphalloc edge list:"
+
+// bom is the UTF-8 byte order mark, skipped at the start of a file.
+const bom = "\xef\xbb\xbf"
+
+// ParseError is the error the readers return for input they cannot read: a
+// malformed line, an id out of range, a truncated or unreadable stream. It
+// prints as "name:line: what is wrong", or "name: what is wrong" when no line
+// applies (Line == 0). Err may wrap an I/O error, such as io.ErrUnexpectedEOF
+// from a truncated gzip stream, for errors.Is.
+type ParseError struct {
+	Name string // the file name given to the reader
+	Line int    // 1-based line number, 0 if none applies
+	Err  error
+}
+
+func (e *ParseError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %v", e.Name, e.Line, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.Name, e.Err)
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// FileInfo describes a graph file that was read: what was in it and what was
+// dropped to make the graph simple. For every file read without error,
+// Edges + SelfLoops + Duplicates is the number of edge lines (entries).
+type FileInfo struct {
+	Name       string // the name given to the reader
+	Format     string // FormatEdgeList or FormatMatrixMarket
+	Gzip       bool   // the bytes were gzip-compressed (ReadGraph, LoadGraph)
+	Lines      int    // lines read, comments and blank lines included
+	Vertices   int    // vertices of the graph, isolated ones included
+	Edges      int64  // undirected edges of the graph
+	SelfLoops  int64  // edge lines {v, v}, dropped
+	Duplicates int64  // edge lines repeating an edge already read (either orientation), dropped
+	// Labels[v] is the id vertex v had in the file: the token for string
+	// ids, the decimal number without leading zeros for integer ids, and
+	// "1".."n" for Matrix Market.
+	Labels []string
+}
+
+// lineReader reads lines of at most MaxLineBytes bytes, counting them.
+type lineReader struct {
+	br   *bufio.Reader
+	name string
+	line int
+	err  error // a *ParseError, or nil at a clean end of input
+}
+
+func newLineReader(r io.Reader, name string) lineReader {
+	return lineReader{br: bufio.NewReaderSize(r, MaxLineBytes), name: name}
+}
+
+func (lr *lineReader) errorf(line int, format string, a ...any) *ParseError {
+	return &ParseError{Name: lr.name, Line: line, Err: fmt.Errorf(format, a...)}
+}
+
+// next returns the next line without its "\n" or "\r\n", or false at the end
+// of input or on an error (then lr.err is set). The line is valid until the
+// next call. A partial last line is returned only if the input ended cleanly:
+// after a read error nothing more is delivered.
+func (lr *lineReader) next() ([]byte, bool) {
+	if lr.err != nil {
+		return nil, false
+	}
+	b, err := lr.br.ReadSlice('\n')
+	switch {
+	case err == bufio.ErrBufferFull:
+		lr.err = lr.errorf(lr.line+1, "line longer than %d bytes", MaxLineBytes)
+		return nil, false
+	case err == io.EOF:
+		if len(b) == 0 {
+			return nil, false
+		}
+	case err != nil:
+		msg := "read error"
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			msg = "read error (file truncated?)"
+		}
+		lr.err = &ParseError{Name: lr.name, Line: lr.line + 1, Err: fmt.Errorf("%s: %w", msg, err)}
+		return nil, false
+	}
+	lr.line++
+	if len(b) > 0 && b[len(b)-1] == '\n' {
+		b = b[:len(b)-1]
+	}
+	if len(b) > 0 && b[len(b)-1] == '\r' {
+		b = b[:len(b)-1]
+	}
+	if lr.line == 1 {
+		b = bytes.TrimPrefix(b, []byte(bom))
+	}
+	return b, true
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' }
+
+// nextField returns the first whitespace-separated field of b and the rest of b.
+func nextField(b []byte) (field, rest []byte) {
+	i := 0
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	j := i
+	for j < len(b) && !isSpace(b[j]) {
+		j++
+	}
+	return b[i:j], b[j:]
+}
+
+func isComment(field []byte) bool { return len(field) > 0 && (field[0] == '#' || field[0] == '%') }
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// parseUint reports whether tok is a non-empty string of ASCII digits and,
+// if so, its value and whether that value fits in a uint64.
+func parseUint(tok []byte) (val uint64, digits, fits bool) {
+	if len(tok) == 0 {
+		return 0, false, false
+	}
+	fits = true
+	for _, c := range tok {
+		if c < '0' || c > '9' {
+			return 0, false, false
+		}
+		d := uint64(c - '0')
+		if val > (1<<64-1-d)/10 {
+			fits = false
+		}
+		val = val*10 + d
+	}
+	if !fits {
+		val = 0
+	}
+	return val, true, fits
+}
+
+// checkText returns an error message if tok holds control bytes or invalid
+// UTF-8, which in practice means the input is binary, not text.
+func checkText(tok []byte) string {
+	ascii := true
+	for _, c := range tok {
+		if c < 0x20 || c == 0x7f {
+			return fmt.Sprintf("control byte %#02x in vertex id: binary data, not a text edge list", c)
+		}
+		if c >= 0x80 {
+			ascii = false
+		}
+	}
+	if !ascii && !utf8.Valid(tok) {
+		return "vertex id is not valid UTF-8: binary data, not a text edge list"
+	}
+	return ""
+}
+
+// EdgeScanner reads an edge list one edge at a time, in the manner of
+// bufio.Scanner, without holding the file in memory.
+//
+// The format: one edge per line, two vertex ids separated by spaces or tabs;
+// further columns (weights, timestamps) are ignored. Lines whose first
+// non-blank character is '#' or '%' are comments, and a field starting with
+// '#' or '%' ends the line, so "1 2 # note" is the edge {1, 2}. Blank lines
+// are skipped, "\r\n" line ends and a leading UTF-8 byte order mark are
+// accepted. Ids are arbitrary tokens of printable UTF-8 text; a line holding
+// control bytes (NUL, …) or invalid UTF-8 in an id is an error, since it
+// means the input is binary. Lines are at most MaxLineBytes long.
+//
+// A comment of the form "# graphalloc edge list: n=N edges=M" before the
+// first edge, as WriteEdgeList writes it, declares the vertex count and the
+// number of edge lines; Declared reports it. A line that starts with that
+// prefix but does not parse is an error.
+//
+// The scanner only splits lines: it does not relabel ids, symmetrise or drop
+// anything; ReadEdgeList does that.
+type EdgeScanner struct {
+	lr      lineReader
+	u, v    []byte
+	err     error
+	edges   int64
+	hasDecl bool
+	declN   int
+	declM   int64
+	declAt  int
+}
+
+// NewEdgeScanner returns a scanner reading an edge list from r. The name,
+// usually the file name, prefixes every error. If r is a *bufio.Reader with a
+// buffer of at least MaxLineBytes it is used as it is.
+func NewEdgeScanner(r io.Reader, name string) *EdgeScanner {
+	return &EdgeScanner{lr: newLineReader(r, name)}
+}
+
+// Scan advances to the next edge, skipping comments and blank lines. It
+// returns false at the end of input or at the first error, which Err then
+// reports. Each call costs O(length of the lines read).
+func (s *EdgeScanner) Scan() bool {
+	if s.err != nil {
+		return false
+	}
+	for {
+		line, ok := s.lr.next()
+		if !ok {
+			s.err = s.lr.err
+			return false
+		}
+		f, rest := nextField(line)
+		if len(f) == 0 {
+			continue
+		}
+		if isComment(f) {
+			if err := s.comment(line, f); err != nil {
+				s.err = err
+				return false
+			}
+			continue
+		}
+		if bytes.IndexByte(line, 0) >= 0 {
+			s.err = s.lr.errorf(s.lr.line, "NUL byte: binary data, not a text edge list")
+			return false
+		}
+		g, _ := nextField(rest)
+		if len(g) == 0 || isComment(g) {
+			hint := ""
+			if bytes.IndexByte(f, ',') >= 0 {
+				hint = " (ids are separated by spaces or tabs, not commas)"
+			}
+			s.err = s.lr.errorf(s.lr.line, "expected two vertex ids, got 1 field%s", hint)
+			return false
+		}
+		for _, tok := range [2][]byte{f, g} {
+			if msg := checkText(tok); msg != "" {
+				s.err = s.lr.errorf(s.lr.line, "%s", msg)
+				return false
+			}
+		}
+		s.u, s.v = f, g
+		s.edges++
+		return true
+	}
+}
+
+// comment handles a comment line: the Matrix Market banner (an error here)
+// and the graphalloc header.
+func (s *EdgeScanner) comment(line, first []byte) error {
+	if s.lr.line == 1 && isMatrixMarketBanner(first) {
+		return s.lr.errorf(1, "this is a Matrix Market file, not an edge list: read it with ReadMatrixMarket or ReadGraph")
+	}
+	text := bytes.TrimLeft(line, " \t\v\f")
+	if s.edges > 0 || s.hasDecl || !bytes.HasPrefix(text, []byte(edgeListHeader)) {
+		return nil
+	}
+	const want = `want "` + edgeListHeader + ` n=N edges=M"`
+	var haveN, haveM bool
+	for f, rest := nextField(text[len(edgeListHeader):]); len(f) > 0; f, rest = nextField(rest) {
+		key, val, _ := bytes.Cut(f, []byte{'='})
+		if string(key) != "n" && string(key) != "edges" {
+			continue // other fields are ignored, for later versions of the header
+		}
+		x, digits, fits := parseUint(val)
+		if !digits || !fits {
+			return s.lr.errorf(s.lr.line, "malformed graphalloc header field %q: %s", f, want)
+		}
+		switch string(key) {
+		case "n":
+			if x > MaxOrder {
+				return s.lr.errorf(s.lr.line, "graphalloc header declares n=%d, more than the %d vertices a graph can have", x, uint64(MaxOrder))
+			}
+			s.declN, haveN = int(x), true
+		case "edges":
+			if x > 1<<62 {
+				return s.lr.errorf(s.lr.line, "graphalloc header declares edges=%d, out of range", x)
+			}
+			s.declM, haveM = int64(x), true
+		}
+	}
+	if !haveN || !haveM {
+		return s.lr.errorf(s.lr.line, "malformed graphalloc header: %s", want)
+	}
+	s.hasDecl, s.declAt = true, s.lr.line
+	return nil
+}
+
+// Edge returns the two vertex ids of the current edge as read. The slices
+// are valid only until the next call to Scan.
+func (s *EdgeScanner) Edge() (u, v []byte) { return s.u, s.v }
+
+// Line returns the number of lines read so far: after a successful Scan,
+// the line of the current edge.
+func (s *EdgeScanner) Line() int { return s.lr.line }
+
+// Err returns the first error met, as a *ParseError, or nil if the input
+// ended cleanly.
+func (s *EdgeScanner) Err() error { return s.err }
+
+// Declared reports the vertex count n and edge-line count declared by a
+// graphalloc header comment, and whether the input had one (so far).
+func (s *EdgeScanner) Declared() (n int, edges int64, ok bool) {
+	return s.declN, s.declM, s.hasDecl
+}
+
+// idKind orders the kinds of vertex ids in numeric mode.
+const (
+	idSmall  = iota // digits, value fits in uint64
+	idBig           // digits, value beyond uint64
+	idString        // anything else
+)
+
+type idKey struct {
+	s    string // canonical digits (idBig) or the token (idString)
+	num  uint64 // value (idSmall)
+	kind uint8
+}
+
+// idTable assigns provisional vertex numbers to ids in order of first
+// appearance and remembers each id; finish relabels to the final order.
+//
+// Integer ids are the common case, and usually nearly dense, so small values
+// are looked up in a slice rather than the map: dense[x] is 1 + the number
+// of id x. A value goes to dense if it is below denseLimit when first seen,
+// and to the map otherwise; lookups try both. dense never exceeds
+// denseLimit(k) entries for k distinct ids, so memory stays O(k).
+type idTable struct {
+	dense   []uint32
+	small   map[uint64]uint32
+	strs    map[string]uint32 // idBig keys (canonical digits) and idString keys, which never collide
+	keys    []idKey
+	strings bool // some id is not an integer
+}
+
+func newIDTable() *idTable {
+	return &idTable{small: make(map[uint64]uint32), strs: make(map[string]uint32)}
+}
+
+// id returns the provisional number of tok, or false if there are already
+// MaxOrder distinct ids.
+func (t *idTable) id(tok []byte) (uint32, bool) {
+	val, digits, fits := parseUint(tok)
+	if digits && fits {
+		if val < uint64(len(t.dense)) && t.dense[val] != 0 {
+			return t.dense[val] - 1, true
+		}
+		if v, ok := t.small[val]; ok {
+			return v, true
+		}
+		if len(t.keys) >= MaxOrder {
+			return 0, false
+		}
+		v := uint32(len(t.keys))
+		if limit := uint64(denseLimit(len(t.keys))); val < limit {
+			if val >= uint64(len(t.dense)) {
+				t.dense = slices.Grow(t.dense, int(min(2*val+1, limit))-len(t.dense))
+				t.dense = t.dense[:cap(t.dense)]
+			}
+			t.dense[val] = v + 1
+		} else {
+			t.small[val] = v
+		}
+		t.keys = append(t.keys, idKey{num: val, kind: idSmall})
+		return v, true
+	}
+	kind := uint8(idString)
+	if digits {
+		kind = idBig
+		tok = bytes.TrimLeft(tok, "0") // beyond uint64, so not all zeros
+	} else {
+		t.strings = true
+	}
+	if v, ok := t.strs[string(tok)]; ok {
+		return v, true
+	}
+	if len(t.keys) >= MaxOrder {
+		return 0, false
+	}
+	v := uint32(len(t.keys))
+	s := string(tok)
+	t.strs[s] = v
+	t.keys = append(t.keys, idKey{s: s, kind: kind})
+	return v, true
+}
+
+// denseLimit bounds the values kept in idTable.dense when k ids are known:
+// 4 MiB of table at first, then 16 bytes per id.
+func denseLimit(k int) int { return 1<<20 + 4*k }
+
+func (k idKey) label() string {
+	if k.kind == idSmall {
+		return strconv.FormatUint(k.num, 10)
+	}
+	return k.s
+}
+
+// compareNumeric orders integer ids by value: small ones by number, big ones
+// (all larger than any small one) by length, then digit by digit.
+func compareNumeric(a, b idKey) int {
+	if a.kind != b.kind {
+		return int(a.kind) - int(b.kind)
+	}
+	if a.kind == idSmall {
+		switch {
+		case a.num < b.num:
+			return -1
+		case a.num > b.num:
+			return 1
+		}
+		return 0
+	}
+	if len(a.s) != len(b.s) {
+		return len(a.s) - len(b.s)
+	}
+	return strings.Compare(a.s, b.s)
+}
+
+// finish relabels the provisional numbers in e to the final ones and returns
+// the labels. If every id is an integer the final order is numeric, else it
+// is the order of first appearance (the provisional order itself).
+func (t *idTable) finish(e []uint32) []string {
+	labels := make([]string, len(t.keys))
+	if t.strings {
+		for v, k := range t.keys {
+			labels[v] = k.label()
+		}
+		return labels
+	}
+	order := make([]uint32, len(t.keys)) // order[final] = provisional
+	for v := range order {
+		order[v] = uint32(v)
+	}
+	slices.SortFunc(order, func(a, b uint32) int { return compareNumeric(t.keys[a], t.keys[b]) })
+	final := make([]uint32, len(t.keys)) // final[provisional]
+	for f, p := range order {
+		final[p] = uint32(f)
+		labels[f] = t.keys[p].label()
+	}
+	for k, p := range e {
+		e[k] = final[p]
+	}
+	return labels
+}
+
+// ReadEdgeList reads an edge list (the format is described at EdgeScanner)
+// and returns the simple undirected graph it describes with a FileInfo.
+//
+// Vertex ids are relabelled 0..n-1: if every id is a non-negative integer
+// (a string of ASCII digits, of any length), in increasing numeric order, so
+// ids 5, 1000000000000, 7 become 0, 2, 1; otherwise in order of first
+// appearance. An integer id names one vertex however it is written ("007"
+// and "7" are the same vertex), in either case. FileInfo.Labels maps the
+// new numbers back to the ids. Edges are undirected: "u v" and "v u" are the
+// same edge. Self-loops and repeated edges are dropped and counted in the
+// FileInfo.
+//
+// If the input starts with the header comment that WriteEdgeList writes,
+// "# graphalloc edge list: n=N edges=M", ids are taken as they are instead:
+// the graph has exactly N vertices 0..N-1, isolated ones included, so a
+// written graph reads back identical. Such a file must then hold only
+// integer ids below N and exactly M edge lines (fewer means it was cut
+// short); anything else is an error. Delete the header line to read an
+// edited file by the general rules.
+//
+// It reads the input once, line by line, in O(L + m log Δ + k log k) time
+// for L bytes, m edge lines, k distinct ids and maximum degree Δ, holding
+// O(m + k) memory, O(m + N) with a header: never the text itself. On error it returns a nil graph,
+// a nil FileInfo and a *ParseError naming the file and line.
+func ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, error) {
+	s := NewEdgeScanner(r, name)
+	var (
+		e      []uint32
+		ids    *idTable
+		declN  int
+		declM  int64
+		header bool
+	)
+	for s.Scan() {
+		u, v := s.Edge()
+		if len(e) == 0 {
+			declN, declM, header = s.Declared()
+			if !header {
+				ids = newIDTable()
+			}
+		}
+		if header {
+			var pair [2]uint32
+			for i, tok := range [2][]byte{u, v} {
+				x, digits, fits := parseUint(tok)
+				if !digits || !fits || x >= uint64(declN) {
+					return nil, nil, s.lr.errorf(s.Line(), "vertex %q is not an integer below n=%d declared by the graphalloc header on line %d", tok, declN, s.declAt)
+				}
+				pair[i] = uint32(x)
+			}
+			e = append(e, pair[0], pair[1])
+			continue
+		}
+		a, okA := ids.id(u)
+		b, okB := ids.id(v)
+		if !okA || !okB {
+			return nil, nil, s.lr.errorf(s.Line(), "more than %d distinct vertex ids", uint64(MaxOrder))
+		}
+		e = append(e, a, b)
+	}
+	if err := s.Err(); err != nil {
+		return nil, nil, err
+	}
+	if len(e) == 0 {
+		// No edge: the header, if any, is final now.
+		declN, declM, header = s.Declared()
+		ids = newIDTable()
+	}
+	var (
+		n      int
+		labels []string
+	)
+	if header {
+		if got := int64(len(e) / 2); got != declM {
+			return nil, nil, s.lr.errorf(s.Line(), "found %d edge lines, the graphalloc header on line %d declares %d (file truncated or edited?)", got, s.declAt, declM)
+		}
+		n = declN
+		labels = decimalLabels(n, 0)
+	} else {
+		labels = ids.finish(e)
+		n = len(labels)
+	}
+	g, d, err := FromEdges(n, e)
+	if err != nil {
+		return nil, nil, &ParseError{Name: name, Err: err}
+	}
+	info := &FileInfo{
+		Name:       name,
+		Format:     FormatEdgeList,
+		Lines:      s.Line(),
+		Vertices:   n,
+		Edges:      g.Size(),
+		SelfLoops:  d.SelfLoops,
+		Duplicates: d.Duplicates,
+		Labels:     labels,
+	}
+	return g, info, nil
+}
+
+// ReadGraph reads a graph file of either format, plain or gzip-compressed,
+// deciding from the bytes alone: gzip by its magic number 0x1f 0x8b, Matrix
+// Market by a first line starting with "%%MatrixMarket" (in any case), an
+// edge list otherwise. The formats, costs and results are those of
+// ReadEdgeList and ReadMatrixMarket; FileInfo.Gzip reports compression.
+// A corrupt or truncated gzip stream is a *ParseError naming the file. On
+// error it returns a nil graph and a nil FileInfo.
+func ReadGraph(r io.Reader, name string) (*CSR, *FileInfo, error) {
+	br := bufio.NewReaderSize(r, MaxLineBytes)
+	magic, err := br.Peek(2)
+	if err != nil && err != io.EOF {
+		return nil, nil, &ParseError{Name: name, Err: fmt.Errorf("read error: %w", err)}
+	}
+	compressed := len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b
+	text := br
+	if compressed {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			msg := "bad gzip header"
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				msg, err = "gzip header cut short (file truncated?)", io.ErrUnexpectedEOF
+			}
+			return nil, nil, &ParseError{Name: name, Err: fmt.Errorf("%s: %w", msg, err)}
+		}
+		defer zr.Close()
+		text = bufio.NewReaderSize(zr, MaxLineBytes)
+	}
+	// The banner may follow a byte order mark.
+	head, err := text.Peek(len(bom) + len(matrixMarketBanner))
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		msg := "read error"
+		if compressed {
+			msg = "gzip read error"
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			msg += " (file truncated?)"
+		}
+		return nil, nil, &ParseError{Name: name, Line: 1, Err: fmt.Errorf("%s: %w", msg, err)}
+	}
+	var (
+		g    *CSR
+		info *FileInfo
+	)
+	if isMatrixMarketBanner(bytes.TrimPrefix(head, []byte(bom))) {
+		g, info, err = ReadMatrixMarket(text, name)
+	} else {
+		g, info, err = ReadEdgeList(text, name)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	info.Gzip = compressed
+	return g, info, nil
+}
+
+// LoadGraph opens the file at path and reads it with ReadGraph: gzip and
+// the format are detected from the bytes, not the name. Errors name the
+// path; on error it returns a nil graph and a nil FileInfo.
+func LoadGraph(path string) (*CSR, *FileInfo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	return ReadGraph(f, path)
+}
