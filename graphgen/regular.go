@@ -48,36 +48,39 @@ type RegularStats struct {
 //     fixed-width row layout, the neighbours of v in the slots
 //     v·Delta..v·Delta+Delta-1. Its defects, the loops and the extra copies
 //     of repeated edges, number (Delta²-1)/4 on average when Delta = o(n)
-//     [B80] (expectedDefects gives the exact mean). Each defect edge {a, b},
-//     in random order, is removed by a double-edge switch with a uniformly
-//     random edge {c, d} in random orientation, giving {a, c} and {b, d}: a
-//     switching in the sense of McKay and Wormald [MW90]. A switch is
-//     accepted only if it creates no loop and no repeated edge, so each
-//     accepted switch lowers the number of defects by at least one; if a
-//     defect finds no acceptable partner in maxRepairTries draws the pairing
-//     is discarded and a fresh one drawn. Finally mixPerDefect = 8 steps per
-//     expected defect of the switch Markov chain are run: pick two uniformly
-//     random edges {a, b}, {c, d} in random orientations and replace them by
-//     {a, c}, {b, d} if the graph stays simple.
+//     [B80]. Each defect edge {a, b}, in random order, is removed by a
+//     double-edge switch with a uniformly random edge {c, d} in random
+//     orientation, giving {a, c} and {b, d}: a switching in the sense of
+//     McKay and Wormald [MW90]. A switch is accepted only if it creates no
+//     loop and no repeated edge, so each accepted switch lowers the number
+//     of defects by at least one; if a defect finds no acceptable partner in
+//     1000 draws the pairing is discarded and a fresh one drawn. Finally 8
+//     steps per expected defect of the switch Markov chain are run: pick two
+//     uniformly random edges {a, b}, {c, d} in random orientations and
+//     replace them by {a, c}, {b, d} if the graph stays simple.
 //
 // The repaired graph is close to, not exactly, uniform. The pairing is
 // uniform, and so is the graph when the pairing has no defect; the bias lies
 // in the edges the repairs create, because the rejection steps with which
-// McKay and Wormald make switchings exactly uniform [MW90] are left out
-// (they restart often, and their expected O(n·Delta³) time holds only for
-// Delta = O(n^{1/3})). The repairs touch about Delta/(2n) of the edges: 0.16% for
-// n = 10^5, Delta = 317, though a fifth for Delta = n/2. The switch chain is
-// symmetric, so the uniform law is stationary for it, and a fixed number of
-// its steps can only bring the law of the output closer to uniform in total
-// variation; on the 2- and 3-regular graphs on 6 and 7 vertices and the
-// 3-regular graphs on 8, where repairs touch a quarter of the edges, the
-// repair alone is visibly biased (χ² = 276 on 69 degrees of freedom at 200
-// samples per graph) and repair plus mixing is indistinguishable from
-// uniform at that sample size. Every step treats all vertices alike, so the
-// law of the output is invariant under relabelling and each pair of vertices
-// is an edge with probability exactly Delta/(n-1). For context, Steger and
-// Wormald [SW99] draw the pairing while avoiding defects, which is
-// asymptotically uniform for Delta = o(n^{1/28}).
+// McKay and Wormald make switchings exactly uniform [MW90] are left out (they
+// restart often, and their expected O(n·Delta³) time holds only for Delta =
+// O(n^{1/3})). The repairs touch about Delta/(2n) of the edges: 0.16% for
+// n = 10^5, Delta = 317, though a fifth for Delta = n/2. The mixing steps
+// are a number of steps of the switch chain fixed in advance; the chain is
+// symmetric, so the uniform law is stationary for it, and they can only
+// bring the law of the output closer to uniform in total variation. In a
+// large sparse graph they are too few to reach most repaired edges, so the
+// bias stays there, on a small fraction of the edges; in small graphs they
+// amount to a full mixing. On all 2-regular graphs on 6 and 7 vertices and
+// all 3-regular graphs on 6 and 8, where the repairs touch an eighth to a
+// quarter of the edges, the repair alone is visibly biased (χ² ≈ 300 on 69
+// degrees of freedom at 200 samples per graph for n = 6, Delta = 2) and
+// repair plus mixing is indistinguishable from uniform at that sample size.
+// Every step treats all vertices alike, so the law of the output is
+// invariant under relabelling and each pair of vertices is an edge with
+// probability exactly Delta/(n-1). For context, Steger and Wormald [SW99]
+// draw the pairing while avoiding defects, which is asymptotically uniform
+// for Delta = o(n^{1/28}).
 //
 // # Cost
 //
@@ -176,7 +179,7 @@ func randomRegularRows(n, Delta int, src rand.Source, st *RegularStats, repair b
 			}
 		}
 		for i := 0; i < len(adj); i += Delta {
-			insertionSort(adj[i : i+Delta])
+			sortShortRow(adj[i : i+Delta])
 		}
 		return adj
 	}
@@ -190,7 +193,7 @@ func randomRegularRows(n, Delta int, src rand.Source, st *RegularStats, repair b
 	}
 	if Delta <= smallDelta {
 		for i := 0; i < len(adj); i += Delta {
-			insertionSort(adj[i : i+Delta])
+			sortShortRow(adj[i : i+Delta])
 		}
 		return adj
 	}
@@ -202,8 +205,8 @@ func randomRegularRows(n, Delta int, src rand.Source, st *RegularStats, repair b
 // insertion sort; wider rows are sorted by transposition.
 const smallDelta = 16
 
-// insertionSort sorts a short row.
-func insertionSort(row []uint32) {
+// sortShortRow sorts a short row by insertion.
+func sortShortRow(row []uint32) {
 	for i := 1; i < len(row); i++ {
 		for j := i; j > 0 && row[j] < row[j-1]; j-- {
 			row[j], row[j-1] = row[j-1], row[j]
@@ -398,7 +401,7 @@ func repairPairing(adj, mark []uint32, n, Delta int, src rand.Source, st *Regula
 	for k := 0; k < len(defects); k += 2 {
 		a, b := defects[k], defects[k+1]
 		// An earlier switch may have used this defect as its partner edge.
-		if count(row(a), b) < 2 {
+		if occurrences(row(a), b) < 2 {
 			continue
 		}
 		for tries := 0; ; tries++ {
@@ -443,21 +446,21 @@ func repairPairing(adj, mark []uint32, n, Delta int, src rand.Source, st *Regula
 // the fixed-width rows. Loops {a, a} or {c, c} occupy two slots of their row,
 // and the replacements below then rewrite both.
 func switchEdges(adj []uint32, Delta int, a, b, c, d uint32) {
-	replace(adj[int(a)*Delta:int(a)*Delta+Delta], b, c)
-	replace(adj[int(b)*Delta:int(b)*Delta+Delta], a, d)
-	replace(adj[int(c)*Delta:int(c)*Delta+Delta], d, a)
-	replace(adj[int(d)*Delta:int(d)*Delta+Delta], c, b)
+	replaceFirst(adj[int(a)*Delta:int(a)*Delta+Delta], b, c)
+	replaceFirst(adj[int(b)*Delta:int(b)*Delta+Delta], a, d)
+	replaceFirst(adj[int(c)*Delta:int(c)*Delta+Delta], d, a)
+	replaceFirst(adj[int(d)*Delta:int(d)*Delta+Delta], c, b)
 }
 
-// replace overwrites the first x in row with y. It panics if row holds no x,
-// which would be a broken invariant of the repair.
-func replace(row []uint32, x, y uint32) {
+// replaceFirst overwrites the first x in row with y. It panics if row holds
+// no x, which would be a broken invariant of the repair.
+func replaceFirst(row []uint32, x, y uint32) {
 	i := slices.Index(row, x)
 	row[i] = y
 }
 
-// count returns how many times x occurs in row.
-func count(row []uint32, x uint32) int {
+// occurrences returns how many times x occurs in row.
+func occurrences(row []uint32, x uint32) int {
 	k := 0
 	for _, y := range row {
 		if y == x {

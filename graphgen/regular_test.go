@@ -10,14 +10,14 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// alpha is the significance level of the statistical tests. The tests use
-// fixed seeds and so are deterministic; alpha is the chance that a correct
-// generator fails one of them after a change of seeds or of the way it
-// consumes randomness. It is small because the biases these tests exist to
-// catch give statistics far beyond even this critical value: the repair
-// path without its mixing steps scored χ² = 276 on 69 degrees of freedom in
-// the exhaustive test below, against a critical value of 121.4.
-const alpha = 1e-4
+// regularAlpha is the significance level of the statistical tests. The
+// tests use fixed seeds and so are deterministic; regularAlpha is the chance
+// that a correct generator fails one of them after a change of seeds or of
+// the way it consumes randomness. It is small because the biases these tests
+// exist to catch give statistics far beyond even this critical value: the
+// repair path without its mixing steps scored χ² ≈ 300 on 69 degrees of
+// freedom in the exhaustive test below, against a critical value of 121.4.
+const regularAlpha = 1e-4
 
 // checkRegular fails t unless g is a simple Delta-regular graph on n
 // vertices: sorted rows without repeats or loops, symmetric, every degree
@@ -85,10 +85,10 @@ func TestRandomRegular(t *testing.T) {
 			if st.Complement != tt.complement {
 				t.Errorf("Complement = %v, want %v", st.Complement, tt.complement)
 			}
-			// Every attempt but the last failed, so a graph with edges
-			// needs at least one pairing; a repair makes at least one switch
-			// unless the pairing happened to be simple, which for these
-			// sizes has probability about exp(-(Delta²-1)/4) < e^{-6}.
+			// A graph with edges needs at least one pairing. The repair
+			// path switches both to repair, unless the pairing happened to
+			// be simple (probability about exp(-(Delta²-1)/4) < e^{-6} for
+			// these cases), and to mix; the other paths never switch.
 			k := tt.Delta
 			if tt.complement {
 				k = tt.n - 1 - tt.Delta
@@ -198,9 +198,9 @@ func rowsMask(adj []uint32, n, Delta int) uint64 {
 	return mask
 }
 
-// chiSquaredUniform fails t unless the counts are consistent, at level
-// alpha, with a uniform distribution over their cells.
-func chiSquaredUniform(t *testing.T, counts []int) {
+// checkUniformCounts fails t unless the counts are consistent, at level
+// regularAlpha, with a uniform distribution over their cells.
+func checkUniformCounts(t *testing.T, counts []int) {
 	t.Helper()
 	total := 0
 	for _, c := range counts {
@@ -212,10 +212,10 @@ func chiSquaredUniform(t *testing.T, counts []int) {
 		chi2 += (float64(c) - e) * (float64(c) - e) / e
 	}
 	df := float64(len(counts) - 1)
-	crit := distuv.ChiSquared{K: df}.Quantile(1 - alpha)
+	crit := distuv.ChiSquared{K: df}.Quantile(1 - regularAlpha)
 	if chi2 > crit {
 		t.Errorf("χ² = %.1f on %v degrees of freedom over %d samples, above the critical value %.1f at level %g",
-			chi2, df, total, crit, alpha)
+			chi2, df, total, crit, regularAlpha)
 	} else {
 		t.Logf("χ² = %.1f on %v degrees of freedom over %d samples (critical value %.1f)", chi2, df, total, crit)
 	}
@@ -269,7 +269,7 @@ func TestRandomRegularUniform(t *testing.T) {
 					}
 					counts[k]++
 				}
-				chiSquaredUniform(t, counts)
+				checkUniformCounts(t, counts)
 			}
 		})
 	}
@@ -279,8 +279,8 @@ func TestRandomRegularUniform(t *testing.T) {
 // keeps for larger graphs) on every 2- and 3-regular graph on 6 vertices.
 // That path is close to, not exactly, uniform; this checks that at these
 // sample sizes its bias is undetectable, small as the graphs are: here the
-// defects are about a quarter of the edges, a worse case than any graph it
-// is used for.
+// repairs touch an eighth to a quarter of the edges, a worse case than any
+// graph the path is used for.
 func TestRandomRegularRepairUniform(t *testing.T) {
 	for _, c := range []struct{ n, Delta int }{{6, 2}, {6, 3}} {
 		t.Run(fmt.Sprintf("n=%d/Delta=%d", c.n, c.Delta), func(t *testing.T) {
@@ -299,7 +299,7 @@ func TestRandomRegularRepairUniform(t *testing.T) {
 			if st.Switches == 0 {
 				t.Fatal("no switches: the repair path was not exercised")
 			}
-			chiSquaredUniform(t, counts)
+			checkUniformCounts(t, counts)
 		})
 	}
 }
@@ -309,7 +309,7 @@ func TestRandomRegularRepairUniform(t *testing.T) {
 // random regular graph (by symmetry, each vertex's Delta neighbours are
 // spread over the n-1 others).
 func TestRandomRegularEdgeFrequency(t *testing.T) {
-	const n, Delta = 200, 40 // 400 expected defects among 4000 edges
+	const n, Delta = 200, 40 // 376 expected defects among 4000 edges
 	if !useRepair(n, Delta) || Delta > n/2 {
 		t.Fatal("the test case no longer takes the repair path")
 	}
@@ -357,14 +357,14 @@ func TestRandomRegularEdgeFrequency(t *testing.T) {
 		}
 	}
 	pairs := float64(n * (n - 1) / 2)
-	if crit := (distuv.ChiSquared{K: pairs}).Quantile(1 - alpha); chi2 > crit {
-		t.Errorf("edge counts: χ² = %.0f on %v pairs, above the critical value %.0f at level %g", chi2, pairs, crit, alpha)
+	if crit := (distuv.ChiSquared{K: pairs}).Quantile(1 - regularAlpha); chi2 > crit {
+		t.Errorf("edge counts: χ² = %.0f on %v pairs, above the critical value %.0f at level %g", chi2, pairs, crit, regularAlpha)
 	}
 	// The n-1 adjacent pairs are nearly independent (correlation -1/(n-2)
 	// for those sharing a vertex), so their total has variance
 	// (n-1)·variance·(1 + O(1/n)); allow the two-sided normal quantile.
 	z := (float64(adjacent) - float64(n-1)*mean) / math.Sqrt(float64(n-1)*variance)
-	if zc := (distuv.UnitNormal).Quantile(1 - alpha/2); math.Abs(z) > zc {
+	if zc := (distuv.UnitNormal).Quantile(1 - regularAlpha/2); math.Abs(z) > zc {
 		t.Errorf("pairs {v, v+1}: z = %.2f, beyond ±%.2f", z, zc)
 	}
 	t.Logf("χ² = %.0f on %v pairs; adjacent pairs z = %.2f; %d samples", chi2, pairs, z, samples)
