@@ -4,9 +4,9 @@ import (
 	"slices"
 	"testing"
 
+	ybgraph "github.com/yourbasic/graph"
 	"gonum.org/v1/gonum/graph/simple"
 	"gonum.org/v1/gonum/graph/topo"
-	ybgraph "github.com/yourbasic/graph"
 )
 
 func TestFromEdges(t *testing.T) {

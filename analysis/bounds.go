@@ -1,0 +1,652 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Kinds of Bound.
+const (
+	// KindUpper: a one-sided upper bound whose leading term is explicit;
+	// Formula shows the unknown lower-order terms.
+	KindUpper = "upper"
+	// KindLower: a one-sided lower bound whose leading term is explicit.
+	KindLower = "lower"
+	// KindLeading: the quantity is Value up to the terms Formula shows
+	// (± O(1), a 1 + o(1) factor), or only its order is known (O, Ω, Θ with
+	// an unknown constant; the letter gives the direction).
+	KindLeading = "leading"
+)
+
+// Bound is one theoretical statement about the maximum load, the gap
+// (max load − m/n) or the spread (max − min) of a process, evaluated at the
+// n, m, d of a Query. The JSON field names are those of the CLI's
+// `bounds -f json`.
+//
+// Value is Formula evaluated with every O(f), Ω(f) and Θ(f) replaced by f,
+// every additive O(1) and 1 + o(1) factor dropped: the explicit leading
+// terms, not a certified number. It is always finite; it is 0 when the
+// formula is undefined for the query (Applies is then false) or when the
+// source gives no explicit formula (Formula says so).
+type Bound struct {
+	Name    string  `json:"name"`    // the quantity, the setting and the source, e.g. "max load, m = n [ABKU99]"
+	Process string  `json:"process"` // the CLI process name
+	Kind    string  `json:"kind"`    // KindUpper, KindLower or KindLeading
+	Value   float64 `json:"value"`
+	Formula string  `json:"formula"` // e.g. "ln ln n / ln d + O(1)"
+	Base    string  `json:"base"`    // "ln" or "log2": the base of every logarithm in Formula; "" if none
+	Applies bool    `json:"applies"` // the bound's assumptions hold for the query
+	Reason  string  `json:"reason"`  // why not, or the assumptions when it applies
+}
+
+// Query is the setting Bounds evaluates: a process, n, m, d and, for the
+// graphical process, what is known about the graph. Zero values that are
+// not valid inputs stand for the CLI defaults (noted below); Validate
+// reports values that are out of range.
+type Query struct {
+	N, M    float64 // bins n ≥ 1 and balls m ≥ 0; M = 0 means m = n
+	D       float64 // choices d (real for rank); 0 means 2
+	Beta    float64 // β in [0, 1] for one-plus-beta
+	Process string  // a CLI process name; "" for all (rank excepted)
+
+	// Graphical process ("graph").
+	Topology  string  // graph kind: complete, cycle, torus, hypercube, regular, circulant, nonregular, gnp, file; a full SPEC is cut at ':'; "" means complete
+	Degree    float64 // Δ if the graph is regular, 0 if not or unknown (complete, cycle and hypercube are inferred)
+	MinDegree float64 // minimum degree δ, 0 if unknown
+	Eps       float64 // ε when Δ = n^ε, 0 if unknown (then ln Δ / ln n)
+	// Expansion is the degree-normalised edge expansion of a Δ-regular
+	// graph, σ = min over |S| ≤ n/2 of |E(S, V∖S)| / (Δ·|S|), in (0, 1]
+	// (about 1/2 for K_n); 0 if unknown. [PTW15]'s gap O(log n / σ) needs
+	// this scale-free σ: with an unnormalised one it would claim a gap
+	// O(log n / n) on K_n, below the Θ(log log n) of two choices.
+	Expansion        float64
+	EdgeConnectivity float64 // k, 0 if unknown (k = Δ is inferred for vertex-transitive families and random regular graphs)
+	Core             float64 // nonregular: vertices c in the dense core, 0 if unknown
+	CoreFraction     float64 // nonregular: fraction f of the edges with both ends in the core, 0 if unknown
+	Sample           string  // "edge" (uniform edge) or "vertex" (uniform vertex, then neighbour); "" means edge
+
+	// Weighted balls ("weighted").
+	Weights string // the --weights DIST spec: const, exp, pareto:shape=A, uniform:a=A,b=B; "" means exp
+}
+
+// Processes whose bounds Bounds knows, in output order. THEORY.md states
+// no bound for firstdiff and unbalanced.
+var boundProcesses = []string{"one-choice", "greedy", "left", "rank", "one-plus-beta", "graph", "grouped", "window", "weighted"}
+
+var knownProcesses = []string{"one-choice", "greedy", "left", "firstdiff", "unbalanced", "one-plus-beta", "rank", "graph", "grouped", "window", "weighted"}
+
+// Validate reports the first field of q that is out of range, naming it and
+// what is allowed.
+func (q Query) Validate() error {
+	fin := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+	switch {
+	case !fin(q.N) || q.N < 1:
+		return fmt.Errorf("analysis: query needs n >= 1, got %g", q.N)
+	case !fin(q.M) || q.M < 0:
+		return fmt.Errorf("analysis: query needs m >= 0, got %g", q.M)
+	case !fin(q.D) || (q.D != 0 && q.D < 1):
+		return fmt.Errorf("analysis: query needs d >= 1 (or 0 for the default 2), got %g", q.D)
+	case !(q.Beta >= 0 && q.Beta <= 1):
+		return fmt.Errorf("analysis: query needs 0 <= beta <= 1, got %g", q.Beta)
+	case q.Process != "" && !slices.Contains(knownProcesses, q.Process):
+		return fmt.Errorf("analysis: unknown process %q (allowed: %s)", q.Process, strings.Join(knownProcesses, ", "))
+	case !fin(q.Degree) || q.Degree < 0:
+		return fmt.Errorf("analysis: query needs Degree >= 0, got %g", q.Degree)
+	case !fin(q.MinDegree) || q.MinDegree < 0:
+		return fmt.Errorf("analysis: query needs MinDegree >= 0, got %g", q.MinDegree)
+	case !(q.Eps >= 0 && q.Eps <= 1):
+		return fmt.Errorf("analysis: query needs 0 <= eps <= 1, got %g", q.Eps)
+	case !(q.Expansion >= 0 && q.Expansion <= 1):
+		return fmt.Errorf("analysis: query needs the degree-normalised edge expansion in [0, 1], got %g", q.Expansion)
+	case !fin(q.EdgeConnectivity) || q.EdgeConnectivity < 0:
+		return fmt.Errorf("analysis: query needs EdgeConnectivity >= 0, got %g", q.EdgeConnectivity)
+	case !fin(q.Core) || q.Core < 0:
+		return fmt.Errorf("analysis: query needs Core >= 0, got %g", q.Core)
+	case !(q.CoreFraction >= 0 && q.CoreFraction <= 1):
+		return fmt.Errorf("analysis: query needs 0 <= CoreFraction <= 1, got %g", q.CoreFraction)
+	case q.Sample != "" && q.Sample != "edge" && q.Sample != "vertex":
+		return fmt.Errorf("analysis: unknown sampling rule %q (allowed: edge, vertex)", q.Sample)
+	}
+	if _, _, err := weightMoments(q.Weights); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Bounds returns every bound of THEORY.md for q.Process (for every process
+// but rank when it is empty), in a fixed order. A bound whose assumptions
+// fail for q is returned all the same, with Applies false and the reason;
+// a query that fails Validate gives bounds that do not apply. The result is
+// empty, not nil, for firstdiff, unbalanced and unknown processes.
+//
+// References, as cited in the names:
+//
+//	[ABKU99] Azar, Broder, Karlin, Upfal, Balanced allocations, SIAM J. Comput. 1999
+//	[BCSV06] Berenbrink, Czumaj, Steger, Vöcking, Balanced allocations: the heavily loaded case, SIAM J. Comput. 2006
+//	[BF22]   Bansal, Feldheim, The power of two choices in graphical allocation, STOC 2022
+//	[KP06]   Kenthapadi, Panigrahy, Balanced allocation on graphs, SODA 2006
+//	[PTW15]  Peres, Talwar, Wieder, Graphical balanced allocations and the (1+β)-choice process, RSA 2015
+//	[RS98]   Raab, Steger, "Balls into bins" — a simple and tight analysis, RANDOM 1998
+//	[TW07]   Talwar, Wieder, Balanced allocations: the weighted case, STOC 2007
+//	[TW14]   Talwar, Wieder, Balanced allocations: a simple proof for the heavily loaded case, ICALP 2014
+//	[V03]    Vöcking, How asymmetry helps load balancing, JACM 2003
+func Bounds(q Query) []Bound {
+	e := newBoundEnv(q)
+	out := []Bound{}
+	for _, p := range boundProcesses {
+		if q.Process == p || (q.Process == "" && p != "rank") {
+			for _, b := range e.boundsFor(p) {
+				out = append(out, e.finish(b))
+			}
+		}
+	}
+	return out
+}
+
+// boundEnv holds the query with its defaults filled in and the logarithms
+// every formula uses.
+type boundEnv struct {
+	q                 Query
+	n, m, d, t        float64 // t = m/n
+	ln, lnln, lg, lg2 float64 // ln n, ln ln n, log₂ n, log₂ log₂ n
+	bad               string  // why no bound applies, if the query is invalid
+}
+
+func newBoundEnv(q Query) *boundEnv {
+	e := &boundEnv{q: q, n: q.N, m: q.M, d: q.D}
+	if e.m == 0 {
+		e.m = e.n
+	}
+	if e.d == 0 {
+		e.d = 2
+	}
+	e.t = e.m / e.n
+	e.ln = math.Log(e.n)
+	e.lnln = math.Log(e.ln)
+	e.lg = math.Log2(e.n)
+	e.lg2 = math.Log2(e.lg)
+	if err := q.Validate(); err != nil {
+		e.bad = err.Error()
+	} else if e.n < 3 {
+		// ln ln n and log log n must be positive for any formula to mean
+		// something.
+		e.bad = fmt.Sprintf("n = %g: the asymptotic formulas need n >= 3", e.n)
+	}
+	return e
+}
+
+// finish makes Value finite and applies the query-wide checks.
+func (e *boundEnv) finish(b Bound) Bound {
+	if math.IsNaN(b.Value) || math.IsInf(b.Value, 0) {
+		if b.Applies || b.Reason == "" {
+			b.Reason = "formula undefined for this query"
+		}
+		b.Value, b.Applies = 0, false
+	}
+	if e.bad != "" {
+		b.Applies, b.Reason = false, e.bad
+	}
+	return b
+}
+
+func (e *boundEnv) mEqN() bool { return e.m == e.n }
+
+func (e *boundEnv) notMEqN() string {
+	return fmt.Sprintf("stated for m = n; here m/n = %.4g", e.t)
+}
+
+// intD reports whether d is an integer ≥ 2 and, if not, why.
+func (e *boundEnv) intD(proc string) (bool, string) {
+	switch {
+	case e.d == 1:
+		return false, fmt.Sprintf("%s with d = 1 is one-choice", proc)
+	case e.d != math.Trunc(e.d):
+		return false, fmt.Sprintf("%s needs an integer d, got %g", proc, e.d)
+	case e.d < 2:
+		return false, fmt.Sprintf("%s needs d >= 2, got %g", proc, e.d)
+	}
+	return true, ""
+}
+
+func (e *boundEnv) boundsFor(p string) []Bound {
+	switch p {
+	case "one-choice":
+		return e.oneChoice()
+	case "greedy":
+		return e.greedy("greedy")
+	case "left":
+		return e.left()
+	case "rank":
+		return e.rank()
+	case "one-plus-beta":
+		return e.onePlusBeta()
+	case "graph":
+		return e.graph()
+	case "grouped":
+		return e.grouped()
+	case "window":
+		return e.window()
+	case "weighted":
+		return e.weighted()
+	}
+	return nil
+}
+
+// oneChoice: ln n / ln ln n (1 + o(1)) for m = n; m/n + sqrt(2 (m/n) ln n)
+// (1 + o(1)) for m ≫ n ln n [RS98].
+func (e *boundEnv) oneChoice() []Bound {
+	heavy := e.m >= e.n*e.ln
+	heavyWhy := "w.h.p. for m ≫ n ln n [RS98], taken as m >= n ln n"
+	if !heavy {
+		heavyWhy = fmt.Sprintf("needs m ≫ n ln n: here m/n = %.4g < ln n = %.4g", e.t, e.ln)
+	}
+	mn := "w.h.p. as n → ∞; the 1 + o(1) factor converges slowly"
+	if !e.mEqN() {
+		mn = e.notMEqN()
+	}
+	sq := math.Sqrt(2 * e.t * e.ln)
+	return []Bound{
+		{Name: "max load, m = n [RS98]", Process: "one-choice", Kind: KindLeading,
+			Value: e.ln / e.lnln, Formula: "(1 + o(1)) ln n / ln ln n", Base: "ln",
+			Applies: e.mEqN(), Reason: mn},
+		{Name: "max load, heavily loaded [RS98]", Process: "one-choice", Kind: KindLeading,
+			Value: e.t + sq, Formula: "m/n + (1 + o(1)) sqrt(2 (m/n) ln n)", Base: "ln",
+			Applies: heavy, Reason: heavyWhy},
+		{Name: "gap, heavily loaded [RS98]", Process: "one-choice", Kind: KindLeading,
+			Value: sq, Formula: "(1 + o(1)) sqrt(2 (m/n) ln n)", Base: "ln",
+			Applies: heavy, Reason: heavyWhy},
+	}
+}
+
+// greedy: ln ln n / ln d ± O(1) for m = n [ABKU99]; m/n + ln ln n / ln d
+// ± O(1) for every m [BCSV06].
+func (e *boundEnv) greedy(proc string) []Bound {
+	ok, why := e.intD("greedy")
+	v := e.lnln / math.Log(e.d)
+	anyM := "w.h.p., every m; d bins uniform with replacement (expected gap (1 + o(1)) log log n for d = 2 [TW14])"
+	mn := "w.h.p.; d bins uniform with replacement"
+	if !ok {
+		anyM, mn = why, why
+	} else if !e.mEqN() {
+		mn = e.notMEqN()
+	}
+	return []Bound{
+		{Name: "max load, m = n [ABKU99]", Process: proc, Kind: KindLeading,
+			Value: v, Formula: "ln ln n / ln d ± O(1)", Base: "ln",
+			Applies: ok && e.mEqN(), Reason: mn},
+		{Name: "max load, any m [BCSV06]", Process: proc, Kind: KindLeading,
+			Value: e.t + v, Formula: "m/n + ln ln n / ln d ± O(1)", Base: "ln",
+			Applies: ok, Reason: anyM},
+		{Name: "gap, any m [BCSV06]", Process: proc, Kind: KindLeading,
+			Value: v, Formula: "ln ln n / ln d ± O(1)", Base: "ln",
+			Applies: ok, Reason: anyM},
+	}
+}
+
+// left: ln ln n / (d ln φ_d) ± O(1) for m = n [V03], above m/n for every
+// m [BCSV06].
+func (e *boundEnv) left() []Bound {
+	ok, why := e.intD("left")
+	var v float64
+	var phi string
+	if ok {
+		f := Phi(int(e.d))
+		v = e.lnln / (e.d * math.Log(f))
+		phi = fmt.Sprintf("; φ_%g = %.4f", e.d, f)
+	}
+	anyM := "w.h.p., every m; ties go to the leftmost group" + phi
+	mn := "w.h.p.; ties go to the leftmost group" + phi
+	if !ok {
+		anyM, mn = why, why
+	} else if !e.mEqN() {
+		mn = e.notMEqN()
+	}
+	return []Bound{
+		{Name: "max load, m = n [V03]", Process: "left", Kind: KindLeading,
+			Value: v, Formula: "ln ln n / (d ln φ_d) ± O(1)", Base: "ln",
+			Applies: ok && e.mEqN(), Reason: mn},
+		{Name: "max load, any m [BCSV06]", Process: "left", Kind: KindLeading,
+			Value: e.t + v, Formula: "m/n + ln ln n / (d ln φ_d) ± O(1)", Base: "ln",
+			Applies: ok, Reason: anyM},
+		{Name: "gap, any m [BCSV06]", Process: "left", Kind: KindLeading,
+			Value: v, Formula: "ln ln n / (d ln φ_d) ± O(1)", Base: "ln",
+			Applies: ok, Reason: anyM},
+	}
+}
+
+// rank: for integer d, Rank[d] is Greedy[d] with fixed-order ties [TW14].
+// For real d the values are the formulas at that d, for reference only.
+func (e *boundEnv) rank() []Bound {
+	bs := e.greedy("rank")
+	ok, _ := e.intD("rank")
+	for i := range bs {
+		switch {
+		case ok && bs[i].Applies:
+			bs[i].Reason = "integer d: Rank[d] is Greedy[d] with a fixed tie order [TW14]; " + bs[i].Reason
+		case !ok && e.d > 1:
+			bs[i].Reason = fmt.Sprintf("proved for integer d only, got d = %g (the fluid limit ds_i/dt = s_{i−1}^d − s_i^d suggests the same leading term; unproven)", e.d)
+		}
+	}
+	return bs
+}
+
+// onePlusBeta: gap Θ(log n / β) for every m [PTW15].
+func (e *boundEnv) onePlusBeta() []Bound {
+	b := e.q.Beta
+	ok := b > 0 && b < 1
+	why := "upper bound O(log n / β) w.h.p. for every m; the matching lower bound needs m large (at m = n the gap is below one-choice's)"
+	switch {
+	case b == 0:
+		why = "β = 0 is one-choice, whose gap grows with m"
+	case b == 1:
+		why = "β = 1 is greedy with d = 2: gap ln ln n / ln 2 ± O(1) [BCSV06]"
+	case !ok:
+		why = fmt.Sprintf("needs 0 < β < 1, got %g", b)
+	}
+	return []Bound{
+		{Name: "gap, any m [PTW15]", Process: "one-plus-beta", Kind: KindLeading,
+			Value: e.lg / b, Formula: "Θ(log n / β)", Base: "log2",
+			Applies: ok, Reason: why},
+	}
+}
+
+// grouped: O(log log n / d) for m = n with 2n/d aligned groups of d/2
+// bins [KP06].
+func (e *boundEnv) grouped() []Bound {
+	ok, why := e.evenD("grouped")
+	if ok {
+		why = "w.h.p.; 2n/d aligned groups of d/2 consecutive bins, two groups probed"
+		if !e.mEqN() {
+			ok, why = false, e.notMEqN()
+		}
+	}
+	return []Bound{
+		{Name: "max load, m = n [KP06]", Process: "grouped", Kind: KindLeading,
+			Value: e.lg2 / e.d, Formula: "O(log log n / d)", Base: "log2",
+			Applies: ok, Reason: why},
+	}
+}
+
+// window: Ω(log log n / log d) for m = n with two unaligned windows of d/2
+// bins [KP06].
+func (e *boundEnv) window() []Bound {
+	ok, why := e.evenD("window")
+	if ok {
+		why = "lower bound w.h.p.: unaligned windows of d/2 bins lose the O(log log n / d) of aligned groups"
+		if !e.mEqN() {
+			ok, why = false, e.notMEqN()
+		}
+	}
+	return []Bound{
+		{Name: "max load, m = n [KP06]", Process: "window", Kind: KindLeading,
+			Value: e.lg2 / math.Log2(e.d), Formula: "Ω(log log n / log d)", Base: "log2",
+			Applies: ok, Reason: why},
+	}
+}
+
+func (e *boundEnv) evenD(proc string) (bool, string) {
+	if e.d < 2 || e.d != math.Trunc(e.d) || math.Mod(e.d, 2) != 0 {
+		return false, fmt.Sprintf("%s needs an even d >= 2 (windows of d/2 bins), got %g", proc, e.d)
+	}
+	return true, ""
+}
+
+// weighted: the gap of two-choice with weighted balls does not grow with m
+// when the weights have a finite second moment [TW07].
+func (e *boundEnv) weighted() []Bound {
+	ok, why := true, ""
+	finite2, name, err := weightMoments(e.q.Weights)
+	switch {
+	case err != nil:
+		ok, why = false, err.Error()
+	case e.d != 2:
+		ok, why = false, fmt.Sprintf("stated for two choices, got d = %g", e.d)
+	case !finite2:
+		ok, why = false, fmt.Sprintf("needs a finite second moment; %s has none", name)
+	default:
+		why = fmt.Sprintf("w.h.p.; %s weights have a finite second moment (the paper also needs a mild technical condition)", name)
+	}
+	return []Bound{
+		{Name: "gap independent of m [TW07]", Process: "weighted", Kind: KindLeading,
+			Value: 0, Formula: "f(n), not growing with m (no explicit formula; value 0)", Base: "",
+			Applies: ok, Reason: why},
+	}
+}
+
+// weightMoments parses a --weights spec and reports whether the
+// distribution has a finite second moment.
+func weightMoments(spec string) (finite2 bool, name string, err error) {
+	if spec == "" {
+		spec = "exp"
+	}
+	kind, params, _ := strings.Cut(spec, ":")
+	switch kind {
+	case "const", "exp", "uniform":
+		return true, kind, nil
+	case "pareto":
+		for kv := range strings.SplitSeq(params, ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			if k != "shape" {
+				continue
+			}
+			a, perr := strconv.ParseFloat(v, 64)
+			if perr != nil || !(a > 0) {
+				return false, "", fmt.Errorf("analysis: weights %q: pareto needs shape > 0", spec)
+			}
+			// A Pareto law with shape A has finite k-th moments for k < A.
+			return a > 2, fmt.Sprintf("pareto with shape %g", a), nil
+		}
+		return false, "", fmt.Errorf("analysis: weights %q: pareto needs shape=A", spec)
+	}
+	return false, "", fmt.Errorf("analysis: unknown weight distribution %q (allowed: const, exp, pareto:shape=A, uniform:a=A,b=B)", spec)
+}
+
+// vertexTransitive families: connected ones have edge connectivity k = Δ.
+var vertexTransitive = []string{"complete", "cycle", "torus", "hypercube", "circulant"}
+
+// graph: the graphical two-choice process [KP06; PTW15; BF22].
+func (e *boundEnv) graph() []Bound {
+	q := e.q
+	topo, _, _ := strings.Cut(q.Topology, ":")
+	if topo == "" {
+		topo = "complete"
+	}
+	delta := q.Degree
+	if delta == 0 {
+		switch topo {
+		case "complete":
+			delta = e.n - 1
+		case "cycle":
+			delta = 2
+		case "hypercube":
+			if e.lg == math.Trunc(e.lg) {
+				delta = e.lg
+			}
+		}
+	}
+	regular := delta > 0 && topo != "nonregular"
+	vertex := q.Sample == "vertex"
+	notRegular := fmt.Sprintf("needs a regular graph; %s is not known to be regular (set Degree): the bound fails on non-regular graphs even with a high minimum degree [KP06]", topo)
+	if q.MinDegree > 0 && !regular {
+		notRegular += fmt.Sprintf(", here δ = %g", q.MinDegree)
+	}
+
+	var bs []Bound
+
+	// Almost regular, degree n^ε [KP06].
+	eps := q.Eps
+	if eps == 0 && regular && delta > 1 {
+		eps = math.Log(delta) / e.ln
+	}
+	b := Bound{Name: "max load, degree n^ε, m = n [KP06]", Process: "graph", Kind: KindUpper,
+		Value: e.lg2 + 1/eps, Formula: "log log n + O(1/ε) + O(1)", Base: "log2"}
+	switch {
+	case !regular:
+		b.Reason = notRegular
+	case eps == 0:
+		b.Reason = "needs the degree n^ε (set Degree or Eps)"
+	case !e.mEqN():
+		b.Reason = e.notMEqN()
+	case eps*e.lg2 < 1-1e-9:
+		b.Reason = fmt.Sprintf("needs ε not too small (degree n^Ω(1/log log n) [KP06]); here ε = %.4g < 1/log log n = %.4g", eps, 1/e.lg2)
+	default:
+		b.Applies = true
+		b.Reason = fmt.Sprintf("w.h.p.; ε = %.4g", eps)
+	}
+	bs = append(bs, b)
+
+	// Δ-regular, upper [KP06].
+	l4 := math.Pow(e.lg, 4)
+	b = Bound{Name: "max load, Δ-regular, m = n [KP06]", Process: "graph", Kind: KindUpper,
+		Value: e.lg2 + e.lg/math.Log2(delta/l4), Formula: "log log n + O(log n / log(Δ / log⁴ n)) + O(1)", Base: "log2"}
+	switch {
+	case !regular:
+		b.Reason, b.Value = notRegular, 0
+	case delta <= l4:
+		b.Reason = fmt.Sprintf("meaningful only for Δ > log⁴ n = %.4g; here Δ = %g", l4, delta)
+		b.Value = 0
+	case !e.mEqN():
+		b.Reason = e.notMEqN()
+	default:
+		b.Applies = true
+		b.Reason = fmt.Sprintf("w.h.p. on every Δ-regular graph; Δ = %g", delta)
+	}
+	bs = append(bs, b)
+
+	// Δ-regular, lower [KP06]: the matching lower bound of an upper bound
+	// for all Δ-regular graphs is shown by some Δ-regular graph.
+	b = Bound{Name: "max load, worst Δ-regular graph, m = n [KP06]", Process: "graph", Kind: KindLower,
+		Value: e.lg2 + e.lg/math.Log2(delta*e.lg), Formula: "log log n + log n / log(Δ log n)", Base: "log2"}
+	switch {
+	case !regular:
+		b.Reason, b.Value = notRegular, 0
+	default:
+		b.Reason = fmt.Sprintf("worst case over Δ-regular graphs (Δ = %g): some Δ-regular graph has max load this high, but it does not bound a given one (K_n, or a random regular graph, can do better)", delta)
+	}
+	bs = append(bs, b)
+
+	// Non-regular graph with a dense core [KP06].
+	b = Bound{Name: "max load, dense core of a non-regular graph [KP06]", Process: "graph", Kind: KindLower,
+		Value: e.m * q.CoreFraction / q.Core, Formula: "m f / c (c core vertices holding a fraction f of the edges)", Base: ""}
+	switch {
+	case regular:
+		b.Reason, b.Value = "for non-regular graphs with a dense core; this graph is regular", 0
+	case q.Core == 0 || q.CoreFraction == 0:
+		b.Reason, b.Value = "needs the core size c (Core) and its edge fraction f (CoreFraction)", 0
+	case vertex:
+		b.Reason = "stated for edge sampling: under vertex sampling a core edge is drawn with probability about c/n, not f"
+	default:
+		b.Applies = true
+		b.Reason = "every ball that draws one of the core's edges stays in the core, about m f balls on c vertices"
+	}
+	bs = append(bs, b)
+
+	// Edge expansion, every m [PTW15].
+	sigma := q.Expansion
+	b = Bound{Name: "gap, edge expansion σ, any m [PTW15]", Process: "graph", Kind: KindLeading,
+		Value: e.lg / sigma, Formula: "O(log n / σ)", Base: "log2"}
+	switch {
+	case !regular:
+		b.Reason, b.Value = notRegular, 0
+	case sigma == 0:
+		b.Reason = "needs the edge expansion σ (Expansion)"
+	default:
+		b.Applies = true
+		b.Reason = fmt.Sprintf("w.h.p., every m; σ = %.4g = min over |S| ≤ n/2 of |E(S, V∖S)| / (Δ|S|)", sigma)
+		if topo == "cycle" || topo == "torus" {
+			b.Reason += "; on cycles and tori greedy is conjectured to have a polynomial gap [BF22]"
+		}
+	}
+	bs = append(bs, b)
+
+	// Spread lower bound for every allocation strategy [BF22].
+	k := q.EdgeConnectivity
+	if k == 0 && regular && (slices.Contains(vertexTransitive, topo) || (topo == "regular" && delta >= 3)) {
+		k = delta
+	}
+	b = Bound{Name: "max − min, any allocation strategy [BF22]", Process: "graph", Kind: KindLeading,
+		Value: e.lg, Formula: "Ω(Δ/k + log n) (max − min load, not max − m/n)", Base: "log2"}
+	if k > 0 {
+		b.Value += delta / k
+	}
+	switch {
+	case !regular:
+		b.Reason, b.Value = "stated for Δ-regular k-edge-connected graphs; "+notRegular, 0
+	case e.m < e.n*e.ln:
+		b.Reason = fmt.Sprintf("a heavily loaded statement, taken to need m >= n ln n; here m/n = %.4g (at m = n max − min is at most the max load)", e.t)
+	default:
+		b.Applies = true
+		b.Reason = "lower bound on max − min for any strategy, greedy included, on a k-edge-connected Δ-regular graph"
+		if k > 0 {
+			b.Reason += fmt.Sprintf("; Δ/k = %.4g", delta/k)
+		} else {
+			b.Reason += "; k unknown: the Δ/k term is left out"
+		}
+	}
+	bs = append(bs, b)
+
+	// The complete graph: an edge is two distinct uniform bins, Greedy[2]
+	// without replacement [ABKU99; BCSV06].
+	complete := topo == "complete"
+	v := e.lnln / math.Ln2
+	b = Bound{Name: "max load, complete graph, m = n [ABKU99]", Process: "graph", Kind: KindLeading,
+		Value: v, Formula: "ln ln n / ln 2 ± O(1)", Base: "ln"}
+	switch {
+	case !complete:
+		b.Reason = fmt.Sprintf("for the complete graph; topology is %s", topo)
+	case !e.mEqN():
+		b.Reason = e.notMEqN()
+	default:
+		b.Applies = true
+		b.Reason = "w.h.p.; an edge of K_n is two distinct uniform bins: greedy with d = 2"
+	}
+	bs = append(bs, b)
+	b = Bound{Name: "gap, complete graph, any m [BCSV06]", Process: "graph", Kind: KindLeading,
+		Value: v, Formula: "ln ln n / ln 2 ± O(1)", Base: "ln"}
+	if complete {
+		b.Applies = true
+		b.Reason = "w.h.p., every m; an edge of K_n is two distinct uniform bins: greedy with d = 2"
+	} else {
+		b.Reason = fmt.Sprintf("for the complete graph; topology is %s", topo)
+	}
+	bs = append(bs, b)
+	return bs
+}
+
+// Phi returns φ_d, the largest real root of x^d = 1 + x + … + x^{d−1}: the
+// growth rate of the d-step Fibonacci numbers, in [1, 2). φ_1 = 1,
+// φ_2 = 1.6180 (the golden ratio), φ_3 = 1.8393, φ_4 = 1.9276; φ_d → 2.
+// It enters Vöcking's bound ln ln n / (d ln φ_d) for left. Phi returns NaN
+// for d < 1.
+//
+// Dividing by x^d, the root solves g(x) = 1 − Σ_{j=1}^{d} x^{−j} = 0 with g
+// increasing on (1, 2], g(1) = 1 − d < 0 and g(2) = 2^{−d} > 0; bisection
+// finds it to the last bit without overflow. O(d · 64).
+func Phi(d int) float64 {
+	if d < 1 {
+		return math.NaN()
+	}
+	if d == 1 {
+		return 1
+	}
+	lo, hi := 1.0, 2.0
+	for {
+		mid := lo + (hi-lo)/2
+		if mid == lo || mid == hi {
+			return mid
+		}
+		g, p := 1.0, 1.0
+		for range d {
+			p /= mid
+			g -= p
+		}
+		if g < 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+}

@@ -1,0 +1,355 @@
+package analysis
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Hand-computed constants (6+ significant digits):
+//
+//	n = 65536 = 2^16: ln n = 16 ln 2 = 11.090355, ln ln n = 2.406076,
+//	                  log₂ n = 16, log₂ log₂ n = 4, log⁴ n = 16^4 = 65536
+//	n = 2^20:         log₂ n = 20, log₂ log₂ n = log₂ 20 = 4.321928,
+//	                  log⁴ n = 20^4 = 160000
+//	ln 2 = 0.693147, ln 3 = 1.098612
+//	φ_2 = 1.618034 (ln 0.481212), φ_3 = 1.839287 (ln 0.609378)
+
+func findBound(t *testing.T, bs []Bound, process, name string) Bound {
+	t.Helper()
+	for _, b := range bs {
+		if b.Process == process && b.Name == name {
+			return b
+		}
+	}
+	var names []string
+	for _, b := range bs {
+		names = append(names, b.Process+": "+b.Name)
+	}
+	t.Fatalf("no bound %q for %s among %q", name, process, names)
+	return Bound{}
+}
+
+type wantBound struct {
+	process, name string
+	value         float64 // checked to 1e-5 absolute
+	kind, base    string
+	applies       bool
+	reason        string // a substring of Reason
+}
+
+func checkBounds(t *testing.T, q Query, wants []wantBound) {
+	t.Helper()
+	bs := Bounds(q)
+	for _, w := range wants {
+		b := findBound(t, bs, w.process, w.name)
+		if math.Abs(b.Value-w.value) > 1e-5 {
+			t.Errorf("%s %q: value %.7g, want %.7g", w.process, w.name, b.Value, w.value)
+		}
+		if b.Applies != w.applies {
+			t.Errorf("%s %q: applies %v, want %v (reason %q)", w.process, w.name, b.Applies, w.applies, b.Reason)
+		}
+		if w.kind != "" && b.Kind != w.kind {
+			t.Errorf("%s %q: kind %q, want %q", w.process, w.name, b.Kind, w.kind)
+		}
+		if w.base != "" && b.Base != w.base {
+			t.Errorf("%s %q: base %q, want %q", w.process, w.name, b.Base, w.base)
+		}
+		if !strings.Contains(b.Reason, w.reason) {
+			t.Errorf("%s %q: reason %q, want it to mention %q", w.process, w.name, b.Reason, w.reason)
+		}
+	}
+}
+
+func TestBoundsGreedyLeftOneChoice(t *testing.T) {
+	const n = 65536
+	// ln ln n / ln 2 = 2.406076 / 0.693147 = 3.471234
+	checkBounds(t, Query{N: n, Process: "greedy"}, []wantBound{
+		{"greedy", "max load, m = n [ABKU99]", 3.471234, KindLeading, "ln", true, "w.h.p."},
+		{"greedy", "max load, any m [BCSV06]", 1 + 3.471234, KindLeading, "ln", true, "every m"},
+		{"greedy", "gap, any m [BCSV06]", 3.471234, KindLeading, "ln", true, "every m"},
+	})
+	// d = 3: 2.406076 / 1.098612 = 2.190105; m = 16n: m ≠ n, and the
+	// heavily loaded bound is 16 + 2.190105.
+	checkBounds(t, Query{N: n, M: 16 * n, D: 3, Process: "greedy"}, []wantBound{
+		{"greedy", "max load, m = n [ABKU99]", 2.190105, KindLeading, "ln", false, "stated for m = n"},
+		{"greedy", "max load, any m [BCSV06]", 18.190105, KindLeading, "ln", true, ""},
+		{"greedy", "gap, any m [BCSV06]", 2.190105, KindLeading, "ln", true, ""},
+	})
+	checkBounds(t, Query{N: n, D: 1, Process: "greedy"}, []wantBound{
+		{"greedy", "gap, any m [BCSV06]", 0, "", "", false, "one-choice"},
+	})
+	// Left: d = 2: 2.406076 / (2 · 0.481212) = 2.500017;
+	// d = 3: 2.406076 / (3 · 0.609378) = 2.406076 / 1.828134 = 1.316138.
+	checkBounds(t, Query{N: n, Process: "left"}, []wantBound{
+		{"left", "max load, m = n [V03]", 2.500017, KindLeading, "ln", true, "leftmost"},
+	})
+	checkBounds(t, Query{N: n, D: 3, Process: "left"}, []wantBound{
+		{"left", "max load, m = n [V03]", 1.316138, KindLeading, "ln", true, "φ_3 = 1.8393"},
+		{"left", "max load, any m [BCSV06]", 2.316138, KindLeading, "ln", true, ""},
+		{"left", "gap, any m [BCSV06]", 1.316138, KindLeading, "ln", true, ""},
+	})
+	checkBounds(t, Query{N: n, D: 2.5, Process: "left"}, []wantBound{
+		{"left", "gap, any m [BCSV06]", 0, "", "", false, "integer d"},
+	})
+	// One-choice, m = n: ln n / ln ln n = 11.090355 / 2.406076 = 4.609312;
+	// heavy needs m ≥ n ln n = 11.09 n.
+	checkBounds(t, Query{N: n, Process: "one-choice"}, []wantBound{
+		{"one-choice", "max load, m = n [RS98]", 4.609312, KindLeading, "ln", true, ""},
+		{"one-choice", "max load, heavily loaded [RS98]", 1 + math.Sqrt(2*11.090355), KindLeading, "ln", false, "m ≫ n ln n"},
+	})
+	// m = 16n: sqrt(2 · 16 · 11.090355) = sqrt(354.891) = 18.838560.
+	checkBounds(t, Query{N: n, M: 16 * n, Process: "one-choice"}, []wantBound{
+		{"one-choice", "max load, m = n [RS98]", 4.609312, KindLeading, "ln", false, "m/n = 16"},
+		{"one-choice", "max load, heavily loaded [RS98]", 34.838560, KindLeading, "ln", true, ""},
+		{"one-choice", "gap, heavily loaded [RS98]", 18.838560, KindLeading, "ln", true, ""},
+	})
+}
+
+func TestBoundsRankBetaGroupedWindowWeighted(t *testing.T) {
+	const n = 65536
+	checkBounds(t, Query{N: n, D: 3, Process: "rank"}, []wantBound{
+		{"rank", "max load, m = n [ABKU99]", 2.190105, KindLeading, "ln", true, "Rank[d] is Greedy[d]"},
+	})
+	// d = 2.5: ln ln n / ln 2.5 = 2.406076 / 0.916291 = 2.625887, for
+	// reference only.
+	checkBounds(t, Query{N: n, D: 2.5, Process: "rank"}, []wantBound{
+		{"rank", "max load, m = n [ABKU99]", 2.625887, KindLeading, "ln", false, "integer d only"},
+	})
+	// (1+β): log₂ n / β = 16 / 0.5 = 32.
+	checkBounds(t, Query{N: n, Beta: 0.5, Process: "one-plus-beta"}, []wantBound{
+		{"one-plus-beta", "gap, any m [PTW15]", 32, KindLeading, "log2", true, "every m"},
+	})
+	checkBounds(t, Query{N: n, Beta: 0, Process: "one-plus-beta"}, []wantBound{
+		{"one-plus-beta", "gap, any m [PTW15]", 0, KindLeading, "log2", false, "one-choice"},
+	})
+	checkBounds(t, Query{N: n, Beta: 1, Process: "one-plus-beta"}, []wantBound{
+		{"one-plus-beta", "gap, any m [PTW15]", 16, KindLeading, "log2", false, "greedy with d = 2"},
+	})
+	// Grouped d = 8: log₂ log₂ n / d = 4 / 8 = 0.5; window: 4 / log₂ 8 = 4/3.
+	checkBounds(t, Query{N: n, D: 8, Process: "grouped"}, []wantBound{
+		{"grouped", "max load, m = n [KP06]", 0.5, KindLeading, "log2", true, "aligned groups"},
+	})
+	checkBounds(t, Query{N: n, D: 8, Process: "window"}, []wantBound{
+		{"window", "max load, m = n [KP06]", 4.0 / 3, KindLeading, "log2", true, "lower bound"},
+	})
+	checkBounds(t, Query{N: n, D: 3, Process: "grouped"}, []wantBound{
+		{"grouped", "max load, m = n [KP06]", 4.0 / 3, KindLeading, "log2", false, "even d"},
+	})
+	checkBounds(t, Query{N: n, M: 2 * n, D: 8, Process: "window"}, []wantBound{
+		{"window", "max load, m = n [KP06]", 4.0 / 3, KindLeading, "log2", false, "stated for m = n"},
+	})
+	// Weighted: a Pareto law with shape A has a finite second moment iff A > 2.
+	for _, tc := range []struct {
+		weights string
+		d       float64
+		applies bool
+		reason  string
+	}{
+		{"", 2, true, "exp weights"},
+		{"exp", 0, true, "exp weights"},
+		{"uniform:a=1,b=3", 2, true, "uniform"},
+		{"pareto:shape=3", 2, true, "shape 3"},
+		{"pareto:shape=1.5", 2, false, "finite second moment"},
+		{"exp", 3, false, "two choices"},
+		{"lognormal", 2, false, "unknown weight distribution"},
+	} {
+		checkBounds(t, Query{N: n, D: tc.d, Process: "weighted", Weights: tc.weights}, []wantBound{
+			{"weighted", "gap independent of m [TW07]", 0, KindLeading, "", tc.applies, tc.reason},
+		})
+	}
+}
+
+func TestBoundsGraph(t *testing.T) {
+	const n = 65536
+	// Random 16-regular graph, n = 2^16, m = n. ε = ln 16 / ln 2^16 = 1/4:
+	// log₂ log₂ n + 1/ε = 4 + 4 = 8. Δ = 16 ≤ log⁴ n = 65536: the upper
+	// bound is not meaningful. Lower: 4 + 16 / log₂(16 · 16) = 4 + 16/8 = 6.
+	// Spread: log₂ n + Δ/k = 16 + 1 (k = Δ w.h.p.), but m < n ln n.
+	checkBounds(t, Query{N: n, Process: "graph", Topology: "regular:degree=16", Degree: 16}, []wantBound{
+		{"graph", "max load, degree n^ε, m = n [KP06]", 8, KindUpper, "log2", true, "ε = 0.25"},
+		{"graph", "max load, Δ-regular, m = n [KP06]", 0, KindUpper, "log2", false, "Δ > log⁴ n = 6.554e+04"},
+		{"graph", "max load, worst Δ-regular graph, m = n [KP06]", 6, KindLower, "log2", false, "worst case"},
+		{"graph", "max load, dense core of a non-regular graph [KP06]", 0, KindLower, "", false, "regular"},
+		{"graph", "gap, edge expansion σ, any m [PTW15]", 0, KindLeading, "log2", false, "needs the edge expansion"},
+		{"graph", "max − min, any allocation strategy [BF22]", 17, KindLeading, "log2", false, "m >= n ln n"},
+		{"graph", "max load, complete graph, m = n [ABKU99]", 3.471234, KindLeading, "ln", false, "topology is regular"},
+	})
+	// With σ = 1/4 and m = 16n ≥ n ln n: gap 16 / 0.25 = 64; spread 17.
+	checkBounds(t, Query{N: n, M: 16 * n, Process: "graph", Topology: "regular", Degree: 16, Expansion: 0.25}, []wantBound{
+		{"graph", "gap, edge expansion σ, any m [PTW15]", 64, KindLeading, "log2", true, "σ = 0.25"},
+		{"graph", "max − min, any allocation strategy [BF22]", 17, KindLeading, "log2", true, "Δ/k = 1"},
+		{"graph", "max load, degree n^ε, m = n [KP06]", 8, KindUpper, "log2", false, "stated for m = n"},
+	})
+	// Dense 2^19-regular graph on n = 2^20: log⁴ n = 160000 < Δ = 524288.
+	// Upper: 4.321928 + 20 / log₂(524288/160000) = 4.321928 + 20/1.712288
+	// = 4.321928 + 11.680281 = 16.002209. Lower: 4.321928 + 20 / log₂(2^19·20)
+	// = 4.321928 + 20/23.321928 = 4.321928 + 0.857562 = 5.179490.
+	// ε = 19/20: 4.321928 + 1/0.95 = 5.374560.
+	checkBounds(t, Query{N: 1 << 20, Process: "graph", Topology: "regular", Degree: 1 << 19}, []wantBound{
+		{"graph", "max load, Δ-regular, m = n [KP06]", 16.002209, KindUpper, "log2", true, "Δ = 524288"},
+		{"graph", "max load, worst Δ-regular graph, m = n [KP06]", 5.179490, KindLower, "log2", false, "worst case"},
+		{"graph", "max load, degree n^ε, m = n [KP06]", 5.374560, KindUpper, "log2", true, "ε = 0.95"},
+	})
+	// Given ε directly (regular:eps=0.5): 4 + 1/0.5 = 6.
+	checkBounds(t, Query{N: n, Process: "graph", Topology: "regular", Degree: 256, Eps: 0.5}, []wantBound{
+		{"graph", "max load, degree n^ε, m = n [KP06]", 6, KindUpper, "log2", true, "ε = 0.5"},
+	})
+	// The cycle: Δ = 2 inferred, ε = 1/16 < 1/log log n = 1/4.
+	checkBounds(t, Query{N: n, M: 16 * n, Process: "graph", Topology: "cycle"}, []wantBound{
+		{"graph", "max load, degree n^ε, m = n [KP06]", 20, KindUpper, "log2", false, "stated for m = n"},
+		{"graph", "max − min, any allocation strategy [BF22]", 17, KindLeading, "log2", true, "Δ/k = 1"},
+	})
+	checkBounds(t, Query{N: n, Process: "graph", Topology: "cycle"}, []wantBound{
+		{"graph", "max load, degree n^ε, m = n [KP06]", 20, KindUpper, "log2", false, "ε not too small"},
+	})
+	// The complete graph (the default topology): Δ = n − 1 inferred, which
+	// is just below log⁴ n = n for n = 2^16. Two-choice: ln ln n / ln 2.
+	// ε = ln 65535 / ln 65536 = 0.9999986: 4 + 1.0000014.
+	checkBounds(t, Query{N: n, Process: "graph"}, []wantBound{
+		{"graph", "max load, complete graph, m = n [ABKU99]", 3.471234, KindLeading, "ln", true, "distinct"},
+		{"graph", "gap, complete graph, any m [BCSV06]", 3.471234, KindLeading, "ln", true, ""},
+		{"graph", "max load, Δ-regular, m = n [KP06]", 0, KindUpper, "log2", false, "Δ = 65535"},
+		{"graph", "max load, degree n^ε, m = n [KP06]", 5.000001, KindUpper, "log2", true, ""},
+	})
+	// Non-regular graph with a dense core of c = 1024 vertices holding half
+	// the edges: m f / c = 65536 · 0.5 / 1024 = 32 under edge sampling.
+	core := Query{N: n, Process: "graph", Topology: "nonregular:mindeg=16,core=1024", MinDegree: 16, Core: 1024, CoreFraction: 0.5}
+	checkBounds(t, core, []wantBound{
+		{"graph", "max load, dense core of a non-regular graph [KP06]", 32, KindLower, "", true, "core"},
+		{"graph", "max load, degree n^ε, m = n [KP06]", 0, KindUpper, "log2", false, "δ = 16"},
+		{"graph", "max load, Δ-regular, m = n [KP06]", 0, KindUpper, "log2", false, "not known to be regular"},
+		{"graph", "gap, edge expansion σ, any m [PTW15]", 0, KindLeading, "log2", false, "regular"},
+	})
+	core.Sample = "vertex"
+	checkBounds(t, core, []wantBound{
+		{"graph", "max load, dense core of a non-regular graph [KP06]", 32, KindLower, "", false, "vertex sampling"},
+	})
+}
+
+// Every bound, for a grid of queries valid and not: finite Value (JSON
+// encodes it), a known Kind and Base, the process asked for, a Reason, and
+// no bound that applies to an invalid query.
+func TestBoundsWellFormed(t *testing.T) {
+	var queries []Query
+	for _, n := range []float64{0, 1, 2, 3, 1000, 1 << 20, math.NaN()} {
+		for _, m := range []float64{0, 1, n, 50 * n} {
+			for _, d := range []float64{0, 1, 2, 2.5, 3, 8} {
+				for _, p := range append([]string{"", "firstdiff", "nope"}, boundProcesses...) {
+					queries = append(queries, Query{N: n, M: m, D: d, Beta: 0.5, Process: p})
+				}
+			}
+		}
+	}
+	for _, topo := range []string{"", "complete", "cycle", "torus:dim=2", "hypercube", "regular:degree=4", "nonregular", "gnp:p=0.01", "file:x.txt"} {
+		for _, deg := range []float64{0, 4} {
+			queries = append(queries, Query{N: 1024, Process: "graph", Topology: topo, Degree: deg, Expansion: 0.1})
+		}
+	}
+	queries = append(queries, Query{N: 1024, Process: "graph", Expansion: 3}, Query{N: 1024, Process: "one-plus-beta", Beta: 2})
+	kinds := []string{KindUpper, KindLower, KindLeading}
+	for _, q := range queries {
+		bs := Bounds(q)
+		if bs == nil {
+			t.Fatalf("%+v: nil bounds", q)
+		}
+		if _, err := json.Marshal(bs); err != nil {
+			t.Errorf("%+v: %v", q, err)
+		}
+		invalid := q.Validate() != nil || q.N < 3
+		for _, b := range bs {
+			if math.IsNaN(b.Value) || math.IsInf(b.Value, 0) {
+				t.Errorf("%+v: %s: value %g", q, b.Name, b.Value)
+			}
+			if !slices.Contains(kinds, b.Kind) || !slices.Contains([]string{"ln", "log2", ""}, b.Base) {
+				t.Errorf("%+v: %s: kind %q base %q", q, b.Name, b.Kind, b.Base)
+			}
+			if q.Process != "" && b.Process != q.Process {
+				t.Errorf("%+v: bound for process %q", q, b.Process)
+			}
+			if b.Reason == "" || b.Name == "" || b.Formula == "" {
+				t.Errorf("%+v: %+v: empty field", q, b)
+			}
+			if invalid && b.Applies {
+				t.Errorf("%+v: %s applies to an invalid query", q, b.Name)
+			}
+		}
+		if q.Process == "firstdiff" || q.Process == "nope" {
+			if len(bs) != 0 {
+				t.Errorf("%s: got %d bounds, want none", q.Process, len(bs))
+			}
+		}
+	}
+	// All processes but rank: 3 one-choice + 3 greedy + 3 left + 1 (1+β) +
+	// 8 graph + 1 grouped + 1 window + 1 weighted.
+	if got := len(Bounds(Query{N: 1000})); got != 21 {
+		t.Errorf("Bounds for every process: %d, want 21", got)
+	}
+	if bs := Bounds(Query{N: 2, Process: "greedy"}); bs[0].Applies || !strings.Contains(bs[0].Reason, "n >= 3") {
+		t.Errorf("n = 2: %+v", bs[0])
+	}
+}
+
+func TestQueryValidate(t *testing.T) {
+	good := Query{N: 1024, M: 2048, D: 2, Beta: 0.5, Process: "graph", Sample: "vertex", Weights: "pareto:shape=2.5"}
+	if err := good.Validate(); err != nil {
+		t.Fatalf("valid query: %v", err)
+	}
+	for _, tc := range []struct {
+		q    Query
+		want string
+	}{
+		{Query{N: 0}, "analysis: query needs n >= 1, got 0"},
+		{Query{N: 10, M: -1}, "m >= 0"},
+		{Query{N: 10, D: 0.5}, "d >= 1"},
+		{Query{N: 10, Beta: 1.5}, "0 <= beta <= 1"},
+		{Query{N: 10, Process: "greedyy"}, `unknown process "greedyy"`},
+		{Query{N: 10, Expansion: 8}, "degree-normalised edge expansion in [0, 1], got 8"},
+		{Query{N: 10, Eps: 2}, "eps"},
+		{Query{N: 10, Sample: "node"}, `unknown sampling rule "node"`},
+		{Query{N: 10, Weights: "pareto"}, "shape=A"},
+		{Query{N: 10, CoreFraction: 2}, "CoreFraction"},
+	} {
+		if err := tc.q.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: error %v, want %q", tc.q, err, tc.want)
+		}
+	}
+}
+
+func TestPhi(t *testing.T) {
+	cases := []struct {
+		d    int
+		want float64
+	}{
+		{1, 1},
+		{2, (1 + math.Sqrt(5)) / 2}, // the golden ratio 1.6180339887…
+		{3, 1.8392867552141612},     // the tribonacci constant
+		{4, 1.9275619754829254},     // the tetranacci constant
+		{5, 1.9659482366454853},     // the pentanacci constant
+		{60, 2 - math.Pow(2, -60)},  // φ_d = 2 − φ_d^{−d} ≈ 2 − 2^{−d}: 2 to double precision
+	}
+	for _, tc := range cases {
+		if got := Phi(tc.d); math.Abs(got-tc.want) > 4e-16 {
+			t.Errorf("Phi(%d) = %.17g, want %.17g", tc.d, got, tc.want)
+		}
+	}
+	for d := 2; d <= 40; d++ {
+		x := Phi(d)
+		// x^d = 1 + x + … + x^{d−1}, i.e. x^{d+1} − 2x^d + 1 = 0, x ≠ 1.
+		var rhs float64
+		for k := range d {
+			rhs += math.Pow(x, float64(k))
+		}
+		if r := math.Pow(x, float64(d)) / rhs; math.Abs(r-1) > 1e-13 {
+			t.Errorf("Phi(%d) = %g: x^d / Σ x^k = %.17g", d, x, r)
+		}
+		if d > 2 && !(x > Phi(d-1)) {
+			t.Errorf("Phi not increasing at d = %d", d)
+		}
+	}
+	if !math.IsNaN(Phi(0)) {
+		t.Errorf("Phi(0) = %g, want NaN", Phi(0))
+	}
+}

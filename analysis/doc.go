@@ -1,0 +1,57 @@
+// Package analysis holds the predictions that graphalloc's simulations are
+// compared against: the fluid limits of the allocation processes, the
+// theoretical bounds on their maximum load and gap, and the statistics that
+// summarise trials. It imports nothing from the rest of the module.
+//
+// # Fluid limits
+//
+// Throw m = t·n balls into n bins and let s_i(t) be the fraction of bins
+// holding at least i balls (s_0 = 1). As n → ∞ the s_i follow
+// deterministic differential equations, one per level [Mitzenmacher 1996].
+// For greedy with d choices a ball raises a bin from load i−1 to i exactly
+// when the least loaded of its d candidates holds i−1 balls, so
+//
+//	ds_i/dt = s_{i−1}^d − s_i^d,
+//
+// and for d = 2, s_1(t) = tanh t. Tails solves these equations (and those
+// of one-choice, left, unbalanced and one-plus-beta; see FluidProcess) to
+// about 1e-12 absolute accuracy:
+//
+//	s, err := analysis.Tails(analysis.FluidProcess{Name: "greedy", D: 2}, 1)
+//	// s = [1 0.761594 0.229505 0.008895 0.000006 …]
+//
+// The tails decay doubly exponentially: ln s_{i+1} / ln s_i → d for greedy
+// and → φ_d^d for left [Vöcking 2003], which is why the maximum load grows
+// like ln ln n. For a finite n, the number of bins at level i is close to
+// Poisson with mean n·s_i when that is small, so P(max load ≥ i) ≈
+// 1 − exp(−n·s_i): MaxLoadDist gives that distribution and
+// PredictedMaxLoad its mode — 4 for greedy with d = 2 and n = m = 2^20.
+//
+// # Bounds
+//
+// Bounds lists the theorems of THEORY.md that speak to a Query (process, n,
+// m, d, and what is known of the graph), each evaluated:
+//
+//	for _, b := range analysis.Bounds(analysis.Query{N: 1 << 16, Process: "greedy"}) {
+//		fmt.Println(b.Name, b.Value, b.Applies)
+//	}
+//	// max load, m = n [ABKU99] 3.4712 true   (ln ln n / ln 2)
+//	// …
+//
+// Most of these results hold up to an unknown constant or an additive
+// O(1): Value keeps only the explicit terms (every O(f) read as f), Formula
+// shows what was dropped, Base says which logarithm the source uses (ln for
+// [ABKU99] and its descendants, log₂ for the graph papers), and Kind says
+// how to read it: "upper" or "lower" for one-sided bounds with an explicit
+// leading term, "leading" for two-sided results and for results known only
+// up to a constant factor. A bound whose assumptions fail for the query
+// (m ≠ n, Δ ≤ log⁴ n, an odd d for grouped, …) is still returned, with
+// Applies false and the reason.
+//
+// # Statistics
+//
+// Summarize reduces per-trial values (max load, gap) to mean, sample
+// standard deviation, range, a Student-t 95% confidence interval for the
+// mean and, for integers, the count of each value. FitLogLog regresses max
+// load on ln ln n across sizes: for greedy the slope estimates 1/ln d.
+package analysis

@@ -1,0 +1,112 @@
+package analysis_test
+
+import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/graphalloc/graphalloc/analysis"
+)
+
+// Greedy[2] fluid limit after n balls: the fraction of bins with at least
+// i balls. s_1 = tanh 1.
+func ExampleTails() {
+	s, err := analysis.Tails(analysis.FluidProcess{Name: "greedy", D: 2}, 1)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, v := range s[:6] {
+		fmt.Printf("s_%d = %.6f\n", i, v)
+	}
+	// Output:
+	// s_0 = 1.000000
+	// s_1 = 0.761594
+	// s_2 = 0.229505
+	// s_3 = 0.008895
+	// s_4 = 0.000006
+	// s_5 = 0.000000
+}
+
+// The finite-n prediction from the fluid limit: P(max load ≥ i) for
+// Greedy[2] with n = m = 2^20, and its most likely value.
+func ExampleMaxLoadDist() {
+	s, _ := analysis.Tails(analysis.FluidProcess{Name: "greedy", D: 2}, 1)
+	n := float64(1 << 20)
+	for i, p := range analysis.MaxLoadDist(s, n)[:6] {
+		fmt.Printf("P(max >= %d) = %.3g\n", i, p)
+	}
+	fmt.Println("predicted max load:", analysis.PredictedMaxLoad(s, n))
+	// Output:
+	// P(max >= 0) = 1
+	// P(max >= 1) = 1
+	// P(max >= 2) = 1
+	// P(max >= 3) = 1
+	// P(max >= 4) = 0.998
+	// P(max >= 5) = 1.4e-06
+	// predicted max load: 4
+}
+
+func ExamplePhi() {
+	for d := 1; d <= 4; d++ {
+		fmt.Printf("φ_%d = %.4f\n", d, analysis.Phi(d))
+	}
+	// Output:
+	// φ_1 = 1.0000
+	// φ_2 = 1.6180
+	// φ_3 = 1.8393
+	// φ_4 = 1.9276
+}
+
+func ExampleBounds() {
+	q := analysis.Query{N: 1 << 16, M: 1 << 16, D: 2, Process: "greedy"}
+	for _, b := range analysis.Bounds(q) {
+		fmt.Printf("%-26s %-28s = %.4f (%s, applies: %v)\n", b.Name, b.Formula, b.Value, b.Kind, b.Applies)
+	}
+	// Output:
+	// max load, m = n [ABKU99]   ln ln n / ln d ± O(1)        = 3.4712 (leading, applies: true)
+	// max load, any m [BCSV06]   m/n + ln ln n / ln d ± O(1)  = 4.4712 (leading, applies: true)
+	// gap, any m [BCSV06]        ln ln n / ln d ± O(1)        = 3.4712 (leading, applies: true)
+}
+
+func ExampleSummarize() {
+	maxLoads := []float64{4, 4, 5, 4, 4, 4, 4, 5, 4, 4}
+	s := analysis.Summarize(maxLoads)
+	fmt.Printf("mean %.2f, std %.3f, 95%% CI [%.3f, %.3f], counts %v\n", s.Mean, s.Std, s.CI95[0], s.CI95[1], s.Counts)
+	// Output:
+	// mean 4.20, std 0.422, 95% CI [3.898, 4.502], counts map[4:8 5:2]
+}
+
+// The whole workflow: simulate Greedy[2] (trial i seeded by (1, i) alone),
+// summarise the maximum loads over the trials and set them against the
+// fluid-limit prediction and the [ABKU99] leading term.
+func Example() {
+	const n, trials = 1 << 12, 10
+	maxLoads := make([]float64, trials)
+	for i := range trials {
+		r := rand.New(rand.NewPCG(1, uint64(i)))
+		bin := func() int { hi, _ := bits.Mul64(r.Uint64(), n); return int(hi) } // uniform in [0, n)
+		load := make([]int, n)
+		for range n { // m = n balls
+			a, b := bin(), bin()
+			if load[b] < load[a] {
+				a = b
+			}
+			load[a]++
+		}
+		maxLoads[i] = float64(slices.Max(load))
+	}
+	s := analysis.Summarize(maxLoads)
+	fmt.Printf("simulated max load: mean %.1f, counts %v\n", s.Mean, s.Counts)
+
+	tails, _ := analysis.Tails(analysis.FluidProcess{Name: "greedy", D: 2}, 1)
+	fmt.Println("fluid-limit prediction:", analysis.PredictedMaxLoad(tails, n))
+
+	b := analysis.Bounds(analysis.Query{N: n, Process: "greedy"})[0]
+	fmt.Printf("%s: %s = %.2f\n", b.Name, b.Formula, b.Value)
+	// Output:
+	// simulated max load: mean 3.1, counts map[3:9 4:1]
+	// fluid-limit prediction: 3
+	// max load, m = n [ABKU99]: ln ln n / ln d ± O(1) = 3.06
+}

@@ -1,0 +1,507 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+)
+
+// FluidProcess names a process whose fluid limit Tails can solve. Name is
+// the CLI name of the process.
+//
+// The mean-field equations, with s_i(t) the fraction of bins holding at
+// least i balls after t·n balls (s_0 = 1, s_i(0) = 0 for i ≥ 1):
+//
+//	one-choice     ds_i/dt = s_{i−1} − s_i                           (Poisson tails)
+//	greedy         ds_i/dt = s_{i−1}^d − s_i^d                       [Mitzenmacher 1996]
+//	left           dy_{i,j}/dt = d·(y_{i−1,j} − y_{i,j})·Π_{k<j} y_{i,k}·Π_{k>j} y_{i−1,k},
+//	               s_i = (1/d)·Σ_j y_{i,j}                           [Vöcking 2003]
+//	unbalanced     ds_i/dt = (1 − s_i)^d − (1 − s_{i−1})^d           [Redlich, "Unbalanced allocations"]
+//	one-plus-beta  ds_i/dt = (1−β)(s_{i−1} − s_i) + β(s_{i−1}² − s_i²) [Peres, Talwar, Wieder 2015]
+//
+// Each right-hand side is the rate at which bins move from load i−1 to
+// load i: a ball raises a bin from i−1 to i exactly when the bin it picks
+// holds i−1 balls, and a unit of t is n balls, while s_i counts bins in
+// units of n. For greedy the ball goes to load i−1 → i iff the least loaded
+// of d candidates holds exactly i−1 balls, probability s_{i−1}^d − s_i^d;
+// for unbalanced (MaxOf[d]) iff the most loaded holds exactly i−1, probability
+// (1 − s_i)^d − (1 − s_{i−1})^d.
+//
+// For left, y_{i,j} is the fraction of group j's bins (group j holds n/d of
+// them) with load ≥ i. A ball takes one uniform candidate per group and ties
+// go to the leftmost group, so it lands in group j at load i−1 → i iff
+// group j's candidate holds exactly i−1 balls, every candidate k < j holds
+// at least i (a tie at i−1 would go left, to k) and every candidate k > j at
+// least i−1. That has probability (y_{i−1,j} − y_{i,j})·Π_{k<j} y_{i,k}·Π_{k>j} y_{i−1,k}
+// per ball; dividing by the group's share 1/d of the bins gives the factor d.
+//
+// Summed over i ≥ 1, every right-hand side telescopes to 1 (for left, first
+// over j: Π_k y_{i−1,k} − Π_k y_{i,k}), so Σ_{i≥1} s_i(t) = t: balls are
+// conserved. For d = 1 greedy, left and unbalanced are one-choice, and so is
+// one-plus-beta with β = 0; with β = 1 it is greedy with d = 2.
+//
+// Citations: Mitzenmacher, The Power of Two Choices in Randomized Load
+// Balancing, PhD thesis, Berkeley 1996, and Mitzenmacher, Richa, Sitaraman,
+// The Power of Two Random Choices: A Survey (2001), for the method and
+// greedy; Vöcking, How Asymmetry Helps Load Balancing, JACM 2003, for left;
+// Redlich, Unbalanced Allocations, for unbalanced; Peres, Talwar, Wieder,
+// Graphical Balanced Allocations and the (1+β)-Choice Process, RSA 2015.
+type FluidProcess struct {
+	Name string  // "one-choice", "greedy", "left", "unbalanced" or "one-plus-beta"
+	D    int     // choices, 1 ≤ d ≤ MaxFluidD, for greedy, left and unbalanced
+	Beta float64 // β in [0, 1] for one-plus-beta
+}
+
+// FluidProcesses lists the names Tails accepts.
+func FluidProcesses() []string {
+	return []string{"one-choice", "greedy", "left", "unbalanced", "one-plus-beta"}
+}
+
+// DefaultTailTol is the cut-off of Tails: it returns the tails down to the
+// last one ≥ 1e-300.
+const DefaultTailTol = 1e-300
+
+// MaxFluidLoad is the largest t = m/n Tails accepts. The work grows with t
+// (about linearly for greedy and left, as t^1.5 for one-choice and
+// unbalanced, whose distributions widen): t = 1000 takes under a second for
+// one-choice and greedy with d = 2, about ten for left with d = 4.
+const MaxFluidLoad = 1e4
+
+// MaxFluidD is the largest d Tails accepts. The work grows with d (left
+// holds d groups per level; greedy and unbalanced cost O(d) per level and
+// their equations stiffen as d grows).
+const MaxFluidD = 1024
+
+// solverSettings are the integrator's tolerances: the local error of each
+// step is held below atol + rtol·|y| in every component.
+type solverSettings struct {
+	rtol, atol float64
+	// theta caps the growth of every component ≥ tol to a factor e^theta
+	// per step, which keeps tails far below atol relatively accurate.
+	theta float64
+}
+
+var defaultSettings = solverSettings{rtol: 1e-12, atol: 1e-20, theta: 0.5}
+
+const maxSteps = 50_000_000
+
+// Tails returns the fluid limit s_0, s_1, …, s_L of p at time t = m/n:
+// s_i is the fraction of bins holding at least i balls as n → ∞, s_0 = 1,
+// and the list stops at the last entry ≥ DefaultTailTol. It is
+// TailsTol(p, t, DefaultTailTol).
+func Tails(p FluidProcess, t float64) ([]float64, error) {
+	return TailsTol(p, t, DefaultTailTol)
+}
+
+// TailsTol is Tails with the cut-off tol in [1e-300, 1): the result ends at
+// the last s_i ≥ tol (s_0 = 1 is always there).
+//
+// Method. The equations for levels 0..K are closed: level i reads only
+// levels i−1 and i, so truncating the system above any level is exact for
+// the levels kept. The solver integrates the levels that are moving (from
+// the first one not yet exactly 1 to a few levels past the last one above
+// tol·1e-5, growing the system as the front advances) with the adaptive
+// Dormand–Prince 5(4) Runge–Kutta pair, holding the local error of every
+// component below 1e-20 + 1e-12·|y|, and lets no tail ≥ tol grow by more
+// than a factor e^0.5 in one step. Every one of these systems conserves
+// Σ s_i and is cooperative, which makes its flow non-expansive in ℓ1, so
+// local errors do not amplify.
+//
+// Accuracy, measured against closed forms (Poisson tails for one-choice at
+// every level; s_1 for every process: tanh t for greedy d = 2 and the others
+// in fluid_test.go) and against a run with far tighter tolerances: absolute
+// error below 1e-12 on every tail for t ≤ 100 (Σ s_i − t stays below 1e-10
+// up to t = 1000); relative error below 1e-9 where s_i ≥ 1e-15, and below
+// 1e-3 on the deepest tails, down to 1e-300.
+//
+// Errors: an unknown process name, d outside [1, MaxFluidD], β outside
+// [0, 1], t outside [0, MaxFluidLoad] or tol outside [1e-300, 1).
+func TailsTol(p FluidProcess, t, tol float64) ([]float64, error) {
+	return tailsWith(p, t, tol, defaultSettings)
+}
+
+func tailsWith(p FluidProcess, t, tol float64, set solverSettings) ([]float64, error) {
+	sys, err := newFluidSystem(p)
+	if err != nil {
+		return nil, err
+	}
+	if !(t >= 0 && t <= MaxFluidLoad) {
+		return nil, fmt.Errorf("analysis: fluid limit needs a load t = m/n in [0, %g], got %g", float64(MaxFluidLoad), t)
+	}
+	if !(tol >= 1e-300 && tol < 1) {
+		return nil, fmt.Errorf("analysis: tail cut-off needs 1e-300 <= tol < 1, got %g", tol)
+	}
+	y, levels, err := sys.solve(t, tol, tol*1e-5, set)
+	if err != nil {
+		return nil, err
+	}
+	w := sys.w
+	s := make([]float64, levels)
+	s[0] = 1
+	for i := 1; i < levels; i++ {
+		var v float64
+		for j := range w {
+			v += y[i*w+j]
+		}
+		v /= float64(w)
+		// The exact tails lie in [0, 1] and do not increase with i; clip
+		// rounding-level violations (far below the stated accuracy).
+		s[i] = max(0, min(v, s[i-1]))
+	}
+	last := 0
+	for i := range s {
+		if s[i] >= tol {
+			last = i
+		}
+	}
+	return s[:last+1], nil
+}
+
+// fluidSystem is a truncated mean-field system: w components per level,
+// level i at y[i*w : (i+1)*w], level 0 fixed at 1.
+type fluidSystem struct {
+	w int
+	// f sets dy for the components of levels lo..hi (1 ≤ lo), reading
+	// levels lo−1..hi of y.
+	f func(y, dy []float64, lo, hi int)
+}
+
+func newFluidSystem(p FluidProcess) (*fluidSystem, error) {
+	needD := func() error {
+		if p.D < 1 || p.D > MaxFluidD {
+			return fmt.Errorf("analysis: %s needs 1 <= d <= %d, got %d", p.Name, MaxFluidD, p.D)
+		}
+		return nil
+	}
+	switch p.Name {
+	case "one-choice":
+		return &fluidSystem{w: 1, f: func(y, dy []float64, lo, hi int) {
+			for i := lo; i <= hi; i++ {
+				dy[i] = y[i-1] - y[i]
+			}
+		}}, nil
+	case "greedy":
+		if err := needD(); err != nil {
+			return nil, err
+		}
+		d := p.D
+		// s_{i−1}^d − s_i^d = (a − b)·Σ_{k<d} a^k b^{d−1−k}: no cancellation
+		// when a and b are both close to 1.
+		return &fluidSystem{w: 1, f: func(y, dy []float64, lo, hi int) {
+			for i := lo; i <= hi; i++ {
+				a, b := y[i-1], y[i]
+				dy[i] = (a - b) * powSum(a, b, d)
+			}
+		}}, nil
+	case "unbalanced":
+		if err := needD(); err != nil {
+			return nil, err
+		}
+		d := p.D
+		// (1 − s_i)^d − (1 − s_{i−1})^d = (s_{i−1} − s_i)·Σ_{k<d} A^k B^{d−1−k}
+		// with A = 1 − s_i, B = 1 − s_{i−1}: deep in the tail both powers
+		// are close to 1 and the direct difference would lose every digit.
+		return &fluidSystem{w: 1, f: func(y, dy []float64, lo, hi int) {
+			for i := lo; i <= hi; i++ {
+				a, b := y[i-1], y[i]
+				dy[i] = (a - b) * powSum(1-b, 1-a, d)
+			}
+		}}, nil
+	case "one-plus-beta":
+		beta := p.Beta
+		if !(beta >= 0 && beta <= 1) {
+			return nil, fmt.Errorf("analysis: one-plus-beta needs 0 <= beta <= 1, got %g", beta)
+		}
+		return &fluidSystem{w: 1, f: func(y, dy []float64, lo, hi int) {
+			for i := lo; i <= hi; i++ {
+				a, b := y[i-1], y[i]
+				dy[i] = (a - b) * ((1 - beta) + beta*(a+b))
+			}
+		}}, nil
+	case "left":
+		if err := needD(); err != nil {
+			return nil, err
+		}
+		d := p.D
+		suf := make([]float64, d)
+		return &fluidSystem{w: d, f: func(y, dy []float64, lo, hi int) {
+			fd := float64(d)
+			for i := lo; i <= hi; i++ {
+				cur, prev := y[i*d:(i+1)*d], y[(i-1)*d:i*d]
+				// suf[j] = Π_{k>j} y_{i−1,k}
+				suf[d-1] = 1
+				for j := d - 2; j >= 0; j-- {
+					suf[j] = suf[j+1] * prev[j+1]
+				}
+				pre := 1.0 // Π_{k<j} y_{i,k}
+				out := dy[i*d : (i+1)*d]
+				for j := range d {
+					out[j] = fd * (prev[j] - cur[j]) * pre * suf[j]
+					pre *= cur[j]
+				}
+			}
+		}}, nil
+	}
+	return nil, fmt.Errorf("analysis: no fluid limit for process %q (have one-choice, greedy, left, unbalanced, one-plus-beta)", p.Name)
+}
+
+// powSum returns Σ_{k=0}^{d−1} a^k b^{d−1−k}, so that
+// a^d − b^d = (a − b)·powSum(a, b, d). O(d).
+func powSum(a, b float64, d int) float64 {
+	q, bm := 1.0, 1.0
+	for m := 1; m < d; m++ {
+		bm *= b
+		q = a*q + bm
+	}
+	return q
+}
+
+// Dormand–Prince 5(4) coefficients [Dormand, Prince 1980; Hairer, Nørsett,
+// Wanner, Solving Ordinary Differential Equations I, Table II.5.2]. Row 6 of
+// dpA is b, the 5th-order weights, which propagate the solution (local
+// extrapolation); dpE holds b − b̂, the weights of the error estimate. The
+// systems are autonomous, so the nodes c are not needed.
+var (
+	dpA = [7][6]float64{
+		{},
+		{1. / 5},
+		{3. / 40, 9. / 40},
+		{44. / 45, -56. / 15, 32. / 9},
+		{19372. / 6561, -25360. / 2187, 64448. / 6561, -212. / 729},
+		{9017. / 3168, -355. / 33, 46732. / 5247, 49. / 176, -5103. / 18656},
+		{35. / 384, 0, 500. / 1113, 125. / 192, -2187. / 6784, 11. / 84},
+	}
+	dpE = [7]float64{71. / 57600, 0, -71. / 16695, 71. / 1920, -17253. / 339200, 22. / 525, -1. / 40}
+)
+
+// solve integrates from the empty state to time t and returns the state and
+// the number of levels held (the levels above are below flush).
+//
+// Details that keep the error at the level of the tolerances:
+//   - Steps are added with compensated (Kahan) summation: components close
+//     to 1 receive increments far below their last bit, which plain
+//     addition would drop step after step, leaking balls.
+//   - A level whose components are all exactly 1, above a level that is too,
+//     has zero derivative and is frozen; the window of integrated levels
+//     starts above the frozen ones and ends seven levels past the last
+//     nonzero level (six stages and the FSAL evaluation can each carry mass
+//     one level up), so the work per step is proportional to the width of
+//     the moving part of the distribution, not to t.
+//   - Components below flush in absolute value are set to zero after each
+//     step; that perturbs every tail by at most flush, the flow being
+//     non-expansive in ℓ1.
+func (sys *fluidSystem) solve(t, tol, flush float64, set solverSettings) ([]float64, int, error) {
+	w := sys.w
+	capLevels := 64
+	y := make([]float64, capLevels*w)
+	for j := range w {
+		y[j] = 1
+	}
+	if t == 0 {
+		return y, 1, nil
+	}
+	comp := make([]float64, len(y)) // Kahan compensation of y
+	yt := make([]float64, len(y))   // stage state; the candidate new state after stage 6
+	inc := make([]float64, len(y))  // h·Σ b_r k_r, the step's increment
+	var k [7][]float64
+	for i := range k {
+		k[i] = make([]float64, len(y))
+	}
+	grow := func(levels int) {
+		if levels <= capLevels {
+			return
+		}
+		nc := max(levels, 2*capLevels)
+		ext := func(v []float64) []float64 {
+			u := make([]float64, nc*w)
+			copy(u, v)
+			return u
+		}
+		y, comp, yt, inc = ext(y), ext(comp), ext(yt), ext(inc)
+		for i := range k {
+			k[i] = ext(k[i])
+		}
+		capLevels = nc
+	}
+
+	const reach = 7
+	lo, front := 1, 0 // levels < lo frozen at 1; front: last nonzero level
+	hi := front + reach
+	grow(hi + 1)
+	copy(yt[:w], y[:w]) // level 0, read by every stage
+
+	h := t * 1e-6 // small: the tails grow like t^i at first
+	if h == 0 {
+		h = t
+	}
+	now := 0.0
+	sys.f(y, k[0], lo, hi)
+	for steps := 0; now < t; steps++ {
+		if steps >= maxSteps {
+			return nil, 0, fmt.Errorf("analysis: fluid solver took more than %d steps at t = %g of %g", maxSteps, now, t)
+		}
+		last := false
+		if now+h >= t {
+			h, last = t-now, true
+		}
+		a, b := lo*w, (hi+1)*w // components of the window
+		k0, k1, k2, k3, k4, k5 := k[0][a:b], k[1][a:b], k[2][a:b], k[3][a:b], k[4][a:b], k[5][a:b]
+		yw, tw, iw := y[a:b], yt[a:b], inc[a:b]
+		// Level lo−1 of yt is 1, as in y: set when lo last moved.
+		for c := range yw {
+			tw[c] = yw[c] + h*(dpA[1][0]*k0[c])
+		}
+		sys.f(yt, k[1], lo, hi)
+		for c := range yw {
+			tw[c] = yw[c] + h*(dpA[2][0]*k0[c]+dpA[2][1]*k1[c])
+		}
+		sys.f(yt, k[2], lo, hi)
+		for c := range yw {
+			tw[c] = yw[c] + h*(dpA[3][0]*k0[c]+dpA[3][1]*k1[c]+dpA[3][2]*k2[c])
+		}
+		sys.f(yt, k[3], lo, hi)
+		for c := range yw {
+			tw[c] = yw[c] + h*(dpA[4][0]*k0[c]+dpA[4][1]*k1[c]+dpA[4][2]*k2[c]+dpA[4][3]*k3[c])
+		}
+		sys.f(yt, k[4], lo, hi)
+		for c := range yw {
+			tw[c] = yw[c] + h*(dpA[5][0]*k0[c]+dpA[5][1]*k1[c]+dpA[5][2]*k2[c]+dpA[5][3]*k3[c]+dpA[5][4]*k4[c])
+		}
+		sys.f(yt, k[5], lo, hi)
+		for c := range yw {
+			v := h * (dpA[6][0]*k0[c] + dpA[6][2]*k2[c] + dpA[6][3]*k3[c] + dpA[6][4]*k4[c] + dpA[6][5]*k5[c])
+			iw[c] = v
+			tw[c] = yw[c] + v
+		}
+		sys.f(yt, k[6], lo, hi)
+		// yt now holds the 5th-order solution and k[6] = f(yt) (FSAL).
+		k6 := k[6][a:b]
+		errMax := 0.0
+		for c := range yw {
+			e := dpE[0]*k0[c] + dpE[2]*k2[c] + dpE[3]*k3[c] + dpE[4]*k4[c] + dpE[5]*k5[c] + dpE[6]*k6[c]
+			sc := set.atol + set.rtol*max(math.Abs(yw[c]), math.Abs(tw[c]))
+			errMax = max(errMax, math.Abs(h*e)/sc)
+		}
+		if math.IsNaN(errMax) {
+			return nil, 0, fmt.Errorf("analysis: fluid solver produced NaN at t = %g", now)
+		}
+		if errMax > 1 {
+			h *= max(0.2, 0.9*math.Pow(errMax, -0.2))
+			if h < 1e-12*max(now, t*1e-6) {
+				return nil, 0, fmt.Errorf("analysis: fluid solver step underflow at t = %g", now)
+			}
+			continue
+		}
+
+		// Accept: y += inc with compensation.
+		if last {
+			now = t
+		} else {
+			now += h
+		}
+		changed := false // did flushing or freezing move y off yt?
+		for c := a; c < b; c++ {
+			yv := y[c]
+			d := inc[c] + comp[c]
+			v := yv + d
+			comp[c] = d - (v - yv)
+			if math.Abs(v) < flush {
+				v, comp[c] = 0, 0
+			}
+			if v != yt[c] {
+				changed = true
+			}
+			y[c] = v
+		}
+		// Advance the window: freeze levels that reached exactly 1 above
+		// a frozen level, drop levels flushed to 0.
+		oldLo, oldHi := lo, hi
+		for lo < hi && levelIs(y, lo, w, 1) {
+			clear(comp[lo*w : (lo+1)*w])
+			lo++
+		}
+		front = lo - 1
+		for i := hi; i >= lo; i-- {
+			if !levelIs(y, i, w, 0) {
+				front = i
+				break
+			}
+		}
+		hi = front + reach
+		grow(hi + 1)
+		if lo != oldLo {
+			copy(yt[(lo-1)*w:lo*w], y[(lo-1)*w:lo*w])
+		}
+		if changed || hi > oldHi {
+			sys.f(y, k[0], lo, hi)
+		} else {
+			k[0], k[6] = k[6], k[0]
+		}
+		fac := 5.0
+		if errMax > 0 {
+			fac = min(5, max(0.2, 0.9*math.Pow(errMax, -0.2)))
+		}
+		h *= fac
+		// Relative accuracy far below atol: no component ≥ tol may
+		// grow by more than a factor e^θ in one step.
+		rho := 0.0
+		for c := lo * w; c < (hi+1)*w; c++ {
+			if y[c] >= tol {
+				rho = max(rho, k[0][c]/y[c])
+			}
+		}
+		if rho*h > set.theta {
+			h = set.theta / rho
+		}
+	}
+	return y, front + 1, nil
+}
+
+// levelIs reports whether every component of level i equals v.
+func levelIs(y []float64, i, w int, v float64) bool {
+	for _, x := range y[i*w : (i+1)*w] {
+		if x != v {
+			return false
+		}
+	}
+	return true
+}
+
+// MaxLoadDist returns p[i] ≈ P(max load ≥ i) for i = 0..len(tails)−1 from
+// the fluid tails of a run with n bins: the number of bins with load ≥ i is
+// close to Poisson with mean n·s_i when that mean is small (Poisson
+// clumping), so P(max ≥ i) ≈ 1 − exp(−n·s_i); p[0] = 1. The result does
+// not increase with i. n must be ≥ 1; MaxLoadDist panics otherwise.
+func MaxLoadDist(tails []float64, n float64) []float64 {
+	if !(n >= 1) || math.IsInf(n, 1) {
+		panic(fmt.Sprintf("analysis: MaxLoadDist needs a finite n >= 1, got %g", n))
+	}
+	p := make([]float64, len(tails))
+	for i, s := range tails {
+		if i == 0 {
+			p[i] = 1
+			continue
+		}
+		p[i] = -math.Expm1(-n * s)
+		p[i] = min(p[i], p[i-1])
+	}
+	return p
+}
+
+// PredictedMaxLoad returns the most likely maximum load: the i maximising
+// P(max = i) = P(max ≥ i) − P(max ≥ i+1) under MaxLoadDist(tails, n), the
+// smallest such i on a tie; P(max ≥ len(tails)) is taken as 0. It returns 0
+// for empty tails. n must be ≥ 1.
+func PredictedMaxLoad(tails []float64, n float64) int {
+	p := MaxLoadDist(tails, n)
+	best, bestP := 0, -1.0
+	for i := range p {
+		next := 0.0
+		if i+1 < len(p) {
+			next = p[i+1]
+		}
+		if q := p[i] - next; q > bestP {
+			best, bestP = i, q
+		}
+	}
+	return best
+}

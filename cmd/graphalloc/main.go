@@ -1,0 +1,91 @@
+// Command graphalloc simulates balanced allocation (balls into bins) on
+// graphs and compares the maximum load of placement rules with the theory.
+//
+// Usage:
+//
+//	graphalloc run      simulate one process, T independent trials
+//	graphalloc version  print the version
+//
+// Run `graphalloc CMD --help` for the flags of a command, with examples.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/pflag"
+)
+
+// Version is the version graphalloc reports.
+const Version = "0.1.0"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
+	stop()
+	os.Exit(report(os.Stderr, err))
+}
+
+// usageError marks bad usage or bad input: exit status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// usagef returns a usageError.
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// report prints err (one line) and returns the exit status.
+func report(stderr io.Writer, err error) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, pflag.ErrHelp):
+		return 0
+	}
+	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	fmt.Fprintln(stderr, "graphalloc:", msg)
+	var u usageError
+	if errors.As(err, &u) {
+		return 2
+	}
+	return 1
+}
+
+const usage = `graphalloc simulates balls-into-bins allocation on graphs.
+
+Usage: graphalloc COMMAND [flags]
+
+Commands:
+  run      simulate one process, T independent trials
+  version  print the version
+
+Run 'graphalloc COMMAND --help' for the flags and examples of a command.
+`
+
+// run is the whole program: main only wires it to the process.
+func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	switch args[0] {
+	case "run":
+		return cmdRun(ctx, stdout, stderr, args[1:])
+	case "version", "--version":
+		fmt.Fprintf(stdout, "graphalloc %s\n", Version)
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	return usagef("unknown command %q (commands: run, version)", args[0])
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
+)
+
+// parseCount parses a non-negative count as the command line accepts it:
+// 1000000, 1_000_000, 1e6, 2^20, and, when n > 0, multiples of n written
+// n, 16n or 0.5n. The value must be an integer (0.5n must come out whole)
+// no larger than 2^63-1.
+func parseCount(s string, n int64) (int64, error) {
+	orig := s
+	s = strings.ReplaceAll(strings.TrimSpace(s), "_", "")
+	if s == "" {
+		return 0, fmt.Errorf("empty number")
+	}
+	mult := big.NewRat(1, 1)
+	if strings.HasSuffix(s, "n") {
+		if n <= 0 {
+			return 0, fmt.Errorf("%q: a multiple of n is not allowed here", orig)
+		}
+		s = strings.TrimSuffix(s, "n")
+		mult.SetInt64(n)
+		if s == "" {
+			s = "1"
+		}
+	}
+	var x *big.Rat
+	if base, exp, ok := strings.Cut(s, "^"); ok {
+		b, okb := new(big.Int).SetString(base, 10)
+		e, oke := new(big.Int).SetString(exp, 10)
+		if !okb || !oke || e.Sign() < 0 || e.BitLen() > 16 || b.Sign() < 0 {
+			return 0, fmt.Errorf("%q is not a number (forms: 1000000, 1e6, 2^20, 16n)", orig)
+		}
+		if b.BitLen()*int(e.Int64()) > 200 {
+			return 0, fmt.Errorf("%q is larger than %d", orig, int64(math.MaxInt64))
+		}
+		x = new(big.Rat).SetInt(new(big.Int).Exp(b, e, nil))
+	} else {
+		// big.Rat parses decimals and exponents exactly; bound the
+		// exponent first so that 1e999999999 cannot exhaust memory.
+		if i := strings.IndexAny(s, "eE"); i >= 0 && len(s[i+1:]) > 4 {
+			return 0, fmt.Errorf("%q is out of range", orig)
+		}
+		var ok bool
+		x, ok = new(big.Rat).SetString(s)
+		if !ok {
+			return 0, fmt.Errorf("%q is not a number (forms: 1000000, 1e6, 2^20, 16n)", orig)
+		}
+	}
+	x.Mul(x, mult)
+	if x.Sign() < 0 {
+		return 0, fmt.Errorf("%q is negative", orig)
+	}
+	if !x.IsInt() {
+		return 0, fmt.Errorf("%q is not a whole number", orig)
+	}
+	v := x.Num()
+	if !v.IsInt64() {
+		return 0, fmt.Errorf("%q is larger than %d", orig, int64(math.MaxInt64))
+	}
+	return v.Int64(), nil
+}

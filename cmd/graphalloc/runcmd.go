@@ -1,0 +1,449 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/graphgen"
+)
+
+const runHelp = `Usage: graphalloc run [flags]
+
+Simulate one allocation process: T independent trials of m balls into n bins.
+Trial i draws its randomness from (--seed, i) alone, so the output is the same
+whatever --workers is. Memory: 4 bytes per bin per worker, plus the graph.
+
+Processes (-p):
+  one-choice   a uniform bin
+  greedy       Greedy[d]: d uniform bins, the least loaded wins
+  left         Left[d]: one bin in each of d contiguous groups, ties to the left
+  graph        two-choice on a graph (-g): a uniform edge, the lesser loaded end
+
+Examples:
+  graphalloc run                                  # Greedy[2], n = m = 2^16, 10 trials
+  graphalloc run -p left -d 3 -n 2^20 -m 16n -t 20
+  graphalloc run -p graph -g regular:degree=16 -n 1e5 -f json
+  graphalloc run -p graph -g testdata/graphs/two_communities.txt --sample vertex
+  graphalloc run -p one-choice -m 1000n --every 100n -f json -o heavy.json
+
+Flags:
+`
+
+// runOptions are the parsed flags of run.
+type runOptions struct {
+	process, choices, bins, balls, graph, ties, format, output, shard, sample, every string
+	trials, workers                                                                  int
+	seed                                                                             uint64
+}
+
+func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	var o runOptions
+	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stdout, runHelp)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+	}
+	fs.StringVarP(&o.process, "process", "p", "greedy", "process: "+strings.Join(alloc.ProcessNames(), ", "))
+	fs.StringVarP(&o.choices, "choices", "d", "2", "number of choices d")
+	fs.StringVarP(&o.bins, "bins", "n", "65536", "bins n (1e6, 2^20 allowed); for a graph file, its vertex count")
+	fs.StringVarP(&o.balls, "balls", "m", "n", "balls m: 1e6, 2^20, or a multiple of n: n, 16n, 0.5n")
+	fs.StringVarP(&o.graph, "graph", "g", "complete", "topology for -p graph: complete, cycle, regular:degree=D, regular:eps=E, file:PATH")
+	fs.StringVar(&o.ties, "ties", "random", "tie rule: random or left (Left[d] always uses left unless this is given)")
+	fs.StringVar(&o.sample, "sample", "edge", "graph sampling: edge (uniform edge) or vertex (uniform vertex, then uniform neighbour)")
+	fs.IntVarP(&o.trials, "trials", "t", 10, "independent trials")
+	fs.Uint64VarP(&o.seed, "seed", "s", 1, "base seed; trial i depends only on (seed, i)")
+	fs.IntVarP(&o.workers, "workers", "w", 0, "trials run in parallel (0: one per CPU); never changes results")
+	fs.StringVarP(&o.format, "format", "f", "table", "output format: table, csv, json, jsonl")
+	fs.StringVarP(&o.output, "output", "o", "", "write results to FILE (atomically) instead of stdout")
+	fs.StringVar(&o.shard, "shard", "", "run only shard I of K of the trials, as I/K (0 <= I < K)")
+	fs.StringVar(&o.every, "every", "", "record the gap and max-min every K balls (K or a multiple of n)")
+	fs.SortFlags = false
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return usagef("run: unexpected argument %q", fs.Arg(0))
+	}
+	return o.run(ctx, fs, stdout, stderr)
+}
+
+func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr io.Writer) error {
+	switch o.format {
+	case "table", "csv", "json", "jsonl":
+	default:
+		return usagef("--format: unknown format %q (allowed: table, csv, json, jsonl)", o.format)
+	}
+	if o.trials < 1 {
+		return usagef("--trials: need at least 1 trial, got %d", o.trials)
+	}
+	d, err := strconv.ParseFloat(o.choices, 64)
+	if err != nil || math.IsNaN(d) || math.IsInf(d, 0) {
+		return usagef("--choices: %q is not a number", o.choices)
+	}
+	ties := alloc.DefaultTies(o.process)
+	if fs.Changed("ties") {
+		if ties, err = alloc.ParseTies(o.ties); err != nil {
+			return usagef("--ties: %v", err)
+		}
+	}
+	sample, err := alloc.ParseSampling(o.sample)
+	if err != nil {
+		return usagef("--sample: %v", err)
+	}
+	if o.process != "graph" && fs.Changed("graph") {
+		return usagef("--graph applies only to -p graph, not to -p %s", o.process)
+	}
+
+	var n int64
+	if o.process != "graph" || fs.Changed("bins") || !isFileSpec(o.graph) {
+		if n, err = parseCount(o.bins, 0); err != nil {
+			return usagef("--bins: %v", err)
+		}
+		if n < 1 || n > graphgen.MaxOrder {
+			return usagef("--bins: need 1 <= n <= %d, got %d", int64(graphgen.MaxOrder), n)
+		}
+	}
+	params := alloc.Params{D: d, Ties: ties, Sample: sample}
+	graphName := "complete"
+	if o.process == "graph" {
+		spec, err := graphgen.ParseSpec(o.graph)
+		if err != nil {
+			return usagef("--graph: %v", err)
+		}
+		g, info, err := spec.Build(int(n), alloc.NewRand(alloc.DeriveSeed(o.seed, alloc.StreamGraph, 0)))
+		if err != nil {
+			return usageError{err}
+		}
+		if fs.Changed("bins") && int64(g.Order()) != n {
+			return usagef("--bins: n=%d but graph %s has %d vertices", n, spec, g.Order())
+		}
+		n = int64(g.Order())
+		params.Graph = g
+		graphName = spec.String()
+		for _, note := range info.Notes {
+			fmt.Fprintf(stderr, "graphalloc: %s: %s\n", spec, note)
+		}
+		if info.File != nil && (info.File.SelfLoops > 0 || info.File.Duplicates > 0) {
+			fmt.Fprintf(stderr, "graphalloc: %s: dropped %d self-loops and %d duplicate edges\n", spec.Path, info.File.SelfLoops, info.File.Duplicates)
+		}
+	}
+	m, err := parseCount(o.balls, n)
+	if err != nil {
+		return usagef("--balls: %v", err)
+	}
+	var every int64
+	if o.every != "" {
+		if every, err = parseCount(o.every, n); err != nil || every < 1 {
+			return usagef("--every: need a positive count, got %q", o.every)
+		}
+	}
+	p, err := alloc.NewProcess(o.process, params)
+	if err != nil {
+		return usageError{err}
+	}
+	cfg := alloc.Config{Process: p, N: int(n), M: m, Seed: o.seed, Every: every}
+	if err := cfg.Check(); err != nil {
+		return usageError{err}
+	}
+	trials, err := shardTrials(o.shard, o.trials)
+	if err != nil {
+		return usagef("--shard: %v", err)
+	}
+
+	head := runConfig{
+		Process: o.process, D: d, N: n, M: m, Graph: graphName, Ties: ties.String(),
+		Seed: o.seed, Trials: o.trials, Shard: o.shard, Every: every, Version: Version,
+	}
+	if o.process == "graph" {
+		head.Sample = sample.String()
+	}
+	if o.process == "one-choice" || o.process == "graph" {
+		head.D = map[string]float64{"one-choice": 1, "graph": 2}[o.process]
+	}
+
+	// jsonl streams each trial as it finishes; the other formats are
+	// written whole, atomically, once every trial is done.
+	var results []alloc.Result
+	var stream *bufio.Writer
+	var streamFile *os.File
+	if o.format == "jsonl" {
+		w := stdout
+		if o.output != "" {
+			if streamFile, err = os.Create(o.output); err != nil {
+				return err
+			}
+			defer streamFile.Close()
+			w = streamFile
+		}
+		stream = bufio.NewWriter(w)
+		if err := writeJSONLine(stream, map[string]any{"config": head}); err != nil {
+			return err
+		}
+	}
+	err = alloc.Run(ctx, cfg, trials, o.workers, func(r alloc.Result) error {
+		results = append(results, r)
+		if stream != nil {
+			return writeJSONLine(stream, map[string]any{"trial": r})
+		}
+		return nil
+	})
+	if err != nil {
+		if stream != nil {
+			stream.Flush()
+		}
+		if errors.Is(err, context.Canceled) {
+			return fmt.Errorf("interrupted after %d of %d trials", len(results), len(trials))
+		}
+		return err
+	}
+	sum := summarize(head, results, params)
+	var buf bytes.Buffer
+	switch o.format {
+	case "jsonl":
+		if err := writeJSONLine(stream, map[string]any{"summary": sum}); err != nil {
+			return err
+		}
+		if err := stream.Flush(); err != nil {
+			return err
+		}
+		if streamFile != nil {
+			return streamFile.Close()
+		}
+		return nil
+	case "json":
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(runJSON{Config: head, Trials: results, Summary: sum}); err != nil {
+			return err
+		}
+	case "csv":
+		writeRunCSV(&buf, results)
+	default:
+		writeRunTable(&buf, head, results, sum)
+	}
+	return writeOutput(stdout, o.output, buf.Bytes())
+}
+
+// isFileSpec reports whether a --graph value names a file.
+func isFileSpec(s string) bool {
+	sp, err := graphgen.ParseSpec(s)
+	return err == nil && sp.Kind == "file"
+}
+
+// shardTrials returns the trials of shard "I/K": those i with i mod K = I.
+func shardTrials(shard string, t int) ([]int, error) {
+	i, k := 0, 1
+	if shard != "" {
+		is, ks, ok := strings.Cut(shard, "/")
+		var e1, e2 error
+		i, e1 = strconv.Atoi(is)
+		k, e2 = strconv.Atoi(ks)
+		if !ok || e1 != nil || e2 != nil || k < 1 || i < 0 || i >= k {
+			return nil, fmt.Errorf("want I/K with 0 <= I < K, got %q", shard)
+		}
+	}
+	var trials []int
+	for j := i; j < t; j += k {
+		trials = append(trials, j)
+	}
+	return trials, nil
+}
+
+func writeJSONLine(w *bufio.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	w.Write(b)
+	w.WriteByte('\n')
+	return w.Flush()
+}
+
+// writeOutput writes b to stdout, or to path atomically: to a temporary
+// file in the same directory, then renamed, so that an interrupted run never
+// leaves a partial file under the final name.
+func writeOutput(stdout io.Writer, path string, b []byte) error {
+	if path == "" {
+		_, err := stdout.Write(b)
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(b)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(f.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+	}
+	return werr
+}
+
+// runConfig is the "config" object of the JSON output (CLI.md).
+type runConfig struct {
+	Process string  `json:"process"`
+	D       float64 `json:"d"`
+	N       int64   `json:"n"`
+	M       int64   `json:"m"`
+	Graph   string  `json:"graph"`
+	Sample  string  `json:"sample,omitempty"`
+	Ties    string  `json:"ties"`
+	Seed    uint64  `json:"seed"`
+	Trials  int     `json:"trials"`
+	Shard   string  `json:"shard,omitempty"`
+	Every   int64   `json:"every,omitempty"`
+	Version string  `json:"version"`
+}
+
+type runJSON struct {
+	Config  runConfig      `json:"config"`
+	Trials  []alloc.Result `json:"trials"`
+	Summary runSummary     `json:"summary"`
+}
+
+type statJSON struct {
+	Mean   float64        `json:"mean"`
+	Std    float64        `json:"std"`
+	Min    float64        `json:"min"`
+	Max    float64        `json:"max"`
+	CI95   [2]float64     `json:"ci95"`
+	Counts map[string]int `json:"counts,omitempty"`
+}
+
+type boundJSON struct {
+	Name    string  `json:"name"`
+	Value   float64 `json:"value"`
+	Kind    string  `json:"kind"`
+	Formula string  `json:"formula"`
+	Base    string  `json:"base"`
+}
+
+type runSummary struct {
+	MaxLoad statJSON    `json:"max_load"`
+	Gap     statJSON    `json:"gap"`
+	Probes  float64     `json:"probes_per_ball"`
+	Bounds  []boundJSON `json:"bounds"`
+	Fluid   *fluidJSON  `json:"fluid,omitempty"`
+	// notApplicable lists the bounds whose assumptions fail here, for
+	// the table; the JSON keeps to the bounds that apply.
+	notApplicable []analysis.Bound
+}
+
+// fluidJSON is the mean-field prediction beside the measurement: the tails
+// s_i (fraction of bins with load ≥ i as n → ∞) and the max load they
+// predict at this n.
+type fluidJSON struct {
+	Process   string    `json:"process"`
+	Tails     []float64 `json:"tails"`
+	PredMax   int       `json:"predicted_max_load"`
+	PMaxAtLst []float64 `json:"p_max_at_least"`
+}
+
+// fluidFor returns the fluid process that predicts run c, if there is one:
+// the exchangeable processes, and two-choice on the complete graph (Greedy[2]
+// up to O(1/n)). Heavy runs (m/n > 64) are left out: the solver's time
+// grows with m/n and the table is for a first look.
+func fluidFor(c runConfig) (analysis.FluidProcess, bool) {
+	t := float64(c.M) / float64(c.N)
+	if t > 64 || c.M == 0 {
+		return analysis.FluidProcess{}, false
+	}
+	switch c.Process {
+	case "one-choice":
+		return analysis.FluidProcess{Name: "one-choice"}, true
+	case "greedy", "left":
+		return analysis.FluidProcess{Name: c.Process, D: int(c.D)}, true
+	case "graph":
+		if c.Graph == "complete" {
+			return analysis.FluidProcess{Name: "greedy", D: 2}, true
+		}
+	}
+	return analysis.FluidProcess{}, false
+}
+
+func toStat(s analysis.Summary) statJSON {
+	return statJSON{Mean: s.Mean, Std: s.Std, Min: s.Min, Max: s.Max, CI95: s.CI95, Counts: s.Counts}
+}
+
+// summarize computes the summary block: statistics over the trials and the
+// bounds that apply to this process and topology.
+func summarize(c runConfig, rs []alloc.Result, p alloc.Params) runSummary {
+	var mx, gap []float64
+	var probes float64
+	for _, r := range rs {
+		mx = append(mx, float64(r.MaxLoad))
+		gap = append(gap, r.Gap)
+		probes += float64(r.Probes)
+	}
+	s := runSummary{MaxLoad: toStat(analysis.Summarize(mx)), Gap: toStat(analysis.Summarize(gap)), Bounds: []boundJSON{}}
+	if c.M > 0 && len(rs) > 0 {
+		s.Probes = probes / float64(c.M) / float64(len(rs))
+	}
+	if fp, ok := fluidFor(c); ok {
+		// Tails below 1e-12 of the bins are beyond any simulation here.
+		if tails, err := analysis.TailsTol(fp, float64(c.M)/float64(c.N), 1e-12); err == nil {
+			s.Fluid = &fluidJSON{
+				Process: fp.Name, Tails: tails,
+				PredMax:   analysis.PredictedMaxLoad(tails, float64(c.N)),
+				PMaxAtLst: analysis.MaxLoadDist(tails, float64(c.N)),
+			}
+		}
+	}
+	q := analysis.Query{N: float64(c.N), M: float64(c.M), D: c.D, Process: c.Process}
+	if g := p.Graph; c.Process == "graph" && g != nil {
+		q.Topology = strings.SplitN(c.Graph, ":", 2)[0]
+		q.Sample = c.Sample
+		lo, hi := degreeRange(g)
+		q.MinDegree = float64(lo)
+		if lo == hi {
+			q.Degree = float64(lo)
+		}
+	}
+	for _, b := range analysis.Bounds(q) {
+		if b.Applies {
+			s.Bounds = append(s.Bounds, boundJSON{Name: b.Name, Value: b.Value, Kind: b.Kind, Formula: b.Formula, Base: b.Base})
+		} else {
+			s.notApplicable = append(s.notApplicable, b)
+		}
+	}
+	return s
+}
+
+// degreeRange returns the minimum and maximum degree of g.
+func degreeRange(g graphgen.Graph) (lo, hi int) {
+	if _, ok := g.(graphgen.Complete); ok {
+		return g.Order() - 1, g.Order() - 1
+	}
+	for v := range g.Order() {
+		d := g.Degree(v)
+		if v == 0 || d < lo {
+			lo = d
+		}
+		hi = max(hi, d)
+	}
+	return lo, hi
+}
