@@ -42,20 +42,32 @@ func (c Config) Check() error {
 type Point struct {
 	Balls  int64   `json:"balls"`
 	Gap    float64 `json:"gap"`
-	Spread int64   `json:"spread"`
+	Spread float64 `json:"spread"`
 }
 
 // Result is the outcome of one trial.
 type Result struct {
 	Trial   int     `json:"trial"`
-	MaxLoad int64   `json:"max_load"`
-	MinLoad int64   `json:"min_load"`
+	// MaxLoad and MinLoad are whole numbers except for weighted balls.
+	MaxLoad float64 `json:"max_load"`
+	MinLoad float64 `json:"min_load"`
 	Gap     float64 `json:"gap"` // MaxLoad − m/n
-	// LoadCounts[i] is the number of bins holding exactly i balls.
-	LoadCounts []int64 `json:"load_counts"`
+	// LoadCounts[i] is the number of bins holding exactly i balls; nil
+	// for weighted balls, whose loads are not whole numbers.
+	LoadCounts []int64 `json:"load_counts,omitempty"`
 	Probes     int64   `json:"probes"`
 	MaxProbes  int64   `json:"max_probes"`
 	Series     []Point `json:"series,omitempty"`
+}
+
+// TrialRunner is implemented by processes that run a whole trial on a state
+// of their own instead of per-bin uint32 loads (the level-count engine,
+// weighted balls). Config.Trial hands such a process the whole trial, and
+// Run allocates no Bins for it. RunTrial must honour c.Every and ctx as
+// Config.Trial does, and draw its randomness from TrialRand(c.Seed, i).
+type TrialRunner interface {
+	Process
+	RunTrial(ctx context.Context, c Config, i int) (Result, error)
 }
 
 // chunk is how many balls run between checks of the context, so that a
@@ -63,10 +75,14 @@ type Result struct {
 const chunk = 1 << 22
 
 // Trial runs trial i of c in the bins b (which it resets) and returns its
-// result. It returns ctx.Err() if ctx is cancelled first.
+// result. It returns ctx.Err() if ctx is cancelled first. A TrialRunner
+// process runs the trial itself, and b may then be nil.
 func (c Config) Trial(ctx context.Context, i int, b *Bins) (Result, error) {
-	if b.N() != c.N {
-		return Result{}, fmt.Errorf("alloc: bins hold n=%d, run needs n=%d", b.N(), c.N)
+	if tr, ok := c.Process.(TrialRunner); ok {
+		return tr.RunTrial(ctx, c, i)
+	}
+	if b == nil || b.N() != c.N {
+		return Result{}, fmt.Errorf("alloc: Trial needs bins for n=%d", c.N)
 	}
 	b.Reset()
 	r := TrialRand(c.Seed, i)
@@ -92,7 +108,7 @@ func (c Config) Trial(ctx context.Context, i int, b *Bins) (Result, error) {
 			series = append(series, Point{
 				Balls:  placed,
 				Gap:    float64(mx) - float64(placed)/float64(c.N),
-				Spread: int64(mx) - int64(mn),
+				Spread: float64(mx) - float64(mn),
 			})
 		}
 	}
@@ -101,7 +117,7 @@ func (c Config) Trial(ctx context.Context, i int, b *Bins) (Result, error) {
 		return Result{}, err
 	}
 	mx, mn := b.MaxMin()
-	res.MaxLoad, res.MinLoad = int64(mx), int64(mn)
+	res.MaxLoad, res.MinLoad = float64(mx), float64(mn)
 	res.Gap = float64(mx) - float64(c.M)/float64(c.N)
 	res.LoadCounts = counts
 	res.Probes, res.MaxProbes = st.Probes, st.MaxProbes
@@ -139,7 +155,10 @@ func Run(ctx context.Context, c Config, trials []int, workers int, emit func(Res
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b := NewBins(c.N)
+			var b *Bins
+			if _, ok := c.Process.(TrialRunner); !ok {
+				b = NewBins(c.N)
+			}
 			for pos := range jobs {
 				res, err := c.Trial(ctx, trials[pos], b)
 				out <- done{pos, res, err}

@@ -13,7 +13,7 @@ import (
 func writeRunCSV(w io.Writer, rs []alloc.Result) {
 	fmt.Fprintln(w, "trial,max_load,min_load,gap,probes,max_probes")
 	for _, r := range rs {
-		fmt.Fprintf(w, "%d,%d,%d,%s,%d,%d\n", r.Trial, r.MaxLoad, r.MinLoad, fmtFloat(r.Gap), r.Probes, r.MaxProbes)
+		fmt.Fprintf(w, "%d,%s,%s,%s,%d,%d\n", r.Trial, fmtFloat(r.MaxLoad), fmtFloat(r.MinLoad), fmtFloat(r.Gap), r.Probes, r.MaxProbes)
 	}
 }
 
@@ -36,7 +36,7 @@ func writeRunTable(w io.Writer, c runConfig, rs []alloc.Result, s runSummary) {
 		if c.M > 0 {
 			ppb = float64(r.Probes) / float64(c.M)
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%.4f\t%.3f\t\n", r.Trial, r.MaxLoad, r.MinLoad, r.Gap, ppb)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%.4f\t%.3f\t\n", r.Trial, fmtFloat(r.MaxLoad), fmtFloat(r.MinLoad), r.Gap, ppb)
 	}
 	tw.Flush()
 	fmt.Fprintln(w)

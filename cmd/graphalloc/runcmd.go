@@ -395,7 +395,7 @@ func summarize(c runConfig, rs []alloc.Result, p alloc.Params) runSummary {
 	var mx, gap []float64
 	var probes float64
 	for _, r := range rs {
-		mx = append(mx, float64(r.MaxLoad))
+		mx = append(mx, r.MaxLoad)
 		gap = append(gap, r.Gap)
 		probes += float64(r.Probes)
 	}
