@@ -25,6 +25,11 @@ func (b *Bins) Balls() int64 { return b.balls }
 // Loads returns the loads; the slice is shared with b.
 func (b *Bins) Loads() []uint32 { return b.loads }
 
+// wide returns the loads as uint32, the form every process's loop works
+// on. Processes call it once per batch, never per ball; an engine with a
+// more compact representation converts here.
+func (b *Bins) wide() []uint32 { return b.loads }
+
 // Reset empties every bin.
 func (b *Bins) Reset() {
 	clear(b.loads)

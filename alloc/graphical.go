@@ -101,16 +101,16 @@ func (p Graphical) Place(b *Bins, m int64, r *Rand) Stats {
 	switch g := p.G.(type) {
 	case *graphgen.CSR:
 		if p.Sample == SampleVertex {
-			probes -= graphVertex(b.loads, m, g.Offsets(), g.Adjacency(), random, r)
+			probes -= graphVertex(b.wide(), m, g.Offsets(), g.Adjacency(), random, r)
 		} else {
-			graphEdge(b.loads, m, g.EdgeList(), random, r)
+			graphEdge(b.wide(), m, g.EdgeList(), random, r)
 		}
 	case graphgen.Complete:
 		// On K_n a uniform vertex and a uniform neighbour is a uniform
 		// ordered pair of distinct vertices, and so is a uniformly
 		// oriented uniform edge: the sampling rules coincide, but the
 		// left tie rule names a different winner.
-		completeGraph(b.loads, m, random, p.Sample == SampleVertex, r)
+		completeGraph(b.wide(), m, random, p.Sample == SampleVertex, r)
 	default:
 		panic(fmt.Sprintf("alloc: graph process on unsupported graph %T", p.G))
 	}

@@ -40,10 +40,10 @@ func (p Greedy) Place(b *Bins, m int64, r *Rand) Stats {
 	case 1:
 		OneChoice{}.Place(b, m, r)
 	case 2:
-		greedy2(b.loads, m, r)
+		greedy2(b.wide(), m, r)
 		b.balls += m
 	default:
-		greedyD(b.loads, m, p.D, r)
+		greedyD(b.wide(), m, p.D, r)
 		b.balls += m
 	}
 	return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}

@@ -47,11 +47,11 @@ func leftGroups(n, d int) (start, size []uint64) {
 
 // Place throws m balls, D probes each.
 func (p Left) Place(b *Bins, m int64, r *Rand) Stats {
-	start, size := leftGroups(len(b.loads), p.D)
+	start, size := leftGroups(len(b.wide()), p.D)
 	if p.Ties.resolve(TiesLeft) == TiesLeft {
-		leftFirst(b.loads, m, start, size, r)
+		leftFirst(b.wide(), m, start, size, r)
 	} else {
-		leftRandom(b.loads, m, start, size, r)
+		leftRandom(b.wide(), m, start, size, r)
 	}
 	b.balls += m
 	return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}

@@ -15,7 +15,7 @@ func (OneChoice) Check(n int) error { return checkBins("one-choice", n) }
 
 // Place throws m balls, one probe each.
 func (OneChoice) Place(b *Bins, m int64, r *Rand) Stats {
-	L := b.loads
+	L := b.wide()
 	n := uint64(len(L))
 	s := r.state
 	for k := int64(0); k < m; k++ {
