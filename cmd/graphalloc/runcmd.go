@@ -175,6 +175,8 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 	}
 	if o.process == "graph" {
 		head.Sample = sample.String()
+		lo, hi := degreeRange(params.Graph)
+		head.MinDegree, head.MaxDegree = &lo, &hi
 	}
 	if o.process == "one-choice" || o.process == "graph" {
 		head.D = map[string]float64{"one-choice": 1, "graph": 2}[o.process]
@@ -215,7 +217,7 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 		}
 		return err
 	}
-	sum := summarize(head, results, params)
+	sum := summarize(head, results)
 	var buf bytes.Buffer
 	switch o.format {
 	case "jsonl":
@@ -311,12 +313,16 @@ type runConfig struct {
 	M       int64   `json:"m"`
 	Graph   string  `json:"graph"`
 	Sample  string  `json:"sample,omitempty"`
-	Ties    string  `json:"ties"`
-	Seed    uint64  `json:"seed"`
-	Trials  int     `json:"trials"`
-	Shard   string  `json:"shard,omitempty"`
-	Every   int64   `json:"every,omitempty"`
-	Version string  `json:"version"`
+	// MinDegree and MaxDegree describe the graph of a graph run, so
+	// that the summary (and merge) can be computed from the file alone.
+	MinDegree *int   `json:"min_degree,omitempty"`
+	MaxDegree *int   `json:"max_degree,omitempty"`
+	Ties      string `json:"ties"`
+	Seed      uint64 `json:"seed"`
+	Trials    int    `json:"trials"`
+	Shard     string `json:"shard,omitempty"`
+	Every     int64  `json:"every,omitempty"`
+	Version   string `json:"version"`
 }
 
 type runJSON struct {
@@ -389,9 +395,10 @@ func toStat(s analysis.Summary) statJSON {
 	return statJSON{Mean: s.Mean, Std: s.Std, Min: s.Min, Max: s.Max, CI95: s.CI95, Counts: s.Counts}
 }
 
-// summarize computes the summary block: statistics over the trials and the
-// bounds that apply to this process and topology.
-func summarize(c runConfig, rs []alloc.Result, p alloc.Params) runSummary {
+// summarize computes the summary block from the config and the trials
+// alone: statistics over the trials, the fluid prediction and the bounds
+// that apply to this process and topology.
+func summarize(c runConfig, rs []alloc.Result) runSummary {
 	var mx, gap []float64
 	var probes float64
 	for _, r := range rs {
@@ -414,13 +421,12 @@ func summarize(c runConfig, rs []alloc.Result, p alloc.Params) runSummary {
 		}
 	}
 	q := analysis.Query{N: float64(c.N), M: float64(c.M), D: c.D, Process: c.Process}
-	if g := p.Graph; c.Process == "graph" && g != nil {
+	if c.Process == "graph" && c.MinDegree != nil && c.MaxDegree != nil {
 		q.Topology = strings.SplitN(c.Graph, ":", 2)[0]
 		q.Sample = c.Sample
-		lo, hi := degreeRange(g)
-		q.MinDegree = float64(lo)
-		if lo == hi {
-			q.Degree = float64(lo)
+		q.MinDegree = float64(*c.MinDegree)
+		if *c.MinDegree == *c.MaxDegree {
+			q.Degree = float64(*c.MinDegree)
 		}
 	}
 	for _, b := range analysis.Bounds(q) {
