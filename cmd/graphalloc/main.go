@@ -66,6 +66,7 @@ Usage: graphalloc COMMAND [flags]
 
 Commands:
   run      simulate one process, T independent trials
+  merge    merge the outputs of a sharded run into one
   version  print the version
 
 Run 'graphalloc COMMAND --help' for the flags and examples of a command.
@@ -80,6 +81,8 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	switch args[0] {
 	case "run":
 		return cmdRun(ctx, stdout, stderr, args[1:])
+	case "merge":
+		return cmdMerge(ctx, stdout, stderr, args[1:])
 	case "version", "--version":
 		fmt.Fprintf(stdout, "graphalloc %s\n", Version)
 		return nil

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,6 +46,7 @@ Flags:
 // runOptions are the parsed flags of run.
 type runOptions struct {
 	process, choices, bins, balls, graph, ties, format, output, shard, sample, every string
+	resume                                                                           string
 	trials, workers                                                                  int
 	seed                                                                             uint64
 }
@@ -73,6 +74,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs.StringVarP(&o.output, "output", "o", "", "write results to FILE (atomically) instead of stdout")
 	fs.StringVar(&o.shard, "shard", "", "run only shard I of K of the trials, as I/K (0 <= I < K)")
 	fs.StringVar(&o.every, "every", "", "record the gap and max-min every K balls (K or a multiple of n)")
+	fs.StringVar(&o.resume, "resume", "", "skip the trials FILE (an earlier output of this run, json or jsonl) holds and finish the run; with -f jsonl -o FILE the same file is continued")
 	fs.SortFlags = false
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -182,14 +184,36 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 		head.D = map[string]float64{"one-choice": 1, "graph": 2}[o.process]
 	}
 
+	// --resume: keep the trials an earlier output holds, run the rest.
+	var results []alloc.Result
+	var prev *runFile
+	if o.resume != "" {
+		if prev, err = readRunFile(o.resume); err != nil {
+			return usagef("--resume: %v", err)
+		}
+		if err := sameRun(prev.Config, head); err != nil {
+			return usagef("--resume: %s is the output of another run: %v", o.resume, err)
+		}
+		var todo []int
+		results, todo = splitDone(trials, prev.Trials)
+		trials = todo
+	}
+
 	// jsonl streams each trial as it finishes; the other formats are
 	// written whole, atomically, once every trial is done.
-	var results []alloc.Result
 	var stream *bufio.Writer
 	var streamFile *os.File
 	if o.format == "jsonl" {
 		w := stdout
-		if o.output != "" {
+		continuing := prev != nil && !prev.Complete && o.output != "" && sameFile(o.output, o.resume)
+		if continuing {
+			// Append to the interrupted file after its last complete line.
+			if streamFile, err = truncateTo(o.output, prev.Valid); err != nil {
+				return err
+			}
+			defer streamFile.Close()
+			w = streamFile
+		} else if o.output != "" {
 			if streamFile, err = os.Create(o.output); err != nil {
 				return err
 			}
@@ -197,10 +221,18 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 			w = streamFile
 		}
 		stream = bufio.NewWriter(w)
-		if err := writeJSONLine(stream, map[string]any{"config": head}); err != nil {
-			return err
+		if !continuing {
+			if err := writeJSONLine(stream, map[string]any{"config": head}); err != nil {
+				return err
+			}
+			for _, r := range results {
+				if err := writeJSONLine(stream, map[string]any{"trial": r}); err != nil {
+					return err
+				}
+			}
 		}
 	}
+	done := len(results)
 	err = alloc.Run(ctx, cfg, trials, o.workers, func(r alloc.Result) error {
 		results = append(results, r)
 		if stream != nil {
@@ -213,12 +245,16 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 			stream.Flush()
 		}
 		if errors.Is(err, context.Canceled) {
-			return fmt.Errorf("interrupted after %d of %d trials", len(results), len(trials))
+			msg := fmt.Sprintf("interrupted: %d of %d trials finished", len(results), done+len(trials))
+			if stream != nil && o.output != "" {
+				msg += fmt.Sprintf("; they are in %s, continue with --resume %s", o.output, o.output)
+			}
+			return errors.New(msg)
 		}
 		return err
 	}
+	slices.SortFunc(results, func(a, b alloc.Result) int { return a.Trial - b.Trial })
 	sum := summarize(head, results)
-	var buf bytes.Buffer
 	switch o.format {
 	case "jsonl":
 		if err := writeJSONLine(stream, map[string]any{"summary": sum}); err != nil {
@@ -231,18 +267,12 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 			return streamFile.Close()
 		}
 		return nil
-	case "json":
-		enc := json.NewEncoder(&buf)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(runJSON{Config: head, Trials: results, Summary: sum}); err != nil {
-			return err
-		}
-	case "csv":
-		writeRunCSV(&buf, results)
-	default:
-		writeRunTable(&buf, head, results, sum)
 	}
-	return writeOutput(stdout, o.output, buf.Bytes())
+	b, err := renderRun(o.format, head, results, sum)
+	if err != nil {
+		return err
+	}
+	return writeOutput(stdout, o.output, b)
 }
 
 // isFileSpec reports whether a --graph value names a file.

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestShardMergeEqualsRun: the shards of a run, merged, print exactly what
+// the unsharded run prints, byte for byte, whatever the shards' formats.
+func TestShardMergeEqualsRun(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"run", "-p", "graph", "-g", "regular:degree=4", "-n", "300", "-t", "7", "--seed", "5"}
+	want, errs, code := invoke(append(args, "-f", "json")...)
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var parts []string
+	for i, f := range []string{"json", "jsonl", "jsonl"} {
+		p := filepath.Join(dir, "part"+string(rune('0'+i))+"."+f)
+		if _, errs, code := invoke(append(args, "--shard", string(rune('0'+i))+"/3", "-f", f, "-o", p)...); code != 0 {
+			t.Fatal(errs)
+		}
+		parts = append(parts, p)
+	}
+	got, errs, code := invoke(append([]string{"merge", "-f", "json"}, parts...)...)
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	if got != want {
+		t.Fatalf("merged output differs from the unsharded run:\n%s\nwant\n%s", got, want)
+	}
+	// Missing and doubled shards are refused; --partial accepts a subset.
+	if _, errs, code := invoke("merge", parts[0], parts[1]); code != 2 || !strings.Contains(errs, "missing") {
+		t.Errorf("incomplete merge: exit %d, %q", code, errs)
+	}
+	if _, errs, code := invoke("merge", parts[0], parts[0], parts[1], parts[2]); code != 2 || !strings.Contains(errs, "both") {
+		t.Errorf("doubled shard: exit %d, %q", code, errs)
+	}
+	if _, errs, code := invoke("merge", "--partial", parts[0], parts[2]); code != 0 {
+		t.Errorf("partial merge: exit %d, %q", code, errs)
+	}
+	other := filepath.Join(dir, "other.json")
+	if _, errs, code := invoke("run", "-n", "300", "-t", "7", "--seed", "6", "-f", "json", "-o", other); code != 0 {
+		t.Fatal(errs)
+	}
+	if _, errs, code := invoke("merge", parts[0], other); code != 2 || !strings.Contains(errs, "not shards of one run") {
+		t.Errorf("foreign file: exit %d, %q", code, errs)
+	}
+}
+
+// TestResumeFromPartialFile: a jsonl file cut anywhere (after a trial,
+// or inside a line) is continued by --resume into exactly the output of an
+// uninterrupted run.
+func TestResumeFromPartialFile(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"run", "-n", "1000", "-t", "6", "-f", "jsonl", "--seed", "3"}
+	full := filepath.Join(dir, "full.jsonl")
+	if _, errs, code := invoke(append(args, "-o", full)...); code != 0 {
+		t.Fatal(errs)
+	}
+	want, _ := os.ReadFile(full)
+	lines := bytes.SplitAfter(want, []byte("\n"))
+	for _, cut := range []int{1, 3, 5} {
+		for _, partialLine := range []bool{false, true} {
+			p := filepath.Join(dir, "cut.jsonl")
+			b := bytes.Join(lines[:cut], nil)
+			if partialLine {
+				b = append(b, lines[cut][:len(lines[cut])/2]...)
+			}
+			os.WriteFile(p, b, 0o644)
+			if _, errs, code := invoke(append(args, "-o", p, "--resume", p)...); code != 0 {
+				t.Fatalf("cut %d: %s", cut, errs)
+			}
+			got, _ := os.ReadFile(p)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("cut after %d lines (partial %v): resumed file differs:\n%s", cut, partialLine, got)
+			}
+		}
+	}
+	// Resuming into another format gives that format's full output.
+	p := filepath.Join(dir, "cut.jsonl")
+	os.WriteFile(p, bytes.Join(lines[:3], nil), 0o644)
+	wantJSON, _, _ := invoke("run", "-n", "1000", "-t", "6", "-f", "json", "--seed", "3")
+	gotJSON, errs, code := invoke("run", "-n", "1000", "-t", "6", "-f", "json", "--seed", "3", "--resume", p)
+	if code != 0 || gotJSON != wantJSON {
+		t.Fatalf("resume to json: exit %d %s", code, errs)
+	}
+	// A file of another run is refused.
+	if _, errs, code := invoke("run", "-n", "1000", "-t", "6", "--seed", "4", "--resume", p); code != 2 || !strings.Contains(errs, "seed") {
+		t.Errorf("foreign resume: exit %d, %q", code, errs)
+	}
+}
+
+// buildBinary compiles graphalloc once for the subprocess tests.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("subprocess test skipped in short mode")
+	}
+	bin := filepath.Join(t.TempDir(), "graphalloc")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// waitForLines waits until the file at path holds at least k lines.
+func waitForLines(t *testing.T, path string, k int, done <-chan error) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		b, _ := os.ReadFile(path)
+		if bytes.Count(b, []byte("\n")) >= k {
+			return
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("process ended before writing %d lines: %v", k, err)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	t.Fatalf("no %d lines in %s after 60 s", k, path)
+}
+
+// TestInterruptAndResume sends SIGINT to a real run mid-way: it stops
+// cleanly with exit status 1, keeps every finished trial, and --resume then
+// finishes the same file into exactly the uninterrupted output.
+func TestInterruptAndResume(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	// About 0.1–0.3 s per trial on this machine: long enough to interrupt.
+	args := []string{"run", "-n", "2^20", "-m", "16n", "-t", "6", "-w", "1", "-f", "jsonl", "--seed", "8"}
+	want := filepath.Join(dir, "want.jsonl")
+	if out, err := exec.Command(bin, append(args, "-o", want)...).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	got := filepath.Join(dir, "got.jsonl")
+	cmd := exec.Command(bin, append(args, "-o", got)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	waitForLines(t, got, 2, done) // the config and one trial
+	cmd.Process.Signal(syscall.SIGINT)
+	err := <-done
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("interrupted run: %v, stderr %q", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "interrupted") || !strings.Contains(stderr.String(), "--resume") {
+		t.Errorf("stderr %q does not say how to resume", stderr.String())
+	}
+	b, _ := os.ReadFile(got)
+	if n := bytes.Count(b, []byte(`{"trial"`)); n < 1 || n >= 6 || bytes.Contains(b, []byte(`"summary"`)) {
+		t.Fatalf("interrupted file holds %d trials (summary %v)", n, bytes.Contains(b, []byte(`"summary"`)))
+	}
+	if out, err := exec.Command(bin, append(args, "-o", got, "--resume", got)...).CombinedOutput(); err != nil {
+		t.Fatalf("resume: %v: %s", err, out)
+	}
+	wb, _ := os.ReadFile(want)
+	gb, _ := os.ReadFile(got)
+	if !bytes.Equal(wb, gb) {
+		t.Fatal("resumed output differs from the uninterrupted run")
+	}
+}
+
+// TestKilledRunLeavesNoPartialFile: a run killed before it finishes never
+// leaves a partial file under the -o name, and an older file there survives.
+func TestKilledRunLeavesNoPartialFile(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "res.json")
+	os.WriteFile(out, []byte("old"), 0o644)
+	cmd := exec.Command(bin, "run", "-n", "2^20", "-m", "64n", "-t", "4", "-w", "1", "-f", "json", "-o", out)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Kill()
+	cmd.Wait()
+	b, _ := os.ReadFile(out)
+	if string(b) != "old" {
+		t.Fatalf("the file under the final name changed: %q", b)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Name() != "res.json" {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}
