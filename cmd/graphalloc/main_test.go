@@ -158,6 +158,16 @@ func TestBadInput(t *testing.T) {
 		{"malformed edge list", []string{"run", "-p", "graph", "-g", "file:" + malformed}, "bad.txt:3"},
 		{"n mismatch with file", []string{"run", "-p", "graph", "-g", root + "/testdata/graphs/star.txt", "-n", "100"}, "vertices"},
 		{"extra argument", []string{"run", "extra"}, "unexpected argument"},
+		{"n beyond memory", []string{"run", "-n", "4e9", "--max-memory", "8G"}, "needs about"},
+		{"graph beyond memory", []string{"run", "-p", "graph", "-g", "regular:degree=64", "-n", "4e8", "--max-memory", "8G"}, "needs about"},
+		{"bad max-memory", []string{"run", "--max-memory", "lots"}, "--max-memory"},
+		{"truncated gzip", []string{"run", "-p", "graph", "-g", "file:" + root + "/testdata/graphs/bad/truncated.txt.gz"}, "truncated.txt.gz"},
+		{"binary garbage", []string{"run", "-p", "graph", "-g", "file:" + root + "/testdata/graphs/bad/garbage.bin"}, "garbage.bin:1"},
+		{"mtx index beyond size", []string{"run", "-p", "graph", "-g", root + "/testdata/graphs/bad/bad_index.mtx"}, "beyond declared size"},
+		{"edge list one field", []string{"run", "-p", "graph", "-g", root + "/testdata/graphs/bad/bad_field.txt"}, "bad_field.txt:"},
+		{"resume missing file", []string{"run", "--resume", "/nonexistent/x.jsonl"}, "--resume"},
+		{"merge no files", []string{"merge"}, "no files"},
+		{"merge not a run", []string{"merge", root + "/testdata/graphs/star.txt"}, "star.txt"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,7 +47,7 @@ Flags:
 // runOptions are the parsed flags of run.
 type runOptions struct {
 	process, choices, bins, balls, graph, ties, format, output, shard, sample, every string
-	resume                                                                           string
+	resume, maxMemory                                                                string
 	trials, workers                                                                  int
 	seed                                                                             uint64
 }
@@ -74,6 +75,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs.StringVarP(&o.output, "output", "o", "", "write results to FILE (atomically) instead of stdout")
 	fs.StringVar(&o.shard, "shard", "", "run only shard I of K of the trials, as I/K (0 <= I < K)")
 	fs.StringVar(&o.every, "every", "", "record the gap and max-min every K balls (K or a multiple of n)")
+	fs.StringVar(&o.maxMemory, "max-memory", "", "refuse runs estimated to need more memory than this (512M, 4G; default: the memory available)")
 	fs.StringVar(&o.resume, "resume", "", "skip the trials FILE (an earlier output of this run, json or jsonl) holds and finish the run; with -f jsonl -o FILE the same file is continued")
 	fs.SortFlags = false
 	if err := fs.Parse(args); err != nil {
@@ -124,12 +126,29 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 			return usagef("--bins: need 1 <= n <= %d, got %d", int64(graphgen.MaxOrder), n)
 		}
 	}
+	var memLimit int64
+	if o.maxMemory != "" {
+		if memLimit, err = parseBytes(o.maxMemory); err != nil {
+			return usagef("--max-memory: %v", err)
+		}
+	}
+	// Per-bin loads: 4 bytes a bin for each worker that runs at once.
+	binBytes := func(n int64) int64 {
+		w := int64(o.workers)
+		if w <= 0 {
+			w = int64(runtime.NumCPU())
+		}
+		return 4 * n * min(w, int64(o.trials))
+	}
 	params := alloc.Params{D: d, Ties: ties, Sample: sample}
 	graphName := "complete"
 	if o.process == "graph" {
 		spec, err := graphgen.ParseSpec(o.graph)
 		if err != nil {
 			return usagef("--graph: %v", err)
+		}
+		if err := checkMemory(graphBytes(spec, n)+binBytes(n), memLimit); err != nil {
+			return err
 		}
 		g, info, err := spec.Build(int(n), alloc.NewRand(alloc.DeriveSeed(o.seed, alloc.StreamGraph, 0)))
 		if err != nil {
@@ -156,6 +175,11 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 	if o.every != "" {
 		if every, err = parseCount(o.every, n); err != nil || every < 1 {
 			return usagef("--every: need a positive count, got %q", o.every)
+		}
+	}
+	if o.process != "graph" {
+		if err := checkMemory(binBytes(n), memLimit); err != nil {
+			return err
 		}
 	}
 	p, err := alloc.NewProcess(o.process, params)

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/graphalloc/graphalloc/graphgen"
+)
+
+// Memory guard: before anything large is allocated, run estimates what the
+// loads and the graph will take and refuses a run that cannot fit, with a
+// message instead of the Go runtime's fatal "out of memory".
+
+// parseBytes parses a size: 1000, 512M, 4G, 4GiB, 1.5T (K, M, G, T are
+// powers of 1024, with or without "iB"/"B").
+func parseBytes(s string) (int64, error) {
+	t := strings.TrimSpace(strings.ToUpper(s))
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
+	mult := 1.0
+	if t != "" {
+		if i := strings.IndexByte("KMGT", t[len(t)-1]); i >= 0 {
+			mult = math.Pow(1024, float64(i+1))
+			t = t[:len(t)-1]
+		}
+	}
+	x, err := strconv.ParseFloat(t, 64)
+	if err != nil || x <= 0 || math.IsInf(x, 0) || x*mult > math.MaxInt64/2 {
+		return 0, fmt.Errorf("%q is not a size (examples: 512M, 4G, 1.5T)", s)
+	}
+	return int64(x * mult), nil
+}
+
+// availableMemory returns the memory the kernel reports as available
+// (MemAvailable), or 0 if it cannot tell.
+func availableMemory() int64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "MemAvailable:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err == nil {
+				return kb * 1024
+			}
+		}
+	}
+	return 0
+}
+
+// graphBytes estimates the peak memory of building the graph spec
+// describes on n vertices: a CSR holds 8(n+1) bytes of offsets and 16 bytes
+// per edge (both rows and the flat edge array), and the generators need
+// about as much again while they work. Implicit graphs need almost nothing;
+// for a file the estimate comes from its size (an edge line takes at least
+// 4 bytes; gzip is taken to shrink a text 10×).
+func graphBytes(spec graphgen.Spec, n int64) int64 {
+	perEdge := func(edges float64) int64 {
+		return int64(2 * (8*float64(n+1) + 16*edges))
+	}
+	num := func(key string) (float64, bool) {
+		v, err := strconv.ParseFloat(spec.Params[key], 64)
+		return v, err == nil
+	}
+	if v, ok := num("n"); ok {
+		n = int64(v)
+	}
+	switch spec.Kind {
+	case "complete", "circulant":
+		return 0
+	case "file":
+		st, err := os.Stat(spec.Path)
+		if err != nil {
+			return 0 // the reader reports the error
+		}
+		size := float64(st.Size())
+		if strings.HasSuffix(spec.Path, ".gz") {
+			size *= 10
+		}
+		return int64(16 * size / 4 * 2)
+	}
+	deg := 2.0 // cycle, torus in 1-d; a floor for the rest
+	if d, ok := num("degree"); ok {
+		deg = d
+	} else if e, ok := num("eps"); ok {
+		deg = math.Ceil(math.Pow(float64(n), e))
+	} else if d, ok := num("mindeg"); ok {
+		deg = d
+		if c, ok := num("core"); ok && n > 0 {
+			deg += c * c / float64(n)
+		}
+	} else if d, ok := num("dim"); ok {
+		deg = 2 * d
+	} else if p, ok := num("p"); ok {
+		deg = p * float64(n)
+	} else if spec.Kind == "hypercube" && n > 1 {
+		deg = math.Log2(float64(n))
+	}
+	if spec.Kind == "regular" && deg > float64(n)/2 {
+		// Built as the complement of a sparser graph, then listed whole.
+		deg = float64(n)
+	}
+	return perEdge(float64(n) * deg / 2)
+}
+
+// checkMemory refuses a run whose estimate exceeds limit (or, if limit is
+// 0, the available memory).
+func checkMemory(need, limit int64) error {
+	what := "the memory available"
+	if limit == 0 {
+		limit = availableMemory()
+	} else {
+		what = "--max-memory"
+	}
+	if limit > 0 && need > limit {
+		return usagef("this run needs about %s, more than %s (%s); use fewer workers, a smaller n, or raise --max-memory", fmtBytes(need), what, fmtBytes(limit))
+	}
+	return nil
+}
+
+func fmtBytes(b int64) string {
+	x := float64(b)
+	for _, u := range []string{"B", "KiB", "MiB", "GiB", "TiB"} {
+		if x < 1024 || u == "TiB" {
+			return fmt.Sprintf("%.3g %s", x, u)
+		}
+		x /= 1024
+	}
+	return ""
+}
