@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# A sharded graphalloc run as a Slurm job array: task I of K runs shard I/K
+# of the trials and streams them to its own file; a dependent job merges.
+#
+#   sbatch examples/slurm-array.sh            # submits K = 16 shards
+#   sbatch --dependency=afterok:JOBID examples/slurm-merge.sh
+#
+#SBATCH --job-name=graphalloc
+#SBATCH --array=0-15
+#SBATCH --cpus-per-task=2
+#SBATCH --mem=8G
+#SBATCH --time=04:00:00
+#SBATCH --output=logs/graphalloc-%A_%a.log
+#SBATCH --requeue
+set -euo pipefail
+
+K=${SLURM_ARRAY_TASK_COUNT:-16}
+I=${SLURM_ARRAY_TASK_ID:?run this under sbatch}
+OUT=results/shard-${I}-of-${K}.jsonl
+mkdir -p results logs
+
+# The study; GRAPHALLOC_ARGS overrides it (the project's tests run this
+# script on a tiny study that way).
+read -r -a ARGS <<< "${GRAPHALLOC_ARGS:-run -p graph -g regular:degree=16 -n 2^22 -m 1000n -t 256 --seed 20261130 -w ${SLURM_CPUS_PER_TASK:-2} -f jsonl}"
+
+# A requeued or restarted task continues its own file: --resume skips the
+# trials it already holds, so a preempted task loses at most the trials in
+# flight. graphalloc exits 1 on SIGTERM (Slurm's preemption signal) after
+# flushing every finished trial.
+if [ -s "$OUT" ]; then
+  graphalloc "${ARGS[@]}" --shard "$I/$K" -o "$OUT" --resume "$OUT"
+else
+  graphalloc "${ARGS[@]}" --shard "$I/$K" -o "$OUT"
+fi
