@@ -53,8 +53,8 @@ func ParseSampling(s string) (Sampling, error) {
 // probability 1/2; TiesLeft gives it to the endpoint with the smaller id for
 // SampleEdge, to the sampled vertex u for SampleVertex.
 //
-// G must be a *graphgen.CSR or a graphgen.Complete; the simulator runs a
-// loop specialised to each.
+// G must be a *graphgen.CSR, a graphgen.Complete or a graphgen.Circulant;
+// the simulator runs a loop specialised to each.
 type Graphical struct {
 	G      graphgen.Graph
 	Sample Sampling
@@ -87,6 +87,10 @@ func (p Graphical) Check(n int) error {
 		if n < 2 {
 			return errors.New("alloc: graph process needs a graph with at least one edge, complete graph has n=1")
 		}
+	case graphgen.Circulant:
+		if g.Size() == 0 {
+			return errors.New("alloc: graph process needs a graph with at least one edge, circulant has degree 0")
+		}
 	default:
 		return fmt.Errorf("alloc: graph process does not support graphs of type %T", p.G)
 	}
@@ -111,6 +115,10 @@ func (p Graphical) Place(b *Bins, m int64, r *Rand) Stats {
 		// oriented uniform edge: the sampling rules coincide, but the
 		// left tie rule names a different winner.
 		completeGraph(b.wide(), m, random, p.Sample == SampleVertex, r)
+	case graphgen.Circulant:
+		// Regular: a uniform vertex and a uniform incident edge is a
+		// uniform edge, so again the sampling rules coincide.
+		circulantGraph(b.wide(), m, g.ConnectionSet(), random, p.Sample == SampleVertex, r)
 	default:
 		panic(fmt.Sprintf("alloc: graph process on unsupported graph %T", p.G))
 	}
@@ -207,6 +215,36 @@ func completeGraph(L []uint32, m int64, random, vertexFirst bool, r *Rand) {
 		// With random ties the pair (u, v) is already a uniformly
 		// random ordering of the edge, so the first end winning ties
 		// is a fair coin.
+		lu, lv := L[u], L[v]
+		c, mn := u, lu
+		if lv < lu {
+			c, mn = v, lv
+		}
+		L[c] = mn + 1
+	}
+	r.state = s
+}
+
+// circulantGraph places m balls on the circulant graph with connection set
+// S on len(L) vertices: u uniform, s uniform in S, v = u + s mod n. Each
+// edge {a, b} arises from (a, b−a) and (b, a−b) (or (a, n/2) and (b, n/2)),
+// so the edge is uniform and its orientation a fair coin; ties are handled
+// as in completeGraph.
+func circulantGraph(L []uint32, m int64, S []uint32, random, vertexFirst bool, r *Rand) {
+	n := uint64(len(L))
+	d := uint64(len(S))
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		var u, j uint64
+		s, u = below(s, n)
+		s, j = below(s, d)
+		v := u + uint64(S[j])
+		if v >= n {
+			v -= n
+		}
+		if !random && !vertexFirst && v < u {
+			u, v = v, u
+		}
 		lu, lv := L[u], L[v]
 		c, mn := u, lu
 		if lv < lu {

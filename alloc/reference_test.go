@@ -24,6 +24,10 @@ func refPlace(t *testing.T, p Process, L []uint32, m int64, r *Rand) {
 	for k := int64(0); k < m; k++ {
 		var cands []uint64
 		var c uint64
+		// within: the bins c must be least (most, for MaxOf) loaded
+		// among, when that is not all the candidates.
+		var within []uint64
+		most := false
 		switch p := p.(type) {
 		case OneChoice:
 			c = r.Uint64n(n)
@@ -111,16 +115,41 @@ func refPlace(t *testing.T, p Process, L []uint32, m int64, r *Rand) {
 					t.Fatalf("complete: candidates equal")
 				}
 				cands = []uint64{u, v}
+			case graphgen.Circulant:
+				S := g.ConnectionSet()
+				u = r.Uint64n(n)
+				v = (u + uint64(S[r.Uint64n(uint64(len(S)))])) % n
+				if !random && p.Sample == SampleEdge {
+					u, v = min(u, v), max(u, v)
+				}
+				c = u
+				if L[v] < L[u] {
+					c = v
+				}
+				if !g.HasEdge(int(u), int(v)) {
+					t.Fatalf("circulant: candidates %d, %d are not an edge", u, v)
+				}
+				cands = []uint64{u, v}
 			}
+		case MaxOf, OnePlusBeta, FirstDiff, Grouped, Window:
+			// The processes of issue 4; their references sit beside
+			// their tests (refBall in maxof_test.go).
+			c, cands, within, most = refBall(t, p, L, r)
 		default:
 			t.Fatalf("no reference for %T", p)
 		}
 		if !slices.Contains(cands, c) {
 			t.Fatalf("ball %d: bin %d is not a candidate %v", k, c, cands)
 		}
-		for _, x := range cands {
-			if L[x] < L[c] {
+		if within == nil {
+			within = cands
+		}
+		for _, x := range within {
+			if !most && L[x] < L[c] {
 				t.Fatalf("ball %d: bin %d (load %d) chosen over less loaded candidate %d (load %d)", k, c, L[c], x, L[x])
+			}
+			if most && L[x] > L[c] {
+				t.Fatalf("ball %d: bin %d (load %d) chosen over more loaded candidate %d (load %d)", k, c, L[c], x, L[x])
 			}
 		}
 		L[c]++
@@ -141,6 +170,15 @@ func contractCases(t *testing.T) []struct {
 	// A graph with isolated vertices and a star: exercises degree
 	// weighting and the isolated-vertex rule of vertex sampling.
 	star, _, err := graphgen.FromEdges(12, []uint32{0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8, 8, 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Circulants: even degree, and odd degree (n/2 in S).
+	circ, err := graphgen.RandomCirculant(500, 6, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	circOdd, err := graphgen.RandomCirculant(500, 5, src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,6 +206,30 @@ func contractCases(t *testing.T) []struct {
 		{"graph/complete/left", 300, Graphical{G: graphgen.Complete(300), Ties: TiesLeft}},
 		{"graph/complete/vertex/left", 300, Graphical{G: graphgen.Complete(300), Sample: SampleVertex, Ties: TiesLeft}},
 		{"graph/K2", 2, Graphical{G: graphgen.Complete(2)}},
+		// Issue 4 (references in maxof_test.go and beside each test).
+		{"firstdiff/d=2", 1000, FirstDiff{D: 2}},
+		{"firstdiff/d=3/left", 997, FirstDiff{D: 3, Ties: TiesLeft}},
+		{"firstdiff/cap=1", 1000, FirstDiff{D: 2, Cap: 1}},
+		{"firstdiff/cap=64", 50, FirstDiff{D: 2, Cap: 64}},
+		{"unbalanced/d=1", 1000, MaxOf{D: 1}},
+		{"unbalanced/d=2", 1000, MaxOf{D: 2}},
+		{"unbalanced/d=3", 997, MaxOf{D: 3}},
+		{"one-plus-beta/beta=0.5", 1000, OnePlusBeta{Beta: 0.5}},
+		{"one-plus-beta/beta=0.3", 1000, OnePlusBeta{Beta: 0.3}},
+		{"one-plus-beta/beta=0", 1000, OnePlusBeta{Beta: 0}},
+		{"one-plus-beta/beta=1", 1000, OnePlusBeta{Beta: 1}},
+		{"grouped/d=2", 1000, Grouped{D: 2}},
+		{"grouped/d=4", 1000, Grouped{D: 4}},
+		{"grouped/d=6/random", 999, Grouped{D: 6, Ties: TiesRandom}},
+		{"grouped/one-group", 5, Grouped{D: 10}},
+		{"window/d=4", 1000, Window{D: 4}},
+		{"window/d=6/random", 1001, Window{D: 6, Ties: TiesRandom}},
+		{"window/d=2n", 5, Window{D: 10}},
+		{"window/wrap/random", 7, Window{D: 8, Ties: TiesRandom}},
+		{"graph/circulant/edge", 500, Graphical{G: circ}},
+		{"graph/circulant/edge/left", 500, Graphical{G: circ, Ties: TiesLeft}},
+		{"graph/circulant/vertex/left", 500, Graphical{G: circ, Sample: SampleVertex, Ties: TiesLeft}},
+		{"graph/circulant/odd", 500, Graphical{G: circOdd}},
 	}
 }
 

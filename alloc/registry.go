@@ -15,18 +15,25 @@ type Params struct {
 	Ties   Ties           // tie rule; TiesDefault is the definition's own
 	Graph  graphgen.Graph // the topology of "graph"
 	Sample Sampling       // how "graph" draws its edge
+	// Beta is β of "one-plus-beta", in [0, 1] (the command line's default
+	// is 0.5; the zero value here is β = 0, one-choice).
+	Beta float64
+	// Cap is the probe cap of "firstdiff"; 0 means DefaultFirstDiffCap(d).
+	Cap int
+	// Weights is the weight distribution of "weighted" (zero value: const).
+	Weights WeightDist
 }
 
 // processNames lists what NewProcess accepts, in the order help shows them.
-var processNames = []string{"one-choice", "greedy", "left", "graph"}
+var processNames = []string{"one-choice", "greedy", "left", "firstdiff", "unbalanced", "one-plus-beta", "rank", "graph", "grouped", "window", "weighted"}
 
 // ProcessNames returns the names NewProcess accepts.
 func ProcessNames() []string { return append([]string(nil), processNames...) }
 
 // DefaultTies returns the tie rule the definition of the named process
-// gives: left for "left", random for the others.
+// gives: left for "left", "grouped" and "window", random for the others.
 func DefaultTies(name string) Ties {
-	if name == "left" {
+	if name == "left" || name == "grouped" || name == "window" {
 		return TiesLeft
 	}
 	return TiesRandom
@@ -52,6 +59,25 @@ func NewProcess(name string, p Params) (Process, error) {
 		return Left{D: d, Ties: p.Ties}, err
 	case "graph":
 		return Graphical{G: p.Graph, Sample: p.Sample, Ties: p.Ties}, nil
+	case "firstdiff":
+		d, err := intD()
+		return FirstDiff{D: d, Cap: p.Cap, Ties: p.Ties}, err
+	case "unbalanced":
+		d, err := intD()
+		return MaxOf{D: d, Ties: p.Ties}, err
+	case "one-plus-beta":
+		return OnePlusBeta{Beta: p.Beta, Ties: p.Ties}, nil
+	case "rank":
+		return Rank{D: p.D}, nil
+	case "grouped":
+		d, err := intD()
+		return Grouped{D: d, Ties: p.Ties}, err
+	case "window":
+		d, err := intD()
+		return Window{D: d, Ties: p.Ties}, err
+	case "weighted":
+		d, err := intD()
+		return Weighted{D: d, Weights: p.Weights, Ties: p.Ties}, err
 	}
 	return nil, fmt.Errorf("alloc: unknown process %q (processes: %s)", name, strings.Join(processNames, ", "))
 }

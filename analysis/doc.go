@@ -1,7 +1,9 @@
 // Package analysis holds the predictions that graphalloc's simulations are
 // compared against: the fluid limits of the allocation processes, the
 // theoretical bounds on their maximum load and gap, and the statistics that
-// summarise trials. It imports nothing from the rest of the module.
+// summarise trials, and describes graphs (Describe: degrees, components,
+// spectral gap and expansion). Of the rest of the module it imports only
+// graphgen, for Describe.
 //
 // # Fluid limits
 //

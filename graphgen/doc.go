@@ -13,6 +13,8 @@
 //     graph.Iterator, so both libraries' algorithms run on it; FromGonum
 //     and FromIterator convert the other way.
 //   - Complete: K_n, implicit, so n may be as large as the bins fit in memory.
+//   - Circulant: a Cayley graph of Z_n, implicit (n and the connection set
+//     S only, O(Δ) memory), with its spectrum in closed form.
 //
 // # Generators
 //
@@ -22,10 +24,20 @@
 //	                               with nΔ even; pairing model with restarts,
 //	                               switchings for larger Δ, the complement for Δ > n/2
 //	Cycle(n), NewComplete(n)
+//	Torus(dim, side)               side^dim vertices, 2·dim-regular
+//	Hypercube(dim)                 2^dim vertices, dim-regular
+//	Gnp(n, p, src)                 Erdős–Rényi G(n, p) in O(n + m) by geometric
+//	                               skipping [Batagelj, Brandes 2005]
+//	RandomCirculant(n, Delta, src) random Cayley graph of Z_n, implicit
+//	Nonregular(n, mindeg, core, src)
+//	                               a clique on core vertices joined to a random
+//	                               mindeg-regular remainder: minimum degree
+//	                               mindeg, a large share of the edges in the core
 //
 // A Spec (the --graph argument of the command line, "regular:degree=16",
-// "regular:eps=0.5", "cycle", "file:road.txt.gz") parses a description once
-// and Build makes the graph.
+// "regular:eps=0.5", "torus:dim=3", "gnp:degree=16", "circulant:degree=16",
+// "nonregular:mindeg=16,core=1024", "file:road.txt.gz") parses a description
+// once and Build makes the graph.
 //
 // # Files
 //

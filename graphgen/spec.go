@@ -13,15 +13,24 @@ import (
 // Spec is a parsed topology description, the `--graph` argument of the
 // command line: KIND[:key=value,key=value,...], for example
 //
-//	complete
-//	cycle
-//	regular:degree=16
-//	regular:eps=0.5          (degree ⌈n^ε⌉, made even-compatible with n)
+//	complete                 K_n, implicit
+//	cycle                    C_n
+//	torus:dim=2              side ⌈n^{1/dim}⌉, n = side^dim (dim defaults to 2)
+//	torus:dim=3,side=10      n = 1000
+//	hypercube                n a power of two; or hypercube:dim=10
+//	regular:degree=16        random 16-regular
+//	regular:eps=0.5          degree ⌈n^ε⌉, made even-compatible with n
+//	gnp:p=0.001              Erdős–Rényi G(n, p)
+//	gnp:degree=16            G(n, p) with p = 16/(n−1)
+//	circulant:degree=16      random Cayley graph of Z_n, implicit
+//	nonregular:mindeg=16,core=1024
+//	                         a clique on 1024 vertices joined to a random
+//	                         16-regular remainder
 //	file:graphs/road.txt.gz  (a bare path containing '/' or with a known
 //	                          extension also works)
 //
-// Every kind accepts n=N to fix the vertex count instead of taking it from
-// the run.
+// Every kind but file accepts n=N to fix the vertex count instead of taking
+// it from the run.
 type Spec struct {
 	Kind   string
 	Params map[string]string
@@ -30,10 +39,15 @@ type Spec struct {
 
 // kinds lists the accepted kinds and their keys.
 var kinds = map[string][]string{
-	"complete": {"n"},
-	"cycle":    {"n"},
-	"regular":  {"n", "degree", "eps"},
-	"file":     nil,
+	"complete":   {"n"},
+	"cycle":      {"n"},
+	"torus":      {"n", "dim", "side"},
+	"hypercube":  {"n", "dim"},
+	"regular":    {"n", "degree", "eps"},
+	"gnp":        {"n", "p", "degree"},
+	"circulant":  {"n", "degree"},
+	"nonregular": {"n", "mindeg", "core"},
+	"file":       nil,
 }
 
 // Kinds returns the accepted kinds, sorted.
@@ -114,12 +128,23 @@ func (s Spec) String() string {
 
 // BuildInfo says what Build made.
 type BuildInfo struct {
-	N       int      // vertices
-	Edges   int64    // undirected edges
-	Degree  int      // Δ for regular kinds, -1 otherwise
-	Notes   []string // adjustments made, in words
+	N      int      // vertices
+	Edges  int64    // undirected edges
+	Degree int      // Δ for regular kinds, -1 otherwise
+	Notes  []string // adjustments made, in words
+	// Regular says how a random regular graph was made (regular).
 	Regular *RegularStats
-	File    *FileInfo
+	// File describes the file read (file): format, dropped self-loops
+	// and duplicate edges.
+	File *FileInfo
+	// Dim and Side are the dimension and side of a torus (Side = 2 for a
+	// hypercube); 0 for other kinds.
+	Dim, Side int
+	// P is the edge probability of gnp; 0 for other kinds.
+	P float64
+	// Nonregular says how a nonregular graph was made: core size, core
+	// edge fraction, join edges, and how the remainder was made.
+	Nonregular *NonregularStats
 }
 
 // Build makes the graph s describes on n vertices (unless s sets n or reads
@@ -134,11 +159,17 @@ func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
 		info.N, info.Edges, info.File = g.Order(), g.Size(), fi
 		return g, info, nil
 	}
+	_, nSet := s.Params["n"]
 	if v, ok := s.Params["n"]; ok {
 		var err error
 		if n, err = s.intParam("n", v); err != nil {
 			return nil, nil, err
 		}
+	}
+	switch s.Kind {
+	case "torus", "hypercube":
+		// These fix their own n from dim and side.
+		return s.buildLattice(n, nSet, info)
 	}
 	if n < 0 || n > MaxOrder {
 		return nil, nil, fmt.Errorf("graphgen: %s needs 0 <= n <= %d, got n=%d", s.Kind, MaxOrder, n)
@@ -173,8 +204,150 @@ func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
 		}
 		info.Edges, info.Degree, info.Regular = g.Size(), delta, &st
 		return g, info, nil
+	case "gnp":
+		p, err := s.gnpP(n)
+		if err != nil {
+			return nil, nil, err
+		}
+		g, err := Gnp(n, p, src)
+		if err != nil {
+			return nil, nil, err
+		}
+		info.Edges, info.P = g.Size(), p
+		return g, info, nil
+	case "circulant":
+		dv, ok := s.Params["degree"]
+		if !ok {
+			return nil, nil, fmt.Errorf("graphgen: circulant needs degree=D")
+		}
+		delta, err := s.intParam("degree", dv)
+		if err != nil {
+			return nil, nil, err
+		}
+		g, err := RandomCirculant(n, delta, src)
+		if err != nil {
+			return nil, nil, err
+		}
+		info.Edges, info.Degree = g.Size(), delta
+		return g, info, nil
+	case "nonregular":
+		var mindeg, core int
+		for _, kp := range []struct {
+			key string
+			dst *int
+		}{{"mindeg", &mindeg}, {"core", &core}} {
+			v, ok := s.Params[kp.key]
+			if !ok {
+				return nil, nil, fmt.Errorf("graphgen: nonregular needs mindeg=δ and core=c")
+			}
+			var err error
+			if *kp.dst, err = s.intParam(kp.key, v); err != nil {
+				return nil, nil, err
+			}
+		}
+		g, st, err := Nonregular(n, mindeg, core, src)
+		if err != nil {
+			return nil, nil, err
+		}
+		info.Edges, info.Nonregular = g.Size(), &st
+		return g, info, nil
 	}
 	return nil, nil, fmt.Errorf("graphgen: unknown graph kind %q", s.Kind)
+}
+
+// buildLattice builds a torus or a hypercube, whose vertex count follows
+// from dim and side: n is only used to choose them when they are not given,
+// and must agree with them when the spec sets it (nSet).
+func (s Spec) buildLattice(n int, nSet bool, info *BuildInfo) (Graph, *BuildInfo, error) {
+	dim, side := 0, 0
+	for _, kp := range []struct {
+		key string
+		dst *int
+	}{{"dim", &dim}, {"side", &side}} {
+		if v, ok := s.Params[kp.key]; ok {
+			x, err := s.intParam(kp.key, v)
+			if err != nil {
+				return nil, nil, err
+			}
+			*kp.dst = x
+		}
+	}
+	_, dimSet := s.Params["dim"]
+	_, sideSet := s.Params["side"]
+	var (
+		g   *CSR
+		err error
+	)
+	if s.Kind == "hypercube" {
+		if !dimSet {
+			if dim, err = HypercubeDim(n); err != nil {
+				return nil, nil, err
+			}
+		}
+		side = 2
+		g, err = Hypercube(dim)
+		info.Degree = dim
+	} else {
+		if !dimSet {
+			dim = 2
+		}
+		if dim < 1 || dim > 64 {
+			return nil, nil, fmt.Errorf("graphgen: torus needs 1 <= dim <= 64, got dim=%d", dim)
+		}
+		if !sideSet {
+			if n < 0 || n > MaxOrder {
+				return nil, nil, fmt.Errorf("graphgen: torus needs 0 <= n <= %d, got n=%d", MaxOrder, n)
+			}
+			side = TorusSide(n, dim)
+		}
+		g, err = Torus(dim, side)
+		switch {
+		case side == 1:
+			info.Degree = 0
+		case side == 2:
+			info.Degree = dim
+		default:
+			info.Degree = 2 * dim
+		}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if g.Order() != n {
+		if nSet {
+			return nil, nil, fmt.Errorf("graphgen: %s has %d vertices, but the spec sets n=%d", s, g.Order(), n)
+		}
+		if s.Kind == "torus" && !sideSet {
+			info.Notes = append(info.Notes, fmt.Sprintf("torus side ⌈n^(1/%d)⌉ = %d for n=%d: %d^%d = %d vertices", dim, side, n, side, dim, g.Order()))
+		} else {
+			info.Notes = append(info.Notes, fmt.Sprintf("%s has %d vertices", s, g.Order()))
+		}
+	}
+	info.N, info.Edges, info.Dim, info.Side = g.Order(), g.Size(), dim, side
+	return g, info, nil
+}
+
+// gnpP reads p= or degree= of a gnp spec.
+func (s Spec) gnpP(n int) (float64, error) {
+	pv, hasP := s.Params["p"]
+	dv, hasD := s.Params["degree"]
+	switch {
+	case hasP && hasD:
+		return 0, fmt.Errorf("graphgen: gnp takes p= or degree=, not both")
+	case hasP:
+		p, err := strconv.ParseFloat(pv, 64)
+		if err != nil || !(p >= 0 && p <= 1) {
+			return 0, fmt.Errorf("graphgen: gnp:p needs 0 <= p <= 1, got %q", pv)
+		}
+		return p, nil
+	case hasD:
+		d, err := strconv.ParseFloat(dv, 64)
+		if err != nil {
+			return 0, fmt.Errorf("graphgen: gnp:degree needs a number, got %q", dv)
+		}
+		return GnpDegreeP(n, d)
+	}
+	return 0, fmt.Errorf("graphgen: gnp needs p=P or degree=D")
 }
 
 // regularDegree reads degree= or eps= of a regular spec.

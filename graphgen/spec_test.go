@@ -96,3 +96,102 @@ func TestSpecBuild(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecFamilies builds every generated kind through its spec.
+func TestSpecFamilies(t *testing.T) {
+	cases := []struct {
+		spec   string
+		n      int
+		order  int
+		edges  int64 // -1: random
+		degree int   // BuildInfo.Degree
+		notes  int
+	}{
+		{"torus", 1000, 1024, 2048, 4, 1}, // dim 2 by default, side ⌈√1000⌉ = 32
+		{"torus:dim=2", 1024, 1024, 2048, 4, 0},
+		{"torus:dim=3,side=4", 10, 64, 192, 6, 1},
+		{"torus:dim=3,side=4,n=64", 10, 64, 192, 6, 0},
+		{"torus:dim=1", 7, 7, 7, 2, 0},
+		{"torus:dim=4,side=2", 0, 16, 32, 4, 1}, // Q_4
+		{"hypercube", 1024, 1024, 5120, 10, 0},
+		{"hypercube:dim=3", 8, 8, 12, 3, 0},
+		{"hypercube:n=16", 999, 16, 32, 4, 0},
+		{"gnp:p=1", 20, 20, 190, -1, 0},
+		{"gnp:p=0", 20, 20, 0, -1, 0},
+		{"gnp:degree=4", 1000, 1000, -1, -1, 0},
+		{"circulant:degree=6", 1000, 1000, 3000, 6, 0},
+		{"circulant:degree=7,n=1000000000", 5, 1e9, 3.5e9, 7, 0},
+		{"nonregular:mindeg=3,core=10", 100, 100, -1, -1, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.spec, func(t *testing.T) {
+			s, err := ParseSpec(tc.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, info, err := s.Build(tc.n, rand.NewPCG(1, 2))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Order() != tc.order || info.N != tc.order || info.Edges != g.Size() || info.Degree != tc.degree || len(info.Notes) != tc.notes {
+				t.Errorf("order %d (info %d) size %d (info %d) degree %d notes %q; want %d vertices, degree %d, %d notes",
+					g.Order(), info.N, g.Size(), info.Edges, info.Degree, info.Notes, tc.order, tc.degree, tc.notes)
+			}
+			if tc.edges >= 0 && g.Size() != tc.edges {
+				t.Errorf("%d edges, want %d", g.Size(), tc.edges)
+			}
+			switch s.Kind {
+			case "gnp":
+				if info.P < 0 || info.P > 1 || (s.Params["degree"] == "4" && info.P != 4.0/999) {
+					t.Errorf("P = %g", info.P)
+				}
+			case "nonregular":
+				if info.Nonregular == nil || info.Nonregular.Core != 10 || info.Nonregular.CoreFraction <= 0 {
+					t.Errorf("Nonregular = %+v", info.Nonregular)
+				}
+			case "torus", "hypercube":
+				if info.Dim < 1 || info.Side < 1 {
+					t.Errorf("Dim %d Side %d", info.Dim, info.Side)
+				}
+			}
+		})
+	}
+	bad := map[string]string{
+		"hypercube":                        "power of two",
+		"hypercube:dim=40":                 "dim",
+		"hypercube:dim=3,n=10":             "sets n=10",
+		"torus:dim=0":                      "dim",
+		"torus:dim=2,side=100000":          "vertices",
+		"torus:side=3,n=10":                "sets n=10",
+		"gnp":                              "p=P or degree=D",
+		"gnp:p=2":                          "0 <= p <= 1",
+		"gnp:p=0.1,degree=3":               "not both",
+		"gnp:degree=200":                   "degree",
+		"circulant":                        "degree=D",
+		"circulant:degree=3,n=11":          "n even",
+		"circulant:degree=100":             "Delta",
+		"nonregular:mindeg=3":              "mindeg=δ and core=c",
+		"nonregular:mindeg=3,core=3":       "core >= mindeg+1",
+		"nonregular:mindeg=3,core=-4":      "integer",
+		"nonregular:mindeg=3,core=9,n=100": "even",
+	}
+	for in, want := range bad {
+		s, err := ParseSpec(in)
+		if err != nil {
+			t.Errorf("%q: %v", in, err)
+			continue
+		}
+		if _, _, err := s.Build(100, rand.NewPCG(1, 2)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q on n=100: error %v, want one mentioning %q", in, err, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"torus:side=3,dims=2": "keys: n, dim, side",
+		"gnp:q=0.1":           "keys: n, p, degree",
+		"circ:degree=3":       "circulant, complete, cycle, file, gnp, hypercube, nonregular, regular, torus",
+	} {
+		if _, err := ParseSpec(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want one mentioning %q", in, err, want)
+		}
+	}
+}

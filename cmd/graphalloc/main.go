@@ -4,6 +4,11 @@
 // Usage:
 //
 //	graphalloc run      simulate one process, T independent trials
+//	graphalloc compare  run a grid of topologies × processes × sizes against the bounds
+//	graphalloc gen      write a generated graph
+//	graphalloc info     describe a graph: degrees, components, spectral gap, expansion
+//	graphalloc bounds   print the theoretical bounds for n, m, d and a topology
+//	graphalloc fluid    print the fluid-limit prediction of the load distribution
 //	graphalloc version  print the version
 //
 // Run `graphalloc CMD --help` for the flags of a command, with examples.
@@ -66,6 +71,11 @@ Usage: graphalloc COMMAND [flags]
 
 Commands:
   run      simulate one process, T independent trials
+  compare  run a grid of topologies × processes × sizes; table against the bounds; optional plot
+  gen      write a generated graph (or convert a graph file)
+  info     describe a graph: n, edges, degrees, components, regularity, expansion
+  bounds   print every theoretical bound that applies to the given n, m, d, topology
+  fluid    print the fluid-limit prediction of the load distribution
   merge    merge the outputs of a sharded run into one
   version  print the version
 
@@ -83,6 +93,16 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		return cmdRun(ctx, stdout, stderr, args[1:])
 	case "merge":
 		return cmdMerge(ctx, stdout, stderr, args[1:])
+	case "compare":
+		return cmdCompare(ctx, stdout, stderr, args[1:])
+	case "bounds":
+		return cmdBounds(ctx, stdout, stderr, args[1:])
+	case "fluid":
+		return cmdFluid(ctx, stdout, stderr, args[1:])
+	case "gen":
+		return cmdGen(ctx, stdout, stderr, args[1:])
+	case "info":
+		return cmdInfo(ctx, stdout, stderr, args[1:])
 	case "version", "--version":
 		fmt.Fprintf(stdout, "graphalloc %s\n", Version)
 		return nil
@@ -90,5 +110,5 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	return usagef("unknown command %q (commands: run, version)", args[0])
+	return usagef("unknown command %q (commands: run, compare, gen, info, bounds, fluid, merge, version)", args[0])
 }

@@ -32,7 +32,18 @@ Processes (-p):
   one-choice   a uniform bin
   greedy       Greedy[d]: d uniform bins, the least loaded wins
   left         Left[d]: one bin in each of d contiguous groups, ties to the left
+  firstdiff    FirstDiff[d]: probe uniform bins until a load differs from the
+               first probe's (at most --cap probes), the least loaded wins
+  unbalanced   MaxOf[d]: d uniform bins, the MOST loaded wins
+  one-plus-beta  (1+β): Greedy[2] with probability --beta, else one uniform bin
+  rank         Rank[d], real d >= 1: the ball lands among the i heaviest bins
+               with probability (i/n)^d
   graph        two-choice on a graph (-g): a uniform edge, the lesser loaded end
+  grouped      2n/d groups of d/2 consecutive bins: the lighter of two uniform
+               groups, then its least loaded bin (d even, d/2 dividing n)
+  window       two uniform windows of d/2 consecutive bins (not aligned), the
+               lighter window, then its least loaded bin
+  weighted     Greedy[d] with balls weighted by --weights; real loads
 
 Examples:
   graphalloc run                                  # Greedy[2], n = m = 2^16, 10 trials
@@ -40,6 +51,9 @@ Examples:
   graphalloc run -p graph -g regular:degree=16 -n 1e5 -f json
   graphalloc run -p graph -g testdata/graphs/two_communities.txt --sample vertex
   graphalloc run -p one-choice -m 1000n --every 100n -f json -o heavy.json
+  graphalloc run -p firstdiff -d 3 --cap 16 -n 2^20
+  graphalloc run -p rank -d 2.5 -m 100n --every 10n -f json
+  graphalloc run -p weighted --weights pareto:shape=3 -m 100n
 
 Flags:
 `
@@ -50,6 +64,8 @@ type runOptions struct {
 	resume, maxMemory                                                                string
 	trials, workers                                                                  int
 	seed                                                                             uint64
+	beta                                                                             float64
+	probeCap, weights                                                                string
 }
 
 func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error {
@@ -68,6 +84,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs.StringVarP(&o.graph, "graph", "g", "complete", "topology for -p graph: complete, cycle, regular:degree=D, regular:eps=E, file:PATH")
 	fs.StringVar(&o.ties, "ties", "random", "tie rule: random or left (Left[d] always uses left unless this is given)")
 	fs.StringVar(&o.sample, "sample", "edge", "graph sampling: edge (uniform edge) or vertex (uniform vertex, then uniform neighbour)")
+	fs.Float64Var(&o.beta, "beta", 0.5, "β of -p one-plus-beta, in [0, 1]: the probability of a Greedy[2] step")
+	fs.StringVar(&o.probeCap, "cap", "", "probe cap of -p firstdiff (default 2^d)")
+	fs.StringVar(&o.weights, "weights", "exp", "ball weights of -p weighted: const, exp, pareto:shape=A, uniform:a=A,b=B")
 	fs.IntVarP(&o.trials, "trials", "t", 10, "independent trials")
 	fs.Uint64VarP(&o.seed, "seed", "s", 1, "base seed; trial i depends only on (seed, i)")
 	fs.IntVarP(&o.workers, "workers", "w", 0, "trials run in parallel (0: one per CPU); never changes results")
@@ -116,6 +135,24 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 	if o.process != "graph" && fs.Changed("graph") {
 		return usagef("--graph applies only to -p graph, not to -p %s", o.process)
 	}
+	for _, f := range [][2]string{{"beta", "one-plus-beta"}, {"cap", "firstdiff"}, {"weights", "weighted"}} {
+		if o.process != f[1] && fs.Changed(f[0]) {
+			return usagef("--%s applies only to -p %s, not to -p %s", f[0], f[1], o.process)
+		}
+	}
+	if !(o.beta >= 0 && o.beta <= 1) {
+		return usagef("--beta: need 0 <= beta <= 1, got %g", o.beta)
+	}
+	var probeCap int64
+	if o.probeCap != "" {
+		if probeCap, err = parseCount(o.probeCap, 0); err != nil || probeCap < 1 || probeCap > 1<<20 {
+			return usagef("--cap: need a probe cap 1 <= cap <= 2^20, got %q", o.probeCap)
+		}
+	}
+	weights, err := alloc.ParseWeights(o.weights)
+	if err != nil {
+		return usagef("--weights: %v", err)
+	}
 
 	var n int64
 	if o.process != "graph" || fs.Changed("bins") || !isFileSpec(o.graph) {
@@ -138,9 +175,13 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 		if w <= 0 {
 			w = int64(runtime.NumCPU())
 		}
-		return 4 * n * min(w, int64(o.trials))
+		perBin := int64(4)
+		if o.process == "rank" || o.process == "weighted" {
+			perBin = 8 // uint32 loads and the sorted order; float64 loads
+		}
+		return perBin * n * min(w, int64(o.trials))
 	}
-	params := alloc.Params{D: d, Ties: ties, Sample: sample}
+	params := alloc.Params{D: d, Ties: ties, Sample: sample, Beta: o.beta, Cap: int(probeCap), Weights: weights}
 	graphName := "complete"
 	if o.process == "graph" {
 		spec, err := graphgen.ParseSpec(o.graph)
@@ -207,6 +248,17 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 	if o.process == "one-choice" || o.process == "graph" {
 		head.D = map[string]float64{"one-choice": 1, "graph": 2}[o.process]
 	}
+	switch o.process {
+	case "one-plus-beta":
+		head.D, head.Beta = 2, &o.beta
+	case "firstdiff":
+		head.Cap = int(probeCap)
+		if head.Cap == 0 {
+			head.Cap = alloc.DefaultFirstDiffCap(int(d))
+		}
+	case "weighted":
+		head.Weights = weights.String()
+	}
 
 	// --resume: keep the trials an earlier output holds, run the rest.
 	var results []alloc.Result
@@ -257,13 +309,16 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 		}
 	}
 	done := len(results)
+	bar := newProgress(stderr, "run", len(trials), int64(len(trials))*m) // nil unless stderr is a terminal
 	err = alloc.Run(ctx, cfg, trials, o.workers, func(r alloc.Result) error {
 		results = append(results, r)
+		bar.add(m)
 		if stream != nil {
 			return writeJSONLine(stream, map[string]any{"trial": r})
 		}
 		return nil
 	})
+	bar.done()
 	if err != nil {
 		if stream != nil {
 			stream.Flush()
@@ -377,6 +432,11 @@ type runConfig struct {
 	Shard     string `json:"shard,omitempty"`
 	Every     int64  `json:"every,omitempty"`
 	Version   string `json:"version"`
+	// The parameters of one process each: β of one-plus-beta, the probe
+	// cap of firstdiff (the default resolved), the weights of weighted.
+	Beta    *float64 `json:"beta,omitempty"`
+	Cap     int      `json:"cap,omitempty"`
+	Weights string   `json:"weights,omitempty"`
 }
 
 type runJSON struct {
@@ -424,8 +484,8 @@ type fluidJSON struct {
 }
 
 // fluidFor returns the fluid process that predicts run c, if there is one:
-// the exchangeable processes, and two-choice on the complete graph (Greedy[2]
-// up to O(1/n)). Heavy runs (m/n > 64) are left out: the solver's time
+// the exchangeable processes (Rank[d] for a whole d as Greedy[d]), and
+// two-choice on the complete graph (Greedy[2] up to O(1/n)). Heavy runs (m/n > 64) are left out: the solver's time
 // grows with m/n and the table is for a first look.
 func fluidFor(c runConfig) (analysis.FluidProcess, bool) {
 	t := float64(c.M) / float64(c.N)
@@ -435,8 +495,17 @@ func fluidFor(c runConfig) (analysis.FluidProcess, bool) {
 	switch c.Process {
 	case "one-choice":
 		return analysis.FluidProcess{Name: "one-choice"}, true
-	case "greedy", "left":
+	case "greedy", "left", "unbalanced":
 		return analysis.FluidProcess{Name: c.Process, D: int(c.D)}, true
+	case "one-plus-beta":
+		if c.Beta != nil {
+			return analysis.FluidProcess{Name: c.Process, Beta: *c.Beta}, true
+		}
+	case "rank":
+		// Rank[d] for a whole d is Greedy[d] with fixed-order ties.
+		if c.D == math.Trunc(c.D) {
+			return analysis.FluidProcess{Name: "greedy", D: int(c.D)}, true
+		}
 	case "graph":
 		if c.Graph == "complete" {
 			return analysis.FluidProcess{Name: "greedy", D: 2}, true

@@ -1,0 +1,221 @@
+package alloc
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// Grouped is the grouped contiguous-bins scheme of Kenthapadi and Panigrahy
+// ("Balanced allocation on graphs", SODA 2006): the n bins form 2n/d groups
+// of d/2 consecutive bins (group g is [g·d/2, (g+1)·d/2)); each ball picks
+// two groups uniformly and independently, takes the one with the smaller
+// total load (ties to the left one, the group with the lower index), and goes
+// to the least loaded bin inside it (ties to the leftmost bin). With two
+// random accesses of d/2 contiguous bins each, the maximum load for m = n is
+// O(log log n / d) w.h.p. [KP06], the order of Left[d]'s.
+//
+// D must be even (a group holds D/2 bins) and D/2 must divide n: every group
+// then has the same size, which the comparison of totals needs (a shorter
+// last group would look lighter and draw balls). Check reports anything else
+// as an error.
+//
+// Ties: TiesDefault and TiesLeft are the definition's rule above. TiesRandom
+// breaks a tie between the totals by a fair coin and a tie inside the group
+// uniformly among the least loaded bins.
+type Grouped struct {
+	D    int
+	Ties Ties
+}
+
+// Window is the random-window scheme, the negative case of the same paper:
+// each ball picks two windows of d/2 consecutive bins whose first bins are
+// uniform and independent, not aligned to groups (window s is s, s+1, …,
+// s+d/2−1 mod n, wrapping around), takes the window with the smaller total
+// load (ties to the one that starts further left, the smaller s) and goes to
+// its least loaded bin (ties to the first in window order). Without the
+// alignment the maximum load rises to Ω(log log n / log d) [KP06].
+//
+// D must be even with D/2 ≤ n. Ties: as for Grouped.
+type Window struct {
+	D    int
+	Ties Ties
+}
+
+var (
+	_ Process = Grouped{}
+	_ Process = Window{}
+)
+
+// Name returns "grouped".
+func (Grouped) Name() string { return "grouped" }
+
+// Name returns "window".
+func (Window) Name() string { return "window" }
+
+// checkHalf checks the d of the two schemes: even, with d/2 ≤ n.
+func checkHalf(name string, d, n int) error {
+	if err := checkBins(name, n); err != nil {
+		return err
+	}
+	if d < 2 || d%2 != 0 || d > 2*maxChoices {
+		return fmt.Errorf("alloc: %s needs an even d >= 2 (two groups of d/2 bins), got d=%d", name, d)
+	}
+	if d/2 > n {
+		return fmt.Errorf("alloc: %s needs d/2 <= n, got d=%d n=%d", name, d, n)
+	}
+	return nil
+}
+
+// Check requires an even D ≥ 2 whose half divides n.
+func (p Grouped) Check(n int) error {
+	if err := checkHalf("grouped", p.D, n); err != nil {
+		return err
+	}
+	if n%(p.D/2) != 0 {
+		return fmt.Errorf("alloc: grouped needs d/2 to divide n so that all groups have d/2 bins, got d=%d n=%d (n mod d/2 = %d)", p.D, n, n%(p.D/2))
+	}
+	return nil
+}
+
+// Check requires an even D ≥ 2 with D/2 ≤ n.
+func (p Window) Check(n int) error { return checkHalf("window", p.D, n) }
+
+// Place throws m balls, D probes each (D/2 bins in each of two groups).
+func (p Grouped) Place(b *Bins, m int64, r *Rand) Stats {
+	L := b.wide()
+	w := uint64(p.D / 2)
+	if p.Ties.resolve(TiesLeft) == TiesRandom {
+		twoRanges(L, m, uint64(len(L))/w, w, w, true, r)
+	} else {
+		twoRangesLeft(L, m, uint64(len(L))/w, w, w, r)
+	}
+	b.balls += m
+	return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
+}
+
+// Place throws m balls, D probes each (two windows of D/2 bins).
+func (p Window) Place(b *Bins, m int64, r *Rand) Stats {
+	L := b.wide()
+	if p.Ties.resolve(TiesLeft) == TiesRandom {
+		twoRanges(L, m, uint64(len(L)), 1, uint64(p.D/2), true, r)
+	} else {
+		twoRangesLeft(L, m, uint64(len(L)), 1, uint64(p.D/2), r)
+	}
+	b.balls += m
+	return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
+}
+
+// twoRanges is the loop of both schemes. Each ball draws two starts
+// a = stride·u and b = stride·v with u, v uniform in [0, k), and compares
+// the ranges of w consecutive bins (mod n) beginning there: Grouped has
+// stride = w and k = n/w (aligned groups, never wrapping), Window has
+// stride 1 and k = n.
+func twoRanges(L []uint32, m int64, k, stride, w uint64, random bool, r *Rand) {
+	n := uint64(len(L))
+	s := r.state
+	for t := int64(0); t < m; t++ {
+		var u, v uint64
+		s, u = below(s, k)
+		s, v = below(s, k)
+		a, b := u*stride, v*stride
+		ta, tb := rangeTotal(L, a, w, n), rangeTotal(L, b, w, n)
+		// The smaller total wins; a tie goes to the range further left,
+		// or to a fair coin with random ties.
+		st := a
+		switch {
+		case tb < ta:
+			st = b
+		case tb == ta && random:
+			var c uint64
+			if s, c = below(s, 2); c == 1 {
+				st = b
+			}
+		case tb == ta && b < a:
+			st = b
+		}
+		// The least loaded bin of the range: the first one, or with
+		// random ties a uniform one by reservoir sampling (the j-th bin
+		// tied with the minimum replaces it with probability 1/j).
+		c, mn := st, L[st]
+		tied := uint64(1)
+		x := st
+		for j := uint64(1); j < w; j++ {
+			x++
+			if x == n {
+				x = 0
+			}
+			lx := L[x]
+			switch {
+			case lx < mn:
+				c, mn, tied = x, lx, 1
+			case lx == mn && random:
+				tied++
+				var z uint64
+				if s, z = below(s, tied); z == 0 {
+					c = x
+				}
+			}
+		}
+		L[c] = mn + 1
+	}
+	r.state = s
+}
+
+// twoRangesLeft is twoRanges with the definition's left ties, written for
+// speed: each range is read once, its total and its first least loaded bin
+// found together, and every selection is a conditional move (PERF.md,
+// point 3), so a ball costs about what Greedy[2]'s does when w is small.
+func twoRangesLeft(L []uint32, m int64, k, stride, w uint64, r *Rand) {
+	n := uint64(len(L))
+	s := r.state
+	for t := int64(0); t < m; t++ {
+		var u, v uint64
+		s, u = below(s, k)
+		s, v = below(s, k)
+		a, b := u*stride, v*stride
+		ta, ca, ma := rangeScan(L, a, w, n)
+		tb, cb, mb := rangeScan(L, b, w, n)
+		// (tb, b) < (ta, a) lexicographically, without a branch: the
+		// borrow out of the 128-bit subtraction (tb:b) − (ta:a).
+		_, lo := bits.Sub64(b, a, 0)
+		_, second := bits.Sub64(tb, ta, lo)
+		c, mn := ca, ma
+		if second != 0 {
+			c, mn = cb, mb
+		}
+		L[c] = mn + 1
+	}
+	r.state = s
+}
+
+// rangeScan returns the total load of the w bins a, a+1, … (mod n) and the
+// first of them with the least load, and that load.
+func rangeScan(L []uint32, a, w, n uint64) (total, c uint64, mn uint32) {
+	c, mn = a, L[a]
+	total = uint64(mn)
+	for j := uint64(1); j < w; j++ {
+		a++
+		if a == n {
+			a = 0
+		}
+		la := L[a]
+		total += uint64(la)
+		if la < mn {
+			c, mn = a, la
+		}
+	}
+	return total, c, mn
+}
+
+// rangeTotal returns the total load of the w bins a, a+1, … (mod n).
+func rangeTotal(L []uint32, a, w, n uint64) uint64 {
+	var t uint64
+	for j := uint64(0); j < w; j++ {
+		t += uint64(L[a])
+		a++
+		if a == n {
+			a = 0
+		}
+	}
+	return t
+}

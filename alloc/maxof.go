@@ -1,0 +1,85 @@
+package alloc
+
+import "fmt"
+
+// MaxOf is MaxOf[d], the "unbalanced" allocation of Redlich: each ball draws
+// D bins uniformly and independently (with replacement) and goes to the MOST
+// loaded one. It is the mirror image of Greedy[d], studied to show how much
+// a bad choice rule costs; its fluid limit is
+// ds_i/dt = (1 − s_i)^d − (1 − s_{i−1})^d [A. Redlich, "Unbalanced
+// allocations"], solved by analysis.Tails with the name "unbalanced".
+//
+// Ties: the ball goes to the first drawn of the most loaded candidates.
+// The D draws are independent and identically distributed, so their order
+// is exchangeable and "first drawn wins" has exactly the law of "uniformly
+// random among the tied candidates" (as for Greedy): TiesRandom and TiesLeft
+// run the same loop.
+type MaxOf struct {
+	D    int
+	Ties Ties
+}
+
+var _ Process = MaxOf{}
+
+// Name returns "unbalanced", the command-line name.
+func (MaxOf) Name() string { return "unbalanced" }
+
+// Check requires n ≥ 1 and 1 ≤ D ≤ 2^20.
+func (p MaxOf) Check(n int) error {
+	if p.D < 1 || p.D > maxChoices {
+		return fmt.Errorf("alloc: unbalanced needs 1 <= d <= %d, got d=%d", maxChoices, p.D)
+	}
+	return checkBins("unbalanced", n)
+}
+
+// Place throws m balls, D probes each.
+func (p MaxOf) Place(b *Bins, m int64, r *Rand) Stats {
+	switch p.D {
+	case 1:
+		OneChoice{}.Place(b, m, r)
+	case 2:
+		maxOf2(b.wide(), m, r)
+		b.balls += m
+	default:
+		maxOfD(b.wide(), m, p.D, r)
+		b.balls += m
+	}
+	return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
+}
+
+func maxOf2(L []uint32, m int64, r *Rand) {
+	n := uint64(len(L))
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		var i, j uint64
+		s, i = below(s, n)
+		s, j = below(s, n)
+		li, lj := L[i], L[j]
+		// Conditional moves, as in greedy2 (PERF.md, point 3).
+		c, mx := i, li
+		if lj > li {
+			c, mx = j, lj
+		}
+		L[c] = mx + 1
+	}
+	r.state = s
+}
+
+func maxOfD(L []uint32, m int64, d int, r *Rand) {
+	n := uint64(len(L))
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		var c uint64
+		s, c = below(s, n)
+		mx := L[c]
+		for j := 1; j < d; j++ {
+			var x uint64
+			s, x = below(s, n)
+			if lx := L[x]; lx > mx {
+				c, mx = x, lx
+			}
+		}
+		L[c] = mx + 1
+	}
+	r.state = s
+}

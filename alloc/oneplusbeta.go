@@ -1,0 +1,93 @@
+package alloc
+
+import (
+	"fmt"
+	"math"
+)
+
+// OnePlusBeta is the (1+β)-choice process of Peres, Talwar and Wieder: each
+// ball, independently, takes a Greedy[2] step with probability Beta (two
+// uniform bins, the less loaded wins) and a OneChoice step otherwise. For
+// every m its gap is Θ(log n / β) w.h.p. [PTW15], and its fluid limit is
+// ds_i/dt = (1−β)(s_{i−1} − s_i) + β(s_{i−1}² − s_i²), solved by
+// analysis.Tails with the name "one-plus-beta".
+//
+// Randomness: each ball draws a 64-bit coin u and two uniform bins i and j,
+// in that order, and takes the Greedy[2] step iff u < ⌊β·2^64⌋ (always when
+// β = 1), so a step is Greedy[2] with probability β to within 2^-64. A
+// OneChoice step goes to i and ignores j: drawing j every time keeps the
+// loop free of an unpredictable branch (PERF.md, point 3) at the cost of one
+// draw.
+//
+// Ties: the first drawn of two equally loaded bins wins, which has the law
+// of random ties (see Greedy); TiesRandom and TiesLeft run the same loop.
+type OnePlusBeta struct {
+	Beta float64
+	Ties Ties
+}
+
+var _ Process = OnePlusBeta{}
+
+// Name returns "one-plus-beta".
+func (OnePlusBeta) Name() string { return "one-plus-beta" }
+
+// Check requires n ≥ 1 and 0 ≤ Beta ≤ 1.
+func (p OnePlusBeta) Check(n int) error {
+	if !(p.Beta >= 0 && p.Beta <= 1) { // also rejects NaN
+		return fmt.Errorf("alloc: one-plus-beta needs 0 <= beta <= 1, got beta=%g", p.Beta)
+	}
+	return checkBins("one-plus-beta", n)
+}
+
+// betaThreshold returns the threshold t and the flag all such that a coin u
+// means a Greedy[2] step iff u < t || all.
+func betaThreshold(beta float64) (t uint64, all bool) {
+	if beta >= 1 {
+		return 0, true
+	}
+	// β·2^64 is exact (a power-of-two scaling) and below 2^64 for β < 1.
+	return uint64(math.Ldexp(beta, 64)), false
+}
+
+// Place throws m balls: two probes for a Greedy[2] step, one for a
+// OneChoice step.
+func (p OnePlusBeta) Place(b *Bins, m int64, r *Rand) Stats {
+	thr, all := betaThreshold(p.Beta)
+	g := onePlusBeta(b.wide(), m, thr, all, r)
+	b.balls += m
+	st := Stats{Probes: m + g, MaxProbes: min(m, 1)}
+	if g > 0 {
+		st.MaxProbes = 2
+	}
+	return st
+}
+
+// onePlusBeta places m balls and returns how many took a Greedy[2] step.
+func onePlusBeta(L []uint32, m int64, thr uint64, all bool, r *Rand) (greedy int64) {
+	n := uint64(len(L))
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		var u, i, j uint64
+		s, u = next(s)
+		s, i = below(s, n)
+		s, j = below(s, n)
+		// A OneChoice step compares i with itself. Both selections are
+		// written for conditional moves.
+		var g int64
+		if u < thr || all {
+			g = 1
+		}
+		if g == 0 {
+			j = i
+		}
+		greedy += g
+		li, lj := L[i], L[j]
+		c, mn := i, li
+		if lj < li {
+			c, mn = j, lj
+		}
+		L[c] = mn + 1
+	}
+	r.state = s
+	return greedy
+}

@@ -1,0 +1,396 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graphalloc/graphalloc/study"
+)
+
+// Golden outputs of bounds, fluid and compare (regenerate with
+// go test ./cmd/graphalloc -update).
+func TestGoldenAnalysis(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"bounds_all.json", []string{"bounds", "-n", "2^16", "-f", "json"}},
+		{"bounds_greedy_heavy.table", []string{"bounds", "-p", "greedy", "-d", "3", "-n", "1e6", "-m", "100n"}},
+		{"bounds_regular_eps.table", []string{"bounds", "-g", "regular:eps=0.5", "-n", "2^20"}},
+		{"bounds_nonregular.json", []string{"bounds", "-g", "nonregular:mindeg=16,core=1024", "-n", "2^16", "-f", "json"}},
+		{"fluid_greedy.table", []string{"fluid"}},
+		{"fluid_left3.json", []string{"fluid", "-p", "left", "-d", "3", "-m", "2n", "-n", "2^20", "-f", "json"}},
+		{"fluid_onechoice.json", []string{"fluid", "-p", "one-choice", "--tol", "1e-6", "-f", "json"}},
+		{"compare_tiny.table", []string{"compare", "-g", "cycle", "-g", "regular:degree=4", "-g", "complete", "-n", "2^8,2^9", "-t", "3"}},
+		{"compare_tiny.json", []string{"compare", "--graphs", "cycle;nonregular:mindeg=4,core=32", "-n", "128", "-t", "2", "-f", "json"}},
+		{"compare_tiny.csv", []string{"compare", "-p", "one-choice,greedy,left", "-d", "3", "-n", "2^8..2^10", "-m", "2n", "-t", "3", "-f", "csv"}},
+		{"compare_tiny.jsonl", []string{"compare", "-p", "greedy,graph", "-g", "regular:degree=3", "-n", "64", "-t", "2", "-f", "jsonl"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errs, code := invoke(tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			golden(t, tc.name, out)
+		})
+	}
+}
+
+// The JSON schemas of CLI.md: bounds objects carry exactly the eight
+// fields, fluid output the four (and the finite-n prediction beside them).
+func TestBoundsFluidJSONSchema(t *testing.T) {
+	out, errs, code := invoke("bounds", "-n", "1000", "-g", "cycle", "-f", "json")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var b map[string][]map[string]any
+	if err := json.Unmarshal([]byte(out), &b); err != nil {
+		t.Fatal(err)
+	}
+	if len(b) != 1 || len(b["bounds"]) == 0 {
+		t.Fatalf("want {\"bounds\": [...]}, got %s", out)
+	}
+	want := []string{"applies", "base", "formula", "kind", "name", "process", "reason", "value"}
+	for _, e := range b["bounds"] {
+		var keys []string
+		for k := range e {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		if !slices.Equal(keys, want) {
+			t.Fatalf("bound keys %v, want %v", keys, want)
+		}
+		if k := e["kind"]; k != "upper" && k != "lower" && k != "leading" {
+			t.Errorf("kind %v", k)
+		}
+		if _, ok := e["applies"].(bool); !ok {
+			t.Errorf("applies is not a boolean: %v", e["applies"])
+		}
+	}
+
+	out, errs, code = invoke("fluid", "-p", "greedy", "-d", "2", "-m", "n", "-f", "json")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var f struct {
+		Process string    `json:"process"`
+		D       float64   `json:"d"`
+		Load    float64   `json:"load"`
+		Tails   []float64 `json:"tails"`
+	}
+	if err := json.Unmarshal([]byte(out), &f); err != nil {
+		t.Fatal(err)
+	}
+	// s_0 = 1 and s_1 = tanh 1 for Greedy[2] at m = n (THEORY.md).
+	if f.Process != "greedy" || f.D != 2 || f.Load != 1 || f.Tails[0] != 1 || math.Abs(f.Tails[1]-math.Tanh(1)) > 1e-12 {
+		t.Errorf("fluid JSON %+v", f)
+	}
+}
+
+// A compare row is exactly the corresponding run: same graph (seeded as run
+// seeds it), same trials.
+func TestCompareRowEqualsRun(t *testing.T) {
+	out, errs, code := invoke("compare", "-g", "regular:degree=6", "-n", "600", "-t", "5", "-s", "7", "-f", "json")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var c struct {
+		Points []study.Row `json:"points"`
+	}
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code = invoke("run", "-p", "graph", "-g", "regular:degree=6", "-n", "600", "-t", "5", "-s", "7", "-f", "json")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var r runJSON
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Points) != 1 {
+		t.Fatalf("%d points, want 1", len(c.Points))
+	}
+	p := c.Points[0]
+	if p.MaxLoad.Mean != r.Summary.MaxLoad.Mean || !mapsEqual(p.MaxLoad.Counts, r.Summary.MaxLoad.Counts) || p.Gap.Mean != r.Summary.Gap.Mean {
+		t.Errorf("compare %+v %+v, run %+v %+v", p.MaxLoad, p.Gap, r.Summary.MaxLoad, r.Summary.Gap)
+	}
+	// The measured tails are the mean of run's load counts.
+	for i := 1; i < len(p.Tails); i++ {
+		var want float64
+		for _, tr := range r.Trials {
+			for j := i; j < len(tr.LoadCounts); j++ {
+				want += float64(tr.LoadCounts[j]) / 600 / 5
+			}
+		}
+		if math.Abs(p.Tails[i]-want) > 1e-12 {
+			t.Errorf("tail %d: compare %g, run %g", i, p.Tails[i], want)
+		}
+	}
+}
+
+func mapsEqual(a, b map[string]int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// The qualitative results of the source papers, on the default study's
+// families at a reduced size (n = 2^12, a core of 256; fixed seed):
+//   - the non-regular graph with a dense core has a clearly higher max load
+//     than the random regular graph of the same minimum degree [KP06];
+//   - the cycle has a higher max load than the random regular graphs.
+//
+// "Clearly higher" is a one-sided comparison of the means with a margin of
+// z = 3 standard errors of the difference (P ≈ 0.0013 if the means were
+// equal), the standard errors from the trials themselves. And the core
+// argument gives a floor for the non-regular graph: the balls that draw a
+// core edge, Binomial(m, f), stay in the c core vertices, so the max load
+// is at least (m f − 3 sqrt(m f)) / c except with probability about
+// 0.0013 per trial; m f / c is the KP06 bound the row carries.
+func TestCompareQualitative(t *testing.T) {
+	const trials = 40
+	out, errs, code := invoke("compare", "--graphs", "regular:degree=4;regular:degree=16;nonregular:mindeg=16,core=256;cycle",
+		"-n", "2^12", "-t", "40", "-f", "json")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var c struct {
+		Points []study.Row `json:"points"`
+	}
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatal(err)
+	}
+	by := map[string]study.Row{}
+	for _, p := range c.Points {
+		by[p.Topology] = p
+	}
+	higher := func(a, b string) {
+		t.Helper()
+		ra, rb := by[a], by[b]
+		se := math.Sqrt((ra.MaxLoad.Std*ra.MaxLoad.Std + rb.MaxLoad.Std*rb.MaxLoad.Std) / trials)
+		if diff := ra.MaxLoad.Mean - rb.MaxLoad.Mean; diff <= 3*se {
+			t.Errorf("%s: max load %.3f, not clearly above %s: %.3f (margin 3·SE = %.3f)", a, ra.MaxLoad.Mean, b, rb.MaxLoad.Mean, 3*se)
+		}
+	}
+	nonreg := "nonregular:core=256,mindeg=16"
+	higher(nonreg, "regular:degree=16")
+	higher("cycle", "regular:degree=4")
+	higher("cycle", "regular:degree=16")
+
+	r := by[nonreg]
+	var core float64
+	for _, b := range r.Bounds {
+		if strings.Contains(b.Name, "dense core") {
+			core = b.Value
+		}
+	}
+	if core == 0 {
+		t.Fatalf("no dense-core bound on %s: %+v", nonreg, r.Bounds)
+	}
+	const c0 = 256.0
+	mf := core * c0
+	if floor := (mf - 3*math.Sqrt(mf)) / c0; r.MaxLoad.Min < floor {
+		t.Errorf("non-regular max load %g below the core floor %.3f", r.MaxLoad.Min, floor)
+	}
+}
+
+// The default study includes every family the issue names and finishes
+// well inside its minute (checked at full size unless -short).
+func TestCompareDefaultStudy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("full-size default study")
+	}
+	start := time.Now()
+	out, errs, code := invoke("compare")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, g := range study.DefaultGraphs {
+		sp := g
+		if g == "nonregular:mindeg=16,core=1024" {
+			sp = "nonregular:core=1024,mindeg=16" // canonical order
+		}
+		if !strings.Contains(out, sp+" ") {
+			t.Errorf("default study lacks %s:\n%s", g, out)
+		}
+	}
+	if el := time.Since(start); el > 30*time.Second {
+		t.Errorf("default study took %v", el)
+	}
+}
+
+// --plot writes a valid SVG or PNG of non-trivial size, atomically (no
+// temporary file left behind).
+func TestComparePlot(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"grid.svg", "grid.png"} {
+		path := filepath.Join(dir, name)
+		_, errs, code := invoke("compare", "--graphs", "cycle;regular:degree=4;complete", "-p", "graph,greedy", "-n", "2^8..2^10", "-t", "3", "--plot", path, "-o", filepath.Join(dir, "out.txt"))
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", name, code, errs)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b) < 10_000 {
+			t.Errorf("%s: only %d bytes", name, len(b))
+		}
+		if strings.HasSuffix(name, ".png") {
+			img, err := png.Decode(bytes.NewReader(b))
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if r := img.Bounds(); r.Dx() < 600 || r.Dy() < 200 {
+				t.Errorf("%s: %v image", name, r)
+			}
+		} else {
+			s := string(b)
+			head := s[:min(len(s), 400)]
+			if !strings.HasPrefix(s, "<?xml") || !strings.Contains(head, "<svg") || !strings.HasSuffix(strings.TrimSpace(s), "</svg>") {
+				t.Errorf("%s: not an SVG document: %q", name, head)
+			}
+			// The curves' legend names are in it.
+			if !strings.Contains(s, "regular:degree=4") || !strings.Contains(s, "fluid") {
+				t.Errorf("%s: legend missing", name)
+			}
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 3 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("files left: %v", names)
+	}
+}
+
+func TestParseSizes(t *testing.T) {
+	good := []struct {
+		in   string
+		want []int
+	}{
+		{"2^16", []int{1 << 16}},
+		{"2^10,2^12", []int{1 << 10, 1 << 12}},
+		{"2^10..2^13", []int{1 << 10, 1 << 11, 1 << 12, 1 << 13}},
+		{"1000..5000", []int{1000, 2000, 4000}},
+		{"2^12,2^10..2^11,2^12", []int{1 << 10, 1 << 11, 1 << 12}},
+	}
+	for _, tc := range good {
+		got, err := parseSizes(tc.in)
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("parseSizes(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+	}
+	for _, in := range []string{"", "x", "2^12..2^10", "0..4", "1..", "..8"} {
+		if got, err := parseSizes(in); err == nil {
+			t.Errorf("parseSizes(%q) = %v, want an error", in, got)
+		}
+	}
+}
+
+func TestAnalysisBadInput(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"compare bad process", []string{"compare", "-p", "magic"}, "unknown process"},
+		{"compare bad n", []string{"compare", "-n", "2^12..2^10"}, "--bins"},
+		{"compare graph without graph process", []string{"compare", "-p", "greedy", "-g", "cycle"}, "only to -p graph"},
+		{"compare bad spec", []string{"compare", "-g", "moebius"}, "unknown graph kind"},
+		{"compare never buildable", []string{"compare", "-g", "regular:degree=3", "-n", "9"}, "even"},
+		{"compare bad plot", []string{"compare", "--plot", "x.pdf"}, "--plot"},
+		{"compare bad format", []string{"compare", "-f", "xml"}, "--format"},
+		{"compare trials", []string{"compare", "-t", "0"}, "--trials"},
+		{"compare shard", []string{"compare", "--shard", "2/2"}, "--shard"},
+		{"bounds bad n", []string{"bounds", "-n", "0"}, "--bins"},
+		{"bounds bad d", []string{"bounds", "-d", "0.5"}, "--choices"},
+		{"bounds bad spec", []string{"bounds", "-g", "regular:deg=3"}, "no key"},
+		{"bounds bad format", []string{"bounds", "-f", "csv"}, "--format"},
+		{"bounds bad process", []string{"bounds", "-p", "magic"}, "unknown process"},
+		{"fluid bad process", []string{"fluid", "-p", "graph"}, "no fluid limit"},
+		{"fluid bad d", []string{"fluid", "-d", "2.5"}, "--choices"},
+		{"fluid bad beta", []string{"fluid", "-p", "one-plus-beta", "--beta", "2"}, "--beta"},
+		{"fluid bad m", []string{"fluid", "-m", "1e9n"}, "--balls"},
+		{"fluid bad tol", []string{"fluid", "--tol", "0"}, "--tol"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errs, code := invoke(tc.args...)
+			if code != 2 {
+				t.Fatalf("exit %d, want 2 (stderr %q)", code, errs)
+			}
+			if out != "" {
+				t.Errorf("stdout not empty: %q", out)
+			}
+			if !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
+				t.Errorf("message %q does not mention %q in one line", errs, tc.want)
+			}
+		})
+	}
+	for _, cmd := range []string{"compare", "bounds", "fluid"} {
+		out, _, code := invoke(cmd, "--help")
+		if code != 0 || !strings.Contains(out, "Examples:") {
+			t.Errorf("%s --help: exit %d, %q", cmd, code, out)
+		}
+	}
+}
+
+// The progress bar: silent on a non-terminal, and its line says trials,
+// balls/s and ETA.
+func TestProgress(t *testing.T) {
+	var buf bytes.Buffer
+	if p := newProgress(&buf, "x", 10, 100); p != nil {
+		t.Fatal("progress bar on a buffer")
+	}
+	f, err := os.CreateTemp(t.TempDir(), "stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if isTerminal(f) {
+		t.Error("a regular file is not a terminal")
+	}
+	var p *progress // nil: every method is a no-op
+	p.add(5)
+	p.note(&buf, "note")
+	p.done()
+	if buf.String() != "note\n" {
+		t.Errorf("nil bar note: %q", buf.String())
+	}
+
+	clock := time.Unix(0, 0)
+	now := func() time.Time { return clock }
+	buf.Reset()
+	p = startProgress(&buf, "compare", 4, 4000, now)
+	clock = clock.Add(2 * time.Second)
+	p.add(1000)
+	line := buf.String()
+	for _, want := range []string{"compare", "1/4 trials", "500 balls/s", "ETA 6s"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("bar %q lacks %q", line, want)
+		}
+	}
+	p.done()
+	if !strings.HasSuffix(buf.String(), "\r") {
+		t.Errorf("done does not erase the bar: %q", buf.String())
+	}
+}

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/pflag"
+
+	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/graphgen"
+)
+
+const fluidHelp = `Usage: graphalloc fluid [flags]
+
+Print the fluid limit (mean-field ODEs, exact as n → ∞) of a process after
+m = t·n balls: s_i, the fraction of bins holding at least i balls, for
+i = 0, 1, … down to --tol; and at the given n the max-load distribution it
+predicts, P(max ≥ i) ≈ 1 − exp(−n s_i), with its most likely value.
+
+Processes: one-choice, greedy, left, unbalanced (MaxOf[d]), one-plus-beta.
+
+Examples:
+  graphalloc fluid                          # Greedy[2], m = n: s_1 = tanh 1
+  graphalloc fluid -p left -d 3 -m 16n -n 2^20
+  graphalloc fluid -p one-plus-beta --beta 0.3 -m 100n -f json
+  graphalloc fluid -p one-choice --tol 1e-300 -f json
+
+Flags:
+`
+
+type fluidOptions struct {
+	process, choices, bins, balls, format string
+	beta, tol                             float64
+}
+
+// fluidJSONOut is the JSON of fluid (CLI.md): process, d, load and tails,
+// with the finite-n prediction beside them.
+type fluidJSONOut struct {
+	Process     string    `json:"process"`
+	D           float64   `json:"d"`
+	Beta        *float64  `json:"beta,omitempty"`
+	Load        float64   `json:"load"`
+	Tails       []float64 `json:"tails"`
+	N           int64     `json:"n"`
+	PMaxAtLeast []float64 `json:"p_max_at_least"`
+	PredMax     int       `json:"predicted_max_load"`
+}
+
+func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error {
+	var o fluidOptions
+	fs := pflag.NewFlagSet("fluid", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stdout, fluidHelp)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+	}
+	fs.StringVarP(&o.process, "process", "p", "greedy", "process: "+strings.Join(analysis.FluidProcesses(), ", "))
+	fs.StringVarP(&o.choices, "choices", "d", "2", "number of choices d (an integer)")
+	fs.Float64Var(&o.beta, "beta", 0.5, "β of one-plus-beta")
+	fs.StringVarP(&o.bins, "bins", "n", "65536", "bins n, for the finite-n max-load prediction (and for -m as a count)")
+	fs.StringVarP(&o.balls, "balls", "m", "n", "balls m: a multiple of n (n, 16n, 0.5n) or a count (1e6)")
+	fs.Float64Var(&o.tol, "tol", 1e-15, "list s_i down to this value (1e-300 <= tol < 1)")
+	fs.StringVarP(&o.format, "format", "f", "table", "output format: table or json")
+	fs.SortFlags = false
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return usagef("fluid: unexpected argument %q", fs.Arg(0))
+	}
+	if o.format != "table" && o.format != "json" {
+		return usagef("--format: unknown format %q (allowed: table, json)", o.format)
+	}
+	if !slices.Contains(analysis.FluidProcesses(), o.process) {
+		return usagef("--process: no fluid limit for %q (have %s)", o.process, strings.Join(analysis.FluidProcesses(), ", "))
+	}
+	d, err := strconv.ParseFloat(o.choices, 64)
+	if err != nil || d != math.Trunc(d) || d < 1 || d > analysis.MaxFluidD {
+		return usagef("--choices: need a whole number 1 <= d <= %d, got %q", analysis.MaxFluidD, o.choices)
+	}
+	if !(o.beta >= 0 && o.beta <= 1) {
+		return usagef("--beta: need 0 <= beta <= 1, got %g", o.beta)
+	}
+	if !(o.tol >= 1e-300 && o.tol < 1) {
+		return usagef("--tol: need 1e-300 <= tol < 1, got %g", o.tol)
+	}
+	n, err := parseCount(o.bins, 0)
+	if err != nil {
+		return usagef("--bins: %v", err)
+	}
+	if n < 1 || n > graphgen.MaxOrder {
+		return usagef("--bins: need 1 <= n <= %d, got %d", int64(graphgen.MaxOrder), n)
+	}
+	m, err := parseCount(o.balls, n)
+	if err != nil {
+		return usagef("--balls: %v", err)
+	}
+	load := float64(m) / float64(n)
+	if strings.HasSuffix(strings.TrimSpace(o.balls), "n") {
+		// 0.5n of n = 3 is not whole, but the load 0.5 is what was meant.
+		if f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(o.balls), "n"), 64); err == nil {
+			load = f
+		} else if strings.TrimSpace(o.balls) == "n" {
+			load = 1
+		}
+	}
+	if !(load >= 0 && load <= analysis.MaxFluidLoad) {
+		return usagef("--balls: the load m/n must be in [0, %g], got %g", float64(analysis.MaxFluidLoad), load)
+	}
+	fp := analysis.FluidProcess{Name: o.process, D: int(d), Beta: o.beta}
+	switch o.process {
+	case "one-choice":
+		d = 1
+	case "one-plus-beta":
+		d = 2
+	}
+	tails, err := analysis.TailsTol(fp, load, o.tol)
+	if err != nil {
+		return err
+	}
+	out := fluidJSONOut{
+		Process: o.process, D: d, Load: load, Tails: tails, N: n,
+		PMaxAtLeast: analysis.MaxLoadDist(tails, float64(n)),
+		PredMax:     analysis.PredictedMaxLoad(tails, float64(n)),
+	}
+	if o.process == "one-plus-beta" {
+		b := o.beta
+		out.Beta = &b
+	}
+	var buf bytes.Buffer
+	if o.format == "json" {
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	} else {
+		writeFluidTable(&buf, out)
+	}
+	_, err = stdout.Write(buf.Bytes())
+	return err
+}
+
+func writeFluidTable(w io.Writer, f fluidJSONOut) {
+	name := f.Process
+	switch f.Process {
+	case "greedy", "left", "unbalanced":
+		name = fmt.Sprintf("%s[%g]", f.Process, f.D)
+	case "one-plus-beta":
+		name = fmt.Sprintf("one-plus-beta (β = %g)", *f.Beta)
+	}
+	fmt.Fprintf(w, "fluid limit of %s at m/n = %.6g (n → ∞), and at n = %d\n\n", name, f.Load, f.N)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "i\ts_i (load ≥ i)\ts_i − s_{i+1} (load = i)\tP(max ≥ i) at n\t")
+	for i, s := range f.Tails {
+		next := 0.0
+		if i+1 < len(f.Tails) {
+			next = f.Tails[i+1]
+		}
+		fmt.Fprintf(tw, "%d\t%.10g\t%.10g\t%.6g\t\n", i, s, s-next, f.PMaxAtLeast[i])
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\npredicted max load at n = %d: %d (P(max ≥ i) ≈ 1 − exp(−n s_i))\n", f.N, f.PredMax)
+}

@@ -1,0 +1,252 @@
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/graphgen"
+)
+
+const genHelp = `Usage: graphalloc gen -g SPEC [-n N] [--seed S] [-o FILE] [--format F] [--gzip]
+
+Write a graph to a file (or stdout): a generated topology, or a graph file
+converted to another format. The graph is seeded exactly as 'graphalloc run'
+seeds it, so 'gen -g SPEC -n N --seed S -o FILE' followed by
+'run -p graph -g file:FILE --seed S' reproduces 'run -p graph -g SPEC -n N
+--seed S' trial for trial. (complete and circulant are implicit: gen lists
+their edges, but run samples the listed graph through its explicit loop, so
+the trials differ; gen refuses them above 2^27 edges.)
+
+Formats (--format; by default from the name of FILE, after any .gz):
+  edgelist  "u v" per line, with a "# graphalloc edge list: n=N edges=M"
+            header that keeps isolated vertices (.txt, .el, .edges, ...)
+  mtx       Matrix Market coordinate, symmetric pattern, 1-based (.mtx)
+  dot       Graphviz DOT, for drawing small graphs (.dot, .gv)
+  graph6    McKay's graph6, one line, n <= 65536 (.g6)
+--gzip compresses (the default when FILE ends in .gz); the readers detect
+gzip from the bytes. The file is written atomically: to a temporary file
+in the same directory, renamed when complete.
+
+Graph SPEC: complete, cycle, torus:dim=K[,side=S], hypercube[:dim=K],
+regular:degree=D, regular:eps=E, gnp:p=P, gnp:degree=D, circulant:degree=D,
+nonregular:mindeg=D,core=C, file:PATH (see 'graphalloc run --help').
+
+Examples:
+  graphalloc gen -g regular:degree=16 -n 2^20 -o reg16.txt.gz
+  graphalloc gen -g nonregular:mindeg=16,core=1024 -n 2^16 --seed 7 -o core.mtx
+  graphalloc gen -g torus:dim=2 -n 64 --format dot | dot -Tsvg > torus.svg
+  graphalloc gen -g testdata/graphs/small.mtx -o small.txt     # convert
+  graphalloc run -p graph -g file:reg16.txt.gz --seed 1        # = run -g regular:degree=16 -n 2^20
+
+Flags:
+`
+
+// maxListEdges is the largest implicit graph gen lists: 2^27 edges take
+// about 2 GiB as a CSR and several GB of text.
+const maxListEdges = 1 << 27
+
+// maxDOTEdges bounds DOT output, which gonum builds in memory and which is
+// for drawing.
+const maxDOTEdges = 1 << 22
+
+type genOptions struct {
+	graph, bins, output, format string
+	seed                        uint64
+	gzip                        bool
+}
+
+func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	var o genOptions
+	fs := pflag.NewFlagSet("gen", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stdout, genHelp)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+	}
+	fs.StringVarP(&o.graph, "graph", "g", "", "graph SPEC or file to write (required)")
+	fs.StringVarP(&o.bins, "bins", "n", "65536", "vertices n (1e6, 2^20 allowed); for a file, its vertex count")
+	fs.Uint64VarP(&o.seed, "seed", "s", 1, "base seed: the graph is drawn from the stream run uses for it")
+	fs.StringVarP(&o.output, "output", "o", "", "write to FILE (atomically) instead of stdout")
+	fs.StringVar(&o.format, "format", "", "edgelist, mtx, dot or graph6 (default: from FILE's extension, else edgelist)")
+	fs.BoolVar(&o.gzip, "gzip", false, "gzip the output (default: when FILE ends in .gz)")
+	fs.SortFlags = false
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return usagef("gen: unexpected argument %q (the graph goes in -g)", fs.Arg(0))
+	}
+	if o.graph == "" {
+		return usagef("gen: --graph is required (e.g. -g regular:degree=16)")
+	}
+	format := o.format
+	if format == "" {
+		format = formatFromName(o.output)
+	}
+	switch format {
+	case "edgelist", "mtx", "dot", "graph6":
+	default:
+		return usagef("--format: unknown format %q (allowed: edgelist, mtx, dot, graph6)", o.format)
+	}
+	compress := o.gzip || (!fs.Changed("gzip") && strings.HasSuffix(strings.ToLower(o.output), ".gz"))
+
+	spec, g, info, err := buildGraphArg(o.graph, o.bins, fs.Changed("bins"), o.seed)
+	if err != nil {
+		return err
+	}
+	for _, note := range info.Notes {
+		fmt.Fprintf(stderr, "graphalloc: %s: %s\n", spec, note)
+	}
+	csr, err := listGraph(spec, g)
+	if err != nil {
+		return err
+	}
+	switch {
+	case format == "graph6" && csr.Order() > graphgen.MaxGraph6Order:
+		return usagef("gen: graph6 needs n <= %d (it stores the adjacency matrix), got n=%d; use edgelist or mtx", graphgen.MaxGraph6Order, csr.Order())
+	case format == "dot" && csr.Size() > maxDOTEdges:
+		return usagef("gen: DOT is for drawing small graphs (at most %d edges), got %d; use edgelist or mtx", maxDOTEdges, csr.Size())
+	}
+	write := func(w io.Writer) error {
+		if compress {
+			zw := gzip.NewWriter(w)
+			if err := writeGraph(zw, csr, format); err != nil {
+				return err
+			}
+			return zw.Close()
+		}
+		return writeGraph(w, csr, format)
+	}
+	if o.output == "" || o.output == "-" {
+		return write(stdout)
+	}
+	if err := writeAtomic(o.output, write); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "graphalloc: wrote %s: n=%d, %d edges, %s%s\n", o.output, csr.Order(), csr.Size(), format, map[bool]string{true: ", gzip"}[compress])
+	return ctx.Err()
+}
+
+// buildGraphArg parses a --graph value and builds it as run does: n from
+// bins (unless the spec is a file and bins was not given), randomness from
+// the graph stream of seed. Errors in the spec or the parameters are usage
+// errors.
+func buildGraphArg(arg, bins string, binsSet bool, seed uint64) (graphgen.Spec, graphgen.Graph, *graphgen.BuildInfo, error) {
+	spec, err := graphgen.ParseSpec(arg)
+	if err != nil {
+		return spec, nil, nil, usagef("--graph: %v", err)
+	}
+	var n int64
+	if spec.Kind != "file" || binsSet {
+		if n, err = parseCount(bins, 0); err != nil {
+			return spec, nil, nil, usagef("--bins: %v", err)
+		}
+		if n < 1 || n > graphgen.MaxOrder {
+			return spec, nil, nil, usagef("--bins: need 1 <= n <= %d, got %d", int64(graphgen.MaxOrder), n)
+		}
+	}
+	g, info, err := spec.Build(int(n), alloc.NewRand(alloc.DeriveSeed(seed, alloc.StreamGraph, 0)))
+	if err != nil {
+		return spec, nil, nil, usageError{err}
+	}
+	// A generated graph states its own n (a torus rounds n up to side^dim,
+	// and says so in a note); for a file, -n is a check.
+	if binsSet && spec.Kind == "file" && int64(g.Order()) != n {
+		return spec, nil, nil, usagef("--bins: n=%d but graph %s has %d vertices", n, spec, g.Order())
+	}
+	return spec, g, info, nil
+}
+
+// listGraph returns g as a CSR, listing the implicit graphs (K_n as the
+// circulant with every offset) unless they exceed maxListEdges.
+func listGraph(spec graphgen.Spec, g graphgen.Graph) (*graphgen.CSR, error) {
+	if csr, ok := g.(*graphgen.CSR); ok {
+		return csr, nil
+	}
+	if g.Size() > maxListEdges {
+		return nil, usagef("gen: %s on n=%d is implicit with %d edges, more than the %d gen lists (run simulates it without listing it)", spec, g.Order(), g.Size(), maxListEdges)
+	}
+	switch g := g.(type) {
+	case graphgen.Circulant:
+		return g.CSR()
+	case graphgen.Complete:
+		if g.Order() < 2 {
+			return graphgen.FromIterator(g)
+		}
+		jumps := make([]int, g.Order()/2)
+		for i := range jumps {
+			jumps[i] = i + 1
+		}
+		c, err := graphgen.NewCirculant(g.Order(), jumps)
+		if err != nil {
+			return nil, err
+		}
+		return c.CSR()
+	}
+	return graphgen.FromIterator(g)
+}
+
+// formatFromName guesses the output format from a file name.
+func formatFromName(name string) string {
+	name = strings.TrimSuffix(strings.ToLower(name), ".gz")
+	switch filepath.Ext(name) {
+	case ".mtx":
+		return "mtx"
+	case ".dot", ".gv":
+		return "dot"
+	case ".g6", ".graph6":
+		return "graph6"
+	}
+	return "edgelist"
+}
+
+func writeGraph(w io.Writer, g *graphgen.CSR, format string) error {
+	switch format {
+	case "mtx":
+		return graphgen.WriteMatrixMarket(w, g)
+	case "dot":
+		return graphgen.WriteDOT(w, g)
+	case "graph6":
+		return graphgen.WriteGraph6(w, g)
+	}
+	return graphgen.WriteEdgeList(w, g)
+}
+
+// writeAtomic streams write's output to a temporary file beside path and
+// renames it to path once complete, so that an interrupted or failed write
+// never leaves a partial file under the final name.
+func writeAtomic(path string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	werr := write(bw)
+	if werr == nil {
+		werr = bw.Flush()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(f.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+	}
+	return werr
+}

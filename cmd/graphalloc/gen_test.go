@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/graph/encoding/graph6"
+
+	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/graphgen"
+)
+
+// runTrials runs the command line and returns the "trials" array of its
+// JSON output, re-encoded, or fails t.
+func runTrials(t *testing.T, args ...string) string {
+	t.Helper()
+	out, errs, code := invoke(append(args, "-f", "json")...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errs)
+	}
+	var res struct {
+		Trials json.RawMessage `json:"trials"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	return string(res.Trials)
+}
+
+// TestGenReproducesRun: gen writes the graph run would build from the same
+// spec, n and seed, so a run on the file gives the same trials, in every
+// file format gen writes that run reads.
+func TestGenReproducesRun(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		spec, n, file string
+	}{
+		{"regular:degree=4", "300", "reg.txt"},
+		{"regular:eps=0.5", "101", "eps.txt.gz"}, // degree ⌈√101⌉ = 11 adjusted to 12
+		{"gnp:degree=5", "400", "gnp.mtx"},
+		{"torus:dim=2", "256", "torus.edges"},
+		{"hypercube", "128", "cube.mtx.gz"},
+		{"nonregular:mindeg=3,core=12", "200", "core.txt"},
+		{"cycle", "100", "cycle.txt"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.spec, func(t *testing.T) {
+			path := filepath.Join(dir, tc.file)
+			_, errs, code := invoke("gen", "-g", tc.spec, "-n", tc.n, "--seed", "7", "-o", path)
+			if code != 0 {
+				t.Fatalf("gen: exit %d: %s", code, errs)
+			}
+			if !strings.Contains(errs, "wrote "+path) {
+				t.Errorf("gen said %q", errs)
+			}
+			direct := runTrials(t, "run", "-p", "graph", "-g", tc.spec, "-n", tc.n, "--seed", "7", "-t", "3", "-m", "4n")
+			viaFile := runTrials(t, "run", "-p", "graph", "-g", "file:"+path, "--seed", "7", "-t", "3", "-m", "4n")
+			if direct != viaFile {
+				t.Errorf("run on the file differs from run on the spec:\n%s\n%s", direct, viaFile)
+			}
+		})
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != len(tests) {
+		t.Errorf("%d files in the output directory, want %d (temporary files left?)", len(entries), len(tests))
+	}
+}
+
+// TestGenFormats: every format decodes to the graph the spec builds.
+func TestGenFormats(t *testing.T) {
+	spec, _ := graphgen.ParseSpec("nonregular:mindeg=2,core=5")
+	g, _, err := spec.Build(30, alloc.NewRand(alloc.DeriveSeed(1, alloc.StreamGraph, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := g.(*graphgen.CSR)
+	for _, format := range []string{"edgelist", "mtx", "graph6", "dot"} {
+		t.Run(format, func(t *testing.T) {
+			out, errs, code := invoke("gen", "-g", spec.String(), "-n", "30", "--format", format)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			var got *graphgen.CSR
+			switch format {
+			case "edgelist", "mtx":
+				got, _, err = graphgen.ReadGraph(strings.NewReader(out), format)
+			case "graph6":
+				got, _, err = graphgen.FromGonum(graph6.Graph(strings.TrimSpace(out)))
+			case "dot":
+				if !strings.HasPrefix(out, "strict graph {") || strings.Count(out, " -- ") != int(want.Size()) {
+					t.Fatalf("DOT output:\n%s", out)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Order() != want.Order() || !slices.Equal(got.EdgeList(), want.EdgeList()) {
+				t.Errorf("%s output is a different graph", format)
+			}
+		})
+	}
+}
+
+// TestGenImplicit: gen lists the implicit graphs, the circulant exactly as
+// the spec builds it.
+func TestGenImplicit(t *testing.T) {
+	out, errs, code := invoke("gen", "-g", "complete", "-n", "50")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	k, _, err := graphgen.ReadGraph(strings.NewReader(out), "K50")
+	if err != nil || k.Order() != 50 || k.Size() != 50*49/2 {
+		t.Fatalf("K_50: %v, %d vertices, %d edges", err, k.Order(), k.Size())
+	}
+	spec, _ := graphgen.ParseSpec("circulant:degree=7")
+	g, _, err := spec.Build(100, alloc.NewRand(alloc.DeriveSeed(3, alloc.StreamGraph, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := g.(graphgen.Circulant).CSR()
+	out, errs, code = invoke("gen", "-g", "circulant:degree=7", "-n", "100", "-s", "3", "--format", "mtx", "--gzip")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	got, info, err := graphgen.ReadGraph(strings.NewReader(out), "circ")
+	if err != nil || !info.Gzip || !slices.Equal(got.EdgeList(), want.EdgeList()) {
+		t.Errorf("circulant: %v, gzip %v, same graph %v", err, info != nil && info.Gzip, err == nil && slices.Equal(got.EdgeList(), want.EdgeList()))
+	}
+}
+
+func TestGenErrors(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "g.txt")
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no graph", []string{"gen", "-o", out}, 2, "--graph is required"},
+		{"unknown format", []string{"gen", "-g", "cycle", "--format", "xml", "-o", out}, 2, "--format"},
+		{"implicit too big", []string{"gen", "-g", "complete", "-n", "1e6", "-o", out}, 2, "implicit"},
+		{"graph6 too big", []string{"gen", "-g", "cycle", "-n", "70000", "-o", filepath.Join(dir, "c.g6")}, 2, "graph6 needs n <= 65536"},
+		{"unknown kind", []string{"gen", "-g", "moebius", "-o", out}, 2, "unknown graph kind"},
+		{"bad parameter", []string{"gen", "-g", "hypercube", "-n", "1000", "-o", out}, 2, "power of two"},
+		{"missing file", []string{"gen", "-g", "file:" + filepath.Join(dir, "nope.txt"), "-o", out}, 2, "nope.txt"},
+		{"n mismatch with file", []string{"gen", "-g", root + "/testdata/graphs/star.txt", "-n", "100", "-o", out}, 2, "vertices"},
+		{"extra argument", []string{"gen", "-g", "cycle", "extra"}, 2, "unexpected argument"},
+		{"no such directory", []string{"gen", "-g", "cycle", "-n", "10", "-o", filepath.Join(dir, "no", "g.txt")}, 1, "no such file"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, errs, code := invoke(tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d (stderr %q)", code, tc.code, errs)
+			}
+			lines := strings.Split(strings.TrimRight(errs, "\n"), "\n")
+			if stdout != "" || len(lines) != 1 || !strings.HasPrefix(lines[0], "graphalloc: ") || !strings.Contains(errs, tc.want) {
+				t.Errorf("stdout %q, stderr %q; want one line mentioning %q", stdout, errs, tc.want)
+			}
+		})
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("files left behind: %v", entries)
+	}
+}
+
+// TestRunEveryTestdataGraph: run -p graph works on every graph file in
+// testdata/graphs (bad/ holds the malformed ones), and info describes it
+// with the vertex and edge counts the reader finds.
+func TestRunEveryTestdataGraph(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(root, "testdata", "graphs", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, path := range files {
+		if st, err := os.Stat(path); err != nil || st.IsDir() {
+			continue
+		}
+		n++
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			g, _, err := graphgen.LoadGraph(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, errs, code := invoke("run", "-p", "graph", "-g", "file:"+path, "-t", "2", "-m", "10n"); code != 0 {
+				t.Fatalf("run: exit %d: %s", code, errs)
+			}
+			out, errs, code := invoke("info", "-g", path, "-f", "json")
+			if code != 0 {
+				t.Fatalf("info: exit %d: %s", code, errs)
+			}
+			var st struct {
+				N     int   `json:"n"`
+				Edges int64 `json:"edges"`
+			}
+			if err := json.Unmarshal([]byte(out), &st); err != nil || st.N != g.Order() || st.Edges != g.Size() {
+				t.Errorf("info: %v, n=%d edges=%d; the reader finds %d and %d", err, st.N, st.Edges, g.Order(), g.Size())
+			}
+		})
+	}
+	if n < 5 {
+		t.Errorf("only %d graph files found under testdata/graphs", n)
+	}
+}
+
+func TestGenHelp(t *testing.T) {
+	for _, cmd := range []string{"gen", "info"} {
+		out, _, code := invoke(cmd, "--help")
+		if code != 0 || !strings.Contains(out, "Examples:") || !strings.Contains(out, "--graph") {
+			t.Errorf("%s --help: exit %d, %q", cmd, code, out)
+		}
+	}
+	out, _, _ := invoke()
+	for _, cmd := range []string{"gen ", "info "} {
+		if !strings.Contains(out, "\n  "+cmd) {
+			t.Errorf("usage does not list %s", cmd)
+		}
+	}
+	if !bytes.Contains([]byte(genHelp), []byte("Examples:")) {
+		t.Error("no examples")
+	}
+}

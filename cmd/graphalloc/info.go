@@ -1,0 +1,305 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/graphgen"
+)
+
+const infoHelp = `Usage: graphalloc info -g SPEC|FILE [-n N] [--seed S] [-f table|json]
+
+Describe a graph: vertices, edges, minimum/mean/maximum degree, whether it is
+regular, connected components (yourbasic/graph), the spectral gap of its
+random walk and the bounds it gives on the edge expansion, and how the graph
+was made. A SPEC is built exactly as 'graphalloc run' builds it (same -n,
+same --seed), so this describes the graph a run with those flags uses.
+
+Spectral gap: 1 − μ₂, μ₂ the second eigenvalue of the random-walk matrix
+D⁻¹A. Exact for complete and circulant graphs (closed forms); otherwise
+estimated by power iteration on the lazy walk, which approaches it from
+above: the estimate stops when one iteration changes it by less than --tol
+(relative), or after --max-iter iterations, and says whether it converged.
+Cycles and tori converge slowly (raise --max-iter).
+
+Edge expansion: σ = min over |S| ≤ n/2 of |E(S, V∖S)| / (Δ|S|) for a
+Δ-regular graph (the conductance for others). Cheeger's inequality gives
+gap/2 ≤ σ ≤ sqrt(2·gap); the sweep cut of the eigenvector is an actual set,
+so its ratio is an upper bound on σ. The bounds of 'graphalloc bounds' take
+σ as Expansion: the line "for the bounds" gives the value to pass (the
+Cheeger lower bound, or σ exactly when known), the safe side for the gap
+bound O(log n / σ).
+
+Examples:
+  graphalloc info -g regular:degree=16 -n 2^20
+  graphalloc info -g testdata/graphs/two_communities.txt
+  graphalloc info -g nonregular:mindeg=16,core=1024 -n 2^16 -f json
+  graphalloc info -g circulant:degree=16 -n 1e9     # implicit: exact spectrum
+  graphalloc info -g cycle -n 1000 --max-iter 100000
+
+Flags:
+`
+
+type infoOptions struct {
+	graph, bins, format string
+	seed                uint64
+	maxIter             int
+	tol                 float64
+}
+
+func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	var o infoOptions
+	fs := pflag.NewFlagSet("info", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stdout, infoHelp)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+	}
+	fs.StringVarP(&o.graph, "graph", "g", "", "graph SPEC or file (required; a single argument also works)")
+	fs.StringVarP(&o.bins, "bins", "n", "65536", "vertices n (1e6, 2^20 allowed); for a file, its vertex count")
+	fs.Uint64VarP(&o.seed, "seed", "s", 1, "base seed: the graph is drawn as run draws it")
+	fs.StringVarP(&o.format, "format", "f", "table", "output format: table or json")
+	fs.IntVar(&o.maxIter, "max-iter", 1000, "power iterations at most (a larger value also lifts the work budget)")
+	fs.Float64Var(&o.tol, "tol", 1e-4, "stop power iteration when the gap estimate changes by less than this, relative")
+	fs.SortFlags = false
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	switch {
+	case fs.NArg() == 1 && o.graph == "":
+		o.graph = fs.Arg(0)
+	case fs.NArg() > 0:
+		return usagef("info: unexpected argument %q", fs.Arg(0))
+	case o.graph == "":
+		return usagef("info: --graph is required (a SPEC such as regular:degree=16, or a file)")
+	}
+	if o.format != "table" && o.format != "json" {
+		return usagef("--format: unknown format %q (allowed: table, json)", o.format)
+	}
+	if o.maxIter < 1 {
+		return usagef("--max-iter: need at least 1, got %d", o.maxIter)
+	}
+	if !(o.tol > 0 && o.tol < 1) {
+		return usagef("--tol: need 0 < tol < 1, got %g", o.tol)
+	}
+	spec, g, info, err := buildGraphArg(o.graph, o.bins, fs.Changed("bins"), o.seed)
+	if err != nil {
+		return err
+	}
+	opt := analysis.DescribeOptions{MaxIter: o.maxIter, Tol: o.tol}
+	if fs.Changed("max-iter") {
+		opt.MaxWork = math.MaxFloat64
+	}
+	st := analysis.DescribeWith(g, opt)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var q analysis.Query
+	st.FillQuery(&q)
+	out := infoJSON{Graph: spec.String(), GraphStats: st, Made: madeOf(spec, g, info), ExpansionForBounds: q.Expansion}
+	if spec.Kind != "file" {
+		out.Seed = o.seed
+	}
+	var buf bytes.Buffer
+	if o.format == "json" {
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	} else {
+		writeInfoTable(&buf, out)
+	}
+	_, err = stdout.Write(buf.Bytes())
+	return err
+}
+
+// infoJSON is the output of info -f json: the spec, how the graph was made,
+// and the statistics of analysis.GraphStats at the top level.
+type infoJSON struct {
+	Graph string   `json:"graph"`
+	Seed  uint64   `json:"seed,omitempty"`
+	Made  madeJSON `json:"made"`
+	analysis.GraphStats
+	// ExpansionForBounds is what analysis.GraphStats.FillQuery passes to
+	// the bounds as Expansion (0: unknown).
+	ExpansionForBounds float64 `json:"expansion_for_bounds"`
+}
+
+// madeJSON says how the graph was made; only the fields of its kind are set.
+type madeJSON struct {
+	Kind  string   `json:"kind"`
+	Notes []string `json:"notes,omitempty"`
+	// regular
+	PairingAttempts int   `json:"pairing_attempts,omitempty"`
+	Switches        int64 `json:"switches,omitempty"`
+	Complement      bool  `json:"complement,omitempty"`
+	// torus, hypercube
+	Dim  int `json:"dim,omitempty"`
+	Side int `json:"side,omitempty"`
+	// gnp
+	P float64 `json:"p,omitempty"`
+	// circulant (the connection set when it has at most 64 elements)
+	ConnectionSet []uint32 `json:"connection_set,omitempty"`
+	// nonregular
+	Core                int     `json:"core,omitempty"`
+	CoreEdges           int64   `json:"core_edges,omitempty"`
+	JoinEdges           int64   `json:"join_edges,omitempty"`
+	CoreFraction        float64 `json:"core_fraction,omitempty"`
+	RemainderComponents int     `json:"remainder_components,omitempty"`
+	// file
+	Path       string `json:"path,omitempty"`
+	Format     string `json:"format,omitempty"`
+	Gzip       bool   `json:"gzip,omitempty"`
+	Lines      int    `json:"lines,omitempty"`
+	SelfLoops  int64  `json:"self_loops_dropped,omitempty"`
+	Duplicates int64  `json:"duplicates_dropped,omitempty"`
+}
+
+func madeOf(spec graphgen.Spec, g graphgen.Graph, info *graphgen.BuildInfo) madeJSON {
+	m := madeJSON{Kind: spec.Kind, Notes: info.Notes, Dim: info.Dim, Side: info.Side, P: info.P}
+	if r := info.Regular; r != nil {
+		m.PairingAttempts, m.Switches, m.Complement = r.PairingAttempts, r.Switches, r.Complement
+	}
+	if c, ok := g.(graphgen.Circulant); ok && c.Degree(0) <= 64 {
+		m.ConnectionSet = c.ConnectionSet()
+	}
+	if nr := info.Nonregular; nr != nil {
+		m.Core, m.CoreEdges, m.JoinEdges, m.CoreFraction, m.RemainderComponents = nr.Core, nr.CoreEdges, nr.JoinEdges, nr.CoreFraction, nr.RemainderComponents
+		m.PairingAttempts, m.Switches, m.Complement = nr.Remainder.PairingAttempts, nr.Remainder.Switches, nr.Remainder.Complement
+	}
+	if f := info.File; f != nil {
+		m.Path, m.Format, m.Gzip, m.Lines, m.SelfLoops, m.Duplicates = spec.Path, f.Format, f.Gzip, f.Lines, f.SelfLoops, f.Duplicates
+	}
+	return m
+}
+
+// madeLine says in words how the graph was made.
+func madeLine(o infoJSON) string {
+	m := o.Made
+	switch m.Kind {
+	case "complete":
+		return "K_n, implicit (no edges stored)"
+	case "cycle":
+		return "the cycle C_n"
+	case "torus":
+		return fmt.Sprintf("%d-dimensional torus, side %d", m.Dim, m.Side)
+	case "hypercube":
+		return fmt.Sprintf("%d-dimensional hypercube", m.Dim)
+	case "regular":
+		s := fmt.Sprintf("random %d-regular: %s drawn, %d switches", o.MaxDegree, plural(m.PairingAttempts, "pairing"), m.Switches)
+		if m.Complement {
+			s += ", as the complement of a sparser random regular graph"
+		}
+		return s
+	case "gnp":
+		return fmt.Sprintf("Erdős–Rényi G(n, p), p = %.6g (expected mean degree %.4g)", m.P, m.P*float64(o.N-1))
+	case "circulant":
+		s := fmt.Sprintf("random circulant (Cayley graph of Z_n), implicit, degree %d", o.MaxDegree)
+		if m.ConnectionSet != nil {
+			s += fmt.Sprintf(", S = %v", m.ConnectionSet)
+		}
+		return s
+	case "nonregular":
+		return fmt.Sprintf("clique core on %d vertices (%d edges, fraction f = %.4f of all edges) joined by %d edges to a random %d-regular remainder (%s; %s drawn, %d switches)",
+			m.Core, m.CoreEdges, m.CoreFraction, m.JoinEdges, o.MinDegree, plural(m.RemainderComponents, "component"), plural(m.PairingAttempts, "pairing"), m.Switches)
+	case "file":
+		s := fmt.Sprintf("read from %s (%s", m.Path, m.Format)
+		if m.Gzip {
+			s += ", gzip"
+		}
+		return s + fmt.Sprintf(", %s): dropped %s and %s", plural(m.Lines, "line"), plural(int(m.SelfLoops), "self-loop"), plural(int(m.Duplicates), "duplicate edge"))
+	}
+	return m.Kind
+}
+
+func plural(k int, word string) string {
+	if k == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", k, word)
+}
+
+func writeInfoTable(w io.Writer, o infoJSON) {
+	st, sp := o.GraphStats, o.Spectral
+	fmt.Fprintf(w, "graph:        %s", o.Graph)
+	if o.Seed != 0 {
+		fmt.Fprintf(w, " (seed %d)", o.Seed)
+	}
+	fmt.Fprintf(w, "\nmade:         %s\n", madeLine(o))
+	for _, note := range o.Made.Notes {
+		fmt.Fprintf(w, "note:         %s\n", note)
+	}
+	fmt.Fprintf(w, "vertices:     %d\n", st.N)
+	fmt.Fprintf(w, "edges:        %d\n", st.Edges)
+	reg := "not regular"
+	if st.Regular {
+		reg = fmt.Sprintf("%d-regular", st.MaxDegree)
+	}
+	fmt.Fprintf(w, "degree:       min %d, mean %.4g, max %d (%s)\n", st.MinDegree, st.MeanDegree, st.MaxDegree, reg)
+	if st.Isolated > 0 {
+		fmt.Fprintf(w, "isolated:     %d vertices of degree 0\n", st.Isolated)
+	}
+	conn := "connected"
+	if st.Components != 1 {
+		conn = fmt.Sprintf("largest has %d vertices", st.LargestComponent)
+	}
+	fmt.Fprintf(w, "components:   %d (%s)\n", st.Components, conn)
+	if o.Made.Kind == "nonregular" {
+		// [KP06]: under edge sampling the core keeps about m·f balls.
+		fmt.Fprintf(w, "core load:    m·f/c = %.4g balls per core vertex at m = n (average 1) [KP06]\n", float64(st.N)*o.Made.CoreFraction/float64(o.Made.Core))
+	}
+	switch sp.Method {
+	case analysis.SpectralNone:
+		fmt.Fprintf(w, "spectrum:     not computed: %s\n", sp.Note)
+		return
+	case analysis.SpectralDisconnected:
+		fmt.Fprintf(w, "spectrum:     disconnected: μ₂ = 1, gap 0, expansion σ = 0\n")
+		return
+	}
+	how := "exact"
+	if sp.Method == analysis.SpectralPower {
+		if sp.Converged {
+			how = fmt.Sprintf("power iteration, %d iterations, converged (last change %.2g)", sp.Iterations, sp.Change)
+		} else {
+			how = fmt.Sprintf("power iteration, %d iterations, NOT converged (last change %.2g): the gap is overestimated", sp.Iterations, sp.Change)
+		}
+	}
+	fmt.Fprintf(w, "spectral gap: %.6g (μ₂ = %.6g of the random walk; %s)\n", sp.Gap, sp.Lambda2, how)
+	fmt.Fprintf(w, "expansion:    Cheeger %.4g ≤ σ ≤ %.4g", sp.ExpansionLower, sp.ExpansionUpper)
+	if sp.ExpansionExact {
+		fmt.Fprintf(w, "; exactly σ = %.6g", sp.Expansion)
+	}
+	fmt.Fprintln(w)
+	if c := sp.Sweep; c != nil {
+		fmt.Fprintf(w, "sweep cut:    σ ≤ %.4g (|S| = %d, %d edges leave S)\n", c.Conductance, c.Size, c.Cut)
+	}
+	switch {
+	case o.ExpansionForBounds > 0:
+		what := "the Cheeger lower bound gap/2"
+		if sp.ExpansionExact {
+			what = "exact"
+		}
+		fmt.Fprintf(w, "for bounds:   Expansion = %.4g (%s)\n", o.ExpansionForBounds, what)
+	case !st.Regular:
+		fmt.Fprintf(w, "for bounds:   no Expansion (the expansion bounds are stated for regular graphs)\n")
+	default:
+		fmt.Fprintf(w, "for bounds:   no Expansion (the estimate did not converge)\n")
+	}
+	if strings.Contains(sp.Note, "circulant") {
+		fmt.Fprintf(w, "note:         %s\n", sp.Note)
+	}
+}

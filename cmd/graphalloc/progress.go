@@ -1,0 +1,188 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// progress draws a one-line progress bar on stderr — trials done, balls
+// per second, the estimated time left — when stderr is a terminal, and does
+// nothing otherwise (a file, a pipe, a test's buffer), so that redirected
+// output and golden tests never see it. It redraws on every update (at most
+// ten times a second) and on a timer, so the elapsed time moves even while
+// a long trial runs; done erases the line.
+type progress struct {
+	w     io.Writer
+	label string
+	start time.Time
+
+	mu                sync.Mutex
+	trials, trialsAll int
+	balls, ballsAll   int64
+	lastDraw          time.Time
+	stopped           bool
+	stop              chan struct{}
+	wg                sync.WaitGroup
+	width             int
+	now               func() time.Time
+}
+
+// isTerminal reports whether w is a character device (a terminal), by the
+// file mode: no dependency beyond os.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// newProgress returns a bar for trialsAll trials of ballsAll balls in all,
+// or nil (whose methods do nothing) when stderr is not a terminal.
+func newProgress(stderr io.Writer, label string, trialsAll int, ballsAll int64) *progress {
+	if !isTerminal(stderr) {
+		return nil
+	}
+	return startProgress(stderr, label, trialsAll, ballsAll, time.Now)
+}
+
+func startProgress(w io.Writer, label string, trialsAll int, ballsAll int64, now func() time.Time) *progress {
+	p := &progress{w: w, label: label, start: now(), trialsAll: trialsAll, ballsAll: ballsAll, stop: make(chan struct{}), now: now}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		t := time.NewTicker(500 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-p.stop:
+				return
+			case <-t.C:
+				p.mu.Lock()
+				p.draw()
+				p.mu.Unlock()
+			}
+		}
+	}()
+	return p
+}
+
+// set records the trials and balls done so far.
+func (p *progress) set(trials int, balls int64) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.trials, p.balls = trials, balls
+	if p.now().Sub(p.lastDraw) >= 100*time.Millisecond || trials == p.trialsAll {
+		p.draw()
+	}
+}
+
+// add records one more trial of m balls.
+func (p *progress) add(m int64) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	t, b := p.trials+1, p.balls+m
+	p.mu.Unlock()
+	p.set(t, b)
+}
+
+// note prints a line to w (stderr) above the bar: the bar is erased, the
+// line printed, and the bar drawn again below it.
+func (p *progress) note(w io.Writer, line string) {
+	if p == nil {
+		fmt.Fprintln(w, line)
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.width > 0 {
+		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", p.width))
+	}
+	fmt.Fprintln(w, line)
+	p.draw()
+}
+
+// done stops the timer and erases the bar.
+func (p *progress) done() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	if p.stopped {
+		p.mu.Unlock()
+		return
+	}
+	p.stopped = true
+	close(p.stop)
+	p.mu.Unlock()
+	p.wg.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.width > 0 {
+		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", p.width))
+	}
+}
+
+// line formats the bar; the caller holds mu.
+func (p *progress) line() string {
+	el := p.now().Sub(p.start)
+	frac := 0.0
+	if p.ballsAll > 0 {
+		frac = float64(p.balls) / float64(p.ballsAll)
+	} else if p.trialsAll > 0 {
+		frac = float64(p.trials) / float64(p.trialsAll)
+	}
+	const barWidth = 24
+	fill := int(frac * barWidth)
+	bar := strings.Repeat("█", fill) + strings.Repeat("░", barWidth-fill)
+	rate, eta := "", "ETA --"
+	if s := el.Seconds(); s > 0 && p.balls > 0 {
+		rate = fmt.Sprintf("  %s balls/s", siCount(float64(p.balls)/s))
+		if frac > 0 && frac < 1 {
+			left := time.Duration(float64(el) * (1 - frac) / frac)
+			eta = "ETA " + left.Round(time.Second).String()
+		} else if frac >= 1 {
+			eta = "done"
+		}
+	}
+	return fmt.Sprintf("%s %s %d/%d trials%s  %s  %s", p.label, bar, p.trials, p.trialsAll, rate, el.Round(time.Second), eta)
+}
+
+// draw rewrites the line in place; the caller holds mu.
+func (p *progress) draw() {
+	if p.stopped {
+		return
+	}
+	s := p.line()
+	pad := ""
+	if n := len([]rune(s)); n < p.width {
+		pad = strings.Repeat(" ", p.width-n)
+	} else {
+		p.width = n
+	}
+	fmt.Fprintf(p.w, "\r%s%s", s, pad)
+	p.lastDraw = p.now()
+}
+
+// siCount formats a rate with an SI prefix: 1.23M, 456k.
+func siCount(x float64) string {
+	switch {
+	case x >= 1e9:
+		return fmt.Sprintf("%.3gG", x/1e9)
+	case x >= 1e6:
+		return fmt.Sprintf("%.3gM", x/1e6)
+	case x >= 1e3:
+		return fmt.Sprintf("%.3gk", x/1e3)
+	}
+	return fmt.Sprintf("%.3g", x)
+}

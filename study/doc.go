@@ -1,0 +1,51 @@
+// Package study runs comparisons: a grid of topologies × processes × sizes,
+// each point a seeded set of trials, reduced to a row that puts the
+// measured maximum load beside the theory — the fluid-limit prediction and
+// the bounds of THEORY.md that apply — and, optionally, drawn as a plot.
+// It is what `graphalloc compare` calls; a notebook or a cluster job can
+// call it the same way:
+//
+//	g := study.Grid{
+//		Processes: []string{"graph"},
+//		Graphs:    []string{"regular:degree=16", "cycle"},
+//		Ns:        []int{1 << 12, 1 << 14},
+//		Params:    alloc.Params{D: 2},
+//		Trials:    20,
+//		Seed:      1,
+//	}
+//	_, err := study.Run(ctx, g, func(r study.Row) error {
+//		fmt.Println(r.Topology, r.N, r.MaxLoad.Mean, r.MaxLoad.CI95)
+//		return nil
+//	}, nil)
+//
+// # Why a package of its own
+//
+// A grid needs the three other packages: graphgen to build each topology,
+// alloc to run the trials, analysis for the statistics, the fluid limits and
+// the bounds. analysis deliberately imports nothing from the module (it is
+// the pure-mathematics layer), and alloc is the simulation engine, which
+// has no business knowing the bounds; the command line is meant to be a thin
+// layer over library calls. So the grid lives here, beside them.
+//
+// # Reproducibility
+//
+// A row is exactly what `graphalloc run` prints for the same point: each
+// graph is built once per (SPEC, n) from alloc.NewRand(alloc.DeriveSeed(seed,
+// alloc.StreamGraph, 0)), and a point's trials are trials 0..T−1 of seed
+// seed, so trial i depends on (seed, i) alone and the rows are the same for
+// any number of workers.
+//
+// # Topology and the bounds
+//
+// The bounds of a graphical point need what is known of the graph: Δ if it
+// is regular, the minimum degree, ε for a regular:eps spec, the size of a
+// dense core and the fraction of the edges it holds. GraphQuery measures
+// them on a built graph; SpecQuery reads them from a spec without building
+// (so that the bounds of a graph with 2^30 vertices cost nothing).
+//
+// # Plots
+//
+// Plot draws rows with gonum/plot, as SVG or PNG: the max load against n
+// (log₂ axis) per series with the bound curves, and the measured load tails
+// against the fluid limits.
+package study

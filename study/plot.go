@@ -1,0 +1,372 @@
+package study
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/graphalloc/graphalloc/analysis"
+)
+
+// Plot size: two panels side by side.
+const (
+	plotWidth  = 30 * vg.Centimeter
+	plotHeight = 12 * vg.Centimeter
+)
+
+// SeriesName names the curve a row belongs to in tables and plots: the
+// topology for the graphical process, else the process with its d.
+func SeriesName(r Row) string {
+	switch {
+	case r.Process == "graph":
+		return r.Topology
+	case r.Process == "one-choice":
+		return r.Process
+	case r.Process == "one-plus-beta":
+		return r.Process
+	}
+	return fmt.Sprintf("%s[%g]", r.Process, r.D)
+}
+
+// series groups rows by SeriesName, in order of first appearance, each
+// sorted by n.
+func series(rows []Row) (names []string, by map[string][]Row) {
+	by = map[string][]Row{}
+	for _, r := range rows {
+		k := SeriesName(r)
+		if _, ok := by[k]; !ok {
+			names = append(names, k)
+		}
+		by[k] = append(by[k], r)
+	}
+	for _, k := range names {
+		slices.SortStableFunc(by[k], func(a, b Row) int { return int(a.N - b.N) })
+	}
+	return names, by
+}
+
+// Plot draws rows in two panels and writes them to w in format "svg" or
+// "png":
+//
+//   - left: the mean max load against n (log₂ axis) for every series, with
+//     its 95% confidence interval, and dashed, the explicit terms of the
+//     bounds that apply to it (gap bounds shifted by m/n to read as max
+//     loads), each labelled with its citation and ≤ (upper), ≥ (lower) or
+//     ≈ (leading, O(1) unknown);
+//   - right: at each series' largest n, the measured fraction of bins with
+//     load ≥ i (log scale) against the fluid limits: the series' own where
+//     it has one, and those of one-choice and Greedy[2] at the same m/n for
+//     reference.
+func Plot(w io.Writer, rows []Row, format string) error {
+	if len(rows) == 0 {
+		return fmt.Errorf("study: nothing to plot")
+	}
+	var c interface {
+		vg.CanvasSizer
+		io.WriterTo
+	}
+	switch format {
+	case "svg":
+		c = vgsvg.New(plotWidth, plotHeight)
+	case "png":
+		c = vgimg.PngCanvas{Canvas: vgimg.New(plotWidth, plotHeight)}
+	default:
+		return fmt.Errorf("study: plot format %q (allowed: svg, png)", format)
+	}
+	left, err := plotMaxLoad(rows)
+	if err != nil {
+		return err
+	}
+	right, err := plotTails(rows)
+	if err != nil {
+		return err
+	}
+	dc := draw.New(c)
+	tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Centimeter, PadTop: vg.Millimeter * 3, PadBottom: vg.Millimeter * 3, PadLeft: vg.Millimeter * 3, PadRight: vg.Millimeter * 3}
+	cs := plot.Align([][]*plot.Plot{{left, right}}, tiles, dc)
+	left.Draw(cs[0][0])
+	right.Draw(cs[0][1])
+	_, err = c.WriteTo(w)
+	return err
+}
+
+func kindMark(kind string) string {
+	switch kind {
+	case analysis.KindUpper:
+		return "≤"
+	case analysis.KindLower:
+		return "≥"
+	}
+	return "≈"
+}
+
+// citation returns the bracketed source of a bound name, "KP06".
+func citation(name string) string {
+	if i := strings.LastIndex(name, "["); i >= 0 {
+		return strings.Trim(name[i:], "[]")
+	}
+	return name
+}
+
+// asMaxLoad converts a bound to a max-load value: max-load bounds as they
+// are, gap bounds plus m/n; false for the others (max − min).
+func asMaxLoad(b analysis.Bound, r Row) (float64, bool) {
+	switch {
+	case strings.HasPrefix(b.Name, "max load"):
+		return b.Value, true
+	case strings.HasPrefix(b.Name, "gap"):
+		return b.Value + float64(r.M)/float64(r.N), true
+	}
+	return 0, false
+}
+
+type pow2Ticks struct{}
+
+func (pow2Ticks) Ticks(lo, hi float64) []plot.Tick {
+	var ts []plot.Tick
+	for k := math.Floor(math.Log2(lo)); k <= math.Ceil(math.Log2(hi)); k++ {
+		v := math.Exp2(k)
+		if v < lo*0.999 || v > hi*1.001 {
+			continue
+		}
+		ts = append(ts, plot.Tick{Value: v, Label: fmt.Sprintf("2^%g", k)})
+	}
+	return ts
+}
+
+func plotMaxLoad(rows []Row) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = "max load against n (mean, 95% CI; dashed: bounds, explicit terms)"
+	p.X.Label.Text = "n (bins)"
+	p.Y.Label.Text = "max load"
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = pow2Ticks{}
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.TextStyle.Font.Size = vg.Points(8)
+	names, by := series(rows)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	ymax, ymin := 0.0, math.Inf(1)
+	for i, name := range names {
+		rs := by[name]
+		col := plotutil.Color(i)
+		pts := make(plotter.XYs, len(rs))
+		errs := make(plotter.YErrors, len(rs))
+		for j, r := range rs {
+			pts[j] = plotter.XY{X: float64(r.N), Y: r.MaxLoad.Mean}
+			errs[j] = struct{ Low, High float64 }{r.MaxLoad.Mean - r.MaxLoad.CI95[0], r.MaxLoad.CI95[1] - r.MaxLoad.Mean}
+			lo, hi = min(lo, float64(r.N)), max(hi, float64(r.N))
+			ymax = max(ymax, r.MaxLoad.CI95[1])
+			ymin = min(ymin, r.MaxLoad.CI95[0])
+		}
+		line, sc, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return nil, err
+		}
+		line.Color, sc.Color = col, col
+		sc.Shape = plotutil.Shape(i)
+		eb, err := plotter.NewYErrorBars(struct {
+			plotter.XYs
+			plotter.YErrors
+		}{pts, errs})
+		if err != nil {
+			return nil, err
+		}
+		eb.Color = col
+		p.Add(line, sc, eb)
+		p.Legend.Add(name, line, sc)
+
+		// Bound curves: one per bound name, over the rows where it applies.
+		var order []string
+		curves := map[string]plotter.XYs{}
+		marks := map[string]string{}
+		for _, r := range rs {
+			for _, b := range r.Bounds {
+				v, ok := asMaxLoad(b, r)
+				if !ok {
+					continue
+				}
+				if _, seen := curves[b.Name]; !seen {
+					order = append(order, b.Name)
+				}
+				curves[b.Name] = append(curves[b.Name], plotter.XY{X: float64(r.N), Y: v})
+				marks[b.Name] = kindMark(b.Kind) + " " + citation(b.Name)
+				ymax = max(ymax, v)
+				ymin = min(ymin, v)
+			}
+		}
+		for _, bn := range order {
+			xy := curves[bn]
+			bl, bs, err := plotter.NewLinePoints(xy)
+			if err != nil {
+				return nil, err
+			}
+			bl.Color, bs.Color = col, col
+			bl.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+			bs.Shape = draw.CrossGlyph{}
+			last := xy[len(xy)-1]
+			lab, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{last}, Labels: []string{marks[bn]}})
+			if err != nil {
+				return nil, err
+			}
+			for k := range lab.TextStyle {
+				lab.TextStyle[k].Color = col
+				lab.TextStyle[k].Font.Size = vg.Points(7)
+			}
+			lab.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(1)}
+			p.Add(bl, bs, lab)
+		}
+	}
+	p.X.Min, p.X.Max = lo/math.Sqrt2, hi*2
+	// A log scale: the small differences between the good topologies
+	// stay visible beside a non-regular graph's large loads.
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = niceLogTicks{}
+	p.Y.Min, p.Y.Max = max(min(ymin, 2)*0.8, 0.5), ymax*1.5
+	p.Add(plotter.NewGrid())
+	return p, nil
+}
+
+func plotTails(rows []Row) (*plot.Plot, error) {
+	p := plot.New()
+	p.X.Label.Text = "load i"
+	p.Y.Label.Text = "fraction of bins"
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = decadeTicks{}
+	p.Legend.Top = true
+	p.Legend.TextStyle.Font.Size = vg.Points(8)
+	names, by := series(rows)
+	ymin, xmax := 1.0, 1.0
+	var ref Row
+	for i, name := range names {
+		rs := by[name]
+		r := rs[len(rs)-1]
+		if i == 0 {
+			ref = r
+		}
+		col := plotutil.Color(i)
+		var pts plotter.XYs
+		for k := 1; k < len(r.Tails); k++ {
+			if r.Tails[k] > 0 {
+				pts = append(pts, plotter.XY{X: float64(k), Y: r.Tails[k]})
+				ymin = min(ymin, r.Tails[k])
+				xmax = max(xmax, float64(k))
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		line, sc, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return nil, err
+		}
+		line.Color, sc.Color = col, col
+		sc.Shape = plotutil.Shape(i)
+		p.Add(line, sc)
+		// The series' own fluid limit, unless it is one of the references
+		// drawn below.
+		if f := r.Fluid; f != nil && !(f.Process == "one-choice" || f.Process == "greedy" && f.D == 2) {
+			fl, err := tailLine(r.Fluid.Tails, ymin/10)
+			if err != nil {
+				return nil, err
+			}
+			fl.Color = col
+			fl.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+			p.Add(fl)
+			p.Legend.Add(fmt.Sprintf("fluid %s[%d] (n → ∞)", r.Fluid.Process, r.Fluid.D), fl)
+		}
+	}
+	floor := max(ymin/10, 1e-12)
+	load := float64(ref.M) / float64(ref.N)
+	p.Title.Text = fmt.Sprintf("fraction of bins at load ≥ i, m/n = %.4g, largest n (colours as left)", load)
+	refs := []struct {
+		fp   analysis.FluidProcess
+		name string
+		dash []vg.Length
+	}{
+		{analysis.FluidProcess{Name: "one-choice"}, "fluid one-choice (n → ∞)", []vg.Length{vg.Points(1), vg.Points(2)}},
+		{analysis.FluidProcess{Name: "greedy", D: 2}, "fluid Greedy[2] (n → ∞)", []vg.Length{vg.Points(6), vg.Points(2), vg.Points(1), vg.Points(2)}},
+	}
+	if load > 0 && load <= 64 {
+		for _, rf := range refs {
+			tails, err := analysis.TailsTol(rf.fp, load, floor)
+			if err != nil {
+				return nil, err
+			}
+			l, err := tailLine(tails, floor)
+			if err != nil {
+				return nil, err
+			}
+			l.Color = color.Gray{Y: 60}
+			l.Dashes = rf.dash
+			p.Add(l)
+			p.Legend.Add(rf.name, l)
+			xmax = max(xmax, float64(len(tails)-1))
+		}
+	}
+	p.Y.Min, p.Y.Max = floor, 1.5
+	// A log scale for i too: the first levels, where the good processes
+	// differ, get room beside the deep tail of a non-regular graph.
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = niceLogTicks{}
+	p.X.Min, p.X.Max = 0.9, xmax*1.1
+	p.Add(plotter.NewGrid())
+	return p, nil
+}
+
+// tailLine is the curve of s_i, i ≥ 1, down to floor.
+func tailLine(tails []float64, floor float64) (*plotter.Line, error) {
+	var pts plotter.XYs
+	for k := 1; k < len(tails); k++ {
+		if tails[k] >= floor {
+			pts = append(pts, plotter.XY{X: float64(k), Y: tails[k]})
+		}
+	}
+	if len(pts) == 0 {
+		pts = plotter.XYs{{X: 1, Y: max(floor, 1e-300)}}
+	}
+	return plotter.NewLine(pts)
+}
+
+// niceLogTicks labels a log axis at 1, 1.5, 2, 3, 4, 5, 6, 8 times the
+// powers of ten in range.
+type niceLogTicks struct{}
+
+func (niceLogTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ts []plot.Tick
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		for _, m := range []float64{1, 1.5, 2, 3, 4, 5, 6, 8} {
+			v := m * math.Pow(10, e)
+			if v >= lo && v <= hi {
+				ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)})
+			}
+		}
+	}
+	return ts
+}
+
+// decadeTicks labels a log axis at the powers of ten, 1e-k.
+type decadeTicks struct{}
+
+func (decadeTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ts []plot.Tick
+	for e := math.Ceil(math.Log10(lo)); e <= math.Floor(math.Log10(hi)); e++ {
+		label := fmt.Sprintf("1e%g", e)
+		if e == 0 {
+			label = "1"
+		}
+		ts = append(ts, plot.Tick{Value: math.Pow(10, e), Label: label})
+	}
+	return ts
+}

@@ -1,0 +1,411 @@
+package study
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/graphgen"
+)
+
+// DefaultGraphs are the topologies of the default study: random regular
+// graphs of degree 4, 16 and ⌈n^0.5⌉, a non-regular graph whose minimum
+// degree (16) matches the second, the cycle and the complete graph.
+var DefaultGraphs = []string{
+	"regular:degree=4",
+	"regular:degree=16",
+	"regular:eps=0.5",
+	"nonregular:mindeg=16,core=1024",
+	"cycle",
+	"complete",
+}
+
+// DefaultN and DefaultTrials complete the default study: the graphical
+// process on DefaultGraphs at n = m = 2^16, 20 trials per point.
+const (
+	DefaultN      = 1 << 16
+	DefaultTrials = 20
+)
+
+// Grid is a comparison: every process of Processes at every n of Ns, the
+// graphical process ("graph") on every topology of Graphs, Trials trials
+// per point. A process that does not use a graph runs once per n.
+type Grid struct {
+	Graphs    []string // topology SPECs (graphgen.ParseSpec) for "graph"
+	Processes []string // process names (alloc.NewProcess)
+	Ns        []int    // bins n, each in [1, graphgen.MaxOrder]
+	// Balls returns m for n bins; nil means m = n.
+	Balls func(n int) int64
+	// Params are the process parameters (d, β, ties, sampling, …); Graph
+	// is set per point. Ties is the process's own default (alloc.DefaultTies)
+	// unless TiesSet.
+	Params  alloc.Params
+	TiesSet bool
+	Trials  int
+	Seed    uint64
+	Workers int // trials in parallel, 0 for one per CPU; never changes results
+	// Shard, if Of > 1, keeps only the points i (in Points order) with
+	// i mod Of = Index.
+	Shard struct{ Index, Of int }
+	// Progress, if set, is called after every trial, from the goroutine
+	// that called Run, with the trials and balls done and in all.
+	Progress func(trials, trialsTotal int, balls, ballsTotal int64)
+}
+
+// Point is one cell of the grid.
+type Point struct {
+	Graph   string // the SPEC as given, "" for a process without a graph
+	N       int
+	Process string
+}
+
+// Points returns the cells of g in the order Run emits them: processes in
+// order; the graphical process topology by topology, each over every n
+// (so a graph is built once per (spec, n)); the others over every n. Shard
+// applies.
+func (g *Grid) Points() []Point {
+	var pts []Point
+	for _, p := range g.Processes {
+		if p == "graph" {
+			for _, s := range g.Graphs {
+				for _, n := range g.Ns {
+					pts = append(pts, Point{Graph: s, N: n, Process: p})
+				}
+			}
+			continue
+		}
+		for _, n := range g.Ns {
+			pts = append(pts, Point{N: n, Process: p})
+		}
+	}
+	if g.Shard.Of > 1 {
+		kept := pts[:0]
+		for i, pt := range pts {
+			if i%g.Shard.Of == g.Shard.Index {
+				kept = append(kept, pt)
+			}
+		}
+		pts = kept
+	}
+	return pts
+}
+
+func (g *Grid) balls(n int) int64 {
+	if g.Balls == nil {
+		return int64(n)
+	}
+	return g.Balls(n)
+}
+
+// Check reports the first problem with g: an empty dimension, an unknown
+// process or malformed SPEC, an n out of range, a bad shard. Graphs that
+// cannot be built at some n (odd nΔ, …) are found by Run.
+func (g *Grid) Check() error {
+	switch {
+	case len(g.Processes) == 0:
+		return errors.New("study: no process given")
+	case len(g.Ns) == 0:
+		return errors.New("study: no n given")
+	case g.Trials < 1:
+		return fmt.Errorf("study: need at least 1 trial, got %d", g.Trials)
+	case g.Shard.Of > 1 && (g.Shard.Index < 0 || g.Shard.Index >= g.Shard.Of):
+		return fmt.Errorf("study: shard %d of %d out of range", g.Shard.Index, g.Shard.Of)
+	}
+	names := alloc.ProcessNames()
+	for _, p := range g.Processes {
+		if !slices.Contains(names, p) {
+			return fmt.Errorf("study: unknown process %q (processes: %v)", p, names)
+		}
+		if p == "graph" && len(g.Graphs) == 0 {
+			return errors.New("study: process graph needs at least one topology")
+		}
+	}
+	for _, s := range g.Graphs {
+		if _, err := graphgen.ParseSpec(s); err != nil {
+			return err
+		}
+	}
+	for _, n := range g.Ns {
+		if n < 1 || n > graphgen.MaxOrder {
+			return fmt.Errorf("study: need 1 <= n <= %d, got %d", int64(graphgen.MaxOrder), n)
+		}
+		if m := g.balls(n); m < 0 {
+			return fmt.Errorf("study: negative number of balls %d for n = %d", m, n)
+		}
+	}
+	return nil
+}
+
+// Degrees summarises the degree sequence of a topology.
+type Degrees struct {
+	Min  int     `json:"min"`
+	Mean float64 `json:"mean"`
+	Max  int     `json:"max"`
+}
+
+// Fluid is the mean-field prediction of a row, for the processes that have
+// one (analysis.FluidProcesses; the graphical process on the complete graph
+// is Greedy[2] up to O(1/n)).
+type Fluid struct {
+	Process string `json:"process"` // the fluid process solved, e.g. "greedy"
+	D       int    `json:"d"`
+	// Tails[i] = s_i(m/n), the fraction of bins with load ≥ i as n → ∞,
+	// down to 1e-12.
+	Tails []float64 `json:"tails"`
+	// PMaxAtLeast[i] ≈ P(max load ≥ i) at this n, 1 − exp(−n s_i), and
+	// PredictedMaxLoad its mode.
+	PMaxAtLeast      []float64 `json:"p_max_at_least"`
+	PredictedMaxLoad int       `json:"predicted_max_load"`
+}
+
+// Row is the outcome of one grid point. The JSON names are those of
+// `graphalloc compare -f json`.
+type Row struct {
+	Topology string   `json:"topology,omitempty"` // canonical SPEC; "" without a graph
+	N        int64    `json:"n"`
+	M        int64    `json:"m"`
+	Edges    int64    `json:"edges,omitempty"`
+	Degree   *Degrees `json:"degree,omitempty"`
+	Process  string   `json:"process"`
+	D        float64  `json:"d"`
+	Sample   string   `json:"sample,omitempty"`
+	Ties     string   `json:"ties"`
+	Seed     uint64   `json:"seed"`
+	Trials   int      `json:"trials"`
+	// MaxLoad and Gap summarise the trials (mean, std, CI95, counts).
+	MaxLoad analysis.Summary `json:"max_load"`
+	Gap     analysis.Summary `json:"gap"`
+	// Tails[i] is the measured fraction of bins with load ≥ i, averaged
+	// over the trials (Tails[0] = 1); nil for weighted balls.
+	Tails []float64 `json:"tails,omitempty"`
+	Fluid *Fluid    `json:"fluid,omitempty"`
+	// Bounds are the bounds of analysis.Bounds that apply here.
+	Bounds []analysis.Bound `json:"bounds"`
+	// Query is what the bounds were evaluated for.
+	Query analysis.Query `json:"-"`
+}
+
+// BuildError reports a topology that cannot be built at some n.
+type BuildError struct {
+	Spec string
+	N    int
+	Err  error
+}
+
+func (e *BuildError) Error() string { return fmt.Sprintf("%s at n=%d: %v", e.Spec, e.N, e.Err) }
+func (e *BuildError) Unwrap() error { return e.Err }
+
+// Run runs the grid and calls emit with each row as it finishes, in Points
+// order, from the calling goroutine; notes (adjustments a generator made)
+// go to note, which may be nil. Each graph is built once per (spec, n)
+// from the generator alloc.NewRand(alloc.DeriveSeed(Seed, alloc.StreamGraph, 0))
+// and each point's trials are trials 0..Trials−1 of seed Seed: a row is
+// exactly what `graphalloc run` prints for the same process, topology, n,
+// m, trials and seed.
+//
+// A topology that cannot be built at some n (a core larger than n, an odd
+// nΔ, a hypercube of a size not a power of two) skips those points: they
+// are returned in skipped, and the sweep goes on. A topology that cannot be
+// built at any n of the grid is an error, a *BuildError. Otherwise Run
+// stops at the first error (a process that rejects its parameters, ctx,
+// emit) and returns it.
+func Run(ctx context.Context, g Grid, emit func(Row) error, note func(string)) (skipped []*BuildError, err error) {
+	if err := g.Check(); err != nil {
+		return nil, err
+	}
+	pts := g.Points()
+	trials := make([]int, g.Trials)
+	for i := range trials {
+		trials[i] = i
+	}
+	var ballsTotal int64
+	for _, pt := range pts {
+		ballsTotal += g.balls(pt.N) * int64(g.Trials)
+	}
+	trialsTotal := len(pts) * g.Trials
+	var trialsDone int
+	var ballsDone int64
+
+	var cur struct {
+		spec  string
+		n     int
+		graph graphgen.Graph
+		info  *graphgen.BuildInfo
+		sp    graphgen.Spec
+		err   *BuildError
+	}
+	built := map[string]bool{} // specs built at some n
+	failed := map[string]*BuildError{}
+	for i, pt := range pts {
+		if err := ctx.Err(); err != nil {
+			return skipped, err
+		}
+		params := g.Params
+		if !g.TiesSet {
+			params.Ties = alloc.DefaultTies(pt.Process)
+		}
+		var sp graphgen.Spec
+		n := pt.N
+		if pt.Process == "graph" {
+			if cur.spec != pt.Graph || cur.n != pt.N {
+				cur.graph, cur.err = nil, nil // let the previous graph go before building
+				var err error
+				if cur.sp, err = graphgen.ParseSpec(pt.Graph); err != nil {
+					return skipped, err
+				}
+				cur.spec, cur.n = pt.Graph, pt.N
+				gr, info, err := cur.sp.Build(pt.N, alloc.NewRand(alloc.DeriveSeed(g.Seed, alloc.StreamGraph, 0)))
+				if err != nil {
+					cur.err = &BuildError{Spec: pt.Graph, N: pt.N, Err: err}
+				} else {
+					cur.graph, cur.info = gr, info
+					built[pt.Graph] = true
+					if note != nil {
+						for _, s := range info.Notes {
+							note(fmt.Sprintf("%s at n=%d: %s", cur.sp, pt.N, s))
+						}
+					}
+				}
+			}
+			if cur.err != nil {
+				skipped = append(skipped, cur.err)
+				if failed[pt.Graph] == nil {
+					failed[pt.Graph] = cur.err
+				}
+				trialsDone += g.Trials
+				ballsDone += g.balls(pt.N) * int64(g.Trials)
+				if g.Progress != nil {
+					g.Progress(trialsDone, trialsTotal, ballsDone, ballsTotal)
+				}
+				// The spec's last point: fail if it was built at no n.
+				if !built[pt.Graph] && !slices.ContainsFunc(pts[i+1:], func(p Point) bool { return p.Graph == pt.Graph }) {
+					return skipped, failed[pt.Graph]
+				}
+				continue
+			}
+			sp = cur.sp
+			params.Graph = cur.graph
+			n = cur.graph.Order()
+		}
+		m := g.balls(n)
+		proc, err := alloc.NewProcess(pt.Process, params)
+		if err != nil {
+			return skipped, err
+		}
+		cfg := alloc.Config{Process: proc, N: n, M: m, Seed: g.Seed}
+		if err := cfg.Check(); err != nil {
+			return skipped, err
+		}
+		var results []alloc.Result
+		err = alloc.Run(ctx, cfg, trials, g.Workers, func(r alloc.Result) error {
+			results = append(results, r)
+			trialsDone++
+			ballsDone += m
+			if g.Progress != nil {
+				g.Progress(trialsDone, trialsTotal, ballsDone, ballsTotal)
+			}
+			return nil
+		})
+		if err != nil {
+			return skipped, err
+		}
+		row := Row{
+			N: int64(n), M: m, Process: pt.Process, D: params.D, Ties: params.Ties.String(),
+			Seed: g.Seed, Trials: g.Trials,
+		}
+		switch pt.Process {
+		case "one-choice":
+			row.D = 1
+		case "graph":
+			row.D = 2
+			row.Topology = sp.String()
+			row.Sample = params.Sample.String()
+		}
+		q := analysis.Query{N: float64(n), M: float64(m), D: row.D, Beta: params.Beta, Process: pt.Process}
+		if pt.Process == "graph" {
+			deg := GraphQuery(&q, sp, cur.graph)
+			row.Degree = &deg
+			row.Edges = cur.graph.Size()
+			q.Sample = row.Sample
+		}
+		row.Query = q
+		summarizeRow(&row, results, params.Beta)
+		if err := emit(row); err != nil {
+			return skipped, err
+		}
+	}
+	return skipped, nil
+}
+
+// summarizeRow fills the statistics, tails, fluid prediction and bounds.
+func summarizeRow(row *Row, rs []alloc.Result, beta float64) {
+	var mx, gap []float64
+	weighted := false
+	for _, r := range rs {
+		mx = append(mx, r.MaxLoad)
+		gap = append(gap, r.Gap)
+		weighted = weighted || r.LoadCounts == nil
+	}
+	row.MaxLoad, row.Gap = analysis.Summarize(mx), analysis.Summarize(gap)
+	if !weighted && len(rs) > 0 {
+		row.Tails = MeanTails(rs, row.N)
+	}
+	if fp, ok := FluidFor(row.Process, row.D, beta, row.Topology, row.M, row.N); ok {
+		if tails, err := analysis.TailsTol(fp, float64(row.M)/float64(row.N), 1e-12); err == nil {
+			row.Fluid = &Fluid{
+				Process: fp.Name, D: fp.D, Tails: tails,
+				PMaxAtLeast:      analysis.MaxLoadDist(tails, float64(row.N)),
+				PredictedMaxLoad: analysis.PredictedMaxLoad(tails, float64(row.N)),
+			}
+		}
+	}
+	row.Bounds = []analysis.Bound{}
+	for _, b := range analysis.Bounds(row.Query) {
+		if b.Applies {
+			row.Bounds = append(row.Bounds, b)
+		}
+	}
+}
+
+// MeanTails returns the fraction of bins with load ≥ i, averaged over the
+// trials: entry 0 is 1, the last entry the largest load seen.
+func MeanTails(rs []alloc.Result, n int64) []float64 {
+	var width int
+	for _, r := range rs {
+		width = max(width, len(r.LoadCounts))
+	}
+	tails := make([]float64, width)
+	for _, r := range rs {
+		var above int64 // bins with load ≥ i, from the top down
+		for i := len(r.LoadCounts) - 1; i >= 0; i-- {
+			above += r.LoadCounts[i]
+			tails[i] += float64(above) / float64(n) / float64(len(rs))
+		}
+	}
+	return tails
+}
+
+// FluidFor returns the fluid process that predicts a point, if there is
+// one: the processes analysis.Tails solves (with an integer d), and the
+// graphical process on the complete graph, an edge of K_n being two
+// distinct uniform bins: Greedy[2] up to O(1/n). Heavy points (m/n > 64)
+// are left out: the solver's time grows with m/n.
+func FluidFor(process string, d, beta float64, topology string, m, n int64) (analysis.FluidProcess, bool) {
+	if n < 1 || m < 1 || float64(m)/float64(n) > 64 {
+		return analysis.FluidProcess{}, false
+	}
+	if process == "graph" {
+		if topology == "complete" {
+			return analysis.FluidProcess{Name: "greedy", D: 2}, true
+		}
+		return analysis.FluidProcess{}, false
+	}
+	if !slices.Contains(analysis.FluidProcesses(), process) || d != math.Trunc(d) || d < 1 || d > analysis.MaxFluidD {
+		return analysis.FluidProcess{}, false
+	}
+	return analysis.FluidProcess{Name: process, D: int(d), Beta: beta}, true
+}

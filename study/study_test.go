@@ -1,0 +1,218 @@
+package study
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/graphgen"
+)
+
+func TestPointsOrderAndShard(t *testing.T) {
+	g := Grid{Processes: []string{"greedy", "graph"}, Graphs: []string{"cycle", "complete"}, Ns: []int{8, 16}, Trials: 1}
+	want := []Point{{"", 8, "greedy"}, {"", 16, "greedy"}, {"cycle", 8, "graph"}, {"cycle", 16, "graph"}, {"complete", 8, "graph"}, {"complete", 16, "graph"}}
+	got := g.Points()
+	if len(got) != len(want) {
+		t.Fatalf("points %v, want %v", got, want)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("points %v, want %v", got, want)
+		}
+	}
+	g.Shard.Index, g.Shard.Of = 1, 4
+	if got := g.Points(); len(got) != 2 || got[0] != want[1] || got[1] != want[5] {
+		t.Errorf("shard 1/4: %v", got)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	ok := Grid{Processes: []string{"graph"}, Graphs: []string{"cycle"}, Ns: []int{8}, Trials: 1}
+	if err := ok.Check(); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		mod  func(*Grid)
+	}{
+		{"no process", func(g *Grid) { g.Processes = nil }},
+		{"unknown process", func(g *Grid) { g.Processes = []string{"magic"} }},
+		{"no graphs", func(g *Grid) { g.Graphs = nil }},
+		{"bad spec", func(g *Grid) { g.Graphs = []string{"moebius"} }},
+		{"no n", func(g *Grid) { g.Ns = nil }},
+		{"n = 0", func(g *Grid) { g.Ns = []int{0} }},
+		{"no trials", func(g *Grid) { g.Trials = 0 }},
+		{"bad shard", func(g *Grid) { g.Shard.Index, g.Shard.Of = 3, 2 }},
+		{"negative m", func(g *Grid) { g.Balls = func(int) int64 { return -1 } }},
+	}
+	for _, tc := range cases {
+		g := ok
+		tc.mod(&g)
+		if err := g.Check(); err == nil {
+			t.Errorf("%s: no error", tc.name)
+		}
+	}
+}
+
+func runRows(t *testing.T, g Grid) ([]Row, []*BuildError) {
+	t.Helper()
+	var rows []Row
+	skipped, err := Run(context.Background(), g, func(r Row) error { rows = append(rows, r); return nil }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows, skipped
+}
+
+// Rows do not depend on the number of workers.
+func TestRunWorkersIdentical(t *testing.T) {
+	g := Grid{Processes: []string{"graph", "left"}, Graphs: []string{"regular:degree=5", "cycle"}, Ns: []int{200, 400},
+		Params: alloc.Params{D: 2}, Trials: 6, Seed: 3}
+	var first []byte
+	for _, w := range []int{1, 2, 5} {
+		g.Workers = w
+		rows, _ := runRows(t, g)
+		b, err := json.Marshal(rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = b
+		} else if !bytes.Equal(b, first) {
+			t.Fatalf("workers=%d: rows differ from workers=1", w)
+		}
+	}
+}
+
+// A topology that cannot be built at some n skips those points; one that
+// can be built at no n is an error.
+func TestRunSkips(t *testing.T) {
+	g := Grid{Processes: []string{"graph"}, Graphs: []string{"nonregular:mindeg=3,core=40", "cycle"}, Ns: []int{32, 128},
+		Params: alloc.Params{D: 2}, Trials: 2, Seed: 1}
+	var progressed int
+	g.Progress = func(trials, total int, balls, ballsTotal int64) {
+		progressed = trials
+		if total != 8 || ballsTotal != 2*(32+128)*2 {
+			t.Errorf("progress totals %d trials, %d balls", total, ballsTotal)
+		}
+	}
+	rows, skipped := runRows(t, g)
+	if len(rows) != 3 || len(skipped) != 1 || skipped[0].N != 32 || !strings.Contains(skipped[0].Error(), "core") {
+		t.Fatalf("rows %d, skipped %v", len(rows), skipped)
+	}
+	if progressed != 8 {
+		t.Errorf("progress reached %d of 8 trials", progressed)
+	}
+	g.Graphs = []string{"regular:degree=3", "cycle"}
+	g.Ns = []int{9, 33}
+	g.Progress = nil
+	_, err := Run(context.Background(), g, func(Row) error { return nil }, nil)
+	var be *BuildError
+	if !errors.As(err, &be) || be.Spec != "regular:degree=3" {
+		t.Errorf("never-buildable spec: %v", err)
+	}
+}
+
+// SpecQuery, from the spec alone, agrees with GraphQuery on the built graph.
+func TestSpecQueryMatchesGraph(t *testing.T) {
+	cases := []struct {
+		spec string
+		n    int
+	}{
+		{"complete", 50},
+		{"cycle", 50},
+		{"regular:degree=6", 50},
+		{"regular:eps=0.5", 51}, // ⌈√51⌉ = 8, odd n·8 is fine
+		{"regular:eps=0.5", 49}, // 7, n·Δ odd: moved to 8
+		{"torus:dim=2", 50},     // side 8, n = 64
+		{"torus:dim=3,side=2", 0},
+		{"hypercube", 64},
+		{"hypercube:dim=5", 0},
+		{"circulant:degree=6", 50},
+		{"nonregular:mindeg=4,core=20", 200},
+		{"gnp:degree=4", 300},
+	}
+	for _, tc := range cases {
+		t.Run(tc.spec, func(t *testing.T) {
+			sp, err := graphgen.ParseSpec(tc.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var qs, qg analysis.Query
+			nn, err := SpecQuery(&qs, sp, tc.n, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, _, err := sp.Build(tc.n, alloc.NewRand(alloc.DeriveSeed(1, alloc.StreamGraph, 0)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			GraphQuery(&qg, sp, g)
+			if nn != g.Order() {
+				t.Errorf("SpecQuery says n = %d, graph has %d", nn, g.Order())
+			}
+			if qs.Topology != qg.Topology || qs.Degree != qg.Degree || qs.MinDegree != qg.MinDegree || qs.Eps != qg.Eps || qs.Core != qg.Core {
+				t.Errorf("spec %+v, graph %+v", qs, qg)
+			}
+			// The spec's core fraction leaves out the few joins of a
+			// disconnected remainder: within a percent.
+			if math.Abs(qs.CoreFraction-qg.CoreFraction) > 0.01*qg.CoreFraction {
+				t.Errorf("core fraction: spec %g, graph %g", qs.CoreFraction, qg.CoreFraction)
+			}
+		})
+	}
+}
+
+func TestMeanTails(t *testing.T) {
+	// Two trials of 4 bins: loads {0,1,1,2} and {1,1,1,1}.
+	rs := []alloc.Result{{LoadCounts: []int64{1, 2, 1}}, {LoadCounts: []int64{0, 4}}}
+	got := MeanTails(rs, 4)
+	want := []float64{1, (3.0/4 + 1) / 2, (1.0 / 4) / 2}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-15 {
+			t.Fatalf("MeanTails = %v, want %v", got, want)
+		}
+	}
+}
+
+func TestFluidFor(t *testing.T) {
+	cases := []struct {
+		proc, topo string
+		d          float64
+		m, n       int64
+		want       string
+		ok         bool
+	}{
+		{"graph", "complete", 2, 100, 100, "greedy", true},
+		{"graph", "cycle", 2, 100, 100, "", false},
+		{"left", "", 3, 100, 100, "left", true},
+		{"rank", "", 2.5, 100, 100, "", false},
+		{"greedy", "", 2, 10000, 100, "", false}, // m/n > 64
+	}
+	for _, tc := range cases {
+		fp, ok := FluidFor(tc.proc, tc.d, 0.5, tc.topo, tc.m, tc.n)
+		if ok != tc.ok || fp.Name != tc.want {
+			t.Errorf("FluidFor(%s, %s) = %+v, %v", tc.proc, tc.topo, fp, ok)
+		}
+	}
+}
+
+func TestPlotFormats(t *testing.T) {
+	rows, _ := runRows(t, Grid{Processes: []string{"graph"}, Graphs: []string{"complete"}, Ns: []int{64}, Params: alloc.Params{D: 2}, Trials: 2})
+	var b bytes.Buffer
+	if err := Plot(&b, rows, "pdf"); err == nil {
+		t.Error("pdf: want an error")
+	}
+	if err := Plot(&b, nil, "svg"); err == nil {
+		t.Error("no rows: want an error")
+	}
+	if err := Plot(&b, rows, "svg"); err != nil || !strings.Contains(b.String(), "<svg") {
+		t.Errorf("svg: %v", err)
+	}
+}
