@@ -47,7 +47,7 @@ type Point struct {
 
 // Result is the outcome of one trial.
 type Result struct {
-	Trial   int     `json:"trial"`
+	Trial int `json:"trial"`
 	// MaxLoad and MinLoad are whole numbers except for weighted balls.
 	MaxLoad float64 `json:"max_load"`
 	MinLoad float64 `json:"min_load"`

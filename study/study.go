@@ -54,6 +54,10 @@ type Grid struct {
 	// Progress, if set, is called after every trial, from the goroutine
 	// that called Run, with the trials and balls done and in all.
 	Progress func(trials, trialsTotal int, balls, ballsTotal int64)
+	// Building, if set, is called before each graph is built, with its
+	// spec and n ("" and 0 once it is built), from the goroutine that
+	// called Run: building a large graph can take longer than its trials.
+	Building func(spec string, n int)
 }
 
 // Point is one cell of the grid.
@@ -258,7 +262,13 @@ func Run(ctx context.Context, g Grid, emit func(Row) error, note func(string)) (
 					return skipped, err
 				}
 				cur.spec, cur.n = pt.Graph, pt.N
+				if g.Building != nil {
+					g.Building(cur.sp.String(), pt.N)
+				}
 				gr, info, err := cur.sp.Build(pt.N, alloc.NewRand(alloc.DeriveSeed(g.Seed, alloc.StreamGraph, 0)))
+				if g.Building != nil {
+					g.Building("", 0)
+				}
 				if err != nil {
 					cur.err = &BuildError{Spec: pt.Graph, N: pt.N, Err: err}
 				} else {

@@ -236,6 +236,13 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 	bar := newProgress(stderr, "compare", len(pts)*g.Trials, totalBalls)
 	defer bar.done()
 	g.Progress = func(t, _ int, b, _ int64) { bar.set(t, b) }
+	g.Building = func(spec string, n int) {
+		if spec == "" {
+			bar.status("")
+		} else {
+			bar.status(fmt.Sprintf("building %s at n=%d", spec, n))
+		}
+	}
 
 	var stream *bufio.Writer
 	var streamFile *os.File

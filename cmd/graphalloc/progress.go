@@ -85,6 +85,18 @@ func (p *progress) set(trials int, balls int64) {
 	}
 }
 
+// status sets a word on what is being done besides the trials ("building
+// regular:degree=16 at n=65536"), or clears it with "".
+func (p *progress) status(s string) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.what = s
+	p.draw()
+}
+
 // add records one more trial of m balls.
 func (p *progress) add(m int64) {
 	if p == nil {
@@ -154,6 +166,9 @@ func (p *progress) line() string {
 		} else if frac >= 1 {
 			eta = "done"
 		}
+	}
+	if p.what != "" {
+		eta = p.what
 	}
 	return fmt.Sprintf("%s %s %d/%d trials%s  %s  %s", p.label, bar, p.trials, p.trialsAll, rate, el.Round(time.Second), eta)
 }
