@@ -3,65 +3,265 @@ package alloc
 import (
 	"fmt"
 	"math"
+	"runtime"
+	"unsafe"
 )
 
 // Bins holds the per-bin loads of one trial: the state of the per-bin
-// engine. Loads are uint32, 4 bytes a bin. A Bins is reused across trials
-// with Reset.
+// engine. A Bins is reused across trials with Reset.
+//
+// Compact loads. The loads start as one byte a bin (uint8) and are promoted
+// to four bytes a bin (uint32) when a ball would raise a load to 255, or when
+// a process that has only a uint32 loop, or a caller of Loads, asks for
+// them. The loops of OneChoice, Greedy[d] and Left[d] run on either form and
+// stop just before the ball that would overflow a byte, so a load never
+// wraps, and the loads, and every result, are the same whichever form held
+// them. Memory: n bytes while every load is below 255 (m = n, and any m
+// below about 250n), 4n bytes after a promotion (plus n during it); a
+// promoted Bins stays promoted through Reset. A byte a bin fits 2^32 bins
+// in 4 GiB and four times as many bins in each cache level as uint32
+// (PERF.md, point 6).
+//
+// Huge pages. On Linux, a load array of 2 MiB or more is mapped outside the
+// Go heap and advised MADV_HUGEPAGE, so that it gets 2 MiB pages even when
+// transparent huge pages are enabled in "madvise" mode only (PERF.md, point
+// 5: 10–17% fewer nanoseconds per ball once the loads leave the caches). The
+// mapping is released when the Bins becomes unreachable, or handed back to
+// the Go heap by Loads, whose slice may outlive the Bins.
 type Bins struct {
+	n int
+	// The loads: in small while compact, in loads once promoted; both
+	// nil until first use, which allocates the form it needs, so that a
+	// process with only a uint32 loop never allocates the bytes.
+	small []uint8
 	loads []uint32
 	balls int64
+	mem   *binsMem // mappings behind small and loads; nil if none
 }
 
-// NewBins returns n empty bins.
-func NewBins(n int) *Bins { return &Bins{loads: make([]uint32, n)} }
+// binsMem holds the mappings (as returned by mapHuge) behind a Bins's
+// arrays, so that a cleanup can release them without referring to the Bins.
+type binsMem struct{ small, loads []byte }
+
+func (m *binsMem) free() {
+	unmapHuge(m.small)
+	unmapHuge(m.loads)
+	m.small, m.loads = nil, nil
+}
+
+// limit8 is the largest load the compact loops may read in a bin they are
+// about to raise: a ball that would raise a bin from 254 to 255 stops the
+// loop, which leaves the ball unplaced for the uint32 loop to place.
+// (255 itself is never stored, so a byte never wraps.)
+const limit8 = 254
+
+// limit32 is the limit passed to the uint32 loops: no uint32 load reaches
+// it (a load that wraps at 2^32 is caught by Counts, as before compact
+// loads existed).
+const limit32 = 1 << 32
+
+// useHugePages lets the benchmarks measure the loops with and without huge
+// pages.
+var useHugePages = true
+
+// NewBins returns n empty bins. Their memory is allocated on first use, in
+// the form the first process asks for.
+func NewBins(n int) *Bins {
+	if n < 0 {
+		panic(fmt.Sprintf("alloc: NewBins(%d)", n))
+	}
+	return &Bins{n: n}
+}
+
+// fresh reports whether b's loads are not allocated yet (all zero).
+func (b *Bins) fresh() bool { return b.small == nil && b.loads == nil }
+
+// alloc8 returns n zeroed bytes, mapped with huge pages if large.
+func (b *Bins) alloc8(n int) []uint8 {
+	if useHugePages && n >= hugePageSize {
+		if mem, mapping := mapHuge(n); mem != nil {
+			b.track().small = mapping
+			return mem
+		}
+	}
+	return make([]uint8, n)
+}
+
+// alloc32 returns n zeroed uint32s, mapped with huge pages if large.
+func (b *Bins) alloc32(n int) []uint32 {
+	if useHugePages && n >= hugePageSize/4 {
+		if mem, mapping := mapHuge(4 * n); mem != nil {
+			b.track().loads = mapping
+			return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(mem))), n)
+		}
+	}
+	return make([]uint32, n)
+}
+
+// track returns b's mapping record, creating it and the cleanup that
+// releases the mappings once b is unreachable.
+func (b *Bins) track() *binsMem {
+	if b.mem == nil {
+		b.mem = &binsMem{}
+		runtime.AddCleanup(b, (*binsMem).free, b.mem)
+	}
+	return b.mem
+}
 
 // N returns the number of bins.
-func (b *Bins) N() int { return len(b.loads) }
+func (b *Bins) N() int { return b.n }
 
 // Balls returns the number of balls placed since the last Reset.
 func (b *Bins) Balls() int64 { return b.balls }
 
-// Loads returns the loads; the slice is shared with b.
-func (b *Bins) Loads() []uint32 { return b.loads }
+// BytesPerBin returns the bytes each bin's load takes: 1 while compact, 4
+// once promoted.
+func (b *Bins) BytesPerBin() int {
+	if b.loads == nil {
+		return 1
+	}
+	return 4
+}
 
-// wide returns the loads as uint32, the form every process's loop works
-// on. Processes call it once per batch, never per ball; an engine with a
-// more compact representation converts here.
-func (b *Bins) wide() []uint32 { return b.loads }
+// Loads returns the loads as uint32, promoting compact bins (see Bins); the
+// slice is shared with b and lives on the Go heap, so it stays valid after
+// b is gone.
+func (b *Bins) Loads() []uint32 {
+	b.promote()
+	if b.mem != nil && b.mem.loads != nil {
+		L := make([]uint32, b.n)
+		copy(L, b.loads)
+		unmapHuge(b.mem.loads)
+		b.mem.loads = nil
+		b.loads = L
+	}
+	return b.loads
+}
+
+// wide returns the loads as uint32, the form a process's uint32 loop works
+// on, promoting compact bins first. Processes call it once per batch, never
+// per ball. The slice may be mapped memory that b releases once it is
+// unreachable: use it only while b is in use (Place ends with b.balls += m,
+// which keeps b alive through its loop).
+func (b *Bins) wide() []uint32 {
+	b.promote()
+	return b.loads
+}
+
+// promote converts compact loads to uint32.
+func (b *Bins) promote() {
+	if b.fresh() {
+		b.loads = b.alloc32(b.n)
+		return
+	}
+	if b.small == nil {
+		return
+	}
+	L := b.alloc32(b.n)
+	for i, l := range b.small {
+		L[i] = uint32(l)
+	}
+	b.loads, b.small = L, nil
+	if b.mem != nil && b.mem.small != nil {
+		unmapHuge(b.mem.small)
+		b.mem.small = nil
+	}
+}
+
+// place runs a process's loop for m balls on b: loop8 on compact loads,
+// which returns how many balls it placed before one would raise a load to
+// 255 (see limit8); then b is promoted and loop32 places the rest.
+// Processes call it once per batch with closures over their parameters.
+func (b *Bins) place(m int64, loop8 func(L []uint8, m int64) int64, loop32 func(L []uint32, m int64) int64) {
+	if b.fresh() {
+		b.small = b.alloc8(b.n)
+	}
+	if b.small != nil {
+		k := loop8(b.small, m)
+		b.balls += k
+		if m -= k; m == 0 {
+			return
+		}
+		b.promote()
+	}
+	b.balls += loop32(b.loads, m)
+}
 
 // Reset empties every bin.
 func (b *Bins) Reset() {
+	clear(b.small)
 	clear(b.loads)
 	b.balls = 0
 }
 
 // MaxMin returns the largest and smallest load, in one pass.
 func (b *Bins) MaxMin() (mx, mn uint32) {
-	if len(b.loads) == 0 {
+	if b.loads == nil {
+		return maxMin(b.small)
+	}
+	return maxMin(b.loads)
+}
+
+func maxMin[T uint8 | uint32](L []T) (mx, mn uint32) {
+	if len(L) == 0 {
 		return 0, 0
 	}
-	mn = math.MaxUint32
-	for _, l := range b.loads {
-		mx = max(mx, l)
-		mn = min(mn, l)
+	lo, hi := L[0], L[0]
+	for _, l := range L {
+		hi = max(hi, l)
+		lo = min(lo, l)
 	}
-	return mx, mn
+	return uint32(hi), uint32(lo)
 }
 
 // Counts returns c with c[i] the number of bins holding exactly i balls,
 // for i = 0..max load. It returns an error if the loads do not add up to the
 // balls placed, which only happens if a load overflowed 2^32-1.
 func (b *Bins) Counts() ([]int64, error) {
-	mx, _ := b.MaxMin()
-	c := make([]int64, int(mx)+1)
+	var c []int64
 	var sum uint64
-	for _, l := range b.loads {
-		c[l]++
-		sum += uint64(l)
+	switch {
+	case b.fresh():
+		c = []int64{int64(b.n)}
+	case b.small != nil:
+		c, sum = counts8(b.small)
+	default:
+		mx, _ := b.MaxMin()
+		c = make([]int64, int(mx)+1)
+		for _, l := range b.loads {
+			c[l]++
+			sum += uint64(l)
+		}
 	}
 	if sum != uint64(b.balls) {
 		return c, fmt.Errorf("alloc: loads add up to %d, not the %d balls placed: a bin overflowed %d", sum, b.balls, uint32(math.MaxUint32))
 	}
 	return c, nil
+}
+
+// counts8 is the histogram of compact loads and their sum. Four
+// interleaved histograms keep consecutive bins of the same load from
+// waiting on each other's increment.
+func counts8(L []uint8) ([]int64, uint64) {
+	var h [4][256]int64
+	i := 0
+	for ; i+4 <= len(L); i += 4 {
+		h[0][L[i]]++
+		h[1][L[i+1]]++
+		h[2][L[i+2]]++
+		h[3][L[i+3]]++
+	}
+	for ; i < len(L); i++ {
+		h[0][L[i]]++
+	}
+	top := 0
+	var sum uint64
+	for l := range 256 {
+		h[0][l] += h[1][l] + h[2][l] + h[3][l]
+		if h[0][l] > 0 {
+			top = l
+			sum += uint64(l) * uint64(h[0][l])
+		}
+	}
+	return append([]int64(nil), h[0][:top+1]...), sum
 }

@@ -48,9 +48,11 @@ var _ Process = FirstDiff{}
 // (see FirstDiff), and Left[d]'s like that of Greedy[φ_d^d], with
 // φ_d^d = 2.62, 6.22, 13.8 for d = 2, 3, 4 (tending to 2^d): a cap of 2^d is
 // the power of two that gives FirstDiff[d] the tail of Left[d], the paper's
-// claim about the maximum load. What it costs, measured at n = m = 2^16
-// (40 trials): 2.99, 4.12 and 5.37 probes per ball on average for d = 2, 3
-// and 4, about one probe more than the paper's d. The mean grows like
+// claim about the maximum load (measured at n = 2^16, m = n and m = 100n:
+// a gap at or below Left[d]'s, below Greedy[d]'s). What it costs, measured
+// at n = m = 2^16 (40 trials): 2.99, 4.12 and 5.37 probes per ball on
+// average for d = 2, 3 and 4, about one probe more than the paper's d
+// (2.74, 3.68 and 4.82 over m = 100n balls). The mean grows like
 // 1 + 1.15·log2(Cap) at m = n (most of it from the first balls, when almost
 // every bin is empty and a ball probes up to the cap): Cap = 2^(d−1) would
 // cost about d probes, but for d = 2 that cap is 2 and FirstDiff[2] is then

@@ -1,6 +1,9 @@
 package alloc
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // Greedy is Greedy[d], the d-choice process of Azar, Broder, Karlin and
 // Upfal: each ball draws D bins uniformly and independently (with
@@ -36,53 +39,211 @@ const maxChoices = 1 << 20
 
 // Place throws m balls, D probes each.
 func (p Greedy) Place(b *Bins, m int64, r *Rand) Stats {
-	switch p.D {
-	case 1:
+	n := uint64(b.N())
+	switch {
+	case p.D == 1:
 		OneChoice{}.Place(b, m, r)
-	case 2:
-		greedy2(b.wide(), m, r)
-		b.balls += m
+	case p.D == 2:
+		b.place(m,
+			func(L []uint8, m int64) int64 { return two(L, m, limit8, r, 0, n, 0, n) },
+			func(L []uint32, m int64) int64 { return two(L, m, limit32, r, 0, n, 0, n) })
+	case p.D <= maxPipeD:
+		start, size := make([]uint64, p.D), make([]uint64, p.D)
+		for j := range size {
+			size[j] = n
+		}
+		b.place(m,
+			func(L []uint8, m int64) int64 { return choose(L, m, limit8, r, start, size) },
+			func(L []uint32, m int64) int64 { return choose(L, m, limit32, r, start, size) })
 	default:
-		greedyD(b.wide(), m, p.D, r)
-		b.balls += m
+		b.place(m,
+			func(L []uint8, m int64) int64 { return greedyD(L, m, p.D, limit8, r) },
+			func(L []uint32, m int64) int64 { return greedyD(L, m, p.D, limit32, r) })
 	}
 	return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
 }
 
-func greedy2(L []uint32, m int64, r *Rand) {
-	n := uint64(len(L))
+// two places m balls, each on the lesser loaded of a uniform bin of
+// [a, a+na) and a uniform bin of [b, b+nb), drawn in that order, the first
+// winning ties: Greedy[2] (a = b = 0, na = nb = n) and Left[2]. See
+// oneChoice for lim and the return value.
+func two[T uint8 | uint32](L []T, m int64, lim uint64, r *Rand, a, na, b, nb uint64) int64 {
+	if pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return twoPiped(L, m, lim, r, a, na, b, nb)
+	}
 	s := r.state
 	for k := int64(0); k < m; k++ {
+		s0 := s
 		var i, j uint64
-		s, i = below(s, n)
-		s, j = below(s, n)
-		li, lj := L[i], L[j]
+		s, i = below(s, na)
+		s, j = below(s, nb)
+		i, j = i+a, j+b
+		li, lj := uint64(L[i]), uint64(L[j])
 		// Written so that the compiler emits conditional moves: the
 		// comparison is unpredictable (PERF.md, point 3).
 		c, mn := i, li
 		if lj < li {
 			c, mn = j, lj
 		}
-		L[c] = mn + 1
+		if mn >= lim {
+			r.state = s0
+			return k
+		}
+		L[c] = T(mn + 1)
 	}
 	r.state = s
+	return m
 }
 
-func greedyD(L []uint32, m int64, d int, r *Rand) {
-	n := uint64(len(L))
+func twoPiped[T uint8 | uint32](L []T, m int64, lim uint64, r *Rand, a, na, b, nb uint64) int64 {
+	var ring [ahead]struct{ s, i, j uint64 }
+	s := r.state
+	for k := range min(m, ahead) {
+		e := &ring[k]
+		e.s = s
+		s, e.i = below(s, na)
+		s, e.j = below(s, nb)
+		e.i += a
+		e.j += b
+		prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
+	}
+	for k := int64(0); k < m; k++ {
+		e := &ring[k&(ahead-1)]
+		s0, i, j := e.s, e.i, e.j
+		if k+ahead < m {
+			e.s = s
+			s, e.i = below(s, na)
+			s, e.j = below(s, nb)
+			e.i += a
+			e.j += b
+			prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
+		}
+		li, lj := uint64(L[i]), uint64(L[j])
+		c, mn := i, li
+		if lj < li {
+			c, mn = j, lj
+		}
+		if mn >= lim {
+			r.state = s0
+			return k
+		}
+		L[c] = T(mn + 1)
+	}
+	r.state = s
+	return m
+}
+
+// maxPipeD is the most choices choose pipelines (its ring holds maxPipeD
+// bins a ball); beyond it a ball's own d independent reads keep the memory
+// busy.
+const maxPipeD = 8
+
+// choose places m balls, each on the least loaded of d = len(size) bins,
+// bin j uniform in [start[j], start[j]+size[j]), drawn in order j = 0, 1, …;
+// the first drawn of the least loaded wins: Greedy[d] (start[j] = 0,
+// size[j] = n) and Left[d] with left ties.
+func choose[T uint8 | uint32](L []T, m int64, lim uint64, r *Rand, start, size []uint64) int64 {
+	if len(size) <= maxPipeD && pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return choosePiped(L, m, lim, r, start, size)
+	}
 	s := r.state
 	for k := int64(0); k < m; k++ {
+		s0 := s
 		var c uint64
-		s, c = below(s, n)
-		mn := L[c]
-		for j := 1; j < d; j++ {
+		s, c = below(s, size[0])
+		c += start[0]
+		mn := uint64(L[c])
+		for j := 1; j < len(size); j++ {
 			var x uint64
-			s, x = below(s, n)
-			if lx := L[x]; lx < mn {
+			s, x = below(s, size[j])
+			x += start[j]
+			if lx := uint64(L[x]); lx < mn {
 				c, mn = x, lx
 			}
 		}
-		L[c] = mn + 1
+		if mn >= lim {
+			r.state = s0
+			return k
+		}
+		L[c] = T(mn + 1)
 	}
 	r.state = s
+	return m
+}
+
+func choosePiped[T uint8 | uint32](L []T, m int64, lim uint64, r *Rand, start, size []uint64) int64 {
+	var ring [ahead]struct {
+		s uint64
+		c [maxPipeD]uint64
+	}
+	d := len(size)
+	s := r.state
+	for k := range min(m, ahead) {
+		e := &ring[k]
+		e.s = s
+		s = drawPrefetch(L, s, &e.c, start, size)
+	}
+	for k := int64(0); k < m; k++ {
+		e := &ring[k&(ahead-1)]
+		s0 := e.s
+		c := e.c[0]
+		mn := uint64(L[c])
+		for j := 1; j < d; j++ {
+			x := e.c[j&(maxPipeD-1)]
+			if lx := uint64(L[x]); lx < mn {
+				c, mn = x, lx
+			}
+		}
+		if mn >= lim {
+			r.state = s0
+			return k
+		}
+		L[c] = T(mn + 1)
+		// The slot is free: draw ball k+ahead into it.
+		if k+ahead < m {
+			e.s = s
+			s = drawPrefetch(L, s, &e.c, start, size)
+		}
+	}
+	r.state = s
+	return m
+}
+
+// drawPrefetch draws one ball's bins into c (see choose), prefetches their
+// loads, and returns the advanced state.
+func drawPrefetch[T uint8 | uint32](L []T, s uint64, c *[maxPipeD]uint64, start, size []uint64) uint64 {
+	for j := range size {
+		var x uint64
+		s, x = below(s, size[j])
+		x += start[j]
+		c[j&(maxPipeD-1)] = x
+		prefetch(unsafe.Pointer(&L[x]))
+	}
+	return s
+}
+
+// greedyD is Greedy[d] for d above maxPipeD.
+func greedyD[T uint8 | uint32](L []T, m int64, d int, lim uint64, r *Rand) int64 {
+	n := uint64(len(L))
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		s0 := s
+		var c uint64
+		s, c = below(s, n)
+		mn := uint64(L[c])
+		for j := 1; j < d; j++ {
+			var x uint64
+			s, x = below(s, n)
+			if lx := uint64(L[x]); lx < mn {
+				c, mn = x, lx
+			}
+		}
+		if mn >= lim {
+			r.state = s0
+			return k
+		}
+		L[c] = T(mn + 1)
+	}
+	r.state = s
+	return m
 }

@@ -1,6 +1,9 @@
 package alloc
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // Left is Vöcking's Left[d]: the bins are split into D contiguous groups,
 // group j being [⌊jn/D⌋, ⌊(j+1)n/D⌋); each ball draws one uniform bin in
@@ -33,13 +36,19 @@ func (p Left) Check(n int) error {
 	return nil
 }
 
-// groups returns the first bin and the size of each of the d groups.
+// leftGroups returns the first bin and the size of each of the d groups:
+// group j is [⌊jn/d⌋, ⌊(j+1)n/d⌋), computed in 128 bits so that any n
+// (up to 2^62 for the level engine) is exact.
 func leftGroups(n, d int) (start, size []uint64) {
 	start = make([]uint64, d)
 	size = make([]uint64, d)
+	at := func(j int) uint64 {
+		hi, lo := bits.Mul64(uint64(j), uint64(n))
+		q, _ := bits.Div64(hi, lo, uint64(d)) // no overflow: jn/d ≤ n
+		return q
+	}
 	for j := range d {
-		lo := uint64(j) * uint64(n) / uint64(d)
-		hi := uint64(j+1) * uint64(n) / uint64(d)
+		lo, hi := at(j), at(j+1)
 		start[j], size[j] = lo, hi-lo
 	}
 	return start, size
@@ -47,50 +56,43 @@ func leftGroups(n, d int) (start, size []uint64) {
 
 // Place throws m balls, D probes each.
 func (p Left) Place(b *Bins, m int64, r *Rand) Stats {
-	start, size := leftGroups(len(b.wide()), p.D)
-	if p.Ties.resolve(TiesLeft) == TiesLeft {
-		leftFirst(b.wide(), m, start, size, r)
-	} else {
-		leftRandom(b.wide(), m, start, size, r)
+	start, size := leftGroups(b.N(), p.D)
+	switch {
+	case p.Ties.resolve(TiesLeft) != TiesLeft:
+		b.place(m,
+			func(L []uint8, m int64) int64 { return leftRandom(L, m, limit8, r, start, size) },
+			func(L []uint32, m int64) int64 { return leftRandom(L, m, limit32, r, start, size) })
+	case p.D == 2:
+		a, na, c, nc := start[0], size[0], start[1], size[1]
+		b.place(m,
+			func(L []uint8, m int64) int64 { return two(L, m, limit8, r, a, na, c, nc) },
+			func(L []uint32, m int64) int64 { return two(L, m, limit32, r, a, na, c, nc) })
+	default:
+		b.place(m,
+			func(L []uint8, m int64) int64 { return choose(L, m, limit8, r, start, size) },
+			func(L []uint32, m int64) int64 { return choose(L, m, limit32, r, start, size) })
 	}
-	b.balls += m
 	return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
 }
 
-func leftFirst(L []uint32, m int64, start, size []uint64, r *Rand) {
+// leftRandom is Left[d] with ties broken uniformly by reservoir sampling:
+// the t-th candidate tied with the minimum so far replaces it with
+// probability 1/t. Its tie draws depend on the loads, so it cannot draw
+// ahead, and it has no pipelined version. See oneChoice for lim and the
+// return value.
+func leftRandom[T uint8 | uint32](L []T, m int64, lim uint64, r *Rand, start, size []uint64) int64 {
 	s := r.state
 	for k := int64(0); k < m; k++ {
+		s0 := s
 		var c uint64
 		s, c = below(s, size[0])
-		mn := L[c]
-		for j := 1; j < len(start); j++ {
-			var x uint64
-			s, x = below(s, size[j])
-			x += start[j]
-			// Strictly less: a tie keeps the group to the left.
-			if lx := L[x]; lx < mn {
-				c, mn = x, lx
-			}
-		}
-		L[c] = mn + 1
-	}
-	r.state = s
-}
-
-// leftRandom breaks ties uniformly by reservoir sampling: the t-th candidate
-// tied with the minimum so far replaces it with probability 1/t.
-func leftRandom(L []uint32, m int64, start, size []uint64, r *Rand) {
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		var c uint64
-		s, c = below(s, size[0])
-		mn := L[c]
+		mn := uint64(L[c])
 		tied := uint64(1)
 		for j := 1; j < len(start); j++ {
 			var x uint64
 			s, x = below(s, size[j])
 			x += start[j]
-			lx := L[x]
+			lx := uint64(L[x])
 			switch {
 			case lx < mn:
 				c, mn, tied = x, lx, 1
@@ -102,7 +104,12 @@ func leftRandom(L []uint32, m int64, start, size []uint64, r *Rand) {
 				}
 			}
 		}
-		L[c] = mn + 1
+		if mn >= lim {
+			r.state = s0
+			return k
+		}
+		L[c] = T(mn + 1)
 	}
 	r.state = s
+	return m
 }

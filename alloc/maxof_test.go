@@ -184,3 +184,47 @@ func TestMaxOfFluid(t *testing.T) {
 		})
 	}
 }
+
+// TestNewProcessIssue4: every process of issue 4 is reachable by its
+// command-line name, with its parameters.
+func TestNewProcessIssue4(t *testing.T) {
+	exp := WeightDist{Kind: WeightExp}
+	for _, tc := range []struct {
+		name string
+		p    Params
+		want Process
+	}{
+		{"firstdiff", Params{D: 3, Cap: 5}, FirstDiff{D: 3, Cap: 5}},
+		{"unbalanced", Params{D: 2}, MaxOf{D: 2}},
+		{"one-plus-beta", Params{D: 2, Beta: 0.25}, OnePlusBeta{Beta: 0.25}},
+		{"rank", Params{D: 2.5, Ties: TiesLeft}, Rank{D: 2.5}},
+		{"grouped", Params{D: 4, Ties: TiesLeft}, Grouped{D: 4, Ties: TiesLeft}},
+		{"window", Params{D: 6}, Window{D: 6}},
+		{"weighted", Params{D: 2, Weights: exp}, Weighted{D: 2, Weights: exp}},
+	} {
+		got, err := NewProcess(tc.name, tc.p)
+		if err != nil || got != tc.want || got.Name() != tc.name {
+			t.Errorf("%s: got %#v, %v", tc.name, got, err)
+		}
+		if !slices.Contains(ProcessNames(), tc.name) {
+			t.Errorf("%s not listed", tc.name)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		p    Params
+	}{
+		{"firstdiff", Params{D: 1.5}},
+		{"unbalanced", Params{D: 0}},
+		{"grouped", Params{D: 2.5}},
+		{"rank", Params{D: 2, Ties: TiesRandom}},
+		{"weighted", Params{D: 0.5}},
+	} {
+		if _, err := NewProcess(tc.name, tc.p); err == nil {
+			t.Errorf("%s %+v accepted", tc.name, tc.p)
+		}
+	}
+	if DefaultTies("grouped") != TiesLeft || DefaultTies("window") != TiesLeft || DefaultTies("rank") != TiesLeft || DefaultTies("firstdiff") != TiesRandom {
+		t.Error("default tie rules")
+	}
+}

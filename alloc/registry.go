@@ -31,9 +31,10 @@ var processNames = []string{"one-choice", "greedy", "left", "firstdiff", "unbala
 func ProcessNames() []string { return append([]string(nil), processNames...) }
 
 // DefaultTies returns the tie rule the definition of the named process
-// gives: left for "left", "grouped" and "window", random for the others.
+// gives: left for "left", "grouped" and "window" (and "rank", whose ties
+// follow a fixed order), random for the others.
 func DefaultTies(name string) Ties {
-	if name == "left" || name == "grouped" || name == "window" {
+	if name == "left" || name == "grouped" || name == "window" || name == "rank" {
 		return TiesLeft
 	}
 	return TiesRandom
@@ -68,6 +69,9 @@ func NewProcess(name string, p Params) (Process, error) {
 	case "one-plus-beta":
 		return OnePlusBeta{Beta: p.Beta, Ties: p.Ties}, nil
 	case "rank":
+		if p.Ties == TiesRandom {
+			return nil, fmt.Errorf("alloc: rank orders tied bins in a fixed order; random ties are not part of its definition (use ties left)")
+		}
 		return Rank{D: p.D}, nil
 	case "grouped":
 		d, err := intD()

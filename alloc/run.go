@@ -18,6 +18,9 @@ type Config struct {
 	// Every, if positive, records the gap and the spread max − min after
 	// every Every balls (and after the last ball) in Result.Series.
 	Every int64
+	// Profile records the sorted normalised load vector at the end of each
+	// trial in Result.Profile.
+	Profile bool
 }
 
 // Check reports whether c describes a run that can be made.
@@ -58,6 +61,9 @@ type Result struct {
 	Probes     int64   `json:"probes"`
 	MaxProbes  int64   `json:"max_probes"`
 	Series     []Point `json:"series,omitempty"`
+	// Profile is the sorted normalised load vector (load − m/n, highest
+	// first) as run-length pairs, if Config.Profile is set.
+	Profile []ProfileLevel `json:"profile,omitempty"`
 }
 
 // TrialRunner is implemented by processes that run a whole trial on a state
@@ -122,6 +128,9 @@ func (c Config) Trial(ctx context.Context, i int, b *Bins) (Result, error) {
 	res.LoadCounts = counts
 	res.Probes, res.MaxProbes = st.Probes, st.MaxProbes
 	res.Series = series
+	if c.Profile {
+		res.Profile = ProfileFromCounts(counts, c.M, c.N)
+	}
 	return res, nil
 }
 

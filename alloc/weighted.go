@@ -293,6 +293,9 @@ func (p Weighted) RunTrial(ctx context.Context, c Config, i int) (Result, error)
 	res.MaxLoad, res.MinLoad = mx, mn
 	res.Gap = mx - sum/float64(c.N)
 	res.Probes, res.MaxProbes = st.Probes, st.MaxProbes
+	if c.Profile {
+		res.Profile = ProfileFromLoads(L)
+	}
 	return res, nil
 }
 

@@ -183,7 +183,7 @@ func TestWeightLaws(t *testing.T) {
 		{"uniform:a=0.5,b=1.5", "uniform:a=0.5,b=1.6"},
 	} {
 		dist, _ := ParseWeights(tc.law)
-		r := NewRand(2007)
+		r := NewRand(2007 + uint64(dist.Kind))
 		x := make([]float64, N)
 		for i := range x {
 			L := []float64{0}
@@ -205,6 +205,33 @@ func TestWeightLaws(t *testing.T) {
 		}
 		if wrong <= eps {
 			t.Errorf("%s: the wrong law %s was not rejected (%.4f)", tc.law, tc.wrong, wrong)
+		}
+	}
+}
+
+// TestTrialRunnersWorkers: the processes that run whole trials on their own
+// state give the same results in the same order for any number of workers.
+func TestTrialRunnersWorkers(t *testing.T) {
+	pareto, _ := ParseWeights("pareto:shape=3")
+	for _, p := range []Process{Rank{D: 1.5}, Weighted{D: 3, Weights: pareto}} {
+		c := Config{Process: p, N: 200, M: 2000, Seed: 6, Every: 500}
+		var want []Result
+		for _, w := range []int{1, 3} {
+			var got []Result
+			if err := Run(context.Background(), c, []int{0, 1, 2, 3, 4}, w, func(r Result) error {
+				got = append(got, r)
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if want == nil {
+				want = got
+			} else if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: workers=%d differs", p.Name(), w)
+			}
+		}
+		if len(want) != 5 || len(want[4].Series) != 4 || want[4].Trial != 4 {
+			t.Errorf("%s: results %+v", p.Name(), want)
 		}
 	}
 }

@@ -56,4 +56,15 @@
 // standard deviation, range, a Student-t 95% confidence interval for the
 // mean and, for integers, the count of each value. FitLogLog regresses max
 // load on ln ln n across sizes: for greedy the slope estimates 1/ln d.
+//
+// # The reachability polynomial
+//
+// For a rooted graph whose edges work independently with probability p,
+// EV(G; p) is the expected number of vertices joined to the root [Gordon,
+// Jager, Networks 2010]. ReachPolynomial computes it exactly (big-integer
+// coefficients, up to MaxReachExactEdges edges), and its derivatives at
+// p = 1 give the edge connectivity: a connected G is k-edge-connected iff
+// EV′(G; 1) = … = EV^(k−1)(G; 1) = 0 (ReachPoly.KEdgeConnected,
+// EdgeConnectivity). ReachMonteCarlo estimates EV(G; p) with a confidence
+// interval on graphs of any size.
 package analysis

@@ -15,7 +15,8 @@ import (
 //
 //	complete                 K_n, implicit
 //	cycle                    C_n
-//	torus:dim=2              side ⌈n^{1/dim}⌉, n = side^dim (dim defaults to 2)
+//	torus:dim=2              side ⌈n^{1/dim}⌉, n = side^dim (dim defaults to 2;
+//	                         an error if that more than doubles n)
 //	torus:dim=3,side=10      n = 1000
 //	hypercube                n a power of two; or hypercube:dim=10
 //	regular:degree=16        random 16-regular
@@ -299,6 +300,16 @@ func (s Spec) buildLattice(n int, nSet bool, info *BuildInfo) (Graph, *BuildInfo
 				return nil, nil, fmt.Errorf("graphgen: torus needs 0 <= n <= %d, got n=%d", MaxOrder, n)
 			}
 			side = TorusSide(n, dim)
+			// Rounding n up to side^dim may not more than double it:
+			// for dim > log2 n the side is 2 and 2^dim could be
+			// anything.
+			if N, err := torusOrder(dim, side); err != nil || N > 2*max(n, 1) {
+				alt := ""
+				if lo, _ := torusOrder(dim, side-1); side > 2 {
+					alt = fmt.Sprintf(" (side=%d gives %d)", side-1, lo)
+				}
+				return nil, nil, fmt.Errorf("graphgen: torus:dim=%d on n=%d: side ⌈n^(1/%d)⌉ = %d gives more than 2n vertices; set side= explicitly%s or use a smaller dim", dim, n, dim, side, alt)
+			}
 		}
 		g, err = Torus(dim, side)
 		switch {

@@ -175,6 +175,9 @@ func TestSpecFamilies(t *testing.T) {
 		"nonregular:mindeg=3,core=-4":      "integer",
 		"nonregular:mindeg=3,core=9,n=100": "even",
 	}
+	// ⌈100^(1/9)⌉ = 2 and 2^9 = 512 > 200; ⌈10^(1/3)⌉ = 3 and 27 > 20.
+	bad["torus:dim=9"] = "set side= explicitly or use a smaller dim"
+	bad["torus:dim=3,n=10"] = "(side=2 gives 8)"
 	for in, want := range bad {
 		s, err := ParseSpec(in)
 		if err != nil {

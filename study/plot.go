@@ -161,14 +161,24 @@ func plotMaxLoad(rows []Row) (*plot.Plot, error) {
 	for i, name := range names {
 		rs := by[name]
 		col := plotutil.Color(i)
-		pts := make(plotter.XYs, len(rs))
-		errs := make(plotter.YErrors, len(rs))
-		for j, r := range rs {
-			pts[j] = plotter.XY{X: float64(r.N), Y: r.MaxLoad.Mean}
-			errs[j] = struct{ Low, High float64 }{r.MaxLoad.Mean - r.MaxLoad.CI95[0], r.MaxLoad.CI95[1] - r.MaxLoad.Mean}
+		var pts plotter.XYs
+		var errs plotter.YErrors
+		for _, r := range rs {
 			lo, hi = min(lo, float64(r.N)), max(hi, float64(r.N))
+			mean := r.MaxLoad.Mean
+			if !(mean > 0) {
+				continue // a log axis has no room for an empty run
+			}
+			// A wide interval from few trials is clipped at half the mean:
+			// the log axis cannot show 0 or below.
+			low := max(r.MaxLoad.CI95[0], mean/2)
+			pts = append(pts, plotter.XY{X: float64(r.N), Y: mean})
+			errs = append(errs, struct{ Low, High float64 }{mean - low, r.MaxLoad.CI95[1] - mean})
 			ymax = max(ymax, r.MaxLoad.CI95[1])
-			ymin = min(ymin, r.MaxLoad.CI95[0])
+			ymin = min(ymin, low)
+		}
+		if len(pts) == 0 {
+			continue
 		}
 		line, sc, err := plotter.NewLinePoints(pts)
 		if err != nil {
@@ -194,7 +204,7 @@ func plotMaxLoad(rows []Row) (*plot.Plot, error) {
 		for _, r := range rs {
 			for _, b := range r.Bounds {
 				v, ok := asMaxLoad(b, r)
-				if !ok {
+				if !ok || !(v > 0) {
 					continue
 				}
 				if _, seen := curves[b.Name]; !seen {
@@ -233,7 +243,10 @@ func plotMaxLoad(rows []Row) (*plot.Plot, error) {
 	// stay visible beside a non-regular graph's large loads.
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = niceLogTicks{}
-	p.Y.Min, p.Y.Max = max(min(ymin, 2)*0.8, 0.5), ymax*1.5
+	if math.IsInf(ymin, 1) {
+		ymin, ymax = 1, 2
+	}
+	p.Y.Min, p.Y.Max = max(min(ymin, 2)*0.8, 0.1), max(ymax*1.5, 2)
 	p.Add(plotter.NewGrid())
 	return p, nil
 }

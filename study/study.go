@@ -45,6 +45,9 @@ type Grid struct {
 	// unless TiesSet.
 	Params  alloc.Params
 	TiesSet bool
+	// Weights is the --weights spec of "weighted" ("" for exp), for its
+	// bounds; Params.Weights is what the process draws.
+	Weights string
 	Trials  int
 	Seed    uint64
 	Workers int // trials in parallel, 0 for one per CPU; never changes results
@@ -336,6 +339,9 @@ func Run(ctx context.Context, g Grid, emit func(Row) error, note func(string)) (
 			row.Sample = params.Sample.String()
 		}
 		q := analysis.Query{N: float64(n), M: float64(m), D: row.D, Beta: params.Beta, Process: pt.Process}
+		if pt.Process == "weighted" {
+			q.Weights = g.Weights
+		}
 		if pt.Process == "graph" {
 			deg := GraphQuery(&q, sp, cur.graph)
 			row.Degree = &deg

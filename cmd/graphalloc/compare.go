@@ -51,7 +51,7 @@ Flags:
 type compareOptions struct {
 	graphs                                                           []string
 	graphList, processes, bins, balls, choices, ties, sample, format string
-	output, shard, plot                                              string
+	output, shard, plot, probeCap, weights                           string
 	beta                                                             float64
 	trials, workers                                                  int
 	seed                                                             uint64
@@ -73,6 +73,8 @@ func cmdCompare(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	fs.StringVarP(&o.balls, "balls", "m", "n", "balls m per point: a count (1e6) or a multiple of n (n, 16n)")
 	fs.StringVarP(&o.choices, "choices", "d", "2", "number of choices d (greedy, left, …)")
 	fs.Float64Var(&o.beta, "beta", 0.5, "β of one-plus-beta")
+	fs.StringVar(&o.probeCap, "cap", "", "probe cap of firstdiff (default 2^d)")
+	fs.StringVar(&o.weights, "weights", "exp", "ball weights of weighted: const, exp, pareto:shape=A, uniform:a=A,b=B")
 	fs.StringVar(&o.ties, "ties", "random", "tie rule: random or left (Left[d] uses left unless this is given)")
 	fs.StringVar(&o.sample, "sample", "edge", "graph sampling: edge or vertex")
 	fs.IntVarP(&o.trials, "trials", "t", study.DefaultTrials, "trials per grid point")
@@ -103,6 +105,8 @@ type compareConfig struct {
 	M         string   `json:"m"`
 	D         float64  `json:"d"`
 	Beta      float64  `json:"beta,omitempty"`
+	Cap       int      `json:"cap,omitempty"`
+	Weights   string   `json:"weights,omitempty"`
 	Ties      string   `json:"ties,omitempty"`
 	Sample    string   `json:"sample,omitempty"`
 	Trials    int      `json:"trials"`
@@ -183,6 +187,17 @@ func (o *compareOptions) grid(fs *pflag.FlagSet) (study.Grid, compareConfig, err
 	}
 	g.Params.D = d
 	g.Params.Beta = o.beta
+	if o.probeCap != "" {
+		c, err := parseCount(o.probeCap, 0)
+		if err != nil || c < 1 || c > 1<<20 {
+			return g, cfg, usagef("--cap: need a probe cap 1 <= cap <= 2^20, got %q", o.probeCap)
+		}
+		g.Params.Cap = int(c)
+	}
+	if g.Params.Weights, err = alloc.ParseWeights(o.weights); err != nil {
+		return g, cfg, usagef("--weights: %v", err)
+	}
+	g.Weights = o.weights
 	if fs.Changed("ties") {
 		if g.Params.Ties, err = alloc.ParseTies(o.ties); err != nil {
 			return g, cfg, usagef("--ties: %v", err)
@@ -218,6 +233,12 @@ func (o *compareOptions) grid(fs *pflag.FlagSet) (study.Grid, compareConfig, err
 	}
 	if slices.Contains(g.Processes, "one-plus-beta") {
 		cfg.Beta = g.Params.Beta
+	}
+	if slices.Contains(g.Processes, "firstdiff") {
+		cfg.Cap = g.Params.Cap
+	}
+	if slices.Contains(g.Processes, "weighted") {
+		cfg.Weights = o.weights
 	}
 	return g, cfg, nil
 }
@@ -410,15 +431,18 @@ type boundLegend struct {
 	info  map[string]analysis.Bound
 }
 
+// letter returns b's letter; bounds are told apart by process and name
+// (two processes may cite one paper for different formulas).
 func (l *boundLegend) letter(b analysis.Bound) string {
 	if l.info == nil {
 		l.info = map[string]analysis.Bound{}
 	}
-	i := slices.Index(l.names, b.Name)
+	key := b.Process + "\x00" + b.Name
+	i := slices.Index(l.names, key)
 	if i < 0 {
 		i = len(l.names)
-		l.names = append(l.names, b.Name)
-		l.info[b.Name] = b
+		l.names = append(l.names, key)
+		l.info[key] = b
 	}
 	if i < 26 {
 		return string(rune('a' + i))
@@ -493,11 +517,19 @@ func writeCompareTable(w io.Writer, c compareConfig, rows []study.Row, skipped [
 	if len(legend.names) > 0 {
 		fmt.Fprintln(w, "\nbounds that apply (explicit terms, O(·) constants unknown; ≤ upper, ≥ lower, ≈ leading):")
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		for _, name := range legend.names {
-			b := legend.info[name]
+		procs := map[string]bool{}
+		for _, key := range legend.names {
+			procs[legend.info[key].Process] = true
+		}
+		for _, key := range legend.names {
+			b := legend.info[key]
 			base := ""
 			if b.Base != "" {
 				base = " (" + b.Base + ")"
+			}
+			name := b.Name
+			if len(procs) > 1 {
+				name = b.Process + ": " + name
 			}
 			fmt.Fprintf(tw, "  %s\t%s\t%s%s\n", legend.letter(b), name, b.Formula, base)
 		}

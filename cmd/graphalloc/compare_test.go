@@ -164,12 +164,16 @@ func mapsEqual(a, b map[string]int) bool {
 // is at least (m f − 3 sqrt(m f)) / c except with probability about
 // 0.0013 per trial; m f / c is the KP06 bound the row carries.
 func TestCompareQualitative(t *testing.T) {
-	const trials = 40
 	out, errs, code := invoke("compare", "--graphs", "regular:degree=4;regular:degree=16;nonregular:mindeg=16,core=256;cycle",
 		"-n", "2^12", "-t", "40", "-f", "json")
 	if code != 0 {
 		t.Fatal(errs)
 	}
+	checkQualitative(t, out, "nonregular:core=256,mindeg=16", 256, []string{"regular:degree=4", "regular:degree=16"})
+}
+
+func checkQualitative(t *testing.T, out, nonreg string, coreSize float64, regular []string) {
+	t.Helper()
 	var c struct {
 		Points []study.Row `json:"points"`
 	}
@@ -183,15 +187,18 @@ func TestCompareQualitative(t *testing.T) {
 	higher := func(a, b string) {
 		t.Helper()
 		ra, rb := by[a], by[b]
-		se := math.Sqrt((ra.MaxLoad.Std*ra.MaxLoad.Std + rb.MaxLoad.Std*rb.MaxLoad.Std) / trials)
+		if ra.Trials == 0 || rb.Trials == 0 {
+			t.Fatalf("missing %s or %s in %v", a, b, out)
+		}
+		se := math.Sqrt((ra.MaxLoad.Std*ra.MaxLoad.Std)/float64(ra.Trials) + (rb.MaxLoad.Std*rb.MaxLoad.Std)/float64(rb.Trials))
 		if diff := ra.MaxLoad.Mean - rb.MaxLoad.Mean; diff <= 3*se {
 			t.Errorf("%s: max load %.3f, not clearly above %s: %.3f (margin 3·SE = %.3f)", a, ra.MaxLoad.Mean, b, rb.MaxLoad.Mean, 3*se)
 		}
 	}
-	nonreg := "nonregular:core=256,mindeg=16"
-	higher(nonreg, "regular:degree=16")
-	higher("cycle", "regular:degree=4")
-	higher("cycle", "regular:degree=16")
+	higher(nonreg, "regular:degree=16") // the same minimum degree
+	for _, r := range regular {
+		higher("cycle", r)
+	}
 
 	r := by[nonreg]
 	var core float64
@@ -203,36 +210,37 @@ func TestCompareQualitative(t *testing.T) {
 	if core == 0 {
 		t.Fatalf("no dense-core bound on %s: %+v", nonreg, r.Bounds)
 	}
-	const c0 = 256.0
-	mf := core * c0
-	if floor := (mf - 3*math.Sqrt(mf)) / c0; r.MaxLoad.Min < floor {
+	mf := core * coreSize
+	if floor := (mf - 3*math.Sqrt(mf)) / coreSize; r.MaxLoad.Min < floor {
 		t.Errorf("non-regular max load %g below the core floor %.3f", r.MaxLoad.Min, floor)
 	}
 }
 
-// The default study includes every family the issue names and finishes
-// well inside its minute (checked at full size unless -short).
+// The default study includes every family the issue names, finishes well
+// inside its minute and shows the qualitative results (at full size, unless
+// -short).
 func TestCompareDefaultStudy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("full-size default study")
 	}
 	start := time.Now()
-	out, errs, code := invoke("compare")
+	out, errs, code := invoke("compare", "-f", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if el := time.Since(start); el > 30*time.Second {
+		t.Errorf("default study took %v", el)
 	}
 	for _, g := range study.DefaultGraphs {
 		sp := g
 		if g == "nonregular:mindeg=16,core=1024" {
 			sp = "nonregular:core=1024,mindeg=16" // canonical order
 		}
-		if !strings.Contains(out, sp+" ") {
-			t.Errorf("default study lacks %s:\n%s", g, out)
+		if !strings.Contains(out, `"topology": "`+sp+`"`) {
+			t.Errorf("default study lacks %s", g)
 		}
 	}
-	if el := time.Since(start); el > 30*time.Second {
-		t.Errorf("default study took %v", el)
-	}
+	checkQualitative(t, out, "nonregular:core=1024,mindeg=16", 1024, []string{"regular:degree=4", "regular:degree=16", "regular:eps=0.5"})
 }
 
 // --plot writes a valid SVG or PNG of non-trivial size, atomically (no
@@ -320,6 +328,8 @@ func TestAnalysisBadInput(t *testing.T) {
 		{"compare bad plot", []string{"compare", "--plot", "x.pdf"}, "--plot"},
 		{"compare bad format", []string{"compare", "-f", "xml"}, "--format"},
 		{"compare trials", []string{"compare", "-t", "0"}, "--trials"},
+		{"compare bad weights", []string{"compare", "-p", "weighted", "--weights", "zipf"}, "--weights"},
+		{"compare bad cap", []string{"compare", "-p", "firstdiff", "--cap", "0"}, "--cap"},
 		{"compare shard", []string{"compare", "--shard", "2/2"}, "--shard"},
 		{"bounds bad n", []string{"bounds", "-n", "0"}, "--bins"},
 		{"bounds bad d", []string{"bounds", "-d", "0.5"}, "--choices"},

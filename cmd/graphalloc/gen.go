@@ -20,7 +20,8 @@ import (
 const genHelp = `Usage: graphalloc gen -g SPEC [-n N] [--seed S] [-o FILE] [--format F] [--gzip]
 
 Write a graph to a file (or stdout): a generated topology, or a graph file
-converted to another format. The graph is seeded exactly as 'graphalloc run'
+converted to another format (its vertices renumbered 0..n-1 as run numbers
+them). The graph is seeded exactly as 'graphalloc run'
 seeds it, so 'gen -g SPEC -n N --seed S -o FILE' followed by
 'run -p graph -g file:FILE --seed S' reproduces 'run -p graph -g SPEC -n N
 --seed S' trial for trial. (complete and circulant are implicit: gen lists

@@ -29,6 +29,7 @@ type progress struct {
 	wg                sync.WaitGroup
 	width             int
 	now               func() time.Time
+	what              string // what else is being done, shown instead of the ETA
 }
 
 // isTerminal reports whether w is a character device (a terminal), by the

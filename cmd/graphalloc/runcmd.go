@@ -26,7 +26,8 @@ const runHelp = `Usage: graphalloc run [flags]
 
 Simulate one allocation process: T independent trials of m balls into n bins.
 Trial i draws its randomness from (--seed, i) alone, so the output is the same
-whatever --workers is. Memory: 4 bytes per bin per worker, plus the graph.
+whatever --workers is. Memory: 4 bytes per bin per worker (8 for rank and
+weighted), plus the graph.
 
 Processes (-p):
   one-choice   a uniform bin
@@ -63,6 +64,7 @@ type runOptions struct {
 	process, choices, bins, balls, graph, ties, format, output, shard, sample, every string
 	resume, maxMemory                                                                string
 	trials, workers                                                                  int
+	profile                                                                          bool
 	seed                                                                             uint64
 	beta                                                                             float64
 	probeCap, weights                                                                string
@@ -82,7 +84,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs.StringVarP(&o.bins, "bins", "n", "65536", "bins n (1e6, 2^20 allowed); for a graph file, its vertex count")
 	fs.StringVarP(&o.balls, "balls", "m", "n", "balls m: 1e6, 2^20, or a multiple of n: n, 16n, 0.5n")
 	fs.StringVarP(&o.graph, "graph", "g", "complete", "topology for -p graph: complete, cycle, regular:degree=D, regular:eps=E, file:PATH")
-	fs.StringVar(&o.ties, "ties", "random", "tie rule: random or left (Left[d] always uses left unless this is given)")
+	fs.StringVar(&o.ties, "ties", "random", "tie rule: random or left (left, grouped, window and rank use left unless this is given)")
 	fs.StringVar(&o.sample, "sample", "edge", "graph sampling: edge (uniform edge) or vertex (uniform vertex, then uniform neighbour)")
 	fs.Float64Var(&o.beta, "beta", 0.5, "β of -p one-plus-beta, in [0, 1]: the probability of a Greedy[2] step")
 	fs.StringVar(&o.probeCap, "cap", "", "probe cap of -p firstdiff (default 2^d)")
@@ -94,6 +96,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs.StringVarP(&o.output, "output", "o", "", "write results to FILE (atomically) instead of stdout")
 	fs.StringVar(&o.shard, "shard", "", "run only shard I of K of the trials, as I/K (0 <= I < K)")
 	fs.StringVar(&o.every, "every", "", "record the gap and max-min every K balls (K or a multiple of n)")
+	fs.BoolVar(&o.profile, "profile", false, "record each trial's sorted normalised load vector (load - m/n, as value/count pairs)")
 	fs.StringVar(&o.maxMemory, "max-memory", "", "refuse runs estimated to need more memory than this (512M, 4G; default: the memory available)")
 	fs.StringVar(&o.resume, "resume", "", "skip the trials FILE (an earlier output of this run, json or jsonl) holds and finish the run; with -f jsonl -o FILE the same file is continued")
 	fs.SortFlags = false
@@ -227,7 +230,7 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 	if err != nil {
 		return usageError{err}
 	}
-	cfg := alloc.Config{Process: p, N: int(n), M: m, Seed: o.seed, Every: every}
+	cfg := alloc.Config{Process: p, N: int(n), M: m, Seed: o.seed, Every: every, Profile: o.profile}
 	if err := cfg.Check(); err != nil {
 		return usageError{err}
 	}
@@ -238,7 +241,7 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 
 	head := runConfig{
 		Process: o.process, D: d, N: n, M: m, Graph: graphName, Ties: ties.String(),
-		Seed: o.seed, Trials: o.trials, Shard: o.shard, Every: every, Version: Version,
+		Seed: o.seed, Trials: o.trials, Shard: o.shard, Every: every, Profile: o.profile, Version: Version,
 	}
 	if o.process == "graph" {
 		head.Sample = sample.String()
@@ -431,6 +434,7 @@ type runConfig struct {
 	Trials    int    `json:"trials"`
 	Shard     string `json:"shard,omitempty"`
 	Every     int64  `json:"every,omitempty"`
+	Profile   bool   `json:"profile,omitempty"`
 	Version   string `json:"version"`
 	// The parameters of one process each: β of one-plus-beta, the probe
 	// cap of firstdiff (the default resolved), the weights of weighted.

@@ -1,0 +1,168 @@
+package alloc
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// The per-bin engine's fast paths that the contract tests (small n, few
+// balls) do not reach: compact loads promoted to uint32 in the middle of a
+// batch, and the pipelined loops. Each must give exactly the loads of the
+// reference implementation (refPlace in reference_test.go).
+
+// enginePaths runs f with the loops pipelined at every size, then not at all.
+func enginePaths(t *testing.T, f func(t *testing.T)) {
+	saved := pipelineMin
+	defer func() { pipelineMin = saved }()
+	for _, pipe := range []bool{true, false} {
+		pipelineMin = 1 << 62
+		if pipe {
+			pipelineMin = 0
+		}
+		t.Run(fmt.Sprintf("pipelined=%v", pipe && havePrefetch), f)
+	}
+}
+
+// engineCases are the processes with compact and pipelined loops.
+var engineCases = []struct {
+	name string
+	p    Process
+}{
+	{"one-choice", OneChoice{}},
+	{"greedy/d=2", Greedy{D: 2}},
+	{"greedy/d=3", Greedy{D: 3}},
+	{"greedy/d=8", Greedy{D: 8}},
+	{"greedy/d=9", Greedy{D: 9}},
+	{"left/d=1", Left{D: 1}},
+	{"left/d=2", Left{D: 2}},
+	{"left/d=3", Left{D: 3}},
+	{"left/d=3/random", Left{D: 3, Ties: TiesRandom}},
+}
+
+// TestEnginePromotion: with m = 300n every bin passes 254 balls, so each
+// process is promoted from one-byte to four-byte loads part-way through a
+// batch; the loads must still be the reference's, ball for ball.
+func TestEnginePromotion(t *testing.T) {
+	enginePaths(t, func(t *testing.T) {
+		for _, tc := range engineCases {
+			t.Run(tc.name, func(t *testing.T) {
+				const n = 37
+				for _, m := range []int64{1, 200 * n, 250 * n, 300 * n} {
+					b := NewBins(n)
+					r := NewRand(9)
+					// Uneven batches: promotion may fall in any.
+					for done, k := int64(0), int64(1); done < m; k *= 3 {
+						k = min(k, m-done)
+						tc.p.Place(b, k, r)
+						done += k
+					}
+					ref := make([]uint32, n)
+					refPlace(t, tc.p, ref, m, NewRand(9))
+					promoted := slices.Max(ref) >= 255
+					if got := b.BytesPerBin(); (got == 4) != promoted {
+						t.Fatalf("m=%d: %d bytes a bin with max load %d", m, got, slices.Max(ref))
+					}
+					// Counts before Loads: on compact loads too.
+					counts, err := b.Counts()
+					if err != nil {
+						t.Fatal(err)
+					}
+					var sum int64
+					for l, c := range counts {
+						sum += int64(l) * c
+					}
+					if !slices.Equal(b.Loads(), ref) || sum != m || b.Balls() != m {
+						t.Fatalf("m=%d: loads differ from the reference (sum %d, balls %d)", m, sum, b.Balls())
+					}
+					// The generator is left where the reference left it.
+					r2 := NewRand(9)
+					refPlace(t, tc.p, make([]uint32, n), m, r2)
+					if r.state != r2.state {
+						t.Fatalf("m=%d: generator state differs after the run", m)
+					}
+				}
+			})
+		}
+	})
+}
+
+// TestEngineLarge: the contract on a few thousand bins, batches cut at
+// awkward places, compact throughout.
+func TestEngineLarge(t *testing.T) {
+	enginePaths(t, func(t *testing.T) {
+		for _, tc := range engineCases {
+			t.Run(tc.name, func(t *testing.T) {
+				const n, m = 5003, 4 * 5003
+				b := NewBins(n)
+				r := NewRand(3)
+				tc.p.Place(b, 17, r)
+				tc.p.Place(b, ahead-1, r)
+				tc.p.Place(b, m-17-(ahead-1), r)
+				if b.BytesPerBin() != 1 {
+					t.Fatal("promoted at m = 4n")
+				}
+				ref := make([]uint32, n)
+				refPlace(t, tc.p, ref, m, NewRand(3))
+				if !slices.Equal(b.Loads(), ref) {
+					t.Fatal("loads differ from the reference")
+				}
+			})
+		}
+	})
+}
+
+// TestBinsHugePages: a load array of several huge pages is mapped, used,
+// promoted and handed back to the heap by Loads without losing a ball.
+func TestBinsHugePages(t *testing.T) {
+	n := 3 * hugePageSize
+	if testing.Short() {
+		n = hugePageSize
+	}
+	b := NewBins(n)
+	if !b.fresh() {
+		t.Fatal("NewBins allocated before first use")
+	}
+	r := NewRand(1)
+	Greedy{D: 2}.Place(b, int64(n), r)
+	if b.mem == nil || b.mem.small == nil {
+		t.Logf("no huge-page mapping on this system")
+	}
+	b.wide() // promote: a mapped uint32 array
+	Greedy{D: 2}.Place(b, int64(n), r)
+	L := b.Loads()
+	var sum int64
+	for _, l := range L {
+		sum += int64(l)
+	}
+	if sum != 2*int64(n) {
+		t.Fatalf("loads add up to %d, want %d", sum, 2*n)
+	}
+	if b.mem != nil && (b.mem.small != nil || b.mem.loads != nil) {
+		t.Fatal("mappings left after Loads")
+	}
+	b.Reset()
+	if mx, mn := b.MaxMin(); mx != 0 || mn != 0 || b.Balls() != 0 {
+		t.Fatal("Reset left balls")
+	}
+}
+
+// TestBinsLazy: a process with only a uint32 loop gets uint32 loads at
+// once, without a byte array first; fresh bins read as empty.
+func TestBinsLazy(t *testing.T) {
+	b := NewBins(10)
+	if mx, mn := b.MaxMin(); mx != 0 || mn != 0 {
+		t.Fatal("fresh bins not empty")
+	}
+	if c, err := b.Counts(); err != nil || !slices.Equal(c, []int64{10}) {
+		t.Fatalf("fresh counts %v, %v", c, err)
+	}
+	b.Reset()
+	MaxOf{D: 2}.Place(b, 5, NewRand(1))
+	if b.small != nil || b.loads == nil || b.BytesPerBin() != 4 {
+		t.Fatal("a uint32 process allocated compact loads")
+	}
+	if NewBins(0).Loads() == nil && NewBins(0).N() != 0 {
+		t.Fatal("empty bins")
+	}
+}

@@ -1,0 +1,500 @@
+package alloc
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/graphalloc/graphalloc/graphgen"
+)
+
+// Levels runs an exchangeable process on the complete graph with the level
+// engine: instead of a load per bin it keeps, for every load l, S_l, the
+// number of bins holding at least l balls, and samples the load of the bin
+// each ball goes to directly. Memory is O(max load − min load), independent
+// of n, and n may be as large as 2^62 (MaxLevelBins).
+//
+// Why it is exact. When the rule that picks a ball's bin treats all bins
+// alike (the process is exchangeable), the vector of counts (how many bins
+// hold 0, 1, 2, … balls) is itself a Markov chain, and the level engine runs
+// that chain. Order the bins by load, heaviest first, ties in any fixed
+// order, and call a bin's position its rank u ∈ [0, n): the bins of rank
+// u < S_l are exactly those with load ≥ l. A uniform bin is a uniform rank,
+// so a probe is a uniform draw u ∈ [0, n), and its load is the level l with
+// S_{l+1} ≤ u < S_l. Greedy[d] goes to a least loaded of d probes, which is
+// the probe of largest rank: P(chosen load ≥ l) = (S_l/n)^d exactly, with
+// integer draws only (no floating point, no rounding). MaxOf[d] takes the
+// smallest rank, OneChoice a single one, (1+β) and FirstDiff[d] apply their
+// rules to the probes' levels, Rank[d] draws its rank as the per-bin engine
+// does (floating point for a fractional d, see Rank), and two-choice on the
+// complete graph draws two distinct ranks. Left[d] keeps one histogram per
+// group, since its groups are not exchangeable with each other. The draws
+// are those of the per-bin loop, one per probe, in the same order; the
+// loads that result differ (a rank is not a bin), but their law is the
+// same: TestLevelsMatchBins compares the two engines' tails.
+//
+// A ball costs the per-bin loop's draws plus a search of the levels
+// (a few comparisons: the loads span ln ln n / ln d + O(1) levels for
+// Greedy[d]) and no cache miss, whatever n: Greedy[2] with n = m = 10^10
+// takes about a minute on one core, in kilobytes (see BENCHMARKS.md).
+//
+// Levels is a TrialRunner: Run and Config.Trial hand it whole trials, with
+// the same Result as the per-bin engine (load counts, gap, probes, the
+// --every series). Its Place method, for callers with their own Bins, runs
+// the per-bin engine of P.
+type Levels struct {
+	P Process
+}
+
+var _ TrialRunner = Levels{}
+
+// MaxLevelBins is the largest n the level engine accepts. Ranks and counts
+// are 64-bit; 2^62 leaves room for the sums.
+const MaxLevelBins = 1 << 62
+
+// LevelsSupport reports whether the level engine can run p: OneChoice,
+// Greedy, Left, MaxOf, OnePlusBeta, FirstDiff, Rank, and Graphical on a
+// graphgen.Complete graph.
+func LevelsSupport(p Process) bool {
+	switch p := p.(type) {
+	case OneChoice, Greedy, Left, MaxOf, OnePlusBeta, FirstDiff, Rank:
+		return true
+	case Graphical:
+		_, ok := p.G.(graphgen.Complete)
+		return ok
+	}
+	return false
+}
+
+// Name returns the name of P.
+func (e Levels) Name() string {
+	if e.P == nil {
+		return "levels"
+	}
+	return e.P.Name()
+}
+
+// Check requires a supported process whose parameters are valid and
+// 1 ≤ n ≤ MaxLevelBins.
+func (e Levels) Check(n int) error {
+	if e.P == nil || !LevelsSupport(e.P) {
+		what := "no process"
+		if g, ok := e.P.(Graphical); ok {
+			what = fmt.Sprintf("graph on %T", g.G)
+		} else if e.P != nil {
+			what = e.P.Name()
+		}
+		return fmt.Errorf("alloc: the level engine runs one-choice, greedy, left, unbalanced, one-plus-beta, firstdiff, rank, and graph on the complete graph only, not %s", what)
+	}
+	if n < 1 || uint64(n) > MaxLevelBins {
+		return fmt.Errorf("alloc: the level engine needs 1 <= n <= 2^62, got n=%d", n)
+	}
+	switch p := e.P.(type) {
+	case Rank:
+		// Rank's own check bounds n by its per-bin positions (uint32);
+		// the level engine keeps none.
+		return p.Check(1)
+	case Graphical:
+		if p.G.Order() != n {
+			return fmt.Errorf("alloc: graph has %d vertices but the run has n=%d bins", p.G.Order(), n)
+		}
+		if n < 2 {
+			return fmt.Errorf("alloc: graph process needs a graph with at least one edge, complete graph has n=1")
+		}
+		return nil
+	}
+	return e.P.Check(n)
+}
+
+// Place runs the per-bin engine of P on b (see Levels).
+func (e Levels) Place(b *Bins, m int64, r *Rand) Stats { return e.P.Place(b, m, r) }
+
+// RunTrial runs trial i of c with the level engine.
+func (e Levels) RunTrial(ctx context.Context, c Config, i int) (Result, error) {
+	if err := e.Check(c.N); err != nil {
+		return Result{}, err
+	}
+	st := newLevelState(e.P, uint64(c.N))
+	r := TrialRand(c.Seed, i)
+	res := Result{Trial: i}
+	var stats Stats
+	step := c.M
+	if c.Every > 0 {
+		step = c.Every
+	}
+	for placed := int64(0); placed < c.M; {
+		next := min(placed+step, c.M)
+		for placed < next {
+			if err := ctx.Err(); err != nil {
+				return Result{}, err
+			}
+			k := min(next-placed, chunk)
+			stats.Add(st.place(k, r))
+			placed += k
+		}
+		if c.Every > 0 {
+			mx, mn := st.maxMin()
+			res.Series = append(res.Series, Point{
+				Balls:  placed,
+				Gap:    float64(mx) - float64(placed)/float64(c.N),
+				Spread: float64(mx - mn),
+			})
+		}
+	}
+	res.LoadCounts = st.counts()
+	mx, mn := st.maxMin()
+	res.MaxLoad, res.MinLoad = float64(mx), float64(mn)
+	res.Gap = float64(mx) - float64(c.M)/float64(c.N)
+	res.Probes, res.MaxProbes = stats.Probes, stats.MaxProbes
+	return res, nil
+}
+
+// tails is the histogram of one group of exchangeable bins: t[k] is the
+// number of bins with load ≥ base+k, so t[0] = n (every bin holds at least
+// base balls), t is non-increasing and its last entry is positive (some bin
+// holds base+len(t)−1, the maximum). Only the span from the least load to
+// the greatest is kept.
+type tails struct {
+	n    uint64
+	base int64
+	t    []uint64
+}
+
+func newTails(n uint64) tails { return tails{n: n, t: []uint64{n}} }
+
+// level returns the load (less base) of the bin of rank u ∈ [0, n), ranks
+// counted from the heaviest bin: the k with t[k+1] ≤ u < t[k], which is the
+// number of k ≥ 1 with t[k] > u.
+func (h *tails) level(u uint64) int { return levelIn(h.t, u) }
+
+// levelIn is level on the histogram t.
+func levelIn(t []uint64, u uint64) int {
+	if len(t) > 16 {
+		return searchLevel(t, u)
+	}
+	// A few levels (Greedy[d] at any m): count them without a
+	// data-dependent branch; t[0] = n > u counts one too many.
+	k := -1
+	for _, x := range t {
+		if x > u {
+			k++
+		}
+	}
+	return k
+}
+
+// searchLevel is levelIn for many levels (OneChoice with m ≫ n): a binary
+// search for the number of leading entries of t[1:] above u. Not inlined,
+// so that levelIn is.
+//
+//go:noinline
+func searchLevel(t []uint64, u uint64) int {
+	a := t[1:]
+	lo, size := 0, len(a)
+	for size > 0 {
+		half := size >> 1
+		if a[lo+half] > u {
+			lo += half + 1
+			size -= half + 1
+		} else {
+			size = half
+		}
+	}
+	return lo
+}
+
+// raise moves one bin from level k to level k+1.
+func (h *tails) raise(k int) {
+	if k+1 == len(h.t) {
+		h.t = append(h.t, 1) // a new maximum
+	} else {
+		h.t[k+1]++
+	}
+	if k == 0 && h.t[1] == h.n {
+		// No bin is left at the least load: drop it.
+		h.t = h.t[1:]
+		h.base++
+	}
+}
+
+// top returns the greatest load.
+func (h *tails) top() int64 { return h.base + int64(len(h.t)) - 1 }
+
+// levelState is the level engine's state for one trial: one tails per
+// group of exchangeable bins (one group except for Left), and the process's
+// parameters.
+type levelState struct {
+	p      Process
+	groups []tails
+}
+
+func newLevelState(p Process, n uint64) *levelState {
+	st := &levelState{p: p}
+	if l, ok := p.(Left); ok {
+		_, size := leftGroups(int(n), l.D)
+		for _, sz := range size {
+			st.groups = append(st.groups, newTails(sz))
+		}
+	} else {
+		st.groups = []tails{newTails(n)}
+	}
+	return st
+}
+
+// maxMin returns the greatest and least load over all bins.
+func (st *levelState) maxMin() (mx, mn int64) {
+	mn = math.MaxInt64
+	for i := range st.groups {
+		mx = max(mx, st.groups[i].top())
+		mn = min(mn, st.groups[i].base)
+	}
+	return mx, mn
+}
+
+// counts returns c[l], the number of bins holding exactly l balls, for
+// l = 0..max load.
+func (st *levelState) counts() []int64 {
+	mx, _ := st.maxMin()
+	c := make([]int64, mx+1)
+	for _, h := range st.groups {
+		for k, x := range h.t {
+			next := uint64(0)
+			if k+1 < len(h.t) {
+				next = h.t[k+1]
+			}
+			c[h.base+int64(k)] += int64(x - next)
+		}
+	}
+	return c
+}
+
+// place throws m balls with the rule of st.p; every per-ball loop below is
+// specialised to its process, with the generator state in a local.
+func (st *levelState) place(m int64, r *Rand) Stats {
+	h := &st.groups[0]
+	switch p := st.p.(type) {
+	case OneChoice:
+		levelsGreedy(h, m, 1, r)
+		return Stats{Probes: m, MaxProbes: min(m, 1)}
+	case Greedy:
+		levelsGreedy(h, m, p.D, r)
+		return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
+	case MaxOf:
+		levelsMaxOf(h, m, p.D, r)
+		return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
+	case Graphical:
+		levelsComplete(h, m, r)
+		return Stats{Probes: 2 * m, MaxProbes: min(m, 1) * 2}
+	case OnePlusBeta:
+		thr, all := betaThreshold(p.Beta)
+		g := levelsOnePlusBeta(h, m, thr, all, r)
+		s := Stats{Probes: m + g, MaxProbes: min(m, 1)}
+		if g > 0 {
+			s.MaxProbes = 2
+		}
+		return s
+	case FirstDiff:
+		probes, most := levelsFirstDiff(h, m, int64(p.cap()), r)
+		return Stats{Probes: probes, MaxProbes: most}
+	case Rank:
+		levelsRank(h, m, p.D, r)
+		return Stats{Probes: m, MaxProbes: min(m, 1)}
+	case Left:
+		levelsLeft(st.groups, m, p.Ties.resolve(TiesLeft) == TiesLeft, r)
+		return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
+	}
+	panic(fmt.Sprintf("alloc: level engine for unsupported process %T", st.p))
+}
+
+// levelsGreedy is Greedy[d] (and OneChoice, d = 1): the least loaded of d
+// uniform bins is the one of largest rank.
+func levelsGreedy(h *tails, m int64, d int, r *Rand) {
+	n := h.n
+	s := r.state
+	switch d {
+	case 1:
+		for k := int64(0); k < m; k++ {
+			var u uint64
+			s, u = below(s, n)
+			h.raise(h.level(u))
+		}
+	case 2:
+		// The hot case (n = m = 10^10 in a minute): levelIn and raise
+		// written out on locals.
+		t, base := h.t, h.base
+		for k := int64(0); k < m; k++ {
+			var u, v uint64
+			s, u = below(s, n)
+			s, v = below(s, n)
+			u = max(u, v)
+			var l int
+			if len(t) <= 16 {
+				l = -1
+				for _, x := range t {
+					if x > u {
+						l++
+					}
+				}
+			} else {
+				l = searchLevel(t, u)
+			}
+			if l+1 == len(t) {
+				t = append(t, 1)
+			} else {
+				t[l+1]++
+			}
+			if l == 0 && t[1] == n {
+				t = t[1:]
+				base++
+			}
+		}
+		h.t, h.base = t, base
+	default:
+		for k := int64(0); k < m; k++ {
+			var u uint64
+			s, u = below(s, n)
+			for j := 1; j < d; j++ {
+				var x uint64
+				s, x = below(s, n)
+				u = max(u, x)
+			}
+			h.raise(h.level(u))
+		}
+	}
+	r.state = s
+}
+
+// levelsMaxOf is MaxOf[d]: the most loaded of d uniform bins is the one of
+// smallest rank.
+func levelsMaxOf(h *tails, m int64, d int, r *Rand) {
+	n := h.n
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		var u uint64
+		s, u = below(s, n)
+		for j := 1; j < d; j++ {
+			var x uint64
+			s, x = below(s, n)
+			u = min(u, x)
+		}
+		h.raise(h.level(u))
+	}
+	r.state = s
+}
+
+// levelsComplete is two-choice on K_n: two distinct uniform bins, drawn as
+// completeGraph draws them; the lesser loaded is the one of larger rank
+// (which of two tied bins takes the ball does not change the counts, so
+// every tie and sampling rule gives this chain).
+func levelsComplete(h *tails, m int64, r *Rand) {
+	n := h.n
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		var u, v uint64
+		s, u = below(s, n)
+		s, v = below(s, n-1)
+		if v >= u {
+			v++
+		}
+		h.raise(h.level(max(u, v)))
+	}
+	r.state = s
+}
+
+// levelsOnePlusBeta is (1+β): a coin, then two ranks, as onePlusBeta
+// draws them; the second counts only in a Greedy[2] step. It returns the
+// number of Greedy[2] steps.
+func levelsOnePlusBeta(h *tails, m int64, thr uint64, all bool, r *Rand) (greedy int64) {
+	n := h.n
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		var c, u, v uint64
+		s, c = next(s)
+		s, u = below(s, n)
+		s, v = below(s, n)
+		if c < thr || all {
+			greedy++
+			u = max(u, v)
+		}
+		h.raise(h.level(u))
+	}
+	r.state = s
+	return greedy
+}
+
+// levelsFirstDiff is FirstDiff[d] with probe cap cap: probe until a level
+// differs from the first probe's, or cap probes; the ball goes to the
+// lesser of the first and last level.
+func levelsFirstDiff(h *tails, m, cap int64, r *Rand) (probes, most int64) {
+	n := h.n
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		var u uint64
+		s, u = below(s, n)
+		l := h.level(u)
+		t := int64(1)
+		for t < cap {
+			var x uint64
+			s, x = below(s, n)
+			t++
+			if lx := h.level(x); lx != l {
+				l = min(l, lx)
+				break
+			}
+		}
+		h.raise(l)
+		probes += t
+		most = max(most, t)
+	}
+	r.state = s
+	return probes, most
+}
+
+// levelsRank is Rank[d]: the bin of rank R = ⌈n·U^{1/d}⌉ from the heaviest,
+// drawn as rankState.place draws it (the largest of d uniform ranks for a
+// whole d, rankPos otherwise).
+func levelsRank(h *tails, m int64, d float64, r *Rand) {
+	if d == math.Trunc(d) {
+		levelsGreedy(h, m, int(d), r)
+		return
+	}
+	n := h.n
+	fn, invD := float64(n), 1/d
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		var x uint64
+		s, x = next(s)
+		u := float64(x>>11+1) * 0x1p-53
+		h.raise(h.level(rankPos(u, invD, fn, n)))
+	}
+	r.state = s
+}
+
+// levelsLeft is Left[d]: one uniform rank in each group's histogram, drawn
+// in group order; the least level wins, ties to the leftmost group, or
+// uniformly at random (reservoir sampling, as leftRandom).
+func levelsLeft(g []tails, m int64, left bool, r *Rand) {
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		var u uint64
+		s, u = below(s, g[0].n)
+		c, mn := 0, g[0].base+int64(g[0].level(u))
+		tied := uint64(1)
+		for j := 1; j < len(g); j++ {
+			s, u = below(s, g[j].n)
+			l := g[j].base + int64(g[j].level(u))
+			switch {
+			case l < mn:
+				c, mn, tied = j, l, 1
+			case l == mn && !left:
+				tied++
+				var z uint64
+				if s, z = below(s, tied); z == 0 {
+					c = j
+				}
+			}
+		}
+		g[c].raise(int(mn - g[c].base))
+	}
+	r.state = s
+}

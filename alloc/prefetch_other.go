@@ -1,0 +1,13 @@
+//go:build !amd64
+
+package alloc
+
+import "unsafe"
+
+// havePrefetch is false: without a prefetch instruction the loops do not
+// pipeline (a touch by a plain load serialises on the miss it is meant to
+// hide, see PERF.md).
+const havePrefetch = false
+
+func prefetch(p unsafe.Pointer)     {}
+func prefetch2(p, q unsafe.Pointer) {}
