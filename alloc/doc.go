@@ -14,6 +14,16 @@
 //	Graphical{G: g}                 a uniform edge of g, lesser loaded end;
 //	                                log log n + O(log n / log(Δ/log⁴ n)) on
 //	                                Δ-regular graphs [Kenthapadi, Panigrahy 2006]
+//	FirstDiff{D: 2}                 probe until a load differs from the first
+//	                                probe's (or a cap) [Augustine et al. 2016]
+//	MaxOf{D: 2}                     d uniform bins, the MOST loaded wins [Redlich]
+//	OnePlusBeta{Beta: 0.5}          Greedy[2] with probability β, else one
+//	                                choice; gap Θ(log n / β) [PTW15]
+//	Rank{D: 2.5}                    one of the i heaviest with probability
+//	                                exactly (i/n)^d, real d [Talwar, Wieder]
+//	Grouped{D: 4}, Window{D: 4}     two groups (windows) of d/2 contiguous bins
+//	                                [Kenthapadi, Panigrahy 2006]
+//	Weighted{D: 2, Weights: w}      Greedy[d] with random ball weights [TW07]
 //
 // The definitions, including the tie rules, are those of THEORY.md in the
 // project's shared notes; each type's doc gives its bound and citation.

@@ -19,11 +19,28 @@ func writeRunCSV(w io.Writer, rs []alloc.Result) {
 
 func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
+// fmtLoad prints a whole load as an integer and a real one (weighted balls)
+// to four decimals, for tables.
+func fmtLoad(x float64) string {
+	if x == float64(int64(x)) {
+		return strconv.FormatInt(int64(x), 10)
+	}
+	return strconv.FormatFloat(x, 'f', 4, 64)
+}
+
 func writeRunTable(w io.Writer, c runConfig, rs []alloc.Result, s runSummary) {
 	desc := c.Process
 	switch c.Process {
-	case "greedy", "left":
+	case "greedy", "left", "unbalanced", "rank", "grouped", "window":
 		desc = fmt.Sprintf("%s[%g]", c.Process, c.D)
+	case "firstdiff":
+		desc = fmt.Sprintf("firstdiff[%g] (probe cap %d)", c.D, c.Cap)
+	case "one-plus-beta":
+		if c.Beta != nil {
+			desc = fmt.Sprintf("(1+β) with β=%g", *c.Beta)
+		}
+	case "weighted":
+		desc = fmt.Sprintf("weighted greedy[%g], weights %s", c.D, c.Weights)
 	case "graph":
 		desc = fmt.Sprintf("two-choice on %s (%s sampling)", c.Graph, c.Sample)
 	}
@@ -36,7 +53,7 @@ func writeRunTable(w io.Writer, c runConfig, rs []alloc.Result, s runSummary) {
 		if c.M > 0 {
 			ppb = float64(r.Probes) / float64(c.M)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%.4f\t%.3f\t\n", r.Trial, fmtFloat(r.MaxLoad), fmtFloat(r.MinLoad), r.Gap, ppb)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%.4f\t%.3f\t\n", r.Trial, fmtLoad(r.MaxLoad), fmtLoad(r.MinLoad), r.Gap, ppb)
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
