@@ -2,8 +2,11 @@ package alloc
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/graphalloc/graphalloc/graphgen"
 )
 
 // The per-bin engine's fast paths that the contract tests (small n, few
@@ -24,20 +27,32 @@ func enginePaths(t *testing.T, f func(t *testing.T)) {
 	}
 }
 
-// engineCases are the processes with compact and pipelined loops.
-var engineCases = []struct {
+// engineCases are the processes with compact or pipelined loops, on n
+// bins.
+func engineCases(t *testing.T, n int) []struct {
 	name string
 	p    Process
-}{
-	{"one-choice", OneChoice{}},
-	{"greedy/d=2", Greedy{D: 2}},
-	{"greedy/d=3", Greedy{D: 3}},
-	{"greedy/d=8", Greedy{D: 8}},
-	{"greedy/d=9", Greedy{D: 9}},
-	{"left/d=1", Left{D: 1}},
-	{"left/d=2", Left{D: 2}},
-	{"left/d=3", Left{D: 3}},
-	{"left/d=3/random", Left{D: 3, Ties: TiesRandom}},
+} {
+	g, _, err := graphgen.RandomRegular(n, 4, rand.NewPCG(1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []struct {
+		name string
+		p    Process
+	}{
+		{"one-choice", OneChoice{}},
+		{"greedy/d=2", Greedy{D: 2}},
+		{"greedy/d=3", Greedy{D: 3}},
+		{"greedy/d=8", Greedy{D: 8}},
+		{"greedy/d=9", Greedy{D: 9}},
+		{"left/d=1", Left{D: 1}},
+		{"left/d=2", Left{D: 2}},
+		{"left/d=3", Left{D: 3}},
+		{"left/d=3/random", Left{D: 3, Ties: TiesRandom}},
+		{"graph/regular4/edge", Graphical{G: g}},
+		{"graph/regular4/edge/left", Graphical{G: g, Ties: TiesLeft}},
+	}
 }
 
 // TestEnginePromotion: with m = 300n every bin passes 254 balls, so each
@@ -45,9 +60,9 @@ var engineCases = []struct {
 // batch; the loads must still be the reference's, ball for ball.
 func TestEnginePromotion(t *testing.T) {
 	enginePaths(t, func(t *testing.T) {
-		for _, tc := range engineCases {
+		const n = 38 // n·4 even for the regular graph
+		for _, tc := range engineCases(t, n) {
 			t.Run(tc.name, func(t *testing.T) {
-				const n = 37
 				for _, m := range []int64{1, 200 * n, 250 * n, 300 * n} {
 					b := NewBins(n)
 					r := NewRand(9)
@@ -59,7 +74,8 @@ func TestEnginePromotion(t *testing.T) {
 					}
 					ref := make([]uint32, n)
 					refPlace(t, tc.p, ref, m, NewRand(9))
-					promoted := slices.Max(ref) >= 255
+					_, graph := tc.p.(Graphical) // uint32 loads from the start
+					promoted := slices.Max(ref) >= 255 || graph
 					if got := b.BytesPerBin(); (got == 4) != promoted {
 						t.Fatalf("m=%d: %d bytes a bin with max load %d", m, got, slices.Max(ref))
 					}
@@ -91,15 +107,15 @@ func TestEnginePromotion(t *testing.T) {
 // awkward places, compact throughout.
 func TestEngineLarge(t *testing.T) {
 	enginePaths(t, func(t *testing.T) {
-		for _, tc := range engineCases {
+		const n, m = 5002, 4 * 5002
+		for _, tc := range engineCases(t, n) {
 			t.Run(tc.name, func(t *testing.T) {
-				const n, m = 5003, 4 * 5003
 				b := NewBins(n)
 				r := NewRand(3)
 				tc.p.Place(b, 17, r)
 				tc.p.Place(b, ahead-1, r)
 				tc.p.Place(b, m-17-(ahead-1), r)
-				if b.BytesPerBin() != 1 {
+				if _, graph := tc.p.(Graphical); b.BytesPerBin() != 1 && !graph {
 					t.Fatal("promoted at m = 4n")
 				}
 				ref := make([]uint32, n)
@@ -162,7 +178,7 @@ func TestBinsLazy(t *testing.T) {
 	if b.small != nil || b.loads == nil || b.BytesPerBin() != 4 {
 		t.Fatal("a uint32 process allocated compact loads")
 	}
-	if NewBins(0).Loads() == nil && NewBins(0).N() != 0 {
+	if e := NewBins(0); len(e.Loads()) != 0 || e.N() != 0 {
 		t.Fatal("empty bins")
 	}
 }

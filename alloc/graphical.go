@@ -130,6 +130,10 @@ func (p Graphical) Place(b *Bins, m int64, r *Rand) Stats {
 // flat edge array e. With random ties each edge is oriented by a fair coin
 // (from r's coin buffer) and the first end wins ties.
 func graphEdge(L []uint32, m int64, e []uint32, random bool, r *Rand) {
+	if pipelined(len(e), 4) || pipelined(len(L), 4) {
+		graphEdgePiped(L, m, e, random, r) // the same balls, cache misses overlapped
+		return
+	}
 	ne := uint64(len(e) / 2)
 	s, coins, nc := r.state, r.coins, r.ncoins
 	for k := int64(0); k < m; k++ {

@@ -45,9 +45,9 @@ func (p Greedy) Place(b *Bins, m int64, r *Rand) Stats {
 		OneChoice{}.Place(b, m, r)
 	case p.D == 2:
 		b.place(m,
-			func(L []uint8, m int64) int64 { return two(L, m, limit8, r, 0, n, 0, n) },
-			func(L []uint32, m int64) int64 { return two(L, m, limit32, r, 0, n, 0, n) })
-	case p.D <= maxPipeD:
+			func(L []uint8, m int64) int64 { return greedy2(L, m, limit8, r) },
+			func(L []uint32, m int64) int64 { return greedy2(L, m, limit32, r) })
+	case p.D <= maxPipeD && choosePipelined(b.N()):
 		start, size := make([]uint64, p.D), make([]uint64, p.D)
 		for j := range size {
 			size[j] = n
@@ -63,10 +63,40 @@ func (p Greedy) Place(b *Bins, m int64, r *Rand) Stats {
 	return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
 }
 
+// greedy2 is Greedy[2]: two with a = b = 0 and na = nb = n, written out
+// because the two offsets cost 10% at n = 2^12 and 2^20 (measured).
+func greedy2[T uint8 | uint32](L []T, m int64, lim uint64, r *Rand) int64 {
+	n := uint64(len(L))
+	if pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return twoPiped(L, m, lim, r, 0, n, 0, n)
+	}
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		s0 := s
+		var i, j uint64
+		s, i = below(s, n)
+		s, j = below(s, n)
+		li, lj := uint64(L[i]), uint64(L[j])
+		// Written so that the compiler emits conditional moves: the
+		// comparison is unpredictable (PERF.md, point 3).
+		c, mn := i, li
+		if lj < li {
+			c, mn = j, lj
+		}
+		if mn >= lim {
+			r.state = s0
+			return k
+		}
+		L[c] = T(mn + 1)
+	}
+	r.state = s
+	return m
+}
+
 // two places m balls, each on the lesser loaded of a uniform bin of
 // [a, a+na) and a uniform bin of [b, b+nb), drawn in that order, the first
-// winning ties: Greedy[2] (a = b = 0, na = nb = n) and Left[2]. See
-// oneChoice for lim and the return value.
+// winning ties: Left[2] (and, pipelined, Greedy[2]). See oneChoice for lim
+// and the return value.
 func two[T uint8 | uint32](L []T, m int64, lim uint64, r *Rand, a, na, b, nb uint64) int64 {
 	if pipelined(len(L), unsafe.Sizeof(L[0])) {
 		return twoPiped(L, m, lim, r, a, na, b, nb)
@@ -79,8 +109,6 @@ func two[T uint8 | uint32](L []T, m int64, lim uint64, r *Rand, a, na, b, nb uin
 		s, j = below(s, nb)
 		i, j = i+a, j+b
 		li, lj := uint64(L[i]), uint64(L[j])
-		// Written so that the compiler emits conditional moves: the
-		// comparison is unpredictable (PERF.md, point 3).
 		c, mn := i, li
 		if lj < li {
 			c, mn = j, lj
@@ -143,7 +171,7 @@ const maxPipeD = 8
 // the first drawn of the least loaded wins: Greedy[d] (start[j] = 0,
 // size[j] = n) and Left[d] with left ties.
 func choose[T uint8 | uint32](L []T, m int64, lim uint64, r *Rand, start, size []uint64) int64 {
-	if len(size) <= maxPipeD && pipelined(len(L), unsafe.Sizeof(L[0])) {
+	if len(size) <= maxPipeD && choosePipelined(len(L)) {
 		return choosePiped(L, m, lim, r, start, size)
 	}
 	s := r.state
@@ -170,6 +198,13 @@ func choose[T uint8 | uint32](L []T, m int64, lim uint64, r *Rand, start, size [
 	r.state = s
 	return m
 }
+
+// choosePipelined reports whether choose pipelines on n bins: from 2^24
+// bins whatever the load size, its ring and its d prefetches a ball costing
+// more than those of two (measured, Greedy[3], ns/ball plain/pipelined:
+// 5.4/11.4 at n = 2^20, 7.6/12.6 at 2^23 and 26/12 at 2^24 on one-byte
+// loads; 6.9/11.4 at 2^20 and 42/24 at 2^23 on four-byte loads).
+func choosePipelined(n int) bool { return pipelined(n, 1) }
 
 func choosePiped[T uint8 | uint32](L []T, m int64, lim uint64, r *Rand, start, size []uint64) int64 {
 	var ring [ahead]struct {
@@ -215,14 +250,24 @@ func drawPrefetch[T uint8 | uint32](L []T, s uint64, c *[maxPipeD]uint64, start,
 	for j := range size {
 		var x uint64
 		s, x = below(s, size[j])
-		x += start[j]
-		c[j&(maxPipeD-1)] = x
-		prefetch(unsafe.Pointer(&L[x]))
+		c[j&(maxPipeD-1)] = x + start[j]
+	}
+	// Three bins a call (see prefetch3).
+	j := 0
+	for ; j+3 <= len(size); j += 3 {
+		prefetch3(unsafe.Pointer(&L[c[j&(maxPipeD-1)]]), unsafe.Pointer(&L[c[(j+1)&(maxPipeD-1)]]), unsafe.Pointer(&L[c[(j+2)&(maxPipeD-1)]]))
+	}
+	switch len(size) - j {
+	case 2:
+		prefetch2(unsafe.Pointer(&L[c[j&(maxPipeD-1)]]), unsafe.Pointer(&L[c[(j+1)&(maxPipeD-1)]]))
+	case 1:
+		prefetch(unsafe.Pointer(&L[c[j&(maxPipeD-1)]]))
 	}
 	return s
 }
 
-// greedyD is Greedy[d] for d above maxPipeD.
+// greedyD is Greedy[d] when it does not pipeline: choose with one range,
+// written out (a quarter faster at d = 3).
 func greedyD[T uint8 | uint32](L []T, m int64, d int, lim uint64, r *Rand) int64 {
 	n := uint64(len(L))
 	s := r.state

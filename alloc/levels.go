@@ -40,7 +40,7 @@ import (
 //
 // Levels is a TrialRunner: Run and Config.Trial hand it whole trials, with
 // the same Result as the per-bin engine (load counts, gap, probes, the
-// --every series). Its Place method, for callers with their own Bins, runs
+// --every series, the profile). Its Place method, for callers with their own Bins, runs
 // the per-bin engine of P.
 type Levels struct {
 	P Process
@@ -142,6 +142,9 @@ func (e Levels) RunTrial(ctx context.Context, c Config, i int) (Result, error) {
 		}
 	}
 	res.LoadCounts = st.counts()
+	if c.Profile {
+		res.Profile = ProfileFromCounts(res.LoadCounts, c.M, c.N)
+	}
 	mx, mn := st.maxMin()
 	res.MaxLoad, res.MinLoad = float64(mx), float64(mn)
 	res.Gap = float64(mx) - float64(c.M)/float64(c.N)
@@ -176,12 +179,16 @@ func levelIn(t []uint64, u uint64) int {
 	// data-dependent branch; t[0] = n > u counts one too many.
 	k := -1
 	for _, x := range t {
-		if x > u {
-			k++
-		}
+		k += above(x, u)
 	}
 	return k
 }
+
+// above returns 1 if x > u, else 0, without a branch: x, u ≤ 2^62, so
+// u − x wraps (sets the top bit) exactly when x > u. A compare and
+// increment is compiled to a branch, which mispredicts here about once a
+// ball.
+func above(x, u uint64) int { return int((u - x) >> 63) }
 
 // searchLevel is levelIn for many levels (OneChoice with m ≫ n): a binary
 // search for the number of leading entries of t[1:] above u. Not inlined,
@@ -205,12 +212,14 @@ func searchLevel(t []uint64, u uint64) int {
 
 // raise moves one bin from level k to level k+1.
 func (h *tails) raise(k int) {
-	if k+1 == len(h.t) {
-		h.t = append(h.t, 1) // a new maximum
-	} else {
+	if k+1 < len(h.t) {
 		h.t[k+1]++
+	} else {
+		h.t = append(h.t, 1) // a new maximum
 	}
-	if k == 0 && h.t[1] == h.n {
+	// t[1] reaches n only by a raise from level 0 (checked first: it is
+	// the predictable test).
+	if h.t[1] == h.n {
 		// No bin is left at the least load: drop it.
 		h.t = h.t[1:]
 		h.base++
@@ -307,61 +316,126 @@ func (st *levelState) place(m int64, r *Rand) Stats {
 }
 
 // levelsGreedy is Greedy[d] (and OneChoice, d = 1): the least loaded of d
-// uniform bins is the one of largest rank.
+// uniform bins is the one of largest rank. It runs greedyRegs while the
+// loads span at most 5 levels (Greedy[2] at m = n up to n ≈ 10^11, where
+// the fraction of bins at load 5 is 1.3·10^-12, and at any m for moderate
+// n; Greedy[d ≥ 3] further), the general loop otherwise.
 func levelsGreedy(h *tails, m int64, d int, r *Rand) {
+	for m > 0 {
+		k := greedyRegs(h, m, d, r)
+		m -= k
+		if m == 0 {
+			return
+		}
+		// Too many levels for registers: a stretch of the general loop.
+		k = min(m, 1<<16)
+		greedySlice(h, k, d, r)
+		m -= k
+	}
+}
+
+// greedySlice is levelsGreedy on h's slice.
+func greedySlice(h *tails, m int64, d int, r *Rand) {
 	n := h.n
 	s := r.state
-	switch d {
-	case 1:
-		for k := int64(0); k < m; k++ {
-			var u uint64
-			s, u = below(s, n)
-			h.raise(h.level(u))
+	for k := int64(0); k < m; k++ {
+		var u uint64
+		s, u = below(s, n)
+		for j := 1; j < d; j++ {
+			var x uint64
+			s, x = below(s, n)
+			u = max(u, x)
 		}
-	case 2:
-		// The hot case (n = m = 10^10 in a minute): levelIn and raise
-		// written out on locals.
-		t, base := h.t, h.base
-		for k := int64(0); k < m; k++ {
-			var u, v uint64
-			s, u = below(s, n)
-			s, v = below(s, n)
-			u = max(u, v)
-			var l int
-			if len(t) <= 16 {
-				l = -1
-				for _, x := range t {
-					if x > u {
-						l++
-					}
+		h.raise(h.level(u))
+	}
+	r.state = s
+}
+
+// greedyRegs is levelsGreedy with the histogram in registers, t1…t5 for
+// t[1…5], as long as t5 = 0 (at most 5 levels in use); it returns the
+// balls placed. On h's slice each ball's count waits for the previous
+// ball's increment to pass through memory (about 7 ns a ball measured);
+// here a ball costs its draws and a few independent register operations
+// (about 3 ns: BENCHMARKS.md). With a_j = [t_j > u] (a_0 = 1) the ball's
+// level is l = a_1 + … + a_5, and raising a bin from l to l+1 adds 1 to
+// t_{l+1} alone, which is t_j += a_{j−1} − a_j for every j at once, since a
+// is 1 up to l and 0 after. The least level is dropped between blocks of
+// balls, not as soon as it empties (an empty level 0 changes no count: its
+// a_1 is then always 1), which keeps the hot loop free of the test.
+func greedyRegs(h *tails, m int64, d int, r *Rand) int64 {
+	if len(h.t) > 5 {
+		return 0
+	}
+	var t [6]uint64
+	copy(t[:], h.t)
+	t1, t2, t3, t4, t5 := t[1], t[2], t[3], t[4], t[5]
+	n, base := h.n, h.base
+	s := r.state
+	done := int64(0)
+	for done < m && t5 == 0 {
+		// A block of balls, cut short when level 5 fills.
+		k := done
+		end := min(m, done+1024)
+		switch d {
+		case 1:
+			for ; k < end && t5 == 0; k++ {
+				var u uint64
+				s, u = below(s, n)
+				a1, a2, a3, a4, a5 := above(t1, u), above(t2, u), above(t3, u), above(t4, u), above(t5, u)
+				t1 += uint64(1 - a1)
+				t2 += uint64(a1 - a2)
+				t3 += uint64(a2 - a3)
+				t4 += uint64(a3 - a4)
+				t5 += uint64(a4 - a5)
+			}
+		case 2:
+			for ; k < end && t5 == 0; k++ {
+				var u, v uint64
+				s, u = below(s, n)
+				s, v = below(s, n)
+				u = max(u, v)
+				a1, a2, a3, a4, a5 := above(t1, u), above(t2, u), above(t3, u), above(t4, u), above(t5, u)
+				t1 += uint64(1 - a1)
+				t2 += uint64(a1 - a2)
+				t3 += uint64(a2 - a3)
+				t4 += uint64(a3 - a4)
+				t5 += uint64(a4 - a5)
+			}
+		default:
+			for ; k < end && t5 == 0; k++ {
+				var u uint64
+				s, u = below(s, n)
+				for j := 1; j < d; j++ {
+					var x uint64
+					s, x = below(s, n)
+					u = max(u, x)
 				}
-			} else {
-				l = searchLevel(t, u)
-			}
-			if l+1 == len(t) {
-				t = append(t, 1)
-			} else {
-				t[l+1]++
-			}
-			if l == 0 && t[1] == n {
-				t = t[1:]
-				base++
+				a1, a2, a3, a4, a5 := above(t1, u), above(t2, u), above(t3, u), above(t4, u), above(t5, u)
+				t1 += uint64(1 - a1)
+				t2 += uint64(a1 - a2)
+				t3 += uint64(a2 - a3)
+				t4 += uint64(a3 - a4)
+				t5 += uint64(a4 - a5)
 			}
 		}
-		h.t, h.base = t, base
-	default:
-		for k := int64(0); k < m; k++ {
-			var u uint64
-			s, u = below(s, n)
-			for j := 1; j < d; j++ {
-				var x uint64
-				s, x = below(s, n)
-				u = max(u, x)
-			}
-			h.raise(h.level(u))
+		done = k
+		for t1 == n {
+			// No bin is left at the least load (see raise).
+			t1, t2, t3, t4, t5 = t2, t3, t4, t5, 0
+			base++
 		}
 	}
 	r.state = s
+	t = [6]uint64{n, t1, t2, t3, t4, t5}
+	top := 0
+	for j := range t {
+		if t[j] > 0 {
+			top = j
+		}
+	}
+	h.t = append(h.t[:0], t[:top+1]...)
+	h.base = base
+	return done
 }
 
 // levelsMaxOf is MaxOf[d]: the most loaded of d uniform bins is the one of

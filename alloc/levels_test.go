@@ -181,7 +181,7 @@ func TestLevelsNegativeControls(t *testing.T) {
 func TestLevelsResult(t *testing.T) {
 	for _, tc := range levelsCases(1000) {
 		t.Run(tc.name, func(t *testing.T) {
-			c := Config{Process: Levels{P: tc.p}, N: 1000, M: 5000, Seed: 3, Every: 1000}
+			c := Config{Process: Levels{P: tc.p}, N: 1000, M: 5000, Seed: 3, Every: 1000, Profile: true}
 			var first []Result
 			for _, w := range []int{1, 2} {
 				var rs []Result
@@ -208,6 +208,9 @@ func TestLevelsResult(t *testing.T) {
 				}
 				if len(r.Series) != 5 || r.Series[4].Balls != 5000 || r.Series[4].Gap != r.Gap || r.Series[4].Spread != r.MaxLoad-r.MinLoad {
 					t.Fatalf("series %+v", r.Series)
+				}
+				if !reflect.DeepEqual(r.Profile, ProfileFromCounts(r.LoadCounts, 5000, 1000)) {
+					t.Fatalf("profile %v", r.Profile)
 				}
 				if r.Probes < 5000 || r.MaxProbes < 1 {
 					t.Fatalf("probes %d, max %d", r.Probes, r.MaxProbes)

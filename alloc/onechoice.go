@@ -37,16 +37,21 @@ func (OneChoice) Place(b *Bins, m int64, r *Rand) Stats {
 // balls; PERF.md, point 4), and few enough that the ring stays in L1.
 const ahead = 32
 
-// pipelineMin is the size of load array from which the pipelined loops
-// pay: below it the array sits in L2 (1 MiB here) or largely so, and the
-// ring costs more than the misses it hides (measured: at 2^20 one-byte
-// bins, Greedy[2] 3.0 ns/ball plain, 4 pipelined; at 2^26, 24 against 13).
+// pipelineMin is the size of a four-byte load array from which the
+// pipelined loops pay; a one-byte array pays from four times that. Below
+// it the array sits in L2 (1 MiB here) or L3 and the ring costs more than
+// the misses it hides. Measured on this machine, ns/ball plain/pipelined:
+// Greedy[2] on one-byte loads 3.7/4.3 at n = 2^22 and 4.0/4.3 at 2^23, but
+// 14.7/5.2 at 2^24; on four-byte loads 5.5/4.8 at 2^20 and 7.6/4.8 at 2^22.
 // A variable so that the tests can pipeline small arrays.
 var pipelineMin uintptr = 4 << 20
 
 // pipelined reports whether a loop over n loads of size bytes should
 // pipeline its accesses.
 func pipelined(n int, size uintptr) bool {
+	if size == 1 {
+		return havePrefetch && uintptr(n)/4 >= pipelineMin
+	}
 	return havePrefetch && uintptr(n)*size >= pipelineMin
 }
 

@@ -13,3 +13,13 @@ TEXT ·prefetch2(SB), NOSPLIT|NOFRAME, $0-16
 	PREFETCHT0 (AX)
 	PREFETCHT0 (BX)
 	RET
+
+// func prefetch3(p, q, r unsafe.Pointer)
+TEXT ·prefetch3(SB), NOSPLIT|NOFRAME, $0-24
+	MOVQ p+0(FP), AX
+	MOVQ q+8(FP), BX
+	MOVQ r+16(FP), CX
+	PREFETCHT0 (AX)
+	PREFETCHT0 (BX)
+	PREFETCHT0 (CX)
+	RET

@@ -10,4 +10,5 @@ import "unsafe"
 const havePrefetch = false
 
 func prefetch(p unsafe.Pointer)     {}
-func prefetch2(p, q unsafe.Pointer) {}
+func prefetch2(p, q unsafe.Pointer)    {}
+func prefetch3(p, q, r unsafe.Pointer) {}

@@ -48,4 +48,15 @@
 // Plot draws rows with gonum/plot, as SVG or PNG: the max load against n
 // (log₂ axis) per series with the bound curves, and the measured load tails
 // against the fluid limits.
+//
+// # Studies
+//
+// A Study reproduces one published result as one call (Studies lists the
+// eight; `graphalloc study NAME` runs one): it runs its points at the sizes
+// of Params — Default in seconds, Full at the source papers' scale, Tiny for
+// tests — and returns a Report of tables, findings computed from them (a
+// growth exponent with its Student-t interval from FitLine, a drift with
+// its interval) and a Figure. Reports are deterministic by seed and
+// independent of the number of workers; docs/studies/NAME.md shows each one
+// with the command that printed it.
 package study

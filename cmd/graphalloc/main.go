@@ -5,6 +5,7 @@
 //
 //	graphalloc run      simulate one process, T independent trials
 //	graphalloc compare  run a grid of topologies × processes × sizes against the bounds
+//	graphalloc study    reproduce a paper's result: one of eight studies, tables and a plot
 //	graphalloc gen      write a generated graph
 //	graphalloc info     describe a graph: degrees, components, spectral gap, expansion
 //	graphalloc bounds   print the theoretical bounds for n, m, d and a topology
@@ -72,6 +73,7 @@ Usage: graphalloc COMMAND [flags]
 Commands:
   run      simulate one process, T independent trials
   compare  run a grid of topologies × processes × sizes; table against the bounds; optional plot
+  study    reproduce a source paper's result (list them with 'graphalloc study')
   gen      write a generated graph (or convert a graph file)
   info     describe a graph: n, edges, degrees, components, regularity, expansion
   bounds   print every theoretical bound that applies to the given n, m, d, topology
@@ -95,6 +97,8 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		return cmdMerge(ctx, stdout, stderr, args[1:])
 	case "compare":
 		return cmdCompare(ctx, stdout, stderr, args[1:])
+	case "study":
+		return cmdStudy(ctx, stdout, stderr, args[1:])
 	case "bounds":
 		return cmdBounds(ctx, stdout, stderr, args[1:])
 	case "fluid":
@@ -110,5 +114,5 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	return usagef("unknown command %q (commands: run, compare, gen, info, bounds, fluid, merge, version)", args[0])
+	return usagef("unknown command %q (commands: run, compare, study, gen, info, bounds, fluid, merge, version)", args[0])
 }

@@ -26,8 +26,16 @@ const runHelp = `Usage: graphalloc run [flags]
 
 Simulate one allocation process: T independent trials of m balls into n bins.
 Trial i draws its randomness from (--seed, i) alone, so the output is the same
-whatever --workers is. Memory: 4 bytes per bin per worker (8 for rank and
-weighted), plus the graph.
+whatever --workers is.
+
+Memory per bin, per worker: 1 byte for one-choice, greedy and left while every
+load is below 255 (m up to about 250n), 4 bytes after that and for the other
+processes (8 for rank and weighted), plus the graph. The level engine
+(--engine levels: one-choice, greedy, left, unbalanced, one-plus-beta,
+firstdiff, rank, graph on complete) keeps a count per load instead: a few
+kilobytes whatever n, and n up to 2^62. By default (auto) runs use the per-bin
+engine up to n = 2^32-1 and the level engine beyond; both engines give the
+same distribution of results, not the same numbers for a seed.
 
 Processes (-p):
   one-choice   a uniform bin
@@ -55,6 +63,7 @@ Examples:
   graphalloc run -p firstdiff -d 3 --cap 16 -n 2^20
   graphalloc run -p rank -d 2.5 -m 100n --every 10n -f json
   graphalloc run -p weighted --weights pareto:shape=3 -m 100n
+  graphalloc run -n 1e10 -t 1                     # Greedy[2], level engine, about a minute
 
 Flags:
 `
@@ -68,6 +77,7 @@ type runOptions struct {
 	seed                                                                             uint64
 	beta                                                                             float64
 	probeCap, weights                                                                string
+	engine                                                                           string
 }
 
 func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error {
@@ -83,7 +93,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs.StringVarP(&o.choices, "choices", "d", "2", "number of choices d")
 	fs.StringVarP(&o.bins, "bins", "n", "65536", "bins n (1e6, 2^20 allowed); for a graph file, its vertex count")
 	fs.StringVarP(&o.balls, "balls", "m", "n", "balls m: 1e6, 2^20, or a multiple of n: n, 16n, 0.5n")
-	fs.StringVarP(&o.graph, "graph", "g", "complete", "topology for -p graph: complete, cycle, regular:degree=D, regular:eps=E, file:PATH")
+	fs.StringVarP(&o.graph, "graph", "g", "complete", "topology for -p graph: KIND[:key=value,...] with KIND one of "+strings.Join(graphgen.Kinds(), ", ")+", or file:PATH")
 	fs.StringVar(&o.ties, "ties", "random", "tie rule: random or left (left, grouped, window and rank use left unless this is given)")
 	fs.StringVar(&o.sample, "sample", "edge", "graph sampling: edge (uniform edge) or vertex (uniform vertex, then uniform neighbour)")
 	fs.Float64Var(&o.beta, "beta", 0.5, "β of -p one-plus-beta, in [0, 1]: the probability of a Greedy[2] step")
@@ -98,6 +108,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs.StringVar(&o.every, "every", "", "record the gap and max-min every K balls (K or a multiple of n)")
 	fs.BoolVar(&o.profile, "profile", false, "record each trial's sorted normalised load vector (load - m/n, as value/count pairs)")
 	fs.StringVar(&o.maxMemory, "max-memory", "", "refuse runs estimated to need more memory than this (512M, 4G; default: the memory available)")
+	fs.StringVar(&o.engine, "engine", "auto", "bins (a load per bin) or levels (a count per load: exchangeable processes on complete, n up to 2^62); auto: bins up to n = 2^32-1, levels beyond")
 	fs.StringVar(&o.resume, "resume", "", "skip the trials FILE (an earlier output of this run, json or jsonl) holds and finish the run; with -f jsonl -o FILE the same file is continued")
 	fs.SortFlags = false
 	if err := fs.Parse(args); err != nil {
@@ -162,8 +173,8 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 		if n, err = parseCount(o.bins, 0); err != nil {
 			return usagef("--bins: %v", err)
 		}
-		if n < 1 || n > graphgen.MaxOrder {
-			return usagef("--bins: need 1 <= n <= %d, got %d", int64(graphgen.MaxOrder), n)
+		if maxN, why := binsLimit(o.engine, o.process, o.graph); n < 1 || n > maxN {
+			return usagef("--bins: need 1 <= n <= %d (%s), got %d", maxN, why, n)
 		}
 	}
 	var memLimit int64
@@ -186,6 +197,8 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 	}
 	params := alloc.Params{D: d, Ties: ties, Sample: sample, Beta: o.beta, Cap: int(probeCap), Weights: weights}
 	graphName := "complete"
+	var coreInfo *int
+	var coreFrac *float64
 	if o.process == "graph" {
 		spec, err := graphgen.ParseSpec(o.graph)
 		if err != nil {
@@ -199,7 +212,15 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 			return usageError{err}
 		}
 		if fs.Changed("bins") && int64(g.Order()) != n {
-			return usagef("--bins: n=%d but graph %s has %d vertices", n, spec, g.Order())
+			if spec.Kind == "file" {
+				return usagef("--bins: n=%d but graph %s has %d vertices", n, spec, g.Order())
+			}
+			// A torus rounds n to a power of its side; its note says so.
+		}
+		if nr := info.Nonregular; nr != nil {
+			core, f := nr.Core, nr.CoreFraction
+			coreInfo = &core
+			coreFrac = &f
 		}
 		n = int64(g.Order())
 		params.Graph = g
@@ -221,7 +242,11 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 			return usagef("--every: need a positive count, got %q", o.every)
 		}
 	}
-	if o.process != "graph" {
+	levels, _, err := chooseEngine(o.engine, o.process, o.graph, n)
+	if err != nil {
+		return err
+	}
+	if o.process != "graph" && !levels {
 		if err := checkMemory(binBytes(n), memLimit); err != nil {
 			return err
 		}
@@ -229,6 +254,9 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 	p, err := alloc.NewProcess(o.process, params)
 	if err != nil {
 		return usageError{err}
+	}
+	if levels {
+		p = alloc.Levels{P: p}
 	}
 	cfg := alloc.Config{Process: p, N: int(n), M: m, Seed: o.seed, Every: every, Profile: o.profile}
 	if err := cfg.Check(); err != nil {
@@ -243,10 +271,14 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 		Process: o.process, D: d, N: n, M: m, Graph: graphName, Ties: ties.String(),
 		Seed: o.seed, Trials: o.trials, Shard: o.shard, Every: every, Profile: o.profile, Version: Version,
 	}
+	if levels {
+		head.Engine = "levels"
+	}
 	if o.process == "graph" {
 		head.Sample = sample.String()
 		lo, hi := degreeRange(params.Graph)
 		head.MinDegree, head.MaxDegree = &lo, &hi
+		head.Core, head.CoreFraction = coreInfo, coreFrac
 	}
 	if o.process == "one-choice" || o.process == "graph" {
 		head.D = map[string]float64{"one-choice": 1, "graph": 2}[o.process]
@@ -427,20 +459,26 @@ type runConfig struct {
 	Sample  string  `json:"sample,omitempty"`
 	// MinDegree and MaxDegree describe the graph of a graph run, so
 	// that the summary (and merge) can be computed from the file alone.
-	MinDegree *int   `json:"min_degree,omitempty"`
-	MaxDegree *int   `json:"max_degree,omitempty"`
-	Ties      string `json:"ties"`
-	Seed      uint64 `json:"seed"`
-	Trials    int    `json:"trials"`
-	Shard     string `json:"shard,omitempty"`
-	Every     int64  `json:"every,omitempty"`
-	Profile   bool   `json:"profile,omitempty"`
-	Version   string `json:"version"`
+	MinDegree *int `json:"min_degree,omitempty"`
+	MaxDegree *int `json:"max_degree,omitempty"`
+	// Core and CoreFraction describe the dense core of a nonregular graph.
+	Core         *int     `json:"core,omitempty"`
+	CoreFraction *float64 `json:"core_fraction,omitempty"`
+	Ties         string   `json:"ties"`
+	Seed         uint64   `json:"seed"`
+	Trials       int      `json:"trials"`
+	Shard        string   `json:"shard,omitempty"`
+	Every        int64    `json:"every,omitempty"`
+	Profile      bool     `json:"profile,omitempty"`
+	Version      string   `json:"version"`
 	// The parameters of one process each: β of one-plus-beta, the probe
 	// cap of firstdiff (the default resolved), the weights of weighted.
 	Beta    *float64 `json:"beta,omitempty"`
 	Cap     int      `json:"cap,omitempty"`
 	Weights string   `json:"weights,omitempty"`
+	// Engine is "levels" for a run of the level engine, omitted for the
+	// per-bin engine.
+	Engine string `json:"engine,omitempty"`
 }
 
 type runJSON struct {
@@ -552,6 +590,9 @@ func summarize(c runConfig, rs []alloc.Result) runSummary {
 		q.Topology = strings.SplitN(c.Graph, ":", 2)[0]
 		q.Sample = c.Sample
 		q.MinDegree = float64(*c.MinDegree)
+		if c.Core != nil && c.CoreFraction != nil {
+			q.Core, q.CoreFraction = float64(*c.Core), *c.CoreFraction
+		}
 		if *c.MinDegree == *c.MaxDegree {
 			q.Degree = float64(*c.MinDegree)
 		}

@@ -1,0 +1,99 @@
+package alloc
+
+import "unsafe"
+
+// graphEdgePiped is graphEdge pipelined twice (PERF.md, point 8): ball
+// k + 2·ahead draws its edge (and its orientation coin) and prefetches the
+// edge's slot in e; ball k + ahead reads the slot, now cached, and
+// prefetches both ends' loads; ball k is placed. The draws happen in ball
+// order, one ball at a time, exactly as in graphEdge, and placement too, so
+// the loads and the generator's state afterwards are those of graphEdge.
+func graphEdgePiped(L []uint32, m int64, e []uint32, random bool, r *Rand) {
+	const R = 2 * ahead // a power of two: slot k and slot k+R coincide
+	var ring [R]struct {
+		x    uint64 // the edge, until stage two
+		u, v uint32 // its ends, oriented
+		flip bool
+	}
+	ne := uint64(len(e) / 2)
+	g := edgeGen{s: r.state, coins: r.coins, nc: r.ncoins}
+	for j := range min(m, R) {
+		slot := &ring[j&(R-1)]
+		slot.x, slot.flip = g.draw(ne, random)
+		prefetch(unsafe.Pointer(&e[2*slot.x]))
+	}
+	for j := range min(m, ahead) {
+		slot := &ring[j&(R-1)]
+		slot.u, slot.v = edgeEnds(e, slot.x, slot.flip)
+		prefetch2(unsafe.Pointer(&L[slot.u]), unsafe.Pointer(&L[slot.v]))
+	}
+	// The hot loop keeps the generator in locals, with edgeGen.draw
+	// written out.
+	s, coins, nc := g.s, g.coins, g.nc
+	for k := int64(0); k < m; k++ {
+		slot := &ring[k&(R-1)]
+		u, v := slot.u, slot.v
+		lu, lv := L[u], L[v]
+		c, mn := u, lu
+		if lv < lu {
+			c, mn = v, lv
+		}
+		L[c] = mn + 1
+		if k+R < m {
+			// The slot of ball k is free: draw ball k+R into it.
+			var x uint64
+			s, x = below(s, ne)
+			flip := false
+			if random {
+				if nc == 0 {
+					s, coins = next(s)
+					nc = 64
+				}
+				flip = coins&1 != 0
+				coins >>= 1
+				nc--
+			}
+			slot.x, slot.flip = x, flip
+			// Ball k+ahead's ends too, in the same call.
+			nx := &ring[(k+ahead)&(R-1)]
+			nx.u, nx.v = edgeEnds(e, nx.x, nx.flip)
+			prefetch3(unsafe.Pointer(&e[2*x]), unsafe.Pointer(&L[nx.u]), unsafe.Pointer(&L[nx.v]))
+		} else if k+ahead < m {
+			nx := &ring[(k+ahead)&(R-1)]
+			nx.u, nx.v = edgeEnds(e, nx.x, nx.flip)
+			prefetch2(unsafe.Pointer(&L[nx.u]), unsafe.Pointer(&L[nx.v]))
+		}
+	}
+	r.state, r.coins, r.ncoins = s, coins, nc
+}
+
+// edgeGen is the generator state of graphEdge, kept in a local struct.
+type edgeGen struct {
+	s, coins uint64
+	nc       int
+}
+
+// draw draws one ball's edge and, with random ties, its orientation coin,
+// in graphEdge's order.
+func (g *edgeGen) draw(ne uint64, random bool) (x uint64, flip bool) {
+	g.s, x = below(g.s, ne)
+	if random {
+		if g.nc == 0 {
+			g.s, g.coins = next(g.s)
+			g.nc = 64
+		}
+		flip = g.coins&1 != 0
+		g.coins >>= 1
+		g.nc--
+	}
+	return x, flip
+}
+
+// edgeEnds returns the ends of edge x of e, swapped if flip.
+func edgeEnds(e []uint32, x uint64, flip bool) (uint32, uint32) {
+	u, v := e[2*x], e[2*x+1]
+	if flip {
+		u, v = v, u
+	}
+	return u, v
+}

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/graphalloc/graphalloc/study"
+)
+
+const studyHelp = `Usage: graphalloc study [NAME] [flags]
+
+Run one of the studies that reproduce the source papers' results (or, for
+heavy-graphs, the experiment they leave open): the simulations, the tables
+against the theory, the findings computed from them, and with --plot the
+figure. With no NAME, list the studies. NAME may also be the study's number.
+docs/studies/NAME.md shows each study's output with the command that made it.
+
+The default size finishes in seconds to a minute on two cores; --full runs the
+size of the source papers' experiments (minutes to hours). Results depend on
+--seed alone: every point is what 'graphalloc run' prints for the same
+process, graph, n, m, trials and seed, whatever --workers is.
+
+Examples:
+  graphalloc study                                   # list the studies
+  graphalloc study two-choices
+  graphalloc study heavy-graphs --plot heavy-graphs.png
+  graphalloc study 7 --full -f json -o heavy-graphs.json
+  graphalloc study unbalanced -t 50 --seed 7 -f csv
+
+Flags:
+`
+
+type studyOptions struct {
+	full, tiny           bool
+	trials, workers      int
+	seed                 uint64
+	format, output, plot string
+}
+
+func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	var o studyOptions
+	fs := pflag.NewFlagSet("study", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stdout, studyHelp)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+	}
+	fs.BoolVar(&o.full, "full", false, "run the paper-scale size instead of the default")
+	fs.BoolVar(&o.tiny, "tiny", false, "run the tiny size the tests use (seconds; too small to show anything)")
+	fs.IntVarP(&o.trials, "trials", "t", 0, "trials per point instead of the size's own (0: the size's)")
+	fs.Uint64VarP(&o.seed, "seed", "s", 1, "base seed: graphs and trials derive from it as in run")
+	fs.IntVarP(&o.workers, "workers", "w", 0, "trials run in parallel (0: one per CPU); never changes results")
+	fs.StringVarP(&o.format, "format", "f", "table", "output format: table, csv, json")
+	fs.StringVarP(&o.output, "output", "o", "", "write the report to FILE (atomically) instead of stdout")
+	fs.StringVar(&o.plot, "plot", "", "also draw the study's figure to FILE.png or FILE.svg")
+	fs.SortFlags = false
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	switch o.format {
+	case "table", "csv", "json":
+	default:
+		return usagef("--format: unknown format %q (allowed: table, csv, json)", o.format)
+	}
+	if fs.NArg() == 0 {
+		if o.plot != "" || o.full || o.tiny {
+			return usagef("study: name a study to run (studies: %s)", strings.Join(study.StudyNames(), ", "))
+		}
+		return writeOutput(stdout, o.output, studyList())
+	}
+	if fs.NArg() > 1 {
+		return usagef("study: unexpected argument %q", fs.Arg(1))
+	}
+	s, err := study.Lookup(fs.Arg(0))
+	if err != nil {
+		return usageError{err}
+	}
+	if o.full && o.tiny {
+		return usagef("--full and --tiny: choose one size")
+	}
+	if o.trials < 0 {
+		return usagef("--trials: need at least 1 trial, got %d", o.trials)
+	}
+	plotFmt := ""
+	if o.plot != "" {
+		if plotFmt, err = plotFormat(o.plot); err != nil {
+			return err
+		}
+	}
+	size := study.SizeDefault
+	switch {
+	case o.full:
+		size = study.SizeFull
+	case o.tiny:
+		size = study.SizeTiny
+	}
+	p := s.Params(size)
+	if o.trials > 0 {
+		p.Trials = o.trials
+	}
+
+	st := newStudyStatus(stderr, s.Name)
+	defer st.done()
+	rep, err := s.Run(ctx, p, study.Options{
+		Seed:     o.seed,
+		Workers:  o.workers,
+		Progress: st.set,
+		Note:     func(line string) { st.note("graphalloc: " + line) },
+	})
+	st.done()
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("study %s interrupted", s.Name)
+	}
+	if err != nil {
+		return err
+	}
+	if o.plot != "" {
+		var buf bytes.Buffer
+		if err := rep.Plot(&buf, plotFmt); err != nil {
+			return err
+		}
+		if err := writeOutput(nil, o.plot, buf.Bytes()); err != nil {
+			return err
+		}
+		if err := os.Chmod(o.plot, 0o644); err != nil {
+			return err
+		}
+	}
+	var buf bytes.Buffer
+	switch o.format {
+	case "csv":
+		err = rep.WriteCSV(&buf)
+	case "json":
+		err = rep.WriteJSON(&buf)
+	default:
+		err = rep.WriteText(&buf)
+	}
+	if err != nil {
+		return err
+	}
+	return writeOutput(stdout, o.output, buf.Bytes())
+}
+
+// studyList is the output of `graphalloc study` with no name.
+func studyList() []byte {
+	var b bytes.Buffer
+	b.WriteString("studies (graphalloc study NAME [--full]; each is documented in docs/studies/NAME.md):\n\n")
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	for _, s := range study.Studies() {
+		fmt.Fprintf(tw, "  %d\t%s\t%s\n", s.Number, s.Name, s.Title)
+		fmt.Fprintf(tw, "  \t\tdefault: %s\n", s.Default)
+		fmt.Fprintf(tw, "  \t\tfull:    %s\n", s.Full)
+	}
+	tw.Flush()
+	return b.Bytes()
+}
+
+// studyStatus shows the point being run on a terminal's stderr, on one
+// line it rewrites; it does nothing when stderr is not a terminal.
+type studyStatus struct {
+	w       io.Writer
+	label   string
+	start   time.Time
+	mu      sync.Mutex
+	width   int
+	enabled bool
+}
+
+func newStudyStatus(stderr io.Writer, name string) *studyStatus {
+	return &studyStatus{w: stderr, label: "study " + name, start: time.Now(), enabled: isTerminal(stderr)}
+}
+
+func (s *studyStatus) set(done, total int, what string) {
+	if !s.enabled {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	line := fmt.Sprintf("%s: point %d/%d  %s  %s", s.label, done+1, total, time.Since(s.start).Round(time.Second), what)
+	pad := ""
+	if n := len([]rune(line)); n < s.width {
+		pad = strings.Repeat(" ", s.width-n)
+	} else {
+		s.width = n
+	}
+	fmt.Fprintf(s.w, "\r%s%s", line, pad)
+}
+
+func (s *studyStatus) clear() {
+	if s.width > 0 {
+		fmt.Fprintf(s.w, "\r%s\r", strings.Repeat(" ", s.width))
+		s.width = 0
+	}
+}
+
+func (s *studyStatus) note(line string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.enabled {
+		s.clear()
+	}
+	fmt.Fprintln(s.w, line)
+}
+
+func (s *studyStatus) done() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.enabled {
+		s.clear()
+	}
+}

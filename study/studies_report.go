@@ -1,0 +1,214 @@
+package study
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// Report is what a study returns: its tables, the findings computed from
+// them (a fitted exponent, a difference of means, each with its interval)
+// and a figure. The JSON field names are those of `graphalloc study -f
+// json`.
+type Report struct {
+	Study    string   `json:"study"`
+	Number   int      `json:"number"`
+	Title    string   `json:"title"`
+	Size     Size     `json:"size"` // tiny, default, full, or custom (parameters of one's own)
+	Params   Params   `json:"params"`
+	Seed     uint64   `json:"seed"`
+	Tables   []*Table `json:"tables"`
+	Findings []string `json:"findings,omitempty"`
+	// Figure is drawn by Report.Plot; it holds the same numbers as the
+	// tables, and more points (a gap series, a fluid curve).
+	Figure *Figure `json:"-"`
+}
+
+// Table is one table of a report: named columns, rows of values (string,
+// int, int64, float64, Interval or nil for "not applicable") and notes.
+type Table struct {
+	Name    string   `json:"name"` // a short identifier, e.g. "max_load"
+	Title   string   `json:"title"`
+	Columns []string `json:"columns"`
+	// Formats are the fmt verbs of the float columns in text output
+	// ("%.3f"); "" prints a float with %.4g. An Interval prints as
+	// [lo, hi] with its column's verb.
+	Formats []string `json:"-"`
+	Rows    [][]any  `json:"rows"`
+	Notes   []string `json:"notes,omitempty"`
+}
+
+// Interval is a confidence interval [lo, hi].
+type Interval [2]float64
+
+// newTable returns a table whose columns are given as name, verb pairs.
+func newTable(name, title string, cols ...string) *Table {
+	t := &Table{Name: name, Title: title}
+	for i := 0; i+1 < len(cols); i += 2 {
+		t.Columns = append(t.Columns, cols[i])
+		t.Formats = append(t.Formats, cols[i+1])
+	}
+	return t
+}
+
+// add appends a row; a non-finite float becomes nil (JSON has no NaN).
+func (t *Table) add(vals ...any) {
+	if len(vals) != len(t.Columns) {
+		panic(fmt.Sprintf("study: table %s: row of %d values for %d columns", t.Name, len(vals), len(t.Columns)))
+	}
+	row := make([]any, len(vals))
+	for i, v := range vals {
+		switch x := v.(type) {
+		case float64:
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				v = nil
+			}
+		case Interval:
+			if math.IsNaN(x[0]) || math.IsNaN(x[1]) || math.IsInf(x[0], 0) || math.IsInf(x[1], 0) {
+				v = nil
+			}
+		}
+		row[i] = v
+	}
+	t.Rows = append(t.Rows, row)
+}
+
+// cell formats a value for text output with verb f.
+func cell(v any, f string) string {
+	if f == "" {
+		f = "%.4g"
+	}
+	switch x := v.(type) {
+	case nil:
+		return "-"
+	case string:
+		return x
+	case int:
+		return strconv.Itoa(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return fmt.Sprintf(f, x)
+	case Interval:
+		return "[" + fmt.Sprintf(f, x[0]) + ", " + fmt.Sprintf(f, x[1]) + "]"
+	}
+	return fmt.Sprint(v)
+}
+
+// csvCell formats a value for CSV: floats in full precision.
+func csvCell(v any) []string {
+	switch x := v.(type) {
+	case nil:
+		return []string{""}
+	case float64:
+		return []string{strconv.FormatFloat(x, 'g', -1, 64)}
+	case Interval:
+		return []string{strconv.FormatFloat(x[0], 'g', -1, 64), strconv.FormatFloat(x[1], 'g', -1, 64)}
+	}
+	return []string{cell(v, "")}
+}
+
+// header is the first two lines of the text output.
+func (r *Report) header() string {
+	return fmt.Sprintf("study %d, %s: %s\nsize %s: %s; seed %d\n", r.Number, r.Study, r.Title, r.Size, r.Params, r.Seed)
+}
+
+// WriteText writes the report as aligned text tables.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString(r.header())
+	for _, t := range r.Tables {
+		b.WriteString("\n" + t.Title + "\n\n")
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, strings.Join(t.Columns, "\t"))
+		for _, row := range t.Rows {
+			cells := make([]string, len(row))
+			for i, v := range row {
+				cells[i] = cell(v, t.Formats[i])
+			}
+			fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		}
+		tw.Flush()
+		if len(t.Notes) > 0 {
+			b.WriteString("\n")
+			for _, n := range t.Notes {
+				b.WriteString("  " + n + "\n")
+			}
+		}
+	}
+	if len(r.Findings) > 0 {
+		b.WriteString("\nfindings:\n")
+		for _, f := range r.Findings {
+			b.WriteString("  - " + f + "\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteCSV writes each table as a CSV block preceded by a comment line
+// "# name: title" and followed by a blank line; an Interval column becomes
+// two columns, "NAME lo" and "NAME hi". The findings follow as comment
+// lines "# finding: ...".
+func (r *Report) WriteCSV(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# study: %s (%s); seed %d\n", r.Study, r.Params, r.Seed)
+	for i, t := range r.Tables {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "# %s: %s\n", t.Name, t.Title)
+		cw := csv.NewWriter(&b)
+		var head []string
+		for j, c := range t.Columns {
+			if isInterval(t, j) {
+				head = append(head, c+" lo", c+" hi")
+			} else {
+				head = append(head, c)
+			}
+		}
+		cw.Write(head)
+		for _, row := range t.Rows {
+			var rec []string
+			for j, v := range row {
+				if v == nil && isInterval(t, j) {
+					rec = append(rec, "", "")
+					continue
+				}
+				rec = append(rec, csvCell(v)...)
+			}
+			cw.Write(rec)
+		}
+		cw.Flush()
+		if err := cw.Error(); err != nil {
+			return err
+		}
+	}
+	for _, f := range r.Findings {
+		fmt.Fprintf(&b, "# finding: %s\n", f)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// isInterval reports whether column j of t holds intervals.
+func isInterval(t *Table, j int) bool {
+	for _, row := range t.Rows {
+		if _, ok := row[j].(Interval); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// WriteJSON writes the report as one indented JSON object.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
