@@ -182,3 +182,56 @@ func TestBinsLazy(t *testing.T) {
 		t.Fatal("empty bins")
 	}
 }
+
+// TestRewind: rewind finds the state before each ball of a batch, also
+// when draws were rejected (n = 2^63 + 1 rejects about half of them).
+func TestRewind(t *testing.T) {
+	for _, n := range []uint64{1, 7, 1000, 1<<63 + 1} {
+		for _, draws := range []int{1, 2, 3} {
+			start := uint64(12345)
+			s := start
+			for range 200 {
+				before := s
+				for range draws {
+					s, _ = below(s, n)
+				}
+				if got := rewind(s, start, n, draws); got != before {
+					t.Fatalf("n=%d draws=%d: rewind gives %x, want %x", n, draws, got, before)
+				}
+			}
+		}
+	}
+}
+
+// TestMaxMin checks both MaxMin paths against a plain scan.
+func TestMaxMin(t *testing.T) {
+	r := NewRand(4)
+	for _, n := range []int{0, 1, 2, 3, 5, 8, 100, 1001} {
+		L8 := make([]uint8, n)
+		L32 := make([]uint32, n)
+		for i := range L8 {
+			L8[i] = uint8(r.Uint64n(255))
+			L32[i] = uint32(L8[i]) << (r.Uint64n(2) * 20)
+		}
+		want := func(L []uint32) (uint32, uint32) {
+			if len(L) == 0 {
+				return 0, 0
+			}
+			return slices.Max(L), slices.Min(L)
+		}
+		wide := make([]uint32, n)
+		for i, l := range L8 {
+			wide[i] = uint32(l)
+		}
+		mx, mn := maxMin8(L8)
+		wx, wn := want(wide)
+		if mx != wx || mn != wn {
+			t.Errorf("n=%d: maxMin8 = %d, %d, want %d, %d", n, mx, mn, wx, wn)
+		}
+		mx, mn = maxMin32(L32)
+		wx, wn = want(L32)
+		if mx != wx || mn != wn {
+			t.Errorf("n=%d: maxMin32 = %d, %d, want %d, %d", n, mx, mn, wx, wn)
+		}
+	}
+}

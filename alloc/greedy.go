@@ -71,8 +71,8 @@ func greedy2[T uint8 | uint32](L []T, m int64, lim uint64, r *Rand) int64 {
 		return twoPiped(L, m, lim, r, 0, n, 0, n)
 	}
 	s := r.state
-	for k := int64(0); k < m; k++ {
-		s0 := s
+	k := int64(0)
+	for ; k < m; k++ {
 		var i, j uint64
 		s, i = below(s, n)
 		s, j = below(s, n)
@@ -84,13 +84,15 @@ func greedy2[T uint8 | uint32](L []T, m int64, lim uint64, r *Rand) int64 {
 			c, mn = j, lj
 		}
 		if mn >= lim {
-			r.state = s0
-			return k
+			break
 		}
 		L[c] = T(mn + 1)
 	}
+	if k < m {
+		s = rewind(s, r.state, n, 2) // see oneChoice
+	}
 	r.state = s
-	return m
+	return k
 }
 
 // two places m balls, each on the lesser loaded of a uniform bin of
@@ -271,8 +273,8 @@ func drawPrefetch[T uint8 | uint32](L []T, s uint64, c *[maxPipeD]uint64, start,
 func greedyD[T uint8 | uint32](L []T, m int64, d int, lim uint64, r *Rand) int64 {
 	n := uint64(len(L))
 	s := r.state
-	for k := int64(0); k < m; k++ {
-		s0 := s
+	k := int64(0)
+	for ; k < m; k++ {
 		var c uint64
 		s, c = below(s, n)
 		mn := uint64(L[c])
@@ -284,11 +286,13 @@ func greedyD[T uint8 | uint32](L []T, m int64, d int, lim uint64, r *Rand) int64
 			}
 		}
 		if mn >= lim {
-			r.state = s0
-			return k
+			break
 		}
 		L[c] = T(mn + 1)
 	}
+	if k < m {
+		s = rewind(s, r.state, n, d) // see oneChoice
+	}
 	r.state = s
-	return m
+	return k
 }

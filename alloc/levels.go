@@ -33,15 +33,25 @@ import (
 // loads that result differ (a rank is not a bin), but their law is the
 // same: TestLevelsMatchBins compares the two engines' tails.
 //
+// Error. None for the integer-d processes: ranks are exact 64-bit Lemire
+// draws and levels are found by integer comparisons, so no floating-point
+// inversion of (S_l/n)^d is needed (comparing a uniform on [0, n^d) with
+// S_l^d is the same test as comparing the largest of d uniform ranks with
+// S_l). Only Rank with a fractional d uses floating point, as its per-bin
+// engine does: R = ⌈n·U^{1/d}⌉ with U on a grid of step 2^-53 gives
+// P(R ≤ i) = (i/n)^d to within 2^-53 (absolute), plus the rounding of exp
+// and log (about 1e-16 relative).
+//
 // A ball costs the per-bin loop's draws plus a search of the levels
 // (a few comparisons: the loads span ln ln n / ln d + O(1) levels for
 // Greedy[d]) and no cache miss, whatever n: Greedy[2] with n = m = 10^10
-// takes about a minute on one core, in kilobytes (see BENCHMARKS.md).
+// takes about 40 seconds on one core, and the state is a few hundred bytes
+// (see BENCHMARKS.md).
 //
 // Levels is a TrialRunner: Run and Config.Trial hand it whole trials, with
 // the same Result as the per-bin engine (load counts, gap, probes, the
-// --every series, the profile). Its Place method, for callers with their own Bins, runs
-// the per-bin engine of P.
+// --every series, the profile). Its Place method, for callers with their
+// own Bins, runs the per-bin engine of P.
 type Levels struct {
 	P Process
 }

@@ -1,6 +1,9 @@
 package alloc
 
-import "unsafe"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // OneChoice places every ball in a uniformly random bin. Its maximum load for
 // m = n is (1+o(1)) ln n / ln ln n w.h.p., and for m ≫ n it is
@@ -61,19 +64,46 @@ func oneChoice[T uint8 | uint32](L []T, m int64, lim uint64, r *Rand) int64 {
 	}
 	n := uint64(len(L))
 	s := r.state
-	for k := int64(0); k < m; k++ {
-		s0 := s
+	k := int64(0)
+	for ; k < m; k++ {
 		var c uint64
 		s, c = below(s, n)
 		l := uint64(L[c])
 		if l >= lim {
-			r.state = s0
-			return k
+			break
 		}
 		L[c] = T(l + 1)
 	}
+	if k < m {
+		// Rewinding once beats keeping the state before every ball
+		// (10% at n = 2^12), and a call outside the loop keeps its
+		// variables in registers.
+		s = rewind(s, r.state, n, 1)
+	}
 	r.state = s
-	return m
+	return k
+}
+
+// rewind returns the generator state before the ball that left it at s,
+// a ball that made draws accepted draws below(·, n), each after any number
+// of rejected ones, in a batch that started at state start. Every draw
+// advances the state by wyInc and whether the draw that produced a state
+// was accepted depends on that state alone, so the walk back is exact:
+// back over draws accepted draws and the rejected ones before them, to the
+// previous ball's last (accepted) draw or to start.
+func rewind(s, start, n uint64, draws int) uint64 {
+	t := -n % n // below accepts a draw iff its fraction is ≥ 2^64 mod n
+	for s != start {
+		hi, lo := bits.Mul64(s, s^wyMix)
+		if _, frac := bits.Mul64(hi^lo, n); frac >= t {
+			if draws == 0 {
+				break // the previous ball's draw
+			}
+			draws--
+		}
+		s -= wyInc
+	}
+	return s
 }
 
 func oneChoicePiped[T uint8 | uint32](L []T, m int64, lim uint64, r *Rand) int64 {

@@ -9,6 +9,6 @@ import "unsafe"
 // hide, see PERF.md).
 const havePrefetch = false
 
-func prefetch(p unsafe.Pointer)     {}
+func prefetch(p unsafe.Pointer)        {}
 func prefetch2(p, q unsafe.Pointer)    {}
 func prefetch3(p, q, r unsafe.Pointer) {}

@@ -36,11 +36,34 @@ type Study struct {
 	// the size of the source papers' experiments; Tiny is for tests.
 	Default, Full, Tiny Params
 
-	run func(ctx context.Context, r *runner, p Params) (*Report, error)
+	uses []string // the Params fields run reads: "Ns", "N", "Trials", "Load", "Samples"
+	run  func(ctx context.Context, r *runner, p Params) (*Report, error)
+}
+
+// check reports a parameter the study reads that is missing or out of
+// range.
+func (s *Study) check(p Params) error {
+	for _, f := range s.uses {
+		switch {
+		case f == "Ns" && len(p.Ns) == 0:
+			return fmt.Errorf("study %s: no sizes n given", s.Name)
+		case f == "Ns" && slices.Min(p.Ns) < 1:
+			return fmt.Errorf("study %s: sizes must be positive, got %v", s.Name, p.Ns)
+		case f == "N" && p.N < 1:
+			return fmt.Errorf("study %s: need n >= 1, got %d", s.Name, p.N)
+		case f == "Trials" && p.Trials < 1:
+			return fmt.Errorf("study %s: need at least 1 trial, got %d", s.Name, p.Trials)
+		case f == "Load" && p.Load < 1:
+			return fmt.Errorf("study %s: need m/n >= 1, got %d", s.Name, p.Load)
+		case f == "Samples" && p.Samples < 2:
+			return fmt.Errorf("study %s: need at least 2 Monte Carlo samples, got %d", s.Name, p.Samples)
+		}
+	}
+	return nil
 }
 
 // Params are the sizes of a study. Each study reads the fields its
-// documentation names and ignores the others.
+// documentation names (Run rejects them missing) and ignores the others.
 type Params struct {
 	// Ns are the sizes n of the main sweep.
 	Ns []int `json:"n,omitempty"`
@@ -96,8 +119,8 @@ type Options struct {
 // Run runs the study with parameters p (typically s.Params(size)) and
 // returns its report. It stops at the first error, ctx's included.
 func (s *Study) Run(ctx context.Context, p Params, o Options) (*Report, error) {
-	if p.Trials < 1 && s.Name != "reachability" {
-		return nil, fmt.Errorf("study %s: need at least 1 trial, got %d", s.Name, p.Trials)
+	if err := s.check(p); err != nil {
+		return nil, err
 	}
 	r := &runner{ctx: ctx, o: o}
 	rep, err := s.run(ctx, r, p)

@@ -97,6 +97,7 @@ func ciPt(x float64, s analysis.Summary) Pt {
 // ---------------------------------------------------------------------
 // 1. two-choices
 
+// twoChoicesStudy reads Params: Ns (sizes), Trials.
 var twoChoicesStudy = &Study{
 	Name:   "two-choices",
 	Number: 1,
@@ -108,6 +109,7 @@ var twoChoicesStudy = &Study{
 	Default: Params{Ns: powers(1<<8, 1<<20, 16), Trials: 20},
 	Full:    Params{Ns: powers(1<<8, 1<<24, 4), Trials: 100},
 	Tiny:    Params{Ns: []int{1 << 6, 1 << 8}, Trials: 3},
+	uses:    []string{"Ns", "Trials"},
 	run:     runTwoChoices,
 }
 
@@ -197,6 +199,7 @@ func tailSeries(p *Panel, row Row, ci int, label string) {
 // ---------------------------------------------------------------------
 // 3. contiguous
 
+// contiguousStudy reads Params: Ns (sizes), Trials.
 var contiguousStudy = &Study{
 	Name:   "contiguous",
 	Number: 3,
@@ -205,9 +208,10 @@ var contiguousStudy = &Study{
 		"give a max load O(log log n / d), the order of Left[d], while two unaligned random windows only reach " +
 		"Ω(log log n / log d). Do the simulated max loads at m = n order themselves that way for d = 4, 8, 16?",
 	Sources: []string{"[KP06] Kenthapadi, Panigrahy 2006", "[V03] Vöcking 2003"},
-	Default: Params{Ns: powers(1<<12, 1<<20, 16), Trials: 20},
+	Default: Params{Ns: powers(1<<12, 1<<20, 16), Trials: 10},
 	Full:    Params{Ns: powers(1<<12, 1<<24, 16), Trials: 100},
 	Tiny:    Params{Ns: []int{1 << 8}, Trials: 3},
+	uses:    []string{"Ns", "Trials"},
 	run:     runContiguous,
 }
 
@@ -316,6 +320,7 @@ func maxProbes(pt *point) int64 {
 // ---------------------------------------------------------------------
 // 4. firstdiff
 
+// firstDiffStudy reads Params: Ns (sizes), Trials.
 var firstDiffStudy = &Study{
 	Name:   "firstdiff",
 	Number: 4,
@@ -327,6 +332,7 @@ var firstDiffStudy = &Study{
 	Default: Params{Ns: powers(1<<12, 1<<20, 16), Trials: 20},
 	Full:    Params{Ns: powers(1<<12, 1<<24, 4), Trials: 100},
 	Tiny:    Params{Ns: []int{1 << 8}, Trials: 3},
+	uses:    []string{"Ns", "Trials"},
 	run:     runFirstDiff,
 }
 
@@ -382,6 +388,7 @@ func runFirstDiff(_ context.Context, r *runner, p Params) (*Report, error) {
 // ---------------------------------------------------------------------
 // 5. unbalanced
 
+// unbalancedStudy reads Params: N (n = m), Trials.
 var unbalancedStudy = &Study{
 	Name:   "unbalanced",
 	Number: 5,
@@ -393,6 +400,7 @@ var unbalancedStudy = &Study{
 	Default: Params{N: 1 << 20, Trials: 10},
 	Full:    Params{N: 1 << 24, Trials: 100},
 	Tiny:    Params{N: 1 << 10, Trials: 3},
+	uses:    []string{"N", "Trials"},
 	run:     runUnbalanced,
 }
 
@@ -483,6 +491,7 @@ func runUnbalanced(_ context.Context, r *runner, p Params) (*Report, error) {
 // ---------------------------------------------------------------------
 // 6. heavy
 
+// heavyStudy reads Params: N, Load (m/n at the end), Trials.
 var heavyStudy = &Study{
 	Name:   "heavy",
 	Number: 6,
@@ -493,9 +502,10 @@ var heavyStudy = &Study{
 		"where the theory says so?",
 	Sources: []string{"[BCSV06] Berenbrink, Czumaj, Steger, Vöcking 2006", "[PTW15] Peres, Talwar, Wieder 2015",
 		"[TW07] Talwar, Wieder 2007", "[RS98] Raab, Steger 1998"},
-	Default: Params{N: 1 << 10, Load: 10000, Trials: 20},
+	Default: Params{N: 1 << 10, Load: 10000, Trials: 12},
 	Full:    Params{N: 1 << 16, Load: 10000, Trials: 20},
 	Tiny:    Params{N: 1 << 8, Load: 20, Trials: 3},
+	uses:    []string{"N", "Load", "Trials"},
 	run:     runHeavy,
 }
 

@@ -14,6 +14,7 @@ import (
 // ---------------------------------------------------------------------
 // 2. graph-degree
 
+// graphDegreeStudy reads Params: N (the n of the Δ sweep), Ns (the sizes of the n^ε and core sweeps), Trials.
 var graphDegreeStudy = &Study{
 	Name:   "graph-degree",
 	Number: 2,
@@ -26,6 +27,7 @@ var graphDegreeStudy = &Study{
 	Default: Params{N: 1 << 14, Ns: powers(1<<10, 1<<14, 4), Trials: 20},
 	Full:    Params{N: 1 << 18, Ns: powers(1<<10, 1<<16, 2), Trials: 100},
 	Tiny:    Params{N: 1 << 8, Ns: []int{1 << 9, 1 << 10}, Trials: 3},
+	uses:    []string{"N", "Ns", "Trials"},
 	run:     runGraphDegree,
 }
 
@@ -177,6 +179,7 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 // ---------------------------------------------------------------------
 // 7. heavy-graphs
 
+// heavyGraphsStudy reads Params: Ns and Load (the sweep at m = Load·n; at least 3 sizes), Cycles and Tori (the stationary sweep; may be empty), Trials.
 var heavyGraphsStudy = &Study{
 	Name:   "heavy-graphs",
 	Number: 7,
@@ -186,9 +189,10 @@ var heavyGraphsStudy = &Study{
 		"[PTW15; BF22]. Fit the growth exponent of the gap in n with a confidence interval; and, since at fixed m/n " +
 		"the process on a cycle may not yet be stationary, also measure the stationary gap of small cycles and tori.",
 	Sources: []string{"[PTW15] Peres, Talwar, Wieder 2015", "[BF22] Bansal, Feldheim 2022"},
-	Default: Params{Ns: powers(1<<8, 1<<14, 2), Load: 1000, Trials: 10, Cycles: powers(1<<5, 1<<9, 2), Tori: powers(8, 64, 2)},
-	Full:    Params{Ns: powers(1<<8, 1<<20, 2), Load: 1000, Trials: 32, Cycles: powers(1<<5, 1<<10, 2), Tori: powers(8, 128, 2)},
+	Default: Params{Ns: powers(1<<8, 1<<14, 2), Load: 1000, Trials: 8, Cycles: powers(1<<5, 1<<9, 2), Tori: powers(8, 64, 2)},
+	Full:    Params{Ns: powers(1<<8, 1<<20, 2), Load: 1000, Trials: 16, Cycles: powers(1<<5, 1<<10, 2), Tori: powers(8, 128, 2)},
 	Tiny:    Params{Ns: powers(1<<6, 1<<8, 2), Load: 20, Trials: 3, Cycles: []int{8, 16, 32}, Tori: []int{4, 6, 8}},
+	uses:    []string{"Ns", "Load", "Trials"},
 	run:     runHeavyGraphs,
 }
 

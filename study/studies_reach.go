@@ -15,6 +15,7 @@ import (
 
 // 8. reachability
 
+// reachabilityStudy reads Params: Samples (Monte Carlo samples at p = 1/2).
 var reachabilityStudy = &Study{
 	Name:   "reachability",
 	Number: 8,
@@ -26,6 +27,7 @@ var reachabilityStudy = &Study{
 	Default: Params{Samples: 100000},
 	Full:    Params{Samples: 10000000},
 	Tiny:    Params{Samples: 1000},
+	uses:    []string{"Samples"},
 	run:     runReachability,
 }
 

@@ -232,3 +232,23 @@ func TestDegreeSweep(t *testing.T) {
 		t.Errorf("degreeSweep(2^9) = %v", got)
 	}
 }
+
+// Empty parameters are an error naming what is missing, never a panic.
+func TestStudyParamsChecked(t *testing.T) {
+	for _, s := range Studies() {
+		if _, err := s.Run(context.Background(), Params{}, Options{Seed: 1}); err == nil || !strings.Contains(err.Error(), s.Name) {
+			t.Errorf("%s with no parameters: %v", s.Name, err)
+		}
+	}
+	s, _ := Lookup("two-choices")
+	if _, err := s.Run(context.Background(), Params{Ns: []int{0}, Trials: 1}, Options{}); err == nil {
+		t.Error("n = 0 accepted")
+	}
+	// Custom parameters are reported as such.
+	p := s.Tiny
+	p.Trials = 2
+	rep, err := s.Run(context.Background(), p, Options{Seed: 1})
+	if err != nil || rep.Size != "custom" {
+		t.Errorf("custom size: %v, %v", rep.Size, err)
+	}
+}

@@ -63,7 +63,7 @@ Examples:
   graphalloc run -p firstdiff -d 3 --cap 16 -n 2^20
   graphalloc run -p rank -d 2.5 -m 100n --every 10n -f json
   graphalloc run -p weighted --weights pareto:shape=3 -m 100n
-  graphalloc run -n 1e10 -t 1                     # Greedy[2], level engine, about a minute
+  graphalloc run -n 1e10 -t 1                     # Greedy[2], n = m = 10^10: level engine, ~40 s
 
 Flags:
 `

@@ -68,6 +68,9 @@ var pageNumber = regexp.MustCompile(`[0-9]+\.[0-9]{2,}`)
 func TestStudyPages(t *testing.T) {
 	for _, s := range study.Studies() {
 		t.Run(s.Name, func(t *testing.T) {
+			// In parallel: the studies' serial parts (graph building, fluid
+			// solves, plotting) overlap the others' trials.
+			t.Parallel()
 			path := filepath.Join(root, "docs", "studies", s.Name+".md")
 			raw, err := os.ReadFile(path)
 			if err != nil {
