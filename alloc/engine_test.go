@@ -14,10 +14,12 @@ import (
 // batch, and the pipelined loops. Each must give exactly the loads of the
 // reference implementation (refPlace in reference_test.go).
 
-// enginePaths runs f with the loops pipelined at every size, then not at all.
+// enginePaths runs f with the loops pipelined at every size, then not at
+// all, and with bins of every size starting compact.
 func enginePaths(t *testing.T, f func(t *testing.T)) {
-	saved := pipelineMin
-	defer func() { pipelineMin = saved }()
+	saved, savedCompact := pipelineMin, compactMin
+	defer func() { pipelineMin, compactMin = saved, savedCompact }()
+	compactMin = 0
 	for _, pipe := range []bool{true, false} {
 		pipelineMin = 1 << 62
 		if pipe {

@@ -60,17 +60,17 @@ func (p Left) Place(b *Bins, m int64, r *Rand) Stats {
 	switch {
 	case p.Ties.resolve(TiesLeft) != TiesLeft:
 		b.place(m,
-			func(L []uint8, m int64) int64 { return leftRandom(L, m, limit8, r, start, size) },
-			func(L []uint32, m int64) int64 { return leftRandom(L, m, limit32, r, start, size) })
+			func(L []uint8, m int64) int64 { return leftRandom(L, m, r, start, size) },
+			func(L []uint32, m int64) int64 { return leftRandom(L, m, r, start, size) })
 	case p.D == 2:
 		a, na, c, nc := start[0], size[0], start[1], size[1]
 		b.place(m,
-			func(L []uint8, m int64) int64 { return two(L, m, limit8, r, a, na, c, nc) },
-			func(L []uint32, m int64) int64 { return two(L, m, limit32, r, a, na, c, nc) })
+			func(L []uint8, m int64) int64 { return two(L, m, r, a, na, c, nc) },
+			func(L []uint32, m int64) int64 { return two(L, m, r, a, na, c, nc) })
 	default:
 		b.place(m,
-			func(L []uint8, m int64) int64 { return choose(L, m, limit8, r, start, size) },
-			func(L []uint32, m int64) int64 { return choose(L, m, limit32, r, start, size) })
+			func(L []uint8, m int64) int64 { return choose(L, m, r, start, size) },
+			func(L []uint32, m int64) int64 { return choose(L, m, r, start, size) })
 	}
 	return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
 }
@@ -78,11 +78,11 @@ func (p Left) Place(b *Bins, m int64, r *Rand) Stats {
 // leftRandom is Left[d] with ties broken uniformly by reservoir sampling:
 // the t-th candidate tied with the minimum so far replaces it with
 // probability 1/t. Its tie draws depend on the loads, so it cannot draw
-// ahead, and it has no pipelined version. See oneChoice for lim and the
-// return value.
-func leftRandom[T uint8 | uint32](L []T, m int64, lim uint64, r *Rand, start, size []uint64) int64 {
+// ahead, and it has no pipelined version. See oneChoice for the return
+// value.
+func leftRandom[T uint8 | uint32](L []T, m int64, r *Rand, start, size []uint64) int64 {
 	s := r.state
-	for k := int64(0); k < m; k++ {
+	for left := m; left > 0; left-- {
 		s0 := s
 		var c uint64
 		s, c = below(s, size[0])
@@ -104,9 +104,9 @@ func leftRandom[T uint8 | uint32](L []T, m int64, lim uint64, r *Rand, start, si
 				}
 			}
 		}
-		if mn >= lim {
+		if full(L, mn) {
 			r.state = s0
-			return k
+			return m - left
 		}
 		L[c] = T(mn + 1)
 	}

@@ -291,3 +291,49 @@ func TestTailsLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestLevelsOneBin: with one bin every process puts every ball in it; the
+// histogram drops its bottom level at every ball.
+func TestLevelsOneBin(t *testing.T) {
+	for _, tc := range levelsCases(1) {
+		if _, ok := tc.p.(Graphical); ok {
+			continue // K_1 has no edge
+		}
+		if l, ok := tc.p.(Left); ok && l.D > 1 {
+			continue // Left[d] needs d ≤ n
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			c := Config{Process: Levels{P: tc.p}, N: 1, M: 1000, Seed: 1}
+			r, err := c.Trial(context.Background(), 0, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.LoadCounts) != 1001 || r.LoadCounts[1000] != 1 || r.MinLoad != 1000 || r.Gap != 0 {
+				t.Fatalf("max %v min %v, %d counts", r.MaxLoad, r.MinLoad, len(r.LoadCounts))
+			}
+		})
+	}
+}
+
+// TestGreedyRegsExact: the register histogram (greedyRegs) runs exactly
+// the chain of the plain one (greedySlice): the same draws give the same
+// histogram, including across its exits (more than 5 levels) and returns.
+func TestGreedyRegsExact(t *testing.T) {
+	for _, tc := range []struct {
+		n uint64
+		m int64
+		d int
+	}{
+		{1, 100, 2}, {2, 1000, 2}, {1000, 1000, 1}, {1000, 30000, 1},
+		{1 << 20, 1 << 20, 2}, {5000, 200000, 2}, {777, 5000, 3}, {1e12, 1e6, 2},
+	} {
+		a, b := newTails(tc.n), newTails(tc.n)
+		ra, rb := NewRand(8), NewRand(8)
+		greedySlice(&a, tc.m, tc.d, ra)
+		levelsGreedy(&b, tc.m/3, tc.d, rb)
+		levelsGreedy(&b, tc.m-tc.m/3, tc.d, rb)
+		if !reflect.DeepEqual(a.t, b.t) || a.base != b.base || ra.state != rb.state {
+			t.Errorf("n=%d m=%d d=%d: slice %d+%v, registers %d+%v", tc.n, tc.m, tc.d, a.base, a.t, b.base, b.t)
+		}
+	}
+}

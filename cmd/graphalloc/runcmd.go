@@ -28,9 +28,10 @@ Simulate one allocation process: T independent trials of m balls into n bins.
 Trial i draws its randomness from (--seed, i) alone, so the output is the same
 whatever --workers is.
 
-Memory per bin, per worker: 1 byte for one-choice, greedy and left while every
-load is below 255 (m up to about 250n), 4 bytes after that and for the other
-processes (8 for rank and weighted), plus the graph. The level engine
+Memory per bin, per worker: 1 byte for one-choice, greedy and left from
+n = 2^17 on while every load is below 255 (m up to about 250n), 4 bytes after
+that, below 2^17 bins and for the other processes (8 for rank and weighted),
+plus the graph. The level engine
 (--engine levels: one-choice, greedy, left, unbalanced, one-plus-beta,
 firstdiff, rank, graph on complete) keeps a count per load instead: a few
 kilobytes whatever n, and n up to 2^62. By default (auto) runs use the per-bin
