@@ -38,11 +38,18 @@
 //
 // # Engines
 //
-// Bins is the per-bin engine: a uint32 load per bin, any topology. Place
+// Bins is the per-bin engine, for any topology: one byte a bin for
+// OneChoice, Greedy[d] and Left[d] from 2^17 bins while every load is below
+// 255, four bytes otherwise (promoted in place, never overflowing). Place
 // runs a loop specialised to the process, with no interface call,
 // allocation or division per ball; the batch interface lets Config.Trial
 // stop between batches for cancellation and for the --every series without
 // changing any result.
+//
+// Levels is the level-count engine for the exchangeable processes on the
+// complete graph: a count per load level instead of a load per bin, so its
+// memory does not depend on n (up to 2^62). Both engines give the same
+// distribution of results, not the same numbers for a seed.
 //
 // # Running trials
 //
