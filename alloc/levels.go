@@ -127,30 +127,16 @@ func (e Levels) RunTrial(ctx context.Context, c Config, i int) (Result, error) {
 	st := newLevelState(e.P, uint64(c.N))
 	r := TrialRand(c.Seed, i)
 	res := Result{Trial: i}
-	var stats Stats
-	step := c.M
-	if c.Every > 0 {
-		step = c.Every
-	}
-	for placed := int64(0); placed < c.M; {
-		next := min(placed+step, c.M)
-		for placed < next {
-			if err := ctx.Err(); err != nil {
-				return Result{}, err
-			}
-			k := min(next-placed, chunk)
-			stats.Add(st.place(k, r))
-			placed += k
-		}
-		if c.Every > 0 {
+	stats, series, err := c.batches(ctx,
+		func(k int64) Stats { return st.place(k, r) },
+		func(placed int64) Point {
 			mx, mn := st.maxMin()
-			res.Series = append(res.Series, Point{
-				Balls:  placed,
-				Gap:    float64(mx) - float64(placed)/float64(c.N),
-				Spread: float64(mx - mn),
-			})
-		}
+			return c.point(placed, float64(mx), float64(mn))
+		})
+	if err != nil {
+		return Result{}, err
 	}
+	res.Series = series
 	res.LoadCounts = st.counts()
 	if c.Profile {
 		res.Profile = ProfileFromCounts(res.LoadCounts, c.M, c.N)

@@ -93,30 +93,14 @@ func (c Config) Trial(ctx context.Context, i int, b *Bins) (Result, error) {
 	b.Reset()
 	r := TrialRand(c.Seed, i)
 	res := Result{Trial: i}
-	var st Stats
-	var series []Point
-	step := c.M
-	if c.Every > 0 {
-		step = c.Every
-	}
-	for placed := int64(0); placed < c.M; {
-		next := min(placed+step, c.M)
-		for placed < next {
-			if err := ctx.Err(); err != nil {
-				return Result{}, err
-			}
-			k := min(next-placed, chunk)
-			st.Add(c.Process.Place(b, k, r))
-			placed += k
-		}
-		if c.Every > 0 {
+	st, series, err := c.batches(ctx,
+		func(k int64) Stats { return c.Process.Place(b, k, r) },
+		func(placed int64) Point {
 			mx, mn := b.MaxMin()
-			series = append(series, Point{
-				Balls:  placed,
-				Gap:    float64(mx) - float64(placed)/float64(c.N),
-				Spread: float64(mx) - float64(mn),
-			})
-		}
+			return c.point(placed, float64(mx), float64(mn))
+		})
+	if err != nil {
+		return Result{}, err
 	}
 	counts, err := b.Counts()
 	if err != nil {
@@ -132,6 +116,40 @@ func (c Config) Trial(ctx context.Context, i int, b *Bins) (Result, error) {
 		res.Profile = ProfileFromCounts(counts, c.M, c.N)
 	}
 	return res, nil
+}
+
+// batches throws the c.M balls of a trial through place, at most chunk at a
+// time, checking ctx between batches, and with c.Every > 0 records
+// sample(placed) after every Every balls and after the last. Every engine's
+// trial loop is this one, so batching never changes a result.
+func (c Config) batches(ctx context.Context, place func(k int64) Stats, sample func(placed int64) Point) (Stats, []Point, error) {
+	var st Stats
+	var series []Point
+	step := c.M
+	if c.Every > 0 {
+		step = c.Every
+	}
+	for placed := int64(0); placed < c.M; {
+		next := min(placed+step, c.M)
+		for placed < next {
+			if err := ctx.Err(); err != nil {
+				return st, nil, err
+			}
+			k := min(next-placed, chunk)
+			st.Add(place(k))
+			placed += k
+		}
+		if c.Every > 0 {
+			series = append(series, sample(placed))
+		}
+	}
+	return st, series, nil
+}
+
+// point is the series sample of integer-ball engines after placed balls
+// with the given largest and smallest load.
+func (c Config) point(placed int64, mx, mn float64) Point {
+	return Point{Balls: placed, Gap: mx - float64(placed)/float64(c.N), Spread: mx - mn}
 }
 
 // Run runs the given trials of c on workers goroutines (all CPUs if workers

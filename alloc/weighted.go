@@ -269,26 +269,17 @@ func (p Weighted) RunTrial(ctx context.Context, c Config, i int) (Result, error)
 	L := make([]float64, c.N)
 	r := TrialRand(c.Seed, i)
 	res := Result{Trial: i}
-	var st Stats
-	step := c.M
-	if c.Every > 0 {
-		step = c.Every
-	}
-	for placed := int64(0); placed < c.M; {
-		next := min(placed+step, c.M)
-		for placed < next {
-			if err := ctx.Err(); err != nil {
-				return Result{}, err
-			}
-			k := min(next-placed, chunk)
-			st.Add(p.PlaceWeighted(L, k, r))
-			placed += k
-		}
-		if c.Every > 0 {
+	st, series, err := c.batches(ctx,
+		func(k int64) Stats { return p.PlaceWeighted(L, k, r) },
+		func(placed int64) Point {
+			// The average is the weight placed per bin, not placed/n.
 			mx, mn, sum := floatStats(L)
-			res.Series = append(res.Series, Point{Balls: placed, Gap: mx - sum/float64(c.N), Spread: mx - mn})
-		}
+			return Point{Balls: placed, Gap: mx - sum/float64(c.N), Spread: mx - mn}
+		})
+	if err != nil {
+		return Result{}, err
 	}
+	res.Series = series
 	mx, mn, sum := floatStats(L)
 	res.MaxLoad, res.MinLoad = mx, mn
 	res.Gap = mx - sum/float64(c.N)
