@@ -13,7 +13,7 @@ func BenchmarkProcess(b *testing.B) {
 	exp, _ := ParseWeights("exp")
 	cases := []struct {
 		name string
-		p    Process
+		p    Rule
 	}{
 		{"firstdiff/d=2", FirstDiff{D: 2}},
 		{"firstdiff/d=3", FirstDiff{D: 3}},
@@ -38,8 +38,8 @@ func BenchmarkProcess(b *testing.B) {
 					bins := NewBins(n)
 					for b.Loop() {
 						bins.Reset()
-						t := &rankTrial{d: p.D, st: &rankState{order: identity(n), hi: []int{0}}}
-						t.Place(bins, int64(n), r)
+						st := &rankState{order: identity(n), hi: []int{0}}
+						st.place(bins.wide(), int64(n), p.D, p.D == float64(int(p.D)), r)
 						balls += int64(n)
 					}
 				case Weighted:
@@ -49,7 +49,7 @@ func BenchmarkProcess(b *testing.B) {
 						p.PlaceWeighted(L, int64(n), r)
 						balls += int64(n)
 					}
-				default:
+				case Process:
 					bins := NewBins(n)
 					for b.Loop() {
 						bins.Reset()

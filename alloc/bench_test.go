@@ -249,7 +249,7 @@ func BenchmarkLevels(b *testing.B) {
 				if n > 1<<26 && testing.Short() {
 					b.Skip("n=10^10 skipped in short mode")
 				}
-				cfg := Config{Process: Levels{P: c.p}, N: n, M: int64(n), Seed: 1}
+				cfg := Config{Process: c.p, Engine: EngineLevels, N: n, M: int64(n), Seed: 1}
 				b.ReportAllocs() // B/op: the level engine's whole memory a trial
 				i := 0
 				benchBalls(b, int64(n), func() {

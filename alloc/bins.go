@@ -153,6 +153,15 @@ func (b *Bins) Loads() []uint32 {
 	return b.loads
 }
 
+// Update hands f the loads as one uint32 per bin, promoting compact loads
+// first (see Bins), and records the balls f reports it placed. It is how a
+// Process written outside this package reads and raises loads in its
+// Place; f must raise loads by exactly that many balls in all.
+func (b *Bins) Update(f func(loads []uint32) (placed int64)) {
+	b.balls += f(b.wide())
+	runtime.KeepAlive(b)
+}
+
 // wide returns the loads as uint32, the form a process's uint32 loop works
 // on, promoting compact bins first. Processes call it once per batch, never
 // per ball. The slice may be mapped memory that b releases once it is

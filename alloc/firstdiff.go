@@ -68,8 +68,20 @@ func DefaultFirstDiffCap(d int) int {
 	return 1 << d
 }
 
-// Name returns "firstdiff".
-func (FirstDiff) Name() string { return "firstdiff" }
+var firstDiffDescriptor = Descriptor{
+	Name:     "firstdiff",
+	Synopsis: "FirstDiff[d]: probe uniform bins until a load differs from the first probe's (at most --cap probes), the least loaded wins",
+	Uses:     ParamD | ParamCap,
+	BinBytes: 4,
+	levels:   always,
+	build:    func(p Params) Rule { return FirstDiff{D: intD(p), Cap: p.Cap, Ties: p.Ties} },
+}
+
+// Name returns the command-line name, "firstdiff".
+func (FirstDiff) Name() string { return firstDiffDescriptor.Name }
+
+// String returns "FirstDiff[d]".
+func (p FirstDiff) String() string { return fmt.Sprintf("FirstDiff[%d]", p.D) }
 
 // cap returns the effective probe cap.
 func (p FirstDiff) cap() int {
@@ -82,12 +94,12 @@ func (p FirstDiff) cap() int {
 // Check requires n ≥ 1, 1 ≤ D ≤ 2^20, and 1 ≤ Cap ≤ 2^20 (or Cap = 0).
 func (p FirstDiff) Check(n int) error {
 	if p.D < 1 || p.D > maxChoices {
-		return fmt.Errorf("alloc: firstdiff needs 1 <= d <= %d, got d=%d", maxChoices, p.D)
+		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
 	}
 	if p.Cap < 0 || p.Cap > maxChoices {
-		return fmt.Errorf("alloc: firstdiff needs a probe cap 1 <= cap <= %d (or 0 for the default 2^d), got cap=%d", maxChoices, p.Cap)
+		return fmt.Errorf("alloc: %s needs a probe cap 1 <= cap <= %d (or 0 for the default 2^d), got cap=%d", p.Name(), maxChoices, p.Cap)
 	}
-	return checkBins("firstdiff", n)
+	return checkBins(p.Name(), n)
 }
 
 // Place throws m balls; Stats counts every probe and the most probes any

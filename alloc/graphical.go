@@ -63,8 +63,30 @@ type Graphical struct {
 
 var _ Process = Graphical{}
 
-// Name returns "graph".
-func (Graphical) Name() string { return "graph" }
+var graphicalDescriptor = Descriptor{
+	Name:     "graph",
+	Synopsis: "two-choice on a graph (-g): a uniform edge, the lesser loaded end",
+	Uses:     ParamGraph,
+	D:        2,
+	Family:   FamilyGraph,
+	BinBytes: 4,
+	levels:   onComplete,
+	meanField: func(p Params) (MeanField, bool) {
+		// An edge of K_n is two distinct uniform bins: Greedy[2] up to
+		// O(1/n).
+		if !onComplete(p) {
+			return MeanField{}, false
+		}
+		return MeanField{Family: FamilyGreedy, D: 2}, true
+	},
+	build: func(p Params) Rule { return Graphical{G: p.Graph, Sample: p.Sample, Ties: p.Ties} },
+}
+
+// Name returns the command-line name, "graph".
+func (Graphical) Name() string { return graphicalDescriptor.Name }
+
+// String returns "graph".
+func (p Graphical) String() string { return p.Name() }
 
 // Check requires G to be a supported graph with n vertices that has an edge
 // to sample.
@@ -75,7 +97,7 @@ func (p Graphical) Check(n int) error {
 	if p.G.Order() != n {
 		return fmt.Errorf("alloc: graph has %d vertices but the run has n=%d bins", p.G.Order(), n)
 	}
-	if err := checkBins("graph", n); err != nil {
+	if err := checkBins(p.Name(), n); err != nil {
 		return err
 	}
 	switch g := p.G.(type) {

@@ -23,19 +23,32 @@ type Greedy struct {
 
 var _ Process = Greedy{}
 
-// Name returns "greedy".
-func (Greedy) Name() string { return "greedy" }
+var greedyDescriptor = Descriptor{
+	Name:     "greedy",
+	Synopsis: "Greedy[d]: d uniform bins, the least loaded wins",
+	Uses:     ParamD,
+	Family:   FamilyGreedy,
+	BinBytes: 4,
+	levels:   always,
+	meanField: func(p Params) (MeanField, bool) {
+		return MeanField{Family: FamilyGreedy, D: intD(p)}, true
+	},
+	build: func(p Params) Rule { return Greedy{D: intD(p), Ties: p.Ties} },
+}
+
+// Name returns the command-line name, "greedy".
+func (Greedy) Name() string { return greedyDescriptor.Name }
+
+// String returns "Greedy[d]".
+func (p Greedy) String() string { return fmt.Sprintf("Greedy[%d]", p.D) }
 
 // Check requires n ≥ 1 and 1 ≤ D ≤ 2^20.
 func (p Greedy) Check(n int) error {
 	if p.D < 1 || p.D > maxChoices {
-		return fmt.Errorf("alloc: greedy needs 1 <= d <= %d, got d=%d", maxChoices, p.D)
+		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
 	}
-	return checkBins("greedy", n)
+	return checkBins(p.Name(), n)
 }
-
-// maxChoices bounds d for processes that probe d bins per ball.
-const maxChoices = 1 << 20
 
 // Place throws m balls, D probes each.
 func (p Greedy) Place(b *Bins, m int64, r *Rand) Stats {

@@ -46,11 +46,37 @@ var (
 	_ Process = Window{}
 )
 
-// Name returns "grouped".
-func (Grouped) Name() string { return "grouped" }
+var groupedDescriptor = Descriptor{
+	Name:     "grouped",
+	Synopsis: "2n/d groups of d/2 consecutive bins: the lighter of two uniform groups, then its least loaded bin (d even, d/2 dividing n)",
+	Uses:     ParamD,
+	Ties:     TiesLeft,
+	Family:   FamilyGrouped,
+	BinBytes: 4,
+	build:    func(p Params) Rule { return Grouped{D: intD(p), Ties: p.Ties} },
+}
 
-// Name returns "window".
-func (Window) Name() string { return "window" }
+var windowDescriptor = Descriptor{
+	Name:     "window",
+	Synopsis: "two uniform windows of d/2 consecutive bins (not aligned), the lighter window, then its least loaded bin",
+	Uses:     ParamD,
+	Ties:     TiesLeft,
+	Family:   FamilyWindow,
+	BinBytes: 4,
+	build:    func(p Params) Rule { return Window{D: intD(p), Ties: p.Ties} },
+}
+
+// Name returns the command-line name, "grouped".
+func (Grouped) Name() string { return groupedDescriptor.Name }
+
+// String returns "grouped[d]".
+func (p Grouped) String() string { return fmt.Sprintf("%s[%d]", p.Name(), p.D) }
+
+// Name returns the command-line name, "window".
+func (Window) Name() string { return windowDescriptor.Name }
+
+// String returns "window[d]".
+func (p Window) String() string { return fmt.Sprintf("%s[%d]", p.Name(), p.D) }
 
 // checkHalf checks the d of the two schemes: even, with d/2 ≤ n.
 func checkHalf(name string, d, n int) error {
@@ -68,17 +94,17 @@ func checkHalf(name string, d, n int) error {
 
 // Check requires an even D ≥ 2 whose half divides n.
 func (p Grouped) Check(n int) error {
-	if err := checkHalf("grouped", p.D, n); err != nil {
+	if err := checkHalf(p.Name(), p.D, n); err != nil {
 		return err
 	}
 	if n%(p.D/2) != 0 {
-		return fmt.Errorf("alloc: grouped needs d/2 to divide n so that all groups have d/2 bins, got d=%d n=%d (n mod d/2 = %d)", p.D, n, n%(p.D/2))
+		return fmt.Errorf("alloc: %s needs d/2 to divide n so that all groups have d/2 bins, got d=%d n=%d (n mod d/2 = %d)", p.Name(), p.D, n, n%(p.D/2))
 	}
 	return nil
 }
 
 // Check requires an even D ≥ 2 with D/2 ≤ n.
-func (p Window) Check(n int) error { return checkHalf("window", p.D, n) }
+func (p Window) Check(n int) error { return checkHalf(p.Name(), p.D, n) }
 
 // Place throws m balls, D probes each (D/2 bins in each of two groups).
 func (p Grouped) Place(b *Bins, m int64, r *Rand) Stats {

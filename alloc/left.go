@@ -22,16 +22,33 @@ type Left struct {
 
 var _ Process = Left{}
 
-// Name returns "left".
-func (Left) Name() string { return "left" }
+var leftDescriptor = Descriptor{
+	Name:     "left",
+	Synopsis: "Left[d]: one bin in each of d contiguous groups, ties to the left",
+	Uses:     ParamD,
+	Ties:     TiesLeft,
+	Family:   FamilyLeft,
+	BinBytes: 4,
+	levels:   always,
+	meanField: func(p Params) (MeanField, bool) {
+		return MeanField{Family: FamilyLeft, D: intD(p)}, true
+	},
+	build: func(p Params) Rule { return Left{D: intD(p), Ties: p.Ties} },
+}
+
+// Name returns the command-line name, "left".
+func (Left) Name() string { return leftDescriptor.Name }
+
+// String returns "Left[d]".
+func (p Left) String() string { return fmt.Sprintf("Left[%d]", p.D) }
 
 // Check requires 1 ≤ D ≤ n, so that no group is empty.
 func (p Left) Check(n int) error {
-	if err := checkBins("left", n); err != nil {
+	if err := checkBins(p.Name(), n); err != nil {
 		return err
 	}
 	if p.D < 1 || p.D > n || p.D > maxChoices {
-		return fmt.Errorf("alloc: left needs 1 <= d <= min(n, %d) so that every group has a bin, got d=%d n=%d", maxChoices, p.D, n)
+		return fmt.Errorf("alloc: %s needs 1 <= d <= min(n, %d) so that every group has a bin, got d=%d n=%d", p.Name(), maxChoices, p.D, n)
 	}
 	return nil
 }

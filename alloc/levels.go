@@ -4,12 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-
-	"github.com/graphalloc/graphalloc/graphgen"
+	"strings"
 )
 
-// Levels runs an exchangeable process on the complete graph with the level
-// engine: instead of a load per bin it keeps, for every load l, S_l, the
+// The level engine (EngineLevels) runs an exchangeable process on the
+// complete graph: instead of a load per bin it keeps, for every load l, S_l, the
 // number of bins holding at least l balls, and samples the load of the bin
 // each ball goes to directly. Memory is O(max load − min load), independent
 // of n, and n may be as large as 2^62 (MaxLevelBins).
@@ -48,58 +47,24 @@ import (
 // takes about 40 seconds on one core, and the state is a few hundred bytes
 // (see BENCHMARKS.md).
 //
-// Levels is a TrialRunner: Run and Config.Trial hand it whole trials, with
-// the same Result as the per-bin engine (load counts, gap, probes, the
-// --every series, the profile). Its Place method, for callers with their
-// own Bins, runs the per-bin engine of P.
-type Levels struct {
-	P Process
-}
-
-var _ TrialRunner = Levels{}
+// A Config with Engine EngineLevels runs its trials so, with the same
+// Result as the per-bin engine (load counts, gap, probes, the --every
+// series, the profile).
 
 // MaxLevelBins is the largest n the level engine accepts. Ranks and counts
 // are 64-bit; 2^62 leaves room for the sums.
 const MaxLevelBins = 1 << 62
 
-// LevelsSupport reports whether the level engine can run p: OneChoice,
-// Greedy, Left, MaxOf, OnePlusBeta, FirstDiff, Rank, and Graphical on a
-// graphgen.Complete graph.
-func LevelsSupport(p Process) bool {
-	switch p := p.(type) {
-	case OneChoice, Greedy, Left, MaxOf, OnePlusBeta, FirstDiff, Rank:
-		return true
-	case Graphical:
-		_, ok := p.G.(graphgen.Complete)
-		return ok
-	}
-	return false
-}
-
-// Name returns the name of P.
-func (e Levels) Name() string {
-	if e.P == nil {
-		return "levels"
-	}
-	return e.P.Name()
-}
-
-// Check requires a supported process whose parameters are valid and
-// 1 ≤ n ≤ MaxLevelBins.
-func (e Levels) Check(n int) error {
-	if e.P == nil || !LevelsSupport(e.P) {
-		what := "no process"
-		if g, ok := e.P.(Graphical); ok {
-			what = fmt.Sprintf("graph on %T", g.G)
-		} else if e.P != nil {
-			what = e.P.Name()
-		}
-		return fmt.Errorf("alloc: the level engine runs one-choice, greedy, left, unbalanced, one-plus-beta, firstdiff, rank, and graph on the complete graph only, not %s", what)
+// checkLevels requires a process the level engine runs (Descriptor.Levels)
+// with valid parameters and 1 ≤ n ≤ MaxLevelBins.
+func checkLevels(p Rule, n int) error {
+	if !levelsSupport(p) {
+		return fmt.Errorf("alloc: the level engine runs the exchangeable processes (%s), and graph on the complete graph only, not %v", strings.Join(levelsNames(), ", "), p)
 	}
 	if n < 1 || uint64(n) > MaxLevelBins {
 		return fmt.Errorf("alloc: the level engine needs 1 <= n <= 2^62, got n=%d", n)
 	}
-	switch p := e.P.(type) {
+	switch p := p.(type) {
 	case Rank:
 		// Rank's own check bounds n by its per-bin positions (uint32);
 		// the level engine keeps none.
@@ -109,22 +74,44 @@ func (e Levels) Check(n int) error {
 			return fmt.Errorf("alloc: graph has %d vertices but the run has n=%d bins", p.G.Order(), n)
 		}
 		if n < 2 {
-			return fmt.Errorf("alloc: graph process needs a graph with at least one edge, complete graph has n=1")
+			return fmt.Errorf("alloc: %s needs a graph with at least one edge, complete graph has n=1", p.Name())
 		}
 		return nil
 	}
-	return e.P.Check(n)
+	return p.Check(n)
 }
 
-// Place runs the per-bin engine of P on b (see Levels).
-func (e Levels) Place(b *Bins, m int64, r *Rand) Stats { return e.P.Place(b, m, r) }
+// levelsSupport reports whether the level engine runs p: a process of this
+// package whose descriptor says so for its parameters.
+func levelsSupport(p Rule) bool {
+	d := Describe(p)
+	if d == nil {
+		return false
+	}
+	var params Params
+	if g, ok := p.(Graphical); ok {
+		params.Graph = g.G
+	}
+	return d.Levels(params)
+}
 
-// RunTrial runs trial i of c with the level engine.
-func (e Levels) RunTrial(ctx context.Context, c Config, i int) (Result, error) {
-	if err := e.Check(c.N); err != nil {
+// levelsNames lists the processes the level engine runs on any graph.
+func levelsNames() []string {
+	var names []string
+	for _, d := range descriptors {
+		if d.Levels(Params{}) {
+			names = append(names, d.Name)
+		}
+	}
+	return names
+}
+
+// levelsTrial runs trial i of c with the level engine.
+func (c Config) levelsTrial(ctx context.Context, i int) (Result, error) {
+	if err := checkLevels(c.Process, c.N); err != nil {
 		return Result{}, err
 	}
-	st := newLevelState(e.P, uint64(c.N))
+	st := newLevelState(c.Process, uint64(c.N))
 	r := TrialRand(c.Seed, i)
 	res := Result{Trial: i}
 	stats, series, err := c.batches(ctx,
@@ -229,11 +216,11 @@ func (h *tails) top() int64 { return h.base + int64(len(h.t)) - 1 }
 // group of exchangeable bins (one group except for Left), and the process's
 // parameters.
 type levelState struct {
-	p      Process
+	p      Rule
 	groups []tails
 }
 
-func newLevelState(p Process, n uint64) *levelState {
+func newLevelState(p Rule, n uint64) *levelState {
 	st := &levelState{p: p}
 	if l, ok := p.(Left); ok {
 		_, size := leftGroups(int(n), l.D)

@@ -133,7 +133,7 @@ func TestLevelsMatchBins(t *testing.T) {
 			t.Run(reg.name+"/"+tc.name, func(t *testing.T) {
 				c := Config{Process: tc.p, N: reg.n, M: reg.m, Seed: 17}
 				bins, _ := trialTails(t, c, T)
-				c.Process = Levels{P: tc.p}
+				c.Process, c.Engine = tc.p, EngineLevels
 				c.Seed = 18 // independent of the per-bin trials
 				lev, rs := trialTails(t, c, T)
 				d, at := tailsDistance(bins, lev, reg.n)
@@ -166,7 +166,7 @@ func TestLevelsNegativeControls(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			bins, _ := trialTails(t, Config{Process: tc.bins, N: n, M: n, Seed: 17}, T)
-			lev, _ := trialTails(t, Config{Process: Levels{P: tc.lv}, N: n, M: n, Seed: 18}, T)
+			lev, _ := trialTails(t, Config{Process: tc.lv, Engine: EngineLevels, N: n, M: n, Seed: 18}, T)
 			if d, _ := tailsDistance(bins, lev, n); d <= 1 {
 				t.Errorf("different processes passed (worst %.2f tolerances)", d)
 			} else {
@@ -181,7 +181,7 @@ func TestLevelsNegativeControls(t *testing.T) {
 func TestLevelsResult(t *testing.T) {
 	for _, tc := range levelsCases(1000) {
 		t.Run(tc.name, func(t *testing.T) {
-			c := Config{Process: Levels{P: tc.p}, N: 1000, M: 5000, Seed: 3, Every: 1000, Profile: true}
+			c := Config{Process: tc.p, Engine: EngineLevels, N: 1000, M: 5000, Seed: 3, Every: 1000, Profile: true}
 			var first []Result
 			for _, w := range []int{1, 2} {
 				var rs []Result
@@ -226,7 +226,7 @@ func TestLevelsResult(t *testing.T) {
 func TestLevelsHugeN(t *testing.T) {
 	const n, m = 1 << 62, 100000
 	for _, p := range []Process{OneChoice{}, Greedy{D: 2}, Left{D: 4}, Rank{D: 2.5}} {
-		c := Config{Process: Levels{P: p}, N: n, M: m, Seed: 1}
+		c := Config{Process: p, Engine: EngineLevels, N: n, M: m, Seed: 1}
 		if err := c.Check(); err != nil {
 			t.Fatal(err)
 		}
@@ -246,16 +246,16 @@ func TestLevelsCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, c := range map[string]Config{
-		"nil":          {Process: Levels{}, N: 10},
-		"graph/csr":    {Process: Levels{P: Graphical{G: reg}}, N: 3},
-		"weighted":     {Process: Levels{P: Weighted{D: 2}}, N: 10},
-		"n=0":          {Process: Levels{P: Greedy{D: 2}}},
-		"n>2^62":       {Process: Levels{P: Greedy{D: 2}}, N: 1<<62 + 1},
-		"greedy/d=0":   {Process: Levels{P: Greedy{}}, N: 10},
-		"left/d>n":     {Process: Levels{P: Left{D: 4}}, N: 3},
-		"rank/d=0.5":   {Process: Levels{P: Rank{D: 0.5}}, N: 10},
-		"graph/K1":     {Process: Levels{P: Graphical{G: graphgen.Complete(1)}}, N: 1},
-		"graph/orders": {Process: Levels{P: Graphical{G: graphgen.Complete(5)}}, N: 6},
+		"nil":          {Engine: EngineLevels, N: 10},
+		"graph/csr":    {Process: Graphical{G: reg}, Engine: EngineLevels, N: 3},
+		"weighted":     {Process: Weighted{D: 2}, Engine: EngineLevels, N: 10},
+		"n=0":          {Process: Greedy{D: 2}, Engine: EngineLevels},
+		"n>2^62":       {Process: Greedy{D: 2}, Engine: EngineLevels, N: 1<<62 + 1},
+		"greedy/d=0":   {Process: Greedy{}, Engine: EngineLevels, N: 10},
+		"left/d>n":     {Process: Left{D: 4}, Engine: EngineLevels, N: 3},
+		"rank/d=0.5":   {Process: Rank{D: 0.5}, Engine: EngineLevels, N: 10},
+		"graph/K1":     {Process: Graphical{G: graphgen.Complete(1)}, Engine: EngineLevels, N: 1},
+		"graph/orders": {Process: Graphical{G: graphgen.Complete(5)}, Engine: EngineLevels, N: 6},
 	} {
 		if err := c.Check(); err == nil {
 			t.Errorf("%s: accepted", name)
@@ -263,7 +263,7 @@ func TestLevelsCheck(t *testing.T) {
 			fmt.Println(name+":", err)
 		}
 	}
-	if !LevelsSupport(Graphical{G: graphgen.Complete(4)}) || LevelsSupport(Graphical{G: reg}) {
+	if !levelsSupport(Graphical{G: graphgen.Complete(4)}) || levelsSupport(Graphical{G: reg}) {
 		t.Error("LevelsSupport on graphs")
 	}
 }
@@ -303,7 +303,7 @@ func TestLevelsOneBin(t *testing.T) {
 			continue // Left[d] needs d ≤ n
 		}
 		t.Run(tc.name, func(t *testing.T) {
-			c := Config{Process: Levels{P: tc.p}, N: 1, M: 1000, Seed: 1}
+			c := Config{Process: tc.p, Engine: EngineLevels, N: 1, M: 1000, Seed: 1}
 			r, err := c.Trial(context.Background(), 0, nil)
 			if err != nil {
 				t.Fatal(err)

@@ -7,7 +7,7 @@ import "fmt"
 // loaded one. It is the mirror image of Greedy[d], studied to show how much
 // a bad choice rule costs; its fluid limit is
 // ds_i/dt = (1 − s_i)^d − (1 − s_{i−1})^d [A. Redlich, "Unbalanced
-// allocations"], solved by analysis.Tails with the name "unbalanced".
+// allocations"], solved by analysis.Tails (MeanField family FamilyMaxOf).
 //
 // Ties: the ball goes to the first drawn of the most loaded candidates.
 // The D draws are independent and identically distributed, so their order
@@ -21,15 +21,31 @@ type MaxOf struct {
 
 var _ Process = MaxOf{}
 
-// Name returns "unbalanced", the command-line name.
-func (MaxOf) Name() string { return "unbalanced" }
+var maxOfDescriptor = Descriptor{
+	Name:     "unbalanced",
+	Synopsis: "MaxOf[d]: d uniform bins, the MOST loaded wins",
+	Uses:     ParamD,
+	BinBytes: 4,
+	levels:   always,
+	Family:   FamilyMaxOf,
+	meanField: func(p Params) (MeanField, bool) {
+		return MeanField{Family: FamilyMaxOf, D: intD(p)}, true
+	},
+	build: func(p Params) Rule { return MaxOf{D: intD(p), Ties: p.Ties} },
+}
+
+// Name returns the command-line name, "unbalanced".
+func (MaxOf) Name() string { return maxOfDescriptor.Name }
+
+// String returns "MaxOf[d]".
+func (p MaxOf) String() string { return fmt.Sprintf("MaxOf[%d]", p.D) }
 
 // Check requires n ≥ 1 and 1 ≤ D ≤ 2^20.
 func (p MaxOf) Check(n int) error {
 	if p.D < 1 || p.D > maxChoices {
-		return fmt.Errorf("alloc: unbalanced needs 1 <= d <= %d, got d=%d", maxChoices, p.D)
+		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
 	}
-	return checkBins("unbalanced", n)
+	return checkBins(p.Name(), n)
 }
 
 // Place throws m balls, D probes each.

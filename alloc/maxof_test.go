@@ -3,6 +3,7 @@ package alloc
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -185,14 +186,14 @@ func TestMaxOfFluid(t *testing.T) {
 	}
 }
 
-// TestNewProcessIssue4: every process of issue 4 is reachable by its
-// command-line name, with its parameters.
-func TestNewProcessIssue4(t *testing.T) {
+// TestNewProcess: every process is reachable by its command-line name, in
+// any case, with its parameters.
+func TestNewProcess(t *testing.T) {
 	exp := WeightDist{Kind: WeightExp}
 	for _, tc := range []struct {
 		name string
 		p    Params
-		want Process
+		want Rule
 	}{
 		{"firstdiff", Params{D: 3, Cap: 5}, FirstDiff{D: 3, Cap: 5}},
 		{"unbalanced", Params{D: 2}, MaxOf{D: 2}},
@@ -206,7 +207,10 @@ func TestNewProcessIssue4(t *testing.T) {
 		if err != nil || got != tc.want || got.Name() != tc.name {
 			t.Errorf("%s: got %#v, %v", tc.name, got, err)
 		}
-		if !slices.Contains(ProcessNames(), tc.name) {
+		if up, err := NewProcess(strings.ToUpper(tc.name), tc.p); err != nil || up != got {
+			t.Errorf("%s: upper case gives %v, %v", tc.name, up, err)
+		}
+		if !slices.Contains(Names(), tc.name) {
 			t.Errorf("%s not listed", tc.name)
 		}
 	}
@@ -224,7 +228,12 @@ func TestNewProcessIssue4(t *testing.T) {
 			t.Errorf("%s %+v accepted", tc.name, tc.p)
 		}
 	}
-	if DefaultTies("grouped") != TiesLeft || DefaultTies("window") != TiesLeft || DefaultTies("rank") != TiesLeft || DefaultTies("firstdiff") != TiesRandom {
-		t.Error("default tie rules")
+	for name, want := range map[string]Ties{"grouped": TiesLeft, "window": TiesLeft, "rank": TiesLeft, "firstdiff": TiesRandom, "greedy": TiesRandom} {
+		if d, _ := Lookup(name); d.TiesFor(Params{}) != want {
+			t.Errorf("%s: default tie rule %v, want %v", name, d.TiesFor(Params{}), want)
+		}
+	}
+	if _, err := Lookup("Greedyy"); err == nil || !strings.Contains(err.Error(), `did you mean "greedy"`) {
+		t.Errorf("Lookup(Greedyy): %v", err)
 	}
 }

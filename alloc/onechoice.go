@@ -12,11 +12,27 @@ type OneChoice struct{}
 
 var _ Process = OneChoice{}
 
-// Name returns "one-choice".
-func (OneChoice) Name() string { return "one-choice" }
+var oneChoiceDescriptor = Descriptor{
+	Name:     "one-choice",
+	Synopsis: "a uniform bin",
+	D:        1,
+	Family:   FamilyOneChoice,
+	BinBytes: 4,
+	levels:   always,
+	meanField: func(Params) (MeanField, bool) {
+		return MeanField{Family: FamilyOneChoice, D: 1}, true
+	},
+	build: func(Params) Rule { return OneChoice{} },
+}
+
+// Name returns the command-line name, "one-choice".
+func (OneChoice) Name() string { return oneChoiceDescriptor.Name }
+
+// String returns "one-choice".
+func (OneChoice) String() string { return oneChoiceDescriptor.Name }
 
 // Check requires n ≥ 1.
-func (OneChoice) Check(n int) error { return checkBins("one-choice", n) }
+func (p OneChoice) Check(n int) error { return checkBins(p.Name(), n) }
 
 // Place throws m balls, one probe each.
 func (OneChoice) Place(b *Bins, m int64, r *Rand) Stats {

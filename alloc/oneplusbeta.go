@@ -10,7 +10,7 @@ import (
 // uniform bins, the less loaded wins) and a OneChoice step otherwise. For
 // every m its gap is Θ(log n / β) w.h.p. [PTW15], and its fluid limit is
 // ds_i/dt = (1−β)(s_{i−1} − s_i) + β(s_{i−1}² − s_i²), solved by
-// analysis.Tails with the name "one-plus-beta".
+// analysis.Tails (MeanField family FamilyOnePlusBeta).
 //
 // Randomness: each ball draws a 64-bit coin u and two uniform bins i and j,
 // in that order, and takes the Greedy[2] step iff u < ⌊β·2^64⌋ (always when
@@ -28,15 +28,32 @@ type OnePlusBeta struct {
 
 var _ Process = OnePlusBeta{}
 
-// Name returns "one-plus-beta".
-func (OnePlusBeta) Name() string { return "one-plus-beta" }
+var onePlusBetaDescriptor = Descriptor{
+	Name:     "one-plus-beta",
+	Synopsis: "(1+β): Greedy[2] with probability --beta, else one uniform bin",
+	Uses:     ParamBeta,
+	D:        2,
+	Family:   FamilyOnePlusBeta,
+	BinBytes: 4,
+	levels:   always,
+	meanField: func(p Params) (MeanField, bool) {
+		return MeanField{Family: FamilyOnePlusBeta, D: 2, Beta: p.Beta}, true
+	},
+	build: func(p Params) Rule { return OnePlusBeta{Beta: p.Beta, Ties: p.Ties} },
+}
+
+// Name returns the command-line name, "one-plus-beta".
+func (OnePlusBeta) Name() string { return onePlusBetaDescriptor.Name }
+
+// String returns "(1+β), β = B".
+func (p OnePlusBeta) String() string { return fmt.Sprintf("(1+β), β = %g", p.Beta) }
 
 // Check requires n ≥ 1 and 0 ≤ Beta ≤ 1.
 func (p OnePlusBeta) Check(n int) error {
 	if !(p.Beta >= 0 && p.Beta <= 1) { // also rejects NaN
-		return fmt.Errorf("alloc: one-plus-beta needs 0 <= beta <= 1, got beta=%g", p.Beta)
+		return fmt.Errorf("alloc: %s needs 0 <= beta <= 1, got beta=%g", p.Name(), p.Beta)
 	}
-	return checkBins("one-plus-beta", n)
+	return checkBins(p.Name(), n)
 }
 
 // betaThreshold returns the threshold t and the flag all such that a coin u

@@ -2,21 +2,36 @@ package alloc
 
 import "fmt"
 
-// Process is an allocation rule. A Process value holds only parameters
-// (Greedy{D: 2}); the state of a trial lives in the Bins and the Rand, so one
+// Rule is an allocation rule, what a Config runs. A Rule value holds only
+// parameters (Greedy{D: 2}); the state of a trial lives elsewhere, so one
 // value serves every trial and every worker at once.
+//
+// Every Rule is also a Process, whose balls the per-bin engine places in
+// Bins, or a TrialRunner, which runs whole trials on a state of its own
+// (weighted balls on real loads); Config.Check rejects any other. Either
+// can be written outside this package: see the examples.
+type Rule interface {
+	// Name returns the rule's command-line name; for the processes of this
+	// package, its Descriptor's Name.
+	Name() string
+	// String returns a label with the parameters, such as "Greedy[2]".
+	String() string
+	// Check reports whether the rule can run on n bins; the error says
+	// what is wrong and what is allowed.
+	Check(n int) error
+}
+
+// Process is a Rule whose balls go into per-bin integer loads, Bins.
 //
 // The interface sits at the level of a batch of balls: Place runs a loop
 // specialised to the process, its parameters and its tie rule, with no
-// interface call, allocation or division per ball.
+// interface call, allocation or division per ball. A Process written
+// outside this package reads and raises the loads through Bins.Update.
 type Process interface {
-	// Name returns the process's command-line name ("greedy", "left", …).
-	Name() string
-	// Check reports whether the process can run on n bins; the error says
-	// what is wrong and what is allowed.
-	Check(n int) error
+	Rule
 	// Place throws m more balls into b, drawing every random choice from r,
-	// and returns what the balls cost. It may panic if Check(b.N()) fails.
+	// and returns what the balls cost. It returns without placing a ball
+	// if Check(b.N()) fails: call Check first.
 	Place(b *Bins, m int64, r *Rand) Stats
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 )
 
 // Rank is Rank[d] for a real d ≥ 1, the characterisation of d-choice
@@ -55,8 +56,30 @@ var (
 	_ TrialRunner = Rank{}
 )
 
-// Name returns "rank".
-func (Rank) Name() string { return "rank" }
+var rankDescriptor = Descriptor{
+	Name:     "rank",
+	Synopsis: "Rank[d], real d >= 1: the ball lands among the i heaviest bins with probability (i/n)^d",
+	Uses:     ParamRealD,
+	Ties:     TiesLeft,
+	Family:   FamilyRank,
+	BinBytes: 8,
+	levels:   always,
+	meanField: func(p Params) (MeanField, bool) {
+		// Rank[d] for a whole d is Greedy[d] with fixed-order ties.
+		if p.D != math.Trunc(p.D) {
+			return MeanField{}, false
+		}
+		return MeanField{Family: FamilyGreedy, D: intD(p)}, true
+	},
+	FixedTies: true,
+	build:     func(p Params) Rule { return Rank{D: p.D} },
+}
+
+// Name returns the command-line name, "rank".
+func (Rank) Name() string { return rankDescriptor.Name }
+
+// String returns "Rank[d]".
+func (p Rank) String() string { return fmt.Sprintf("Rank[%g]", p.D) }
 
 // maxRankBins keeps positions in uint32.
 const maxRankBins = 1<<32 - 1
@@ -64,12 +87,12 @@ const maxRankBins = 1<<32 - 1
 // Check requires n ≥ 1 and a finite D ≥ 1 (at most 2^20).
 func (p Rank) Check(n int) error {
 	if !(p.D >= 1 && p.D <= maxChoices) {
-		return fmt.Errorf("alloc: rank needs a real 1 <= d <= %d, got d=%g", maxChoices, p.D)
+		return fmt.Errorf("alloc: %s needs a real 1 <= d <= %d, got d=%g", p.Name(), maxChoices, p.D)
 	}
 	if n > maxRankBins {
-		return fmt.Errorf("alloc: rank supports n <= %d, got n=%d", int64(maxRankBins), n)
+		return fmt.Errorf("alloc: %s supports n <= %d, got n=%d", p.Name(), int64(maxRankBins), n)
 	}
-	return checkBins("rank", n)
+	return checkBins(p.Name(), n)
 }
 
 // Place throws m balls, rebuilding the sorted structure from b's loads
@@ -79,28 +102,21 @@ func (p Rank) Place(b *Bins, m int64, r *Rand) Stats {
 	st := newRankState(L)
 	st.place(L, m, p.D, p.D == math.Trunc(p.D), r)
 	b.balls += m
+	runtime.KeepAlive(b)
 	return Stats{Probes: m, MaxProbes: min(m, 1)}
 }
 
-// RunTrial runs trial i of c, the structure kept for the whole trial.
+// RunTrial runs trial i of c on per-bin loads, the sorted structure kept
+// for the whole trial.
 func (p Rank) RunTrial(ctx context.Context, c Config, i int) (Result, error) {
-	c.Process = &rankTrial{d: p.D, st: &rankState{order: identity(c.N), hi: []int{0}}}
-	return c.Trial(ctx, i, NewBins(c.N))
-}
-
-// rankTrial is the Process Config.Trial runs for one trial of Rank: it
-// keeps the sorted structure between batches.
-type rankTrial struct {
-	d  float64
-	st *rankState
-}
-
-func (t *rankTrial) Name() string      { return "rank" }
-func (t *rankTrial) Check(n int) error { return Rank{D: t.d}.Check(n) }
-func (t *rankTrial) Place(b *Bins, m int64, r *Rand) Stats {
-	t.st.place(b.wide(), m, t.d, t.d == math.Trunc(t.d), r)
-	b.balls += m
-	return Stats{Probes: m, MaxProbes: min(m, 1)}
+	st := &rankState{order: identity(c.N), hi: []int{0}}
+	whole := p.D == math.Trunc(p.D)
+	return c.binsTrial(ctx, i, NewBins(c.N), func(b *Bins, m int64, r *Rand) Stats {
+		st.place(b.wide(), m, p.D, whole, r)
+		b.balls += m
+		runtime.KeepAlive(b)
+		return Stats{Probes: m, MaxProbes: min(m, 1)}
+	})
 }
 
 // rankState is the sorted structure: order[p] is the bin at position p,

@@ -11,10 +11,14 @@ import (
 // Config describes a run: a process, n bins, m balls and the base seed from
 // which trial i derives its generator (TrialRand(Seed, i)) alone.
 type Config struct {
-	Process Process
-	N       int   // bins
-	M       int64 // balls per trial
-	Seed    uint64
+	// Process is the rule: a Process or a TrialRunner.
+	Process Rule
+	// Engine is the engine that runs a Process: EngineBins (the zero
+	// value) or EngineLevels. A TrialRunner runs on its own state.
+	Engine Engine
+	N      int   // bins
+	M      int64 // balls per trial
+	Seed   uint64
 	// Every, if positive, records the gap and the spread max − min after
 	// every Every balls (and after the last ball) in Result.Series.
 	Every int64
@@ -37,7 +41,36 @@ func (c Config) Check() error {
 	if c.Every < 0 {
 		return fmt.Errorf("alloc: recording interval must be non-negative, got every=%d", c.Every)
 	}
+	if c.Engine == EngineLevels {
+		return checkLevels(c.Process, c.N)
+	}
+	switch c.Process.(type) {
+	case TrialRunner, Process:
+	default:
+		return fmt.Errorf("alloc: %T is neither a Process nor a TrialRunner", c.Process)
+	}
 	return c.Process.Check(c.N)
+}
+
+// Engine is how a Config keeps the state of a trial of a Process.
+type Engine uint8
+
+const (
+	// EngineBins keeps a load per bin (Bins): every Process, n ≤ 2^32 − 1.
+	EngineBins Engine = iota
+	// EngineLevels keeps how many bins hold each load: the exchangeable
+	// processes on the complete graph (Descriptor.Levels), memory
+	// independent of n, n ≤ MaxLevelBins. Same law of every result as
+	// EngineBins, not the same numbers for a seed.
+	EngineLevels
+)
+
+// String returns "bins" or "levels".
+func (e Engine) String() string {
+	if e == EngineLevels {
+		return "levels"
+	}
+	return "bins"
 }
 
 // Point is one sample of a trial's series: after Balls balls, the gap
@@ -66,13 +99,13 @@ type Result struct {
 	Profile []ProfileLevel `json:"profile,omitempty"`
 }
 
-// TrialRunner is implemented by processes that run a whole trial on a state
-// of their own instead of per-bin uint32 loads (the level-count engine,
-// weighted balls). Config.Trial hands such a process the whole trial, and
-// Run allocates no Bins for it. RunTrial must honour c.Every and ctx as
-// Config.Trial does, and draw its randomness from TrialRand(c.Seed, i).
+// TrialRunner is a Rule that runs a whole trial on a state of its own
+// (weighted balls on real loads; Rank with its sorted structure).
+// Config.Trial hands such a rule the whole trial, and Run allocates no Bins
+// for it. RunTrial must honour c.Every and ctx as Config.Trial does, and
+// draw its randomness from TrialRand(c.Seed, i).
 type TrialRunner interface {
-	Process
+	Rule
 	RunTrial(ctx context.Context, c Config, i int) (Result, error)
 }
 
@@ -81,12 +114,31 @@ type TrialRunner interface {
 const chunk = 1 << 22
 
 // Trial runs trial i of c in the bins b (which it resets) and returns its
-// result. It returns ctx.Err() if ctx is cancelled first. A TrialRunner
-// process runs the trial itself, and b may then be nil.
+// result. It returns ctx.Err() if ctx is cancelled first. With the level
+// engine, or for a TrialRunner, the trial runs on its own state and b may
+// be nil.
 func (c Config) Trial(ctx context.Context, i int, b *Bins) (Result, error) {
-	if tr, ok := c.Process.(TrialRunner); ok {
-		return tr.RunTrial(ctx, c, i)
+	if c.Engine == EngineLevels {
+		return c.levelsTrial(ctx, i)
 	}
+	switch p := c.Process.(type) {
+	case TrialRunner:
+		return p.RunTrial(ctx, c, i)
+	case Process:
+		return c.binsTrial(ctx, i, b, p.Place)
+	}
+	return Result{}, c.Check()
+}
+
+// usesBins reports whether the trials of c run in Bins.
+func (c Config) usesBins() bool {
+	_, runner := c.Process.(TrialRunner)
+	return c.Engine == EngineBins && !runner
+}
+
+// binsTrial runs trial i of c in the bins b (which it resets), placing the
+// balls with place.
+func (c Config) binsTrial(ctx context.Context, i int, b *Bins, place func(b *Bins, m int64, r *Rand) Stats) (Result, error) {
 	if b == nil || b.N() != c.N {
 		return Result{}, fmt.Errorf("alloc: Trial needs bins for n=%d", c.N)
 	}
@@ -94,7 +146,7 @@ func (c Config) Trial(ctx context.Context, i int, b *Bins) (Result, error) {
 	r := TrialRand(c.Seed, i)
 	res := Result{Trial: i}
 	st, series, err := c.batches(ctx,
-		func(k int64) Stats { return c.Process.Place(b, k, r) },
+		func(k int64) Stats { return place(b, k, r) },
 		func(placed int64) Point {
 			mx, mn := b.MaxMin()
 			return c.point(placed, float64(mx), float64(mn))
@@ -183,7 +235,7 @@ func Run(ctx context.Context, c Config, trials []int, workers int, emit func(Res
 		go func() {
 			defer wg.Done()
 			var b *Bins
-			if _, ok := c.Process.(TrialRunner); !ok {
+			if c.usesBins() {
 				b = NewBins(c.N)
 			}
 			for pos := range jobs {

@@ -2,7 +2,6 @@ package alloc
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -161,12 +160,11 @@ func (w WeightDist) Mean() float64 {
 // with U = (k+1)·2^-53 in (0, 1] for a uniform 53-bit k; uniform weights are
 // A + (B−A)·k·2^-53.
 //
-// Weighted is a TrialRunner: Run and Config.Trial give it the whole trial,
-// on float64 loads of its own (8 bytes a bin). Its Result has real MaxLoad
-// and MinLoad, Gap = MaxLoad − (total weight)/n, the --every series on the
-// same terms, and no LoadCounts. Place, which works on integer Bins, cannot
-// hold weighted loads and panics; PlaceWeighted is its counterpart on float
-// loads.
+// Weighted is a TrialRunner, not a Process: Run and Config.Trial give it
+// the whole trial, on float64 loads of its own (8 bytes a bin). Its Result
+// has real MaxLoad and MinLoad, Gap = MaxLoad − (total weight)/n, the
+// --every series on the same terms, and no LoadCounts. PlaceWeighted places
+// balls in float loads of the caller's.
 type Weighted struct {
 	D       int
 	Weights WeightDist
@@ -174,30 +172,34 @@ type Weighted struct {
 }
 
 var (
-	_ Process     = Weighted{}
 	_ TrialRunner = Weighted{}
 )
 
-// Name returns "weighted".
-func (Weighted) Name() string { return "weighted" }
+var weightedDescriptor = Descriptor{
+	Name:     "weighted",
+	Synopsis: "Greedy[d] with balls weighted by --weights; real loads",
+	Uses:     ParamD | ParamWeights,
+	Family:   FamilyWeighted,
+	BinBytes: 8,
+	build:    func(p Params) Rule { return Weighted{D: intD(p), Weights: p.Weights, Ties: p.Ties} },
+}
+
+// Name returns the command-line name, "weighted".
+func (Weighted) Name() string { return weightedDescriptor.Name }
+
+// String returns "weighted[d]".
+func (p Weighted) String() string { return fmt.Sprintf("%s[%d]", p.Name(), p.D) }
 
 // Check requires n ≥ 1, 1 ≤ D ≤ 2^20 and a valid weight distribution.
 func (p Weighted) Check(n int) error {
 	if p.D < 1 || p.D > maxChoices {
-		return fmt.Errorf("alloc: weighted needs 1 <= d <= %d, got d=%d", maxChoices, p.D)
+		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
 	}
 	if err := p.Weights.Check(); err != nil {
 		return err
 	}
-	return checkBins("weighted", n)
+	return checkBins(p.Name(), n)
 }
-
-// errWeightedBins is Place's panic: integer bins cannot hold weights.
-var errWeightedBins = errors.New("alloc: weighted balls need float64 loads: use Run, Config.Trial or PlaceWeighted, not Place")
-
-// Place panics: weighted loads are not whole numbers. Run and Config.Trial
-// call RunTrial instead.
-func (p Weighted) Place(*Bins, int64, *Rand) Stats { panic(errWeightedBins) }
 
 // PlaceWeighted throws m weighted balls into the loads L and returns the
 // probes made (D per ball).

@@ -48,12 +48,9 @@ func TestWeightedCheck(t *testing.T) {
 			t.Errorf("%+v accepted", p)
 		}
 	}
-	defer func() {
-		if recover() == nil {
-			t.Error("Place on integer bins did not panic")
-		}
-	}()
-	Weighted{D: 2}.Place(NewBins(3), 1, NewRand(1))
+	if _, ok := Rule(Weighted{D: 2}).(Process); ok {
+		t.Error("Weighted is a Process: integer bins cannot hold its loads")
+	}
 }
 
 // TestWeightedConstIsGreedy: with constant weight 1, weighted Greedy[d] is
@@ -213,7 +210,7 @@ func TestWeightLaws(t *testing.T) {
 // state give the same results in the same order for any number of workers.
 func TestTrialRunnersWorkers(t *testing.T) {
 	pareto, _ := ParseWeights("pareto:shape=3")
-	for _, p := range []Process{Rank{D: 1.5}, Weighted{D: 3, Weights: pareto}} {
+	for _, p := range []Rule{Rank{D: 1.5}, Weighted{D: 3, Weights: pareto}} {
 		c := Config{Process: p, N: 200, M: 2000, Seed: 6, Every: 500}
 		var want []Result
 		for _, w := range []int{1, 3} {

@@ -1,0 +1,293 @@
+package alloc
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/graphalloc/graphalloc/graphgen"
+)
+
+// A Descriptor is everything the toolkit knows about a kind of process
+// besides its loop: the name the command line and the result files use,
+// its parameters and how they are checked, the engines that run it, the
+// memory it needs, and the keys (Family, MeanField) by which package
+// analysis picks its fluid limit and its bounds. Every process of this
+// package has exactly one, declared beside its definition; Descriptors
+// lists them and Lookup finds one by name. Commands, studies and analysis
+// take every such fact from here, so they cannot disagree.
+type Descriptor struct {
+	// Name is the command-line name ("greedy"), the "process" of every
+	// result file.
+	Name string
+	// Synopsis is a one-line definition for help texts.
+	Synopsis string
+	// Uses is the set of parameters the process reads; the others are
+	// rejected by Params.Check.
+	Uses Param
+	// D is the number of choices the process always makes (1 for
+	// one-choice, 2 for graph and one-plus-beta), or 0 when it reads
+	// Params.D.
+	D float64
+	// Ties is the tie rule of the definition, used when Params.Ties is
+	// TiesDefault; its zero value stands for TiesRandom.
+	Ties Ties
+	// FixedTies is set when random ties are not part of the definition
+	// (Rank orders tied bins in a fixed order).
+	FixedTies bool
+	// Family is the key of the process's theory: package analysis picks
+	// its bounds by it.
+	Family Family
+	// BinBytes is the most bytes a bin takes in the per-bin engine (the
+	// memory guard's estimate; compact loads take less, see Bins).
+	BinBytes int
+	// levels reports whether the level engine runs the process with these
+	// parameters (exchangeable processes on the complete graph); nil if
+	// never.
+	levels func(p Params) bool
+	// meanField returns the mean-field rule of the process with these
+	// parameters, if it has one; nil if never.
+	meanField func(p Params) (MeanField, bool)
+	// build returns the process, its parameters already checked.
+	build func(p Params) Rule
+}
+
+// Param is a set of process parameters (of Params).
+type Param uint16
+
+const (
+	ParamD       Param = 1 << iota // a whole number of choices d ≥ 1 (Params.D)
+	ParamRealD                     // a real number of choices d ≥ 1 (Params.D)
+	ParamBeta                      // β in [0, 1] (Params.Beta)
+	ParamCap                       // a probe cap (Params.Cap)
+	ParamWeights                   // a weight distribution (Params.Weights)
+	ParamGraph                     // a topology and a sampling rule (Params.Graph, Params.Sample)
+)
+
+// Family names the theory that covers a process: the key by which package
+// analysis selects bounds. A new process with its own bounds adds a
+// Family; one covered by existing theory reuses its family.
+type Family uint8
+
+const (
+	FamilyNone        Family = iota // no stated bound
+	FamilyOneChoice                 // one uniform bin
+	FamilyGreedy                    // least loaded of d uniform bins
+	FamilyLeft                      // Vöcking's asymmetric d-choice
+	FamilyRank                      // the rank characterisation, real d
+	FamilyOnePlusBeta               // a mixture of one and two choices
+	FamilyGraph                     // two-choice on the edges of a graph
+	FamilyGrouped                   // aligned groups of consecutive bins
+	FamilyWindow                    // unaligned windows of consecutive bins
+	FamilyWeighted                  // d-choice with weighted balls
+	FamilyMaxOf                     // the most loaded of d uniform bins
+)
+
+// MeanField is the mean-field (fluid-limit) rule of a process on n → ∞
+// exchangeable bins: the key by which package analysis solves its ODE.
+// Family is one of FamilyOneChoice, FamilyGreedy, FamilyLeft, FamilyMaxOf
+// and FamilyOnePlusBeta (the graphical process on the complete graph, and
+// Rank[d] for a whole d, follow Greedy's rule); D and Beta are the rule's
+// parameters.
+type MeanField struct {
+	Family Family
+	D      int
+	Beta   float64
+}
+
+// Params are the parameters of a process; each process reads those its
+// Descriptor.Uses names.
+type Params struct {
+	D      float64        // choices
+	Ties   Ties           // tie rule; TiesDefault is the definition's own
+	Graph  graphgen.Graph // the topology of a graph process
+	Sample Sampling       // how a graph process draws its candidates
+	// Beta is β of (1+β), in [0, 1] (the command line's default is 0.5;
+	// the zero value here is β = 0, one-choice).
+	Beta float64
+	// Cap is the probe cap of FirstDiff[d]; 0 means DefaultFirstDiffCap(d).
+	Cap int
+	// Weights is the weight distribution of weighted balls (zero value:
+	// const).
+	Weights WeightDist
+}
+
+// maxChoices bounds d: a ball's candidates are kept on the stack.
+const maxChoices = 1 << 20
+
+// descriptors lists every process of the package, in the order help shows
+// them.
+var descriptors = []*Descriptor{
+	&oneChoiceDescriptor, &greedyDescriptor, &leftDescriptor, &firstDiffDescriptor,
+	&maxOfDescriptor, &onePlusBetaDescriptor, &rankDescriptor, &graphicalDescriptor,
+	&groupedDescriptor, &windowDescriptor, &weightedDescriptor,
+}
+
+// Descriptors returns the descriptor of every process of the package, in
+// the order help texts list them.
+func Descriptors() []*Descriptor { return append([]*Descriptor(nil), descriptors...) }
+
+// Names returns the name of every process, in the order of Descriptors.
+func Names() []string {
+	names := make([]string, len(descriptors))
+	for i, d := range descriptors {
+		names[i] = d.Name
+	}
+	return names
+}
+
+// Lookup returns the descriptor of the named process. Case does not
+// matter; an unknown name is an error that suggests the nearest name and
+// lists the others.
+func Lookup(name string) (*Descriptor, error) {
+	for _, d := range descriptors {
+		if strings.EqualFold(d.Name, name) {
+			return d, nil
+		}
+	}
+	best, dist := "", math.MaxInt
+	for _, d := range descriptors {
+		if k := editDistance(strings.ToLower(name), d.Name); k < dist {
+			best, dist = d.Name, k
+		}
+	}
+	hint := ""
+	if dist <= max(2, len(name)/3) {
+		hint = fmt.Sprintf("; did you mean %q?", best)
+	}
+	return nil, fmt.Errorf("alloc: unknown process %q%s (processes: %s)", name, hint, strings.Join(Names(), ", "))
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			sub := prev[j-1]
+			if a[i-1] != b[j-1] {
+				sub++
+			}
+			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// Choices returns the number of choices the process makes with p: its
+// fixed D, or p.D.
+func (d *Descriptor) Choices(p Params) float64 {
+	if d.D != 0 {
+		return d.D
+	}
+	return p.D
+}
+
+// TiesFor returns the tie rule the process uses with p: p.Ties, or the
+// definition's own if p.Ties is TiesDefault.
+func (d *Descriptor) TiesFor(p Params) Ties { return p.Ties.resolve(d.Ties).resolve(TiesRandom) }
+
+// Levels reports whether the level engine (Config.Engine) can run the
+// process with p.
+func (d *Descriptor) Levels(p Params) bool { return d.levels != nil && d.levels(p) }
+
+// MeanField returns the mean-field rule of the process with p, if it has
+// one (for the fluid limit of package analysis).
+func (d *Descriptor) MeanField(p Params) (MeanField, bool) {
+	if d.meanField == nil {
+		return MeanField{}, false
+	}
+	return d.meanField(p)
+}
+
+// Check reports whether p holds valid parameters for the process: every
+// parameter it reads (Uses) in range; the others are ignored. The error
+// names the parameter and what is allowed.
+func (d *Descriptor) Check(p Params) error {
+	uses := d.Uses
+	switch {
+	case uses&ParamD != 0 && (p.D != math.Trunc(p.D) || p.D < 1 || p.D > maxChoices):
+		return fmt.Errorf("alloc: %s needs a whole number of choices 1 <= d <= %d, got d=%g", d.Name, maxChoices, p.D)
+	case uses&ParamRealD != 0 && !(p.D >= 1 && p.D <= maxChoices):
+		return fmt.Errorf("alloc: %s needs a real 1 <= d <= %d, got d=%g", d.Name, maxChoices, p.D)
+	case uses&ParamBeta != 0 && !(p.Beta >= 0 && p.Beta <= 1):
+		return fmt.Errorf("alloc: %s needs 0 <= beta <= 1, got beta=%g", d.Name, p.Beta)
+	case uses&ParamCap != 0 && (p.Cap < 0 || p.Cap > maxChoices):
+		return fmt.Errorf("alloc: %s needs a probe cap 1 <= cap <= %d, got cap=%d", d.Name, maxChoices, p.Cap)
+	case uses&ParamGraph != 0 && p.Graph == nil:
+		return fmt.Errorf("alloc: %s needs a graph", d.Name)
+	}
+	if uses&ParamWeights != 0 {
+		if err := p.Weights.Check(); err != nil {
+			return err
+		}
+	}
+	if d.FixedTies && p.Ties == TiesRandom {
+		return fmt.Errorf("alloc: %s orders tied bins in a fixed order; random ties are not part of its definition (use ties left)", d.Name)
+	}
+	return nil
+}
+
+// New returns the process with parameters p, or an error naming the bad
+// parameter.
+func (d *Descriptor) New(p Params) (Rule, error) {
+	if err := d.Check(p); err != nil {
+		return nil, err
+	}
+	return d.build(p), nil
+}
+
+// NewProcess returns the named process (see Lookup) with parameters p.
+func NewProcess(name string, p Params) (Rule, error) {
+	d, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return d.New(p)
+}
+
+// descriptorOf returns the descriptor of the process named name, or nil.
+func descriptorOf(name string) *Descriptor {
+	for _, d := range descriptors {
+		if d.Name == name {
+			return d
+		}
+	}
+	return nil
+}
+
+// Describe returns the descriptor of r, or nil if r is not a process of
+// this package.
+func Describe(r Rule) *Descriptor {
+	if r == nil {
+		return nil
+	}
+	return descriptorOf(r.Name())
+}
+
+// String returns the name of the first process of the family ("greedy"
+// for FamilyGreedy).
+func (f Family) String() string {
+	for _, d := range descriptors {
+		if d.Family == f {
+			return d.Name
+		}
+	}
+	return "none"
+}
+
+// intD is the whole number of choices of p.
+func intD(p Params) int { return int(p.D) }
+
+// onComplete reports whether p's graph is the complete graph.
+func onComplete(p Params) bool {
+	_, ok := p.Graph.(graphgen.Complete)
+	return ok
+}
+
+func always(Params) bool { return true }
