@@ -1,6 +1,7 @@
 package alloc
 
 import (
+	"github.com/graphalloc/graphalloc/alloc"
 	"math"
 	"slices"
 	"strings"
@@ -156,7 +157,7 @@ func fluidTails(t *testing.T, fp analysis.FluidProcess, load float64) []float64 
 func TestMaxOfFluid(t *testing.T) {
 	const n = 1 << 16
 	T := issue4Trials()
-	unb := func(d int) []float64 { return fluidTails(t, analysis.FluidProcess{Name: "unbalanced", D: d}, 1) }
+	unb := func(d int) []float64 { return fluidTails(t, analysis.FluidProcess{Family: alloc.FamilyMaxOf, D: d}, 1) }
 	// MaxOf spreads the loads: levels 1..7 hold fractions ≥ 1e-3 for d = 2
 	// and 3 (fluid s_7 = 0.0019 and 0.0082), well resolved at this n.
 	lv := levelsUpTo(7)
@@ -170,7 +171,7 @@ func TestMaxOfFluid(t *testing.T) {
 		{"d=3", 3, unb(3), false},
 		{"d=2-vs-d=3", 2, unb(3), true},
 		{"d=3-vs-d=2", 3, unb(2), true},
-		{"d=2-vs-one-choice", 2, fluidTails(t, analysis.FluidProcess{Name: "one-choice"}, 1), true},
+		{"d=2-vs-one-choice", 2, fluidTails(t, analysis.FluidProcess{Family: alloc.FamilyOneChoice}, 1), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := tailsOf(t, MaxOf{D: tc.d}, n, n, T, 8, 31)

@@ -1,6 +1,7 @@
 package alloc
 
 import (
+	"github.com/graphalloc/graphalloc/alloc"
 	"math"
 	"math/big"
 	"testing"
@@ -58,7 +59,7 @@ func TestOnePlusBetaFluid(t *testing.T) {
 	const n = 1 << 16
 	T := issue4Trials()
 	opb := func(beta float64) []float64 {
-		return fluidTails(t, analysis.FluidProcess{Name: "one-plus-beta", Beta: beta}, 1)
+		return fluidTails(t, analysis.FluidProcess{Family: alloc.FamilyOnePlusBeta, Beta: beta}, 1)
 	}
 	// Levels 1..4: fluid s_4 = 0.0052 at β = 0.5 (0.0126 at β = 0.2, 3.0e-4
 	// at β = 0.9), resolved at this n.
@@ -73,7 +74,7 @@ func TestOnePlusBetaFluid(t *testing.T) {
 		{"beta=0.2", 0.2, opb(0.2), false},
 		{"beta=0.9", 0.9, opb(0.9), false},
 		{"beta=0.5-vs-0.4", 0.5, opb(0.4), true},
-		{"beta=0.9-vs-greedy2", 0.9, fluidTails(t, analysis.FluidProcess{Name: "greedy", D: 2}, 1), true},
+		{"beta=0.9-vs-greedy2", 0.9, fluidTails(t, analysis.FluidProcess{Family: alloc.FamilyGreedy, D: 2}, 1), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := tailsOf(t, OnePlusBeta{Beta: tc.beta}, n, n, T, 5, 37)

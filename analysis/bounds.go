@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/graphalloc/graphalloc/alloc"
 )
 
 // Kinds of Bound.
@@ -72,12 +73,6 @@ type Query struct {
 	Weights string // the --weights DIST spec: const, exp, pareto:shape=A, uniform:a=A,b=B; "" means exp
 }
 
-// Processes whose bounds Bounds knows, in output order. THEORY.md states
-// no bound for firstdiff and unbalanced.
-var boundProcesses = []string{"one-choice", "greedy", "left", "rank", "one-plus-beta", "graph", "grouped", "window", "weighted"}
-
-var knownProcesses = []string{"one-choice", "greedy", "left", "firstdiff", "unbalanced", "one-plus-beta", "rank", "graph", "grouped", "window", "weighted"}
-
 // Validate reports the first field of q that is out of range, naming it and
 // what is allowed.
 func (q Query) Validate() error {
@@ -91,8 +86,6 @@ func (q Query) Validate() error {
 		return fmt.Errorf("analysis: query needs d >= 1 (or 0 for the default 2), got %g", q.D)
 	case !(q.Beta >= 0 && q.Beta <= 1):
 		return fmt.Errorf("analysis: query needs 0 <= beta <= 1, got %g", q.Beta)
-	case q.Process != "" && !slices.Contains(knownProcesses, q.Process):
-		return fmt.Errorf("analysis: unknown process %q (allowed: %s)", q.Process, strings.Join(knownProcesses, ", "))
 	case !fin(q.Degree) || q.Degree < 0:
 		return fmt.Errorf("analysis: query needs Degree >= 0, got %g", q.Degree)
 	case !fin(q.MinDegree) || q.MinDegree < 0:
@@ -110,10 +103,23 @@ func (q Query) Validate() error {
 	case q.Sample != "" && q.Sample != "edge" && q.Sample != "vertex":
 		return fmt.Errorf("analysis: unknown sampling rule %q (allowed: edge, vertex)", q.Sample)
 	}
-	if _, _, err := weightMoments(q.Weights); err != nil {
+	if q.Process != "" {
+		if _, err := alloc.Lookup(q.Process); err != nil {
+			return err
+		}
+	}
+	if _, err := q.weights(); err != nil {
 		return err
 	}
 	return nil
+}
+
+// weights parses q.Weights ("" is exp) with the parser of package alloc.
+func (q Query) weights() (alloc.WeightDist, error) {
+	if q.Weights == "" {
+		return alloc.WeightDist{Kind: alloc.WeightExp}, nil
+	}
+	return alloc.ParseWeights(q.Weights)
 }
 
 // Bounds returns every bound of THEORY.md for q.Process (for every process
@@ -134,11 +140,15 @@ func (q Query) Validate() error {
 //	[TW14]   Talwar, Wieder, Balanced allocations: a simple proof for the heavily loaded case, ICALP 2014
 //	[V03]    Vöcking, How asymmetry helps load balancing, JACM 2003
 func Bounds(q Query) []Bound {
+	if d, err := alloc.Lookup(q.Process); err == nil {
+		q.Process = d.Name
+	}
 	e := newBoundEnv(q)
 	out := []Bound{}
-	for _, p := range boundProcesses {
-		if q.Process == p || (q.Process == "" && p != "rank") {
-			for _, b := range e.boundsFor(p) {
+	for _, d := range alloc.Descriptors() {
+		if q.Process == d.Name || (q.Process == "" && d.Family != alloc.FamilyRank) {
+			for _, b := range e.boundsFor(d) {
+				b.Process = d.Name
 				out = append(out, e.finish(b))
 			}
 		}
@@ -211,25 +221,26 @@ func (e *boundEnv) intD(proc string) (bool, string) {
 	return true, ""
 }
 
-func (e *boundEnv) boundsFor(p string) []Bound {
-	switch p {
-	case "one-choice":
+// boundsFor returns the bounds of the family of process d.
+func (e *boundEnv) boundsFor(d *alloc.Descriptor) []Bound {
+	switch d.Family {
+	case alloc.FamilyOneChoice:
 		return e.oneChoice()
-	case "greedy":
-		return e.greedy("greedy")
-	case "left":
-		return e.left()
-	case "rank":
-		return e.rank()
-	case "one-plus-beta":
+	case alloc.FamilyGreedy:
+		return e.greedy(d.Name)
+	case alloc.FamilyLeft:
+		return e.left(d.Name)
+	case alloc.FamilyRank:
+		return e.rank(d.Name)
+	case alloc.FamilyOnePlusBeta:
 		return e.onePlusBeta()
-	case "graph":
+	case alloc.FamilyGraph:
 		return e.graph()
-	case "grouped":
-		return e.grouped()
-	case "window":
-		return e.window()
-	case "weighted":
+	case alloc.FamilyGrouped:
+		return e.grouped(d.Name)
+	case alloc.FamilyWindow:
+		return e.window(d.Name)
+	case alloc.FamilyWeighted:
 		return e.weighted()
 	}
 	return nil
@@ -249,13 +260,13 @@ func (e *boundEnv) oneChoice() []Bound {
 	}
 	sq := math.Sqrt(2 * e.t * e.ln)
 	return []Bound{
-		{Name: "max load, m = n [RS98]", Process: "one-choice", Kind: KindLeading,
+		{Name: "max load, m = n [RS98]", Kind: KindLeading,
 			Value: e.ln / e.lnln, Formula: "(1 + o(1)) ln n / ln ln n", Base: "ln",
 			Applies: e.mEqN(), Reason: mn},
-		{Name: "max load, heavily loaded [RS98]", Process: "one-choice", Kind: KindLeading,
+		{Name: "max load, heavily loaded [RS98]", Kind: KindLeading,
 			Value: e.t + sq, Formula: "m/n + (1 + o(1)) sqrt(2 (m/n) ln n)", Base: "ln",
 			Applies: heavy, Reason: heavyWhy},
-		{Name: "gap, heavily loaded [RS98]", Process: "one-choice", Kind: KindLeading,
+		{Name: "gap, heavily loaded [RS98]", Kind: KindLeading,
 			Value: sq, Formula: "(1 + o(1)) sqrt(2 (m/n) ln n)", Base: "ln",
 			Applies: heavy, Reason: heavyWhy},
 	}
@@ -264,7 +275,7 @@ func (e *boundEnv) oneChoice() []Bound {
 // greedy: ln ln n / ln d ± O(1) for m = n [ABKU99]; m/n + ln ln n / ln d
 // ± O(1) for every m [BCSV06].
 func (e *boundEnv) greedy(proc string) []Bound {
-	ok, why := e.intD("greedy")
+	ok, why := e.intD(proc)
 	v := e.lnln / math.Log(e.d)
 	anyM := "w.h.p., every m; d bins uniform with replacement (expected gap (1 + o(1)) log log n for d = 2 [TW14])"
 	mn := "w.h.p.; d bins uniform with replacement"
@@ -274,13 +285,13 @@ func (e *boundEnv) greedy(proc string) []Bound {
 		mn = e.notMEqN()
 	}
 	return []Bound{
-		{Name: "max load, m = n [ABKU99]", Process: proc, Kind: KindLeading,
+		{Name: "max load, m = n [ABKU99]", Kind: KindLeading,
 			Value: v, Formula: "ln ln n / ln d ± O(1)", Base: "ln",
 			Applies: ok && e.mEqN(), Reason: mn},
-		{Name: "max load, any m [BCSV06]", Process: proc, Kind: KindLeading,
+		{Name: "max load, any m [BCSV06]", Kind: KindLeading,
 			Value: e.t + v, Formula: "m/n + ln ln n / ln d ± O(1)", Base: "ln",
 			Applies: ok, Reason: anyM},
-		{Name: "gap, any m [BCSV06]", Process: proc, Kind: KindLeading,
+		{Name: "gap, any m [BCSV06]", Kind: KindLeading,
 			Value: v, Formula: "ln ln n / ln d ± O(1)", Base: "ln",
 			Applies: ok, Reason: anyM},
 	}
@@ -288,8 +299,8 @@ func (e *boundEnv) greedy(proc string) []Bound {
 
 // left: ln ln n / (d ln φ_d) ± O(1) for m = n [V03], above m/n for every
 // m [BCSV06].
-func (e *boundEnv) left() []Bound {
-	ok, why := e.intD("left")
+func (e *boundEnv) left(proc string) []Bound {
+	ok, why := e.intD(proc)
 	var v float64
 	var phi string
 	if ok {
@@ -305,13 +316,13 @@ func (e *boundEnv) left() []Bound {
 		mn = e.notMEqN()
 	}
 	return []Bound{
-		{Name: "max load, m = n [V03]", Process: "left", Kind: KindLeading,
+		{Name: "max load, m = n [V03]", Kind: KindLeading,
 			Value: v, Formula: "ln ln n / (d ln φ_d) ± O(1)", Base: "ln",
 			Applies: ok && e.mEqN(), Reason: mn},
-		{Name: "max load, any m [BCSV06]", Process: "left", Kind: KindLeading,
+		{Name: "max load, any m [BCSV06]", Kind: KindLeading,
 			Value: e.t + v, Formula: "m/n + ln ln n / (d ln φ_d) ± O(1)", Base: "ln",
 			Applies: ok, Reason: anyM},
-		{Name: "gap, any m [BCSV06]", Process: "left", Kind: KindLeading,
+		{Name: "gap, any m [BCSV06]", Kind: KindLeading,
 			Value: v, Formula: "ln ln n / (d ln φ_d) ± O(1)", Base: "ln",
 			Applies: ok, Reason: anyM},
 	}
@@ -319,9 +330,9 @@ func (e *boundEnv) left() []Bound {
 
 // rank: for integer d, Rank[d] is Greedy[d] with fixed-order ties [TW14].
 // For real d the values are the formulas at that d, for reference only.
-func (e *boundEnv) rank() []Bound {
-	bs := e.greedy("rank")
-	ok, _ := e.intD("rank")
+func (e *boundEnv) rank(proc string) []Bound {
+	bs := e.greedy(proc)
+	ok, _ := e.intD(proc)
 	for i := range bs {
 		switch {
 		case ok && bs[i].Applies:
@@ -347,7 +358,7 @@ func (e *boundEnv) onePlusBeta() []Bound {
 		why = fmt.Sprintf("needs 0 < β < 1, got %g", b)
 	}
 	return []Bound{
-		{Name: "gap, any m [PTW15]", Process: "one-plus-beta", Kind: KindLeading,
+		{Name: "gap, any m [PTW15]", Kind: KindLeading,
 			Value: e.lg / b, Formula: "Θ(log n / β)", Base: "log2",
 			Applies: ok, Reason: why},
 	}
@@ -355,8 +366,8 @@ func (e *boundEnv) onePlusBeta() []Bound {
 
 // grouped: O(log log n / d) for m = n with 2n/d aligned groups of d/2
 // bins [KP06].
-func (e *boundEnv) grouped() []Bound {
-	ok, why := e.evenD("grouped")
+func (e *boundEnv) grouped(proc string) []Bound {
+	ok, why := e.evenD(proc)
 	if ok {
 		why = "w.h.p.; 2n/d aligned groups of d/2 consecutive bins, two groups probed"
 		if !e.mEqN() {
@@ -364,7 +375,7 @@ func (e *boundEnv) grouped() []Bound {
 		}
 	}
 	return []Bound{
-		{Name: "max load, m = n [KP06]", Process: "grouped", Kind: KindLeading,
+		{Name: "max load, m = n [KP06]", Kind: KindLeading,
 			Value: e.lg2 / e.d, Formula: "O(log log n / d)", Base: "log2",
 			Applies: ok, Reason: why},
 	}
@@ -372,8 +383,8 @@ func (e *boundEnv) grouped() []Bound {
 
 // window: Ω(log log n / log d) for m = n with two unaligned windows of d/2
 // bins [KP06].
-func (e *boundEnv) window() []Bound {
-	ok, why := e.evenD("window")
+func (e *boundEnv) window(proc string) []Bound {
+	ok, why := e.evenD(proc)
 	if ok {
 		why = "lower bound w.h.p.: unaligned windows of d/2 bins lose the O(log log n / d) of aligned groups"
 		if !e.mEqN() {
@@ -381,7 +392,7 @@ func (e *boundEnv) window() []Bound {
 		}
 	}
 	return []Bound{
-		{Name: "max load, m = n [KP06]", Process: "window", Kind: KindLeading,
+		{Name: "max load, m = n [KP06]", Kind: KindLeading,
 			Value: e.lg2 / math.Log2(e.d), Formula: "Ω(log log n / log d)", Base: "log2",
 			Applies: ok, Reason: why},
 	}
@@ -398,7 +409,7 @@ func (e *boundEnv) evenD(proc string) (bool, string) {
 // when the weights have a finite second moment [TW07].
 func (e *boundEnv) weighted() []Bound {
 	ok, why := true, ""
-	finite2, name, err := weightMoments(e.q.Weights)
+	finite2, name, err := e.weightMoments()
 	switch {
 	case err != nil:
 		ok, why = false, err.Error()
@@ -410,38 +421,25 @@ func (e *boundEnv) weighted() []Bound {
 		why = fmt.Sprintf("w.h.p.; %s weights have a finite second moment (the paper also needs a mild technical condition)", name)
 	}
 	return []Bound{
-		{Name: "gap independent of m [TW07]", Process: "weighted", Kind: KindLeading,
+		{Name: "gap independent of m [TW07]", Kind: KindLeading,
 			Value: 0, Formula: "f(n), not growing with m (no explicit formula; value 0)", Base: "",
 			Applies: ok, Reason: why},
 	}
 }
 
-// weightMoments parses a --weights spec and reports whether the
-// distribution has a finite second moment.
-func weightMoments(spec string) (finite2 bool, name string, err error) {
-	if spec == "" {
-		spec = "exp"
+// weightMoments parses the query's weights and reports whether the
+// distribution has a finite second moment, with its name for messages.
+func (e *boundEnv) weightMoments() (finite2 bool, name string, err error) {
+	w, err := e.q.weights()
+	if err != nil {
+		return false, "", err
 	}
-	kind, params, _ := strings.Cut(spec, ":")
-	switch kind {
-	case "const", "exp", "uniform":
-		return true, kind, nil
-	case "pareto":
-		for kv := range strings.SplitSeq(params, ",") {
-			k, v, _ := strings.Cut(kv, "=")
-			if k != "shape" {
-				continue
-			}
-			a, perr := strconv.ParseFloat(v, 64)
-			if perr != nil || !(a > 0) {
-				return false, "", fmt.Errorf("analysis: weights %q: pareto needs shape > 0", spec)
-			}
-			// A Pareto law with shape A has finite k-th moments for k < A.
-			return a > 2, fmt.Sprintf("pareto with shape %g", a), nil
-		}
-		return false, "", fmt.Errorf("analysis: weights %q: pareto needs shape=A", spec)
+	if w.Kind == alloc.WeightPareto {
+		// A Pareto law with shape A has finite k-th moments for k < A.
+		return w.Shape > 2, fmt.Sprintf("pareto with shape %g", w.Shape), nil
 	}
-	return false, "", fmt.Errorf("analysis: unknown weight distribution %q (allowed: const, exp, pareto:shape=A, uniform:a=A,b=B)", spec)
+	name, _, _ = strings.Cut(w.String(), ":")
+	return true, name, nil
 }
 
 // vertexTransitive families: connected ones have edge connectivity k = Δ.
@@ -481,7 +479,7 @@ func (e *boundEnv) graph() []Bound {
 	if eps == 0 && regular && delta > 1 {
 		eps = math.Log(delta) / e.ln
 	}
-	b := Bound{Name: "max load, degree n^ε, m = n [KP06]", Process: "graph", Kind: KindUpper,
+	b := Bound{Name: "max load, degree n^ε, m = n [KP06]", Kind: KindUpper,
 		Value: e.lg2 + 1/eps, Formula: "log log n + O(1/ε) + O(1)", Base: "log2"}
 	switch {
 	case !regular:
@@ -500,7 +498,7 @@ func (e *boundEnv) graph() []Bound {
 
 	// Δ-regular, upper [KP06].
 	l4 := math.Pow(e.lg, 4)
-	b = Bound{Name: "max load, Δ-regular, m = n [KP06]", Process: "graph", Kind: KindUpper,
+	b = Bound{Name: "max load, Δ-regular, m = n [KP06]", Kind: KindUpper,
 		Value: e.lg2 + e.lg/math.Log2(delta/l4), Formula: "log log n + O(log n / log(Δ / log⁴ n)) + O(1)", Base: "log2"}
 	switch {
 	case !regular:
@@ -518,7 +516,7 @@ func (e *boundEnv) graph() []Bound {
 
 	// Δ-regular, lower [KP06]: the matching lower bound of an upper bound
 	// for all Δ-regular graphs is shown by some Δ-regular graph.
-	b = Bound{Name: "max load, worst Δ-regular graph, m = n [KP06]", Process: "graph", Kind: KindLower,
+	b = Bound{Name: "max load, worst Δ-regular graph, m = n [KP06]", Kind: KindLower,
 		Value: e.lg2 + e.lg/math.Log2(delta*e.lg), Formula: "log log n + log n / log(Δ log n)", Base: "log2"}
 	switch {
 	case !regular:
@@ -529,7 +527,7 @@ func (e *boundEnv) graph() []Bound {
 	bs = append(bs, b)
 
 	// Non-regular graph with a dense core [KP06].
-	b = Bound{Name: "max load, dense core of a non-regular graph [KP06]", Process: "graph", Kind: KindLower,
+	b = Bound{Name: "max load, dense core of a non-regular graph [KP06]", Kind: KindLower,
 		Value: e.m * q.CoreFraction / q.Core, Formula: "m f / c (c core vertices holding a fraction f of the edges)", Base: ""}
 	switch {
 	case regular:
@@ -546,7 +544,7 @@ func (e *boundEnv) graph() []Bound {
 
 	// Edge expansion, every m [PTW15].
 	sigma := q.Expansion
-	b = Bound{Name: "gap, edge expansion σ, any m [PTW15]", Process: "graph", Kind: KindLeading,
+	b = Bound{Name: "gap, edge expansion σ, any m [PTW15]", Kind: KindLeading,
 		Value: e.lg / sigma, Formula: "O(log n / σ)", Base: "log2"}
 	switch {
 	case !regular:
@@ -567,7 +565,7 @@ func (e *boundEnv) graph() []Bound {
 	if k == 0 && regular && (slices.Contains(vertexTransitive, topo) || (topo == "regular" && delta >= 3)) {
 		k = delta
 	}
-	b = Bound{Name: "max − min, any allocation strategy [BF22]", Process: "graph", Kind: KindLeading,
+	b = Bound{Name: "max − min, any allocation strategy [BF22]", Kind: KindLeading,
 		Value: e.lg, Formula: "Ω(Δ/k + log n) (max − min load, not max − m/n)", Base: "log2"}
 	if k > 0 {
 		b.Value += delta / k
@@ -592,7 +590,7 @@ func (e *boundEnv) graph() []Bound {
 	// without replacement [ABKU99; BCSV06].
 	complete := topo == "complete"
 	v := e.lnln / math.Ln2
-	b = Bound{Name: "max load, complete graph, m = n [ABKU99]", Process: "graph", Kind: KindLeading,
+	b = Bound{Name: "max load, complete graph, m = n [ABKU99]", Kind: KindLeading,
 		Value: v, Formula: "ln ln n / ln 2 ± O(1)", Base: "ln"}
 	switch {
 	case !complete:
@@ -604,7 +602,7 @@ func (e *boundEnv) graph() []Bound {
 		b.Reason = "w.h.p.; an edge of K_n is two distinct uniform bins: greedy with d = 2"
 	}
 	bs = append(bs, b)
-	b = Bound{Name: "gap, complete graph, any m [BCSV06]", Process: "graph", Kind: KindLeading,
+	b = Bound{Name: "gap, complete graph, any m [BCSV06]", Kind: KindLeading,
 		Value: v, Formula: "ln ln n / ln 2 ± O(1)", Base: "ln"}
 	if complete {
 		b.Applies = true

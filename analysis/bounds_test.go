@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"encoding/json"
+	"github.com/graphalloc/graphalloc/alloc"
 	"math"
 	"slices"
 	"strings"
@@ -237,7 +238,7 @@ func TestBoundsWellFormed(t *testing.T) {
 	for _, n := range []float64{0, 1, 2, 3, 1000, 1 << 20, math.NaN()} {
 		for _, m := range []float64{0, 1, n, 50 * n} {
 			for _, d := range []float64{0, 1, 2, 2.5, 3, 8} {
-				for _, p := range append([]string{"", "firstdiff", "nope"}, boundProcesses...) {
+				for _, p := range append([]string{"", "nope"}, alloc.Names()...) {
 					queries = append(queries, Query{N: n, M: m, D: d, Beta: 0.5, Process: p})
 				}
 			}
@@ -309,7 +310,7 @@ func TestQueryValidate(t *testing.T) {
 		{Query{N: 10, Expansion: 8}, "degree-normalised edge expansion in [0, 1], got 8"},
 		{Query{N: 10, Eps: 2}, "eps"},
 		{Query{N: 10, Sample: "node"}, `unknown sampling rule "node"`},
-		{Query{N: 10, Weights: "pareto"}, "shape=A"},
+		{Query{N: 10, Weights: "pareto"}, "needs shape="},
 		{Query{N: 10, CoreFraction: 2}, "CoreFraction"},
 	} {
 		if err := tc.q.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -2,6 +2,7 @@ package analysis_test
 
 import (
 	"fmt"
+	"github.com/graphalloc/graphalloc/alloc"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -12,7 +13,7 @@ import (
 // Greedy[2] fluid limit after n balls: the fraction of bins with at least
 // i balls. s_1 = tanh 1.
 func ExampleTails() {
-	s, err := analysis.Tails(analysis.FluidProcess{Name: "greedy", D: 2}, 1)
+	s, err := analysis.Tails(analysis.FluidProcess{Family: alloc.FamilyGreedy, D: 2}, 1)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -32,7 +33,7 @@ func ExampleTails() {
 // The finite-n prediction from the fluid limit: P(max load ≥ i) for
 // Greedy[2] with n = m = 2^20, and its most likely value.
 func ExampleMaxLoadDist() {
-	s, _ := analysis.Tails(analysis.FluidProcess{Name: "greedy", D: 2}, 1)
+	s, _ := analysis.Tails(analysis.FluidProcess{Family: alloc.FamilyGreedy, D: 2}, 1)
 	n := float64(1 << 20)
 	for i, p := range analysis.MaxLoadDist(s, n)[:6] {
 		fmt.Printf("P(max >= %d) = %.3g\n", i, p)
@@ -100,7 +101,7 @@ func Example() {
 	s := analysis.Summarize(maxLoads)
 	fmt.Printf("simulated max load: mean %.1f, counts %v\n", s.Mean, s.Counts)
 
-	tails, _ := analysis.Tails(analysis.FluidProcess{Name: "greedy", D: 2}, 1)
+	tails, _ := analysis.Tails(analysis.FluidProcess{Family: alloc.FamilyGreedy, D: 2}, 1)
 	fmt.Println("fluid-limit prediction:", analysis.PredictedMaxLoad(tails, n))
 
 	b := analysis.Bounds(analysis.Query{N: n, Process: "greedy"})[0]

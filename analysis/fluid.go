@@ -3,20 +3,22 @@ package analysis
 import (
 	"fmt"
 	"math"
+
+	"github.com/graphalloc/graphalloc/alloc"
 )
 
-// FluidProcess names a process whose fluid limit Tails can solve. Name is
-// the CLI name of the process.
+// FluidProcess is the mean-field rule of a process (its Descriptor's
+// MeanField), the key by which Tails picks the ODE it solves.
 //
 // The mean-field equations, with s_i(t) the fraction of bins holding at
 // least i balls after t·n balls (s_0 = 1, s_i(0) = 0 for i ≥ 1):
 //
-//	one-choice     ds_i/dt = s_{i−1} − s_i                           (Poisson tails)
-//	greedy         ds_i/dt = s_{i−1}^d − s_i^d                       [Mitzenmacher 1996]
-//	left           dy_{i,j}/dt = d·(y_{i−1,j} − y_{i,j})·Π_{k<j} y_{i,k}·Π_{k>j} y_{i−1,k},
-//	               s_i = (1/d)·Σ_j y_{i,j}                           [Vöcking 2003]
-//	unbalanced     ds_i/dt = (1 − s_i)^d − (1 − s_{i−1})^d           [Redlich, "Unbalanced allocations"]
-//	one-plus-beta  ds_i/dt = (1−β)(s_{i−1} − s_i) + β(s_{i−1}² − s_i²) [Peres, Talwar, Wieder 2015]
+//	FamilyOneChoice    ds_i/dt = s_{i−1} − s_i                           (Poisson tails)
+//	FamilyGreedy       ds_i/dt = s_{i−1}^d − s_i^d                       [Mitzenmacher 1996]
+//	FamilyLeft         dy_{i,j}/dt = d·(y_{i−1,j} − y_{i,j})·Π_{k<j} y_{i,k}·Π_{k>j} y_{i−1,k},
+//	                   s_i = (1/d)·Σ_j y_{i,j}                           [Vöcking 2003]
+//	FamilyMaxOf        ds_i/dt = (1 − s_i)^d − (1 − s_{i−1})^d           [Redlich, "Unbalanced allocations"]
+//	FamilyOnePlusBeta  ds_i/dt = (1−β)(s_{i−1} − s_i) + β(s_{i−1}² − s_i²) [Peres, Talwar, Wieder 2015]
 //
 // Each right-hand side is the rate at which bins move from load i−1 to
 // load i: a ball raises a bin from i−1 to i exactly when the bin it picks
@@ -45,16 +47,10 @@ import (
 // greedy; Vöcking, How Asymmetry Helps Load Balancing, JACM 2003, for left;
 // Redlich, Unbalanced Allocations, for unbalanced; Peres, Talwar, Wieder,
 // Graphical Balanced Allocations and the (1+β)-Choice Process, RSA 2015.
-type FluidProcess struct {
-	Name string  // "one-choice", "greedy", "left", "unbalanced" or "one-plus-beta"
-	D    int     // choices, 1 ≤ d ≤ MaxFluidD, for greedy, left and unbalanced
-	Beta float64 // β in [0, 1] for one-plus-beta
-}
-
-// FluidProcesses lists the names Tails accepts.
-func FluidProcesses() []string {
-	return []string{"one-choice", "greedy", "left", "unbalanced", "one-plus-beta"}
-}
+//
+// D is the number of choices, 1 ≤ d ≤ MaxFluidD, of the greedy, left and
+// MaxOf families; Beta is β in [0, 1] of (1+β).
+type FluidProcess = alloc.MeanField
 
 // DefaultTailTol is the cut-off of Tails: it returns the tails down to the
 // last one ≥ 1e-300.
@@ -113,7 +109,7 @@ func Tails(p FluidProcess, t float64) ([]float64, error) {
 // up to t = 1000); relative error below 1e-9 where s_i ≥ 1e-15, and below
 // 1e-3 on the deepest tails, down to 1e-300.
 //
-// Errors: an unknown process name, d outside [1, MaxFluidD], β outside
+// Errors: a family without a fluid limit, d outside [1, MaxFluidD], β outside
 // [0, 1], t outside [0, MaxFluidLoad] or tol outside [1e-300, 1).
 func TailsTol(p FluidProcess, t, tol float64) ([]float64, error) {
 	return tailsWith(p, t, tol, defaultSettings)
@@ -168,18 +164,18 @@ type fluidSystem struct {
 func newFluidSystem(p FluidProcess) (*fluidSystem, error) {
 	needD := func() error {
 		if p.D < 1 || p.D > MaxFluidD {
-			return fmt.Errorf("analysis: %s needs 1 <= d <= %d, got %d", p.Name, MaxFluidD, p.D)
+			return fmt.Errorf("analysis: %v needs 1 <= d <= %d, got %d", p.Family, MaxFluidD, p.D)
 		}
 		return nil
 	}
-	switch p.Name {
-	case "one-choice":
+	switch p.Family {
+	case alloc.FamilyOneChoice:
 		return &fluidSystem{w: 1, f: func(y, dy []float64, lo, hi int) {
 			for i := lo; i <= hi; i++ {
 				dy[i] = y[i-1] - y[i]
 			}
 		}}, nil
-	case "greedy":
+	case alloc.FamilyGreedy:
 		if err := needD(); err != nil {
 			return nil, err
 		}
@@ -192,7 +188,7 @@ func newFluidSystem(p FluidProcess) (*fluidSystem, error) {
 				dy[i] = (a - b) * powSum(a, b, d)
 			}
 		}}, nil
-	case "unbalanced":
+	case alloc.FamilyMaxOf:
 		if err := needD(); err != nil {
 			return nil, err
 		}
@@ -206,10 +202,10 @@ func newFluidSystem(p FluidProcess) (*fluidSystem, error) {
 				dy[i] = (a - b) * powSum(1-b, 1-a, d)
 			}
 		}}, nil
-	case "one-plus-beta":
+	case alloc.FamilyOnePlusBeta:
 		beta := p.Beta
 		if !(beta >= 0 && beta <= 1) {
-			return nil, fmt.Errorf("analysis: one-plus-beta needs 0 <= beta <= 1, got %g", beta)
+			return nil, fmt.Errorf("analysis: %v needs 0 <= beta <= 1, got %g", p.Family, beta)
 		}
 		return &fluidSystem{w: 1, f: func(y, dy []float64, lo, hi int) {
 			for i := lo; i <= hi; i++ {
@@ -217,7 +213,7 @@ func newFluidSystem(p FluidProcess) (*fluidSystem, error) {
 				dy[i] = (a - b) * ((1 - beta) + beta*(a+b))
 			}
 		}}, nil
-	case "left":
+	case alloc.FamilyLeft:
 		if err := needD(); err != nil {
 			return nil, err
 		}
@@ -241,7 +237,7 @@ func newFluidSystem(p FluidProcess) (*fluidSystem, error) {
 			}
 		}}, nil
 	}
-	return nil, fmt.Errorf("analysis: no fluid limit for process %q (have one-choice, greedy, left, unbalanced, one-plus-beta)", p.Name)
+	return nil, fmt.Errorf("analysis: no fluid limit for the %v family", p.Family)
 }
 
 // powSum returns Σ_{k=0}^{d−1} a^k b^{d−1−k}, so that

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"github.com/graphalloc/graphalloc/alloc"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -61,7 +62,7 @@ func checkShape(t *testing.T, s []float64) {
 // Greedy[2]: ds_1/dt = 1 − s_1², s_1(0) = 0, so s_1(t) = tanh t exactly.
 func TestTailsGreedy2Tanh(t *testing.T) {
 	for _, at := range []float64{0.01, 0.1, 0.5, 1, 2, 5, 20} {
-		s := mustTails(t, FluidProcess{Name: "greedy", D: 2}, at)
+		s := mustTails(t, FluidProcess{Family: alloc.FamilyGreedy, D: 2}, at)
 		checkShape(t, s)
 		if err := math.Abs(s[1] - math.Tanh(at)); err > 1e-9 {
 			t.Errorf("t=%g: s_1 = %.15g, tanh t = %.15g, error %.2g > 1e-9", at, s[1], math.Tanh(at), err)
@@ -76,7 +77,7 @@ func TestTailsGreedy2Tanh(t *testing.T) {
 func TestTailsOneChoicePoisson(t *testing.T) {
 	for _, at := range []float64{1e-6, 1e-3, 0.5, 1, 3, 10, 50} {
 		t.Run(fmt.Sprintf("t=%g", at), func(t *testing.T) {
-			s := mustTails(t, FluidProcess{Name: "one-choice"}, at)
+			s := mustTails(t, FluidProcess{Family: alloc.FamilyOneChoice}, at)
 			checkShape(t, s)
 			deep := 0
 			for i, v := range s {
@@ -129,14 +130,14 @@ func TestTailsLevelOneClosedForms(t *testing.T) {
 		p    FluidProcess
 		s1   func(t float64) float64
 	}{
-		{"one-choice", FluidProcess{Name: "one-choice"}, func(t float64) float64 { return -math.Expm1(-t) }},
-		{"greedy/d=2", FluidProcess{Name: "greedy", D: 2}, math.Tanh},
-		{"unbalanced/d=2", FluidProcess{Name: "unbalanced", D: 2}, func(t float64) float64 { return t / (1 + t) }},
-		{"unbalanced/d=3", FluidProcess{Name: "unbalanced", D: 3}, func(t float64) float64 { return 1 - 1/math.Sqrt(1+2*t) }},
-		{"unbalanced/d=5", FluidProcess{Name: "unbalanced", D: 5}, func(t float64) float64 { return 1 - math.Pow(1+4*t, -0.25) }},
-		{"one-plus-beta/beta=0.3", FluidProcess{Name: "one-plus-beta", Beta: 0.3}, func(t float64) float64 { return 1 - 1.3/(0.3+math.Exp(1.3*t)) }},
-		{"one-plus-beta/beta=0.9", FluidProcess{Name: "one-plus-beta", Beta: 0.9}, func(t float64) float64 { return 1 - 1.9/(0.9+math.Exp(1.9*t)) }},
-		{"left/d=2", FluidProcess{Name: "left", D: 2}, func(t float64) float64 {
+		{"one-choice", FluidProcess{Family: alloc.FamilyOneChoice}, func(t float64) float64 { return -math.Expm1(-t) }},
+		{"greedy/d=2", FluidProcess{Family: alloc.FamilyGreedy, D: 2}, math.Tanh},
+		{"unbalanced/d=2", FluidProcess{Family: alloc.FamilyMaxOf, D: 2}, func(t float64) float64 { return t / (1 + t) }},
+		{"unbalanced/d=3", FluidProcess{Family: alloc.FamilyMaxOf, D: 3}, func(t float64) float64 { return 1 - 1/math.Sqrt(1+2*t) }},
+		{"unbalanced/d=5", FluidProcess{Family: alloc.FamilyMaxOf, D: 5}, func(t float64) float64 { return 1 - math.Pow(1+4*t, -0.25) }},
+		{"one-plus-beta/beta=0.3", FluidProcess{Family: alloc.FamilyOnePlusBeta, Beta: 0.3}, func(t float64) float64 { return 1 - 1.3/(0.3+math.Exp(1.3*t)) }},
+		{"one-plus-beta/beta=0.9", FluidProcess{Family: alloc.FamilyOnePlusBeta, Beta: 0.9}, func(t float64) float64 { return 1 - 1.9/(0.9+math.Exp(1.9*t)) }},
+		{"left/d=2", FluidProcess{Family: alloc.FamilyLeft, D: 2}, func(t float64) float64 {
 			e := math.Exp(-2 * t)
 			return 1 - (e+math.Exp(-2*t+1-e))/2
 		}},
@@ -159,11 +160,11 @@ func TestTailsLevelOneClosedForms(t *testing.T) {
 // one, would give t·(factor).
 func TestTailsConservation(t *testing.T) {
 	procs := []FluidProcess{
-		{Name: "one-choice"},
-		{Name: "greedy", D: 2}, {Name: "greedy", D: 3}, {Name: "greedy", D: 10},
-		{Name: "left", D: 2}, {Name: "left", D: 3}, {Name: "left", D: 4},
-		{Name: "unbalanced", D: 2}, {Name: "unbalanced", D: 3},
-		{Name: "one-plus-beta", Beta: 0.25}, {Name: "one-plus-beta", Beta: 0.75},
+		{Family: alloc.FamilyOneChoice},
+		{Family: alloc.FamilyGreedy, D: 2}, {Family: alloc.FamilyGreedy, D: 3}, {Family: alloc.FamilyGreedy, D: 10},
+		{Family: alloc.FamilyLeft, D: 2}, {Family: alloc.FamilyLeft, D: 3}, {Family: alloc.FamilyLeft, D: 4},
+		{Family: alloc.FamilyMaxOf, D: 2}, {Family: alloc.FamilyMaxOf, D: 3},
+		{Family: alloc.FamilyOnePlusBeta, Beta: 0.25}, {Family: alloc.FamilyOnePlusBeta, Beta: 0.75},
 	}
 	loads := []float64{0.3, 1, 4, 25, 100}
 	if testing.Short() {
@@ -197,18 +198,18 @@ func TestTailsSpecialCases(t *testing.T) {
 			}
 		}
 	}
-	one := FluidProcess{Name: "one-choice"}
+	one := FluidProcess{Family: alloc.FamilyOneChoice}
 	for _, at := range []float64{0.7, 3} {
-		same("greedy d=1", FluidProcess{Name: "greedy", D: 1}, one, at)
-		same("left d=1", FluidProcess{Name: "left", D: 1}, one, at)
-		same("unbalanced d=1", FluidProcess{Name: "unbalanced", D: 1}, one, at)
-		same("one-plus-beta β=0", FluidProcess{Name: "one-plus-beta"}, one, at)
-		same("one-plus-beta β=1", FluidProcess{Name: "one-plus-beta", Beta: 1}, FluidProcess{Name: "greedy", D: 2}, at)
+		same("greedy d=1", FluidProcess{Family: alloc.FamilyGreedy, D: 1}, one, at)
+		same("left d=1", FluidProcess{Family: alloc.FamilyLeft, D: 1}, one, at)
+		same("unbalanced d=1", FluidProcess{Family: alloc.FamilyMaxOf, D: 1}, one, at)
+		same("one-plus-beta β=0", FluidProcess{Family: alloc.FamilyOnePlusBeta}, one, at)
+		same("one-plus-beta β=1", FluidProcess{Family: alloc.FamilyOnePlusBeta, Beta: 1}, FluidProcess{Family: alloc.FamilyGreedy, D: 2}, at)
 	}
-	if s := mustTails(t, FluidProcess{Name: "left", D: 3}, 0); len(s) != 1 || s[0] != 1 {
+	if s := mustTails(t, FluidProcess{Family: alloc.FamilyLeft, D: 3}, 0); len(s) != 1 || s[0] != 1 {
 		t.Errorf("t = 0: got %v, want [1]", s)
 	}
-	s, err := TailsTol(FluidProcess{Name: "one-choice"}, 1, 1e-6)
+	s, err := TailsTol(FluidProcess{Family: alloc.FamilyOneChoice}, 1, 1e-6)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ func TestTailsSpecialCases(t *testing.T) {
 func rk4Reference(p FluidProcess, at float64, K int) []float64 {
 	d := max(p.D, 1)
 	w := 1
-	if p.Name == "left" {
+	if p.Family == alloc.FamilyLeft {
 		w = d
 	}
 	rhs := func(y, dy []float64) {
@@ -233,16 +234,16 @@ func rk4Reference(p FluidProcess, at float64, K int) []float64 {
 			for j := range w {
 				a, b := y[(i-1)*w+j], y[i*w+j]
 				var v float64
-				switch p.Name {
-				case "one-choice":
+				switch p.Family {
+				case alloc.FamilyOneChoice:
 					v = a - b
-				case "greedy":
+				case alloc.FamilyGreedy:
 					v = math.Pow(a, float64(d)) - math.Pow(b, float64(d))
-				case "unbalanced":
+				case alloc.FamilyMaxOf:
 					v = math.Pow(1-b, float64(d)) - math.Pow(1-a, float64(d))
-				case "one-plus-beta":
+				case alloc.FamilyOnePlusBeta:
 					v = (1-p.Beta)*(a-b) + p.Beta*(a*a-b*b)
-				case "left":
+				case alloc.FamilyLeft:
 					v = float64(d) * (a - b)
 					for k := range d {
 						if k < j {
@@ -295,10 +296,10 @@ func rk4Reference(p FluidProcess, at float64, K int) []float64 {
 // 1e-9 absolute.
 func TestTailsAgainstRK4(t *testing.T) {
 	procs := []FluidProcess{
-		{Name: "one-choice"}, {Name: "greedy", D: 2}, {Name: "greedy", D: 3},
-		{Name: "left", D: 2}, {Name: "left", D: 3}, {Name: "left", D: 4},
-		{Name: "unbalanced", D: 2}, {Name: "unbalanced", D: 4},
-		{Name: "one-plus-beta", Beta: 0.5},
+		{Family: alloc.FamilyOneChoice}, {Family: alloc.FamilyGreedy, D: 2}, {Family: alloc.FamilyGreedy, D: 3},
+		{Family: alloc.FamilyLeft, D: 2}, {Family: alloc.FamilyLeft, D: 3}, {Family: alloc.FamilyLeft, D: 4},
+		{Family: alloc.FamilyMaxOf, D: 2}, {Family: alloc.FamilyMaxOf, D: 4},
+		{Family: alloc.FamilyOnePlusBeta, Beta: 0.5},
 	}
 	const at, K = 2.0, 30 // t = 2: s_30 < 1e-20 for every process here
 	for _, p := range procs {
@@ -324,8 +325,8 @@ func TestTailsAgainstRK4(t *testing.T) {
 // tails fall below greedy's.
 func TestTailsDecayRate(t *testing.T) {
 	for d := 2; d <= 4; d++ {
-		g := mustTails(t, FluidProcess{Name: "greedy", D: d}, 1)
-		l := mustTails(t, FluidProcess{Name: "left", D: d}, 1)
+		g := mustTails(t, FluidProcess{Family: alloc.FamilyGreedy, D: d}, 1)
+		l := mustTails(t, FluidProcess{Family: alloc.FamilyLeft, D: d}, 1)
 		ratio := func(s []float64) float64 {
 			k := len(s) - 1
 			return math.Log(s[k]) / math.Log(s[k-1])
@@ -379,15 +380,15 @@ func simulate(p FluidProcess, n, levels int, r *rand.Rand) []float64 {
 	}
 	for range n {
 		var b int
-		switch p.Name {
-		case "one-choice":
+		switch p.Family {
+		case alloc.FamilyOneChoice:
 			b = r.IntN(n)
-		case "greedy", "unbalanced":
+		case alloc.FamilyGreedy, alloc.FamilyMaxOf:
 			for j := range d {
 				cand[j] = r.IntN(n)
 			}
-			b = pick(d, p.Name == "unbalanced")
-		case "left":
+			b = pick(d, p.Family == alloc.FamilyMaxOf)
+		case alloc.FamilyLeft:
 			b = -1
 			for j := range d {
 				lo, hi := j*n/d, (j+1)*n/d // group j: [⌊jn/d⌋, ⌊(j+1)n/d⌋)
@@ -396,7 +397,7 @@ func simulate(p FluidProcess, n, levels int, r *rand.Rand) []float64 {
 					b = c
 				}
 			}
-		case "one-plus-beta":
+		case alloc.FamilyOnePlusBeta:
 			cand[0], cand[1] = r.IntN(n), r.IntN(n)
 			k := 1
 			if r.Float64() < p.Beta {
@@ -463,9 +464,9 @@ func mcSize() (n, T int) {
 func TestTailsMonteCarlo(t *testing.T) {
 	n, T := mcSize()
 	procs := []FluidProcess{
-		{Name: "one-choice"}, {Name: "greedy", D: 2}, {Name: "greedy", D: 3},
-		{Name: "left", D: 2}, {Name: "left", D: 3}, {Name: "unbalanced", D: 2},
-		{Name: "one-plus-beta", Beta: 0.5},
+		{Family: alloc.FamilyOneChoice}, {Family: alloc.FamilyGreedy, D: 2}, {Family: alloc.FamilyGreedy, D: 3},
+		{Family: alloc.FamilyLeft, D: 2}, {Family: alloc.FamilyLeft, D: 3}, {Family: alloc.FamilyMaxOf, D: 2},
+		{Family: alloc.FamilyOnePlusBeta, Beta: 0.5},
 	}
 	for pi, p := range procs {
 		if worst, at := mcWorst(p, mustTails(t, p, 1), n, T, 2026+uint64(pi)); worst > 1 {
@@ -483,7 +484,7 @@ func TestTailsMonteCarloNegativeControls(t *testing.T) {
 		t.Skip("needs n = 2^16 to separate the predictions")
 	}
 	n, T := mcSize()
-	left, greedy := FluidProcess{Name: "left", D: 2}, FluidProcess{Name: "greedy", D: 2}
+	left, greedy := FluidProcess{Family: alloc.FamilyLeft, D: 2}, FluidProcess{Family: alloc.FamilyGreedy, D: 2}
 	cases := []struct {
 		name      string
 		simulated FluidProcess
@@ -506,15 +507,15 @@ func TestTailsErrors(t *testing.T) {
 		t    float64
 		want string
 	}{
-		{FluidProcess{Name: "greedy"}, 1, "analysis: greedy needs 1 <= d <= 1024, got 0"},
-		{FluidProcess{Name: "left", D: -2}, 1, "analysis: left needs 1 <= d <= 1024, got -2"},
-		{FluidProcess{Name: "unbalanced", D: 2000}, 1, "analysis: unbalanced needs 1 <= d <= 1024, got 2000"},
-		{FluidProcess{Name: "one-plus-beta", Beta: 1.5}, 1, "analysis: one-plus-beta needs 0 <= beta <= 1, got 1.5"},
-		{FluidProcess{Name: "one-plus-beta", Beta: math.NaN()}, 1, "needs 0 <= beta <= 1"},
-		{FluidProcess{Name: "rank", D: 2}, 1, `no fluid limit for process "rank"`},
-		{FluidProcess{Name: "one-choice"}, -1, "analysis: fluid limit needs a load t = m/n in [0, 10000], got -1"},
-		{FluidProcess{Name: "one-choice"}, math.NaN(), "got NaN"},
-		{FluidProcess{Name: "one-choice"}, math.Inf(1), "got +Inf"},
+		{FluidProcess{Family: alloc.FamilyGreedy}, 1, "analysis: greedy needs 1 <= d <= 1024, got 0"},
+		{FluidProcess{Family: alloc.FamilyLeft, D: -2}, 1, "analysis: left needs 1 <= d <= 1024, got -2"},
+		{FluidProcess{Family: alloc.FamilyMaxOf, D: 2000}, 1, "analysis: unbalanced needs 1 <= d <= 1024, got 2000"},
+		{FluidProcess{Family: alloc.FamilyOnePlusBeta, Beta: 1.5}, 1, "analysis: one-plus-beta needs 0 <= beta <= 1, got 1.5"},
+		{FluidProcess{Family: alloc.FamilyOnePlusBeta, Beta: math.NaN()}, 1, "needs 0 <= beta <= 1"},
+		{FluidProcess{Family: alloc.FamilyRank, D: 2}, 1, `no fluid limit for the rank family`},
+		{FluidProcess{Family: alloc.FamilyOneChoice}, -1, "analysis: fluid limit needs a load t = m/n in [0, 10000], got -1"},
+		{FluidProcess{Family: alloc.FamilyOneChoice}, math.NaN(), "got NaN"},
+		{FluidProcess{Family: alloc.FamilyOneChoice}, math.Inf(1), "got +Inf"},
 	}
 	for _, tc := range cases {
 		_, err := Tails(tc.p, tc.t)
@@ -522,7 +523,7 @@ func TestTailsErrors(t *testing.T) {
 			t.Errorf("Tails(%+v, %g) error %v, want %q", tc.p, tc.t, err, tc.want)
 		}
 	}
-	if _, err := TailsTol(FluidProcess{Name: "one-choice"}, 1, 0); err == nil || !strings.Contains(err.Error(), "tol") {
+	if _, err := TailsTol(FluidProcess{Family: alloc.FamilyOneChoice}, 1, 0); err == nil || !strings.Contains(err.Error(), "tol") {
 		t.Errorf("TailsTol with tol 0: error %v", err)
 	}
 }
@@ -550,11 +551,11 @@ func TestMaxLoadDist(t *testing.T) {
 	// n·s_4 = 6.34 and n·s_5 = 1.4e-6: P(max ≥ 4) = 0.998, P(max ≥ 5) =
 	// 1.4e-6, mode 4, as simulations at n = m = 2^20 show. One-choice:
 	// P(max ≥ 9) = 0.693, P(max ≥ 10) = 0.110, mode 9.
-	g := mustTails(t, FluidProcess{Name: "greedy", D: 2}, 1)
+	g := mustTails(t, FluidProcess{Family: alloc.FamilyGreedy, D: 2}, 1)
 	if got := PredictedMaxLoad(g, 1<<20); got != 4 {
 		t.Errorf("greedy d=2, n=2^20: predicted max %d, want 4", got)
 	}
-	o := mustTails(t, FluidProcess{Name: "one-choice"}, 1)
+	o := mustTails(t, FluidProcess{Family: alloc.FamilyOneChoice}, 1)
 	if got := PredictedMaxLoad(o, 1<<20); got != 9 {
 		t.Errorf("one-choice, n=2^20: predicted max %d, want 9", got)
 	}
@@ -573,12 +574,12 @@ func BenchmarkTails(b *testing.B) {
 		p  FluidProcess
 		at float64
 	}{
-		{FluidProcess{Name: "greedy", D: 2}, 1},
-		{FluidProcess{Name: "left", D: 3}, 1},
-		{FluidProcess{Name: "one-choice"}, 100},
-		{FluidProcess{Name: "greedy", D: 2}, 100},
+		{FluidProcess{Family: alloc.FamilyGreedy, D: 2}, 1},
+		{FluidProcess{Family: alloc.FamilyLeft, D: 3}, 1},
+		{FluidProcess{Family: alloc.FamilyOneChoice}, 100},
+		{FluidProcess{Family: alloc.FamilyGreedy, D: 2}, 100},
 	} {
-		b.Run(fmt.Sprintf("%s/d=%d/t=%g", bc.p.Name, bc.p.D, bc.at), func(b *testing.B) {
+		b.Run(fmt.Sprintf("%s/d=%d/t=%g", bc.p.Family, bc.p.D, bc.at), func(b *testing.B) {
 			for b.Loop() {
 				if _, err := Tails(bc.p, bc.at); err != nil {
 					b.Fatal(err)
