@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
 )
 
@@ -308,8 +309,8 @@ func plotTails(rows []Row) (*plot.Plot, error) {
 		name string
 		dash []vg.Length
 	}{
-		{analysis.FluidProcess{Name: "one-choice"}, "fluid one-choice (n → ∞)", []vg.Length{vg.Points(1), vg.Points(2)}},
-		{analysis.FluidProcess{Name: "greedy", D: 2}, "fluid Greedy[2] (n → ∞)", []vg.Length{vg.Points(6), vg.Points(2), vg.Points(1), vg.Points(2)}},
+		{alloc.MeanField{Family: alloc.FamilyOneChoice, D: 1}, fmt.Sprintf("fluid %v (n → ∞)", alloc.OneChoice{}), []vg.Length{vg.Points(1), vg.Points(2)}},
+		{alloc.MeanField{Family: alloc.FamilyGreedy, D: 2}, fmt.Sprintf("fluid %v (n → ∞)", alloc.Greedy{D: 2}), []vg.Length{vg.Points(6), vg.Points(2), vg.Points(1), vg.Points(2)}},
 	}
 	if load > 0 && load <= 64 {
 		for _, rf := range refs {

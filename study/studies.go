@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/graphalloc/graphalloc/alloc"
-	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
@@ -219,18 +218,24 @@ func (r *runner) run(ps pointSpec) (*point, error) {
 	if r.o.Progress != nil {
 		r.o.Progress(r.done, max(r.total, r.done+1), fmt.Sprintf("%s n=%d m=%d", what, ps.n, ps.m))
 	}
+	desc, err := alloc.Lookup(ps.process)
+	if err != nil {
+		return nil, err
+	}
 	params := ps.params
 	if !ps.tiesSet {
-		params.Ties = alloc.DefaultTies(ps.process)
+		params.Ties = alloc.TiesDefault
 	}
 	n := ps.n
-	if ps.process == "graph" {
+	var sp graphgen.Spec
+	if usesGraph(ps.process) {
 		g, err := r.buildGraph(ps.graph, ps.n)
 		if err != nil {
 			return nil, err
 		}
 		params.Graph = g
 		n = g.Order()
+		sp = r.sp
 	}
 	if ps.weights != "" {
 		w, err := alloc.ParseWeights(ps.weights)
@@ -239,7 +244,7 @@ func (r *runner) run(ps pointSpec) (*point, error) {
 		}
 		params.Weights = w
 	}
-	proc, err := alloc.NewProcess(ps.process, params)
+	proc, err := desc.New(params)
 	if err != nil {
 		return nil, err
 	}
@@ -267,27 +272,7 @@ func (r *runner) run(ps pointSpec) (*point, error) {
 	}
 	r.done++
 
-	row := Row{
-		N: int64(n), M: m, Process: ps.process, D: params.D, Ties: params.Ties.String(),
-		Seed: r.o.Seed, Trials: ps.trials,
-	}
-	switch ps.process {
-	case "one-choice":
-		row.D = 1
-	case "graph":
-		row.D = 2
-		row.Topology = r.sp.String()
-		row.Sample = params.Sample.String()
-	}
-	q := queryFor(ps.process, row, params.Beta, ps.weights)
-	if ps.process == "graph" {
-		deg := GraphQuery(&q, r.sp, r.graph)
-		row.Degree = &deg
-		row.Edges = r.graph.Size()
-		q.Sample = row.Sample
-	}
-	row.Query = q
-	summarizeRow(&row, results, params.Beta)
+	row := newRow(Setting{Process: desc, Params: params, N: int64(n), M: m, Spec: sp}, r.o.Seed, ps.trials, results)
 	return &point{Row: row, Results: results}, nil
 }
 
@@ -387,13 +372,3 @@ func powers(lo, hi, f int) []int {
 
 // largest returns the largest n of ns.
 func largest(ns []int) int { return slices.Max(ns) }
-
-// queryFor is the bounds query of a row without a graph (GraphQuery adds
-// the topology).
-func queryFor(process string, row Row, beta float64, weights string) analysis.Query {
-	q := analysis.Query{N: float64(row.N), M: float64(row.M), D: row.D, Beta: beta, Process: process}
-	if process == "weighted" {
-		q.Weights = weights
-	}
-	return q
-}

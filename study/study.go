@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/graphalloc/graphalloc/alloc"
@@ -31,23 +30,21 @@ const (
 	DefaultTrials = 20
 )
 
-// Grid is a comparison: every process of Processes at every n of Ns, the
-// graphical process ("graph") on every topology of Graphs, Trials trials
-// per point. A process that does not use a graph runs once per n.
+// Grid is a comparison: every process of Processes at every n of Ns, a
+// process that runs on a graph (alloc.ParamGraph) on every topology of
+// Graphs, Trials trials per point. A process that does not use a graph runs
+// once per n.
 type Grid struct {
-	Graphs    []string // topology SPECs (graphgen.ParseSpec) for "graph"
-	Processes []string // process names (alloc.NewProcess)
+	Graphs    []string // topology SPECs (graphgen.ParseSpec) for the graph processes
+	Processes []string // process names (alloc.Lookup)
 	Ns        []int    // bins n, each in [1, graphgen.MaxOrder]
 	// Balls returns m for n bins; nil means m = n.
 	Balls func(n int) int64
-	// Params are the process parameters (d, β, ties, sampling, …); Graph
-	// is set per point. Ties is the process's own default (alloc.DefaultTies)
-	// unless TiesSet.
+	// Params are the process parameters (d, β, ties, sampling, weights,
+	// …); Graph is set per point. Ties is the process's own default
+	// (Descriptor.TiesFor) unless TiesSet.
 	Params  alloc.Params
 	TiesSet bool
-	// Weights is the --weights spec of "weighted" ("" for exp), for its
-	// bounds; Params.Weights is what the process draws.
-	Weights string
 	Trials  int
 	Seed    uint64
 	Workers int // trials in parallel, 0 for one per CPU; never changes results
@@ -77,7 +74,7 @@ type Point struct {
 func (g *Grid) Points() []Point {
 	var pts []Point
 	for _, p := range g.Processes {
-		if p == "graph" {
+		if usesGraph(p) {
 			for _, s := range g.Graphs {
 				for _, n := range g.Ns {
 					pts = append(pts, Point{Graph: s, N: n, Process: p})
@@ -122,13 +119,12 @@ func (g *Grid) Check() error {
 	case g.Shard.Of > 1 && (g.Shard.Index < 0 || g.Shard.Index >= g.Shard.Of):
 		return fmt.Errorf("study: shard %d of %d out of range", g.Shard.Index, g.Shard.Of)
 	}
-	names := alloc.ProcessNames()
 	for _, p := range g.Processes {
-		if !slices.Contains(names, p) {
-			return fmt.Errorf("study: unknown process %q (processes: %v)", p, names)
+		if _, err := alloc.Lookup(p); err != nil {
+			return err
 		}
-		if p == "graph" && len(g.Graphs) == 0 {
-			return errors.New("study: process graph needs at least one topology")
+		if usesGraph(p) && len(g.Graphs) == 0 {
+			return fmt.Errorf("study: process %s needs at least one topology", p)
 		}
 	}
 	for _, s := range g.Graphs {
@@ -251,13 +247,17 @@ func Run(ctx context.Context, g Grid, emit func(Row) error, note func(string)) (
 		if err := ctx.Err(); err != nil {
 			return skipped, err
 		}
+		desc, err := alloc.Lookup(pt.Process)
+		if err != nil {
+			return skipped, err
+		}
 		params := g.Params
 		if !g.TiesSet {
-			params.Ties = alloc.DefaultTies(pt.Process)
+			params.Ties = alloc.TiesDefault
 		}
 		var sp graphgen.Spec
 		n := pt.N
-		if pt.Process == "graph" {
+		if usesGraph(pt.Process) {
 			if cur.spec != pt.Graph || cur.n != pt.N {
 				cur.graph, cur.err = nil, nil // let the previous graph go before building
 				var err error
@@ -305,7 +305,7 @@ func Run(ctx context.Context, g Grid, emit func(Row) error, note func(string)) (
 			n = cur.graph.Order()
 		}
 		m := g.balls(n)
-		proc, err := alloc.NewProcess(pt.Process, params)
+		proc, err := desc.New(params)
 		if err != nil {
 			return skipped, err
 		}
@@ -326,65 +326,12 @@ func Run(ctx context.Context, g Grid, emit func(Row) error, note func(string)) (
 		if err != nil {
 			return skipped, err
 		}
-		row := Row{
-			N: int64(n), M: m, Process: pt.Process, D: params.D, Ties: params.Ties.String(),
-			Seed: g.Seed, Trials: g.Trials,
-		}
-		switch pt.Process {
-		case "one-choice":
-			row.D = 1
-		case "graph":
-			row.D = 2
-			row.Topology = sp.String()
-			row.Sample = params.Sample.String()
-		}
-		q := analysis.Query{N: float64(n), M: float64(m), D: row.D, Beta: params.Beta, Process: pt.Process}
-		if pt.Process == "weighted" {
-			q.Weights = g.Weights
-		}
-		if pt.Process == "graph" {
-			deg := GraphQuery(&q, sp, cur.graph)
-			row.Degree = &deg
-			row.Edges = cur.graph.Size()
-			q.Sample = row.Sample
-		}
-		row.Query = q
-		summarizeRow(&row, results, params.Beta)
+		row := newRow(Setting{Process: desc, Params: params, N: int64(n), M: m, Spec: sp}, g.Seed, g.Trials, results)
 		if err := emit(row); err != nil {
 			return skipped, err
 		}
 	}
 	return skipped, nil
-}
-
-// summarizeRow fills the statistics, tails, fluid prediction and bounds.
-func summarizeRow(row *Row, rs []alloc.Result, beta float64) {
-	var mx, gap []float64
-	weighted := false
-	for _, r := range rs {
-		mx = append(mx, r.MaxLoad)
-		gap = append(gap, r.Gap)
-		weighted = weighted || r.LoadCounts == nil
-	}
-	row.MaxLoad, row.Gap = analysis.Summarize(mx), analysis.Summarize(gap)
-	if !weighted && len(rs) > 0 {
-		row.Tails = MeanTails(rs, row.N)
-	}
-	if fp, ok := FluidFor(row.Process, row.D, beta, row.Topology, row.M, row.N); ok {
-		if tails, err := analysis.TailsTol(fp, float64(row.M)/float64(row.N), 1e-12); err == nil {
-			row.Fluid = &Fluid{
-				Process: fp.Name, D: fp.D, Tails: tails,
-				PMaxAtLeast:      analysis.MaxLoadDist(tails, float64(row.N)),
-				PredictedMaxLoad: analysis.PredictedMaxLoad(tails, float64(row.N)),
-			}
-		}
-	}
-	row.Bounds = []analysis.Bound{}
-	for _, b := range analysis.Bounds(row.Query) {
-		if b.Applies {
-			row.Bounds = append(row.Bounds, b)
-		}
-	}
 }
 
 // MeanTails returns the fraction of bins with load ≥ i, averaged over the
@@ -405,23 +352,8 @@ func MeanTails(rs []alloc.Result, n int64) []float64 {
 	return tails
 }
 
-// FluidFor returns the fluid process that predicts a point, if there is
-// one: the processes analysis.Tails solves (with an integer d), and the
-// graphical process on the complete graph, an edge of K_n being two
-// distinct uniform bins: Greedy[2] up to O(1/n). Heavy points (m/n > 64)
-// are left out: the solver's time grows with m/n.
-func FluidFor(process string, d, beta float64, topology string, m, n int64) (analysis.FluidProcess, bool) {
-	if n < 1 || m < 1 || float64(m)/float64(n) > 64 {
-		return analysis.FluidProcess{}, false
-	}
-	if process == "graph" {
-		if topology == "complete" {
-			return analysis.FluidProcess{Name: "greedy", D: 2}, true
-		}
-		return analysis.FluidProcess{}, false
-	}
-	if !slices.Contains(analysis.FluidProcesses(), process) || d != math.Trunc(d) || d < 1 || d > analysis.MaxFluidD {
-		return analysis.FluidProcess{}, false
-	}
-	return analysis.FluidProcess{Name: process, D: int(d), Beta: beta}, true
+// usesGraph reports whether the named process runs on a graph.
+func usesGraph(process string) bool {
+	d, err := alloc.Lookup(process)
+	return err == nil && d.Uses&alloc.ParamGraph != 0
 }

@@ -181,24 +181,41 @@ func TestMeanTails(t *testing.T) {
 	}
 }
 
-func TestFluidFor(t *testing.T) {
+// TestSettingFluid: the fluid prediction of a setting comes from its
+// descriptor: the graph process on K_n and Rank[d] for a whole d follow
+// Greedy's rule, heavy settings get none.
+func TestSettingFluid(t *testing.T) {
+	cycle, err := graphgen.Cycle(100)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
-		proc, topo string
-		d          float64
-		m, n       int64
-		want       string
-		ok         bool
+		proc  string
+		graph graphgen.Graph
+		d     float64
+		m, n  int64
+		want  string
 	}{
-		{"graph", "complete", 2, 100, 100, "greedy", true},
-		{"graph", "cycle", 2, 100, 100, "", false},
-		{"left", "", 3, 100, 100, "left", true},
-		{"rank", "", 2.5, 100, 100, "", false},
-		{"greedy", "", 2, 10000, 100, "", false}, // m/n > 64
+		{"graph", graphgen.Complete(100), 2, 100, 100, "greedy"},
+		{"graph", cycle, 2, 100, 100, ""},
+		{"left", nil, 3, 100, 100, "left"},
+		{"rank", nil, 2, 100, 100, "greedy"},
+		{"rank", nil, 2.5, 100, 100, ""},
+		{"unbalanced", nil, 2, 100, 100, "unbalanced"},
+		{"greedy", nil, 2, 10000, 100, ""}, // m/n > 64
 	}
 	for _, tc := range cases {
-		fp, ok := FluidFor(tc.proc, tc.d, 0.5, tc.topo, tc.m, tc.n)
-		if ok != tc.ok || fp.Name != tc.want {
-			t.Errorf("FluidFor(%s, %s) = %+v, %v", tc.proc, tc.topo, fp, ok)
+		desc, err := alloc.Lookup(tc.proc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := Setting{Process: desc, Params: alloc.Params{D: tc.d, Graph: tc.graph}, N: tc.n, M: tc.m}.Fluid()
+		got := ""
+		if f != nil {
+			got = f.Process
+		}
+		if got != tc.want {
+			t.Errorf("%s d=%g on %v: fluid %q, want %q", tc.proc, tc.d, tc.graph, got, tc.want)
 		}
 	}
 }
