@@ -72,8 +72,8 @@ type Query struct {
 	Weights string // the --weights DIST spec: const, exp, pareto:shape=A, uniform:a=A,b=B; "" means exp
 }
 
-// Processes whose bounds Bounds knows, in output order. THEORY.md states
-// no bound for firstdiff and unbalanced.
+// Processes whose bounds Bounds knows, in output order. docs/theory.md
+// states no bound for firstdiff and unbalanced.
 var boundProcesses = []string{"one-choice", "greedy", "left", "rank", "one-plus-beta", "graph", "grouped", "window", "weighted"}
 
 var knownProcesses = []string{"one-choice", "greedy", "left", "firstdiff", "unbalanced", "one-plus-beta", "rank", "graph", "grouped", "window", "weighted"}
@@ -116,7 +116,7 @@ func (q Query) Validate() error {
 	return nil
 }
 
-// Bounds returns every bound of THEORY.md for q.Process (for every process
+// Bounds returns every bound of docs/theory.md for q.Process (for every process
 // but rank when it is empty), in a fixed order. A bound whose assumptions
 // fail for q is returned all the same, with Applies false and the reason;
 // a query that fails Validate gives bounds that do not apply. The result is
