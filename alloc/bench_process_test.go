@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// BenchmarkProcess reports balls/s for the processes of issue 4 at m = n,
+// BenchmarkProcess reports balls/s for the processes listed below at m = n,
 // n = 2^12 (the loads in L1/L2) and 2^20 (L3). Rank runs on the structure
 // kept through a trial (what Run does), weighted on float64 loads. Each
 // iteration resets the state, O(n), beside the O(m) balls.

@@ -129,7 +129,7 @@ func BenchmarkPlaceVariants(b *testing.B) {
 	}
 }
 
-// The plain reference loops the issue compares against: uint32 loads,
+// The plain reference loops the tuned ones are compared against: uint32 loads,
 // math/rand/v2's PCG through *rand.Rand, `%` for a bounded draw (slightly
 // biased: speed only) and a branch per ball.
 
@@ -220,7 +220,7 @@ func BenchmarkReference(b *testing.B) {
 }
 
 // BenchmarkLevels: the level engine, one trial per iteration (Run's path,
-// Config.Trial), m = n. n = 10^10 is the issue's target (under 2 minutes
+// Config.Trial), m = n. n = 10^10 is the target size (under 2 minutes
 // on one core, under 64 MiB); it takes about 40 s an iteration and is
 // skipped in short mode.
 func BenchmarkLevels(b *testing.B) {
@@ -273,7 +273,7 @@ func leadingZeros(x uint64) int {
 }
 
 // BenchmarkRunWorkers: trials across workers through Run, Greedy[2] at
-// m = n, 32 trials (n = 2^20) or 4 (2^26) a Run; the issue asks 2 workers ≥ 1.8× one worker on this 2-core machine.
+// m = n, 32 trials (n = 2^20) or 4 (2^26) a Run; the target is 2 workers ≥ 1.8× one worker on two free cores.
 // balls/s counts the balls of all trials; cpu-balls/s divides them by the
 // CPU time of the whole process, which stays put when the workers do not
 // slow each other down, whatever else the machine runs.

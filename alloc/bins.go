@@ -21,12 +21,12 @@ import (
 // while every load is below 255 (m = n, and any m below about 250n), 4n
 // bytes after a promotion (plus n during it); a promoted Bins stays
 // promoted through Reset. A byte a bin fits 2^32 bins in 4 GiB and four
-// times as many bins in each cache level as uint32 (PERF.md, point 6).
+// times as many bins in each cache level as uint32 (docs/theory.md, note 6).
 //
 // Huge pages. On Linux, a load array of 2 MiB or more is mapped outside the
 // Go heap and advised MADV_HUGEPAGE, so that it gets 2 MiB pages even when
-// transparent huge pages are enabled in "madvise" mode only (PERF.md, point
-// 5: 10–17% fewer nanoseconds per ball once the loads leave the caches). The
+// transparent huge pages are enabled in "madvise" mode only (docs/theory.md,
+// note 5: 10–17% fewer nanoseconds per ball once the loads leave the caches). The
 // mapping is released when the Bins becomes unreachable, or handed back to
 // the Go heap by Loads, whose slice may outlive the Bins.
 type Bins struct {
@@ -67,7 +67,7 @@ func full[T uint8 | uint32](L []T, l uint64) bool {
 }
 
 // compactMin is the fewest bins that start compact. Fewer bins fit in L2
-// (1 MiB here) at four bytes a bin too, and there the uint32 loops, which
+// (taken as 1 MiB) at four bytes a bin too, and there the uint32 loops, which
 // need no test against limit8, are 10–20% faster (measured, ns/ball uint8
 // against uint32: OneChoice 1.06/0.81 at n = 2^12, 1.88/1.94 at 2^17,
 // 2.06/2.54 at 2^18; Greedy[2] 2.19/1.97 at 2^12, 4.00/3.93 at 2^17,

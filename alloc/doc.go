@@ -25,8 +25,8 @@
 //	                                [Kenthapadi, Panigrahy 2006]
 //	Weighted{D: 2, Weights: w}      Greedy[d] with random ball weights [TW07]
 //
-// The definitions, including the tie rules, are those of THEORY.md in the
-// project's shared notes; each type's doc gives its bound and citation.
+// The definitions, including the tie rules, are those of docs/theory.md
+// (section Processes); each type's doc gives its bound and citation.
 //
 // # Randomness and reproducibility
 //

@@ -14,7 +14,7 @@ import (
 )
 
 // Statistical tests: the measured fraction of bins with load ≥ i against an
-// independent prediction — the fluid limit of THEORY.md, solved by the
+// independent prediction — the fluid limit of docs/theory.md, solved by the
 // analysis package, or a closed form.
 //
 // Tolerance. Each trial gives one fraction f_i; over T independent trials

@@ -2,7 +2,7 @@ package alloc
 
 import "unsafe"
 
-// graphEdgePiped is graphEdge pipelined twice (PERF.md, point 8): ball
+// graphEdgePiped is graphEdge pipelined twice (docs/theory.md, note 8): ball
 // k + 2·ahead draws its edge (and its orientation coin) and prefetches the
 // edge's slot in e; ball k + ahead reads the slot, now cached, and
 // prefetches both ends' loads; ball k is placed. The draws happen in ball

@@ -96,7 +96,7 @@ func greedy2Plain[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
 		s, j = below(s, n)
 		li, lj := uint64(L[i]), uint64(L[j])
 		// Written so that the compiler emits conditional moves: the
-		// comparison is unpredictable (PERF.md, point 3).
+		// comparison is unpredictable (docs/theory.md, note 3).
 		c, mn := i, li
 		if lj < li {
 			c, mn = j, lj

@@ -189,8 +189,8 @@ func twoRanges(L []uint32, m int64, k, stride, w uint64, random bool, r *Rand) {
 
 // twoRangesLeft is twoRanges with the definition's left ties, written for
 // speed: each range is read once, its total and its first least loaded bin
-// found together, and every selection is a conditional move (PERF.md,
-// point 3), so a ball costs about what Greedy[2]'s does when w is small.
+// found together, and every selection is a conditional move (docs/theory.md,
+// note 3), so a ball costs about what Greedy[2]'s does when w is small.
 func twoRangesLeft(L []uint32, m int64, k, stride, w uint64, r *Rand) {
 	n := uint64(len(L))
 	s := r.state

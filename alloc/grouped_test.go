@@ -9,7 +9,7 @@ import (
 )
 
 // refTwoRanges places one ball of Grouped (aligned) or Window by the
-// definitions of THEORY.md: two ranges of w consecutive bins (mod n), group
+// definitions of docs/theory.md: two ranges of w consecutive bins (mod n), group
 // starts u·w with u uniform in [0, n/w), or window starts uniform in [0, n);
 // the smaller total wins (ties: the range starting further left, or a coin
 // with random ties); then the least loaded bin inside (ties: first in range
@@ -99,7 +99,7 @@ func TestGroupedCheck(t *testing.T) {
 // TestGroupedVsWindow is the contrast of Kenthapadi and Panigrahy at
 // n = m = 2^20, d = 4: both schemes reach max load 3, but random windows
 // leave about 2.5 times more bins at load 3 (measured: 3.3e-5 of the bins
-// against 1.3e-5 for aligned groups, the figures the issue quotes).
+// against 1.3e-5 for aligned groups).
 //
 // Tolerance. The number of bins at load 3 in a trial is a sum of rare,
 // nearly independent events, so over T trials the totals Xg (grouped) and

@@ -71,7 +71,7 @@ func maxOf2(L []uint32, m int64, r *Rand) {
 		s, i = below(s, n)
 		s, j = below(s, n)
 		li, lj := L[i], L[j]
-		// Conditional moves, as in greedy2 (PERF.md, point 3).
+		// Conditional moves, as in greedy2 (docs/theory.md, note 3).
 		c, mx := i, li
 		if lj > li {
 			c, mx = j, lj

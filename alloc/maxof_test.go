@@ -12,7 +12,7 @@ import (
 	"github.com/graphalloc/graphalloc/analysis"
 )
 
-// refBall places one ball of the processes of issue 4 (MaxOf, OnePlusBeta,
+// refBall places one ball of the processes it covers (MaxOf, OnePlusBeta,
 // FirstDiff, Grouped, Window) by their plain references, drawing from r in
 // the order the fast loops do, and returns the chosen bin, the candidates,
 // the bins the choice must be least loaded among (nil: all candidates) and
@@ -62,7 +62,7 @@ func TestMaxOfTieRulesAgree(t *testing.T) {
 	}
 }
 
-// Statistical tests of issue 4: the measured fraction of bins with load ≥ i
+// Statistical tests of these processes: the measured fraction of bins with load ≥ i
 // against the fluid limit (analysis.Tails), with the tolerance of
 // fluid_test.go: |mean − s_i| ≤ q·se + 5/n, se the standard error of the
 // mean over T trials, q the 1 − 1e-6/2 quantile of Student's t with T − 1

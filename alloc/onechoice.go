@@ -53,13 +53,13 @@ func (OneChoice) Place(b *Bins, m int64, r *Rand) Stats {
 
 // ahead is how many balls a pipelined loop draws in advance: enough
 // outstanding cache misses to cover a DRAM access (about 100 ns, 16–64
-// balls; PERF.md, point 4), and few enough that the ring stays in L1.
+// balls; docs/theory.md, note 4), and few enough that the ring stays in L1.
 const ahead = 32
 
 // pipelineMin is the size of a four-byte load array from which the
 // pipelined loops pay; a one-byte array pays from four times that. Below
-// it the array sits in L2 (1 MiB here) or L3 and the ring costs more than
-// the misses it hides. Measured on this machine, ns/ball plain/pipelined:
+// it the array sits in L2 (taken as 1 MiB) or L3 and the ring costs more than
+// the misses it hides. Measured, ns/ball plain/pipelined:
 // Greedy[2] on one-byte loads 3.7/4.3 at n = 2^22 and 4.0/4.3 at 2^23, but
 // 14.7/5.2 at 2^24; on four-byte loads 5.5/4.8 at 2^20 and 7.6/4.8 at 2^22.
 // A variable so that the tests can pipeline small arrays.

@@ -16,7 +16,7 @@ import (
 // in that order, and takes the Greedy[2] step iff u < ⌊β·2^64⌋ (always when
 // β = 1), so a step is Greedy[2] with probability β to within 2^-64. A
 // OneChoice step goes to i and ignores j: drawing j every time keeps the
-// loop free of an unpredictable branch (PERF.md, point 3) at the cost of one
+// loop free of an unpredictable branch (docs/theory.md, note 3) at the cost of one
 // draw.
 //
 // Ties: the first drawn of two equally loaded bins wins, which has the law

@@ -6,7 +6,7 @@ import "unsafe"
 
 // havePrefetch is false: without a prefetch instruction the loops do not
 // pipeline (a touch by a plain load serialises on the miss it is meant to
-// hide, see PERF.md).
+// hide; docs/theory.md, note 4).
 const havePrefetch = false
 
 func prefetch(p unsafe.Pointer)        {}

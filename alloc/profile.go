@@ -14,7 +14,7 @@ type ProfileLevel struct {
 // pairs: one level per load held by at least one bin, highest first.
 // counts[i] is the number of bins holding exactly i balls (Result.LoadCounts)
 // and m the number of balls. X is the state of the Markov chain through
-// which the heavily loaded case is studied (THEORY.md); it has at most
+// which the heavily loaded case is studied (docs/theory.md); it has at most
 // max − min + 1 levels.
 func ProfileFromCounts(counts []int64, m int64, n int) []ProfileLevel {
 	avg := float64(m) / float64(n)

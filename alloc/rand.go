@@ -7,7 +7,7 @@ import "math/bits"
 // the state with a second constant. It has period 2^64, passes BigCrush and
 // PractRand, and a step is an add and one 64×64→128 multiply, which is why
 // the hot loops below keep its state in a local variable and call it inline
-// (see PERF.md: an inlined generator is 3–10× cheaper than *rand.Rand).
+// (docs/theory.md, note 1: 3–10× cheaper than *rand.Rand).
 const (
 	wyInc = 0xa0761d6478bd642f
 	wyMix = 0xe7037ed1a0b428db

@@ -132,7 +132,7 @@ func refPlace(t *testing.T, p Process, L []uint32, m int64, r *Rand) {
 				cands = []uint64{u, v}
 			}
 		case MaxOf, OnePlusBeta, FirstDiff, Grouped, Window:
-			// The processes of issue 4; their references sit beside
+			// These processes' references sit beside
 			// their tests (refBall in maxof_test.go).
 			c, cands, within, most = refBall(t, p, L, r)
 		default:
@@ -206,7 +206,7 @@ func contractCases(t *testing.T) []struct {
 		{"graph/complete/left", 300, Graphical{G: graphgen.Complete(300), Ties: TiesLeft}},
 		{"graph/complete/vertex/left", 300, Graphical{G: graphgen.Complete(300), Sample: SampleVertex, Ties: TiesLeft}},
 		{"graph/K2", 2, Graphical{G: graphgen.Complete(2)}},
-		// Issue 4 (references in maxof_test.go and beside each test).
+		// FirstDiff, MaxOf, (1+β), grouped, windows (references in maxof_test.go).
 		{"firstdiff/d=2", 1000, FirstDiff{D: 2}},
 		{"firstdiff/d=3/left", 997, FirstDiff{D: 3, Ties: TiesLeft}},
 		{"firstdiff/cap=1", 1000, FirstDiff{D: 2, Cap: 1}},

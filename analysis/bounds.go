@@ -122,7 +122,7 @@ func (q Query) weights() (alloc.WeightDist, error) {
 	return alloc.ParseWeights(q.Weights)
 }
 
-// Bounds returns every bound of THEORY.md for q.Process (for every process
+// Bounds returns every bound of docs/theory.md for q.Process (for every process
 // but rank when it is empty), in a fixed order. A bound whose assumptions
 // fail for q is returned all the same, with Applies false and the reason;
 // a query that fails Validate gives bounds that do not apply. The result is

@@ -31,7 +31,7 @@
 //
 // # Bounds
 //
-// Bounds lists the theorems of THEORY.md that speak to a Query (process, n,
+// Bounds lists the theorems of docs/theory.md that speak to a Query (process, n,
 // m, d, and what is known of the graph), each evaluated:
 //
 //	for _, b := range analysis.Bounds(analysis.Query{N: 1 << 16, Process: "greedy"}) {

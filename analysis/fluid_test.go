@@ -71,8 +71,8 @@ func TestTailsGreedy2Tanh(t *testing.T) {
 }
 
 // One-choice: every level against the Poisson tails, absolutely to 1e-9 and
-// relatively where the tails are around 1e-12 (1e-14..1e-10: the brief's
-// "deep in the tail"); and down to the cut-off, relatively to 1e-3. The
+// relatively where the tails are around 1e-12 (1e-14..1e-10, "deep in the
+// tail"); and down to the cut-off, relatively to 1e-3. The
 // result must stop where the Poisson tails fall below 1e-300.
 func TestTailsOneChoicePoisson(t *testing.T) {
 	for _, at := range []float64{1e-6, 1e-3, 0.5, 1, 3, 10, 50} {
@@ -219,7 +219,7 @@ func TestTailsSpecialCases(t *testing.T) {
 	}
 }
 
-// rk4Reference integrates the equations of THEORY.md, written out here
+// rk4Reference integrates the equations of docs/theory.md, written out here
 // independently of fluid.go (direct differences of powers, explicit
 // products), with the classic fixed-step Runge–Kutta method, h = 1e-3, on
 // levels 0..K. Its error is O(h⁴) ≈ 1e-12; it returns s_0..s_K.

@@ -28,7 +28,7 @@ import (
 // root–v cuts. These leading terms are all of one sign, so
 // |V| − EV(G; 1 − q) = c q^λ + O(q^(λ+1)) with c > 0 and λ = min_v λ_v, the
 // edge connectivity of the component. Hence, for a connected G with at least
-// two vertices, the characterisation of THEORY.md:
+// two vertices, the characterisation of [GJ10]:
 //
 //	G is k-edge-connected  ⟺  EV′(G; 1) = … = EV^(k−1)(G; 1) = 0,
 //

@@ -165,7 +165,7 @@ func TestReachPolynomialForms(t *testing.T) {
 	}
 }
 
-// The characterisation of THEORY.md: EV′(G;1) = … = EV^(k−1)(G;1) = 0 iff
+// The characterisation of [GJ10]: EV′(G;1) = … = EV^(k−1)(G;1) = 0 iff
 // G is k-edge-connected, checked against a brute-force edge connectivity
 // and from every root.
 func TestReachEdgeConnectivity(t *testing.T) {

@@ -30,8 +30,8 @@ const MaxGnpEdges = 1 << 32
 // and u to row v in that order leaves every row sorted, so the CSR is built
 // in O(n + m) without sorting. Each edge costs one 64-bit draw and one
 // logarithm, then one random write when the rows are filled; n = 10^6
-// with mean degree 16 (8·10^6 edges) takes 0.35–0.45 s on the 2-core EPYC
-// the project is measured on, most of it in those writes.
+// with mean degree 16 (8·10^6 edges) takes 0.35–0.45 s (measured, one
+// core), most of it in those writes.
 //
 // The draw ⌊ln(1−r)/ln(1−p)⌋ uses 53-bit r, so skips are exact in law up
 // to the float64 rounding of the logarithms (a relative 2^-52), far below

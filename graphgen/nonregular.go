@@ -14,7 +14,7 @@ type NonregularStats struct {
 	MinDegree    int     // δ: the degree of the remainder graph, and the minimum degree
 	CoreEdges    int64   // c(c−1)/2 edges with both ends in the core
 	JoinEdges    int64   // edges between the core and the remainder
-	CoreFraction float64 // CoreEdges / all edges: the f of THEORY.md's m·f/c
+	CoreFraction float64 // CoreEdges / all edges: the f of the core load m·f/c
 	// RemainderComponents counts the connected components of the random
 	// δ-regular remainder; each one is joined to the core.
 	RemainderComponents int
@@ -23,7 +23,7 @@ type NonregularStats struct {
 
 // Nonregular returns a connected graph on n vertices with minimum degree
 // exactly mindeg in which a dense core holds a large share of the edges:
-// THEORY.md's family on which the degree-based two-choice bounds fail. The
+// the family on which the degree-based two-choice bounds fail [KP06]. The
 // core is the clique K_c on the vertices 0..core−1; the remainder, the
 // vertices core..n−1 (r = n − core of them), carries a random mindeg-regular
 // graph (RandomRegular); the two are joined by

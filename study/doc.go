@@ -1,7 +1,7 @@
 // Package study runs comparisons: a grid of topologies × processes × sizes,
 // each point a seeded set of trials, reduced to a row that puts the
 // measured maximum load beside the theory — the fluid-limit prediction and
-// the bounds of THEORY.md that apply — and, optionally, drawn as a plot.
+// the bounds of docs/theory.md that apply — and, optionally, drawn as a plot.
 // It is what `graphalloc compare` calls; a notebook or a cluster job can
 // call it the same way:
 //

@@ -21,7 +21,7 @@ import (
 
 const boundsHelp = `Usage: graphalloc bounds [flags]
 
-Print every theoretical bound of THEORY.md for the given n, m, d and
+Print every theoretical bound of docs/theory.md for the given n, m, d and
 topology, evaluated: its explicit leading terms (O(·) constants are unknown
 and dropped, and labelled so), the formula, the base of its logarithms, and
 whether its assumptions hold here — a bound that does not apply is listed

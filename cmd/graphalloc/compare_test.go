@@ -45,7 +45,7 @@ func TestGoldenAnalysis(t *testing.T) {
 	}
 }
 
-// The JSON schemas of CLI.md: bounds objects carry exactly the eight
+// The JSON schemas of the README: bounds objects carry exactly the eight
 // fields, fluid output the four (and the finite-n prediction beside them).
 func TestBoundsFluidJSONSchema(t *testing.T) {
 	out, errs, code := invoke("bounds", "-n", "1000", "-g", "cycle", "-f", "json")
@@ -90,7 +90,7 @@ func TestBoundsFluidJSONSchema(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &f); err != nil {
 		t.Fatal(err)
 	}
-	// s_0 = 1 and s_1 = tanh 1 for Greedy[2] at m = n (THEORY.md).
+	// s_0 = 1 and s_1 = tanh 1 for Greedy[2] at m = n (docs/theory.md).
 	if f.Process != "greedy" || f.D != 2 || f.Load != 1 || f.Tails[0] != 1 || math.Abs(f.Tails[1]-math.Tanh(1)) > 1e-12 {
 		t.Errorf("fluid JSON %+v", f)
 	}
@@ -216,7 +216,7 @@ func checkQualitative(t *testing.T, out, nonreg string, coreSize float64, regula
 	}
 }
 
-// The default study includes every family the issue names, finishes well
+// The default study includes every graph family it is meant to, finishes well
 // inside its minute and shows the qualitative results (at full size, unless
 // -short).
 func TestCompareDefaultStudy(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
-// The two engines of `run` (--engine, CLI.md):
+// The two engines of `run` (--engine, README.md):
 //
 //   - bins: a load per bin (alloc.Bins), any process and topology; one byte
 //     a bin while every load is below 255, four after; n ≤ 2^32 − 1.

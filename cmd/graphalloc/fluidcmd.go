@@ -42,7 +42,7 @@ type fluidOptions struct {
 	beta, tol                             float64
 }
 
-// fluidJSONOut is the JSON of fluid (CLI.md): process, d, load and tails,
+// fluidJSONOut is the JSON of fluid (README.md): process, d, load and tails,
 // with the finite-n prediction beside them.
 type fluidJSONOut struct {
 	Process     string    `json:"process"`

@@ -160,7 +160,7 @@ func waitForLines(t *testing.T, path string, k int, done <-chan error) {
 func TestInterruptAndResume(t *testing.T) {
 	bin := buildBinary(t)
 	dir := t.TempDir()
-	// About 0.1–0.3 s per trial on this machine: long enough to interrupt.
+	// About 0.1–0.3 s per trial (measured): long enough to interrupt.
 	args := []string{"run", "-n", "2^20", "-m", "16n", "-t", "6", "-w", "1", "-f", "jsonl", "--seed", "8"}
 	want := filepath.Join(dir, "want.jsonl")
 	if out, err := exec.Command(bin, append(args, "-o", want)...).CombinedOutput(); err != nil {

@@ -450,7 +450,7 @@ func writeOutput(stdout io.Writer, path string, b []byte) error {
 	return werr
 }
 
-// runConfig is the "config" object of the JSON output (CLI.md).
+// runConfig is the "config" object of the JSON output (README.md).
 type runConfig struct {
 	Process string  `json:"process"`
 	D       float64 `json:"d"`
