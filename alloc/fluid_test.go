@@ -83,9 +83,9 @@ func worstDeviation(f [][]float64, want []float64, n int) (float64, int) {
 	return worst, at
 }
 
-func fluid(t *testing.T, name string, d int) []float64 {
+func fluid(t *testing.T, family alloc.Family, d int) []float64 {
 	t.Helper()
-	s, err := analysis.Tails(analysis.FluidProcess{Name: name, D: d}, 1)
+	s, err := analysis.Tails(analysis.FluidProcess{Family: family, D: d}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,17 +112,17 @@ func TestTailsAgainstPrediction(t *testing.T) {
 		want []float64
 	}{
 		{"one-choice/poisson", alloc.OneChoice{}, poissonTails(levels + 2)},
-		{"greedy/d=2", alloc.Greedy{D: 2}, fluid(t, "greedy", 2)},
-		{"greedy/d=3", alloc.Greedy{D: 3}, fluid(t, "greedy", 3)},
-		{"left/d=2", alloc.Left{D: 2}, fluid(t, "left", 2)},
-		{"left/d=3", alloc.Left{D: 3}, fluid(t, "left", 3)},
+		{"greedy/d=2", alloc.Greedy{D: 2}, fluid(t, alloc.FamilyGreedy, 2)},
+		{"greedy/d=3", alloc.Greedy{D: 3}, fluid(t, alloc.FamilyGreedy, 3)},
+		{"left/d=2", alloc.Left{D: 2}, fluid(t, alloc.FamilyLeft, 2)},
+		{"left/d=3", alloc.Left{D: 3}, fluid(t, alloc.FamilyLeft, 3)},
 		// Two-choice on K_n draws two distinct bins: Greedy[2] up to O(1/n).
-		{"graph/complete", alloc.Graphical{G: graphgen.Complete(statN)}, fluid(t, "greedy", 2)},
-		{"graph/complete/vertex", alloc.Graphical{G: graphgen.Complete(statN), Sample: alloc.SampleVertex}, fluid(t, "greedy", 2)},
+		{"graph/complete", alloc.Graphical{G: graphgen.Complete(statN)}, fluid(t, alloc.FamilyGreedy, 2)},
+		{"graph/complete/vertex", alloc.Graphical{G: graphgen.Complete(statN), Sample: alloc.SampleVertex}, fluid(t, alloc.FamilyGreedy, 2)},
 	}
 	// Greedy[2]: s_1(1) = tanh 1 in closed form; check the solver agrees
 	// before trusting it.
-	if g := fluid(t, "greedy", 2); math.Abs(g[1]-math.Tanh(1)) > 1e-9 {
+	if g := fluid(t, alloc.FamilyGreedy, 2); math.Abs(g[1]-math.Tanh(1)) > 1e-9 {
 		t.Fatalf("fluid s_1 = %v, want tanh 1 = %v", g[1], math.Tanh(1))
 	}
 	for _, tc := range cases {
@@ -147,11 +147,11 @@ func TestTailsNegativeControls(t *testing.T) {
 		p    alloc.Process
 		want []float64
 	}{
-		{"greedy2-vs-left2", alloc.Greedy{D: 2}, fluid(t, "left", 2)},
-		{"left2-vs-greedy2", alloc.Left{D: 2}, fluid(t, "greedy", 2)},
-		{"greedy2-vs-greedy3", alloc.Greedy{D: 2}, fluid(t, "greedy", 3)},
-		{"onechoice-vs-greedy2", alloc.OneChoice{}, fluid(t, "greedy", 2)},
-		{"left-random-ties-vs-left", alloc.Left{D: 2, Ties: alloc.TiesRandom}, fluid(t, "left", 2)},
+		{"greedy2-vs-left2", alloc.Greedy{D: 2}, fluid(t, alloc.FamilyLeft, 2)},
+		{"left2-vs-greedy2", alloc.Left{D: 2}, fluid(t, alloc.FamilyGreedy, 2)},
+		{"greedy2-vs-greedy3", alloc.Greedy{D: 2}, fluid(t, alloc.FamilyGreedy, 3)},
+		{"onechoice-vs-greedy2", alloc.OneChoice{}, fluid(t, alloc.FamilyGreedy, 2)},
+		{"left-random-ties-vs-left", alloc.Left{D: 2, Ties: alloc.TiesRandom}, fluid(t, alloc.FamilyLeft, 2)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,12 +1,9 @@
 package alloc
 
 import (
-	"github.com/graphalloc/graphalloc/alloc"
 	"math"
 	"math/big"
 	"testing"
-
-	"github.com/graphalloc/graphalloc/analysis"
 )
 
 // refOnePlusBeta: a coin u, bins i and j; a Greedy[2] step iff u < β·2^64
@@ -59,7 +56,7 @@ func TestOnePlusBetaFluid(t *testing.T) {
 	const n = 1 << 16
 	T := issue4Trials()
 	opb := func(beta float64) []float64 {
-		return fluidTails(t, analysis.FluidProcess{Family: alloc.FamilyOnePlusBeta, Beta: beta}, 1)
+		return fluidTails(t, MeanField{Family: FamilyOnePlusBeta, Beta: beta}, 1)
 	}
 	// Levels 1..4: fluid s_4 = 0.0052 at β = 0.5 (0.0126 at β = 0.2, 3.0e-4
 	// at β = 0.9), resolved at this n.
@@ -74,7 +71,7 @@ func TestOnePlusBetaFluid(t *testing.T) {
 		{"beta=0.2", 0.2, opb(0.2), false},
 		{"beta=0.9", 0.9, opb(0.9), false},
 		{"beta=0.5-vs-0.4", 0.5, opb(0.4), true},
-		{"beta=0.9-vs-greedy2", 0.9, fluidTails(t, analysis.FluidProcess{Family: alloc.FamilyGreedy, D: 2}, 1), true},
+		{"beta=0.9-vs-greedy2", 0.9, fluidTails(t, MeanField{Family: FamilyGreedy, D: 2}, 1), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := tailsOf(t, OnePlusBeta{Beta: tc.beta}, n, n, T, 5, 37)

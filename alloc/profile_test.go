@@ -2,11 +2,8 @@ package alloc
 
 import (
 	"context"
-	"github.com/graphalloc/graphalloc/alloc"
 	"reflect"
 	"testing"
-
-	"github.com/graphalloc/graphalloc/analysis"
 )
 
 func TestProfileFromCounts(t *testing.T) {
@@ -53,13 +50,13 @@ func TestHeavyGreedyProfile(t *testing.T) {
 	T := issue4Trials()
 	lv := []int{97, 98, 99, 100, 101, 102, 103}
 	f := tailsOf(t, Greedy{D: 2}, n, load*n, T, 105, 100)
-	want := fluidTails(t, analysis.FluidProcess{Family: alloc.FamilyGreedy, D: 2}, load)
+	want := fluidTails(t, MeanField{Family: FamilyGreedy, D: 2}, load)
 	dev, at := deviation(f, want, lv, n)
 	t.Logf("greedy[2], m = 100n: worst level %d (normalised %+d) at %.2f tolerances", at, at-load, dev)
 	if dev > 1 {
 		t.Errorf("level %d off the stationary fluid profile by %.2f tolerances", at, dev)
 	}
-	wrong := fluidTails(t, analysis.FluidProcess{Family: alloc.FamilyGreedy, D: 3}, load)
+	wrong := fluidTails(t, MeanField{Family: FamilyGreedy, D: 3}, load)
 	if dev3, at3 := deviation(f, wrong, lv, n); dev3 <= 1 {
 		t.Errorf("greedy[3]'s profile passed (%.2f tolerances)", dev3)
 	} else {

@@ -3,15 +3,12 @@ package alloc
 import (
 	"cmp"
 	"context"
-	"github.com/graphalloc/graphalloc/alloc"
 	"math"
 	"reflect"
 	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
-
-	"github.com/graphalloc/graphalloc/analysis"
 )
 
 // refRank is the plain reference of Rank[d]: per ball it draws R as the
@@ -271,7 +268,7 @@ func TestRankLaw(t *testing.T) {
 func TestRank2VsGreedy(t *testing.T) {
 	const n = 1 << 16
 	T := issue4Trials()
-	want := fluidTails(t, analysis.FluidProcess{Family: alloc.FamilyGreedy, D: 2}, 1)
+	want := fluidTails(t, MeanField{Family: FamilyGreedy, D: 2}, 1)
 	lv := levelsUpTo(3) // s_3 = 0.0089; s_4 = 6e-6 is below what 2^16 bins resolve
 	for _, tc := range []struct {
 		name   string

@@ -272,7 +272,11 @@ func (r *runner) run(ps pointSpec) (*point, error) {
 	}
 	r.done++
 
-	row := newRow(Setting{Process: desc, Params: params, N: int64(n), M: m, Spec: sp}, r.o.Seed, ps.trials, results)
+	var topo *Topology
+	if params.Graph != nil {
+		topo = Measure(sp, params.Graph)
+	}
+	row := newRow(Setting{Process: desc, Params: params, N: int64(n), M: m, Topology: topo}, r.o.Seed, ps.trials, results)
 	return &point{Row: row, Results: results}, nil
 }
 

@@ -326,7 +326,11 @@ func Run(ctx context.Context, g Grid, emit func(Row) error, note func(string)) (
 		if err != nil {
 			return skipped, err
 		}
-		row := newRow(Setting{Process: desc, Params: params, N: int64(n), M: m, Spec: sp}, g.Seed, g.Trials, results)
+		var topo *Topology
+		if params.Graph != nil {
+			topo = Measure(sp, params.Graph)
+		}
+		row := newRow(Setting{Process: desc, Params: params, N: int64(n), M: m, Topology: topo}, g.Seed, g.Trials, results)
 		if err := emit(row); err != nil {
 			return skipped, err
 		}

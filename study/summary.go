@@ -1,42 +1,71 @@
 package study
 
 import (
+	"strconv"
+
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
 // Setting is a run as the theory sees it: a process of package alloc with
-// its parameters, n bins, m balls and, for a graph process, the spec of the
-// graph in Params.Graph. Every command and study summarises its trials from
-// a Setting (Summarize), so that they all report the same fluid prediction
-// and the same bounds for the same run.
+// its parameters, n bins, m balls and, for a graph process, what is known of
+// its graph (Topology; Params.Graph itself may be nil, as when merge
+// summarises saved trials). Every command and study summarises its trials
+// from a Setting (Summarize), so that they all report the same fluid
+// prediction and the same bounds for the same run.
 type Setting struct {
-	Process *alloc.Descriptor
-	Params  alloc.Params
-	N, M    int64
-	Spec    graphgen.Spec // the graph's spec, for a graph process
+	Process  *alloc.Descriptor
+	Params   alloc.Params
+	N, M     int64
+	Topology *Topology // for a graph process
 }
 
-// usesGraph reports whether the process runs on a graph that was given.
+// Topology is what the bounds need to know of a built graph.
+type Topology struct {
+	Spec   graphgen.Spec
+	Edges  int64
+	Degree Degrees
+	// Core and CoreFraction: the dense core of a nonregular graph, its
+	// vertices and the fraction of the edges inside it (0 if none).
+	Core         int
+	CoreFraction float64
+}
+
+// Measure returns the Topology of g, built from sp.
+func Measure(sp graphgen.Spec, g graphgen.Graph) *Topology {
+	var q analysis.Query
+	deg := GraphQuery(&q, sp, g)
+	return &Topology{Spec: sp, Edges: g.Size(), Degree: deg, Core: int(q.Core), CoreFraction: q.CoreFraction}
+}
+
+// usesGraph reports whether the process runs on a graph that is known.
 func (s Setting) usesGraph() bool {
-	return s.Process.Uses&alloc.ParamGraph != 0 && s.Params.Graph != nil
+	return s.Process.Uses&alloc.ParamGraph != 0 && s.Topology != nil
 }
 
-// Query returns the bounds query of s and, for a graph process, the degree
-// statistics of its graph.
-func (s Setting) Query() (analysis.Query, *Degrees) {
+// Query returns the bounds query of s.
+func (s Setting) Query() analysis.Query {
 	d := s.Process
 	q := analysis.Query{N: float64(s.N), M: float64(s.M), D: d.Choices(s.Params), Beta: s.Params.Beta, Process: d.Name}
 	if d.Uses&alloc.ParamWeights != 0 {
 		q.Weights = s.Params.Weights.String()
 	}
 	if !s.usesGraph() {
-		return q, nil
+		return q
 	}
-	deg := GraphQuery(&q, s.Spec, s.Params.Graph)
+	t := s.Topology
+	q.Topology = t.Spec.Kind
+	q.MinDegree = float64(t.Degree.Min)
+	if t.Degree.Min == t.Degree.Max {
+		q.Degree = float64(t.Degree.Min)
+	}
+	if t.Spec.Kind == "regular" {
+		q.Eps = specEps(t.Spec)
+	}
+	q.Core, q.CoreFraction = float64(t.Core), t.CoreFraction
 	q.Sample = s.Params.Sample.String()
-	return q, &deg
+	return q
 }
 
 // maxFluidLoad is the heaviest m/n whose fluid limit a summary solves: the
@@ -49,7 +78,11 @@ func (s Setting) Fluid() *Fluid {
 	if s.N < 1 || s.M < 1 || float64(s.M)/float64(s.N) > maxFluidLoad {
 		return nil
 	}
-	mf, ok := s.Process.MeanField(s.Params)
+	p := s.Params
+	if p.Graph == nil && s.usesGraph() && s.Topology.Spec.Kind == "complete" {
+		p.Graph = graphgen.Complete(s.N)
+	}
+	mf, ok := s.Process.MeanField(p)
 	if !ok || mf.D < 1 || mf.D > analysis.MaxFluidD {
 		return nil
 	}
@@ -103,7 +136,10 @@ func Summarize(s Setting, rs []alloc.Result) Summary {
 		sum.Tails = MeanTails(rs, s.N)
 	}
 	sum.Fluid = s.Fluid()
-	sum.Query, sum.Degree = s.Query()
+	sum.Query = s.Query()
+	if s.usesGraph() {
+		sum.Degree = &s.Topology.Degree
+	}
 	for _, b := range analysis.Bounds(sum.Query) {
 		if b.Applies {
 			sum.Bounds = append(sum.Bounds, b)
@@ -125,9 +161,18 @@ func newRow(s Setting, seed uint64, trials int, rs []alloc.Result) Row {
 		Bounds: sum.Bounds, Query: sum.Query, Degree: sum.Degree,
 	}
 	if s.usesGraph() {
-		row.Topology = s.Spec.String()
+		row.Topology = s.Topology.Spec.String()
 		row.Sample = s.Params.Sample.String()
-		row.Edges = s.Params.Graph.Size()
+		row.Edges = s.Topology.Edges
 	}
 	return row
+}
+
+// specEps is ε of a regular:eps=E spec, 0 if it has none.
+func specEps(sp graphgen.Spec) float64 {
+	eps, err := strconv.ParseFloat(sp.Params["eps"], 64)
+	if err != nil {
+		return 0
+	}
+	return eps
 }

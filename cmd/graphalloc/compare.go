@@ -49,12 +49,12 @@ Flags:
 `
 
 type compareOptions struct {
-	graphs                                                           []string
-	graphList, processes, bins, balls, choices, ties, sample, format string
-	output, shard, plot, probeCap, weights                           string
-	beta                                                             float64
-	trials, workers                                                  int
-	seed                                                             uint64
+	pf                                      processFlags
+	graphs                                  []string
+	graphList, bins, balls, format          string
+	output, shard, plot                     string
+	trials, workers                         int
+	seed                                    uint64
 }
 
 func cmdCompare(ctx context.Context, stdout, stderr io.Writer, args []string) error {
@@ -68,15 +68,9 @@ func cmdCompare(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	}
 	fs.StringArrayVarP(&o.graphs, "graph", "g", nil, "a topology SPEC for -p graph; repeat for several (a SPEC may contain commas)")
 	fs.StringVar(&o.graphList, "graphs", "", "topologies as a ';'-separated list: 'cycle;regular:degree=8'")
-	fs.StringVarP(&o.processes, "process", "p", "graph", "processes, comma-separated: "+strings.Join(alloc.ProcessNames(), ", "))
+	o.pf.add(fs, "graph", "processes, comma-separated: "+processList())
 	fs.StringVarP(&o.bins, "bins", "n", "2^16", "sizes n: a list 2^10,2^12, or a range 2^10..2^20 (n, 2n, 4n, … up to the end)")
 	fs.StringVarP(&o.balls, "balls", "m", "n", "balls m per point: a count (1e6) or a multiple of n (n, 16n)")
-	fs.StringVarP(&o.choices, "choices", "d", "2", "number of choices d (greedy, left, …)")
-	fs.Float64Var(&o.beta, "beta", 0.5, "β of one-plus-beta")
-	fs.StringVar(&o.probeCap, "cap", "", "probe cap of firstdiff (default 2^d)")
-	fs.StringVar(&o.weights, "weights", "exp", "ball weights of weighted: const, exp, pareto:shape=A, uniform:a=A,b=B")
-	fs.StringVar(&o.ties, "ties", "random", "tie rule: random or left (Left[d] uses left unless this is given)")
-	fs.StringVar(&o.sample, "sample", "edge", "graph sampling: edge or vertex")
 	fs.IntVarP(&o.trials, "trials", "t", study.DefaultTrials, "trials per grid point")
 	fs.Uint64VarP(&o.seed, "seed", "s", 1, "base seed: graphs and trials derive from it as in run")
 	fs.IntVarP(&o.workers, "workers", "w", 0, "trials run in parallel (0: one per CPU); never changes results")
@@ -131,20 +125,14 @@ func (o *compareOptions) grid(fs *pflag.FlagSet) (study.Grid, compareConfig, err
 			return g, cfg, err
 		}
 	}
-	for p := range strings.SplitSeq(o.processes, ",") {
-		p = strings.TrimSpace(p)
-		if p == "" {
-			continue
-		}
-		if !slices.Contains(alloc.ProcessNames(), p) {
-			return g, cfg, usagef("--process: unknown process %q (processes: %s)", p, strings.Join(alloc.ProcessNames(), ", "))
-		}
-		if !slices.Contains(g.Processes, p) {
-			g.Processes = append(g.Processes, p)
-		}
+	descs, err := o.pf.descriptors()
+	if err != nil {
+		return g, cfg, err
 	}
-	if len(g.Processes) == 0 {
-		return g, cfg, usagef("--process: no process given")
+	usesGraph := false
+	for _, d := range descs {
+		g.Processes = append(g.Processes, d.Name)
+		usesGraph = usesGraph || d.Uses&alloc.ParamGraph != 0
 	}
 	g.Graphs = append(g.Graphs, o.graphs...)
 	for s := range strings.SplitSeq(o.graphList, ";") {
@@ -152,9 +140,8 @@ func (o *compareOptions) grid(fs *pflag.FlagSet) (study.Grid, compareConfig, err
 			g.Graphs = append(g.Graphs, s)
 		}
 	}
-	usesGraph := slices.Contains(g.Processes, "graph")
 	if len(g.Graphs) > 0 && !usesGraph {
-		return g, cfg, usagef("--graph applies only to -p graph, not to -p %s", o.processes)
+		return g, cfg, usagef("--graph applies only to -p %s, not to -p %s", users(alloc.ParamGraph), o.pf.process)
 	}
 	if usesGraph && len(g.Graphs) == 0 {
 		g.Graphs = slices.Clone(study.DefaultGraphs)
@@ -178,35 +165,13 @@ func (o *compareOptions) grid(fs *pflag.FlagSet) (study.Grid, compareConfig, err
 			return g, cfg, usagef("--balls: %v at n=%d", err, n)
 		}
 	}
-	d, err := strconv.ParseFloat(o.choices, 64)
-	if err != nil || math.IsNaN(d) || math.IsInf(d, 0) {
-		return g, cfg, usagef("--choices: %q is not a number", o.choices)
+	if g.Params, err = o.pf.params(fs, descs); err != nil {
+		return g, cfg, err
 	}
-	if !(o.beta >= 0 && o.beta <= 1) {
-		return g, cfg, usagef("--beta: need 0 <= beta <= 1, got %g", o.beta)
+	if err := checkParams(descs, g.Params); err != nil {
+		return g, cfg, err
 	}
-	g.Params.D = d
-	g.Params.Beta = o.beta
-	if o.probeCap != "" {
-		c, err := parseCount(o.probeCap, 0)
-		if err != nil || c < 1 || c > 1<<20 {
-			return g, cfg, usagef("--cap: need a probe cap 1 <= cap <= 2^20, got %q", o.probeCap)
-		}
-		g.Params.Cap = int(c)
-	}
-	if g.Params.Weights, err = alloc.ParseWeights(o.weights); err != nil {
-		return g, cfg, usagef("--weights: %v", err)
-	}
-	g.Weights = o.weights
-	if fs.Changed("ties") {
-		if g.Params.Ties, err = alloc.ParseTies(o.ties); err != nil {
-			return g, cfg, usagef("--ties: %v", err)
-		}
-		g.TiesSet = true
-	}
-	if g.Params.Sample, err = alloc.ParseSampling(o.sample); err != nil {
-		return g, cfg, usagef("--sample: %v", err)
-	}
+	g.TiesSet = fs.Changed("ties")
 	g.Trials, g.Seed, g.Workers = o.trials, o.seed, o.workers
 	if o.shard != "" {
 		is, ks, ok := strings.Cut(o.shard, "/")
@@ -221,7 +186,7 @@ func (o *compareOptions) grid(fs *pflag.FlagSet) (study.Grid, compareConfig, err
 		return g, cfg, usageError{err}
 	}
 	cfg = compareConfig{
-		Processes: g.Processes, Ns: g.Ns, M: o.balls, D: d, Trials: g.Trials, Seed: g.Seed,
+		Processes: g.Processes, Ns: g.Ns, M: o.balls, D: g.Params.D, Trials: g.Trials, Seed: g.Seed,
 		Shard: o.shard, Version: Version,
 	}
 	if usesGraph {
@@ -231,14 +196,16 @@ func (o *compareOptions) grid(fs *pflag.FlagSet) (study.Grid, compareConfig, err
 	if g.TiesSet {
 		cfg.Ties = g.Params.Ties.String()
 	}
-	if slices.Contains(g.Processes, "one-plus-beta") {
-		cfg.Beta = g.Params.Beta
-	}
-	if slices.Contains(g.Processes, "firstdiff") {
-		cfg.Cap = g.Params.Cap
-	}
-	if slices.Contains(g.Processes, "weighted") {
-		cfg.Weights = o.weights
+	for _, d := range descs {
+		if d.Uses&alloc.ParamBeta != 0 {
+			cfg.Beta = g.Params.Beta
+		}
+		if d.Uses&alloc.ParamCap != 0 {
+			cfg.Cap = g.Params.Cap
+		}
+		if d.Uses&alloc.ParamWeights != 0 {
+			cfg.Weights = o.pf.weights
+		}
 	}
 	return g, cfg, nil
 }
@@ -510,7 +477,7 @@ func writeCompareTable(w io.Writer, c compareConfig, rows []study.Row, skipped [
 			dist = "-"
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%.3f\t[%.3f, %.3f]\t%s\t%.3f\t%s\t%s\n",
-			topo, r.N, fmtDegrees(r.Degree), processLabel(r), r.MaxLoad.Mean, r.MaxLoad.CI95[0], r.MaxLoad.CI95[1],
+			topo, r.N, fmtDegrees(r.Degree), processLabel(r, alloc.Params{Beta: c.Beta, Cap: c.Cap}), r.MaxLoad.Mean, r.MaxLoad.CI95[0], r.MaxLoad.CI95[1],
 			dist, r.Gap.Mean, fluid, bounds)
 	}
 	tw.Flush()
@@ -543,13 +510,15 @@ func writeCompareTable(w io.Writer, c compareConfig, rows []study.Row, skipped [
 	}
 }
 
-// processLabel is the process with its d where it has one.
-func processLabel(r study.Row) string {
-	switch r.Process {
-	case "graph", "one-choice", "one-plus-beta":
+// processLabel is the label of the process of row r (its String, as in
+// every other output).
+func processLabel(r study.Row, p alloc.Params) string {
+	d, err := alloc.Lookup(r.Process)
+	if err != nil {
 		return r.Process
 	}
-	return fmt.Sprintf("%s[%g]", r.Process, r.D)
+	p.D = r.D
+	return describe(d, p)
 }
 
 func writeCompareCSV(w io.Writer, rows []study.Row) error {

@@ -21,28 +21,27 @@ import (
 // the caches: BENCHMARKS.md) and whenever n bytes per worker would not fit
 // in memory.
 
-// levelsProcesses are the -p names the level engine runs (graph only on
-// the complete graph).
-var levelsProcesses = map[string]bool{
-	"one-choice": true, "greedy": true, "left": true, "unbalanced": true,
-	"one-plus-beta": true, "firstdiff": true, "rank": true,
-}
-
-// levelsCapable reports whether the level engine can run -p process -g graph.
-func levelsCapable(process, graph string) bool {
-	if process == "graph" {
+// levelsCapable reports whether the level engine can run process d on
+// -g graph (the descriptor says which processes, and on which graphs).
+func levelsCapable(d *alloc.Descriptor, graph string) bool {
+	var p alloc.Params
+	if d.Uses&alloc.ParamGraph != 0 {
 		sp, err := graphgen.ParseSpec(graph)
-		return err == nil && sp.Kind == "complete"
+		if err != nil || sp.Kind != "complete" {
+			return false
+		}
+		p.Graph = graphgen.Complete(2)
 	}
-	return levelsProcesses[process]
+	return d.Levels(p)
 }
 
 // chooseEngine checks --engine and returns whether the run uses the level
 // engine, and the largest n it allows.
-func chooseEngine(engine, process, graph string, n int64) (levels bool, maxN int64, err error) {
-	capable := levelsCapable(process, graph)
+func chooseEngine(engine string, d *alloc.Descriptor, graph string, n int64) (levels bool, maxN int64, err error) {
+	capable := levelsCapable(d, graph)
+	graphProc := d.Uses&alloc.ParamGraph != 0
 	maxN = graphgen.MaxOrder
-	if capable && engine != "bins" && process != "graph" {
+	if capable && engine != "bins" && !graphProc {
 		maxN = alloc.MaxLevelBins
 	}
 	switch engine {
@@ -52,7 +51,7 @@ func chooseEngine(engine, process, graph string, n int64) (levels bool, maxN int
 		return false, maxN, nil
 	case "levels":
 		if !capable {
-			return false, maxN, usagef("--engine levels: runs one-choice, greedy, left, unbalanced, one-plus-beta, firstdiff, rank, and graph on -g complete only, not -p %s -g %s", process, graph)
+			return false, maxN, usagef("--engine levels: runs the exchangeable processes, and graph processes on -g complete only, not -p %s -g %s", d.Name, graph)
 		}
 		return true, maxN, nil
 	}
@@ -61,12 +60,12 @@ func chooseEngine(engine, process, graph string, n int64) (levels bool, maxN int
 
 // binsLimit returns the largest -n of the run and what bounds it, for the
 // --bins error.
-func binsLimit(engine, process, graph string) (int64, string) {
-	_, maxN, _ := chooseEngine(engine, process, graph, 0)
+func binsLimit(engine string, d *alloc.Descriptor, graph string) (int64, string) {
+	_, maxN, _ := chooseEngine(engine, d, graph, 0)
 	switch {
 	case maxN > graphgen.MaxOrder:
 		return maxN, "2^62 with the level engine"
-	case levelsCapable(process, graph) && process != "graph":
+	case levelsCapable(d, graph) && d.Uses&alloc.ParamGraph == 0:
 		return maxN, "2^62 with --engine levels"
 	}
 	return maxN, "the per-bin engine's limit"

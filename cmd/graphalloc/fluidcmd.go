@@ -7,14 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/pflag"
 
+	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
 )
@@ -38,8 +37,9 @@ Flags:
 `
 
 type fluidOptions struct {
-	process, choices, bins, balls, format string
-	beta, tol                             float64
+	pf                         processFlags
+	bins, balls, format, graph string
+	tol                        float64
 }
 
 // fluidJSONOut is the JSON of fluid (README.md): process, d, load and tails,
@@ -64,9 +64,8 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 	}
-	fs.StringVarP(&o.process, "process", "p", "greedy", "process: "+strings.Join(analysis.FluidProcesses(), ", "))
-	fs.StringVarP(&o.choices, "choices", "d", "2", "number of choices d (an integer)")
-	fs.Float64Var(&o.beta, "beta", 0.5, "β of one-plus-beta")
+	o.pf.add(fs, "greedy", "process: "+processList()+" (those with a mean-field limit)")
+	fs.StringVarP(&o.graph, "graph", "g", "complete", "topology of a graph process: only complete has a fluid limit")
 	fs.StringVarP(&o.bins, "bins", "n", "65536", "bins n, for the finite-n max-load prediction (and for -m as a count)")
 	fs.StringVarP(&o.balls, "balls", "m", "n", "balls m: a multiple of n (n, 16n, 0.5n) or a count (1e6)")
 	fs.Float64Var(&o.tol, "tol", 1e-15, "list s_i down to this value (1e-300 <= tol < 1)")
@@ -84,15 +83,34 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 	if o.format != "table" && o.format != "json" {
 		return usagef("--format: unknown format %q (allowed: table, json)", o.format)
 	}
-	if !slices.Contains(analysis.FluidProcesses(), o.process) {
-		return usagef("--process: no fluid limit for %q (have %s)", o.process, strings.Join(analysis.FluidProcesses(), ", "))
+	descs, err := o.pf.descriptors()
+	if err != nil {
+		return err
 	}
-	d, err := strconv.ParseFloat(o.choices, 64)
-	if err != nil || d != math.Trunc(d) || d < 1 || d > analysis.MaxFluidD {
-		return usagef("--choices: need a whole number 1 <= d <= %d, got %q", analysis.MaxFluidD, o.choices)
+	if len(descs) > 1 {
+		return usagef("--process: fluid takes one process, got %q", o.pf.process)
 	}
-	if !(o.beta >= 0 && o.beta <= 1) {
-		return usagef("--beta: need 0 <= beta <= 1, got %g", o.beta)
+	desc := descs[0]
+	params, err := o.pf.params(fs, descs)
+	if err != nil {
+		return err
+	}
+	if desc.Uses&alloc.ParamGraph != 0 {
+		if sp, err := graphgen.ParseSpec(o.graph); err != nil {
+			return usagef("--graph: %v", err)
+		} else if sp.Kind == "complete" {
+			params.Graph = graphgen.Complete(2)
+		}
+	}
+	if err := checkParams(descs, params); err != nil {
+		return err
+	}
+	mf, ok := desc.MeanField(params)
+	if !ok {
+		return usagef("--process: no fluid limit for -p %s with these parameters", desc.Name)
+	}
+	if mf.D < 1 || mf.D > analysis.MaxFluidD {
+		return usagef("--choices: need a whole number 1 <= d <= %d, got %q", analysis.MaxFluidD, o.pf.choices)
 	}
 	if !(o.tol >= 1e-300 && o.tol < 1) {
 		return usagef("--tol: need 1e-300 <= tol < 1, got %g", o.tol)
@@ -120,24 +138,17 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 	if !(load >= 0 && load <= analysis.MaxFluidLoad) {
 		return usagef("--balls: the load m/n must be in [0, %g], got %g", float64(analysis.MaxFluidLoad), load)
 	}
-	fp := analysis.FluidProcess{Name: o.process, D: int(d), Beta: o.beta}
-	switch o.process {
-	case "one-choice":
-		d = 1
-	case "one-plus-beta":
-		d = 2
-	}
-	tails, err := analysis.TailsTol(fp, load, o.tol)
+	tails, err := analysis.TailsTol(mf, load, o.tol)
 	if err != nil {
 		return err
 	}
 	out := fluidJSONOut{
-		Process: o.process, D: d, Load: load, Tails: tails, N: n,
+		Process: desc.Name, D: desc.Choices(params), Load: load, Tails: tails, N: n,
 		PMaxAtLeast: analysis.MaxLoadDist(tails, float64(n)),
 		PredMax:     analysis.PredictedMaxLoad(tails, float64(n)),
 	}
-	if o.process == "one-plus-beta" {
-		b := o.beta
+	if desc.Uses&alloc.ParamBeta != 0 {
+		b := params.Beta
 		out.Beta = &b
 	}
 	var buf bytes.Buffer

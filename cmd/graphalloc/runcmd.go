@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -20,6 +19,7 @@ import (
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
+	"github.com/graphalloc/graphalloc/study"
 )
 
 const runHelp = `Usage: graphalloc run [flags]
@@ -71,14 +71,12 @@ Flags:
 
 // runOptions are the parsed flags of run.
 type runOptions struct {
-	process, choices, bins, balls, graph, ties, format, output, shard, sample, every string
-	resume, maxMemory                                                                string
-	trials, workers                                                                  int
-	profile                                                                          bool
-	seed                                                                             uint64
-	beta                                                                             float64
-	probeCap, weights                                                                string
-	engine                                                                           string
+	pf                                                 processFlags
+	bins, balls, graph, format, output, shard, every   string
+	resume, maxMemory, engine                          string
+	trials, workers                                    int
+	profile                                            bool
+	seed                                               uint64
 }
 
 func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error {
@@ -90,16 +88,10 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 	}
-	fs.StringVarP(&o.process, "process", "p", "greedy", "process: "+strings.Join(alloc.ProcessNames(), ", "))
-	fs.StringVarP(&o.choices, "choices", "d", "2", "number of choices d")
+	o.pf.add(fs, "greedy", "process: "+processList())
 	fs.StringVarP(&o.bins, "bins", "n", "65536", "bins n (1e6, 2^20 allowed); for a graph file, its vertex count")
 	fs.StringVarP(&o.balls, "balls", "m", "n", "balls m: 1e6, 2^20, or a multiple of n: n, 16n, 0.5n")
 	fs.StringVarP(&o.graph, "graph", "g", "complete", "topology for -p graph: KIND[:key=value,...] with KIND one of "+strings.Join(graphgen.Kinds(), ", ")+", or file:PATH")
-	fs.StringVar(&o.ties, "ties", "random", "tie rule: random or left (left, grouped, window and rank use left unless this is given)")
-	fs.StringVar(&o.sample, "sample", "edge", "graph sampling: edge (uniform edge) or vertex (uniform vertex, then uniform neighbour)")
-	fs.Float64Var(&o.beta, "beta", 0.5, "β of -p one-plus-beta, in [0, 1]: the probability of a Greedy[2] step")
-	fs.StringVar(&o.probeCap, "cap", "", "probe cap of -p firstdiff (default 2^d)")
-	fs.StringVar(&o.weights, "weights", "exp", "ball weights of -p weighted: const, exp, pareto:shape=A, uniform:a=A,b=B")
 	fs.IntVarP(&o.trials, "trials", "t", 10, "independent trials")
 	fs.Uint64VarP(&o.seed, "seed", "s", 1, "base seed; trial i depends only on (seed, i)")
 	fs.IntVarP(&o.workers, "workers", "w", 0, "trials run in parallel (0: one per CPU); never changes results")
@@ -133,48 +125,28 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 	if o.trials < 1 {
 		return usagef("--trials: need at least 1 trial, got %d", o.trials)
 	}
-	d, err := strconv.ParseFloat(o.choices, 64)
-	if err != nil || math.IsNaN(d) || math.IsInf(d, 0) {
-		return usagef("--choices: %q is not a number", o.choices)
-	}
-	ties := alloc.DefaultTies(o.process)
-	if fs.Changed("ties") {
-		if ties, err = alloc.ParseTies(o.ties); err != nil {
-			return usagef("--ties: %v", err)
-		}
-	}
-	sample, err := alloc.ParseSampling(o.sample)
+	descs, err := o.pf.descriptors()
 	if err != nil {
-		return usagef("--sample: %v", err)
+		return err
 	}
-	if o.process != "graph" && fs.Changed("graph") {
-		return usagef("--graph applies only to -p graph, not to -p %s", o.process)
+	if len(descs) > 1 {
+		return usagef("--process: run takes one process, got %q (compare runs several)", o.pf.process)
 	}
-	for _, f := range [][2]string{{"beta", "one-plus-beta"}, {"cap", "firstdiff"}, {"weights", "weighted"}} {
-		if o.process != f[1] && fs.Changed(f[0]) {
-			return usagef("--%s applies only to -p %s, not to -p %s", f[0], f[1], o.process)
-		}
-	}
-	if !(o.beta >= 0 && o.beta <= 1) {
-		return usagef("--beta: need 0 <= beta <= 1, got %g", o.beta)
-	}
-	var probeCap int64
-	if o.probeCap != "" {
-		if probeCap, err = parseCount(o.probeCap, 0); err != nil || probeCap < 1 || probeCap > 1<<20 {
-			return usagef("--cap: need a probe cap 1 <= cap <= 2^20, got %q", o.probeCap)
-		}
-	}
-	weights, err := alloc.ParseWeights(o.weights)
+	desc := descs[0]
+	params, err := o.pf.params(fs, descs)
 	if err != nil {
-		return usagef("--weights: %v", err)
+		return err
 	}
-
+	if err := checkParams(descs, params); err != nil {
+		return err
+	}
+	usesGraph := desc.Uses&alloc.ParamGraph != 0
 	var n int64
-	if o.process != "graph" || fs.Changed("bins") || !isFileSpec(o.graph) {
+	if !usesGraph || fs.Changed("bins") || !isFileSpec(o.graph) {
 		if n, err = parseCount(o.bins, 0); err != nil {
 			return usagef("--bins: %v", err)
 		}
-		if maxN, why := binsLimit(o.engine, o.process, o.graph); n < 1 || n > maxN {
+		if maxN, why := binsLimit(o.engine, desc, o.graph); n < 1 || n > maxN {
 			return usagef("--bins: need 1 <= n <= %d (%s), got %d", maxN, why, n)
 		}
 	}
@@ -190,17 +162,11 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 		if w <= 0 {
 			w = int64(runtime.NumCPU())
 		}
-		perBin := int64(4)
-		if o.process == "rank" || o.process == "weighted" {
-			perBin = 8 // uint32 loads and the sorted order; float64 loads
-		}
-		return perBin * n * min(w, int64(o.trials))
+		return int64(desc.BinBytes) * n * min(w, int64(o.trials))
 	}
-	params := alloc.Params{D: d, Ties: ties, Sample: sample, Beta: o.beta, Cap: int(probeCap), Weights: weights}
 	graphName := "complete"
-	var coreInfo *int
-	var coreFrac *float64
-	if o.process == "graph" {
+	var topo *study.Topology
+	if usesGraph {
 		spec, err := graphgen.ParseSpec(o.graph)
 		if err != nil {
 			return usagef("--graph: %v", err)
@@ -218,11 +184,7 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 			}
 			// A torus rounds n to a power of its side; its note says so.
 		}
-		if nr := info.Nonregular; nr != nil {
-			core, f := nr.Core, nr.CoreFraction
-			coreInfo = &core
-			coreFrac = &f
-		}
+		topo = study.Measure(spec, g)
 		n = int64(g.Order())
 		params.Graph = g
 		graphName = spec.String()
@@ -243,23 +205,23 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 			return usagef("--every: need a positive count, got %q", o.every)
 		}
 	}
-	levels, _, err := chooseEngine(o.engine, o.process, o.graph, n)
+	levels, _, err := chooseEngine(o.engine, desc, o.graph, n)
 	if err != nil {
 		return err
 	}
-	if o.process != "graph" && !levels {
+	if !usesGraph && !levels {
 		if err := checkMemory(binBytes(n), memLimit); err != nil {
 			return err
 		}
 	}
-	p, err := alloc.NewProcess(o.process, params)
+	p, err := desc.New(params)
 	if err != nil {
 		return usageError{err}
 	}
-	if levels {
-		p = alloc.Levels{P: p}
-	}
 	cfg := alloc.Config{Process: p, N: int(n), M: m, Seed: o.seed, Every: every, Profile: o.profile}
+	if levels {
+		cfg.Engine = alloc.EngineLevels
+	}
 	if err := cfg.Check(); err != nil {
 		return usageError{err}
 	}
@@ -268,32 +230,11 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 		return usagef("--shard: %v", err)
 	}
 
-	head := runConfig{
-		Process: o.process, D: d, N: n, M: m, Graph: graphName, Ties: ties.String(),
-		Seed: o.seed, Trials: o.trials, Shard: o.shard, Every: every, Profile: o.profile, Version: Version,
-	}
+	head := newRunConfig(study.Setting{Process: desc, Params: params, N: n, M: m, Topology: topo})
+	head.Graph, head.Seed, head.Trials, head.Shard = graphName, o.seed, o.trials, o.shard
+	head.Every, head.Profile = every, o.profile
 	if levels {
-		head.Engine = "levels"
-	}
-	if o.process == "graph" {
-		head.Sample = sample.String()
-		lo, hi := degreeRange(params.Graph)
-		head.MinDegree, head.MaxDegree = &lo, &hi
-		head.Core, head.CoreFraction = coreInfo, coreFrac
-	}
-	if o.process == "one-choice" || o.process == "graph" {
-		head.D = map[string]float64{"one-choice": 1, "graph": 2}[o.process]
-	}
-	switch o.process {
-	case "one-plus-beta":
-		head.D, head.Beta = 2, &o.beta
-	case "firstdiff":
-		head.Cap = int(probeCap)
-		if head.Cap == 0 {
-			head.Cap = alloc.DefaultFirstDiffCap(int(d))
-		}
-	case "weighted":
-		head.Weights = weights.String()
+		head.Engine = alloc.EngineLevels.String()
 	}
 
 	// --resume: keep the trials an earlier output holds, run the rest.
@@ -526,99 +467,99 @@ type fluidJSON struct {
 	PMaxAtLst []float64 `json:"p_max_at_least"`
 }
 
-// fluidFor returns the fluid process that predicts run c, if there is one:
-// the exchangeable processes (Rank[d] for a whole d as Greedy[d]), and
-// two-choice on the complete graph (Greedy[2] up to O(1/n)). Heavy runs (m/n > 64) are left out: the solver's time
-// grows with m/n and the table is for a first look.
-func fluidFor(c runConfig) (analysis.FluidProcess, bool) {
-	t := float64(c.M) / float64(c.N)
-	if t > 64 || c.M == 0 {
-		return analysis.FluidProcess{}, false
-	}
-	switch c.Process {
-	case "one-choice":
-		return analysis.FluidProcess{Name: "one-choice"}, true
-	case "greedy", "left", "unbalanced":
-		return analysis.FluidProcess{Name: c.Process, D: int(c.D)}, true
-	case "one-plus-beta":
-		if c.Beta != nil {
-			return analysis.FluidProcess{Name: c.Process, Beta: *c.Beta}, true
-		}
-	case "rank":
-		// Rank[d] for a whole d is Greedy[d] with fixed-order ties.
-		if c.D == math.Trunc(c.D) {
-			return analysis.FluidProcess{Name: "greedy", D: int(c.D)}, true
-		}
-	case "graph":
-		if c.Graph == "complete" {
-			return analysis.FluidProcess{Name: "greedy", D: 2}, true
-		}
-	}
-	return analysis.FluidProcess{}, false
-}
-
 func toStat(s analysis.Summary) statJSON {
 	return statJSON{Mean: s.Mean, Std: s.Std, Min: s.Min, Max: s.Max, CI95: s.CI95, Counts: s.Counts}
 }
 
-// summarize computes the summary block from the config and the trials
-// alone: statistics over the trials, the fluid prediction and the bounds
-// that apply to this process and topology.
-func summarize(c runConfig, rs []alloc.Result) runSummary {
-	var mx, gap []float64
-	var probes float64
-	for _, r := range rs {
-		mx = append(mx, r.MaxLoad)
-		gap = append(gap, r.Gap)
-		probes += float64(r.Probes)
+// newRunConfig is the config block of a run of s (the fields that describe
+// the process and the graph; the caller adds seed, trials and the rest).
+func newRunConfig(s study.Setting) runConfig {
+	d := s.Process
+	c := runConfig{
+		Process: d.Name, D: d.Choices(s.Params), N: s.N, M: s.M, Graph: "complete",
+		Ties: d.TiesFor(s.Params).String(), Version: Version,
 	}
-	s := runSummary{MaxLoad: toStat(analysis.Summarize(mx)), Gap: toStat(analysis.Summarize(gap)), Bounds: []boundJSON{}}
-	if c.M > 0 && len(rs) > 0 {
-		s.Probes = probes / float64(c.M) / float64(len(rs))
+	if d.Uses&alloc.ParamBeta != 0 {
+		b := s.Params.Beta
+		c.Beta = &b
 	}
-	if fp, ok := fluidFor(c); ok {
-		// Tails below 1e-12 of the bins are beyond any simulation here.
-		if tails, err := analysis.TailsTol(fp, float64(c.M)/float64(c.N), 1e-12); err == nil {
-			s.Fluid = &fluidJSON{
-				Process: fp.Name, Tails: tails,
-				PredMax:   analysis.PredictedMaxLoad(tails, float64(c.N)),
-				PMaxAtLst: analysis.MaxLoadDist(tails, float64(c.N)),
-			}
+	if d.Uses&alloc.ParamCap != 0 {
+		c.Cap = s.Params.Cap
+		if c.Cap == 0 {
+			c.Cap = alloc.DefaultFirstDiffCap(int(c.D))
 		}
 	}
-	q := analysis.Query{N: float64(c.N), M: float64(c.M), D: c.D, Process: c.Process}
-	if c.Process == "graph" && c.MinDegree != nil && c.MaxDegree != nil {
-		q.Topology = strings.SplitN(c.Graph, ":", 2)[0]
-		q.Sample = c.Sample
-		q.MinDegree = float64(*c.MinDegree)
+	if d.Uses&alloc.ParamWeights != 0 {
+		c.Weights = s.Params.Weights.String()
+	}
+	if t := s.Topology; t != nil {
+		c.Sample = s.Params.Sample.String()
+		lo, hi := t.Degree.Min, t.Degree.Max
+		c.MinDegree, c.MaxDegree = &lo, &hi
+		if t.Core > 0 {
+			core, f := t.Core, t.CoreFraction
+			c.Core, c.CoreFraction = &core, &f
+		}
+	}
+	return c
+}
+
+// setting is the study.Setting a config describes: what merge and resume
+// summarise from a file alone.
+func (c runConfig) setting() (study.Setting, error) {
+	d, err := alloc.Lookup(c.Process)
+	if err != nil {
+		return study.Setting{}, err
+	}
+	p := alloc.Params{D: c.D, Cap: c.Cap}
+	if c.Beta != nil {
+		p.Beta = *c.Beta
+	}
+	if c.Weights != "" {
+		if p.Weights, err = alloc.ParseWeights(c.Weights); err != nil {
+			return study.Setting{}, err
+		}
+	}
+	if c.Sample != "" {
+		if p.Sample, err = alloc.ParseSampling(c.Sample); err != nil {
+			return study.Setting{}, err
+		}
+	}
+	if c.Ties != "" {
+		if p.Ties, err = alloc.ParseTies(c.Ties); err != nil {
+			return study.Setting{}, err
+		}
+	}
+	s := study.Setting{Process: d, Params: p, N: c.N, M: c.M}
+	if d.Uses&alloc.ParamGraph != 0 && c.MinDegree != nil && c.MaxDegree != nil {
+		sp, err := graphgen.ParseSpec(c.Graph)
+		if err != nil {
+			return study.Setting{}, err
+		}
+		s.Topology = &study.Topology{Spec: sp, Degree: study.Degrees{Min: *c.MinDegree, Max: *c.MaxDegree}}
 		if c.Core != nil && c.CoreFraction != nil {
-			q.Core, q.CoreFraction = float64(*c.Core), *c.CoreFraction
-		}
-		if *c.MinDegree == *c.MaxDegree {
-			q.Degree = float64(*c.MinDegree)
+			s.Topology.Core, s.Topology.CoreFraction = *c.Core, *c.CoreFraction
 		}
 	}
-	for _, b := range analysis.Bounds(q) {
-		if b.Applies {
-			s.Bounds = append(s.Bounds, boundJSON{Name: b.Name, Value: b.Value, Kind: b.Kind, Formula: b.Formula, Base: b.Base})
-		} else {
-			s.notApplicable = append(s.notApplicable, b)
-		}
+	return s, nil
+}
+
+// summarize computes the summary block from the config and the trials
+// alone (study.Summarize: the statistics, fluid prediction and bounds every
+// command reports).
+func summarize(c runConfig, rs []alloc.Result) runSummary {
+	set, err := c.setting()
+	if err != nil {
+		return runSummary{Bounds: []boundJSON{}}
+	}
+	sum := study.Summarize(set, rs)
+	s := runSummary{MaxLoad: toStat(sum.MaxLoad), Gap: toStat(sum.Gap), Probes: sum.Probes, Bounds: []boundJSON{}, notApplicable: sum.NotApplicable}
+	if f := sum.Fluid; f != nil {
+		s.Fluid = &fluidJSON{Process: f.Process, Tails: f.Tails, PredMax: f.PredictedMaxLoad, PMaxAtLst: f.PMaxAtLeast}
+	}
+	for _, b := range sum.Bounds {
+		s.Bounds = append(s.Bounds, boundJSON{Name: b.Name, Value: b.Value, Kind: b.Kind, Formula: b.Formula, Base: b.Base})
 	}
 	return s
 }
 
-// degreeRange returns the minimum and maximum degree of g.
-func degreeRange(g graphgen.Graph) (lo, hi int) {
-	if _, ok := g.(graphgen.Complete); ok {
-		return g.Order() - 1, g.Order() - 1
-	}
-	for v := range g.Order() {
-		d := g.Degree(v)
-		if v == 0 || d < lo {
-			lo = d
-		}
-		hi = max(hi, d)
-	}
-	return lo, hi
-}

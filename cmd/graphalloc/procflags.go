@@ -1,0 +1,158 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/graphalloc/graphalloc/alloc"
+)
+
+// processFlags are the process flags of run, compare, bounds and fluid: one
+// definition, so that their help texts, defaults and checks are the same.
+type processFlags struct {
+	process, choices, ties, sample, probeCap, weights string
+	beta                                              float64
+}
+
+// processList is the list of processes for a help text.
+func processList() string { return strings.Join(alloc.Names(), ", ") }
+
+// add defines the flags on fs; -p has the given default and help.
+func (o *processFlags) add(fs *pflag.FlagSet, defProcess, processHelp string) {
+	fs.StringVarP(&o.process, "process", "p", defProcess, processHelp)
+	fs.StringVarP(&o.choices, "choices", "d", "2", "number of choices d (a real number >= 1 for rank)")
+	fs.Float64Var(&o.beta, "beta", 0.5, "β of -p one-plus-beta, in [0, 1]: the probability of a Greedy[2] step")
+	fs.StringVar(&o.probeCap, "cap", "", "probe cap of -p firstdiff (default 2^d)")
+	fs.StringVar(&o.weights, "weights", "exp", "ball weights of -p weighted: const, exp, pareto:shape=A, uniform:a=A,b=B")
+	fs.StringVar(&o.ties, "ties", "random", "tie rule: random or left (left, grouped, window and rank use left unless this is given)")
+	fs.StringVar(&o.sample, "sample", "edge", "graph sampling: edge (uniform edge) or vertex (uniform vertex, then uniform neighbour)")
+}
+
+// flagParams maps the parameter flags to the parameters they set.
+var flagParams = []struct {
+	flag  string
+	param alloc.Param
+}{
+	{"beta", alloc.ParamBeta}, {"cap", alloc.ParamCap}, {"weights", alloc.ParamWeights},
+	{"sample", alloc.ParamGraph}, {"graph", alloc.ParamGraph},
+}
+
+// users lists the processes that read parameter p.
+func users(p alloc.Param) string {
+	var names []string
+	for _, d := range alloc.Descriptors() {
+		if d.Uses&p != 0 {
+			names = append(names, d.Name)
+		}
+	}
+	return strings.Join(names, ", -p ")
+}
+
+// descriptors looks up the processes of a comma-separated -p value, in
+// order, without repeats.
+func (o *processFlags) descriptors() ([]*alloc.Descriptor, error) {
+	var ds []*alloc.Descriptor
+	for name := range strings.SplitSeq(o.process, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		d, err := alloc.Lookup(name)
+		if err != nil {
+			return nil, usagef("--process: %v", err)
+		}
+		if !containsDesc(ds, d) {
+			ds = append(ds, d)
+		}
+	}
+	if len(ds) == 0 {
+		return nil, usagef("--process: no process given")
+	}
+	return ds, nil
+}
+
+func containsDesc(ds []*alloc.Descriptor, d *alloc.Descriptor) bool {
+	for _, e := range ds {
+		if e == d {
+			return true
+		}
+	}
+	return false
+}
+
+// params parses the parameter flags for the processes ds: a flag given
+// that none of them reads is an error naming the processes that read it;
+// Ties stays TiesDefault unless --ties is given.
+func (o *processFlags) params(fs *pflag.FlagSet, ds []*alloc.Descriptor) (alloc.Params, error) {
+	var p alloc.Params
+	var uses alloc.Param
+	var names []string
+	for _, d := range ds {
+		uses |= d.Uses
+		names = append(names, d.Name)
+	}
+	for _, f := range flagParams {
+		if fs.Lookup(f.flag) != nil && fs.Changed(f.flag) && uses&f.param == 0 {
+			return p, usagef("--%s applies only to -p %s, not to -p %s", f.flag, users(f.param), strings.Join(names, ","))
+		}
+	}
+	d, err := strconv.ParseFloat(o.choices, 64)
+	if err != nil || math.IsNaN(d) || math.IsInf(d, 0) {
+		return p, usagef("--choices: %q is not a number", o.choices)
+	}
+	p.D = d
+	if fs.Changed("ties") {
+		if p.Ties, err = alloc.ParseTies(o.ties); err != nil {
+			return p, usagef("--ties: %v", err)
+		}
+	}
+	if p.Sample, err = alloc.ParseSampling(o.sample); err != nil {
+		return p, usagef("--sample: %v", err)
+	}
+	if !(o.beta >= 0 && o.beta <= 1) {
+		return p, usagef("--beta: need 0 <= beta <= 1, got %g", o.beta)
+	}
+	if uses&alloc.ParamBeta != 0 {
+		p.Beta = o.beta
+	}
+	if o.probeCap != "" {
+		c, err := parseCount(o.probeCap, 0)
+		if err != nil || c < 1 || c > 1<<20 {
+			return p, usagef("--cap: need a probe cap 1 <= cap <= 2^20, got %q", o.probeCap)
+		}
+		p.Cap = int(c)
+	}
+	if p.Weights, err = alloc.ParseWeights(o.weights); err != nil {
+		return p, usagef("--weights: %v", err)
+	}
+	return p, nil
+}
+
+// check checks p for each process of ds that does not take a graph (a
+// graph process is checked once its graph is built).
+func checkParams(ds []*alloc.Descriptor, p alloc.Params) error {
+	for _, d := range ds {
+		if d.Uses&alloc.ParamGraph != 0 {
+			continue
+		}
+		if err := d.Check(p); err != nil {
+			return usageError{err}
+		}
+	}
+	return nil
+}
+
+// describe is "Greedy[2]"-style label of process d with parameters p.
+func describe(d *alloc.Descriptor, p alloc.Params) string {
+	if d.Uses&alloc.ParamGraph != 0 {
+		return d.Name
+	}
+	r, err := d.New(p)
+	if err != nil {
+		return fmt.Sprintf("%s[%g]", d.Name, d.Choices(p))
+	}
+	return r.String()
+}
