@@ -49,12 +49,12 @@ Flags:
 `
 
 type compareOptions struct {
-	pf                                      processFlags
-	graphs                                  []string
-	graphList, bins, balls, format          string
-	output, shard, plot                     string
-	trials, workers                         int
-	seed                                    uint64
+	pf                             processFlags
+	graphs                         []string
+	graphList, bins, balls, format string
+	output, shard, plot            string
+	trials, workers                int
+	seed                           uint64
 }
 
 func cmdCompare(ctx context.Context, stdout, stderr io.Writer, args []string) error {

@@ -71,12 +71,12 @@ Flags:
 
 // runOptions are the parsed flags of run.
 type runOptions struct {
-	pf                                                 processFlags
-	bins, balls, graph, format, output, shard, every   string
-	resume, maxMemory, engine                          string
-	trials, workers                                    int
-	profile                                            bool
-	seed                                               uint64
+	pf                                               processFlags
+	bins, balls, graph, format, output, shard, every string
+	resume, maxMemory, engine                        string
+	trials, workers                                  int
+	profile                                          bool
+	seed                                             uint64
 }
 
 func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error {
@@ -562,4 +562,3 @@ func summarize(c runConfig, rs []alloc.Result) runSummary {
 	}
 	return s
 }
-
