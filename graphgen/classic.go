@@ -20,8 +20,15 @@ func NewComplete(n int) (Complete, error) {
 // Order returns n.
 func (g Complete) Order() int { return int(g) }
 
-// Size returns n(n-1)/2.
-func (g Complete) Size() int64 { return int64(g) * (int64(g) - 1) / 2 }
+// Size returns n(n-1)/2, halving the even factor first: n(n−1) itself
+// overflows an int64 from n ≈ 3.04·10^9 on.
+func (g Complete) Size() int64 {
+	n := int64(g)
+	if n%2 == 0 {
+		return n / 2 * (n - 1)
+	}
+	return n * ((n - 1) / 2)
+}
 
 // Degree returns n-1.
 func (g Complete) Degree(int) int { return int(g) - 1 }

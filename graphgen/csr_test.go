@@ -1,6 +1,7 @@
 package graphgen
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -104,6 +105,10 @@ func TestClassic(t *testing.T) {
 		if n > 0 && seen != n-1 {
 			t.Errorf("K_%d: vertex 0 visits %d neighbours", n, seen)
 		}
+	}
+	// n(n−1)/2 for n = 2^32 − 1 is 2^63 − 3·2^31 + 1; n(n−1) is not an int64.
+	if k, _ := NewComplete(MaxOrder); k.Size() != math.MaxInt64-3<<31+2 {
+		t.Errorf("K_n, n = 2^32 − 1: %d edges", k.Size())
 	}
 	if _, err := NewComplete(-1); err == nil {
 		t.Error("K_-1 accepted")

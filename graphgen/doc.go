@@ -37,7 +37,10 @@
 // A Spec (the --graph argument of the command line, "regular:degree=16",
 // "regular:eps=0.5", "torus:dim=3", "gnp:degree=16", "circulant:degree=16",
 // "nonregular:mindeg=16,core=1024", "file:road.txt.gz") parses a description
-// once and Build makes the graph.
+// once. Plan says what it will make on n vertices before anything is built
+// (the order, the degree range, the edge count, the spectrum of the random
+// walk where it has a closed form, the memory) and checks the parameters;
+// Build makes the graph.
 //
 // # Files
 //

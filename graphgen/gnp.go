@@ -61,10 +61,7 @@ func Gnp(n int, p float64, src rand.Source) (*CSR, error) {
 	if src == nil {
 		return nil, errors.New("graphgen: gnp needs a random source, got nil")
 	}
-	// Room for the mean plus 6 standard deviations: one allocation almost
-	// always.
-	mean := pairs * p
-	e := make([]uint32, 0, 2*int(mean+6*math.Sqrt(mean*(1-p))+16))
+	e := make([]uint32, 0, gnpEdgeCap(pairs, p))
 	lq := math.Log1p(-p) // ln(1−p), −Inf for p = 1 (every skip is 0)
 	// Pair (u, v) is the x-th pair of row u, v = u+1+x; row u holds the
 	// n−1−u pairs with first vertex u.
@@ -120,6 +117,14 @@ done:
 		fill[b]++
 	}
 	return &CSR{off: off, adj: adj, edges: e[:len(e):len(e)]}, nil
+}
+
+// gnpEdgeCap is the room Gnp reserves for the drawn pairs, in uint32s:
+// the mean plus 6 standard deviations of the edge count, so that one
+// allocation almost always suffices.
+func gnpEdgeCap(pairs, p float64) int {
+	mean := pairs * p
+	return 2 * int(mean+6*math.Sqrt(mean*(1-p))+16)
 }
 
 // GnpDegreeP returns the p for which G(n, p) has mean degree degree:

@@ -2,7 +2,6 @@ package graphgen
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -149,7 +148,8 @@ type BuildInfo struct {
 }
 
 // Build makes the graph s describes on n vertices (unless s sets n or reads
-// a file), drawing randomness from src.
+// a file), drawing randomness from src. It takes its parameters from
+// s.Plan(n), and returns Plan's error if the spec does not fit n.
 func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
 	info := &BuildInfo{Degree: -1}
 	if s.Kind == "file" {
@@ -160,234 +160,48 @@ func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
 		info.N, info.Edges, info.File = g.Order(), g.Size(), fi
 		return g, info, nil
 	}
-	_, nSet := s.Params["n"]
-	if v, ok := s.Params["n"]; ok {
-		var err error
-		if n, err = s.intParam("n", v); err != nil {
-			return nil, nil, err
-		}
+	p, err := s.Plan(n)
+	if err != nil {
+		return nil, nil, err
 	}
-	switch s.Kind {
-	case "torus", "hypercube":
-		// These fix their own n from dim and side.
-		return s.buildLattice(n, nSet, info)
-	}
-	if n < 0 || n > MaxOrder {
-		return nil, nil, fmt.Errorf("graphgen: %s needs 0 <= n <= %d, got n=%d", s.Kind, MaxOrder, n)
-	}
-	info.N = n
+	n = p.N
+	info.N, info.Notes = n, p.Notes
+	var g Graph
 	switch s.Kind {
 	case "complete":
-		g, err := NewComplete(n)
-		if err != nil {
-			return nil, nil, err
-		}
-		info.Edges, info.Degree = g.Size(), n-1
-		return g, info, nil
+		g, err = NewComplete(n)
+		info.Degree = n - 1
 	case "cycle":
-		g, err := Cycle(n)
-		if err != nil {
-			return nil, nil, err
-		}
-		info.Edges = g.Size()
+		g, err = Cycle(n)
 		if n > 2 {
 			info.Degree = 2
 		}
-		return g, info, nil
+	case "torus":
+		g, err = Torus(p.Dim, p.Side)
+		info.Degree, info.Dim, info.Side = p.MaxDegree, p.Dim, p.Side
+	case "hypercube":
+		g, err = Hypercube(p.Dim)
+		info.Degree, info.Dim, info.Side = p.MaxDegree, p.Dim, p.Side
 	case "regular":
-		delta, err := s.regularDegree(n, info)
-		if err != nil {
-			return nil, nil, err
-		}
-		g, st, err := RandomRegular(n, delta, src)
-		if err != nil {
-			return nil, nil, err
-		}
-		info.Edges, info.Degree, info.Regular = g.Size(), delta, &st
-		return g, info, nil
+		var st RegularStats
+		g, st, err = RandomRegular(n, p.MaxDegree, src)
+		info.Degree, info.Regular = p.MaxDegree, &st
 	case "gnp":
-		p, err := s.gnpP(n)
-		if err != nil {
-			return nil, nil, err
-		}
-		g, err := Gnp(n, p, src)
-		if err != nil {
-			return nil, nil, err
-		}
-		info.Edges, info.P = g.Size(), p
-		return g, info, nil
+		g, err = Gnp(n, p.P, src)
+		info.P = p.P
 	case "circulant":
-		dv, ok := s.Params["degree"]
-		if !ok {
-			return nil, nil, fmt.Errorf("graphgen: circulant needs degree=D")
-		}
-		delta, err := s.intParam("degree", dv)
-		if err != nil {
-			return nil, nil, err
-		}
-		g, err := RandomCirculant(n, delta, src)
-		if err != nil {
-			return nil, nil, err
-		}
-		info.Edges, info.Degree = g.Size(), delta
-		return g, info, nil
+		g, err = RandomCirculant(n, p.MaxDegree, src)
+		info.Degree = p.MaxDegree
 	case "nonregular":
-		var mindeg, core int
-		for _, kp := range []struct {
-			key string
-			dst *int
-		}{{"mindeg", &mindeg}, {"core", &core}} {
-			v, ok := s.Params[kp.key]
-			if !ok {
-				return nil, nil, fmt.Errorf("graphgen: nonregular needs mindeg=δ and core=c")
-			}
-			var err error
-			if *kp.dst, err = s.intParam(kp.key, v); err != nil {
-				return nil, nil, err
-			}
-		}
-		g, st, err := Nonregular(n, mindeg, core, src)
-		if err != nil {
-			return nil, nil, err
-		}
-		info.Edges, info.Nonregular = g.Size(), &st
-		return g, info, nil
-	}
-	return nil, nil, fmt.Errorf("graphgen: unknown graph kind %q", s.Kind)
-}
-
-// buildLattice builds a torus or a hypercube, whose vertex count follows
-// from dim and side: n is only used to choose them when they are not given,
-// and must agree with them when the spec sets it (nSet).
-func (s Spec) buildLattice(n int, nSet bool, info *BuildInfo) (Graph, *BuildInfo, error) {
-	dim, side := 0, 0
-	for _, kp := range []struct {
-		key string
-		dst *int
-	}{{"dim", &dim}, {"side", &side}} {
-		if v, ok := s.Params[kp.key]; ok {
-			x, err := s.intParam(kp.key, v)
-			if err != nil {
-				return nil, nil, err
-			}
-			*kp.dst = x
-		}
-	}
-	_, dimSet := s.Params["dim"]
-	_, sideSet := s.Params["side"]
-	var (
-		g   *CSR
-		err error
-	)
-	if s.Kind == "hypercube" {
-		if !dimSet {
-			if dim, err = HypercubeDim(n); err != nil {
-				return nil, nil, err
-			}
-		}
-		side = 2
-		g, err = Hypercube(dim)
-		info.Degree = dim
-	} else {
-		if !dimSet {
-			dim = 2
-		}
-		if dim < 1 || dim > 64 {
-			return nil, nil, fmt.Errorf("graphgen: torus needs 1 <= dim <= 64, got dim=%d", dim)
-		}
-		if !sideSet {
-			if n < 0 || n > MaxOrder {
-				return nil, nil, fmt.Errorf("graphgen: torus needs 0 <= n <= %d, got n=%d", MaxOrder, n)
-			}
-			side = TorusSide(n, dim)
-			// Rounding n up to side^dim may not more than double it:
-			// for dim > log2 n the side is 2 and 2^dim could be
-			// anything.
-			if N, err := torusOrder(dim, side); err != nil || N > 2*max(n, 1) {
-				alt := ""
-				if lo, _ := torusOrder(dim, side-1); side > 2 {
-					alt = fmt.Sprintf(" (side=%d gives %d)", side-1, lo)
-				}
-				return nil, nil, fmt.Errorf("graphgen: torus:dim=%d on n=%d: side ⌈n^(1/%d)⌉ = %d gives more than 2n vertices; set side= explicitly%s or use a smaller dim", dim, n, dim, side, alt)
-			}
-		}
-		g, err = Torus(dim, side)
-		switch {
-		case side == 1:
-			info.Degree = 0
-		case side == 2:
-			info.Degree = dim
-		default:
-			info.Degree = 2 * dim
-		}
+		var st NonregularStats
+		g, st, err = Nonregular(n, p.MinDegree, p.Core, src)
+		info.Nonregular = &st
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	if g.Order() != n {
-		if nSet {
-			return nil, nil, fmt.Errorf("graphgen: %s has %d vertices, but the spec sets n=%d", s, g.Order(), n)
-		}
-		if s.Kind == "torus" && !sideSet {
-			info.Notes = append(info.Notes, fmt.Sprintf("torus side ⌈n^(1/%d)⌉ = %d for n=%d: %d^%d = %d vertices", dim, side, n, side, dim, g.Order()))
-		} else {
-			info.Notes = append(info.Notes, fmt.Sprintf("%s has %d vertices", s, g.Order()))
-		}
-	}
-	info.N, info.Edges, info.Dim, info.Side = g.Order(), g.Size(), dim, side
+	info.Edges = g.Size()
 	return g, info, nil
-}
-
-// gnpP reads p= or degree= of a gnp spec.
-func (s Spec) gnpP(n int) (float64, error) {
-	pv, hasP := s.Params["p"]
-	dv, hasD := s.Params["degree"]
-	switch {
-	case hasP && hasD:
-		return 0, fmt.Errorf("graphgen: gnp takes p= or degree=, not both")
-	case hasP:
-		p, err := strconv.ParseFloat(pv, 64)
-		if err != nil || !(p >= 0 && p <= 1) {
-			return 0, fmt.Errorf("graphgen: gnp:p needs 0 <= p <= 1, got %q", pv)
-		}
-		return p, nil
-	case hasD:
-		d, err := strconv.ParseFloat(dv, 64)
-		if err != nil {
-			return 0, fmt.Errorf("graphgen: gnp:degree needs a number, got %q", dv)
-		}
-		return GnpDegreeP(n, d)
-	}
-	return 0, fmt.Errorf("graphgen: gnp needs p=P or degree=D")
-}
-
-// regularDegree reads degree= or eps= of a regular spec.
-func (s Spec) regularDegree(n int, info *BuildInfo) (int, error) {
-	dv, hasD := s.Params["degree"]
-	ev, hasE := s.Params["eps"]
-	switch {
-	case hasD && hasE:
-		return 0, fmt.Errorf("graphgen: regular takes degree= or eps=, not both")
-	case hasD:
-		return s.intParam("degree", dv)
-	case hasE:
-		eps, err := strconv.ParseFloat(ev, 64)
-		if err != nil || !(eps > 0 && eps <= 1) {
-			return 0, fmt.Errorf("graphgen: regular:eps needs 0 < eps <= 1, got %q", ev)
-		}
-		d := int(math.Ceil(math.Pow(float64(n), eps)))
-		d = min(d, n-1)
-		if n%2 == 1 && d%2 == 1 {
-			if d+1 <= n-1 {
-				d++
-			} else {
-				d--
-			}
-			info.Notes = append(info.Notes, fmt.Sprintf("degree ⌈n^%g⌉ adjusted to %d so that n*Delta is even", eps, d))
-		}
-		return d, nil
-	}
-	return 0, fmt.Errorf("graphgen: regular needs degree=D or eps=E")
 }
 
 func (s Spec) intParam(key, v string) (int, error) {

@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// FuzzParseSpec: no spec string makes the parser (or, on a small n, the
-// builder) panic or hang, and a parsed spec survives a round trip through
-// its canonical form.
+// FuzzParseSpec: no spec string makes the parser, the planner (or, on a
+// small n, the builder) panic or hang, a parsed spec survives a round trip
+// through its canonical form, and Plan agrees with Build.
 func FuzzParseSpec(f *testing.F) {
 	for _, s := range []string{"complete", "cycle:n=5", "regular:degree=3", "regular:eps=0.5,n=20",
 		"file:x.txt", "a/b.mtx", "regular:degree=3,degree=3", "regular:", ":", "regular:degree=", "torus:dim=2"} {
@@ -26,6 +26,8 @@ func FuzzParseSpec(f *testing.F) {
 		if s.Kind == "file" {
 			return
 		}
+		// Plan builds nothing, whatever the numbers.
+		p, perr := s.Plan(12)
 		// Build only what is small: the fuzzer must not allocate without
 		// bound through n= or degree= keys.
 		for k, v := range s.Params {
@@ -36,6 +38,12 @@ func FuzzParseSpec(f *testing.F) {
 		g, _, err := s.Build(12, rand.NewPCG(1, 2))
 		if err == nil && g.Order() > 64 {
 			t.Fatalf("%q built %d vertices", in, g.Order())
+		}
+		switch {
+		case (perr == nil) != (err == nil):
+			t.Fatalf("%q: Plan error %v, Build error %v", in, perr, err)
+		case err == nil && (p.N != g.Order() || p.Edges >= 0 && p.Edges != g.Size()):
+			t.Fatalf("%q: Plan says %d vertices and %d edges, Build made %d and %d", in, p.N, p.Edges, g.Order(), g.Size())
 		}
 	})
 }

@@ -169,7 +169,7 @@ func TestSpecFamilies(t *testing.T) {
 		"gnp:degree=200":                   "degree",
 		"circulant":                        "degree=D",
 		"circulant:degree=3,n=11":          "n even",
-		"circulant:degree=100":             "Delta",
+		"circulant:degree=100":             "degree < n = 100",
 		"nonregular:mindeg=3":              "mindeg=δ and core=c",
 		"nonregular:mindeg=3,core=3":       "core >= mindeg+1",
 		"nonregular:mindeg=3,core=-4":      "integer",
