@@ -1,0 +1,117 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/graphalloc/graphalloc/alloc"
+)
+
+// TestCommandsAgree: for every process, with representative parameters, on
+// the complete graph and (for a graph process) a random regular graph,
+// run, compare, bounds and fluid report the same fluid prediction and the
+// same applicable bounds, with the same labels. Each command takes these
+// facts from the process's descriptor (package alloc) and one summary
+// (study.Summarize); this test is what keeps them from drifting apart.
+func TestCommandsAgree(t *testing.T) {
+	params := map[string][]string{
+		"greedy": {"-d", "3"}, "left": {"-d", "2"}, "firstdiff": {"-d", "3"}, "unbalanced": {"-d", "2"},
+		"one-plus-beta": {"--beta", "0.3"}, "rank": {"-d", "2"}, "grouped": {"-d", "4"}, "window": {"-d", "4"},
+		"weighted": {"-d", "2", "--weights", "pareto:shape=3"},
+	}
+	for _, d := range alloc.Descriptors() {
+		graphs := []string{""}
+		if d.Uses&alloc.ParamGraph != 0 {
+			graphs = []string{"complete", "regular:degree=8"}
+		}
+		for _, g := range graphs {
+			args := append([]string{"-p", d.Name, "-n", "1024"}, params[d.Name]...)
+			if g != "" {
+				args = append(args, "-g", g)
+			}
+			t.Run(strings.Join(args, " "), func(t *testing.T) {
+				run := commandJSON[struct {
+					Summary struct {
+						Fluid *struct {
+							Process string    `json:"process"`
+							Tails   []float64 `json:"tails"`
+						} `json:"fluid"`
+						Bounds []struct{ Name string } `json:"bounds"`
+					} `json:"summary"`
+				}](t, append([]string{"run", "-t", "2"}, args...)...)
+				cmp := commandJSON[struct {
+					Points []struct {
+						Fluid *struct {
+							Process string    `json:"process"`
+							Tails   []float64 `json:"tails"`
+						} `json:"fluid"`
+						Bounds []struct{ Name string } `json:"bounds"`
+					} `json:"points"`
+				}](t, append([]string{"compare", "-t", "2"}, args...)...)
+				bnd := commandJSON[struct {
+					Bounds []struct {
+						Name    string
+						Applies bool
+					} `json:"bounds"`
+				}](t, append([]string{"bounds"}, args...)...)
+
+				names := func(bs []struct{ Name string }) string {
+					var s []string
+					for _, b := range bs {
+						s = append(s, b.Name)
+					}
+					return strings.Join(s, "; ")
+				}
+				var applies []string
+				for _, b := range bnd.Bounds {
+					if b.Applies {
+						applies = append(applies, b.Name)
+					}
+				}
+				if len(cmp.Points) != 1 {
+					t.Fatalf("compare printed %d points", len(cmp.Points))
+				}
+				p := cmp.Points[0]
+				if a, b, c := names(run.Summary.Bounds), names(p.Bounds), strings.Join(applies, "; "); a != b || b != c {
+					t.Errorf("bounds differ:\n run:     %s\n compare: %s\n bounds:  %s", a, b, c)
+				}
+				if (run.Summary.Fluid == nil) != (p.Fluid == nil) {
+					t.Fatalf("fluid: run %v, compare %v", run.Summary.Fluid != nil, p.Fluid != nil)
+				}
+				_, flErr, flCode := invoke(append([]string{"fluid", "-f", "json"}, args...)...)
+				if run.Summary.Fluid == nil {
+					if flCode != 2 {
+						t.Errorf("run has no fluid prediction, fluid exits %d (%s)", flCode, flErr)
+					}
+					return
+				}
+				if run.Summary.Fluid.Process != p.Fluid.Process || !slices.Equal(run.Summary.Fluid.Tails, p.Fluid.Tails) {
+					t.Errorf("fluid: run %s %v, compare %s %v", run.Summary.Fluid.Process, run.Summary.Fluid.Tails, p.Fluid.Process, p.Fluid.Tails)
+				}
+				fl := commandJSON[struct {
+					Tails []float64 `json:"tails"`
+				}](t, append([]string{"fluid", "--tol", "1e-12"}, args...)...)
+				if len(fl.Tails) < 3 || fmt.Sprintf("%.9f", fl.Tails[:3]) != fmt.Sprintf("%.9f", run.Summary.Fluid.Tails[:3]) {
+					t.Errorf("fluid: command %v, run %v", fl.Tails, run.Summary.Fluid.Tails)
+				}
+			})
+		}
+	}
+}
+
+// commandJSON runs a command with -f json and decodes its output into T.
+func commandJSON[T any](t *testing.T, args ...string) T {
+	t.Helper()
+	var v T
+	out, errs, code := invoke(append(args, "-f", "json")...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errs)
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	return v
+}
