@@ -154,7 +154,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown graph kind", []string{"run", "-p", "graph", "-g", "moebius"}, "unknown graph kind"},
 		{"unknown graph key", []string{"run", "-p", "graph", "-g", "regular:deg=3"}, "no key"},
 		{"odd n*Delta", []string{"run", "-p", "graph", "-g", "regular:degree=3", "-n", "5"}, "even"},
-		{"Delta >= n", []string{"run", "-p", "graph", "-g", "regular:degree=10", "-n", "10"}, "needs degree < n"},
+		{"Delta >= n", []string{"run", "-p", "graph", "-g", "regular:degree=10", "-n", "10"}, "degree < n = 10"},
 		{"missing file", []string{"run", "-p", "graph", "-g", "file:" + filepath.Join(dir, "nope.txt")}, "nope.txt"},
 		{"malformed edge list", []string{"run", "-p", "graph", "-g", "file:" + malformed}, "bad.txt:3"},
 		{"n mismatch with file", []string{"run", "-p", "graph", "-g", root + "/testdata/graphs/star.txt", "-n", "100"}, "vertices"},

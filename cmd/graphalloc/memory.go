@@ -55,58 +55,14 @@ func availableMemory() int64 {
 }
 
 // graphBytes estimates the peak memory of building the graph spec
-// describes on n vertices: a CSR holds 8(n+1) bytes of offsets and 16 bytes
-// per edge (both rows and the flat edge array), and the generators need
-// about as much again while they work. Implicit graphs need almost nothing;
-// for a file the estimate comes from its size (an edge line takes at least
-// 4 bytes; gzip is taken to shrink a text 10×).
+// describes on n vertices: what graphgen's plan says Build allocates. A
+// spec that does not fit n counts as 0; Build reports the error.
 func graphBytes(spec graphgen.Spec, n int64) int64 {
-	perEdge := func(edges float64) int64 {
-		return int64(2 * (8*float64(n+1) + 16*edges))
-	}
-	num := func(key string) (float64, bool) {
-		v, err := strconv.ParseFloat(spec.Params[key], 64)
-		return v, err == nil
-	}
-	if v, ok := num("n"); ok {
-		n = int64(v)
-	}
-	switch spec.Kind {
-	case "complete", "circulant":
+	p, err := spec.Plan(int(n))
+	if err != nil {
 		return 0
-	case "file":
-		st, err := os.Stat(spec.Path)
-		if err != nil {
-			return 0 // the reader reports the error
-		}
-		size := float64(st.Size())
-		if strings.HasSuffix(spec.Path, ".gz") {
-			size *= 10
-		}
-		return int64(16 * size / 4 * 2)
 	}
-	deg := 2.0 // cycle, torus in 1-d; a floor for the rest
-	if d, ok := num("degree"); ok {
-		deg = d
-	} else if e, ok := num("eps"); ok {
-		deg = math.Ceil(math.Pow(float64(n), e))
-	} else if d, ok := num("mindeg"); ok {
-		deg = d
-		if c, ok := num("core"); ok && n > 0 {
-			deg += c * c / float64(n)
-		}
-	} else if d, ok := num("dim"); ok {
-		deg = 2 * d
-	} else if p, ok := num("p"); ok {
-		deg = p * float64(n)
-	} else if spec.Kind == "hypercube" && n > 1 {
-		deg = math.Log2(float64(n))
-	}
-	if spec.Kind == "regular" && deg > float64(n)/2 {
-		// Built as the complement of a sparser graph, then listed whole.
-		deg = float64(n)
-	}
-	return perEdge(float64(n) * deg / 2)
+	return p.BuildBytes
 }
 
 // checkMemory refuses a run whose estimate exceeds limit (or, if limit is
