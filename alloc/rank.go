@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 )
 
 // Rank is Rank[d] for a real d ≥ 1, the characterisation of d-choice
@@ -78,6 +79,7 @@ func (p Rank) Place(b *Bins, m int64, r *Rand) Stats {
 	L := b.wide()
 	st := newRankState(L)
 	st.place(L, m, p.D, p.D == math.Trunc(p.D), r)
+	runtime.KeepAlive(b) // L may be mapped memory, freed once b is unreachable
 	b.balls += m
 	return Stats{Probes: m, MaxProbes: min(m, 1)}
 }
@@ -99,6 +101,7 @@ func (t *rankTrial) Name() string      { return "rank" }
 func (t *rankTrial) Check(n int) error { return Rank{D: t.d}.Check(n) }
 func (t *rankTrial) Place(b *Bins, m int64, r *Rand) Stats {
 	t.st.place(b.wide(), m, t.d, t.d == math.Trunc(t.d), r)
+	runtime.KeepAlive(b)
 	b.balls += m
 	return Stats{Probes: m, MaxProbes: min(m, 1)}
 }
