@@ -28,7 +28,11 @@ import (
 // transparent huge pages are enabled in "madvise" mode only (docs/theory.md,
 // note 5: 10–17% fewer nanoseconds per ball once the loads leave the caches). The
 // mapping is released when the Bins becomes unreachable, or handed back to
-// the Go heap by Loads, whose slice may outlive the Bins.
+// the Go heap by Loads, whose slice may outlive the Bins. Code that runs a
+// loop on the arrays after its last use of the Bins (the Place methods,
+// MaxMin) ends with runtime.KeepAlive on it: the garbage collector may find
+// a Bins unreachable, and its cleanup unmap the arrays, while a slice of
+// them is still in use.
 type Bins struct {
 	n int
 	// The loads: in small while compact, in loads once promoted; both
@@ -164,9 +168,9 @@ func (b *Bins) Update(f func(loads []uint32) (placed int64)) {
 
 // wide returns the loads as uint32, the form a process's uint32 loop works
 // on, promoting compact bins first. Processes call it once per batch, never
-// per ball. The slice may be mapped memory that b releases once it is
-// unreachable: use it only while b is in use (Place ends with b.balls += m,
-// which keeps b alive through its loop).
+// per ball. The slice may be mapped memory that b's cleanup releases once b
+// is unreachable: a caller ends its loop on the slice with
+// runtime.KeepAlive(b).
 func (b *Bins) wide() []uint32 {
 	b.promote()
 	return b.loads
@@ -206,13 +210,16 @@ func (b *Bins) place(m int64, loop8 func(L []uint8, m int64) int64, loop32 func(
 	}
 	if b.small != nil {
 		k := loop8(b.small, m)
+		runtime.KeepAlive(b) // b.small may be mapped memory (see Bins)
 		b.balls += k
 		if m -= k; m == 0 {
 			return
 		}
 		b.promote()
 	}
-	b.balls += loop32(b.loads, m)
+	k := loop32(b.loads, m)
+	runtime.KeepAlive(b)
+	b.balls += k
 }
 
 // Reset empties every bin.
@@ -225,9 +232,12 @@ func (b *Bins) Reset() {
 // MaxMin returns the largest and smallest load, in one pass.
 func (b *Bins) MaxMin() (mx, mn uint32) {
 	if b.loads == nil {
-		return maxMin8(b.small)
+		mx, mn = maxMin8(b.small)
+	} else {
+		mx, mn = maxMin32(b.loads)
 	}
-	return maxMin32(b.loads)
+	runtime.KeepAlive(b) // the arrays may be mapped memory (see Bins)
+	return mx, mn
 }
 
 // maxMin8 marks the loads present in a 256-entry table (independent

@@ -1,6 +1,9 @@
 package alloc
 
-import "fmt"
+import (
+	"fmt"
+	"runtime"
+)
 
 // FirstDiff is FirstDiff[d] of Augustine, Moses, Redlich and Upfal
 // ("Balanced allocation: patience is not a virtue", SODA 2016; SIAM J.
@@ -106,6 +109,7 @@ func (p FirstDiff) Check(n int) error {
 // one ball made.
 func (p FirstDiff) Place(b *Bins, m int64, r *Rand) Stats {
 	probes, most := firstDiff(b.wide(), m, int64(p.cap()), r)
+	runtime.KeepAlive(b) // b.wide() may be mapped memory, freed once b is unreachable
 	b.balls += m
 	return Stats{Probes: probes, MaxProbes: most}
 }

@@ -3,6 +3,7 @@ package alloc
 import (
 	"errors"
 	"fmt"
+	"runtime"
 
 	"github.com/graphalloc/graphalloc/graphgen"
 )
@@ -144,6 +145,7 @@ func (p Graphical) Place(b *Bins, m int64, r *Rand) Stats {
 	default:
 		panic(fmt.Sprintf("alloc: graph process on unsupported graph %T", p.G))
 	}
+	runtime.KeepAlive(b) // b.wide() may be mapped memory, freed once b is unreachable
 	b.balls += m
 	return Stats{Probes: probes, MaxProbes: min(m, 1) * 2}
 }

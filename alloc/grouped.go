@@ -3,6 +3,7 @@ package alloc
 import (
 	"fmt"
 	"math/bits"
+	"runtime"
 )
 
 // Grouped is the grouped contiguous-bins scheme of Kenthapadi and Panigrahy
@@ -115,6 +116,7 @@ func (p Grouped) Place(b *Bins, m int64, r *Rand) Stats {
 	} else {
 		twoRangesLeft(L, m, uint64(len(L))/w, w, w, r)
 	}
+	runtime.KeepAlive(b) // L may be mapped memory, freed once b is unreachable
 	b.balls += m
 	return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
 }
@@ -127,6 +129,7 @@ func (p Window) Place(b *Bins, m int64, r *Rand) Stats {
 	} else {
 		twoRangesLeft(L, m, uint64(len(L)), 1, uint64(p.D/2), r)
 	}
+	runtime.KeepAlive(b)
 	b.balls += m
 	return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
 }

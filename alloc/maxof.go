@@ -1,6 +1,9 @@
 package alloc
 
-import "fmt"
+import (
+	"fmt"
+	"runtime"
+)
 
 // MaxOf is MaxOf[d], the "unbalanced" allocation of Redlich: each ball draws
 // D bins uniformly and independently (with replacement) and goes to the MOST
@@ -55,9 +58,11 @@ func (p MaxOf) Place(b *Bins, m int64, r *Rand) Stats {
 		OneChoice{}.Place(b, m, r)
 	case 2:
 		maxOf2(b.wide(), m, r)
+		runtime.KeepAlive(b) // b.wide() may be mapped memory, freed once b is unreachable
 		b.balls += m
 	default:
 		maxOfD(b.wide(), m, p.D, r)
+		runtime.KeepAlive(b)
 		b.balls += m
 	}
 	return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}

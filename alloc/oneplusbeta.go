@@ -3,6 +3,7 @@ package alloc
 import (
 	"fmt"
 	"math"
+	"runtime"
 )
 
 // OnePlusBeta is the (1+β)-choice process of Peres, Talwar and Wieder: each
@@ -71,6 +72,7 @@ func betaThreshold(beta float64) (t uint64, all bool) {
 func (p OnePlusBeta) Place(b *Bins, m int64, r *Rand) Stats {
 	thr, all := betaThreshold(p.Beta)
 	g := onePlusBeta(b.wide(), m, thr, all, r)
+	runtime.KeepAlive(b) // b.wide() may be mapped memory, freed once b is unreachable
 	b.balls += m
 	st := Stats{Probes: m + g, MaxProbes: min(m, 1)}
 	if g > 0 {

@@ -1,9 +1,12 @@
+//go:build !purego
+
 package alloc
 
 import "unsafe"
 
 // havePrefetch says whether prefetch and prefetch2 issue real prefetches;
-// the loops pipeline their memory accesses only if they do.
+// the loops pipeline their memory accesses only if they do. The purego
+// build tag leaves this file and prefetch_amd64.s out for prefetch_other.go.
 const havePrefetch = true
 
 // prefetch asks the CPU to bring the cache line holding p into every level

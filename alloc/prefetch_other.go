@@ -1,9 +1,10 @@
-//go:build !amd64
+//go:build !amd64 || purego
 
 package alloc
 
 import "unsafe"
 
+// The portable fallback, on every GOARCH but amd64 and with -tags purego.
 // havePrefetch is false: without a prefetch instruction the loops do not
 // pipeline (a touch by a plain load serialises on the miss it is meant to
 // hide; docs/theory.md, note 4).

@@ -102,7 +102,7 @@ func (p Rank) Place(b *Bins, m int64, r *Rand) Stats {
 	st := newRankState(L)
 	st.place(L, m, p.D, p.D == math.Trunc(p.D), r)
 	b.balls += m
-	runtime.KeepAlive(b)
+	runtime.KeepAlive(b) // L may be mapped memory, freed once b is unreachable
 	return Stats{Probes: m, MaxProbes: min(m, 1)}
 }
 

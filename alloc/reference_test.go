@@ -1,9 +1,9 @@
 package alloc
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/graphalloc/graphalloc/graphgen"
@@ -293,33 +293,32 @@ func TestGreedyTieRulesAgree(t *testing.T) {
 }
 
 func TestCheckRejects(t *testing.T) {
+	empty, _, _ := graphgen.FromEdges(3, nil)
 	cases := []struct {
 		name string
 		n    int
 		p    Process
+		want string // a substring of the error that names the problem
 	}{
-		{"one-choice/n=0", 0, OneChoice{}},
-		{"greedy/d=0", 10, Greedy{D: 0}},
-		{"greedy/n=0", 0, Greedy{D: 2}},
-		{"left/d>n", 3, Left{D: 4}},
-		{"left/d=0", 3, Left{D: 0}},
-		{"graph/nil", 3, Graphical{}},
-		{"graph/order", 4, Graphical{G: graphgen.Complete(3)}},
-		{"graph/K1", 1, Graphical{G: graphgen.Complete(1)}},
+		{"one-choice/n=0", 0, OneChoice{}, "one-choice needs at least one bin, got n=0"},
+		{"greedy/d=0", 10, Greedy{D: 0}, "greedy needs 1 <= d <= 1048576, got d=0"},
+		{"greedy/n=0", 0, Greedy{D: 2}, "greedy needs at least one bin, got n=0"},
+		{"left/d>n", 3, Left{D: 4}, "every group has a bin, got d=4 n=3"},
+		{"left/d=0", 3, Left{D: 0}, "left needs 1 <= d <= min(n, 1048576)"},
+		{"graph/nil", 3, Graphical{}, "graph process needs a graph"},
+		{"graph/order", 4, Graphical{G: graphgen.Complete(3)}, "graph has 3 vertices but the run has n=4 bins"},
+		{"graph/K1", 1, Graphical{G: graphgen.Complete(1)}, "complete graph has n=1"},
+		{"graph/no-edges", 3, Graphical{G: empty}, "needs a graph with at least one edge"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.p.Check(tc.n)
 			if err == nil {
-				t.Fatal("no error")
+				t.Fatalf("no error, want one saying %q", tc.want)
 			}
-			if testing.Verbose() {
-				fmt.Println(err)
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not say %q", err, tc.want)
 			}
 		})
-	}
-	empty, _, _ := graphgen.FromEdges(3, nil)
-	if err := (Graphical{G: empty}).Check(3); err == nil {
-		t.Error("graph without edges accepted")
 	}
 }
