@@ -19,7 +19,10 @@ import (
 	"github.com/graphalloc/graphalloc/study"
 )
 
-var updateDocs = flag.Bool("update-docs", false, "rerun the command of every docs/studies page and rewrite its output block and plot")
+var (
+	updateDocs = flag.Bool("update-docs", false, "rerun the command of every docs/studies page and rewrite its output block and plot")
+	studyPages = flag.Bool("study-pages", false, "rerun the command of every docs/studies page at its full size and compare its output block and plot")
+)
 
 // The output block of a study page: the command on a "$ " line and its
 // output, between these markers, in a ``` fence.
@@ -56,15 +59,22 @@ func parsePage(page string) (pageBlock, error) {
 // decimals with at least two digits after the point.
 var pageNumber = regexp.MustCompile(`[0-9]+\.[0-9]{2,}`)
 
-// TestStudyPages reruns the command of every docs/studies/NAME.md page and
-// checks that the page's output block is exactly what it prints now, that
-// the plot it writes is the image the page shows, and that every decimal
-// number the commentary below the block quotes appears in that output. With -update-docs
-// it rewrites the blocks and the plots instead.
+// TestStudyPages checks every docs/studies/NAME.md page: the form of its
+// command, `graphalloc study NAME --plot docs/studies/NAME.png`, and that
+// every decimal number the commentary below the output block quotes
+// appears in that block.
 //
-// A page's command is `graphalloc study NAME --plot docs/studies/NAME.png`
-// at the default size and seed (about 35 s for all eight on two cores), so
-// -short checks only the commands' form.
+// The command runs at the default size and seed, about 20 s for all eight
+// on two cores, so by default the test runs it with --tiny added (a
+// second): it must succeed, print the page's title line and draw a plot.
+// With -study-pages it runs the command as the page shows it and checks
+// that the output block is exactly what it prints now and that the plot it
+// draws is the image the page shows (CI runs this as its own step):
+//
+//	go test ./cmd/graphalloc -run TestStudyPages -study-pages
+//
+// With -update-docs it rewrites the blocks and the plots instead. -short
+// checks only the commands' form and the quoted numbers.
 func TestStudyPages(t *testing.T) {
 	for _, s := range study.Studies() {
 		t.Run(s.Name, func(t *testing.T) {
@@ -98,8 +108,24 @@ func TestStudyPages(t *testing.T) {
 				t.Fatalf("%s: the plot %s must be under docs/studies/ and shown on the page as (%s)", path, plotRel, filepath.Base(plotRel))
 			}
 			committed := filepath.Join(root, filepath.FromSlash(plotRel))
-			if testing.Short() && !*updateDocs {
+			// The commentary after the block may quote only numbers the
+			// output holds (the text before it states the question and
+			// method, with their own constants). Checked against the block
+			// as committed; after -update-docs, against the new block.
+			defer func() {
+				for _, num := range pageNumber.FindAllString(page[blk.end:], -1) {
+					if !strings.Contains(blk.output, num) {
+						t.Errorf("%s: the text quotes %s, which the output block does not contain", path, num)
+					}
+				}
+			}()
+			full := *studyPages || *updateDocs
+			if testing.Short() && !full {
 				t.Skip("-short: the command's form is checked, not its output")
+			}
+			if !full {
+				tinyPageRun(t, args, plotAt, blk.output)
+				return
 			}
 			if *updateDocs {
 				args[plotAt+1] = committed
@@ -122,15 +148,29 @@ func TestStudyPages(t *testing.T) {
 				}
 				comparePlots(t, committed, args[plotAt+1])
 			}
-			// The commentary after the block may quote only numbers the
-			// output holds (the text before it states the question and
-			// method, with their own constants).
-			for _, num := range pageNumber.FindAllString(page[blk.end:], -1) {
-				if !strings.Contains(blk.output, num) {
-					t.Errorf("%s: the text quotes %s, which the output block does not contain", path, num)
-				}
-			}
 		})
+	}
+}
+
+// tinyPageRun runs a page's command, args (without "graphalloc"), at the
+// tiny size, its plot drawn in a temporary directory, and checks that it
+// prints the title line of the page's output and draws a plot that decodes.
+func tinyPageRun(t *testing.T, args []string, plotAt int, pageOutput string) {
+	t.Helper()
+	args = append(slices.Clone(args), "--tiny")
+	plot := filepath.Join(t.TempDir(), filepath.Base(args[plotAt+1]))
+	args[plotAt+1] = plot
+	out, errs, code := invoke(args...)
+	if code != 0 {
+		t.Fatalf("graphalloc %s: exit %d: %s", strings.Join(args, " "), code, errs)
+	}
+	title, _, _ := strings.Cut(pageOutput, "\n")
+	gotTitle, rest, _ := strings.Cut(out, "\n")
+	if gotTitle != title || !strings.HasPrefix(rest, "size tiny") {
+		t.Errorf("graphalloc %s printed\n%s\nwant the page's title line %q, then the tiny size", strings.Join(args, " "), out, title)
+	}
+	if _, err := decodePNG(plot); err != nil {
+		t.Errorf("graphalloc %s: plot: %v", strings.Join(args, " "), err)
 	}
 }
 
