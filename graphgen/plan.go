@@ -103,8 +103,9 @@ type Plan struct {
 }
 
 // Plan returns what Build(n, src) will make, without building it, in
-// O(1) time (O(Δ) for regular, to count the expected defects its
-// pairing repairs; a stat and a 2-byte read for a file). It checks the
+// O(1) time (O(Δ) at most for regular and nonregular, to count the
+// defects a pairing is expected to repair; a stat and a 2-byte read for a
+// file). It checks the
 // parameters as Build does and returns the error Build would, naming the
 // key at fault and what is allowed, for example
 //

@@ -21,6 +21,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -323,8 +324,21 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 
 // parseSizes parses -n: comma-separated counts and ranges A..B, a range
 // being A, 2A, 4A, … up to B (the powers of two between when A is one).
+// Every count, and both ends of a range, must lie in [1, graphgen.MaxOrder],
+// the bins the per-bin engine of compare holds; outside it is an error.
 // The result is sorted, without repeats.
 func parseSizes(s string) ([]int, error) {
+	size := func(t string) (int64, error) {
+		v, err := parseCount(t, 0)
+		if err == nil && (v < 1 || v > graphgen.MaxOrder) {
+			what := strings.TrimSpace(t)
+			if what != strconv.FormatInt(v, 10) {
+				what += " = " + strconv.FormatInt(v, 10)
+			}
+			err = fmt.Errorf("%s is out of range: need 1 <= n <= %d (2^32-1)", what, int64(graphgen.MaxOrder))
+		}
+		return v, err
+	}
 	var ns []int
 	for item := range strings.SplitSeq(s, ",") {
 		item = strings.TrimSpace(item)
@@ -332,30 +346,30 @@ func parseSizes(s string) ([]int, error) {
 			continue
 		}
 		if a, b, ok := strings.Cut(item, ".."); ok {
-			lo, err := parseCount(a, 0)
+			lo, err := size(a)
 			if err != nil {
 				return nil, err
 			}
-			hi, err := parseCount(b, 0)
+			hi, err := size(b)
 			if err != nil {
 				return nil, err
 			}
-			if lo < 1 || hi < lo {
-				return nil, fmt.Errorf("range %q needs 1 <= start <= end", item)
+			if hi < lo {
+				return nil, fmt.Errorf("range %q needs start <= end", item)
 			}
 			for v := lo; v <= hi; v *= 2 {
-				ns = append(ns, int(min(v, math.MaxInt32)))
+				ns = append(ns, int(v))
 				if v > hi/2 {
 					break
 				}
 			}
 			continue
 		}
-		v, err := parseCount(item, 0)
+		v, err := size(item)
 		if err != nil {
 			return nil, err
 		}
-		ns = append(ns, int(min(v, math.MaxInt)))
+		ns = append(ns, int(v))
 	}
 	if len(ns) == 0 {
 		return nil, fmt.Errorf("no size given in %q", s)

@@ -300,6 +300,8 @@ func TestParseSizes(t *testing.T) {
 		{"2^10..2^13", []int{1 << 10, 1 << 11, 1 << 12, 1 << 13}},
 		{"1000..5000", []int{1000, 2000, 4000}},
 		{"2^12,2^10..2^11,2^12", []int{1 << 10, 1 << 11, 1 << 12}},
+		{"2^30..4294967295", []int{1 << 30, 1 << 31}},
+		{"4294967295", []int{4294967295}}, // graphgen.MaxOrder
 	}
 	for _, tc := range good {
 		got, err := parseSizes(tc.in)
@@ -312,6 +314,13 @@ func TestParseSizes(t *testing.T) {
 			t.Errorf("parseSizes(%q) = %v, want an error", in, got)
 		}
 	}
+	// One rule for counts and ranges: a size beyond what the engine holds
+	// is an error naming the range, never clamped.
+	for _, in := range []string{"2^32", "2^30..2^33", "2^33..2^34", "2^10,0", "0..4"} {
+		if got, err := parseSizes(in); err == nil || !strings.Contains(err.Error(), "need 1 <= n <= 4294967295") {
+			t.Errorf("parseSizes(%q) = %v, %v; want an out-of-range error", in, got, err)
+		}
+	}
 }
 
 func TestAnalysisBadInput(t *testing.T) {
@@ -322,6 +331,7 @@ func TestAnalysisBadInput(t *testing.T) {
 	}{
 		{"compare bad process", []string{"compare", "-p", "magic"}, "unknown process"},
 		{"compare bad n", []string{"compare", "-n", "2^12..2^10"}, "--bins"},
+		{"compare n too large", []string{"compare", "-n", "2^30..2^33"}, "--bins: 2^33 = 8589934592 is out of range: need 1 <= n <= 4294967295"},
 		{"compare graph without graph process", []string{"compare", "-p", "greedy", "-g", "cycle"}, "only to -p graph"},
 		{"compare bad spec", []string{"compare", "-g", "moebius"}, "unknown graph kind"},
 		{"compare never buildable", []string{"compare", "-g", "regular:degree=3", "-n", "9"}, "even"},
