@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -22,6 +20,7 @@ import (
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
+	"github.com/graphalloc/graphalloc/results"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -233,19 +232,19 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 		}
 	}
 
-	var stream *bufio.Writer
-	var streamFile *os.File
+	var stream *results.Stream
 	if o.format == "jsonl" {
-		w := stdout
+		var w io.Writer = stdout
 		if o.output != "" {
-			if streamFile, err = os.Create(o.output); err != nil {
+			f, err := os.Create(o.output)
+			if err != nil {
 				return err
 			}
-			defer streamFile.Close()
-			w = streamFile
+			defer f.Close()
+			w = f
 		}
-		stream = bufio.NewWriter(w)
-		if err := writeJSONLine(stream, map[string]any{"config": cfg}); err != nil {
+		stream = results.NewStream(w)
+		if err := stream.Line("config", cfg); err != nil {
 			return err
 		}
 	}
@@ -253,7 +252,7 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 	skipped, err := study.Run(ctx, g, func(r study.Row) error {
 		rows = append(rows, r)
 		if stream != nil {
-			return writeJSONLine(stream, map[string]any{"point": r})
+			return stream.Line("point", r)
 		}
 		return nil
 	}, func(note string) {
@@ -268,9 +267,6 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 		}
 	}
 	if err != nil {
-		if stream != nil {
-			stream.Flush()
-		}
 		var be *study.BuildError
 		switch {
 		case errors.As(err, &be):
@@ -285,41 +281,29 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 			return err
 		}
 	}
-	var buf bytes.Buffer
-	switch o.format {
-	case "jsonl":
+	if stream != nil {
 		sum := map[string]any{"points": len(rows)}
 		if len(skips) > 0 {
 			sum["skipped"] = skips
 		}
-		if err := writeJSONLine(stream, map[string]any{"summary": sum}); err != nil {
-			return err
-		}
-		if err := stream.Flush(); err != nil {
-			return err
-		}
-		if streamFile != nil {
-			return streamFile.Close()
-		}
-		return nil
-	case "json":
-		enc := json.NewEncoder(&buf)
-		enc.SetIndent("", "  ")
-		out := map[string]any{"config": cfg, "points": rows}
-		if len(skips) > 0 {
-			out["skipped"] = skips
-		}
-		if err := enc.Encode(out); err != nil {
-			return err
-		}
-	case "csv":
-		if err := writeCompareCSV(&buf, rows); err != nil {
-			return err
-		}
-	default:
-		writeCompareTable(&buf, cfg, rows, skips)
+		return stream.Line("summary", sum)
 	}
-	return writeOutput(stdout, o.output, buf.Bytes())
+	return writeOutput(stdout, o.output, func(w io.Writer) error {
+		switch o.format {
+		case "json":
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			out := map[string]any{"config": cfg, "points": rows}
+			if len(skips) > 0 {
+				out["skipped"] = skips
+			}
+			return enc.Encode(out)
+		case "csv":
+			return writeCompareCSV(w, rows)
+		}
+		writeCompareTable(w, cfg, rows, skips)
+		return nil
+	})
 }
 
 // parseSizes parses -n: comma-separated counts and ranges A..B, a range
@@ -394,15 +378,7 @@ func writePlot(path string, rows []study.Row) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := study.Plot(&buf, rows, format); err != nil {
-		return err
-	}
-	if err := writeOutput(nil, path, buf.Bytes()); err != nil {
-		return err
-	}
-	// The temporary file was private (0600); an image is for sharing.
-	return os.Chmod(path, 0o644)
+	return writeOutput(nil, path, func(w io.Writer) error { return study.Plot(w, rows, format) })
 }
 
 // boundLegend assigns letters to the bounds of rows in order of first
@@ -486,7 +462,7 @@ func writeCompareTable(w io.Writer, c compareConfig, rows []study.Row, skipped [
 		if len(bs) > 0 {
 			bounds = strings.Join(bs, ", ")
 		}
-		dist := fmtCounts(r.MaxLoad.Counts)
+		dist := results.FormatCounts(r.MaxLoad.Counts)
 		if dist == "" {
 			dist = "-"
 		}
@@ -542,7 +518,7 @@ func writeCompareCSV(w io.Writer, rows []study.Row) error {
 	for _, r := range rows {
 		var dmin, dmean, dmax, edges string
 		if r.Degree != nil {
-			dmin, dmean, dmax = strconv.Itoa(r.Degree.Min), fmtFloat(r.Degree.Mean), strconv.Itoa(r.Degree.Max)
+			dmin, dmean, dmax = strconv.Itoa(r.Degree.Min), results.FormatFloat(r.Degree.Mean), strconv.Itoa(r.Degree.Max)
 			edges = strconv.FormatInt(r.Edges, 10)
 		}
 		fluid := ""
@@ -551,12 +527,12 @@ func writeCompareCSV(w io.Writer, rows []study.Row) error {
 		}
 		var bs []string
 		for _, b := range r.Bounds {
-			bs = append(bs, fmt.Sprintf("%s %s %s", b.Name, kindSymbol(b.Kind), fmtFloat(b.Value)))
+			bs = append(bs, fmt.Sprintf("%s %s %s", b.Name, kindSymbol(b.Kind), results.FormatFloat(b.Value)))
 		}
 		cw.Write([]string{r.Topology, strconv.FormatInt(r.N, 10), strconv.FormatInt(r.M, 10), edges, dmin, dmean, dmax,
-			r.Process, fmtFloat(r.D), r.Sample, strconv.Itoa(r.Trials), strconv.FormatUint(r.Seed, 10),
-			fmtFloat(r.MaxLoad.Mean), fmtFloat(r.MaxLoad.Std), fmtFloat(r.MaxLoad.CI95[0]), fmtFloat(r.MaxLoad.CI95[1]),
-			fmtCounts(r.MaxLoad.Counts), fmtFloat(r.Gap.Mean), fmtFloat(r.Gap.Std), fluid, strings.Join(bs, "; ")})
+			r.Process, results.FormatFloat(r.D), r.Sample, strconv.Itoa(r.Trials), strconv.FormatUint(r.Seed, 10),
+			results.FormatFloat(r.MaxLoad.Mean), results.FormatFloat(r.MaxLoad.Std), results.FormatFloat(r.MaxLoad.CI95[0]), results.FormatFloat(r.MaxLoad.CI95[1]),
+			results.FormatCounts(r.MaxLoad.Counts), results.FormatFloat(r.Gap.Mean), results.FormatFloat(r.Gap.Std), fluid, strings.Join(bs, "; ")})
 	}
 	cw.Flush()
 	return cw.Error()

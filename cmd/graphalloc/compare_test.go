@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graphalloc/graphalloc/results"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -113,7 +114,7 @@ func TestCompareRowEqualsRun(t *testing.T) {
 	if code != 0 {
 		t.Fatal(errs)
 	}
-	var r runJSON
+	var r results.File
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}

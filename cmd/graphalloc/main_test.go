@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/graphalloc/graphalloc/results"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -84,7 +86,7 @@ func TestWorkersByteIdentical(t *testing.T) {
 			t.Fatalf("workers=%s: output differs from workers=1", w)
 		}
 	}
-	var v runJSON
+	var v results.File
 	if err := json.Unmarshal([]byte(first), &v); err != nil {
 		t.Fatal(err)
 	}

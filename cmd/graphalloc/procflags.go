@@ -156,3 +156,22 @@ func describe(d *alloc.Descriptor, p alloc.Params) string {
 	}
 	return r.String()
 }
+
+// processHelp lists the processes with their synopses, for help texts.
+func processHelp() string {
+	var b strings.Builder
+	for _, d := range alloc.Descriptors() {
+		line := fmt.Sprintf("  %-14s", d.Name)
+		for _, word := range strings.Fields(d.Synopsis) {
+			if len(line)+1+len(word) > 78 {
+				b.WriteString(strings.TrimRight(line, " ") + "\n")
+				line = strings.Repeat(" ", 16)
+			} else if !strings.HasSuffix(line, " ") {
+				line += " "
+			}
+			line += word
+		}
+		b.WriteString(line + "\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

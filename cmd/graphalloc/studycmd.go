@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -80,7 +79,7 @@ func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		if o.plot != "" || o.full || o.tiny {
 			return usagef("study: name a study to run (studies: %s)", strings.Join(study.StudyNames(), ", "))
 		}
-		return writeOutput(stdout, o.output, studyList())
+		return writeOutput(stdout, o.output, func(w io.Writer) error { _, err := w.Write(studyList()); return err })
 	}
 	if fs.NArg() > 1 {
 		return usagef("study: unexpected argument %q", fs.Arg(1))
@@ -129,30 +128,19 @@ func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		return err
 	}
 	if o.plot != "" {
-		var buf bytes.Buffer
-		if err := rep.Plot(&buf, plotFmt); err != nil {
-			return err
-		}
-		if err := writeOutput(nil, o.plot, buf.Bytes()); err != nil {
-			return err
-		}
-		if err := os.Chmod(o.plot, 0o644); err != nil {
+		if err := writeOutput(nil, o.plot, func(w io.Writer) error { return rep.Plot(w, plotFmt) }); err != nil {
 			return err
 		}
 	}
-	var buf bytes.Buffer
-	switch o.format {
-	case "csv":
-		err = rep.WriteCSV(&buf)
-	case "json":
-		err = rep.WriteJSON(&buf)
-	default:
-		err = rep.WriteText(&buf)
-	}
-	if err != nil {
-		return err
-	}
-	return writeOutput(stdout, o.output, buf.Bytes())
+	return writeOutput(stdout, o.output, func(w io.Writer) error {
+		switch o.format {
+		case "csv":
+			return rep.WriteCSV(w)
+		case "json":
+			return rep.WriteJSON(w)
+		}
+		return rep.WriteText(w)
+	})
 }
 
 // studyList is the output of `graphalloc study` with no name.

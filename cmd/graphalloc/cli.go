@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/graphgen"
+)
+
+// newFlags returns the flag set of command name, whose --help prints help
+// and then the flags.
+func newFlags(name, help string, stdout, stderr io.Writer) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stdout, help)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+	}
+	fs.SortFlags = false
+	return fs
+}
+
+// parseFlags parses args into fs; a command that takes no arguments
+// (maxArgs 0) rejects any.
+func parseFlags(fs *pflag.FlagSet, args []string, maxArgs int) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	if maxArgs >= 0 && fs.NArg() > maxArgs {
+		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(maxArgs))
+	}
+	return nil
+}
+
+// checkFormat checks --format against the formats a command writes.
+func checkFormat(format string, allowed ...string) error {
+	for _, a := range allowed {
+		if format == a {
+			return nil
+		}
+	}
+	return usagef("--format: unknown format %q (allowed: %s)", format, strings.Join(allowed, ", "))
+}
+
+// writeOutput streams write's output to stdout, or, if path is set, to a
+// temporary file beside path that is renamed to path once complete: an
+// interrupted or failed write never leaves a partial file under the final
+// name. The file gets the permissions of any new file (0666 less the
+// umask).
+func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) error {
+	if path == "" || path == "-" {
+		return write(stdout)
+	}
+	f, err := createTemp(path)
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	werr := write(bw)
+	if werr == nil {
+		werr = bw.Flush()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(f.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("cannot write %s: %w", path, werr)
+	}
+	return nil
+}
+
+// parseShard parses --shard I/K (0 <= I < K); "" is the whole run, 0/1.
+func parseShard(s string) (i, k int, err error) {
+	if s == "" {
+		return 0, 1, nil
+	}
+	is, ks, ok := strings.Cut(s, "/")
+	i, e1 := strconv.Atoi(is)
+	k, e2 := strconv.Atoi(ks)
+	if !ok || e1 != nil || e2 != nil || k < 1 || i < 0 || i >= k {
+		return 0, 0, usagef("--shard: want I/K with 0 <= I < K, got %q", s)
+	}
+	return i, k, nil
+}
+
+// graphFlag is a --graph value with the -n it is built at.
+type graphFlag struct {
+	spec    graphgen.Spec
+	n       int64 // the requested n; 0 for a file read without -n
+	maxN    int64 // the largest n allowed
+	memLeft int64 // --max-memory (0: the memory available)
+	extra   int64 // bytes the run needs beside the graph
+}
+
+// parseGraph parses a --graph value and -n: n from bins, unless the spec
+// is a file and bins was not given.
+func parseGraph(arg, bins string, binsSet bool, maxN int64, why string) (graphFlag, error) {
+	spec, err := graphgen.ParseSpec(arg)
+	if err != nil {
+		return graphFlag{}, usagef("--graph: %v", err)
+	}
+	g := graphFlag{spec: spec, maxN: maxN}
+	if spec.Kind != "file" || binsSet {
+		if g.n, err = parseCount(bins, 0); err != nil {
+			return g, usagef("--bins: %v", err)
+		}
+		if g.n < 1 || g.n > maxN {
+			return g, usagef("--bins: need 1 <= n <= %d (%s), got %d", maxN, why, g.n)
+		}
+	}
+	return g, nil
+}
+
+// build builds the graph as every command builds it: from the graph
+// stream of seed, after checking its parameters and its memory; notes go
+// to stderr. Errors in the spec or its parameters are usage errors.
+func (g graphFlag) build(seed uint64, stderr io.Writer) (graphgen.Graph, *graphgen.BuildInfo, error) {
+	plan, err := g.spec.Plan(int(g.n))
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	if err := checkMemory(plan.BuildBytes+g.extra, g.memLeft); err != nil {
+		return nil, nil, err
+	}
+	gr, info, err := g.spec.Build(int(g.n), alloc.NewRand(alloc.DeriveSeed(seed, alloc.StreamGraph, 0)))
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	// A generated graph states its own n (a torus rounds n up to side^dim,
+	// and says so in a note); for a file, -n is a check.
+	if g.n != 0 && g.spec.Kind == "file" && int64(gr.Order()) != g.n {
+		return nil, nil, usagef("--bins: n=%d but graph %s has %d vertices", g.n, g.spec, gr.Order())
+	}
+	for _, note := range info.Notes {
+		fmt.Fprintf(stderr, "graphalloc: %s: %s\n", g.spec, note)
+	}
+	if f := info.File; f != nil && (f.SelfLoops > 0 || f.Duplicates > 0) {
+		fmt.Fprintf(stderr, "graphalloc: %s: dropped %d self-loops and %d duplicate edges\n", g.spec.Path, f.SelfLoops, f.Duplicates)
+	}
+	return gr, info, nil
+}
+
+// createTemp creates a new hidden file beside path, with the permissions
+// os.Create gives (os.CreateTemp's are 0600 whatever the umask).
+func createTemp(path string) (*os.File, error) {
+	for try := 0; ; try++ {
+		name := filepath.Join(filepath.Dir(path), fmt.Sprintf(".%s.tmp%d-%d", filepath.Base(path), os.Getpid(), try))
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if !os.IsExist(err) || try == 100 {
+			return f, err
+		}
+	}
+}

@@ -1,0 +1,169 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/graphgen"
+	"github.com/graphalloc/graphalloc/study"
+)
+
+// Config is the "config" object of a run's file.
+type Config struct {
+	Process string  `json:"process"`
+	D       float64 `json:"d"`
+	N       int64   `json:"n"`
+	M       int64   `json:"m"`
+	Graph   string  `json:"graph"`
+	Sample  string  `json:"sample,omitempty"`
+	// MinDegree and MaxDegree describe the graph of a graph run, so
+	// that the summary (and merge) can be computed from the file alone.
+	MinDegree *int `json:"min_degree,omitempty"`
+	MaxDegree *int `json:"max_degree,omitempty"`
+	// Core and CoreFraction describe the dense core of a nonregular graph.
+	Core         *int     `json:"core,omitempty"`
+	CoreFraction *float64 `json:"core_fraction,omitempty"`
+	Ties         string   `json:"ties"`
+	Seed         uint64   `json:"seed"`
+	Trials       int      `json:"trials"`
+	Shard        string   `json:"shard,omitempty"`
+	Every        int64    `json:"every,omitempty"`
+	Profile      bool     `json:"profile,omitempty"`
+	Version      string   `json:"version"`
+	// The parameters of one process each: β of (1+β), the probe cap of
+	// FirstDiff[d] (the default resolved), the weights of weighted balls.
+	Beta    *float64 `json:"beta,omitempty"`
+	Cap     int      `json:"cap,omitempty"`
+	Weights string   `json:"weights,omitempty"`
+	// Engine is "levels" for a run of the level engine, omitted for the
+	// per-bin engine.
+	Engine string `json:"engine,omitempty"`
+}
+
+// NewConfig is the config of a run of s: the fields that describe the
+// process and the graph (the caller sets seed, trials, version and the
+// rest).
+func NewConfig(s study.Setting) Config {
+	d := s.Process
+	c := Config{
+		Process: d.Name, D: d.Choices(s.Params), N: s.N, M: s.M, Graph: "complete",
+		Ties: d.TiesFor(s.Params).String(),
+	}
+	if d.Uses&alloc.ParamBeta != 0 {
+		b := s.Params.Beta
+		c.Beta = &b
+	}
+	if d.Uses&alloc.ParamCap != 0 {
+		c.Cap = s.Params.Cap
+		if c.Cap == 0 {
+			c.Cap = alloc.DefaultFirstDiffCap(int(c.D))
+		}
+	}
+	if d.Uses&alloc.ParamWeights != 0 {
+		c.Weights = s.Params.Weights.String()
+	}
+	if t := s.Topology; t != nil {
+		c.Graph = t.Spec.String()
+		c.Sample = s.Params.Sample.String()
+		lo, hi := t.Degree.Min, t.Degree.Max
+		c.MinDegree, c.MaxDegree = &lo, &hi
+		if t.Core > 0 {
+			core, f := t.Core, t.CoreFraction
+			c.Core, c.CoreFraction = &core, &f
+		}
+	}
+	return c
+}
+
+// Setting returns the study.Setting c describes, from the file alone (the
+// graph is not rebuilt: its degrees and core are in c).
+func (c Config) Setting() (study.Setting, error) {
+	d, err := alloc.Lookup(c.Process)
+	if err != nil {
+		return study.Setting{}, err
+	}
+	p := alloc.Params{D: c.D, Cap: c.Cap}
+	if c.Beta != nil {
+		p.Beta = *c.Beta
+	}
+	if c.Weights != "" {
+		if p.Weights, err = alloc.ParseWeights(c.Weights); err != nil {
+			return study.Setting{}, err
+		}
+	}
+	if c.Sample != "" {
+		if p.Sample, err = alloc.ParseSampling(c.Sample); err != nil {
+			return study.Setting{}, err
+		}
+	}
+	if c.Ties != "" {
+		if p.Ties, err = alloc.ParseTies(c.Ties); err != nil {
+			return study.Setting{}, err
+		}
+	}
+	s := study.Setting{Process: d, Params: p, N: c.N, M: c.M}
+	if d.Uses&alloc.ParamGraph != 0 && c.MinDegree != nil && c.MaxDegree != nil {
+		sp, err := graphgen.ParseSpec(c.Graph)
+		if err != nil {
+			return study.Setting{}, err
+		}
+		s.Topology = &study.Topology{Spec: sp, Degree: study.Degrees{Min: *c.MinDegree, Max: *c.MaxDegree}}
+		if c.Core != nil && c.CoreFraction != nil {
+			s.Topology.Core, s.Topology.CoreFraction = *c.Core, *c.CoreFraction
+		}
+	}
+	return s, nil
+}
+
+// Label is how tables name the run's process: its label (alloc.Rule's
+// String) with the parameters that are not in the label.
+func (c Config) Label() string {
+	s, err := c.Setting()
+	if err != nil {
+		return c.Process
+	}
+	d := s.Process
+	if d.Uses&alloc.ParamGraph != 0 {
+		return fmt.Sprintf("%s on %s (%s sampling)", d.Name, c.Graph, c.Sample)
+	}
+	r, err := d.New(s.Params)
+	if err != nil {
+		return c.Process
+	}
+	label := r.String()
+	if d.Uses&alloc.ParamCap != 0 {
+		label += fmt.Sprintf(" (probe cap %d)", c.Cap)
+	}
+	if d.Uses&alloc.ParamWeights != 0 {
+		label += ", weights " + c.Weights
+	}
+	return label
+}
+
+// SameRun reports, as an error naming the first difference, whether a and b
+// describe the same run up to the shard.
+func SameRun(a, b Config) error {
+	a.Shard, b.Shard = "", ""
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if bytes.Equal(ja, jb) {
+		return nil
+	}
+	var ma, mb map[string]any
+	json.Unmarshal(ja, &ma)
+	json.Unmarshal(jb, &mb)
+	for k, va := range ma {
+		if fmt.Sprint(va) != fmt.Sprint(mb[k]) {
+			return fmt.Errorf("%s differs (%v against %v)", k, va, mb[k])
+		}
+	}
+	for k, vb := range mb {
+		if _, ok := ma[k]; !ok {
+			return fmt.Errorf("%s differs (unset against %v)", k, vb)
+		}
+	}
+	return errors.New("configs differ")
+}

@@ -1,0 +1,12 @@
+// Package results holds the result files of graphalloc: what a run of
+// trials writes (a config, the trials, a summary), in JSON, JSON lines, CSV
+// and as a table; reading them back, including a JSON-lines file cut short
+// by an interruption; and merging the files of a sharded run into the file
+// of the whole run.
+//
+// A file depends on its config and trials alone: Summarize recomputes the
+// summary from them (through study.Summarize, the one place where the
+// statistics, the fluid prediction and the bounds of a run are computed),
+// so a resumed or merged run prints byte for byte what the uninterrupted,
+// unsharded run prints.
+package results

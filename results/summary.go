@@ -1,0 +1,77 @@
+package results
+
+import (
+	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/study"
+)
+
+// File is a run's output: config, trials in trial order, summary.
+type File struct {
+	Config  Config         `json:"config"`
+	Trials  []alloc.Result `json:"trials"`
+	Summary Summary        `json:"summary"`
+}
+
+// Stat summarises one quantity over the trials.
+type Stat struct {
+	Mean   float64        `json:"mean"`
+	Std    float64        `json:"std"`
+	Min    float64        `json:"min"`
+	Max    float64        `json:"max"`
+	CI95   [2]float64     `json:"ci95"`
+	Counts map[string]int `json:"counts,omitempty"`
+}
+
+// Bound is a bound that applies to the run, as the file records it.
+type Bound struct {
+	Name    string  `json:"name"`
+	Value   float64 `json:"value"`
+	Kind    string  `json:"kind"`
+	Formula string  `json:"formula"`
+	Base    string  `json:"base"`
+}
+
+// Fluid is the mean-field prediction beside the measurement: the tails s_i
+// (fraction of bins with load ≥ i as n → ∞) and the max load they predict
+// at this n.
+type Fluid struct {
+	Process   string    `json:"process"`
+	Tails     []float64 `json:"tails"`
+	PredMax   int       `json:"predicted_max_load"`
+	PMaxAtLst []float64 `json:"p_max_at_least"`
+}
+
+// Summary is the "summary" object of a run's file.
+type Summary struct {
+	MaxLoad Stat    `json:"max_load"`
+	Gap     Stat    `json:"gap"`
+	Probes  float64 `json:"probes_per_ball"`
+	Bounds  []Bound `json:"bounds"`
+	Fluid   *Fluid  `json:"fluid,omitempty"`
+	// NotApplicable lists the bounds whose assumptions fail here, for
+	// the table; the file keeps to the bounds that apply.
+	NotApplicable []analysis.Bound `json:"-"`
+}
+
+func toStat(s analysis.Summary) Stat {
+	return Stat{Mean: s.Mean, Std: s.Std, Min: s.Min, Max: s.Max, CI95: s.CI95, Counts: s.Counts}
+}
+
+// Summarize computes the summary of the trials rs of the run c from the
+// config and the trials alone (study.Summarize).
+func Summarize(c Config, rs []alloc.Result) (Summary, error) {
+	set, err := c.Setting()
+	if err != nil {
+		return Summary{}, err
+	}
+	sum := study.Summarize(set, rs)
+	s := Summary{MaxLoad: toStat(sum.MaxLoad), Gap: toStat(sum.Gap), Probes: sum.Probes, Bounds: []Bound{}, NotApplicable: sum.NotApplicable}
+	if f := sum.Fluid; f != nil {
+		s.Fluid = &Fluid{Process: f.Process, Tails: f.Tails, PredMax: f.PredictedMaxLoad, PMaxAtLst: f.PMaxAtLeast}
+	}
+	for _, b := range sum.Bounds {
+		s.Bounds = append(s.Bounds, Bound{Name: b.Name, Value: b.Value, Kind: b.Kind, Formula: b.Formula, Base: b.Base})
+	}
+	return s, nil
+}

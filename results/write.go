@@ -1,0 +1,198 @@
+package results
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/study"
+)
+
+// Formats are the formats Write takes.
+var Formats = []string{"table", "csv", "json", "jsonl"}
+
+// CheckFormat reports whether f is one of Formats.
+func CheckFormat(f string) error {
+	for _, g := range Formats {
+		if f == g {
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown format %q (allowed: %s)", f, strings.Join(Formats, ", "))
+}
+
+// Stream writes a file in JSON lines as the run goes: a config line, a line
+// per trial, a summary line, each flushed as it is written so that an
+// interrupted run leaves every finished trial behind.
+type Stream struct {
+	w *bufio.Writer
+}
+
+// NewStream returns a Stream writing to w.
+func NewStream(w io.Writer) *Stream { return &Stream{bufio.NewWriter(w)} }
+
+// Line writes the one-key object {key: v} as a line: the form of every
+// line of a JSON-lines file (compare writes "point" lines with it).
+func (s *Stream) Line(key string, v any) error {
+	b, err := json.Marshal(map[string]any{key: v})
+	if err != nil {
+		return err
+	}
+	s.w.Write(b)
+	s.w.WriteByte('\n')
+	return s.w.Flush()
+}
+
+// Config writes the config line.
+func (s *Stream) Config(c Config) error { return s.Line("config", c) }
+
+// Trial writes a trial line.
+func (s *Stream) Trial(r alloc.Result) error { return s.Line("trial", r) }
+
+// Summary writes the summary line.
+func (s *Stream) Summary(sum Summary) error { return s.Line("summary", sum) }
+
+// Write writes f in a format of Formats: JSON, JSON lines, CSV (a row per
+// trial, with the config columns) or a table for people.
+func Write(w io.Writer, format string, f *File) error {
+	switch format {
+	case "jsonl":
+		s := NewStream(w)
+		if err := s.Config(f.Config); err != nil {
+			return err
+		}
+		for _, r := range f.Trials {
+			if err := s.Trial(r); err != nil {
+				return err
+			}
+		}
+		return s.Summary(f.Summary)
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(f)
+	case "csv":
+		return writeCSV(w, f.Trials)
+	case "table":
+		return writeTable(w, f)
+	}
+	return CheckFormat(format)
+}
+
+func writeCSV(w io.Writer, rs []alloc.Result) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw, "trial,max_load,min_load,gap,probes,max_probes")
+	for _, r := range rs {
+		fmt.Fprintf(bw, "%d,%s,%s,%s,%d,%d\n", r.Trial, FormatFloat(r.MaxLoad), FormatFloat(r.MinLoad), FormatFloat(r.Gap), r.Probes, r.MaxProbes)
+	}
+	return bw.Flush()
+}
+
+// FormatFloat prints x in the shortest form that reads back exactly.
+func FormatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// formatLoad prints a whole load as an integer and a real one (weighted
+// balls) to four decimals, for tables.
+func formatLoad(x float64) string {
+	if x == float64(int64(x)) {
+		return strconv.FormatInt(int64(x), 10)
+	}
+	return strconv.FormatFloat(x, 'f', 4, 64)
+}
+
+func writeTable(out io.Writer, f *File) error {
+	w := bufio.NewWriter(out)
+	c, rs, s := f.Config, f.Trials, f.Summary
+	fmt.Fprintf(w, "%s: n=%d m=%d (m/n=%.4g), ties=%s, seed=%d, %d trials\n\n",
+		c.Label(), c.N, c.M, float64(c.M)/float64(c.N), c.Ties, c.Seed, len(rs))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "trial\tmax_load\tmin_load\tgap\tprobes/ball\t")
+	for _, r := range rs {
+		ppb := 0.0
+		if c.M > 0 {
+			ppb = float64(r.Probes) / float64(c.M)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%.4f\t%.3f\t\n", r.Trial, formatLoad(r.MaxLoad), formatLoad(r.MinLoad), r.Gap, ppb)
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "max load: mean %.3f ± %.3f (95%% CI [%.3f, %.3f]), distribution %s\n",
+		s.MaxLoad.Mean, s.MaxLoad.Std, s.MaxLoad.CI95[0], s.MaxLoad.CI95[1], FormatCounts(s.MaxLoad.Counts))
+	fmt.Fprintf(w, "gap:      mean %.3f ± %.3f\n", s.Gap.Mean, s.Gap.Std)
+	fmt.Fprint(w, "measured, load ≥ i (mean fraction):")
+	if rs := trialsWithCounts(rs); len(rs) > 0 {
+		for i, tail := range study.MeanTails(rs, c.N) {
+			if i > 0 && tail > 0 && tail < 1 {
+				fmt.Fprintf(w, "  %d: %.4g", i, tail)
+			}
+		}
+	}
+	fmt.Fprintln(w)
+	if fl := s.Fluid; fl != nil {
+		fmt.Fprint(w, "fluid limit (n → ∞), load ≥ i:")
+		for i, x := range fl.Tails {
+			if i > 0 {
+				fmt.Fprintf(w, "  %d: %.4g", i, x)
+			}
+		}
+		fmt.Fprintf(w, "\nfluid prediction at this n: max load %d (P(max ≥ i) ≈ 1 − exp(−n s_i))\n", fl.PredMax)
+	}
+	if len(s.Bounds) > 0 {
+		fmt.Fprintln(w, "\ntheory (explicit terms; O(1) constants unknown):")
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, b := range s.Bounds {
+			fmt.Fprintf(tw, "  %s\t%s\t%s = %.3f\t(%s)\n", b.Name, b.Kind, b.Formula, b.Value, b.Base)
+		}
+		tw.Flush()
+	}
+	if len(s.NotApplicable) > 0 {
+		fmt.Fprintln(w, "\nnot applicable here:")
+		for _, b := range s.NotApplicable {
+			fmt.Fprintf(w, "  %s: %s\n", b.Name, b.Reason)
+		}
+	}
+	return w.Flush()
+}
+
+// trialsWithCounts returns rs if its trials have load counts (not weighted
+// balls), else nil.
+func trialsWithCounts(rs []alloc.Result) []alloc.Result {
+	for _, r := range rs {
+		if r.LoadCounts == nil {
+			return nil
+		}
+	}
+	return rs
+}
+
+// FormatCounts prints a distribution {"4": 7, "5": 3} as "4:7 5:3", in
+// increasing numeric order.
+func FormatCounts(c map[string]int) string {
+	type kv struct {
+		v float64
+		k string
+	}
+	var ks []kv
+	for k := range c {
+		v, _ := strconv.ParseFloat(k, 64)
+		ks = append(ks, kv{v, k})
+	}
+	for i := 1; i < len(ks); i++ {
+		for j := i; j > 0 && ks[j].v < ks[j-1].v; j-- {
+			ks[j], ks[j-1] = ks[j-1], ks[j]
+		}
+	}
+	var b strings.Builder
+	for i, e := range ks {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s:%d", e.k, c[e.k])
+	}
+	return b.String()
+}
