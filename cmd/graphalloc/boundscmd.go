@@ -1,19 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/pflag"
 
+	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/study"
@@ -44,65 +41,46 @@ Flags:
 `
 
 type boundsOptions struct {
-	process, choices, bins, balls, graph, sample, weights, format string
-	beta                                                          float64
-	seed                                                          uint64
+	pf                         processFlags
+	bins, balls, graph, format string
+	seed                       uint64
 }
 
 func cmdBounds(_ context.Context, stdout, stderr io.Writer, args []string) error {
 	var o boundsOptions
-	fs := pflag.NewFlagSet("bounds", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stdout, boundsHelp)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-	}
-	fs.StringVarP(&o.process, "process", "p", "", "process (default: every process but rank; graph with -g)")
-	fs.StringVarP(&o.choices, "choices", "d", "2", "number of choices d")
+	fs := newFlags("bounds", boundsHelp, stdout, stderr)
+	o.pf.add(fs, "", "process: "+processList()+" (default: every process but rank; graph with -g)")
 	fs.StringVarP(&o.bins, "bins", "n", "65536", "bins n (1e6, 2^20 allowed)")
 	fs.StringVarP(&o.balls, "balls", "m", "n", "balls m: 1e6, 2^20, or a multiple of n: n, 16n, 0.5n")
 	fs.StringVarP(&o.graph, "graph", "g", "", "topology SPEC for the graph bounds")
-	fs.Float64Var(&o.beta, "beta", 0.5, "β of one-plus-beta")
-	fs.StringVar(&o.sample, "sample", "edge", "graph sampling: edge or vertex")
-	fs.StringVar(&o.weights, "weights", "exp", "weighted: const, exp, pareto:shape=A, uniform:a=A,b=B")
 	fs.Uint64VarP(&o.seed, "seed", "s", 1, "seed for building a gnp or file graph")
 	fs.StringVarP(&o.format, "format", "f", "table", "output format: table or json")
-	fs.SortFlags = false
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
+	if err := parseFlags(fs, args, 0); err != nil {
+		return err
 	}
-	if fs.NArg() > 0 {
-		return usagef("bounds: unexpected argument %q", fs.Arg(0))
-	}
-	if o.format != "table" && o.format != "json" {
-		return usagef("--format: unknown format %q (allowed: table, json)", o.format)
+	if err := checkFormat(o.format, "table", "json"); err != nil {
+		return err
 	}
 	q, desc, err := o.query(fs)
 	if err != nil {
 		return err
 	}
 	bs := analysis.Bounds(q)
-	var buf bytes.Buffer
-	if o.format == "json" {
-		enc := json.NewEncoder(&buf)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(struct {
-			Bounds []analysis.Bound `json:"bounds"`
-		}{bs}); err != nil {
-			return err
+	return writeOutput(stdout, "", func(w io.Writer) error {
+		if o.format == "json" {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(struct {
+				Bounds []analysis.Bound `json:"bounds"`
+			}{bs})
 		}
-	} else {
-		writeBoundsTable(&buf, desc, bs)
-	}
-	_, err = stdout.Write(buf.Bytes())
-	return err
+		writeBoundsTable(w, desc, bs)
+		return nil
+	})
 }
 
-// query turns the flags into an analysis.Query and a one-line description.
+// query turns the flags into an analysis.Query, through the same
+// study.Setting as run and compare, and a one-line description.
 func (o *boundsOptions) query(fs *pflag.FlagSet) (analysis.Query, string, error) {
 	var q analysis.Query
 	n, err := parseCount(o.bins, 0)
@@ -112,28 +90,12 @@ func (o *boundsOptions) query(fs *pflag.FlagSet) (analysis.Query, string, error)
 	if n < 1 || n > graphgen.MaxOrder {
 		return q, "", usagef("--bins: need 1 <= n <= %d, got %d", int64(graphgen.MaxOrder), n)
 	}
-	d, err := strconv.ParseFloat(o.choices, 64)
-	if err != nil || math.IsNaN(d) || math.IsInf(d, 0) || d < 1 {
-		return q, "", usagef("--choices: need a number d >= 1, got %q", o.choices)
+	if o.pf.process == "" && o.graph != "" {
+		o.pf.process = graphicalName()
 	}
-	if !(o.beta >= 0 && o.beta <= 1) {
-		return q, "", usagef("--beta: need 0 <= beta <= 1, got %g", o.beta)
-	}
-	if o.sample != "edge" && o.sample != "vertex" {
-		return q, "", usagef("--sample: unknown sampling rule %q (allowed: edge, vertex)", o.sample)
-	}
-	proc := o.process
-	if proc == "" && o.graph != "" {
-		proc = "graph"
-	}
-	q = analysis.Query{N: float64(n), D: d, Beta: o.beta, Process: proc, Sample: o.sample}
-	if fs.Changed("weights") {
-		q.Weights = o.weights
-	}
-	topo := ""
+	var sp graphgen.Spec
 	if o.graph != "" {
-		sp, err := graphgen.ParseSpec(o.graph)
-		if err != nil {
+		if sp, err = graphgen.ParseSpec(o.graph); err != nil {
 			return q, "", usagef("--graph: %v", err)
 		}
 		nn, err := study.SpecQuery(&q, sp, int(n), o.seed)
@@ -145,24 +107,65 @@ func (o *boundsOptions) query(fs *pflag.FlagSet) (analysis.Query, string, error)
 				return q, "", usagef("--bins: n=%d but graph %s has %d vertices", n, sp, nn)
 			}
 			n = int64(nn)
-			q.N = float64(n)
 		}
-		topo = fmt.Sprintf("; topology %s (%s)", sp, describeTopology(q))
 	}
 	m, err := parseCount(o.balls, n)
 	if err != nil {
 		return q, "", usagef("--balls: %v", err)
 	}
-	q.M = float64(m)
+	who := "every process but rank"
+	if o.pf.process == "" {
+		// Every process: the flags as given, no process to check them.
+		params, err := o.pf.params(fs, alloc.Descriptors())
+		if err != nil {
+			return q, "", err
+		}
+		if params.D < 1 {
+			return q, "", usagef("--choices: need a number d >= 1, got %q", o.pf.choices)
+		}
+		q = analysis.Query{N: float64(n), M: float64(m), D: params.D, Beta: o.pf.beta, Sample: params.Sample.String()}
+		if fs.Changed("weights") {
+			q.Weights = params.Weights.String()
+		}
+	} else {
+		descs, err := o.pf.descriptors()
+		if err != nil {
+			return q, "", err
+		}
+		params, err := o.pf.params(fs, descs)
+		if err != nil {
+			return q, "", err
+		}
+		if err := checkParams(descs, params); err != nil {
+			return q, "", err
+		}
+		topo := q
+		q = study.Setting{Process: descs[0], Params: params, N: n, M: m}.Query()
+		q.Topology, q.Degree, q.MinDegree, q.Eps = topo.Topology, topo.Degree, topo.MinDegree, topo.Eps
+		q.Core, q.CoreFraction = topo.Core, topo.CoreFraction
+		if descs[0].Uses&alloc.ParamGraph != 0 {
+			q.Sample = params.Sample.String()
+		}
+		who = describe(descs[0], params)
+	}
 	if err := q.Validate(); err != nil {
 		return q, "", usageError{err}
 	}
-	who := "every process but rank"
-	if proc != "" {
-		who = proc
+	topo := ""
+	if o.graph != "" {
+		topo = fmt.Sprintf("; topology %s (%s)", sp, describeTopology(q))
 	}
-	desc := fmt.Sprintf("bounds for %s: n=%d m=%d (m/n=%.4g) d=%g%s", who, n, m, float64(m)/float64(n), d, topo)
-	return q, desc, nil
+	return q, fmt.Sprintf("bounds for %s: n=%d m=%d (m/n=%.4g) d=%g%s", who, n, m, float64(m)/float64(n), q.D, topo), nil
+}
+
+// graphicalName is the process -g implies: the first that runs on a graph.
+func graphicalName() string {
+	for _, d := range alloc.Descriptors() {
+		if d.Uses&alloc.ParamGraph != 0 {
+			return d.Name
+		}
+	}
+	return ""
 }
 
 // describeTopology says what the bounds know of the graph.

@@ -168,3 +168,25 @@ func createTemp(path string) (*os.File, error) {
 		}
 	}
 }
+
+// runFlags are the flags of every command that runs trials: run, compare
+// and study.
+type runFlags struct {
+	trials, workers int
+	seed            uint64
+	format, output  string
+}
+
+// add defines -t (default trials), -s, -w, -f (formats, for the help) and
+// -o on fs.
+func (o *runFlags) add(fs *pflag.FlagSet, trials int, formats string) {
+	help := "independent trials (per point)"
+	if trials == 0 {
+		help = "trials per point instead of the size's own (0: the size's)"
+	}
+	fs.IntVarP(&o.trials, "trials", "t", trials, help)
+	fs.Uint64VarP(&o.seed, "seed", "s", 1, "base seed: graphs and trial i derive from (seed, i) alone")
+	fs.IntVarP(&o.workers, "workers", "w", 0, "trials run in parallel (0: one per CPU); never changes results")
+	fs.StringVarP(&o.format, "format", "f", "table", "output format: "+formats)
+	fs.StringVarP(&o.output, "output", "o", "", "write to FILE (atomically) instead of stdout")
+}

@@ -49,44 +49,25 @@ Flags:
 `
 
 type compareOptions struct {
-	pf                             processFlags
-	graphs                         []string
-	graphList, bins, balls, format string
-	output, shard, plot            string
-	trials, workers                int
-	seed                           uint64
+	runFlags
+	pf                                  processFlags
+	graphs                              []string
+	graphList, bins, balls, shard, plot string
 }
 
 func cmdCompare(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var o compareOptions
-	fs := pflag.NewFlagSet("compare", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stdout, compareHelp)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-	}
+	fs := newFlags("compare", compareHelp, stdout, stderr)
 	fs.StringArrayVarP(&o.graphs, "graph", "g", nil, "a topology SPEC for -p graph; repeat for several (a SPEC may contain commas)")
 	fs.StringVar(&o.graphList, "graphs", "", "topologies as a ';'-separated list: 'cycle;regular:degree=8'")
 	o.pf.add(fs, "graph", "processes, comma-separated: "+processList())
 	fs.StringVarP(&o.bins, "bins", "n", "2^16", "sizes n: a list 2^10,2^12, or a range 2^10..2^20 (n, 2n, 4n, … up to the end)")
 	fs.StringVarP(&o.balls, "balls", "m", "n", "balls m per point: a count (1e6) or a multiple of n (n, 16n)")
-	fs.IntVarP(&o.trials, "trials", "t", study.DefaultTrials, "trials per grid point")
-	fs.Uint64VarP(&o.seed, "seed", "s", 1, "base seed: graphs and trials derive from it as in run")
-	fs.IntVarP(&o.workers, "workers", "w", 0, "trials run in parallel (0: one per CPU); never changes results")
-	fs.StringVarP(&o.format, "format", "f", "table", "output format: table, csv, json, jsonl (one line per point as it finishes)")
-	fs.StringVarP(&o.output, "output", "o", "", "write results to FILE (atomically) instead of stdout")
+	o.add(fs, study.DefaultTrials, "table, csv, json, jsonl (one line per point as it finishes)")
 	fs.StringVar(&o.shard, "shard", "", "run only the grid points i with i mod K = I, as I/K")
 	fs.StringVar(&o.plot, "plot", "", "also draw the results to FILE.svg or FILE.png")
-	fs.SortFlags = false
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
-	}
-	if fs.NArg() > 0 {
-		return usagef("compare: unexpected argument %q", fs.Arg(0))
+	if err := parseFlags(fs, args, 0); err != nil {
+		return err
 	}
 	return o.run(ctx, fs, stdout, stderr)
 }

@@ -4,14 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"text/tabwriter"
-
-	"github.com/spf13/pflag"
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
@@ -57,31 +54,18 @@ type fluidJSONOut struct {
 
 func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error {
 	var o fluidOptions
-	fs := pflag.NewFlagSet("fluid", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stdout, fluidHelp)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-	}
+	fs := newFlags("fluid", fluidHelp, stdout, stderr)
 	o.pf.add(fs, "greedy", "process: "+processList()+" (those with a mean-field limit)")
 	fs.StringVarP(&o.graph, "graph", "g", "complete", "topology of a graph process: only complete has a fluid limit")
 	fs.StringVarP(&o.bins, "bins", "n", "65536", "bins n, for the finite-n max-load prediction (and for -m as a count)")
 	fs.StringVarP(&o.balls, "balls", "m", "n", "balls m: a multiple of n (n, 16n, 0.5n) or a count (1e6)")
 	fs.Float64Var(&o.tol, "tol", 1e-15, "list s_i down to this value (1e-300 <= tol < 1)")
 	fs.StringVarP(&o.format, "format", "f", "table", "output format: table or json")
-	fs.SortFlags = false
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
+	if err := parseFlags(fs, args, 0); err != nil {
+		return err
 	}
-	if fs.NArg() > 0 {
-		return usagef("fluid: unexpected argument %q", fs.Arg(0))
-	}
-	if o.format != "table" && o.format != "json" {
-		return usagef("--format: unknown format %q (allowed: table, json)", o.format)
+	if err := checkFormat(o.format, "table", "json"); err != nil {
+		return err
 	}
 	descs, err := o.pf.descriptors()
 	if err != nil {

@@ -1,19 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"compress/gzip"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/spf13/pflag"
-
-	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
@@ -68,28 +62,15 @@ type genOptions struct {
 
 func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var o genOptions
-	fs := pflag.NewFlagSet("gen", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stdout, genHelp)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-	}
+	fs := newFlags("gen", genHelp, stdout, stderr)
 	fs.StringVarP(&o.graph, "graph", "g", "", "graph SPEC or file to write (required)")
 	fs.StringVarP(&o.bins, "bins", "n", "65536", "vertices n (1e6, 2^20 allowed); for a file, its vertex count")
 	fs.Uint64VarP(&o.seed, "seed", "s", 1, "base seed: the graph is drawn from the stream run uses for it")
 	fs.StringVarP(&o.output, "output", "o", "", "write to FILE (atomically) instead of stdout")
 	fs.StringVar(&o.format, "format", "", "edgelist, mtx, dot or graph6 (default: from FILE's extension, else edgelist)")
 	fs.BoolVar(&o.gzip, "gzip", false, "gzip the output (default: when FILE ends in .gz)")
-	fs.SortFlags = false
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
-	}
-	if fs.NArg() > 0 {
-		return usagef("gen: unexpected argument %q (the graph goes in -g)", fs.Arg(0))
+	if err := parseFlags(fs, args, 0); err != nil {
+		return err
 	}
 	if o.graph == "" {
 		return usagef("gen: --graph is required (e.g. -g regular:degree=16)")
@@ -105,13 +86,15 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	}
 	compress := o.gzip || (!fs.Changed("gzip") && strings.HasSuffix(strings.ToLower(o.output), ".gz"))
 
-	spec, g, info, err := buildGraphArg(o.graph, o.bins, fs.Changed("bins"), o.seed)
+	gf, err := parseGraph(o.graph, o.bins, fs.Changed("bins"), graphgen.MaxOrder, "the largest graph")
 	if err != nil {
 		return err
 	}
-	for _, note := range info.Notes {
-		fmt.Fprintf(stderr, "graphalloc: %s: %s\n", spec, note)
+	g, _, err := gf.build(o.seed, stderr)
+	if err != nil {
+		return err
 	}
+	spec := gf.spec
 	csr, err := listGraph(spec, g)
 	if err != nil {
 		return err
@@ -135,44 +118,11 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		}
 		return writeGraph(w, csr, format)
 	}
-	if o.output == "" || o.output == "-" {
-		return write(stdout)
-	}
-	if err := writeAtomic(o.output, write); err != nil {
+	if err := writeOutput(stdout, o.output, write); err != nil || o.output == "" || o.output == "-" {
 		return err
 	}
 	fmt.Fprintf(stderr, "graphalloc: wrote %s: n=%d, %d edges, %s%s\n", o.output, csr.Order(), csr.Size(), format, map[bool]string{true: ", gzip"}[compress])
 	return ctx.Err()
-}
-
-// buildGraphArg parses a --graph value and builds it as run does: n from
-// bins (unless the spec is a file and bins was not given), randomness from
-// the graph stream of seed. Errors in the spec or the parameters are usage
-// errors.
-func buildGraphArg(arg, bins string, binsSet bool, seed uint64) (graphgen.Spec, graphgen.Graph, *graphgen.BuildInfo, error) {
-	spec, err := graphgen.ParseSpec(arg)
-	if err != nil {
-		return spec, nil, nil, usagef("--graph: %v", err)
-	}
-	var n int64
-	if spec.Kind != "file" || binsSet {
-		if n, err = parseCount(bins, 0); err != nil {
-			return spec, nil, nil, usagef("--bins: %v", err)
-		}
-		if n < 1 || n > graphgen.MaxOrder {
-			return spec, nil, nil, usagef("--bins: need 1 <= n <= %d, got %d", int64(graphgen.MaxOrder), n)
-		}
-	}
-	g, info, err := spec.Build(int(n), alloc.NewRand(alloc.DeriveSeed(seed, alloc.StreamGraph, 0)))
-	if err != nil {
-		return spec, nil, nil, usageError{err}
-	}
-	// A generated graph states its own n (a torus rounds n up to side^dim,
-	// and says so in a note); for a file, -n is a check.
-	if binsSet && spec.Kind == "file" && int64(g.Order()) != n {
-		return spec, nil, nil, usagef("--bins: n=%d but graph %s has %d vertices", n, spec, g.Order())
-	}
-	return spec, g, info, nil
 }
 
 // listGraph returns g as a CSR, listing the implicit graphs (K_n as the
@@ -228,29 +178,4 @@ func writeGraph(w io.Writer, g *graphgen.CSR, format string) error {
 		return graphgen.WriteGraph6(w, g)
 	}
 	return graphgen.WriteEdgeList(w, g)
-}
-
-// writeAtomic streams write's output to a temporary file beside path and
-// renames it to path once complete, so that an interrupted or failed write
-// never leaves a partial file under the final name.
-func writeAtomic(path string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriterSize(f, 1<<20)
-	werr := write(bw)
-	if werr == nil {
-		werr = bw.Flush()
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(f.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(f.Name())
-	}
-	return werr
 }

@@ -4,13 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strings"
-
-	"github.com/spf13/pflag"
 
 	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
@@ -58,36 +55,26 @@ type infoOptions struct {
 
 func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var o infoOptions
-	fs := pflag.NewFlagSet("info", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stdout, infoHelp)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-	}
+	fs := newFlags("info", infoHelp, stdout, stderr)
 	fs.StringVarP(&o.graph, "graph", "g", "", "graph SPEC or file (required; a single argument also works)")
 	fs.StringVarP(&o.bins, "bins", "n", "65536", "vertices n (1e6, 2^20 allowed); for a file, its vertex count")
 	fs.Uint64VarP(&o.seed, "seed", "s", 1, "base seed: the graph is drawn as run draws it")
 	fs.StringVarP(&o.format, "format", "f", "table", "output format: table or json")
 	fs.IntVar(&o.maxIter, "max-iter", 1000, "power iterations at most (a larger value also lifts the work budget)")
 	fs.Float64Var(&o.tol, "tol", 1e-4, "stop power iteration when the gap estimate changes by less than this, relative")
-	fs.SortFlags = false
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
+	if err := parseFlags(fs, args, 1); err != nil {
+		return err
 	}
 	switch {
 	case fs.NArg() == 1 && o.graph == "":
 		o.graph = fs.Arg(0)
 	case fs.NArg() > 0:
-		return usagef("info: unexpected argument %q", fs.Arg(0))
+		return usagef("info: unexpected argument %q (the graph is in -g already)", fs.Arg(0))
 	case o.graph == "":
 		return usagef("info: --graph is required (a SPEC such as regular:degree=16, or a file)")
 	}
-	if o.format != "table" && o.format != "json" {
-		return usagef("--format: unknown format %q (allowed: table, json)", o.format)
+	if err := checkFormat(o.format, "table", "json"); err != nil {
+		return err
 	}
 	if o.maxIter < 1 {
 		return usagef("--max-iter: need at least 1, got %d", o.maxIter)
@@ -95,10 +82,15 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	if !(o.tol > 0 && o.tol < 1) {
 		return usagef("--tol: need 0 < tol < 1, got %g", o.tol)
 	}
-	spec, g, info, err := buildGraphArg(o.graph, o.bins, fs.Changed("bins"), o.seed)
+	gf, err := parseGraph(o.graph, o.bins, fs.Changed("bins"), graphgen.MaxOrder, "the largest graph")
 	if err != nil {
 		return err
 	}
+	g, info, err := gf.build(o.seed, stderr)
+	if err != nil {
+		return err
+	}
+	spec := gf.spec
 	opt := analysis.DescribeOptions{MaxIter: o.maxIter, Tol: o.tol}
 	if fs.Changed("max-iter") {
 		opt.MaxWork = math.MaxFloat64

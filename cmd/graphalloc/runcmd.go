@@ -53,12 +53,11 @@ Flags:
 
 // runOptions are the parsed flags of run.
 type runOptions struct {
-	pf                                               processFlags
-	bins, balls, graph, format, output, shard, every string
-	resume, maxMemory, engine                        string
-	trials, workers                                  int
-	profile                                          bool
-	seed                                             uint64
+	runFlags
+	pf                               processFlags
+	bins, balls, graph, shard, every string
+	resume, maxMemory, engine        string
+	profile                          bool
 }
 
 func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error {
@@ -68,11 +67,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs.StringVarP(&o.bins, "bins", "n", "65536", "bins n (1e6, 2^20 allowed); for a graph file, its vertex count")
 	fs.StringVarP(&o.balls, "balls", "m", "n", "balls m: 1e6, 2^20, or a multiple of n: n, 16n, 0.5n")
 	fs.StringVarP(&o.graph, "graph", "g", "complete", "topology for -p graph: KIND[:key=value,...] with KIND one of "+strings.Join(graphgen.Kinds(), ", ")+", or file:PATH")
-	fs.IntVarP(&o.trials, "trials", "t", 10, "independent trials")
-	fs.Uint64VarP(&o.seed, "seed", "s", 1, "base seed; trial i depends only on (seed, i)")
-	fs.IntVarP(&o.workers, "workers", "w", 0, "trials run in parallel (0: one per CPU); never changes results")
-	fs.StringVarP(&o.format, "format", "f", "table", "output format: table, csv, json, jsonl")
-	fs.StringVarP(&o.output, "output", "o", "", "write results to FILE (atomically) instead of stdout")
+	o.add(fs, 10, "table, csv, json, jsonl")
 	fs.StringVar(&o.shard, "shard", "", "run only shard I of K of the trials, as I/K (0 <= I < K)")
 	fs.StringVar(&o.every, "every", "", "record the gap and max-min every K balls (K or a multiple of n)")
 	fs.BoolVar(&o.profile, "profile", false, "record each trial's sorted normalised load vector (load - m/n, as value/count pairs)")

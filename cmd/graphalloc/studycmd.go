@@ -11,8 +11,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -40,40 +38,23 @@ Flags:
 `
 
 type studyOptions struct {
-	full, tiny           bool
-	trials, workers      int
-	seed                 uint64
-	format, output, plot string
+	runFlags
+	full, tiny bool
+	plot       string
 }
 
 func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var o studyOptions
-	fs := pflag.NewFlagSet("study", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stdout, studyHelp)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-	}
+	fs := newFlags("study", studyHelp, stdout, stderr)
 	fs.BoolVar(&o.full, "full", false, "run the paper-scale size instead of the default")
 	fs.BoolVar(&o.tiny, "tiny", false, "run the tiny size the tests use (seconds; too small to show anything)")
-	fs.IntVarP(&o.trials, "trials", "t", 0, "trials per point instead of the size's own (0: the size's)")
-	fs.Uint64VarP(&o.seed, "seed", "s", 1, "base seed: graphs and trials derive from it as in run")
-	fs.IntVarP(&o.workers, "workers", "w", 0, "trials run in parallel (0: one per CPU); never changes results")
-	fs.StringVarP(&o.format, "format", "f", "table", "output format: table, csv, json")
-	fs.StringVarP(&o.output, "output", "o", "", "write the report to FILE (atomically) instead of stdout")
+	o.add(fs, 0, "table, csv, json")
 	fs.StringVar(&o.plot, "plot", "", "also draw the study's figure to FILE.png or FILE.svg")
-	fs.SortFlags = false
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
+	if err := parseFlags(fs, args, 1); err != nil {
+		return err
 	}
-	switch o.format {
-	case "table", "csv", "json":
-	default:
-		return usagef("--format: unknown format %q (allowed: table, csv, json)", o.format)
+	if err := checkFormat(o.format, "table", "csv", "json"); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
 		if o.plot != "" || o.full || o.tiny {
