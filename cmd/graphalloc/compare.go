@@ -2,23 +2,18 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/pflag"
 
 	"github.com/graphalloc/graphalloc/alloc"
-	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/results"
 	"github.com/graphalloc/graphalloc/study"
@@ -72,27 +67,9 @@ func cmdCompare(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	return o.run(ctx, fs, stdout, stderr)
 }
 
-// compareConfig is the "config" object of compare's JSON output.
-type compareConfig struct {
-	Graphs    []string `json:"graphs,omitempty"`
-	Processes []string `json:"processes"`
-	Ns        []int    `json:"n"`
-	M         string   `json:"m"`
-	D         float64  `json:"d"`
-	Beta      float64  `json:"beta,omitempty"`
-	Cap       int      `json:"cap,omitempty"`
-	Weights   string   `json:"weights,omitempty"`
-	Ties      string   `json:"ties,omitempty"`
-	Sample    string   `json:"sample,omitempty"`
-	Trials    int      `json:"trials"`
-	Seed      uint64   `json:"seed"`
-	Shard     string   `json:"shard,omitempty"`
-	Version   string   `json:"version"`
-}
-
-func (o *compareOptions) grid(fs *pflag.FlagSet) (study.Grid, compareConfig, error) {
+func (o *compareOptions) grid(fs *pflag.FlagSet) (study.Grid, results.GridConfig, error) {
 	var g study.Grid
-	var cfg compareConfig
+	var cfg results.GridConfig
 	switch o.format {
 	case "table", "csv", "json", "jsonl":
 	default:
@@ -166,7 +143,7 @@ func (o *compareOptions) grid(fs *pflag.FlagSet) (study.Grid, compareConfig, err
 	if err := g.Check(); err != nil {
 		return g, cfg, usageError{err}
 	}
-	cfg = compareConfig{
+	cfg = results.GridConfig{
 		Processes: g.Processes, Ns: g.Ns, M: o.balls, D: g.Params.D, Trials: g.Trials, Seed: g.Seed,
 		Shard: o.shard, Version: Version,
 	}
@@ -269,22 +246,8 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 		}
 		return stream.Line("summary", sum)
 	}
-	return writeOutput(stdout, o.output, func(w io.Writer) error {
-		switch o.format {
-		case "json":
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			out := map[string]any{"config": cfg, "points": rows}
-			if len(skips) > 0 {
-				out["skipped"] = skips
-			}
-			return enc.Encode(out)
-		case "csv":
-			return writeCompareCSV(w, rows)
-		}
-		writeCompareTable(w, cfg, rows, skips)
-		return nil
-	})
+	f := &results.Grid{Config: cfg, Points: rows, Skipped: skips}
+	return writeOutput(stdout, o.output, func(w io.Writer) error { return results.WriteGrid(w, o.format, f) })
 }
 
 // parseSizes parses -n: comma-separated counts and ranges A..B, a range
@@ -360,161 +323,4 @@ func writePlot(path string, rows []study.Row) error {
 		return err
 	}
 	return writeOutput(nil, path, func(w io.Writer) error { return study.Plot(w, rows, format) })
-}
-
-// boundLegend assigns letters to the bounds of rows in order of first
-// appearance.
-type boundLegend struct {
-	names []string
-	info  map[string]analysis.Bound
-}
-
-// letter returns b's letter; bounds are told apart by process and name
-// (two processes may cite one paper for different formulas).
-func (l *boundLegend) letter(b analysis.Bound) string {
-	if l.info == nil {
-		l.info = map[string]analysis.Bound{}
-	}
-	key := b.Process + "\x00" + b.Name
-	i := slices.Index(l.names, key)
-	if i < 0 {
-		i = len(l.names)
-		l.names = append(l.names, key)
-		l.info[key] = b
-	}
-	if i < 26 {
-		return string(rune('a' + i))
-	}
-	return fmt.Sprintf("b%d", i)
-}
-
-func kindSymbol(kind string) string {
-	switch kind {
-	case analysis.KindUpper:
-		return "≤"
-	case analysis.KindLower:
-		return "≥"
-	}
-	return "≈"
-}
-
-func fmtDegrees(d *study.Degrees) string {
-	if d == nil {
-		return "-"
-	}
-	return fmt.Sprintf("%d/%s/%d", d.Min, strconv.FormatFloat(math.Round(d.Mean*100)/100, 'f', -1, 64), d.Max)
-}
-
-func describeM(m string) string {
-	m = strings.TrimSpace(m)
-	if strings.HasSuffix(m, "n") {
-		return "m = " + m
-	}
-	return "m = " + m + " balls"
-}
-
-func writeCompareTable(w io.Writer, c compareConfig, rows []study.Row, skipped []string) {
-	extra := ""
-	if c.Sample != "" {
-		extra = ", " + c.Sample + " sampling"
-	}
-	if c.Ties != "" {
-		extra += ", ties " + c.Ties
-	}
-	fmt.Fprintf(w, "compare: %s, %d trials per point, seed %d%s\n", describeM(c.M), c.Trials, c.Seed, extra)
-	fmt.Fprintf(w, "max load: mean and 95%% CI over the trials; fluid: the max load the fluid limit predicts at this n\n\n")
-	var legend boundLegend
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "topology\tn\tΔ min/mean/max\tprocess\tmax load\t95% CI\tdistribution\tgap\tfluid\tbounds")
-	for _, r := range rows {
-		topo := r.Topology
-		if topo == "" {
-			topo = "-"
-		}
-		fluid := "-"
-		if r.Fluid != nil {
-			fluid = strconv.Itoa(r.Fluid.PredictedMaxLoad)
-		}
-		var bs []string
-		for _, b := range r.Bounds {
-			bs = append(bs, fmt.Sprintf("%s %s %.2f", legend.letter(b), kindSymbol(b.Kind), b.Value))
-		}
-		bounds := "-"
-		if len(bs) > 0 {
-			bounds = strings.Join(bs, ", ")
-		}
-		dist := results.FormatCounts(r.MaxLoad.Counts)
-		if dist == "" {
-			dist = "-"
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%.3f\t[%.3f, %.3f]\t%s\t%.3f\t%s\t%s\n",
-			topo, r.N, fmtDegrees(r.Degree), processLabel(r, alloc.Params{Beta: c.Beta, Cap: c.Cap}), r.MaxLoad.Mean, r.MaxLoad.CI95[0], r.MaxLoad.CI95[1],
-			dist, r.Gap.Mean, fluid, bounds)
-	}
-	tw.Flush()
-	if len(legend.names) > 0 {
-		fmt.Fprintln(w, "\nbounds that apply (explicit terms, O(·) constants unknown; ≤ upper, ≥ lower, ≈ leading):")
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		procs := map[string]bool{}
-		for _, key := range legend.names {
-			procs[legend.info[key].Process] = true
-		}
-		for _, key := range legend.names {
-			b := legend.info[key]
-			base := ""
-			if b.Base != "" {
-				base = " (" + b.Base + ")"
-			}
-			name := b.Name
-			if len(procs) > 1 {
-				name = b.Process + ": " + name
-			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s%s\n", legend.letter(b), name, b.Formula, base)
-		}
-		tw.Flush()
-	}
-	if len(skipped) > 0 {
-		fmt.Fprintln(w, "\nskipped (the graph cannot be built there):")
-		for _, s := range skipped {
-			fmt.Fprintf(w, "  %s\n", s)
-		}
-	}
-}
-
-// processLabel is the label of the process of row r (its String, as in
-// every other output).
-func processLabel(r study.Row, p alloc.Params) string {
-	d, err := alloc.Lookup(r.Process)
-	if err != nil {
-		return r.Process
-	}
-	p.D = r.D
-	return describe(d, p)
-}
-
-func writeCompareCSV(w io.Writer, rows []study.Row) error {
-	cw := csv.NewWriter(w)
-	cw.Write([]string{"topology", "n", "m", "edges", "deg_min", "deg_mean", "deg_max", "process", "d", "sample", "trials", "seed",
-		"max_load_mean", "max_load_std", "max_load_ci_lo", "max_load_ci_hi", "max_load_dist", "gap_mean", "gap_std", "fluid_max_load", "bounds"})
-	for _, r := range rows {
-		var dmin, dmean, dmax, edges string
-		if r.Degree != nil {
-			dmin, dmean, dmax = strconv.Itoa(r.Degree.Min), results.FormatFloat(r.Degree.Mean), strconv.Itoa(r.Degree.Max)
-			edges = strconv.FormatInt(r.Edges, 10)
-		}
-		fluid := ""
-		if r.Fluid != nil {
-			fluid = strconv.Itoa(r.Fluid.PredictedMaxLoad)
-		}
-		var bs []string
-		for _, b := range r.Bounds {
-			bs = append(bs, fmt.Sprintf("%s %s %s", b.Name, kindSymbol(b.Kind), results.FormatFloat(b.Value)))
-		}
-		cw.Write([]string{r.Topology, strconv.FormatInt(r.N, 10), strconv.FormatInt(r.M, 10), edges, dmin, dmean, dmax,
-			r.Process, results.FormatFloat(r.D), r.Sample, strconv.Itoa(r.Trials), strconv.FormatUint(r.Seed, 10),
-			results.FormatFloat(r.MaxLoad.Mean), results.FormatFloat(r.MaxLoad.Std), results.FormatFloat(r.MaxLoad.CI95[0]), results.FormatFloat(r.MaxLoad.CI95[1]),
-			results.FormatCounts(r.MaxLoad.Counts), results.FormatFloat(r.Gap.Mean), results.FormatFloat(r.Gap.Std), fluid, strings.Join(bs, "; ")})
-	}
-	cw.Flush()
-	return cw.Error()
 }
