@@ -30,6 +30,7 @@ type progress struct {
 	width             int
 	now               func() time.Time
 	what              string // what else is being done, shown instead of the ETA
+	unit              string // what trialsAll counts: "trials", or "points" for a study
 }
 
 // isTerminal reports whether w is a character device (a terminal), by the
@@ -95,6 +96,17 @@ func (p *progress) status(s string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.what = s
+	p.draw()
+}
+
+// point records that a study is at point done of total, doing what.
+func (p *progress) point(done, total int, what string) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.unit, p.trials, p.trialsAll, p.what = "points", done, total, what
 	p.draw()
 }
 
@@ -171,7 +183,11 @@ func (p *progress) line() string {
 	if p.what != "" {
 		eta = p.what
 	}
-	return fmt.Sprintf("%s %s %d/%d trials%s  %s  %s", p.label, bar, p.trials, p.trialsAll, rate, el.Round(time.Second), eta)
+	unit := p.unit
+	if unit == "" {
+		unit = "trials"
+	}
+	return fmt.Sprintf("%s %s %d/%d %s%s  %s  %s", p.label, bar, p.trials, p.trialsAll, unit, rate, el.Round(time.Second), eta)
 }
 
 // draw rewrites the line in place; the caller holds mu.

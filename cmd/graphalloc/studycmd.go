@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"text/tabwriter"
-	"time"
 
 	"github.com/graphalloc/graphalloc/study"
 )
@@ -93,13 +91,13 @@ func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		p.Trials = o.trials
 	}
 
-	st := newStudyStatus(stderr, s.Name)
+	st := newProgress(stderr, "study "+s.Name, 0, 0)
 	defer st.done()
 	rep, err := s.Run(ctx, p, study.Options{
 		Seed:     o.seed,
 		Workers:  o.workers,
-		Progress: st.set,
-		Note:     func(line string) { st.note("graphalloc: " + line) },
+		Progress: st.point,
+		Note:     func(line string) { st.note(stderr, "graphalloc: "+line) },
 	})
 	st.done()
 	if errors.Is(err, context.Canceled) {
@@ -136,59 +134,4 @@ func studyList() []byte {
 	}
 	tw.Flush()
 	return b.Bytes()
-}
-
-// studyStatus shows the point being run on a terminal's stderr, on one
-// line it rewrites; it does nothing when stderr is not a terminal.
-type studyStatus struct {
-	w       io.Writer
-	label   string
-	start   time.Time
-	mu      sync.Mutex
-	width   int
-	enabled bool
-}
-
-func newStudyStatus(stderr io.Writer, name string) *studyStatus {
-	return &studyStatus{w: stderr, label: "study " + name, start: time.Now(), enabled: isTerminal(stderr)}
-}
-
-func (s *studyStatus) set(done, total int, what string) {
-	if !s.enabled {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	line := fmt.Sprintf("%s: point %d/%d  %s  %s", s.label, done+1, total, time.Since(s.start).Round(time.Second), what)
-	pad := ""
-	if n := len([]rune(line)); n < s.width {
-		pad = strings.Repeat(" ", s.width-n)
-	} else {
-		s.width = n
-	}
-	fmt.Fprintf(s.w, "\r%s%s", line, pad)
-}
-
-func (s *studyStatus) clear() {
-	if s.width > 0 {
-		fmt.Fprintf(s.w, "\r%s\r", strings.Repeat(" ", s.width))
-		s.width = 0
-	}
-}
-
-func (s *studyStatus) note(line string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.enabled {
-		s.clear()
-	}
-	fmt.Fprintln(s.w, line)
-}
-
-func (s *studyStatus) done() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.enabled {
-		s.clear()
-	}
 }
