@@ -3,11 +3,13 @@ package study
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
@@ -144,6 +146,19 @@ func Studies() []*Study {
 		twoChoicesStudy, graphDegreeStudy, contiguousStudy, firstDiffStudy,
 		unbalancedStudy, heavyStudy, heavyGraphsStudy, reachabilityStudy,
 	}
+}
+
+// WriteList writes the list of the studies, with their sizes, to w: the
+// output of `graphalloc study` with no name.
+func WriteList(w io.Writer) error {
+	fmt.Fprint(w, "studies (graphalloc study NAME [--full]; each is documented in docs/studies/NAME.md):\n\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, s := range Studies() {
+		fmt.Fprintf(tw, "  %d\t%s\t%s\n", s.Number, s.Name, s.Title)
+		fmt.Fprintf(tw, "  \t\tdefault: %s\n", s.Default)
+		fmt.Fprintf(tw, "  \t\tfull:    %s\n", s.Full)
+	}
+	return tw.Flush()
 }
 
 // StudyNames returns the names of the studies, in order.

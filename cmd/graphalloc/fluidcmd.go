@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -135,28 +134,18 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 		b := params.Beta
 		out.Beta = &b
 	}
-	var buf bytes.Buffer
-	if o.format == "json" {
-		enc := json.NewEncoder(&buf)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
-			return err
+	return writeOutput(stdout, "", func(w io.Writer) error {
+		if o.format == "json" {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(out)
 		}
-	} else {
-		writeFluidTable(&buf, out)
-	}
-	_, err = stdout.Write(buf.Bytes())
-	return err
+		writeFluidTable(w, describe(desc, params), out)
+		return nil
+	})
 }
 
-func writeFluidTable(w io.Writer, f fluidJSONOut) {
-	name := f.Process
-	switch f.Process {
-	case "greedy", "left", "unbalanced":
-		name = fmt.Sprintf("%s[%g]", f.Process, f.D)
-	case "one-plus-beta":
-		name = fmt.Sprintf("one-plus-beta (β = %g)", *f.Beta)
-	}
+func writeFluidTable(w io.Writer, name string, f fluidJSONOut) {
 	fmt.Fprintf(w, "fluid limit of %s at m/n = %.6g (n → ∞), and at n = %d\n\n", name, f.Load, f.N)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "i\ts_i (load ≥ i)\ts_i − s_{i+1} (load = i)\tP(max ≥ i) at n\t")

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/graphalloc/graphalloc/study"
 )
@@ -58,7 +56,7 @@ func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		if o.plot != "" || o.full || o.tiny {
 			return usagef("study: name a study to run (studies: %s)", strings.Join(study.StudyNames(), ", "))
 		}
-		return writeOutput(stdout, o.output, func(w io.Writer) error { _, err := w.Write(studyList()); return err })
+		return writeOutput(stdout, o.output, study.WriteList)
 	}
 	if fs.NArg() > 1 {
 		return usagef("study: unexpected argument %q", fs.Arg(1))
@@ -120,18 +118,4 @@ func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		}
 		return rep.WriteText(w)
 	})
-}
-
-// studyList is the output of `graphalloc study` with no name.
-func studyList() []byte {
-	var b bytes.Buffer
-	b.WriteString("studies (graphalloc study NAME [--full]; each is documented in docs/studies/NAME.md):\n\n")
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	for _, s := range study.Studies() {
-		fmt.Fprintf(tw, "  %d\t%s\t%s\n", s.Number, s.Name, s.Title)
-		fmt.Fprintf(tw, "  \t\tdefault: %s\n", s.Default)
-		fmt.Fprintf(tw, "  \t\tfull:    %s\n", s.Full)
-	}
-	tw.Flush()
-	return b.Bytes()
 }
