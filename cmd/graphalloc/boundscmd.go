@@ -41,19 +41,18 @@ Flags:
 `
 
 type boundsOptions struct {
-	pf                         processFlags
-	bins, balls, graph, format string
-	seed                       uint64
+	sizeFlags
+	pf     processFlags
+	format string
+	seed   uint64
 }
 
 func cmdBounds(_ context.Context, stdout, stderr io.Writer, args []string) error {
 	var o boundsOptions
 	fs := newFlags("bounds", boundsHelp, stdout, stderr)
 	o.pf.add(fs, "", "process: "+processList()+" (default: every process but rank; graph with -g)")
-	fs.StringVarP(&o.bins, "bins", "n", "65536", "bins n (1e6, 2^20 allowed)")
-	fs.StringVarP(&o.balls, "balls", "m", "n", "balls m: 1e6, 2^20, or a multiple of n: n, 16n, 0.5n")
-	fs.StringVarP(&o.graph, "graph", "g", "", "topology SPEC for the graph bounds")
-	fs.Uint64VarP(&o.seed, "seed", "s", 1, "seed for building a gnp or file graph")
+	o.addSizes(fs, "", "topology SPEC for the graph bounds (gnp and files are built to be measured)", true)
+	addSeed(fs, &o.seed)
 	fs.StringVarP(&o.format, "format", "f", "table", "output format: table or json")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err

@@ -185,8 +185,27 @@ func (o *runFlags) add(fs *pflag.FlagSet, trials int, formats string) {
 		help = "trials per point instead of the size's own (0: the size's)"
 	}
 	fs.IntVarP(&o.trials, "trials", "t", trials, help)
-	fs.Uint64VarP(&o.seed, "seed", "s", 1, "base seed: graphs and trial i derive from (seed, i) alone")
+	addSeed(fs, &o.seed)
 	fs.IntVarP(&o.workers, "workers", "w", 0, "trials run in parallel (0: one per CPU); never changes results")
 	fs.StringVarP(&o.format, "format", "f", "table", "output format: "+formats)
 	fs.StringVarP(&o.output, "output", "o", "", "write to FILE (atomically) instead of stdout")
+}
+
+// addSeed defines -s, the seed every random graph and trial derives from.
+func addSeed(fs *pflag.FlagSet, seed *uint64) {
+	fs.Uint64VarP(seed, "seed", "s", 1, "base seed: the graph and trial i derive from (seed, i) alone")
+}
+
+// sizeFlags are -g, -n and -m of the commands that take one graph.
+type sizeFlags struct {
+	graph, bins, balls string
+}
+
+// add defines -g (with its default and help), -n and, if balls, -m.
+func (o *sizeFlags) addSizes(fs *pflag.FlagSet, defGraph, graphHelp string, balls bool) {
+	fs.StringVarP(&o.graph, "graph", "g", defGraph, graphHelp)
+	fs.StringVarP(&o.bins, "bins", "n", "65536", "bins (vertices) n: 1e6, 2^20; for a graph file, its vertex count")
+	if balls {
+		fs.StringVarP(&o.balls, "balls", "m", "n", "balls m: 1e6, 2^20, or a multiple of n: n, 16n, 0.5n")
+	}
 }

@@ -19,10 +19,7 @@ import (
 // Golden outputs of bounds, fluid and compare (regenerate with
 // go test ./cmd/graphalloc -update).
 func TestGoldenAnalysis(t *testing.T) {
-	cases := []struct {
-		name string
-		args []string
-	}{
+	goldenCases(t, []goldenCase{
 		{"bounds_all.json", []string{"bounds", "-n", "2^16", "-f", "json"}},
 		{"bounds_greedy_heavy.table", []string{"bounds", "-p", "greedy", "-d", "3", "-n", "1e6", "-m", "100n"}},
 		{"bounds_regular_eps.table", []string{"bounds", "-g", "regular:eps=0.5", "-n", "2^20"}},
@@ -34,16 +31,7 @@ func TestGoldenAnalysis(t *testing.T) {
 		{"compare_tiny.json", []string{"compare", "--graphs", "cycle;nonregular:mindeg=4,core=32", "-n", "128", "-t", "2", "-f", "json"}},
 		{"compare_tiny.csv", []string{"compare", "-p", "one-choice,greedy,left", "-d", "3", "-n", "2^8..2^10", "-m", "2n", "-t", "3", "-f", "csv"}},
 		{"compare_tiny.jsonl", []string{"compare", "-p", "greedy,graph", "-g", "regular:degree=3", "-n", "64", "-t", "2", "-f", "jsonl"}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			out, errs, code := invoke(tc.args...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errs)
-			}
-			golden(t, tc.name, out)
-		})
-	}
+	})
 }
 
 // The JSON schemas of the README: bounds objects carry exactly the eight

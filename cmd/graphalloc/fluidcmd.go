@@ -33,9 +33,10 @@ Flags:
 `
 
 type fluidOptions struct {
-	pf                         processFlags
-	bins, balls, format, graph string
-	tol                        float64
+	sizeFlags
+	pf     processFlags
+	format string
+	tol    float64
 }
 
 // fluidJSONOut is the JSON of fluid (README.md): process, d, load and tails,
@@ -55,9 +56,7 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 	var o fluidOptions
 	fs := newFlags("fluid", fluidHelp, stdout, stderr)
 	o.pf.add(fs, "greedy", "process: "+processList()+" (those with a mean-field limit)")
-	fs.StringVarP(&o.graph, "graph", "g", "complete", "topology of a graph process: only complete has a fluid limit")
-	fs.StringVarP(&o.bins, "bins", "n", "65536", "bins n, for the finite-n max-load prediction (and for -m as a count)")
-	fs.StringVarP(&o.balls, "balls", "m", "n", "balls m: a multiple of n (n, 16n, 0.5n) or a count (1e6)")
+	o.addSizes(fs, "complete", "topology of a graph process: only complete has a fluid limit", true)
 	fs.Float64Var(&o.tol, "tol", 1e-15, "list s_i down to this value (1e-300 <= tol < 1)")
 	fs.StringVarP(&o.format, "format", "f", "table", "output format: table or json")
 	if err := parseFlags(fs, args, 0); err != nil {

@@ -55,17 +55,17 @@ const maxListEdges = 1 << 27
 const maxDOTEdges = 1 << 22
 
 type genOptions struct {
-	graph, bins, output, format string
-	seed                        uint64
-	gzip                        bool
+	sizeFlags
+	output, format string
+	seed           uint64
+	gzip           bool
 }
 
 func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var o genOptions
 	fs := newFlags("gen", genHelp, stdout, stderr)
-	fs.StringVarP(&o.graph, "graph", "g", "", "graph SPEC or file to write (required)")
-	fs.StringVarP(&o.bins, "bins", "n", "65536", "vertices n (1e6, 2^20 allowed); for a file, its vertex count")
-	fs.Uint64VarP(&o.seed, "seed", "s", 1, "base seed: the graph is drawn from the stream run uses for it")
+	o.addSizes(fs, "", "graph SPEC or file to write (required)", false)
+	addSeed(fs, &o.seed)
 	fs.StringVarP(&o.output, "output", "o", "", "write to FILE (atomically) instead of stdout")
 	fs.StringVar(&o.format, "format", "", "edgelist, mtx, dot or graph6 (default: from FILE's extension, else edgelist)")
 	fs.BoolVar(&o.gzip, "gzip", false, "gzip the output (default: when FILE ends in .gz)")

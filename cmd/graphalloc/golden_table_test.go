@@ -46,14 +46,10 @@ var goldenTable = [][]string{
 // TestGoldenTable reruns every invocation of goldenTable with -f json and
 // compares the output byte for byte with its recorded file.
 func TestGoldenTable(t *testing.T) {
+	var cases []goldenCase
 	for _, args := range goldenTable {
 		name := strings.NewReplacer("/", "_", ":", "_", "=", "_", ",", "_", "^", "p").Replace(strings.Join(args, "_")) + ".json"
-		t.Run(name, func(t *testing.T) {
-			out, errs, code := invoke(append(args, "-f", "json")...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errs)
-			}
-			golden(t, "table/"+name, out)
-		})
+		cases = append(cases, goldenCase{"table/" + name, append(args, "-f", "json")})
 	}
+	goldenCases(t, cases)
 }

@@ -47,18 +47,18 @@ Flags:
 `
 
 type infoOptions struct {
-	graph, bins, format string
-	seed                uint64
-	maxIter             int
-	tol                 float64
+	sizeFlags
+	format  string
+	seed    uint64
+	maxIter int
+	tol     float64
 }
 
 func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var o infoOptions
 	fs := newFlags("info", infoHelp, stdout, stderr)
-	fs.StringVarP(&o.graph, "graph", "g", "", "graph SPEC or file (required; a single argument also works)")
-	fs.StringVarP(&o.bins, "bins", "n", "65536", "vertices n (1e6, 2^20 allowed); for a file, its vertex count")
-	fs.Uint64VarP(&o.seed, "seed", "s", 1, "base seed: the graph is drawn as run draws it")
+	o.addSizes(fs, "", "graph SPEC or file (required; a single argument also works)", false)
+	addSeed(fs, &o.seed)
 	fs.StringVarP(&o.format, "format", "f", "table", "output format: table or json")
 	fs.IntVar(&o.maxIter, "max-iter", 1000, "power iterations at most (a larger value also lifts the work budget)")
 	fs.Float64Var(&o.tol, "tol", 1e-4, "stop power iteration when the gap estimate changes by less than this, relative")

@@ -57,24 +57,12 @@ func infoJSONOf(t *testing.T, args ...string) (infoOut, string) {
 }
 
 func TestInfoGolden(t *testing.T) {
-	cases := []struct {
-		name string
-		args []string
-	}{
+	goldenCases(t, []goldenCase{
 		{"info_regular.table", []string{"info", "-g", "regular:degree=8", "-n", "512"}},
 		{"info_nonregular.json", []string{"info", "-g", "nonregular:mindeg=3,core=12", "-n", "200", "-f", "json"}},
 		{"info_messy.table", []string{"info", root + "/testdata/graphs/messy.txt"}},
 		{"info_circulant.table", []string{"info", "-g", "circulant:degree=6", "-n", "1e5"}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			out, errs, code := invoke(tc.args...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errs)
-			}
-			golden(t, tc.name, out)
-		})
-	}
+	})
 }
 
 // TestInfoKinds: what info reports for each kind, against closed forms.

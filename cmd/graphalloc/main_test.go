@@ -48,18 +48,16 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
-func TestGolden(t *testing.T) {
-	cases := []struct {
-		name string
-		args []string
-	}{
-		{"run_default_small.table", []string{"run", "-n", "2^12", "-t", "4"}},
-		{"run_left3.json", []string{"run", "-p", "left", "-d", "3", "-n", "1000", "-m", "2n", "-t", "3", "-f", "json"}},
-		{"run_onechoice.csv", []string{"run", "-p", "one-choice", "-n", "1e3", "-t", "5", "-f", "csv"}},
-		{"run_graph_regular.json", []string{"run", "-p", "graph", "-g", "regular:degree=8", "-n", "512", "-t", "2", "-f", "json"}},
-		{"run_graph_file.table", []string{"run", "-p", "graph", "-g", root + "/testdata/graphs/two_communities.txt", "-t", "3", "-m", "100n"}},
-		{"run_every.jsonl", []string{"run", "-p", "greedy", "-n", "256", "-m", "8n", "--every", "2n", "-t", "2", "-f", "jsonl"}},
-	}
+// goldenCase is a command line whose output is recorded in
+// testdata/golden/name.
+type goldenCase struct {
+	name string
+	args []string
+}
+
+// goldenCases runs each case and compares its output with its golden file.
+func goldenCases(t *testing.T, cases []goldenCase) {
+	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errs, code := invoke(tc.args...)
@@ -69,6 +67,17 @@ func TestGolden(t *testing.T) {
 			golden(t, tc.name, out)
 		})
 	}
+}
+
+func TestGolden(t *testing.T) {
+	goldenCases(t, []goldenCase{
+		{"run_default_small.table", []string{"run", "-n", "2^12", "-t", "4"}},
+		{"run_left3.json", []string{"run", "-p", "left", "-d", "3", "-n", "1000", "-m", "2n", "-t", "3", "-f", "json"}},
+		{"run_onechoice.csv", []string{"run", "-p", "one-choice", "-n", "1e3", "-t", "5", "-f", "csv"}},
+		{"run_graph_regular.json", []string{"run", "-p", "graph", "-g", "regular:degree=8", "-n", "512", "-t", "2", "-f", "json"}},
+		{"run_graph_file.table", []string{"run", "-p", "graph", "-g", root + "/testdata/graphs/two_communities.txt", "-t", "3", "-m", "100n"}},
+		{"run_every.jsonl", []string{"run", "-p", "greedy", "-n", "256", "-m", "8n", "--every", "2n", "-t", "2", "-f", "jsonl"}},
+	})
 }
 
 // TestWorkersByteIdentical: the same seed gives byte-identical JSON

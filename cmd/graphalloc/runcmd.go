@@ -54,19 +54,18 @@ Flags:
 // runOptions are the parsed flags of run.
 type runOptions struct {
 	runFlags
-	pf                               processFlags
-	bins, balls, graph, shard, every string
-	resume, maxMemory, engine        string
-	profile                          bool
+	sizeFlags
+	pf                        processFlags
+	shard, every              string
+	resume, maxMemory, engine string
+	profile                   bool
 }
 
 func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var o runOptions
 	fs := newFlags("run", fmt.Sprintf(runHelp, processHelp()), stdout, stderr)
 	o.pf.add(fs, "greedy", "process: "+processList())
-	fs.StringVarP(&o.bins, "bins", "n", "65536", "bins n (1e6, 2^20 allowed); for a graph file, its vertex count")
-	fs.StringVarP(&o.balls, "balls", "m", "n", "balls m: 1e6, 2^20, or a multiple of n: n, 16n, 0.5n")
-	fs.StringVarP(&o.graph, "graph", "g", "complete", "topology for -p graph: KIND[:key=value,...] with KIND one of "+strings.Join(graphgen.Kinds(), ", ")+", or file:PATH")
+	o.addSizes(fs, "complete", "topology for -p graph: KIND[:key=value,...] with KIND one of "+strings.Join(graphgen.Kinds(), ", ")+", or file:PATH", true)
 	o.add(fs, 10, "table, csv, json, jsonl")
 	fs.StringVar(&o.shard, "shard", "", "run only shard I of K of the trials, as I/K (0 <= I < K)")
 	fs.StringVar(&o.every, "every", "", "record the gap and max-min every K balls (K or a multiple of n)")
