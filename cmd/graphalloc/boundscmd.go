@@ -16,30 +16,6 @@ import (
 	"github.com/graphalloc/graphalloc/study"
 )
 
-const boundsHelp = `Usage: graphalloc bounds [flags]
-
-Print every theoretical bound of docs/theory.md for the given n, m, d and
-topology, evaluated: its explicit leading terms (O(·) constants are unknown
-and dropped, and labelled so), the formula, the base of its logarithms, and
-whether its assumptions hold here — a bound that does not apply is listed
-with the reason, never dropped.
-
-With -g SPEC the graph's Δ, minimum degree, ε and dense core are read from
-the spec where its family fixes them (regular:degree=D gives Δ = D,
-regular:eps=E gives ε = E; complete, cycle, torus, hypercube, circulant and
-nonregular likewise), without building the graph; gnp and files are built
-(from --seed, as run builds them) and measured. -g implies -p graph unless
--p is given.
-
-Examples:
-  graphalloc bounds -n 2^20                          # every process, m = n
-  graphalloc bounds -p greedy -d 3 -n 1e6 -m 100n
-  graphalloc bounds -g regular:eps=0.5 -n 2^20 -f json
-  graphalloc bounds -p one-plus-beta --beta 0.2 -n 2^16 -m 1000n
-
-Flags:
-`
-
 type boundsOptions struct {
 	sizeFlags
 	pf     processFlags
@@ -49,7 +25,7 @@ type boundsOptions struct {
 
 func cmdBounds(_ context.Context, stdout, stderr io.Writer, args []string) error {
 	var o boundsOptions
-	fs := newFlags("bounds", boundsHelp, stdout, stderr)
+	fs := newFlags("bounds", stdout, stderr)
 	o.pf.add(fs, "", "process: "+processList()+" (default: every process but rank; graph with -g)")
 	o.addSizes(fs, "", "topology SPEC for the graph bounds (gnp and files are built to be measured)", true)
 	addSeed(fs, &o.seed)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"embed"
 	"errors"
 	"fmt"
 	"io"
@@ -16,13 +17,29 @@ import (
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
-// newFlags returns the flag set of command name, whose --help prints help
-// and then the flags.
-func newFlags(name, help string, stdout, stderr io.Writer) *pflag.FlagSet {
+// helpTexts are the help texts of the commands, help/NAME.txt, with
+// examples; graphalloc.txt is the program's usage.
+//
+//go:embed help/*.txt
+var helpTexts embed.FS
+
+// helpText returns the help of command name; {{processes}} stands for the
+// list of processes with their synopses.
+func helpText(name string) string {
+	b, err := helpTexts.ReadFile("help/" + name + ".txt")
+	if err != nil {
+		panic("graphalloc: no help text for " + name) // a command without its file: a build defect
+	}
+	return strings.ReplaceAll(string(b), "{{processes}}", processHelp())
+}
+
+// newFlags returns the flag set of command name, whose --help prints its
+// help text and then the flags.
+func newFlags(name string, stdout, stderr io.Writer) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(stdout, help)
+		fmt.Fprint(stdout, helpText(name))
 		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 	}

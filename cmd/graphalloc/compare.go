@@ -19,30 +19,6 @@ import (
 	"github.com/graphalloc/graphalloc/study"
 )
 
-const compareHelp = `Usage: graphalloc compare [flags]
-
-Run a grid of topologies × processes × sizes, T trials per point, and print
-one row per point: the topology, n, its degrees (min/mean/max), the process,
-the mean max load with its 95% confidence interval and distribution, the
-mean gap, the fluid-limit prediction where there is one, and the bounds that
-apply. A point's row is exactly what 'graphalloc run' gives for the same
-process, graph, n, m, trials and seed (the graph is built once per (SPEC, n)
-from --seed, as run builds it). Processes that use no graph run once per n.
-
-With no flags it runs the default study: two-choice on random regular graphs
-of degree 4, 16 and ⌈n^0.5⌉, a non-regular graph of minimum degree 16 with a
-dense core, the cycle and the complete graph; n = m = 2^16; 20 trials.
-
-Examples:
-  graphalloc compare                                    # the default study
-  graphalloc compare -n 2^10..2^18 --plot compare.svg   # a sweep of n, plotted
-  graphalloc compare -g cycle -g 'regular:degree=8' -n 2^12,2^14 -t 50
-  graphalloc compare --graphs 'torus:dim=2;hypercube' -n 2^16 -f csv
-  graphalloc compare -p one-choice,greedy,left -d 3 -n 2^20 -m 16n -f jsonl
-
-Flags:
-`
-
 type compareOptions struct {
 	runFlags
 	pf                                  processFlags
@@ -52,7 +28,7 @@ type compareOptions struct {
 
 func cmdCompare(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var o compareOptions
-	fs := newFlags("compare", compareHelp, stdout, stderr)
+	fs := newFlags("compare", stdout, stderr)
 	fs.StringArrayVarP(&o.graphs, "graph", "g", nil, "a topology SPEC for -p graph; repeat for several (a SPEC may contain commas)")
 	fs.StringVar(&o.graphList, "graphs", "", "topologies as a ';'-separated list: 'cycle;regular:degree=8'")
 	o.pf.add(fs, "graph", "processes, comma-separated: "+processList())

@@ -14,24 +14,6 @@ import (
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
-const fluidHelp = `Usage: graphalloc fluid [flags]
-
-Print the fluid limit (mean-field ODEs, exact as n → ∞) of a process after
-m = t·n balls: s_i, the fraction of bins holding at least i balls, for
-i = 0, 1, … down to --tol; and at the given n the max-load distribution it
-predicts, P(max ≥ i) ≈ 1 − exp(−n s_i), with its most likely value.
-
-Processes: one-choice, greedy, left, unbalanced (MaxOf[d]), one-plus-beta.
-
-Examples:
-  graphalloc fluid                          # Greedy[2], m = n: s_1 = tanh 1
-  graphalloc fluid -p left -d 3 -m 16n -n 2^20
-  graphalloc fluid -p one-plus-beta --beta 0.3 -m 100n -f json
-  graphalloc fluid -p one-choice --tol 1e-300 -f json
-
-Flags:
-`
-
 type fluidOptions struct {
 	sizeFlags
 	pf     processFlags
@@ -54,7 +36,7 @@ type fluidJSONOut struct {
 
 func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error {
 	var o fluidOptions
-	fs := newFlags("fluid", fluidHelp, stdout, stderr)
+	fs := newFlags("fluid", stdout, stderr)
 	o.pf.add(fs, "greedy", "process: "+processList()+" (those with a mean-field limit)")
 	o.addSizes(fs, "complete", "topology of a graph process: only complete has a fluid limit", true)
 	fs.Float64Var(&o.tol, "tol", 1e-15, "list s_i down to this value (1e-300 <= tol < 1)")

@@ -11,41 +11,6 @@ import (
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
-const genHelp = `Usage: graphalloc gen -g SPEC [-n N] [--seed S] [-o FILE] [--format F] [--gzip]
-
-Write a graph to a file (or stdout): a generated topology, or a graph file
-converted to another format (its vertices renumbered 0..n-1 as run numbers
-them). The graph is seeded exactly as 'graphalloc run'
-seeds it, so 'gen -g SPEC -n N --seed S -o FILE' followed by
-'run -p graph -g file:FILE --seed S' reproduces 'run -p graph -g SPEC -n N
---seed S' trial for trial. (complete and circulant are implicit: gen lists
-their edges, but run samples the listed graph through its explicit loop, so
-the trials differ; gen refuses them above 2^27 edges.)
-
-Formats (--format; by default from the name of FILE, after any .gz):
-  edgelist  "u v" per line, with a "# graphalloc edge list: n=N edges=M"
-            header that keeps isolated vertices (.txt, .el, .edges, ...)
-  mtx       Matrix Market coordinate, symmetric pattern, 1-based (.mtx)
-  dot       Graphviz DOT, for drawing small graphs (.dot, .gv)
-  graph6    McKay's graph6, one line, n <= 65536 (.g6)
---gzip compresses, fast (level 1; the default when FILE ends in .gz); the readers detect
-gzip from the bytes. The file is written atomically: to a temporary file
-in the same directory, renamed when complete.
-
-Graph SPEC: complete, cycle, torus:dim=K[,side=S], hypercube[:dim=K],
-regular:degree=D, regular:eps=E, gnp:p=P, gnp:degree=D, circulant:degree=D,
-nonregular:mindeg=D,core=C, file:PATH (see 'graphalloc run --help').
-
-Examples:
-  graphalloc gen -g regular:degree=16 -n 2^20 -o reg16.txt.gz
-  graphalloc gen -g nonregular:mindeg=16,core=1024 -n 2^16 --seed 7 -o core.mtx
-  graphalloc gen -g torus:dim=2 -n 64 --format dot | dot -Tsvg > torus.svg
-  graphalloc gen -g testdata/graphs/small.mtx -o small.txt     # convert
-  graphalloc run -p graph -g file:reg16.txt.gz --seed 1        # = run -g regular:degree=16 -n 2^20
-
-Flags:
-`
-
 // maxListEdges is the largest implicit graph gen lists: 2^27 edges take
 // about 2 GiB as a CSR and several GB of text.
 const maxListEdges = 1 << 27
@@ -63,7 +28,7 @@ type genOptions struct {
 
 func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var o genOptions
-	fs := newFlags("gen", genHelp, stdout, stderr)
+	fs := newFlags("gen", stdout, stderr)
 	o.addSizes(fs, "", "graph SPEC or file to write (required)", false)
 	addSeed(fs, &o.seed)
 	fs.StringVarP(&o.output, "output", "o", "", "write to FILE (atomically) instead of stdout")

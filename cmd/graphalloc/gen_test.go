@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -224,7 +223,7 @@ func TestGenHelp(t *testing.T) {
 			t.Errorf("usage does not list %s", cmd)
 		}
 	}
-	if !bytes.Contains([]byte(genHelp), []byte("Examples:")) {
+	if !strings.Contains(helpText("gen"), "Examples:") {
 		t.Error("no examples")
 	}
 }

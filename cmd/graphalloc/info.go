@@ -13,39 +13,6 @@ import (
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
-const infoHelp = `Usage: graphalloc info -g SPEC|FILE [-n N] [--seed S] [-f table|json]
-
-Describe a graph: vertices, edges, minimum/mean/maximum degree, whether it is
-regular, connected components (yourbasic/graph), the spectral gap of its
-random walk and the bounds it gives on the edge expansion, and how the graph
-was made. A SPEC is built exactly as 'graphalloc run' builds it (same -n,
-same --seed), so this describes the graph a run with those flags uses.
-
-Spectral gap: 1 − μ₂, μ₂ the second eigenvalue of the random-walk matrix
-D⁻¹A. Exact for complete and circulant graphs (closed forms); otherwise
-estimated by power iteration on the lazy walk, which approaches it from
-above: the estimate stops when one iteration changes it by less than --tol
-(relative), or after --max-iter iterations, and says whether it converged.
-Cycles and tori converge slowly (raise --max-iter).
-
-Edge expansion: σ = min over |S| ≤ n/2 of |E(S, V∖S)| / (Δ|S|) for a
-Δ-regular graph (the conductance for others). Cheeger's inequality gives
-gap/2 ≤ σ ≤ sqrt(2·gap); the sweep cut of the eigenvector is an actual set,
-so its ratio is an upper bound on σ. The bounds of 'graphalloc bounds' take
-σ as Expansion: the line "for the bounds" gives the value to pass (the
-Cheeger lower bound, or σ exactly when known), the safe side for the gap
-bound O(log n / σ).
-
-Examples:
-  graphalloc info -g regular:degree=16 -n 2^20
-  graphalloc info -g testdata/graphs/two_communities.txt
-  graphalloc info -g nonregular:mindeg=16,core=1024 -n 2^16 -f json
-  graphalloc info -g circulant:degree=16 -n 1e9     # implicit: exact spectrum
-  graphalloc info -g cycle -n 1000 --max-iter 100000
-
-Flags:
-`
-
 type infoOptions struct {
 	sizeFlags
 	format  string
@@ -56,7 +23,7 @@ type infoOptions struct {
 
 func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var o infoOptions
-	fs := newFlags("info", infoHelp, stdout, stderr)
+	fs := newFlags("info", stdout, stderr)
 	o.addSizes(fs, "", "graph SPEC or file (required; a single argument also works)", false)
 	addSeed(fs, &o.seed)
 	fs.StringVarP(&o.format, "format", "f", "table", "output format: table or json")

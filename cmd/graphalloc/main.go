@@ -66,28 +66,10 @@ func report(stderr io.Writer, err error) int {
 	return 1
 }
 
-const usage = `graphalloc simulates balls-into-bins allocation on graphs.
-
-Usage: graphalloc COMMAND [flags]
-
-Commands:
-  run      simulate one process, T independent trials
-  compare  run a grid of topologies × processes × sizes; table against the bounds; optional plot
-  study    reproduce a source paper's result (list them with 'graphalloc study')
-  gen      write a generated graph (or convert a graph file)
-  info     describe a graph: n, edges, degrees, components, regularity, expansion
-  bounds   print every theoretical bound that applies to the given n, m, d, topology
-  fluid    print the fluid-limit prediction of the load distribution
-  merge    merge the outputs of a sharded run into one
-  version  print the version
-
-Run 'graphalloc COMMAND --help' for the flags and examples of a command.
-`
-
 // run is the whole program: main only wires it to the process.
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 {
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, helpText("graphalloc"))
 		return nil
 	}
 	switch args[0] {
@@ -111,7 +93,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		fmt.Fprintf(stdout, "graphalloc %s\n", Version)
 		return nil
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, helpText("graphalloc"))
 		return nil
 	}
 	return usagef("unknown command %q (commands: run, compare, study, gen, info, bounds, fluid, merge, version)", args[0])

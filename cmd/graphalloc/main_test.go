@@ -263,3 +263,17 @@ func TestParseCount(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpTexts: every command has its help text, with examples, and
+// --help prints it.
+func TestHelpTexts(t *testing.T) {
+	for _, cmd := range []string{"run", "compare", "study", "gen", "info", "bounds", "fluid", "merge"} {
+		out, _, code := invoke(cmd, "--help")
+		if code != 0 || !strings.Contains(out, "Usage: graphalloc "+cmd) || !strings.Contains(out, "Examples:") {
+			t.Errorf("%s --help: exit %d, output %.80q", cmd, code, out)
+		}
+	}
+	if out, _, _ := invoke("run", "--help"); !strings.Contains(out, "Greedy[d]: d uniform bins") || strings.Contains(out, "{{") {
+		t.Errorf("run --help does not list the processes: %.300q", out)
+	}
+}

@@ -18,39 +18,6 @@ import (
 	"github.com/graphalloc/graphalloc/study"
 )
 
-// runHelp is the help of run; %s is the list of processes.
-const runHelp = `Usage: graphalloc run [flags]
-
-Simulate one allocation process: T independent trials of m balls into n bins.
-Trial i draws its randomness from (--seed, i) alone, so the output is the same
-whatever --workers is.
-
-Memory per bin, per worker: 1 byte for one-choice, greedy and left from
-n = 2^17 on while every load is below 255 (m up to about 250n), 4 bytes after
-that, below 2^17 bins and for the other processes (8 for rank and weighted),
-plus the graph. The level engine
-(--engine levels: one-choice, greedy, left, unbalanced, one-plus-beta,
-firstdiff, rank, graph on complete) keeps a count per load instead: a few
-kilobytes whatever n, and n up to 2^62. By default (auto) runs use the per-bin
-engine up to n = 2^32-1 and the level engine beyond; both engines give the
-same distribution of results, not the same numbers for a seed.
-
-Processes (-p):
-%s
-Examples:
-  graphalloc run                                  # Greedy[2], n = m = 2^16, 10 trials
-  graphalloc run -p left -d 3 -n 2^20 -m 16n -t 20
-  graphalloc run -p graph -g regular:degree=16 -n 1e5 -f json
-  graphalloc run -p graph -g testdata/graphs/two_communities.txt --sample vertex
-  graphalloc run -p one-choice -m 1000n --every 100n -f json -o heavy.json
-  graphalloc run -p firstdiff -d 3 --cap 16 -n 2^20
-  graphalloc run -p rank -d 2.5 -m 100n --every 10n -f json
-  graphalloc run -p weighted --weights pareto:shape=3 -m 100n
-  graphalloc run -n 1e10 -t 1                     # Greedy[2], n = m = 10^10: level engine, ~40 s
-
-Flags:
-`
-
 // runOptions are the parsed flags of run.
 type runOptions struct {
 	runFlags
@@ -63,7 +30,7 @@ type runOptions struct {
 
 func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var o runOptions
-	fs := newFlags("run", fmt.Sprintf(runHelp, processHelp()), stdout, stderr)
+	fs := newFlags("run", stdout, stderr)
 	o.pf.add(fs, "greedy", "process: "+processList())
 	o.addSizes(fs, "complete", "topology for -p graph: KIND[:key=value,...] with KIND one of "+strings.Join(graphgen.Kinds(), ", ")+", or file:PATH", true)
 	o.add(fs, 10, "table, csv, json, jsonl")

@@ -10,29 +10,6 @@ import (
 	"github.com/graphalloc/graphalloc/study"
 )
 
-const studyHelp = `Usage: graphalloc study [NAME] [flags]
-
-Run one of the studies that reproduce the source papers' results (or, for
-heavy-graphs, the experiment they leave open): the simulations, the tables
-against the theory, the findings computed from them, and with --plot the
-figure. With no NAME, list the studies. NAME may also be the study's number.
-docs/studies/NAME.md shows each study's output with the command that made it.
-
-The default size finishes in seconds to a minute on two cores; --full runs the
-size of the source papers' experiments (minutes to hours). Results depend on
---seed alone: every point is what 'graphalloc run' prints for the same
-process, graph, n, m, trials and seed, whatever --workers is.
-
-Examples:
-  graphalloc study                                   # list the studies
-  graphalloc study two-choices
-  graphalloc study heavy-graphs --plot heavy-graphs.png
-  graphalloc study 7 --full -f json -o heavy-graphs.json
-  graphalloc study unbalanced -t 50 --seed 7 -f csv
-
-Flags:
-`
-
 type studyOptions struct {
 	runFlags
 	full, tiny bool
@@ -41,7 +18,7 @@ type studyOptions struct {
 
 func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var o studyOptions
-	fs := newFlags("study", studyHelp, stdout, stderr)
+	fs := newFlags("study", stdout, stderr)
 	fs.BoolVar(&o.full, "full", false, "run the paper-scale size instead of the default")
 	fs.BoolVar(&o.tiny, "tiny", false, "run the tiny size the tests use (seconds; too small to show anything)")
 	o.add(fs, 0, "table, csv, json")
