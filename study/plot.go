@@ -31,11 +31,11 @@ const (
 // topology for the graphical process, else the process with its d.
 func SeriesName(r Row) string {
 	switch {
-	case r.Process == "graph":
+	case r.Process == nameGraph:
 		return r.Topology
-	case r.Process == "one-choice":
+	case r.Process == nameOneChoice:
 		return r.Process
-	case r.Process == "one-plus-beta":
+	case r.Process == nameOnePlusBeta:
 		return r.Process
 	}
 	return fmt.Sprintf("%s[%g]", r.Process, r.D)
@@ -290,7 +290,7 @@ func plotTails(rows []Row) (*plot.Plot, error) {
 		p.Add(line, sc)
 		// The series' own fluid limit, unless it is one of the references
 		// drawn below.
-		if f := r.Fluid; f != nil && !(f.Process == "one-choice" || f.Process == "greedy" && f.D == 2) {
+		if f := r.Fluid; f != nil && !(f.Process == nameOneChoice || f.Process == nameGreedy && f.D == 2) {
 			fl, err := tailLine(r.Fluid.Tails, ymin/10)
 			if err != nil {
 				return nil, err

@@ -22,24 +22,18 @@ type proc struct {
 	label string // Greedy[2], …
 }
 
+// procLabel is the label of the named process with d choices: its
+// String ("Greedy[2]").
 func procLabel(name string, d int) string {
-	switch name {
-	case "one-choice":
-		return "one-choice"
-	case "greedy":
-		return fmt.Sprintf("Greedy[%d]", d)
-	case "left":
-		return fmt.Sprintf("Left[%d]", d)
-	case "firstdiff":
-		return fmt.Sprintf("FirstDiff[%d]", d)
-	case "unbalanced":
-		return fmt.Sprintf("MaxOf[%d]", d)
-	case "grouped":
-		return fmt.Sprintf("grouped[%d]", d)
-	case "window":
-		return fmt.Sprintf("window[%d]", d)
+	desc, err := alloc.Lookup(name)
+	if err != nil {
+		return fmt.Sprintf("%s[%d]", name, d)
 	}
-	return fmt.Sprintf("%s[%d]", name, d)
+	p, err := desc.New(alloc.Params{D: float64(d), Ties: desc.Ties})
+	if err != nil {
+		return fmt.Sprintf("%s[%d]", name, d)
+	}
+	return p.String()
 }
 
 func mkProc(name string, d int) proc { return proc{name, d, procLabel(name, d)} }
@@ -114,8 +108,8 @@ var twoChoicesStudy = &Study{
 }
 
 func runTwoChoices(_ context.Context, r *runner, p Params) (*Report, error) {
-	procs := []proc{mkProc("one-choice", 1)}
-	for _, name := range []string{"greedy", "left"} {
+	procs := []proc{mkProc(nameOneChoice, 1)}
+	for _, name := range []string{nameGreedy, nameLeft} {
 		for d := 2; d <= 4; d++ {
 			procs = append(procs, mkProc(name, d))
 		}
@@ -217,7 +211,7 @@ var contiguousStudy = &Study{
 
 func runContiguous(_ context.Context, r *runner, p Params) (*Report, error) {
 	ds := []int{4, 8, 16}
-	names := []string{"grouped", "window", "left"}
+	names := []string{nameGrouped, nameWindow, nameLeft}
 	r.plan(len(ds) * len(names) * len(p.Ns))
 	t := newTable("max_load", "max load at m = n (mean over the trials, 95% CI); s_2, s_3: fraction of bins with load ≥ 2, ≥ 3 (mean); probes: bins read per ball; term: the explicit part of the bound",
 		"d", "", "process", "", "n", "", "max load", "%.2f", "95% CI", "%.2f", "distribution", "", "s_2", "%.5f", "s_3", "%.3g",
@@ -282,7 +276,7 @@ func runContiguous(_ context.Context, r *runner, p Params) (*Report, error) {
 	}
 	var findings []string
 	for _, d := range ds {
-		g, w, l := at[key{"grouped", d}], at[key{"window", d}], at[key{"left", d}]
+		g, w, l := at[key{nameGrouped, d}], at[key{nameWindow, d}], at[key{nameLeft, d}]
 		findings = append(findings, fmt.Sprintf("d = %d, n = %s: s_2 grouped %.5f, window %.5f, Left %.5f; s_3 grouped %.3g, window %.3g, Left %.3g",
 			d, pow2(int64(nMax)), g.s2, w.s2, l.s2, g.s3, w.s3, l.s3))
 	}
@@ -290,7 +284,7 @@ func runContiguous(_ context.Context, r *runner, p Params) (*Report, error) {
 }
 
 func citationOf(process string) string {
-	if process == "left" {
+	if process == nameLeft {
 		return "V03"
 	}
 	return "KP06"
@@ -322,7 +316,7 @@ func maxProbes(pt *point) int64 {
 
 // firstDiffStudy reads Params: Ns (sizes), Trials.
 var firstDiffStudy = &Study{
-	Name:   "firstdiff",
+	Name:   nameFirstDiff,
 	Number: 4,
 	Title:  "FirstDiff[d] against Greedy[d] and Left[d]: max load and probes per ball",
 	Question: "Augustine, Moses, Redlich and Upfal show that FirstDiff[d] — probe until a load differs from the " +
@@ -338,7 +332,7 @@ var firstDiffStudy = &Study{
 
 func runFirstDiff(_ context.Context, r *runner, p Params) (*Report, error) {
 	ds := []int{2, 3, 4}
-	names := []string{"firstdiff", "greedy", "left"}
+	names := []string{nameFirstDiff, nameGreedy, nameLeft}
 	r.plan(len(ds) * len(names) * len(p.Ns))
 	t := newTable("max_load", "max load at m = n (mean over the trials, 95% CI) and probes per ball (mean, and the most one ball made)",
 		"d", "", "process", "", "n", "", "max load", "%.2f", "95% CI", "%.2f", "distribution", "", "probes/ball", "%.3f", "max probes", "")
@@ -378,7 +372,7 @@ func runFirstDiff(_ context.Context, r *runner, p Params) (*Report, error) {
 	}
 	var findings []string
 	for _, d := range ds {
-		f, g, l := at[procLabel("firstdiff", d)], at[procLabel("greedy", d)], at[procLabel("left", d)]
+		f, g, l := at[procLabel(nameFirstDiff, d)], at[procLabel(nameGreedy, d)], at[procLabel(nameLeft, d)]
 		findings = append(findings, fmt.Sprintf("d = %d, n = %s: FirstDiff %.2f with %.2f probes/ball; Left %.2f, Greedy %.2f with %d",
 			d, pow2(int64(nMax)), f.load, f.probes, l.load, g.load, d))
 	}
@@ -390,7 +384,7 @@ func runFirstDiff(_ context.Context, r *runner, p Params) (*Report, error) {
 
 // unbalancedStudy reads Params: N (n = m), Trials.
 var unbalancedStudy = &Study{
-	Name:   "unbalanced",
+	Name:   nameMaxOf,
 	Number: 5,
 	Title:  "unbalanced allocation: the load distribution of MaxOf[d] against its fluid limit",
 	Question: "MaxOf[d] sends each ball to the MOST loaded of d uniform bins. Redlich analyses its load " +
@@ -417,13 +411,13 @@ func runUnbalanced(_ context.Context, r *runner, p Params) (*Report, error) {
 	var rows []Row
 	var findings []string
 	for ci, d := range ds {
-		pt, err := r.run(pointSpec{process: "unbalanced", params: alloc.Params{D: float64(d)}, n: p.N, m: int64(p.N), trials: p.Trials})
+		pt, err := r.run(pointSpec{process: nameMaxOf, params: alloc.Params{D: float64(d)}, n: p.N, m: int64(p.N), trials: p.Trials})
 		if err != nil {
 			return nil, err
 		}
 		row := pt.Row
 		rows = append(rows, row)
-		label := procLabel("unbalanced", d)
+		label := procLabel(nameMaxOf, d)
 		if d == 1 {
 			label = "MaxOf[1] = one-choice"
 		}
@@ -519,12 +513,12 @@ type heavyProc struct {
 
 func runHeavy(_ context.Context, r *runner, p Params) (*Report, error) {
 	procs := []heavyProc{
-		{label: "one-choice", process: "one-choice"},
-		{label: "Greedy[2]", process: "greedy"},
-		{label: "(1+β), β = 0.5", process: "one-plus-beta", beta: 0.5},
-		{label: "(1+β), β = 0.1", process: "one-plus-beta", beta: 0.1},
-		{label: "weighted Greedy[2], exp", process: "weighted", weights: "exp"},
-		{label: "weighted Greedy[2], pareto 1.5", process: "weighted", weights: "pareto:shape=1.5"},
+		{label: nameOneChoice, process: nameOneChoice},
+		{label: "Greedy[2]", process: nameGreedy},
+		{label: "(1+β), β = 0.5", process: nameOnePlusBeta, beta: 0.5},
+		{label: "(1+β), β = 0.1", process: nameOnePlusBeta, beta: 0.1},
+		{label: "weighted Greedy[2], exp", process: nameWeighted, weights: "exp"},
+		{label: "weighted Greedy[2], pareto 1.5", process: nameWeighted, weights: "pareto:shape=1.5"},
 	}
 	r.plan(len(procs))
 	n := p.N
@@ -594,19 +588,19 @@ func runHeavy(_ context.Context, r *runner, p Params) (*Report, error) {
 		var theory any
 		bound := "-"
 		switch hp.process {
-		case "one-choice":
+		case nameOneChoice:
 			if b, ok := boundNamed(row, "gap, heavily loaded"); ok {
 				theory, bound = b.Value, b.Formula+" [RS98]"
 			}
-		case "greedy":
+		case nameGreedy:
 			if b, ok := boundNamed(row, "gap, any m"); ok {
 				theory, bound = b.Value, b.Formula+" [BCSV06]"
 			}
-		case "one-plus-beta":
+		case nameOnePlusBeta:
 			if b, ok := boundNamed(row, "gap, any m"); ok {
 				theory, bound = b.Value, b.Formula+" (log2) [PTW15]"
 			}
-		case "weighted":
+		case nameWeighted:
 			if b, ok := boundNamed(row, "gap independent of m"); ok {
 				bound = "independent of m [TW07]"
 				if !b.Applies {
@@ -621,17 +615,17 @@ func runHeavy(_ context.Context, r *runner, p Params) (*Report, error) {
 		for _, k := range logSpaced(steps, 60) {
 			s.Points = append(s.Points, Pt{X: float64(k + 1), Y: mean[k]})
 		}
-		if hp.process != "one-choice" && hp.weights != "pareto:shape=1.5" {
+		if hp.process != nameOneChoice && hp.weights != "pareto:shape=1.5" {
 			flat.add(&Series{Name: hp.label, Color: ci, Style: StyleLine, Points: s.Points})
 		}
 		switch hp.process {
-		case "one-choice":
+		case nameOneChoice:
 			th := pan.add(&Series{Color: ci, Style: StyleDashed, Label: "≈ RS98"})
 			for _, k := range logSpaced(steps, 30) {
 				tt := float64(k + 1)
 				th.Points = append(th.Points, Pt{X: tt, Y: math.Sqrt(2 * tt * math.Log(float64(n)))})
 			}
-		case "greedy":
+		case nameGreedy:
 			v := math.Log(math.Log(float64(n))) / math.Ln2
 			pan.add(&Series{Color: ci, Style: StyleDashed, Label: "≈ BCSV06", Points: []Pt{{X: 1, Y: v}, {X: float64(steps), Y: v}}})
 			flat.add(&Series{Color: ci, Style: StyleDashed, Label: "≈ BCSV06", Points: []Pt{{X: 1, Y: v}, {X: float64(steps), Y: v}}})

@@ -71,7 +71,7 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 	upperEps := pa.add(&Series{Name: "≤ log log n + 1/ε", Color: 2, Style: StyleDashed})
 	var l4 float64
 	for _, d := range deltas {
-		pt, err := r.run(pointSpec{process: "graph", params: alloc.Params{D: 2}, graph: "regular:degree=" + strconv.Itoa(d), n: n, load: 1, trials: p.Trials})
+		pt, err := r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: "regular:degree=" + strconv.Itoa(d), n: n, load: 1, trials: p.Trials})
 		if err != nil {
 			return nil, err
 		}
@@ -109,7 +109,7 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 		s := pb.add(&Series{Name: fmt.Sprintf("ε = %g", eps), Color: ci, Shape: ci, Style: StylePoints})
 		ub := pb.add(&Series{Color: ci, Style: StyleDashed})
 		for _, nn := range p.Ns {
-			pt, err := r.run(pointSpec{process: "graph", params: alloc.Params{D: 2}, graph: fmt.Sprintf("regular:eps=%g", eps), n: nn, load: 1, trials: p.Trials})
+			pt, err := r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: fmt.Sprintf("regular:eps=%g", eps), n: nn, load: 1, trials: p.Trials})
 			if err != nil {
 				return nil, err
 			}
@@ -146,7 +146,7 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 			if ci == 0 {
 				g = fmt.Sprintf(spec, coreSize(nn))
 			}
-			pt, err := r.run(pointSpec{process: "graph", params: alloc.Params{D: 2}, graph: g, n: nn, load: 1, trials: p.Trials})
+			pt, err := r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: g, n: nn, load: 1, trials: p.Trials})
 			if err != nil {
 				return nil, err
 			}
@@ -227,7 +227,7 @@ func runHeavyGraphs(_ context.Context, r *runner, p Params) (*Report, error) {
 			if spec == "hypercube" && n&(n-1) != 0 {
 				continue
 			}
-			pt, err := r.run(pointSpec{process: "graph", params: alloc.Params{D: 2}, graph: spec, n: n, load: p.Load,
+			pt, err := r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: spec, n: n, load: p.Load,
 				trials: p.Trials, everyDiv: 2})
 			if err != nil {
 				return nil, err
@@ -295,7 +295,7 @@ func runHeavyGraphs(_ context.Context, r *runner, p Params) (*Report, error) {
 				spec, n = fmt.Sprintf("torus:dim=2,side=%d", size), size*size
 			}
 			load := stationaryLoad(kind, n)
-			pt, err := r.run(pointSpec{process: "graph", params: alloc.Params{D: 2}, graph: spec, n: n, load: load,
+			pt, err := r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: spec, n: n, load: load,
 				trials: p.Trials, everyDiv: 20})
 			if err != nil {
 				return nil, err

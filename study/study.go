@@ -11,6 +11,21 @@ import (
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
+// The names of the processes the studies run, from the processes
+// themselves (their descriptors hold the names).
+var (
+	nameOneChoice   = alloc.OneChoice{}.Name()
+	nameGreedy      = alloc.Greedy{}.Name()
+	nameLeft        = alloc.Left{}.Name()
+	nameFirstDiff   = alloc.FirstDiff{}.Name()
+	nameMaxOf       = alloc.MaxOf{}.Name()
+	nameOnePlusBeta = alloc.OnePlusBeta{}.Name()
+	nameGraph       = alloc.Graphical{}.Name()
+	nameGrouped     = alloc.Grouped{}.Name()
+	nameWindow      = alloc.Window{}.Name()
+	nameWeighted    = alloc.Weighted{}.Name()
+)
+
 // DefaultGraphs are the topologies of the default study: random regular
 // graphs of degree 4, 16 and ⌈n^0.5⌉, a non-regular graph whose minimum
 // degree (16) matches the second, the cycle and the complete graph.

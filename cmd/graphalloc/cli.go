@@ -213,6 +213,10 @@ func addSeed(fs *pflag.FlagSet, seed *uint64) {
 	fs.Uint64VarP(seed, "seed", "s", 1, "base seed: the graph and trial i derive from (seed, i) alone")
 }
 
+// graphFlagName is the long name of -g (a word that is also the name of the
+// graph process).
+const graphFlagName = "graph"
+
 // sizeFlags are -g, -n and -m of the commands that take one graph.
 type sizeFlags struct {
 	graph, bins, balls string
@@ -220,7 +224,7 @@ type sizeFlags struct {
 
 // add defines -g (with its default and help), -n and, if balls, -m.
 func (o *sizeFlags) addSizes(fs *pflag.FlagSet, defGraph, graphHelp string, balls bool) {
-	fs.StringVarP(&o.graph, "graph", "g", defGraph, graphHelp)
+	fs.StringVarP(&o.graph, graphFlagName, "g", defGraph, graphHelp)
 	fs.StringVarP(&o.bins, "bins", "n", "65536", "bins (vertices) n: 1e6, 2^20; for a graph file, its vertex count")
 	if balls {
 		fs.StringVarP(&o.balls, "balls", "m", "n", "balls m: 1e6, 2^20, or a multiple of n: n, 16n, 0.5n")

@@ -29,9 +29,9 @@ type compareOptions struct {
 func cmdCompare(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var o compareOptions
 	fs := newFlags("compare", stdout, stderr)
-	fs.StringArrayVarP(&o.graphs, "graph", "g", nil, "a topology SPEC for -p graph; repeat for several (a SPEC may contain commas)")
+	fs.StringArrayVarP(&o.graphs, graphFlagName, "g", nil, "a topology SPEC for -p graph; repeat for several (a SPEC may contain commas)")
 	fs.StringVar(&o.graphList, "graphs", "", "topologies as a ';'-separated list: 'cycle;regular:degree=8'")
-	o.pf.add(fs, "graph", "processes, comma-separated: "+processList())
+	o.pf.add(fs, alloc.Graphical{}.Name(), "processes, comma-separated: "+processList())
 	fs.StringVarP(&o.bins, "bins", "n", "2^16", "sizes n: a list 2^10,2^12, or a range 2^10..2^20 (n, 2n, 4n, … up to the end)")
 	fs.StringVarP(&o.balls, "balls", "m", "n", "balls m per point: a count (1e6) or a multiple of n (n, 16n)")
 	o.add(fs, study.DefaultTrials, "table, csv, json, jsonl (one line per point as it finishes)")

@@ -37,7 +37,7 @@ type fluidJSONOut struct {
 func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error {
 	var o fluidOptions
 	fs := newFlags("fluid", stdout, stderr)
-	o.pf.add(fs, "greedy", "process: "+processList()+" (those with a mean-field limit)")
+	o.pf.add(fs, alloc.Greedy{}.Name(), "process: "+processList()+" (those with a mean-field limit)")
 	o.addSizes(fs, "complete", "topology of a graph process: only complete has a fluid limit", true)
 	fs.Float64Var(&o.tol, "tol", 1e-15, "list s_i down to this value (1e-300 <= tol < 1)")
 	fs.StringVarP(&o.format, "format", "f", "table", "output format: table or json")

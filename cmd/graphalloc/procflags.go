@@ -38,7 +38,7 @@ var flagParams = []struct {
 	param alloc.Param
 }{
 	{"beta", alloc.ParamBeta}, {"cap", alloc.ParamCap}, {"weights", alloc.ParamWeights},
-	{"sample", alloc.ParamGraph}, {"graph", alloc.ParamGraph},
+	{"sample", alloc.ParamGraph}, {graphFlagName, alloc.ParamGraph},
 }
 
 // users lists the processes that read parameter p.

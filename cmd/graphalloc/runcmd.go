@@ -31,7 +31,7 @@ type runOptions struct {
 func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var o runOptions
 	fs := newFlags("run", stdout, stderr)
-	o.pf.add(fs, "greedy", "process: "+processList())
+	o.pf.add(fs, alloc.Greedy{}.Name(), "process: "+processList())
 	o.addSizes(fs, "complete", "topology for -p graph: KIND[:key=value,...] with KIND one of "+strings.Join(graphgen.Kinds(), ", ")+", or file:PATH", true)
 	o.add(fs, 10, "table, csv, json, jsonl")
 	fs.StringVar(&o.shard, "shard", "", "run only shard I of K of the trials, as I/K (0 <= I < K)")
