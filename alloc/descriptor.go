@@ -127,8 +127,8 @@ var descriptors = []*Descriptor{
 // the order help texts list them.
 func Descriptors() []*Descriptor { return append([]*Descriptor(nil), descriptors...) }
 
-// Names returns the name of every process, in the order of Descriptors.
-func Names() []string {
+// names returns the name of every process, in the order of Descriptors.
+func names() []string {
 	names := make([]string, len(descriptors))
 	for i, d := range descriptors {
 		names[i] = d.Name
@@ -155,7 +155,7 @@ func Lookup(name string) (*Descriptor, error) {
 	if dist <= max(2, len(name)/3) {
 		hint = fmt.Sprintf("; did you mean %q?", best)
 	}
-	return nil, fmt.Errorf("alloc: unknown process %q%s (processes: %s)", name, hint, strings.Join(Names(), ", "))
+	return nil, fmt.Errorf("alloc: unknown process %q%s (processes: %s)", name, hint, strings.Join(names(), ", "))
 }
 
 // editDistance is the Levenshtein distance of a and b.

@@ -2,9 +2,13 @@
 // another into n bins by a placement rule, the "balls into bins" model of
 // load balancing, hashing and scheduling.
 //
-// # Processes
+// # Rules, processes and their descriptors
 //
-// A Process is a value holding a rule's parameters:
+// A Rule is a value holding a placement rule's parameters. Most rules are
+// Processes, whose balls the per-bin engine places in Bins with Place; a
+// rule that needs a state of its own (weighted balls on real loads) is a
+// TrialRunner and runs whole trials. Both interfaces can be implemented
+// outside this package (see the custom-process example). The rules here:
 //
 //	OneChoice{}                     a uniform bin; max load ≈ ln n / ln ln n for m = n
 //	Greedy{D: 2}                    d uniform bins, least loaded wins;
@@ -28,6 +32,12 @@
 // The definitions, including the tie rules, are those of docs/theory.md
 // (section Processes); each type's doc gives its bound and citation.
 //
+// Each of these rules has a Descriptor, declared beside it: its
+// command-line name, parameters and their checks, engines, memory, and the
+// keys (Family, MeanField) by which package analysis finds its bounds and
+// fluid limit. Lookup finds a descriptor by name, Descriptors lists them,
+// and Descriptor.New builds the rule from Params.
+//
 // # Randomness and reproducibility
 //
 // Every random choice comes from a *Rand handed to Place: a wyrand
@@ -46,9 +56,10 @@
 // stop between batches for cancellation and for the --every series without
 // changing any result.
 //
-// Levels is the level-count engine for the exchangeable processes on the
-// complete graph: a count per load level instead of a load per bin, so its
-// memory does not depend on n (up to 2^62). Both engines give the same
+// EngineLevels (Config.Engine) is the level-count engine for the
+// exchangeable processes on the complete graph (Descriptor.Levels): a count
+// per load level instead of a load per bin, so its memory does not depend
+// on n (up to 2^62). Both engines give the same
 // distribution of results, not the same numbers for a seed.
 //
 // # Running trials

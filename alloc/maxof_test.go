@@ -256,7 +256,7 @@ func TestNewProcess(t *testing.T) {
 		if up, err := NewProcess(strings.ToUpper(tc.name), tc.p); err != nil || up != got {
 			t.Errorf("%s: upper case gives %v, %v", tc.name, up, err)
 		}
-		if !slices.Contains(Names(), tc.name) {
+		if !slices.Contains(names(), tc.name) {
 			t.Errorf("%s not listed", tc.name)
 		}
 	}

@@ -26,7 +26,8 @@ var otherMeanings = map[string][]string{
 // Left[d]; its literals in process.go are the tie rule's.
 func TestNamesInOnePlace(t *testing.T) {
 	where := map[string]map[string]bool{}
-	for _, name := range alloc.Names() {
+	for _, d := range alloc.Descriptors() {
+		name := d.Name
 		where[name] = map[string]bool{}
 	}
 	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {

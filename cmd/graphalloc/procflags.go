@@ -19,7 +19,13 @@ type processFlags struct {
 }
 
 // processList is the list of processes for a help text.
-func processList() string { return strings.Join(alloc.Names(), ", ") }
+func processList() string {
+	var names []string
+	for _, d := range alloc.Descriptors() {
+		names = append(names, d.Name)
+	}
+	return strings.Join(names, ", ")
+}
 
 // add defines the flags on fs; -p has the given default and help.
 func (o *processFlags) add(fs *pflag.FlagSet, defProcess, processHelp string) {
