@@ -237,3 +237,21 @@ func TestMaxMin(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaceRefusesInvalid: Place with parameters that fail Check places no
+// ball and reports no probes, for every process (no panic, no garbage).
+func TestPlaceRefusesInvalid(t *testing.T) {
+	cycle, _ := graphgen.Cycle(3)
+	for _, p := range []Process{
+		Greedy{D: 0}, Left{D: 5}, FirstDiff{D: 0}, MaxOf{D: 0}, OnePlusBeta{Beta: 2},
+		Rank{D: 0.5}, Grouped{D: 3}, Window{D: 1}, Graphical{G: cycle}, Graphical{},
+	} {
+		b := NewBins(4)
+		if st := p.Place(b, 10, NewRand(1)); st != (Stats{}) || b.Balls() != 0 {
+			t.Errorf("%v: placed %d balls, stats %+v", p, b.Balls(), st)
+		}
+	}
+	if st := (OneChoice{}).Place(NewBins(0), 5, NewRand(1)); st != (Stats{}) {
+		t.Errorf("one-choice on no bins: %+v", st)
+	}
+}

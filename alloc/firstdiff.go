@@ -108,6 +108,9 @@ func (p FirstDiff) Check(n int) error {
 // Place throws m balls; Stats counts every probe and the most probes any
 // one ball made.
 func (p FirstDiff) Place(b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
 	probes, most := firstDiff(b.wide(), m, int64(p.cap()), r)
 	runtime.KeepAlive(b) // b.wide() may be mapped memory, freed once b is unreachable
 	b.balls += m

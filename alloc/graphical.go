@@ -123,6 +123,9 @@ func (p Graphical) Check(n int) error {
 // Place throws m balls, two probes each (one when SampleVertex hits an
 // isolated vertex).
 func (p Graphical) Place(b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
 	random := p.Ties.resolve(TiesRandom) == TiesRandom
 	probes := 2 * m
 	switch g := p.G.(type) {
@@ -142,8 +145,6 @@ func (p Graphical) Place(b *Bins, m int64, r *Rand) Stats {
 		// Regular: a uniform vertex and a uniform incident edge is a
 		// uniform edge, so again the sampling rules coincide.
 		circulantGraph(b.wide(), m, g.ConnectionSet(), random, p.Sample == SampleVertex, r)
-	default:
-		panic(fmt.Sprintf("alloc: graph process on unsupported graph %T", p.G))
 	}
 	runtime.KeepAlive(b) // b.wide() may be mapped memory, freed once b is unreachable
 	b.balls += m

@@ -52,6 +52,9 @@ func (p Greedy) Check(n int) error {
 
 // Place throws m balls, D probes each.
 func (p Greedy) Place(b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
 	n := uint64(b.N())
 	switch {
 	case p.D == 1:

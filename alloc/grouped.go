@@ -109,6 +109,9 @@ func (p Window) Check(n int) error { return checkHalf(p.Name(), p.D, n) }
 
 // Place throws m balls, D probes each (D/2 bins in each of two groups).
 func (p Grouped) Place(b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
 	L := b.wide()
 	w := uint64(p.D / 2)
 	if p.Ties.resolve(TiesLeft) == TiesRandom {
@@ -123,6 +126,9 @@ func (p Grouped) Place(b *Bins, m int64, r *Rand) Stats {
 
 // Place throws m balls, D probes each (two windows of D/2 bins).
 func (p Window) Place(b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
 	L := b.wide()
 	if p.Ties.resolve(TiesLeft) == TiesRandom {
 		twoRanges(L, m, uint64(len(L)), 1, uint64(p.D/2), true, r)

@@ -73,6 +73,9 @@ func leftGroups(n, d int) (start, size []uint64) {
 
 // Place throws m balls, D probes each.
 func (p Left) Place(b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
 	start, size := leftGroups(b.N(), p.D)
 	switch {
 	case p.Ties.resolve(TiesLeft) != TiesLeft:

@@ -53,6 +53,9 @@ func (p MaxOf) Check(n int) error {
 
 // Place throws m balls, D probes each.
 func (p MaxOf) Place(b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
 	switch p.D {
 	case 1:
 		OneChoice{}.Place(b, m, r)

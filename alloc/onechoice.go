@@ -35,7 +35,10 @@ func (OneChoice) String() string { return oneChoiceDescriptor.Name }
 func (p OneChoice) Check(n int) error { return checkBins(p.Name(), n) }
 
 // Place throws m balls, one probe each.
-func (OneChoice) Place(b *Bins, m int64, r *Rand) Stats {
+func (p OneChoice) Place(b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
 	b.place(m,
 		func(L []uint8, m int64) int64 { return oneChoice(L, m, r) },
 		func(L []uint32, m int64) int64 { return oneChoice(L, m, r) })

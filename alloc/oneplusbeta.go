@@ -70,6 +70,9 @@ func betaThreshold(beta float64) (t uint64, all bool) {
 // Place throws m balls: two probes for a Greedy[2] step, one for a
 // OneChoice step.
 func (p OnePlusBeta) Place(b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
 	thr, all := betaThreshold(p.Beta)
 	g := onePlusBeta(b.wide(), m, thr, all, r)
 	runtime.KeepAlive(b) // b.wide() may be mapped memory, freed once b is unreachable

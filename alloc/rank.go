@@ -98,6 +98,9 @@ func (p Rank) Check(n int) error {
 // Place throws m balls, rebuilding the sorted structure from b's loads
 // first (see Rank). A ball reads one bin: Probes is m.
 func (p Rank) Place(b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
 	L := b.wide()
 	st := newRankState(L)
 	st.place(L, m, p.D, p.D == math.Trunc(p.D), r)
