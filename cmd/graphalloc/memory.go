@@ -56,13 +56,14 @@ func availableMemory() int64 {
 
 // graphBytes estimates the peak memory of building the graph spec
 // describes on n vertices: what graphgen's plan says Build allocates. A
-// spec that does not fit n counts as 0; Build reports the error.
-func graphBytes(spec graphgen.Spec, n int64) int64 {
+// spec that does not fit n is a usage error, so that impossible
+// parameters are reported as such, never as a lack of memory.
+func graphBytes(spec graphgen.Spec, n int64) (int64, error) {
 	p, err := spec.Plan(int(n))
 	if err != nil {
-		return 0
+		return 0, usageError{err}
 	}
-	return p.BuildBytes
+	return p.BuildBytes, nil
 }
 
 // checkMemory refuses a run whose estimate exceeds limit (or, if limit is

@@ -171,7 +171,11 @@ func (o *runOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr 
 		if err != nil {
 			return usagef("--graph: %v", err)
 		}
-		if err := checkMemory(graphBytes(spec, n)+binBytes(n), memLimit); err != nil {
+		need, err := graphBytes(spec, n)
+		if err != nil {
+			return err
+		}
+		if err := checkMemory(need+binBytes(n), memLimit); err != nil {
 			return err
 		}
 		g, info, err := spec.Build(int(n), alloc.NewRand(alloc.DeriveSeed(o.seed, alloc.StreamGraph, 0)))
