@@ -355,29 +355,23 @@ func TestBadGraphInput(t *testing.T) {
 		{"info", []string{"info"}},
 		{"gen", []string{"gen", "-o", out}},
 	}
-	type badCase struct{ name, want string }
-	var cases []struct {
-		badCase
-		args []string
+	type badCase struct {
+		name, want string
+		args       []string
 	}
+	var cases []badCase
 	for _, f := range badGraphFiles(t, dir) {
 		for _, c := range commands {
-			cases = append(cases, struct {
-				badCase
-				args []string
-			}{badCase{c.name + "/file/" + f.name, f.want}, append(slices.Clone(c.args), "-g", f.path)})
+			cases = append(cases, badCase{c.name + "/file/" + f.name, f.want, append(slices.Clone(c.args), "-g", f.path)})
 		}
 	}
 	for _, s := range badSpecs {
 		for _, c := range commands {
-			args := append(slices.Clone(c.args), "-g", s.spec, "-n", "65536")
+			args := slices.Clone(c.args)
 			if c.name == "compare" {
-				args = append(slices.Clone(c.args[:len(c.args)-2]), "-g", s.spec, "-n", "65536")
+				args = args[:len(args)-2] // -n 65536 instead of the range
 			}
-			cases = append(cases, struct {
-				badCase
-				args []string
-			}{badCase{c.name + "/spec/" + s.spec, s.want}, args})
+			cases = append(cases, badCase{c.name + "/spec/" + s.spec, s.want, append(args, "-g", s.spec, "-n", "65536")})
 		}
 	}
 	for _, tc := range cases {
