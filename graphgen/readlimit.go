@@ -101,8 +101,8 @@ type edgeBuf struct {
 func (b *edgeBuf) add(u, v uint32) string {
 	if len(b.e) == cap(b.e) {
 		c := int64(max(2*cap(b.e), 64))
-		if want := 2 * b.hint; want > int64(len(b.e)) && c > want {
-			c = want
+		if h := b.hint; h >= 0 && h < c/2 && h > int64(len(b.e)/2) {
+			c = 2 * h // below c, so no overflow whatever was declared
 		}
 		if b.limit > 0 && 4*c > b.limit {
 			c = int64(len(b.e)) + 2
