@@ -47,6 +47,9 @@
 // ReadGraph and LoadGraph read whitespace-separated edge lists (comments
 // with # or %, arbitrary ids relabelled densely, self-loops and repeated
 // edges dropped and counted) and Matrix Market coordinate files, gzipped or
-// not, detected from the bytes. Errors carry name:line. WriteEdgeList,
+// not, detected from the bytes. Errors carry name:line. What a reader
+// allocates grows with the text it reads, never with the sizes a file
+// declares: a declared order must be backed by the file's size, or fit the
+// memory limit a caller passes in ReadOptions. WriteEdgeList,
 // WriteMatrixMarket, WriteDOT and WriteGraph6 write them.
 package graphgen

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -84,10 +83,11 @@ type FileInfo struct {
 
 // lineReader reads lines of at most MaxLineBytes bytes, counting them.
 type lineReader struct {
-	br   *bufio.Reader
-	name string
-	line int
-	err  error // a *ParseError, or nil at a clean end of input
+	br    *bufio.Reader
+	name  string
+	line  int
+	bytes int64 // bytes read, terminators included
+	err   error // a *ParseError, or nil at a clean end of input
 }
 
 func newLineReader(r io.Reader, name string) lineReader {
@@ -107,6 +107,7 @@ func (lr *lineReader) next() ([]byte, bool) {
 		return nil, false
 	}
 	b, err := lr.br.ReadSlice('\n')
+	lr.bytes += int64(len(b))
 	switch {
 	case err == bufio.ErrBufferFull:
 		lr.err = lr.errorf(lr.line+1, "line longer than %d bytes", MaxLineBytes)
@@ -346,17 +347,14 @@ func (s *EdgeScanner) Declared() (n int, edges int64, ok bool) {
 	return s.declN, s.declM, s.hasDecl
 }
 
-// idKind orders the kinds of vertex ids in numeric mode.
-const (
-	idSmall  = iota // digits, value fits in uint64
-	idBig           // digits, value beyond uint64
-	idString        // anything else
-)
-
+// idKey is a vertex id as idTable keeps it: an integer that fits in a
+// uint64 is num, with s empty; any other id is s, the canonical digits of
+// an integer beyond uint64 (which sorts after every num) or the token
+// itself (then idTable.strings is set and the order is that of first
+// appearance, so the two kinds of s need not be told apart).
 type idKey struct {
-	s    string // canonical digits (idBig) or the token (idString)
-	num  uint64 // value (idSmall)
-	kind uint8
+	s   string
+	num uint64
 }
 
 // idTable assigns provisional vertex numbers to ids in order of first
@@ -370,7 +368,7 @@ type idKey struct {
 type idTable struct {
 	dense   []uint32
 	small   map[uint64]uint32
-	strs    map[string]uint32 // idBig keys (canonical digits) and idString keys, which never collide
+	strs    map[string]uint32 // the canonical digits of integers beyond uint64 and the other ids, which never collide
 	keys    []idKey
 	strings bool // some id is not an integer
 }
@@ -403,12 +401,10 @@ func (t *idTable) id(tok []byte) (uint32, bool) {
 		} else {
 			t.small[val] = v
 		}
-		t.keys = append(t.keys, idKey{num: val, kind: idSmall})
+		t.addKey(idKey{num: val})
 		return v, true
 	}
-	kind := uint8(idString)
 	if digits {
-		kind = idBig
 		tok = bytes.TrimLeft(tok, "0") // beyond uint64, so not all zeros
 	} else {
 		t.strings = true
@@ -422,16 +418,29 @@ func (t *idTable) id(tok []byte) (uint32, bool) {
 	v := uint32(len(t.keys))
 	s := string(tok)
 	t.strs[s] = v
-	t.keys = append(t.keys, idKey{s: s, kind: kind})
+	t.addKey(idKey{s: s})
 	return v, true
 }
 
+// addKey appends k to t.keys, doubling the capacity when it is full (where
+// append would grow a large slice by a quarter, copying five times its
+// final size in all), so that the keys cost at most twice their size.
+func (t *idTable) addKey(k idKey) {
+	if len(t.keys) == cap(t.keys) {
+		t.keys = slices.Grow(t.keys, max(len(t.keys), 16))
+	}
+	t.keys = append(t.keys, k)
+}
+
 // denseLimit bounds the values kept in idTable.dense when k ids are known:
-// 4 MiB of table at first, then 16 bytes per id.
-func denseLimit(k int) int { return 1<<20 + 4*k }
+// 4 KiB of table at first, then 16 bytes per id, so that the table grows
+// with the ids read, not with their values. Ids 0..k-1 in any order end
+// up mostly in the table: a new id below 4k, as one of k random ids out of
+// n is with probability 4k/n, goes there, so at most n/8 go to the map.
+func denseLimit(k int) int { return 1<<10 + 4*k }
 
 func (k idKey) label() string {
-	if k.kind == idSmall {
+	if k.s == "" {
 		return strconv.FormatUint(k.num, 10)
 	}
 	return k.s
@@ -440,10 +449,13 @@ func (k idKey) label() string {
 // compareNumeric orders integer ids by value: small ones by number, big ones
 // (all larger than any small one) by length, then digit by digit.
 func compareNumeric(a, b idKey) int {
-	if a.kind != b.kind {
-		return int(a.kind) - int(b.kind)
+	if (a.s == "") != (b.s == "") {
+		if a.s == "" {
+			return -1
+		}
+		return 1
 	}
-	if a.kind == idSmall {
+	if a.s == "" {
 		switch {
 		case a.num < b.num:
 			return -1
@@ -502,17 +514,25 @@ func (t *idTable) finish(e []uint32) []string {
 // the graph has exactly N vertices 0..N-1, isolated ones included, so a
 // written graph reads back identical. Such a file must then hold only
 // integer ids below N and exactly M edge lines (fewer means it was cut
-// short); anything else is an error. Delete the header line to read an
-// edited file by the general rules.
+// short), and N must be backed by the file's size (see ReadOptions: at most
+// 65536 vertices plus 2 per byte of text); anything else is an error.
+// Delete the header line to read an edited file by the general rules.
 //
 // It reads the input once, line by line, in O(L + m log Δ + k log k) time
 // for L bytes, m edge lines, k distinct ids and maximum degree Δ, holding
-// O(m + k) memory, O(m + N) with a header: never the text itself. On error it returns a nil graph,
-// a nil FileInfo and a *ParseError naming the file and line.
+// O(m + k) memory, O(m + N) with a header: never the text itself, and
+// never more than what it has read calls for (ReadOptions). On error it
+// returns a nil graph, a nil FileInfo and a *ParseError naming the file
+// and line.
 func ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, error) {
+	return ReadOptions{}.ReadEdgeList(r, name)
+}
+
+// ReadEdgeList is the package's ReadEdgeList under these options.
+func (o ReadOptions) ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, error) {
 	s := NewEdgeScanner(r, name)
 	var (
-		e      []uint32
+		buf    = edgeBuf{hint: -1, limit: o.MaxBytes}
 		ids    *idTable
 		declN  int
 		declM  int64
@@ -520,14 +540,16 @@ func ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, error) {
 	)
 	for s.Scan() {
 		u, v := s.Edge()
-		if len(e) == 0 {
+		if len(buf.e) == 0 {
 			declN, declM, header = s.Declared()
-			if !header {
+			if header {
+				buf.hint = declM
+			} else {
 				ids = newIDTable()
 			}
 		}
+		var pair [2]uint32
 		if header {
-			var pair [2]uint32
 			for i, tok := range [2][]byte{u, v} {
 				x, digits, fits := parseUint(tok)
 				if !digits || !fits || x >= uint64(declN) {
@@ -535,39 +557,49 @@ func ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, error) {
 				}
 				pair[i] = uint32(x)
 			}
-			e = append(e, pair[0], pair[1])
-			continue
+		} else {
+			a, okA := ids.id(u)
+			b, okB := ids.id(v)
+			if !okA || !okB {
+				return nil, nil, s.lr.errorf(s.Line(), "more than %d distinct vertex ids", uint64(MaxOrder))
+			}
+			pair = [2]uint32{a, b}
 		}
-		a, okA := ids.id(u)
-		b, okB := ids.id(v)
-		if !okA || !okB {
-			return nil, nil, s.lr.errorf(s.Line(), "more than %d distinct vertex ids", uint64(MaxOrder))
+		if msg := buf.add(pair[0], pair[1]); msg != "" {
+			return nil, nil, s.lr.errorf(s.Line(), "%s", msg)
 		}
-		e = append(e, a, b)
 	}
 	if err := s.Err(); err != nil {
 		return nil, nil, err
 	}
-	if len(e) == 0 {
+	if len(buf.e) == 0 {
 		// No edge: the header, if any, is final now.
 		declN, declM, header = s.Declared()
 		ids = newIDTable()
 	}
+	lines := int64(len(buf.e) / 2)
 	var (
 		n      int
 		labels []string
 	)
 	if header {
-		if got := int64(len(e) / 2); got != declM {
-			return nil, nil, s.lr.errorf(s.Line(), "found %d edge lines, the graphalloc header on line %d declares %d (file truncated or edited?)", got, s.declAt, declM)
+		if lines != declM {
+			return nil, nil, s.lr.errorf(s.Line(), "found %d edge lines, the graphalloc header on line %d declares %d (file truncated or edited?)", lines, s.declAt, declM)
 		}
 		n = declN
+		if err := o.checkOrder(&s.lr, n, lines, buf.bytes(), "graphalloc header", s.declAt,
+			"; delete the header line to read only the vertices that have edges"); err != nil {
+			return nil, nil, err
+		}
 		labels = decimalLabels(n, 0)
 	} else {
-		labels = ids.finish(e)
-		n = len(labels)
+		n = len(ids.keys)
+		if err := o.checkOrder(&s.lr, n, lines, buf.bytes(), "", 0, ""); err != nil {
+			return nil, nil, err
+		}
+		labels = ids.finish(buf.e)
 	}
-	g, d, err := FromEdges(n, e)
+	g, d, err := FromEdges(n, buf.e)
 	if err != nil {
 		return nil, nil, &ParseError{Name: name, Err: err}
 	}
@@ -591,7 +623,14 @@ func ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, error) {
 // ReadEdgeList and ReadMatrixMarket; FileInfo.Gzip reports compression.
 // A corrupt or truncated gzip stream is a *ParseError naming the file. On
 // error it returns a nil graph and a nil FileInfo.
+//
+// What it allocates grows with the text it reads (decompressed), not with
+// the sizes a file declares: see ReadOptions, whose zero value it uses.
 func ReadGraph(r io.Reader, name string) (*CSR, *FileInfo, error) {
+	return ReadOptions{}.readGraph(r, name)
+}
+
+func (o ReadOptions) readGraph(r io.Reader, name string) (*CSR, *FileInfo, error) {
 	br := bufio.NewReaderSize(r, MaxLineBytes)
 	magic, err := br.Peek(2)
 	if err != nil && err != io.EOF {
@@ -628,9 +667,9 @@ func ReadGraph(r io.Reader, name string) (*CSR, *FileInfo, error) {
 		info *FileInfo
 	)
 	if isMatrixMarketBanner(bytes.TrimPrefix(head, []byte(bom))) {
-		g, info, err = ReadMatrixMarket(text, name)
+		g, info, err = o.ReadMatrixMarket(text, name)
 	} else {
-		g, info, err = ReadEdgeList(text, name)
+		g, info, err = o.ReadEdgeList(text, name)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -643,10 +682,5 @@ func ReadGraph(r io.Reader, name string) (*CSR, *FileInfo, error) {
 // the format are detected from the bytes, not the name. Errors name the
 // path; on error it returns a nil graph and a nil FileInfo.
 func LoadGraph(path string) (*CSR, *FileInfo, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	return ReadGraph(f, path)
+	return ReadOptions{}.LoadGraph(path)
 }

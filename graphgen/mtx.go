@@ -3,7 +3,6 @@ package graphgen
 import (
 	"bytes"
 	"io"
-	"strconv"
 )
 
 // matrixMarketBanner starts the first line of a Matrix Market file.
@@ -248,26 +247,40 @@ func (s *MatrixMarketScanner) Err() error { return s.err }
 // repeated entries (either orientation) duplicates: both are dropped and
 // counted in the FileInfo. Labels are "1".."n", the file's indices.
 //
+// The declared sizes are checked against the file before anything that
+// grows with them is allocated: nnz against the entries read, which the
+// edge array follows, and the order against the file's size (see
+// ReadOptions: at most 65536 vertices plus 2 per byte of text).
+//
 // It reads the input once in O(L + n + nnz log Δ) time for L bytes, holding
 // O(n + nnz) memory. On error it returns a nil graph, a nil FileInfo and a
 // *ParseError naming the file and line.
 func ReadMatrixMarket(r io.Reader, name string) (*CSR, *FileInfo, error) {
+	return ReadOptions{}.ReadMatrixMarket(r, name)
+}
+
+// ReadMatrixMarket is the package's ReadMatrixMarket under these options.
+func (o ReadOptions) ReadMatrixMarket(r io.Reader, name string) (*CSR, *FileInfo, error) {
 	s := NewMatrixMarketScanner(r, name)
 	h, err := s.Header()
 	if err != nil {
 		return nil, nil, err
 	}
-	n := max(h.Rows, h.Cols)
-	// nnz comes from the file: trust it for the capacity only up to a point.
-	e := make([]uint32, 0, 2*min(h.Entries, 1<<20))
+	buf := edgeBuf{hint: h.Entries, limit: o.MaxBytes}
 	for s.Scan() {
 		i, j := s.Entry()
-		e = append(e, uint32(i), uint32(j))
+		if msg := buf.add(uint32(i), uint32(j)); msg != "" {
+			return nil, nil, s.lr.errorf(s.Line(), "%s", msg)
+		}
 	}
 	if err := s.Err(); err != nil {
 		return nil, nil, err
 	}
-	g, d, err := FromEdges(n, e)
+	n := max(h.Rows, h.Cols)
+	if err := o.checkOrder(&s.lr, n, h.Entries, buf.bytes(), "size line", h.SizeLine, ""); err != nil {
+		return nil, nil, err
+	}
+	g, d, err := FromEdges(n, buf.e)
 	if err != nil {
 		return nil, nil, &ParseError{Name: name, Err: err}
 	}
@@ -282,23 +295,4 @@ func ReadMatrixMarket(r io.Reader, name string) (*CSR, *FileInfo, error) {
 		Labels:     decimalLabels(n, 1),
 	}
 	return g, info, nil
-}
-
-// decimalLabels returns the n strings first, first+1, …, slicing them all
-// from one backing string so that a large n costs a few allocations, not n.
-func decimalLabels(n, first int) []string {
-	var buf []byte
-	ends := make([]int, n)
-	for v := range n {
-		buf = strconv.AppendInt(buf, int64(first+v), 10)
-		ends[v] = len(buf)
-	}
-	all := string(buf)
-	labels := make([]string, n)
-	start := 0
-	for v, end := range ends {
-		labels[v] = all[start:end]
-		start = end
-	}
-	return labels
 }

@@ -80,7 +80,10 @@ type Plan struct {
 	// 64 KiB read buffer (within 30% of what LoadGraph allocated for
 	// edge lists of 10 to 13 bytes a line). A gzip file, detected from
 	// its bytes, is taken to hold 10 times its size, which is cautious:
-	// edge lists compress about 3 times.
+	// edge lists compress about 3 times. A file that declares isolated
+	// vertices (a size line, a graphalloc header) may take more: about
+	// 40 bytes for each vertex, and the reader accepts up to 65536 + 2
+	// per byte of text (ReadOptions).
 	Bytes, BuildBytes int64
 	// Spectrum is the spectrum of the random-walk matrix in closed form
 	// for the complete graph, the cycle, the torus and the hypercube on

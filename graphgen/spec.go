@@ -1,6 +1,7 @@
 package graphgen
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -150,12 +151,21 @@ type BuildInfo struct {
 // Build makes the graph s describes on n vertices (unless s sets n or reads
 // a file), drawing randomness from src. It takes its parameters from
 // s.Plan(n), and returns Plan's error if the spec does not fit n.
+//
+// A file is read with LoadGraph, and must hold at least one edge: a file
+// without (empty, only comments, only self-loops, a header declaring no
+// edges) is an error wrapping ErrNoEdges, which says "FILE has no edges"
+// and why, since no topology is made of isolated vertices. A generated
+// graph may have no edges (gnp:p=0); the processes that need one say so.
 func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
 	info := &BuildInfo{Degree: -1}
 	if s.Kind == "file" {
 		g, fi, err := LoadGraph(s.Path)
 		if err != nil {
 			return nil, nil, err
+		}
+		if g.Size() == 0 {
+			return nil, nil, noEdges(fi)
 		}
 		info.N, info.Edges, info.File = g.Order(), g.Size(), fi
 		return g, info, nil
@@ -203,6 +213,41 @@ func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
 	info.Edges = g.Size()
 	return g, info, nil
 }
+
+// ErrNoEdges is what the error of Spec.Build for a graph file without
+// edges wraps, for errors.Is.
+var ErrNoEdges = errors.New("graph file has no edges")
+
+// noEdgesError says that a file read as fi has no edges, and why.
+type noEdgesError struct{ fi *FileInfo }
+
+func noEdges(fi *FileInfo) error { return &noEdgesError{fi} }
+
+func (e *noEdgesError) Error() string {
+	fi := e.fi
+	var why string
+	switch {
+	case fi.SelfLoops == 1: // with no edge, no line is a duplicate
+		why = "its one edge line is a self-loop, which is dropped"
+	case fi.SelfLoops > 1:
+		why = fmt.Sprintf("its %d edge lines are all self-loops, which are dropped", fi.SelfLoops)
+	case fi.Format == FormatMatrixMarket:
+		why = "its size line declares 0 entries"
+	case fi.Vertices > 0:
+		why = fmt.Sprintf("its graphalloc header declares n=%d edges=0", fi.Vertices)
+	case fi.Lines == 0 && fi.Gzip:
+		why = "it is empty once decompressed"
+	case fi.Lines == 0:
+		why = "it is empty"
+	case fi.Lines == 1:
+		why = "its one line is a comment or blank"
+	default:
+		why = fmt.Sprintf("its %d lines are all comments or blank", fi.Lines)
+	}
+	return fmt.Sprintf("graphgen: %s has no edges: %s", fi.Name, why)
+}
+
+func (e *noEdgesError) Is(target error) bool { return target == ErrNoEdges }
 
 func (s Spec) intParam(key, v string) (int, error) {
 	x, err := strconv.ParseInt(v, 10, 64)

@@ -1,7 +1,10 @@
 package graphgen
 
 import (
+	"errors"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -196,5 +199,37 @@ func TestSpecFamilies(t *testing.T) {
 		if _, err := ParseSpec(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want one mentioning %q", in, err, want)
 		}
+	}
+}
+
+// TestBuildFileWithoutEdges: a graph file without an edge is an error that
+// says "FILE has no edges" and why, and wraps ErrNoEdges.
+func TestBuildFileWithoutEdges(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		file, content, why string
+	}{
+		{"empty.txt", "", "it is empty"},
+		{"empty.txt.gz", ioGzip(""), "it is empty once decompressed"},
+		{"comment.txt", "# nothing\n", "its one line is a comment or blank"},
+		{"comments.txt", "# a\n% b\n\n", "its 3 lines are all comments or blank"},
+		{"loop.txt", "7 7\n", "its one edge line is a self-loop, which is dropped"},
+		{"loops.txt", "1 1\n2 2\n1 1\n", "its 3 edge lines are all self-loops, which are dropped"},
+		{"header.txt", "# graphalloc edge list: n=5 edges=0\n", "its graphalloc header declares n=5 edges=0"},
+		{"zero.mtx", "%%MatrixMarket matrix coordinate pattern general\n4 4 0\n", "its size line declares 0 entries"},
+		{"loops.mtx", "%%MatrixMarket matrix coordinate pattern general\n4 4 2\n1 1\n3 3\n", "its 2 edge lines are all self-loops, which are dropped"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			path := filepath.Join(dir, tt.file)
+			if err := os.WriteFile(path, []byte(tt.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			g, info, err := Spec{Kind: "file", Path: path}.Build(0, nil)
+			want := "graphgen: " + path + " has no edges: " + tt.why
+			if err == nil || err.Error() != want || !errors.Is(err, ErrNoEdges) || g != nil || info != nil {
+				t.Fatalf("got %v, error %v,\nwant only the error %s", g, err, want)
+			}
+		})
 	}
 }

@@ -44,6 +44,9 @@ func writeEdges(bw *bufio.Writer, g *CSR, base uint64, swap bool) {
 // is what lets isolated vertices survive the round trip: an edge list
 // proper only names vertices that have edges, and ReadEdgeList takes the
 // header's N as the vertex count (other readers skip it as a comment).
+// A graph of more than 65536 vertices that are almost all isolated reads
+// back only under ReadOptions.MaxBytes: the default rule wants 1 byte of
+// text for every 2 vertices beyond 65536 (see ReadOptions).
 // It takes O(n + m) time and returns the first write error.
 func WriteEdgeList(w io.Writer, g *CSR) error {
 	if g == nil {
@@ -63,7 +66,9 @@ func WriteEdgeList(w io.Writer, g *CSR) error {
 //
 // then one entry "i j" per edge, 1-based, in the lower triangle (i > j),
 // in column-major order. Isolated vertices are kept by the size line, so
-// ReadMatrixMarket reads back the same graph. It takes O(n + m) time and
+// ReadMatrixMarket reads back the same graph (under ReadOptions.MaxBytes
+// if it has more than 65536 vertices, almost all of them isolated, as for
+// WriteEdgeList). It takes O(n + m) time and
 // returns the first write error.
 func WriteMatrixMarket(w io.Writer, g *CSR) error {
 	if g == nil {

@@ -7,8 +7,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-
-	"github.com/graphalloc/graphalloc/graphgen"
 )
 
 // Memory guard: before anything large is allocated, run estimates what the
@@ -52,17 +50,6 @@ func availableMemory() int64 {
 		}
 	}
 	return 0
-}
-
-// graphBytes estimates the peak memory of building the graph spec
-// describes on n vertices: what graphgen's plan says Build allocates. A
-// spec that does not fit n counts as 0; Build reports the error.
-func graphBytes(spec graphgen.Spec, n int64) int64 {
-	p, err := spec.Plan(int(n))
-	if err != nil {
-		return 0
-	}
-	return p.BuildBytes
 }
 
 // checkMemory refuses a run whose estimate exceeds limit (or, if limit is

@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -279,5 +281,195 @@ func TestSlurmExample(t *testing.T) {
 	want, _, _ := invoke("run", "-n", "500", "-t", "5", "--seed", "4", "-f", "json")
 	if string(got) != want {
 		t.Fatalf("merged Slurm output differs from the unsharded run:\n%s", got)
+	}
+}
+
+// badGraphFiles writes the malformed and hostile graph files of
+// TestBadGraphInput into dir and returns them with a fragment of the
+// message each must give: every format (edge list, gzip, Matrix Market,
+// an edge list with the graphalloc header that declares n), empty, cut
+// short, binary, and declaring sizes its bytes do not back.
+func badGraphFiles(t *testing.T, dir string) []struct{ name, path, want string } {
+	t.Helper()
+	gz := func(s string) string {
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		w.Write([]byte(s))
+		w.Close()
+		return b.String()
+	}
+	const mm = "%%MatrixMarket matrix coordinate pattern general\n"
+	// 77 bytes declaring 2·10^9 vertices: once 16 GiB and a stack dump.
+	const huge = mm + "2000000000 2000000000 1\n1 2\n"
+	files := []struct{ name, content, want string }{
+		{"empty.txt", "", "empty.txt has no edges: it is empty"},
+		{"comments.txt", "# a\n% b\n\n", "comments.txt has no edges: its 3 lines are all comments or blank"},
+		{"loops.txt", "1 1\n2 2\n", "has no edges: its 2 edge lines are all self-loops"},
+		{"one-field.txt", "0 1\n1 2\n3\n", "one-field.txt:3: expected two vertex ids"},
+		{"commas.txt", "1,2\n", "not commas"},
+		{"nul.txt", "1 2\n\x00 3\n", "nul.txt:2: NUL byte"},
+		{"empty.txt.gz", gz(""), "has no edges: it is empty once decompressed"},
+		{"comments.txt.gz", gz("# only\n"), "has no edges: its one line is a comment or blank"},
+		{"cut.txt.gz", gz(strings.Repeat("1 2\n", 1000))[:40], "cut.txt.gz"},
+		{"notgzip.gz", "\x1f\x8bxxxxxxxxxxxxxxxxxx", "bad gzip header"},
+		{"header-n0.txt", "# graphalloc edge list: n=5 edges=0\n", "its graphalloc header declares n=5 edges=0"},
+		{"header-huge.txt", "# graphalloc edge list: n=4294967295 edges=1\n0 1\n", "header-huge.txt:1: graphalloc header declares 4294967295 vertices"},
+		{"header-cut.txt", "# graphalloc edge list: n=3 edges=2\n0 1\n", "found 1 edge lines, the graphalloc header on line 1 declares 2"},
+		{"header-id.txt", "# graphalloc edge list: n=3 edges=1\n0 3\n", "is not an integer below n=3"},
+		{"header-bad.txt", "# graphalloc edge list: n=x edges=1\n0 1\n", "malformed graphalloc header"},
+		{"huge.mtx", huge, "huge.mtx:2: size line declares 2000000000 vertices"},
+		{"huge.mtx.gz", gz(huge), "huge.mtx.gz:2: size line declares 2000000000 vertices"},
+		{"nnz.mtx", mm + "3 3 4611686018427387904\n1 2\n", "found 1 of the 4611686018427387904 entries"},
+		{"zero.mtx", mm + "4 4 0\n", "zero.mtx has no edges: its size line declares 0 entries"},
+		{"array.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", "array (dense) format not supported"},
+		{"nosize.mtx", mm + "% nothing\n", "missing size line"},
+		{"index.mtx", mm + "3 3 1\n0 1\n", "row index 0"},
+		{"toobig.mtx", mm + "4294967296 1 0\n", "more than the 4294967295 vertices"},
+	}
+	var out []struct{ name, path, want string }
+	for _, f := range files {
+		p := filepath.Join(dir, f.name)
+		if err := os.WriteFile(p, []byte(f.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, struct{ name, path, want string }{f.name, p, f.want})
+	}
+	for _, f := range []struct{ name, want string }{
+		{"bad_field.txt", "bad_field.txt:4: expected two vertex ids"},
+		{"bad_index.mtx", "beyond declared size"},
+		{"garbage.bin", "garbage.bin:1: NUL byte"},
+		{"truncated.txt.gz", "truncated.txt.gz"},
+	} {
+		out = append(out, struct{ name, path, want string }{f.name, filepath.Join(root, "testdata", "graphs", "bad", f.name), f.want})
+	}
+	out = append(out, struct{ name, path, want string }{"missing", filepath.Join(dir, "nope.txt"), "nope.txt"})
+	return out
+}
+
+// badSpecs are impossible parameters of every spec kind, at n = 65536,
+// with a fragment of the message: each is named as what it is, never as a
+// lack of memory.
+var badSpecs = []struct{ spec, want string }{
+	{"moebius", "unknown graph kind"},
+	{"complete:n=x", `complete:n needs an integer in [0, 4294967295], got "x"`},
+	{"cycle:n=-3", `cycle:n needs an integer`},
+	{"torus:dim=0", "torus needs 1 <= dim <= 64"},
+	{"torus:dim=2,side=10,n=99", "has 100 vertices, but the spec sets n=99"},
+	{"hypercube:dim=99", "hypercube needs 0 <= dim <= 31"},
+	{"regular:degree=70000", "regular:degree=70000 needs degree < n = 65536"},
+	{"regular:eps=2", "regular:eps needs 0 < eps <= 1"},
+	{"regular", "regular needs degree=D or eps=E"},
+	{"gnp:p=2", "gnp:p needs 0 <= p <= 1"},
+	{"gnp:degree=70000", "gnp:degree needs 0 <= degree <= n-1"},
+	{"circulant:degree=70000", "circulant:degree=70000 needs degree < n = 65536"},
+	{"circulant:degree=3,n=7", "needs n even for an odd degree"},
+	{"nonregular:mindeg=0,core=3", "needs mindeg >= 1"},
+	{"nonregular:mindeg=3,core=70000", "vertices outside the core"},
+	{"file:", "needs a path after file:"},
+}
+
+// TestBadGraphInput runs every command that takes a graph on every bad
+// graph file and every impossible spec: each must exit 2 with one line on
+// stderr naming the problem, print nothing on stdout, and show no panic or
+// stack trace.
+func TestBadGraphInput(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.txt")
+	commands := []struct {
+		name string
+		args []string // the command and its flags, before -g
+	}{
+		{"run", []string{"run", "-p", "graph", "-t", "1"}},
+		{"compare", []string{"compare", "-p", "graph", "-t", "1", "-n", "2^10..2^11"}},
+		{"bounds", []string{"bounds"}},
+		{"info", []string{"info"}},
+		{"gen", []string{"gen", "-o", out}},
+	}
+	type badCase struct {
+		name, want string
+		args       []string
+	}
+	var cases []badCase
+	for _, f := range badGraphFiles(t, dir) {
+		for _, c := range commands {
+			cases = append(cases, badCase{c.name + "/file/" + f.name, f.want, append(slices.Clone(c.args), "-g", f.path)})
+		}
+	}
+	for _, s := range badSpecs {
+		for _, c := range commands {
+			args := slices.Clone(c.args)
+			if c.name == "compare" {
+				args = args[:len(args)-2] // -n 65536 instead of the range
+			}
+			cases = append(cases, badCase{c.name + "/spec/" + s.spec, s.want, append(args, "-g", s.spec, "-n", "65536")})
+		}
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, errs, code := invoke(tc.args...)
+			checkBadInput(t, stdout, errs, code, tc.want)
+		})
+	}
+	if entries, _ := os.ReadDir(dir); slices.ContainsFunc(entries, func(e os.DirEntry) bool { return e.Name() == "out.txt" }) {
+		t.Error("gen wrote a graph for bad input")
+	}
+	if len(cases) < 60 {
+		t.Errorf("%d cases; the bad-input table wants at least 60", len(cases))
+	}
+}
+
+// checkBadInput fails unless a command exited 2 with nothing on stdout and
+// one line "graphalloc: ..." on stderr containing want, and no trace of a
+// panic or a stack dump.
+func checkBadInput(t *testing.T, stdout, stderr string, code int, want string) {
+	t.Helper()
+	if code != 2 {
+		t.Fatalf("exit %d, want 2 (stderr %q)", code, stderr)
+	}
+	if stdout != "" {
+		t.Errorf("stdout not empty: %q", stdout)
+	}
+	lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "graphalloc: ") || !strings.HasSuffix(stderr, "\n") {
+		t.Fatalf("want one line 'graphalloc: ...', got %q", stderr)
+	}
+	if !strings.Contains(stderr, want) {
+		t.Errorf("message %q does not mention %q", stderr, want)
+	}
+	for _, trace := range []string{"goroutine ", "panic", "runtime.", ".go:"} {
+		if strings.Contains(stderr, trace) {
+			t.Errorf("message %q holds %q: a stack trace", stderr, trace)
+		}
+	}
+}
+
+// TestHostileFileSubprocess runs the real binary, under a 4 GiB address
+// space limit, on the 77-byte Matrix Market file that once allocated
+// 16 GiB and died with a runtime stack dump: every command must exit 2
+// with one line.
+func TestHostileFileSubprocess(t *testing.T) {
+	bin := buildBinary(t)
+	path := filepath.Join(t.TempDir(), "huge.mtx")
+	os.WriteFile(path, []byte("%%MatrixMarket matrix coordinate pattern general\n2000000000 2000000000 1\n1 2\n"), 0o644)
+	for _, args := range [][]string{
+		{"run", "-p", "graph", "-g", path},
+		{"compare", "-p", "graph", "-g", path},
+		{"bounds", "-g", path},
+		{"info", path},
+		{"gen", "-g", path, "-o", path + ".out"},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			cmd := exec.Command("bash", append([]string{"-c", `ulimit -v 4194304 && exec "$0" "$@"`, bin}, args...)...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			checkBadInput(t, stdout.String(), stderr.String(), code, "size line declares 2000000000 vertices")
+		})
 	}
 }

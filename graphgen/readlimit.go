@@ -1,0 +1,193 @@
+package graphgen
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// DeclaredOrderSlack and DeclaredOrderPerByte make the default rule for a
+// declared order (see ReadOptions): a graph read from T bytes of text,
+// after decompression, may have at most
+// DeclaredOrderSlack + DeclaredOrderPerByte·T vertices.
+//
+// Every file that declares at most 65536 vertices passes, and so does
+// every file whose vertices mostly have edges: an edge line takes at least
+// 4 bytes ("1 2\n") and names at most 2 vertices, so the vertices with
+// edges number at most T/2, a quarter of the allowance. What fails is a
+// large order that the text does not back, a graph whose vertices are
+// almost all isolated.
+const (
+	DeclaredOrderSlack   = 1 << 16
+	DeclaredOrderPerByte = 2
+)
+
+// ReadOptions bound the memory a reader allocates. The zero value is what
+// ReadGraph, ReadEdgeList, ReadMatrixMarket and LoadGraph use.
+//
+// A few bytes of a file declare sizes that would take gigabytes to honour:
+// the Matrix Market size line "2000000000 2000000000 1" declares two
+// billion vertices, the graphalloc header "n=4000000000 edges=1" four. So
+// no reader allocates from a declared size. The edge array grows, doubling,
+// with the edge lines actually read (a declared count only keeps the last
+// doubling from overshooting it), and the id table with the ids read: T
+// bytes of text cost O(T) memory. Only the graph, built once the whole
+// file is read, has a size the file may declare, its order; and each
+// vertex costs about 40 bytes to build (FileBytes) whether or not the file
+// holds any text for it. So a declared order is checked, before anything
+// that grows with it is allocated, against the file's size (by default:
+// DeclaredOrderSlack) or against MaxBytes.
+type ReadOptions struct {
+	// MaxBytes, if positive, is the memory the reader may hold: reading
+	// stops with an error once the edges read take more, and a graph
+	// whose building would take more (FileBytes) is refused before it is
+	// built. A declared order is then accepted whatever the file's size
+	// if the graph fits. If MaxBytes is 0, the edges read are not
+	// limited and a declared order must satisfy the default rule of
+	// DeclaredOrderSlack.
+	MaxBytes int64
+}
+
+// FileBytes is what a reader allocates to build a graph on n vertices
+// from m edge lines once they are read: the CSR's row offsets and
+// FromEdges' counts (8(n+1) bytes each), both directions of every edge and
+// the flat edge array (16m, a bound: self-loops and duplicates are
+// dropped), and the labels (a 16-byte string header per vertex and its
+// decimal digits).
+func FileBytes(n int, m int64) int64 {
+	return 16*int64(n+1) + 16*m + 16*int64(n) + int64(decimalLen(0, n))
+}
+
+// checkOrder returns the error for a graph on n vertices from m edge
+// lines that may not be built (nil if it may). held is what the reader
+// holds already; decl, if not empty, names the declaration of n ("size
+// line", "graphalloc header") on line declLine, and hint is added to the
+// message when n is refused by the default rule.
+func (o ReadOptions) checkOrder(lr *lineReader, n int, m, held int64, decl string, declLine int, hint string) error {
+	need := FileBytes(n, m) + held
+	if o.MaxBytes > 0 {
+		if need <= o.MaxBytes {
+			return nil
+		}
+		if decl == "" {
+			return lr.errorf(0, "the graph on %d vertices would take about %s, more than the limit of %s", n, fmtBytes(need), fmtBytes(o.MaxBytes))
+		}
+		return lr.errorf(declLine, "%s declares %d vertices: the graph would take about %s, more than the limit of %s", decl, n, fmtBytes(need), fmtBytes(o.MaxBytes))
+	}
+	allowed := DeclaredOrderSlack + DeclaredOrderPerByte*lr.bytes
+	if decl == "" || int64(n) <= allowed {
+		// Ids read number at most 2 per edge line of at least 3 bytes.
+		return nil
+	}
+	return lr.errorf(declLine, "%s declares %d vertices, but %d bytes of text back at most %d (%d + %d per byte): building that graph would take about %s, mostly for isolated vertices%s",
+		decl, n, lr.bytes, allowed, DeclaredOrderSlack, DeclaredOrderPerByte, fmtBytes(need), hint)
+}
+
+// edgeBuf is the flat edge array a reader fills. It grows with the edge
+// lines read, doubling its capacity, so reading T bytes holds O(T) memory
+// whatever a header declares; hint, a declared number of edge lines (-1 if
+// none), caps the capacity while the lines read do not exceed it, so a
+// true declaration is not overshot.
+type edgeBuf struct {
+	e     []uint32
+	hint  int64
+	limit int64 // ReadOptions.MaxBytes
+}
+
+// add appends the edge (u, v), or returns an error message if the array
+// would outgrow the limit.
+func (b *edgeBuf) add(u, v uint32) string {
+	if len(b.e) == cap(b.e) {
+		c := int64(max(2*cap(b.e), 64))
+		if h := b.hint; h >= 0 && h < c/2 && h > int64(len(b.e)/2) {
+			c = 2 * h // below c, so no overflow whatever was declared
+		}
+		if b.limit > 0 && 4*c > b.limit {
+			c = int64(len(b.e)) + 2
+			if 4*c > b.limit {
+				return fmt.Sprintf("the %d edge lines read so far take more than the limit of %s", len(b.e)/2, fmtBytes(b.limit))
+			}
+		}
+		e := make([]uint32, len(b.e), c)
+		copy(e, b.e)
+		b.e = e
+	}
+	b.e = append(b.e, u, v)
+	return ""
+}
+
+// bytes is the memory the array holds.
+func (b *edgeBuf) bytes() int64 { return 4 * int64(cap(b.e)) }
+
+// fmtBytes formats a byte count for a message: 3 significant digits and
+// a binary unit.
+func fmtBytes(b int64) string {
+	x := float64(b)
+	for _, u := range []string{"B", "KiB", "MiB", "GiB", "TiB"} {
+		if x < 1024 || u == "TiB" {
+			return fmt.Sprintf("%.3g %s", x, u)
+		}
+		x /= 1024
+	}
+	return ""
+}
+
+// decimalLen is the number of decimal digits of first, first+1, …,
+// first+n-1 (non-negative), in O(log) time.
+func decimalLen(first, n int) int {
+	total := 0
+	lo, end := first, first+n
+	width, next := 1, 10
+	for next <= lo {
+		width, next = width+1, next*10
+	}
+	for lo < end {
+		hi := min(end, next)
+		total += (hi - lo) * width
+		lo, width, next = hi, width+1, next*10
+	}
+	return total
+}
+
+// decimalLabels returns the n strings first, first+1, …, slicing them all
+// from one backing string so that a large n costs two allocations, not n:
+// 16 bytes a label and its digits.
+func decimalLabels(n, first int) []string {
+	labels := make([]string, n)
+	var b strings.Builder
+	b.Grow(decimalLen(first, n))
+	var digits [20]byte
+	for v := range n {
+		b.Write(strconv.AppendInt(digits[:0], int64(first+v), 10))
+	}
+	all := b.String()
+	start, width, next := 0, 1, 10
+	for next <= first {
+		width, next = width+1, next*10
+	}
+	for v := range n {
+		if first+v == next {
+			width, next = width+1, next*10
+		}
+		labels[v] = all[start : start+width]
+		start += width
+	}
+	return labels
+}
+
+// ReadGraph is the package's ReadGraph under these options.
+func (o ReadOptions) ReadGraph(r io.Reader, name string) (*CSR, *FileInfo, error) {
+	return o.readGraph(r, name)
+}
+
+// LoadGraph is the package's LoadGraph under these options.
+func (o ReadOptions) LoadGraph(path string) (*CSR, *FileInfo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	return o.readGraph(f, path)
+}
