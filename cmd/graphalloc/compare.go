@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/graphalloc/graphalloc/internal/progress"
+
 	"github.com/spf13/pflag"
 
 	"github.com/graphalloc/graphalloc/alloc"
@@ -155,14 +157,14 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 	for _, pt := range pts {
 		totalBalls += g.Balls(pt.N) * int64(g.Trials)
 	}
-	bar := newProgress(stderr, "compare", len(pts)*g.Trials, totalBalls)
-	defer bar.done()
-	g.Progress = func(t, _ int, b, _ int64) { bar.set(t, b) }
+	bar := progress.New(stderr, "compare", len(pts)*g.Trials, totalBalls)
+	defer bar.Done()
+	g.Progress = func(t, _ int, b, _ int64) { bar.Set(t, b) }
 	g.Building = func(spec string, n int) {
 		if spec == "" {
-			bar.status("")
+			bar.Status("")
 		} else {
-			bar.status(fmt.Sprintf("building %s at n=%d", spec, n))
+			bar.Status(fmt.Sprintf("building %s at n=%d", spec, n))
 		}
 	}
 
@@ -190,9 +192,9 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 		}
 		return nil
 	}, func(note string) {
-		bar.note(stderr, "graphalloc: "+note)
+		bar.Note(stderr, "graphalloc: "+note)
 	})
-	bar.done()
+	bar.Done()
 	var skips []string
 	for _, e := range skipped {
 		skips = append(skips, e.Error())

@@ -344,62 +344,7 @@ func TestAnalysisBadInput(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errs, code := invoke(tc.args...)
-			if code != 2 {
-				t.Fatalf("exit %d, want 2 (stderr %q)", code, errs)
-			}
-			if out != "" {
-				t.Errorf("stdout not empty: %q", out)
-			}
-			if !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
-				t.Errorf("message %q does not mention %q in one line", errs, tc.want)
-			}
+			checkBadInput(t, out, errs, code, tc.want)
 		})
-	}
-	for _, cmd := range []string{"compare", "bounds", "fluid"} {
-		out, _, code := invoke(cmd, "--help")
-		if code != 0 || !strings.Contains(out, "Examples:") {
-			t.Errorf("%s --help: exit %d, %q", cmd, code, out)
-		}
-	}
-}
-
-// The progress bar: silent on a non-terminal, and its line says trials,
-// balls/s and ETA.
-func TestProgress(t *testing.T) {
-	var buf bytes.Buffer
-	if p := newProgress(&buf, "x", 10, 100); p != nil {
-		t.Fatal("progress bar on a buffer")
-	}
-	f, err := os.CreateTemp(t.TempDir(), "stderr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if isTerminal(f) {
-		t.Error("a regular file is not a terminal")
-	}
-	var p *progress // nil: every method is a no-op
-	p.add(5)
-	p.note(&buf, "note")
-	p.done()
-	if buf.String() != "note\n" {
-		t.Errorf("nil bar note: %q", buf.String())
-	}
-
-	clock := time.Unix(0, 0)
-	now := func() time.Time { return clock }
-	buf.Reset()
-	p = startProgress(&buf, "compare", 4, 4000, now)
-	clock = clock.Add(2 * time.Second)
-	p.add(1000)
-	line := buf.String()
-	for _, want := range []string{"compare", "1/4 trials", "500 balls/s", "ETA 6s"} {
-		if !strings.Contains(line, want) {
-			t.Errorf("bar %q lacks %q", line, want)
-		}
-	}
-	p.done()
-	if !strings.HasSuffix(buf.String(), "\r") {
-		t.Errorf("done does not erase the bar: %q", buf.String())
 	}
 }

@@ -184,19 +184,7 @@ func TestBadInput(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errs, code := invoke(tc.args...)
-			if code != 2 {
-				t.Fatalf("exit %d, want 2 (stderr %q)", code, errs)
-			}
-			if out != "" {
-				t.Errorf("stdout not empty: %q", out)
-			}
-			lines := strings.Split(strings.TrimRight(errs, "\n"), "\n")
-			if len(lines) != 1 || !strings.HasPrefix(lines[0], "graphalloc: ") {
-				t.Fatalf("want one line 'graphalloc: ...', got %q", errs)
-			}
-			if !strings.Contains(errs, tc.want) {
-				t.Errorf("message %q does not mention %q", errs, tc.want)
-			}
+			checkBadInput(t, out, errs, code, tc.want)
 		})
 	}
 }

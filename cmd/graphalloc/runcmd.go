@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/graphalloc/graphalloc/internal/progress"
+
 	"github.com/spf13/pflag"
 
 	"github.com/graphalloc/graphalloc/alloc"
@@ -183,16 +185,16 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 		stream = results.NewStream(w)
 	}
 	all := done
-	bar := newProgress(stderr, "run", len(trials), int64(len(trials))*cfg.M) // nil unless stderr is a terminal
+	bar := progress.New(stderr, "run", len(trials), int64(len(trials))*cfg.M) // nil unless stderr is a terminal
 	err := alloc.Run(ctx, cfg, trials, o.workers, func(r alloc.Result) error {
 		all = append(all, r)
-		bar.add(cfg.M)
+		bar.Add(cfg.M)
 		if stream != nil {
 			return stream.Trial(r)
 		}
 		return nil
 	})
-	bar.done()
+	bar.Done()
 	if errors.Is(err, context.Canceled) {
 		msg := fmt.Sprintf("interrupted: %d of %d trials finished", len(all), len(done)+len(trials))
 		if stream != nil && o.output != "" {

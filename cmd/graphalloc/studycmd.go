@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/graphalloc/graphalloc/internal/progress"
+
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -66,15 +68,15 @@ func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		p.Trials = o.trials
 	}
 
-	st := newProgress(stderr, "study "+s.Name, 0, 0)
-	defer st.done()
+	st := progress.New(stderr, "study "+s.Name, 0, 0)
+	defer st.Done()
 	rep, err := s.Run(ctx, p, study.Options{
 		Seed:     o.seed,
 		Workers:  o.workers,
-		Progress: st.point,
-		Note:     func(line string) { st.note(stderr, "graphalloc: "+line) },
+		Progress: st.Point,
+		Note:     func(line string) { st.Note(stderr, "graphalloc: "+line) },
 	})
-	st.done()
+	st.Done()
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("study %s interrupted", s.Name)
 	}

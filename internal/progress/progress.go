@@ -1,4 +1,6 @@
-package main
+// Package progress draws the one-line progress bar of graphalloc's commands
+// on a terminal's stderr.
+package progress
 
 import (
 	"fmt"
@@ -9,13 +11,13 @@ import (
 	"time"
 )
 
-// progress draws a one-line progress bar on stderr — trials done, balls
+// Bar draws a one-line progress bar on stderr — trials done, balls
 // per second, the estimated time left — when stderr is a terminal, and does
 // nothing otherwise (a file, a pipe, a test's buffer), so that redirected
 // output and golden tests never see it. It redraws on every update (at most
 // ten times a second) and on a timer, so the elapsed time moves even while
 // a long trial runs; done erases the line.
-type progress struct {
+type Bar struct {
 	w     io.Writer
 	label string
 	start time.Time
@@ -33,9 +35,9 @@ type progress struct {
 	unit              string // what trialsAll counts: "trials", or "points" for a study
 }
 
-// isTerminal reports whether w is a character device (a terminal), by the
+// IsTerminal reports whether w is a character device (a terminal), by the
 // file mode: no dependency beyond os.
-func isTerminal(w io.Writer) bool {
+func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
@@ -44,17 +46,17 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// newProgress returns a bar for trialsAll trials of ballsAll balls in all,
+// New returns a bar for trialsAll trials of ballsAll balls in all,
 // or nil (whose methods do nothing) when stderr is not a terminal.
-func newProgress(stderr io.Writer, label string, trialsAll int, ballsAll int64) *progress {
-	if !isTerminal(stderr) {
+func New(stderr io.Writer, label string, trialsAll int, ballsAll int64) *Bar {
+	if !IsTerminal(stderr) {
 		return nil
 	}
-	return startProgress(stderr, label, trialsAll, ballsAll, time.Now)
+	return start(stderr, label, trialsAll, ballsAll, time.Now)
 }
 
-func startProgress(w io.Writer, label string, trialsAll int, ballsAll int64, now func() time.Time) *progress {
-	p := &progress{w: w, label: label, start: now(), trialsAll: trialsAll, ballsAll: ballsAll, stop: make(chan struct{}), now: now}
+func start(w io.Writer, label string, trialsAll int, ballsAll int64, now func() time.Time) *Bar {
+	p := &Bar{w: w, label: label, start: now(), trialsAll: trialsAll, ballsAll: ballsAll, stop: make(chan struct{}), now: now}
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
@@ -74,8 +76,8 @@ func startProgress(w io.Writer, label string, trialsAll int, ballsAll int64, now
 	return p
 }
 
-// set records the trials and balls done so far.
-func (p *progress) set(trials int, balls int64) {
+// Set records the trials and balls done so far.
+func (p *Bar) Set(trials int, balls int64) {
 	if p == nil {
 		return
 	}
@@ -87,9 +89,9 @@ func (p *progress) set(trials int, balls int64) {
 	}
 }
 
-// status sets a word on what is being done besides the trials ("building
+// Status sets a word on what is being done besides the trials ("building
 // regular:degree=16 at n=65536"), or clears it with "".
-func (p *progress) status(s string) {
+func (p *Bar) Status(s string) {
 	if p == nil {
 		return
 	}
@@ -99,8 +101,8 @@ func (p *progress) status(s string) {
 	p.draw()
 }
 
-// point records that a study is at point done of total, doing what.
-func (p *progress) point(done, total int, what string) {
+// Point records that a study is at point done of total, doing what.
+func (p *Bar) Point(done, total int, what string) {
 	if p == nil {
 		return
 	}
@@ -110,20 +112,20 @@ func (p *progress) point(done, total int, what string) {
 	p.draw()
 }
 
-// add records one more trial of m balls.
-func (p *progress) add(m int64) {
+// Add records one more trial of m balls.
+func (p *Bar) Add(m int64) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	t, b := p.trials+1, p.balls+m
 	p.mu.Unlock()
-	p.set(t, b)
+	p.Set(t, b)
 }
 
-// note prints a line to w (stderr) above the bar: the bar is erased, the
+// Note prints a line to w (stderr) above the bar: the bar is erased, the
 // line printed, and the bar drawn again below it.
-func (p *progress) note(w io.Writer, line string) {
+func (p *Bar) Note(w io.Writer, line string) {
 	if p == nil {
 		fmt.Fprintln(w, line)
 		return
@@ -137,8 +139,8 @@ func (p *progress) note(w io.Writer, line string) {
 	p.draw()
 }
 
-// done stops the timer and erases the bar.
-func (p *progress) done() {
+// Done stops the timer and erases the bar.
+func (p *Bar) Done() {
 	if p == nil {
 		return
 	}
@@ -159,7 +161,7 @@ func (p *progress) done() {
 }
 
 // line formats the bar; the caller holds mu.
-func (p *progress) line() string {
+func (p *Bar) line() string {
 	el := p.now().Sub(p.start)
 	frac := 0.0
 	if p.ballsAll > 0 {
@@ -191,7 +193,7 @@ func (p *progress) line() string {
 }
 
 // draw rewrites the line in place; the caller holds mu.
-func (p *progress) draw() {
+func (p *Bar) draw() {
 	if p.stopped {
 		return
 	}
