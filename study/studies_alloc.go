@@ -591,27 +591,27 @@ func runHeavy(_ context.Context, r *runner, p Params) (*Report, error) {
 		dm, dci := meanCI(diffs)
 		vals = append(vals, dm, dci)
 		row := pt.Row
+		// The process's gap bound at t = Load: its value only where it
+		// applies (a heavily loaded statement says from which t on).
 		var theory any
 		bound := "-"
-		switch hp.process {
-		case "one-choice":
-			if b, ok := boundNamed(row, "gap, heavily loaded"); ok {
-				theory, bound = b.Value, b.Formula+" [RS98]"
+		prefix := map[string]string{"one-choice": "gap, heavily loaded", "greedy": "gap, any m",
+			"one-plus-beta": "gap, heavily loaded", "weighted": "gap independent of m"}[hp.process]
+		if b, ok := boundNamed(row, prefix); ok {
+			bound = b.Formula
+			if b.Base == "log2" {
+				bound += " (log2)"
 			}
-		case "greedy":
-			if b, ok := boundNamed(row, "gap, any m"); ok {
-				theory, bound = b.Value, b.Formula+" [BCSV06]"
-			}
-		case "one-plus-beta":
-			if b, ok := boundNamed(row, "gap, any m"); ok {
-				theory, bound = b.Value, b.Formula+" (log2) [PTW15]"
-			}
-		case "weighted":
-			if b, ok := boundNamed(row, "gap independent of m"); ok {
+			bound += " [" + citation(b.Name) + "]"
+			switch {
+			case hp.process == "weighted" && !b.Applies:
+				bound = "no claim: infinite variance [TW07]"
+			case hp.process == "weighted":
 				bound = "independent of m [TW07]"
-				if !b.Applies {
-					bound = "no claim: infinite variance [TW07]"
-				}
+			case b.Applies:
+				theory = b.Value
+			case b.Regime == analysis.RegimeHeavy:
+				bound += fmt.Sprintf(", from t >= %.4g", b.HeavyFrom)
 			}
 		}
 		vals = append(vals, theory, bound)
@@ -643,9 +643,11 @@ func runHeavy(_ context.Context, r *runner, p Params) (*Report, error) {
 	findings = append(findings, fmt.Sprintf("(1+β): gap at β = 0.1 over gap at β = 0.5, t = %d: %.2f (Θ(log n / β) says 5 up to constants)",
 		p.Load, lastGap["(1+β), β = 0.1"]/lastGap["(1+β), β = 0.5"]))
 	t.Notes = []string{
-		"theory: one-choice m/n + sqrt(2 (m/n) ln n) (1 + o(1)) for m ≫ n ln n [RS98]; Greedy[2] ln ln n / ln 2 + O(1) for every m [BCSV06];",
-		"(1+β) Θ(log n / β) for every m [PTW15] (explicit term log2 n / β); weighted balls (mean 1): gap independent of m",
-		"for weights with a finite second moment [TW07] (exponential: yes; Pareto with shape 1.5: infinite variance).",
+		"theory (the gap bound where it applies at t = m/n; '-' outside its regime): one-choice (1 + o(1)) sqrt(2 (m/n) ln n) for m ≫ n ln n,",
+		"taken as t >= ln n [RS98]; Greedy[2] ln ln n / ln 2 ± O(1) for every m [BCSV06]; (1+β) Θ(log n / β), unknown constants",
+		"(explicit term log2 n / β), heavily loaded: the upper bound O(log n / β) holds for every m, the lower bound from t of order",
+		"ln n / β², taken as the threshold [PTW15]; weighted balls (mean 1): a gap independent of m, with no explicit value, for weights",
+		"with a finite second moment [TW07] (exponential: yes; Pareto with shape 1.5: infinite variance).",
 		"Every trial records its gap after every n balls (alloc.Config.Every = n); weighted gap = max − total weight / n.",
 	}
 	return &Report{Tables: []*Table{t}, Findings: findings, Figure: fig}, nil

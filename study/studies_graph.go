@@ -76,7 +76,7 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 			return nil, err
 		}
 		row := pt.Row
-		lb, _ := boundNamed(row, "max load, worst Δ-regular graph")
+		lb, _ := boundNamed(row, "max load, worst case over Δ-regular graphs")
 		ub, _ := boundNamed(row, "max load, degree n^ε")
 		dr, _ := boundNamed(row, "max load, Δ-regular, m = n")
 		var ubv, drv any

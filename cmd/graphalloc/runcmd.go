@@ -439,11 +439,11 @@ type statJSON struct {
 }
 
 type boundJSON struct {
-	Name    string  `json:"name"`
-	Value   float64 `json:"value"`
-	Kind    string  `json:"kind"`
-	Formula string  `json:"formula"`
-	Base    string  `json:"base"`
+	Name    string   `json:"name"`
+	Value   *float64 `json:"value"` // null: the bound has no value
+	Kind    string   `json:"kind"`
+	Formula string   `json:"formula"`
+	Base    string   `json:"base"`
 }
 
 type runSummary struct {
@@ -558,7 +558,11 @@ func summarize(c runConfig, rs []alloc.Result) runSummary {
 		s.Fluid = &fluidJSON{Process: f.Process, Tails: f.Tails, PredMax: f.PredictedMaxLoad, PMaxAtLst: f.PMaxAtLeast}
 	}
 	for _, b := range sum.Bounds {
-		s.Bounds = append(s.Bounds, boundJSON{Name: b.Name, Value: b.Value, Kind: b.Kind, Formula: b.Formula, Base: b.Base})
+		bj := boundJSON{Name: b.Name, Kind: b.Kind, Formula: b.Formula, Base: b.Base}
+		if !b.NoValue {
+			bj.Value = &b.Value
+		}
+		s.Bounds = append(s.Bounds, bj)
 	}
 	return s
 }
