@@ -250,7 +250,7 @@ func runContiguous(_ context.Context, r *runner, p Params) (*Report, error) {
 			if d == 4 {
 				s3 = p3.add(&Series{Name: procLabel(name, d), Color: ci, Shape: ci, Style: StylePoints})
 				meas = pm.add(&Series{Name: procLabel(name, d), Color: ci, Shape: ci, Style: StylePoints})
-				term = pm.add(&Series{Color: ci, Style: StyleDashed, Label: kindMark(analysis.KindLeading) + " " + citationOf(name)})
+				term = pm.add(&Series{Color: ci, Style: StyleDashed})
 			}
 			for _, n := range p.Ns {
 				pt, err := r.run(pointSpec{process: name, params: alloc.Params{D: float64(d)}, n: n, m: int64(n), trials: p.Trials})
@@ -264,7 +264,10 @@ func runContiguous(_ context.Context, r *runner, p Params) (*Report, error) {
 				if meas != nil {
 					s3.Points = append(s3.Points, Pt{X: float64(n), Y: tail(row, 3)})
 					meas.Points = append(meas.Points, ciPt(float64(n), row.MaxLoad))
-					term.Points = append(term.Points, Pt{X: float64(n), Y: b.Value})
+					if b.Applies {
+						term.Label = b.Mark() + " " + citation(b.Name)
+						term.Points = append(term.Points, Pt{X: float64(n), Y: b.Value})
+					}
 				}
 				if n == nMax {
 					at[key{name, d}] = tails{tail(row, 2), tail(row, 3)}
@@ -287,13 +290,6 @@ func runContiguous(_ context.Context, r *runner, p Params) (*Report, error) {
 			d, pow2(int64(nMax)), g.s2, w.s2, l.s2, g.s3, w.s3, l.s3))
 	}
 	return &Report{Tables: []*Table{t}, Findings: findings, Figure: fig}, nil
-}
-
-func citationOf(process string) string {
-	if process == "left" {
-		return "V03"
-	}
-	return "KP06"
 }
 
 // probesPerBall is the mean over the trials of probes / m.
@@ -555,7 +551,7 @@ func runHeavy(_ context.Context, r *runner, p Params) (*Report, error) {
 	t := newTable("gap", fmt.Sprintf("mean gap (max load − m/n) after t·n balls, n = %s; drift: mean gap over t in (%d, %d] minus over the decade before, per trial, mean and 95%% CI",
 		pow2(int64(n)), hi0, p.Load), cols...)
 	fig := &Figure{}
-	pan := fig.add(&Panel{Title: fmt.Sprintf("gap after t·n balls, n = %s (mean over %d trials); dashed: theory terms", pow2(int64(n)), p.Trials),
+	pan := fig.add(&Panel{Title: fmt.Sprintf("gap after t·n balls, n = %s (mean over %d trials); dashed: gap bounds where they apply", pow2(int64(n)), p.Trials),
 		XLabel: "t = m/n", YLabel: "gap = max load − m/n", XScale: ScaleLog10, YScale: ScaleLog})
 	flat := fig.add(&Panel{Title: "the processes whose gap the theory bounds for every m (linear scale)",
 		XLabel: "t = m/n", YLabel: "gap = max load − m/n", XScale: ScaleLog10})
@@ -624,17 +620,18 @@ func runHeavy(_ context.Context, r *runner, p Params) (*Report, error) {
 		if hp.process != "one-choice" && hp.weights != "pareto:shape=1.5" {
 			flat.add(&Series{Name: hp.label, Color: ci, Style: StyleLine, Points: s.Points})
 		}
-		switch hp.process {
-		case "one-choice":
-			th := pan.add(&Series{Color: ci, Style: StyleDashed, Label: "≈ RS98"})
-			for _, k := range logSpaced(steps, 30) {
-				tt := float64(k + 1)
-				th.Points = append(th.Points, Pt{X: tt, Y: math.Sqrt(2 * tt * math.Log(float64(n)))})
+		// The gap bound, drawn at the t where it applies (one-choice's
+		// from t >= ln n, (1+β)'s from t >= ln n / β²; weighted balls'
+		// has no value to draw).
+		var ts []float64
+		for _, k := range logSpaced(steps, 30) {
+			ts = append(ts, float64(k+1))
+		}
+		if th := boundSeries(row.Query, prefix, analysis.QuantityGap, ts, ci); th != nil {
+			pan.add(th)
+			if hp.process == "greedy" {
+				flat.add(th)
 			}
-		case "greedy":
-			v := math.Log(math.Log(float64(n))) / math.Ln2
-			pan.add(&Series{Color: ci, Style: StyleDashed, Label: "≈ BCSV06", Points: []Pt{{X: 1, Y: v}, {X: float64(steps), Y: v}}})
-			flat.add(&Series{Color: ci, Style: StyleDashed, Label: "≈ BCSV06", Points: []Pt{{X: 1, Y: v}, {X: float64(steps), Y: v}}})
 		}
 		findings = append(findings, fmt.Sprintf("%s: gap %.2f at t = %d, drift over the last decade %+.2f [%+.2f, %+.2f]",
 			hp.label, mean[p.Load-1], p.Load, dm, dci[0], dci[1]))

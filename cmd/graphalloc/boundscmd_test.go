@@ -49,7 +49,7 @@ func TestWorstRegularReferenceShown(t *testing.T) {
 				t.Fatalf("compare: exit %d: %s", code, errs)
 			}
 			row, _, _ := strings.Cut(out[strings.Index(out, "\n"+tc.spec)+1:], "\n")
-			heading := "reference, not a bound for the row's graph (" + analysis.WorstRegularLabel + "):"
+			heading := "reference, " + analysis.WorstRegularLabel + "; not a bound for the row's graph:"
 			if got := strings.Contains(row, " ref ") && strings.Contains(out, heading); got != tc.shown {
 				t.Errorf("compare -g %s: reference shown %v, want %v:\n%s", tc.spec, got, tc.shown, out)
 			}

@@ -495,7 +495,7 @@ func writeCompareTable(w io.Writer, c compareConfig, rows []study.Row, skipped [
 		for _, ref := range []bool{false, true} {
 			head := "\nbounds that apply (explicit terms, O(·) constants unknown; ≤ upper, ≥ lower, ≈ leading term, O Ω Θ order only; each on its own quantity):"
 			if ref {
-				head = "\nreference, not a bound for the row's graph (" + analysis.WorstRegularLabel + "):"
+				head = "\nreference, " + analysis.WorstRegularLabel + "; not a bound for the row's graph:"
 			}
 			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 			for _, key := range legend.names {
