@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -9,38 +10,193 @@ import (
 	"github.com/graphalloc/graphalloc/alloc"
 )
 
-// Kinds of Bound.
+// Kinds of Bound: how Value reads against the quantity measured.
 const (
 	// KindUpper: a one-sided upper bound whose leading term is explicit;
 	// Formula shows the unknown lower-order terms.
 	KindUpper = "upper"
 	// KindLower: a one-sided lower bound whose leading term is explicit.
 	KindLower = "lower"
-	// KindLeading: the quantity is Value up to the terms Formula shows
-	// (± O(1), a 1 + o(1) factor), or only its order is known (O, Ω, Θ with
-	// an unknown constant; the letter gives the direction).
+	// KindLeading: the quantity is Value up to an additive O(1) or a
+	// 1 + o(1) factor, as Precision says: the leading term and its
+	// constant are known.
 	KindLeading = "leading"
+	// KindOrder: only the order is known, with an unknown constant: O(f)
+	// (an upper bound), Ω(f) (a lower bound) or Θ(f) (both), the letter in
+	// Order. Value is f; the quantity may stand any constant factor away.
+	KindOrder = "order"
+	// KindReference: no bound for the query's graph but the worst case
+	// over its class that some graph of the class attains (the Δ-regular
+	// lower bound of [KP06]): a yardstick to set the measurement against.
+	KindReference = "reference"
+)
+
+// Quantities a Bound is about.
+const (
+	QuantityMaxLoad = "max_load" // the maximum load
+	QuantityGap     = "gap"      // max load − m/n
+	QuantitySpread  = "spread"   // max load − min load
+)
+
+// Regimes a Bound is stated for. Bounds reports a bound as applying only
+// when the query's m/n is in its regime.
+const (
+	RegimeMEqN  = "m_eq_n" // m = n exactly
+	RegimeAnyM  = "any_m"  // every m, with the same constants
+	RegimeHeavy = "heavy"  // m ≫ n, taken as m/n >= HeavyFrom
+)
+
+// Precisions of a KindLeading bound.
+const (
+	// PrecisionAdditive: the quantity is Value ± O(1); the difference
+	// stays bounded by a constant the source does not give.
+	PrecisionAdditive = "additive"
+	// PrecisionFactor: the quantity is (1 + o(1))·Value (or Value's
+	// leading part times 1 + o(1)); the ratio tends to 1 as n → ∞, and the
+	// difference may grow without bound.
+	PrecisionFactor = "factor"
 )
 
 // Bound is one theoretical statement about the maximum load, the gap
 // (max load − m/n) or the spread (max − min) of a process, evaluated at the
 // n, m, d of a Query. The JSON field names are those of the CLI's
-// `bounds -f json`.
+// `bounds -f json`: the first eight are the original contract, the others
+// were added after it.
 //
 // Value is Formula evaluated with every O(f), Ω(f) and Θ(f) replaced by f,
 // every additive O(1) and 1 + o(1) factor dropped: the explicit leading
-// terms, not a certified number. It is always finite; it is 0 when the
-// formula is undefined for the query (Applies is then false) or when the
-// source gives no explicit formula (Formula says so).
+// terms, not a certified number. It is finite. NoValue marks a bound with
+// no number to give — the source gives no explicit formula, or the
+// formula is undefined for the query (Applies is then false) —; Value is
+// then 0 and encodes as JSON null.
 type Bound struct {
 	Name    string  `json:"name"`    // the quantity, the setting and the source, e.g. "max load, m = n [ABKU99]"
 	Process string  `json:"process"` // the CLI process name
-	Kind    string  `json:"kind"`    // KindUpper, KindLower or KindLeading
-	Value   float64 `json:"value"`
-	Formula string  `json:"formula"` // e.g. "ln ln n / ln d + O(1)"
+	Kind    string  `json:"kind"`    // KindUpper, KindLower, KindLeading, KindOrder or KindReference
+	Value   float64 `json:"value"`   // null in JSON when NoValue
+	Formula string  `json:"formula"` // e.g. "ln ln n / ln d ± O(1)"
 	Base    string  `json:"base"`    // "ln" or "log2": the base of every logarithm in Formula; "" if none
-	Applies bool    `json:"applies"` // the bound's assumptions hold for the query
+	Applies bool    `json:"applies"` // the bound's assumptions hold for the query, its regime included
 	Reason  string  `json:"reason"`  // why not, or the assumptions when it applies
+
+	Quantity  string  `json:"quantity"`             // QuantityMaxLoad, QuantityGap or QuantitySpread
+	Order     string  `json:"order,omitempty"`      // KindOrder: "O", "Ω" or "Θ"
+	Precision string  `json:"precision,omitempty"`  // KindLeading: PrecisionAdditive or PrecisionFactor
+	Regime    string  `json:"regime"`               // RegimeMEqN, RegimeAnyM or RegimeHeavy
+	HeavyFrom float64 `json:"heavy_from,omitempty"` // RegimeHeavy: the m/n from which the statement is taken to hold
+	NoValue   bool    `json:"-"`                    // no number to give: Value is 0, JSON null
+
+	regimeNote string // added to the reason when the query is outside the regime; cleared by finish
+}
+
+// boundJSON is Bound as JSON encodes it, with a nullable value.
+type boundJSON struct {
+	Name      string   `json:"name"`
+	Process   string   `json:"process"`
+	Kind      string   `json:"kind"`
+	Value     *float64 `json:"value"`
+	Formula   string   `json:"formula"`
+	Base      string   `json:"base"`
+	Applies   bool     `json:"applies"`
+	Reason    string   `json:"reason"`
+	Quantity  string   `json:"quantity"`
+	Order     string   `json:"order,omitempty"`
+	Precision string   `json:"precision,omitempty"`
+	Regime    string   `json:"regime"`
+	HeavyFrom float64  `json:"heavy_from,omitempty"`
+}
+
+// MarshalJSON encodes b with "value": null when b.NoValue.
+func (b Bound) MarshalJSON() ([]byte, error) {
+	j := boundJSON{Name: b.Name, Process: b.Process, Kind: b.Kind, Formula: b.Formula, Base: b.Base,
+		Applies: b.Applies, Reason: b.Reason, Quantity: b.Quantity, Order: b.Order, Precision: b.Precision,
+		Regime: b.Regime, HeavyFrom: b.HeavyFrom}
+	if !b.NoValue {
+		j.Value = &b.Value
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON decodes what MarshalJSON encodes; a null value sets
+// NoValue.
+func (b *Bound) UnmarshalJSON(data []byte) error {
+	var j boundJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	*b = Bound{Name: j.Name, Process: j.Process, Kind: j.Kind, Formula: j.Formula, Base: j.Base,
+		Applies: j.Applies, Reason: j.Reason, Quantity: j.Quantity, Order: j.Order, Precision: j.Precision,
+		Regime: j.Regime, HeavyFrom: j.HeavyFrom, NoValue: j.Value == nil}
+	if j.Value != nil {
+		b.Value = *j.Value
+	}
+	return nil
+}
+
+// MaxLoadAt returns b as a max load at m/n = t, for plotting it beside
+// measured max loads: a max-load bound's Value, a gap bound's Value + t.
+// It returns false for a spread bound (max − min is no function of the max
+// load) and for a bound with no value. It does not check the regime
+// (InRegime does).
+func (b Bound) MaxLoadAt(t float64) (float64, bool) {
+	if b.NoValue {
+		return 0, false
+	}
+	switch b.Quantity {
+	case QuantityMaxLoad:
+		return b.Value, true
+	case QuantityGap:
+		return b.Value + t, true
+	}
+	return 0, false
+}
+
+// GapAt returns b as a gap at m/n = t: a gap bound's Value, a max-load
+// bound's Value − t; false for a spread bound and a bound with no value.
+func (b Bound) GapAt(t float64) (float64, bool) {
+	if v, ok := b.MaxLoadAt(t); ok {
+		return v - t, true
+	}
+	return 0, false
+}
+
+// InRegime reports whether m/n = t lies in the regime b is stated for.
+func (b Bound) InRegime(t float64) bool {
+	switch b.Regime {
+	case RegimeMEqN:
+		return t == 1
+	case RegimeHeavy:
+		return t >= b.HeavyFrom
+	}
+	return true
+}
+
+// Mark is the symbol tables and plots print before b's value: ≤ (upper),
+// ≥ (lower), ≈ (leading term), O, Ω or Θ (order only), "ref" (a
+// reference, no bound for the graph at hand).
+func (b Bound) Mark() string {
+	switch b.Kind {
+	case KindUpper:
+		return "≤"
+	case KindLower:
+		return "≥"
+	case KindOrder:
+		if b.Order != "" {
+			return b.Order
+		}
+	case KindReference:
+		return "ref"
+	}
+	return "≈"
+}
+
+// Short is b as a table cell: its Mark and its Value printed with verb
+// ("≤ 8.00", "Θ 32.00"), or its Mark and "no value".
+func (b Bound) Short(verb string) string {
+	if b.NoValue {
+		return b.Mark() + " no value"
+	}
+	return b.Mark() + " " + fmt.Sprintf(verb, b.Value)
 }
 
 // Query is the setting Bounds evaluates: a process, n, m, d and, for the
@@ -124,9 +280,13 @@ func (q Query) weights() (alloc.WeightDist, error) {
 
 // Bounds returns every bound of docs/theory.md for q.Process (for every process
 // but rank when it is empty), in a fixed order. A bound whose assumptions
-// fail for q is returned all the same, with Applies false and the reason;
-// a query that fails Validate gives bounds that do not apply. The result is
-// empty, not nil, for firstdiff, unbalanced and unknown processes.
+// fail for q, or whose regime (m = n, any m, heavily loaded) does not
+// contain q's m/n, is returned all the same, with Applies false and the
+// reason; a query that fails Validate gives bounds that do not apply. The
+// worst case over Δ-regular graphs [KP06] applies, as a KindReference, on
+// every regular graph at m = n: it is no bound for the graph at hand. The
+// result is empty, not nil, for firstdiff, unbalanced and unknown
+// processes.
 //
 // References, as cited in the names:
 //
@@ -188,24 +348,52 @@ func newBoundEnv(q Query) *boundEnv {
 	return e
 }
 
-// finish makes Value finite and applies the query-wide checks.
+// finish makes Value finite, checks the regime and applies the
+// query-wide checks. A bound whose own assumptions hold but whose regime
+// does not contain the query's m/n does not apply; one that fails both
+// says both.
 func (e *boundEnv) finish(b Bound) Bound {
 	if math.IsNaN(b.Value) || math.IsInf(b.Value, 0) {
 		if b.Applies || b.Reason == "" {
 			b.Reason = "formula undefined for this query"
 		}
-		b.Value, b.Applies = 0, false
+		b.Value, b.Applies, b.NoValue = 0, false, true
+	}
+	if b.NoValue {
+		b.Value = 0
+	}
+	if math.IsNaN(b.HeavyFrom) || math.IsInf(b.HeavyFrom, 0) {
+		b.HeavyFrom = 0
+	}
+	if why := e.regimeWhy(b); why != "" {
+		if b.regimeNote != "" {
+			why += " (" + b.regimeNote + ")"
+		}
+		if b.Applies {
+			b.Applies, b.Reason = false, why
+		} else {
+			b.Reason += "; also " + why
+		}
 	}
 	if e.bad != "" {
 		b.Applies, b.Reason = false, e.bad
 	}
+	b.regimeNote = ""
 	return b
 }
 
-func (e *boundEnv) mEqN() bool { return e.m == e.n }
-
-func (e *boundEnv) notMEqN() string {
-	return fmt.Sprintf("stated for m = n; here m/n = %.4g", e.t)
+// regimeWhy says why the query's m/n is outside b's regime, or "".
+func (e *boundEnv) regimeWhy(b Bound) string {
+	if b.InRegime(e.t) {
+		return ""
+	}
+	switch b.Regime {
+	case RegimeMEqN:
+		return fmt.Sprintf("stated for m = n; here m/n = %.4g", e.t)
+	case RegimeHeavy:
+		return fmt.Sprintf("a heavily loaded statement (m ≫ n), taken to hold from m/n >= %.4g; here m/n = %.4g", b.HeavyFrom, e.t)
+	}
+	return ""
 }
 
 // intD reports whether d is an integer ≥ 2 and, if not, why.
@@ -249,26 +437,22 @@ func (e *boundEnv) boundsFor(d *alloc.Descriptor) []Bound {
 // oneChoice: ln n / ln ln n (1 + o(1)) for m = n; m/n + sqrt(2 (m/n) ln n)
 // (1 + o(1)) for m ≫ n ln n [RS98].
 func (e *boundEnv) oneChoice() []Bound {
-	heavy := e.m >= e.n*e.ln
 	heavyWhy := "w.h.p. for m ≫ n ln n [RS98], taken as m >= n ln n"
-	if !heavy {
-		heavyWhy = fmt.Sprintf("needs m ≫ n ln n: here m/n = %.4g < ln n = %.4g", e.t, e.ln)
-	}
-	mn := "w.h.p. as n → ∞; the 1 + o(1) factor converges slowly"
-	if !e.mEqN() {
-		mn = e.notMEqN()
-	}
+	heavyNote := "[RS98] state it for m ≫ n ln n; the threshold is ln n"
 	sq := math.Sqrt(2 * e.t * e.ln)
 	return []Bound{
-		{Name: "max load, m = n [RS98]", Kind: KindLeading,
+		{Name: "max load, m = n [RS98]", Kind: KindLeading, Precision: PrecisionFactor,
+			Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
 			Value: e.ln / e.lnln, Formula: "(1 + o(1)) ln n / ln ln n", Base: "ln",
-			Applies: e.mEqN(), Reason: mn},
-		{Name: "max load, heavily loaded [RS98]", Kind: KindLeading,
+			Applies: true, Reason: "w.h.p. as n → ∞; the 1 + o(1) factor converges slowly"},
+		{Name: "max load, heavily loaded [RS98]", Kind: KindLeading, Precision: PrecisionFactor,
+			Quantity: QuantityMaxLoad, Regime: RegimeHeavy, HeavyFrom: e.ln,
 			Value: e.t + sq, Formula: "m/n + (1 + o(1)) sqrt(2 (m/n) ln n)", Base: "ln",
-			Applies: heavy, Reason: heavyWhy},
-		{Name: "gap, heavily loaded [RS98]", Kind: KindLeading,
+			Applies: true, Reason: heavyWhy, regimeNote: heavyNote},
+		{Name: "gap, heavily loaded [RS98]", Kind: KindLeading, Precision: PrecisionFactor,
+			Quantity: QuantityGap, Regime: RegimeHeavy, HeavyFrom: e.ln,
 			Value: sq, Formula: "(1 + o(1)) sqrt(2 (m/n) ln n)", Base: "ln",
-			Applies: heavy, Reason: heavyWhy},
+			Applies: true, Reason: heavyWhy, regimeNote: heavyNote},
 	}
 }
 
@@ -281,17 +465,18 @@ func (e *boundEnv) greedy(proc string) []Bound {
 	mn := "w.h.p.; d bins uniform with replacement"
 	if !ok {
 		anyM, mn = why, why
-	} else if !e.mEqN() {
-		mn = e.notMEqN()
 	}
 	return []Bound{
-		{Name: "max load, m = n [ABKU99]", Kind: KindLeading,
+		{Name: "max load, m = n [ABKU99]", Kind: KindLeading, Precision: PrecisionAdditive,
+			Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
 			Value: v, Formula: "ln ln n / ln d ± O(1)", Base: "ln",
-			Applies: ok && e.mEqN(), Reason: mn},
-		{Name: "max load, any m [BCSV06]", Kind: KindLeading,
+			Applies: ok, Reason: mn},
+		{Name: "max load, any m [BCSV06]", Kind: KindLeading, Precision: PrecisionAdditive,
+			Quantity: QuantityMaxLoad, Regime: RegimeAnyM,
 			Value: e.t + v, Formula: "m/n + ln ln n / ln d ± O(1)", Base: "ln",
 			Applies: ok, Reason: anyM},
-		{Name: "gap, any m [BCSV06]", Kind: KindLeading,
+		{Name: "gap, any m [BCSV06]", Kind: KindLeading, Precision: PrecisionAdditive,
+			Quantity: QuantityGap, Regime: RegimeAnyM,
 			Value: v, Formula: "ln ln n / ln d ± O(1)", Base: "ln",
 			Applies: ok, Reason: anyM},
 	}
@@ -301,7 +486,7 @@ func (e *boundEnv) greedy(proc string) []Bound {
 // m [BCSV06].
 func (e *boundEnv) left(proc string) []Bound {
 	ok, why := e.intD(proc)
-	var v float64
+	v := math.NaN() // φ_d needs an integer d
 	var phi string
 	if ok {
 		f := Phi(int(e.d))
@@ -312,17 +497,18 @@ func (e *boundEnv) left(proc string) []Bound {
 	mn := "w.h.p.; ties go to the leftmost group" + phi
 	if !ok {
 		anyM, mn = why, why
-	} else if !e.mEqN() {
-		mn = e.notMEqN()
 	}
 	return []Bound{
-		{Name: "max load, m = n [V03]", Kind: KindLeading,
+		{Name: "max load, m = n [V03]", Kind: KindLeading, Precision: PrecisionAdditive,
+			Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
 			Value: v, Formula: "ln ln n / (d ln φ_d) ± O(1)", Base: "ln",
-			Applies: ok && e.mEqN(), Reason: mn},
-		{Name: "max load, any m [BCSV06]", Kind: KindLeading,
+			Applies: ok, Reason: mn},
+		{Name: "max load, any m [BCSV06]", Kind: KindLeading, Precision: PrecisionAdditive,
+			Quantity: QuantityMaxLoad, Regime: RegimeAnyM,
 			Value: e.t + v, Formula: "m/n + ln ln n / (d ln φ_d) ± O(1)", Base: "ln",
 			Applies: ok, Reason: anyM},
-		{Name: "gap, any m [BCSV06]", Kind: KindLeading,
+		{Name: "gap, any m [BCSV06]", Kind: KindLeading, Precision: PrecisionAdditive,
+			Quantity: QuantityGap, Regime: RegimeAnyM,
 			Value: v, Formula: "ln ln n / (d ln φ_d) ± O(1)", Base: "ln",
 			Applies: ok, Reason: anyM},
 	}
@@ -344,11 +530,16 @@ func (e *boundEnv) rank(proc string) []Bound {
 	return bs
 }
 
-// onePlusBeta: gap Θ(log n / β) for every m [PTW15].
+// onePlusBeta: gap Θ(log n / β) in the heavily loaded case [PTW15]. The
+// upper bound O(log n / β) holds for every m; the matching lower bound
+// needs the process to run long enough for its one-choice steps to build
+// a gap of that order, about m/n ≈ ln n / β² (one-choice's gap
+// sqrt(2 (m/n) ln n) reaches log n / β there), taken as the threshold.
 func (e *boundEnv) onePlusBeta() []Bound {
 	b := e.q.Beta
 	ok := b > 0 && b < 1
-	why := "upper bound O(log n / β) w.h.p. for every m; the matching lower bound needs m large (at m = n the gap is below one-choice's)"
+	heavy := e.ln
+	why := ""
 	switch {
 	case b == 0:
 		why = "β = 0 is one-choice, whose gap grows with m"
@@ -356,11 +547,16 @@ func (e *boundEnv) onePlusBeta() []Bound {
 		why = "β = 1 is greedy with d = 2: gap ln ln n / ln 2 ± O(1) [BCSV06]"
 	case !ok:
 		why = fmt.Sprintf("needs 0 < β < 1, got %g", b)
+	default:
+		heavy = e.ln / (b * b)
+		why = fmt.Sprintf("w.h.p.; the upper bound O(log n / β) holds for every m, the matching lower bound once m/n is of order ln n / β² = %.4g, taken as the threshold", heavy)
 	}
 	return []Bound{
-		{Name: "gap, any m [PTW15]", Kind: KindLeading,
+		{Name: "gap, heavily loaded [PTW15]", Kind: KindOrder, Order: "Θ",
+			Quantity: QuantityGap, Regime: RegimeHeavy, HeavyFrom: heavy,
 			Value: e.lg / b, Formula: "Θ(log n / β)", Base: "log2",
-			Applies: ok, Reason: why},
+			Applies: ok, Reason: why,
+			regimeNote: "ln n / β²; below it only the upper bound O(log n / β) is proved, and at m = n the gap is below one-choice's"},
 	}
 }
 
@@ -370,12 +566,10 @@ func (e *boundEnv) grouped(proc string) []Bound {
 	ok, why := e.evenD(proc)
 	if ok {
 		why = "w.h.p.; 2n/d aligned groups of d/2 consecutive bins, two groups probed"
-		if !e.mEqN() {
-			ok, why = false, e.notMEqN()
-		}
 	}
 	return []Bound{
-		{Name: "max load, m = n [KP06]", Kind: KindLeading,
+		{Name: "max load, m = n [KP06]", Kind: KindOrder, Order: "O",
+			Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
 			Value: e.lg2 / e.d, Formula: "O(log log n / d)", Base: "log2",
 			Applies: ok, Reason: why},
 	}
@@ -387,12 +581,10 @@ func (e *boundEnv) window(proc string) []Bound {
 	ok, why := e.evenD(proc)
 	if ok {
 		why = "lower bound w.h.p.: unaligned windows of d/2 bins lose the O(log log n / d) of aligned groups"
-		if !e.mEqN() {
-			ok, why = false, e.notMEqN()
-		}
 	}
 	return []Bound{
-		{Name: "max load, m = n [KP06]", Kind: KindLeading,
+		{Name: "max load, m = n [KP06]", Kind: KindOrder, Order: "Ω",
+			Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
 			Value: e.lg2 / math.Log2(e.d), Formula: "Ω(log log n / log d)", Base: "log2",
 			Applies: ok, Reason: why},
 	}
@@ -406,7 +598,8 @@ func (e *boundEnv) evenD(proc string) (bool, string) {
 }
 
 // weighted: the gap of two-choice with weighted balls does not grow with m
-// when the weights have a finite second moment [TW07].
+// when the weights have a finite second moment [TW07]. The source gives
+// no formula for it: the bound has no value.
 func (e *boundEnv) weighted() []Bound {
 	ok, why := true, ""
 	finite2, name, err := e.weightMoments()
@@ -421,8 +614,9 @@ func (e *boundEnv) weighted() []Bound {
 		why = fmt.Sprintf("w.h.p.; %s weights have a finite second moment (the paper also needs a mild technical condition)", name)
 	}
 	return []Bound{
-		{Name: "gap independent of m [TW07]", Kind: KindLeading,
-			Value: 0, Formula: "f(n), not growing with m (no explicit formula; value 0)", Base: "",
+		{Name: "gap independent of m [TW07]", Kind: KindUpper,
+			Quantity: QuantityGap, Regime: RegimeAnyM, NoValue: true,
+			Formula: "f(n), not growing with m (no explicit formula)", Base: "",
 			Applies: ok, Reason: why},
 	}
 }
@@ -444,6 +638,10 @@ func (e *boundEnv) weightMoments() (finite2 bool, name string, err error) {
 
 // vertexTransitive families: connected ones have edge connectivity k = Δ.
 var vertexTransitive = []string{"complete", "cycle", "torus", "hypercube", "circulant"}
+
+// WorstRegularLabel is how tables and plots label the reference of
+// KindReference that Bounds gives for a Δ-regular graph [KP06].
+const WorstRegularLabel = "worst case over Δ-regular graphs (some graph attains it)"
 
 // graph: the graphical two-choice process [KP06; PTW15; BF22].
 func (e *boundEnv) graph() []Bound {
@@ -471,6 +669,7 @@ func (e *boundEnv) graph() []Bound {
 	if q.MinDegree > 0 && !regular {
 		notRegular += fmt.Sprintf(", here δ = %g", q.MinDegree)
 	}
+	nan := math.NaN()
 
 	var bs []Bound
 
@@ -480,14 +679,13 @@ func (e *boundEnv) graph() []Bound {
 		eps = math.Log(delta) / e.ln
 	}
 	b := Bound{Name: "max load, degree n^ε, m = n [KP06]", Kind: KindUpper,
+		Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
 		Value: e.lg2 + 1/eps, Formula: "log log n + O(1/ε) + O(1)", Base: "log2"}
 	switch {
 	case !regular:
 		b.Reason = notRegular
 	case eps == 0:
 		b.Reason = "needs the degree n^ε (set Degree or Eps)"
-	case !e.mEqN():
-		b.Reason = e.notMEqN()
 	case eps*e.lg2 < 1-1e-9:
 		b.Reason = fmt.Sprintf("needs ε not too small (degree n^Ω(1/log log n) [KP06]); here ε = %.4g < 1/log log n = %.4g", eps, 1/e.lg2)
 	default:
@@ -499,15 +697,14 @@ func (e *boundEnv) graph() []Bound {
 	// Δ-regular, upper [KP06].
 	l4 := math.Pow(e.lg, 4)
 	b = Bound{Name: "max load, Δ-regular, m = n [KP06]", Kind: KindUpper,
+		Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
 		Value: e.lg2 + e.lg/math.Log2(delta/l4), Formula: "log log n + O(log n / log(Δ / log⁴ n)) + O(1)", Base: "log2"}
 	switch {
 	case !regular:
-		b.Reason, b.Value = notRegular, 0
+		b.Reason, b.Value = notRegular, nan
 	case delta <= l4:
 		b.Reason = fmt.Sprintf("meaningful only for Δ > log⁴ n = %.4g; here Δ = %g", l4, delta)
-		b.Value = 0
-	case !e.mEqN():
-		b.Reason = e.notMEqN()
+		b.Value = nan
 	default:
 		b.Applies = true
 		b.Reason = fmt.Sprintf("w.h.p. on every Δ-regular graph; Δ = %g", delta)
@@ -515,25 +712,32 @@ func (e *boundEnv) graph() []Bound {
 	bs = append(bs, b)
 
 	// Δ-regular, lower [KP06]: the matching lower bound of an upper bound
-	// for all Δ-regular graphs is shown by some Δ-regular graph.
-	b = Bound{Name: "max load, worst Δ-regular graph, m = n [KP06]", Kind: KindLower,
+	// for all Δ-regular graphs is shown by some Δ-regular graph. It bounds
+	// no given graph: a reference on every regular one.
+	b = Bound{Name: "max load, " + WorstRegularLabel + ", m = n [KP06]", Kind: KindReference,
+		Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
 		Value: e.lg2 + e.lg/math.Log2(delta*e.lg), Formula: "log log n + log n / log(Δ log n)", Base: "log2"}
 	switch {
 	case !regular:
-		b.Reason, b.Value = notRegular, 0
+		b.Reason, b.Value = notRegular, nan
+	case delta*e.lg <= 1:
+		b.Reason, b.Value = fmt.Sprintf("needs Δ log n > 1; here Δ = %g", delta), nan
 	default:
-		b.Reason = fmt.Sprintf("worst case over Δ-regular graphs (Δ = %g): some Δ-regular graph has max load this high, but it does not bound a given one (K_n, or a random regular graph, can do better)", delta)
+		b.Applies = true
+		b.Reason = fmt.Sprintf("a reference, not a bound for this graph: %s (Δ = %g); a given Δ-regular graph (K_n, a random regular graph) can do better", WorstRegularLabel, delta)
 	}
 	bs = append(bs, b)
 
-	// Non-regular graph with a dense core [KP06].
+	// Non-regular graph with a dense core [KP06]. The counting argument
+	// holds for every m.
 	b = Bound{Name: "max load, dense core of a non-regular graph [KP06]", Kind: KindLower,
+		Quantity: QuantityMaxLoad, Regime: RegimeAnyM,
 		Value: e.m * q.CoreFraction / q.Core, Formula: "m f / c (c core vertices holding a fraction f of the edges)", Base: ""}
 	switch {
 	case regular:
-		b.Reason, b.Value = "for non-regular graphs with a dense core; this graph is regular", 0
+		b.Reason, b.Value = "for non-regular graphs with a dense core; this graph is regular", nan
 	case q.Core == 0 || q.CoreFraction == 0:
-		b.Reason, b.Value = "needs the core size c (Core) and its edge fraction f (CoreFraction)", 0
+		b.Reason, b.Value = "needs the core size c (Core) and its edge fraction f (CoreFraction)", nan
 	case vertex:
 		b.Reason = "stated for edge sampling: under vertex sampling a core edge is drawn with probability about c/n, not f"
 	default:
@@ -544,11 +748,12 @@ func (e *boundEnv) graph() []Bound {
 
 	// Edge expansion, every m [PTW15].
 	sigma := q.Expansion
-	b = Bound{Name: "gap, edge expansion σ, any m [PTW15]", Kind: KindLeading,
+	b = Bound{Name: "gap, edge expansion σ, any m [PTW15]", Kind: KindOrder, Order: "O",
+		Quantity: QuantityGap, Regime: RegimeAnyM,
 		Value: e.lg / sigma, Formula: "O(log n / σ)", Base: "log2"}
 	switch {
 	case !regular:
-		b.Reason, b.Value = notRegular, 0
+		b.Reason, b.Value = notRegular, nan
 	case sigma == 0:
 		b.Reason = "needs the edge expansion σ (Expansion)"
 	default:
@@ -565,19 +770,19 @@ func (e *boundEnv) graph() []Bound {
 	if k == 0 && regular && (slices.Contains(vertexTransitive, topo) || (topo == "regular" && delta >= 3)) {
 		k = delta
 	}
-	b = Bound{Name: "max − min, any allocation strategy [BF22]", Kind: KindLeading,
-		Value: e.lg, Formula: "Ω(Δ/k + log n) (max − min load, not max − m/n)", Base: "log2"}
+	b = Bound{Name: "max − min, any allocation strategy [BF22]", Kind: KindOrder, Order: "Ω",
+		Quantity: QuantitySpread, Regime: RegimeHeavy, HeavyFrom: e.ln,
+		Value: e.lg, Formula: "Ω(Δ/k + log n) (max − min load, not max − m/n)", Base: "log2",
+		regimeNote: "ln n; at m = n max − min is at most the max load"}
 	if k > 0 {
 		b.Value += delta / k
 	}
 	switch {
 	case !regular:
-		b.Reason, b.Value = "stated for Δ-regular k-edge-connected graphs; "+notRegular, 0
-	case e.m < e.n*e.ln:
-		b.Reason = fmt.Sprintf("a heavily loaded statement, taken to need m >= n ln n; here m/n = %.4g (at m = n max − min is at most the max load)", e.t)
+		b.Reason, b.Value = "stated for Δ-regular k-edge-connected graphs; "+notRegular, nan
 	default:
 		b.Applies = true
-		b.Reason = "lower bound on max − min for any strategy, greedy included, on a k-edge-connected Δ-regular graph"
+		b.Reason = "lower bound on max − min for any strategy, greedy included, on a k-edge-connected Δ-regular graph, heavily loaded (taken as m >= n ln n)"
 		if k > 0 {
 			b.Reason += fmt.Sprintf("; Δ/k = %.4g", delta/k)
 		} else {
@@ -590,19 +795,18 @@ func (e *boundEnv) graph() []Bound {
 	// without replacement [ABKU99; BCSV06].
 	complete := topo == "complete"
 	v := e.lnln / math.Ln2
-	b = Bound{Name: "max load, complete graph, m = n [ABKU99]", Kind: KindLeading,
+	b = Bound{Name: "max load, complete graph, m = n [ABKU99]", Kind: KindLeading, Precision: PrecisionAdditive,
+		Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
 		Value: v, Formula: "ln ln n / ln 2 ± O(1)", Base: "ln"}
-	switch {
-	case !complete:
-		b.Reason = fmt.Sprintf("for the complete graph; topology is %s", topo)
-	case !e.mEqN():
-		b.Reason = e.notMEqN()
-	default:
+	if complete {
 		b.Applies = true
 		b.Reason = "w.h.p.; an edge of K_n is two distinct uniform bins: greedy with d = 2"
+	} else {
+		b.Reason = fmt.Sprintf("for the complete graph; topology is %s", topo)
 	}
 	bs = append(bs, b)
-	b = Bound{Name: "gap, complete graph, any m [BCSV06]", Kind: KindLeading,
+	b = Bound{Name: "gap, complete graph, any m [BCSV06]", Kind: KindLeading, Precision: PrecisionAdditive,
+		Quantity: QuantityGap, Regime: RegimeAnyM,
 		Value: v, Formula: "ln ln n / ln 2 ± O(1)", Base: "ln"}
 	if complete {
 		b.Applies = true

@@ -18,6 +18,9 @@ import (
 //	ln 2 = 0.693147, ln 3 = 1.098612
 //	φ_2 = 1.618034 (ln 0.481212), φ_3 = 1.839287 (ln 0.609378)
 
+// worstRegular is the name of the [KP06] reference.
+const worstRegular = "max load, " + WorstRegularLabel + ", m = n [KP06]"
+
 func findBound(t *testing.T, bs []Bound, process, name string) Bound {
 	t.Helper()
 	for _, b := range bs {
@@ -120,27 +123,32 @@ func TestBoundsRankBetaGroupedWindowWeighted(t *testing.T) {
 		{"rank", "max load, m = n [ABKU99]", 2.625887, KindLeading, "ln", false, "integer d only"},
 	})
 	// (1+β): log₂ n / β = 16 / 0.5 = 32.
+	// A heavily loaded statement: from m/n >= ln n / β² = 11.090355 / 0.25
+	// = 44.36142.
+	checkBounds(t, Query{N: n, M: 1000 * n, Beta: 0.5, Process: "one-plus-beta"}, []wantBound{
+		{"one-plus-beta", "gap, heavily loaded [PTW15]", 32, KindOrder, "log2", true, "ln n / β² = 44.36"},
+	})
 	checkBounds(t, Query{N: n, Beta: 0.5, Process: "one-plus-beta"}, []wantBound{
-		{"one-plus-beta", "gap, any m [PTW15]", 32, KindLeading, "log2", true, "every m"},
+		{"one-plus-beta", "gap, heavily loaded [PTW15]", 32, KindOrder, "log2", false, "from m/n >= 44.36; here m/n = 1"},
 	})
 	checkBounds(t, Query{N: n, Beta: 0, Process: "one-plus-beta"}, []wantBound{
-		{"one-plus-beta", "gap, any m [PTW15]", 0, KindLeading, "log2", false, "one-choice"},
+		{"one-plus-beta", "gap, heavily loaded [PTW15]", 0, KindOrder, "log2", false, "one-choice"},
 	})
-	checkBounds(t, Query{N: n, Beta: 1, Process: "one-plus-beta"}, []wantBound{
-		{"one-plus-beta", "gap, any m [PTW15]", 16, KindLeading, "log2", false, "greedy with d = 2"},
+	checkBounds(t, Query{N: n, M: 1000 * n, Beta: 1, Process: "one-plus-beta"}, []wantBound{
+		{"one-plus-beta", "gap, heavily loaded [PTW15]", 16, KindOrder, "log2", false, "greedy with d = 2"},
 	})
 	// Grouped d = 8: log₂ log₂ n / d = 4 / 8 = 0.5; window: 4 / log₂ 8 = 4/3.
 	checkBounds(t, Query{N: n, D: 8, Process: "grouped"}, []wantBound{
-		{"grouped", "max load, m = n [KP06]", 0.5, KindLeading, "log2", true, "aligned groups"},
+		{"grouped", "max load, m = n [KP06]", 0.5, KindOrder, "log2", true, "aligned groups"},
 	})
 	checkBounds(t, Query{N: n, D: 8, Process: "window"}, []wantBound{
-		{"window", "max load, m = n [KP06]", 4.0 / 3, KindLeading, "log2", true, "lower bound"},
+		{"window", "max load, m = n [KP06]", 4.0 / 3, KindOrder, "log2", true, "lower bound"},
 	})
 	checkBounds(t, Query{N: n, D: 3, Process: "grouped"}, []wantBound{
-		{"grouped", "max load, m = n [KP06]", 4.0 / 3, KindLeading, "log2", false, "even d"},
+		{"grouped", "max load, m = n [KP06]", 4.0 / 3, KindOrder, "log2", false, "even d"},
 	})
 	checkBounds(t, Query{N: n, M: 2 * n, D: 8, Process: "window"}, []wantBound{
-		{"window", "max load, m = n [KP06]", 4.0 / 3, KindLeading, "log2", false, "stated for m = n"},
+		{"window", "max load, m = n [KP06]", 4.0 / 3, KindOrder, "log2", false, "stated for m = n"},
 	})
 	// Weighted: a Pareto law with shape A has a finite second moment iff A > 2.
 	for _, tc := range []struct {
@@ -158,7 +166,7 @@ func TestBoundsRankBetaGroupedWindowWeighted(t *testing.T) {
 		{"lognormal", 2, false, "unknown weight distribution"},
 	} {
 		checkBounds(t, Query{N: n, D: tc.d, Process: "weighted", Weights: tc.weights}, []wantBound{
-			{"weighted", "gap independent of m [TW07]", 0, KindLeading, "", tc.applies, tc.reason},
+			{"weighted", "gap independent of m [TW07]", 0, KindUpper, "", tc.applies, tc.reason},
 		})
 	}
 }
@@ -172,16 +180,16 @@ func TestBoundsGraph(t *testing.T) {
 	checkBounds(t, Query{N: n, Process: "graph", Topology: "regular:degree=16", Degree: 16}, []wantBound{
 		{"graph", "max load, degree n^ε, m = n [KP06]", 8, KindUpper, "log2", true, "ε = 0.25"},
 		{"graph", "max load, Δ-regular, m = n [KP06]", 0, KindUpper, "log2", false, "Δ > log⁴ n = 6.554e+04"},
-		{"graph", "max load, worst Δ-regular graph, m = n [KP06]", 6, KindLower, "log2", false, "worst case"},
+		{"graph", worstRegular, 6, KindReference, "log2", true, "worst case over Δ-regular graphs (some graph attains it)"},
 		{"graph", "max load, dense core of a non-regular graph [KP06]", 0, KindLower, "", false, "regular"},
-		{"graph", "gap, edge expansion σ, any m [PTW15]", 0, KindLeading, "log2", false, "needs the edge expansion"},
-		{"graph", "max − min, any allocation strategy [BF22]", 17, KindLeading, "log2", false, "m >= n ln n"},
+		{"graph", "gap, edge expansion σ, any m [PTW15]", 0, KindOrder, "log2", false, "needs the edge expansion"},
+		{"graph", "max − min, any allocation strategy [BF22]", 17, KindOrder, "log2", false, "from m/n >= 11.09"},
 		{"graph", "max load, complete graph, m = n [ABKU99]", 3.471234, KindLeading, "ln", false, "topology is regular"},
 	})
 	// With σ = 1/4 and m = 16n ≥ n ln n: gap 16 / 0.25 = 64; spread 17.
 	checkBounds(t, Query{N: n, M: 16 * n, Process: "graph", Topology: "regular", Degree: 16, Expansion: 0.25}, []wantBound{
-		{"graph", "gap, edge expansion σ, any m [PTW15]", 64, KindLeading, "log2", true, "σ = 0.25"},
-		{"graph", "max − min, any allocation strategy [BF22]", 17, KindLeading, "log2", true, "Δ/k = 1"},
+		{"graph", "gap, edge expansion σ, any m [PTW15]", 64, KindOrder, "log2", true, "σ = 0.25"},
+		{"graph", "max − min, any allocation strategy [BF22]", 17, KindOrder, "log2", true, "Δ/k = 1"},
 		{"graph", "max load, degree n^ε, m = n [KP06]", 8, KindUpper, "log2", false, "stated for m = n"},
 	})
 	// Dense 2^19-regular graph on n = 2^20: log⁴ n = 160000 < Δ = 524288.
@@ -191,7 +199,7 @@ func TestBoundsGraph(t *testing.T) {
 	// ε = 19/20: 4.321928 + 1/0.95 = 5.374560.
 	checkBounds(t, Query{N: 1 << 20, Process: "graph", Topology: "regular", Degree: 1 << 19}, []wantBound{
 		{"graph", "max load, Δ-regular, m = n [KP06]", 16.002209, KindUpper, "log2", true, "Δ = 524288"},
-		{"graph", "max load, worst Δ-regular graph, m = n [KP06]", 5.179490, KindLower, "log2", false, "worst case"},
+		{"graph", worstRegular, 5.179490, KindReference, "log2", true, "worst case"},
 		{"graph", "max load, degree n^ε, m = n [KP06]", 5.374560, KindUpper, "log2", true, "ε = 0.95"},
 	})
 	// Given ε directly (regular:eps=0.5): 4 + 1/0.5 = 6.
@@ -201,7 +209,7 @@ func TestBoundsGraph(t *testing.T) {
 	// The cycle: Δ = 2 inferred, ε = 1/16 < 1/log log n = 1/4.
 	checkBounds(t, Query{N: n, M: 16 * n, Process: "graph", Topology: "cycle"}, []wantBound{
 		{"graph", "max load, degree n^ε, m = n [KP06]", 20, KindUpper, "log2", false, "stated for m = n"},
-		{"graph", "max − min, any allocation strategy [BF22]", 17, KindLeading, "log2", true, "Δ/k = 1"},
+		{"graph", "max − min, any allocation strategy [BF22]", 17, KindOrder, "log2", true, "Δ/k = 1"},
 	})
 	checkBounds(t, Query{N: n, Process: "graph", Topology: "cycle"}, []wantBound{
 		{"graph", "max load, degree n^ε, m = n [KP06]", 20, KindUpper, "log2", false, "ε not too small"},
@@ -222,7 +230,7 @@ func TestBoundsGraph(t *testing.T) {
 		{"graph", "max load, dense core of a non-regular graph [KP06]", 32, KindLower, "", true, "core"},
 		{"graph", "max load, degree n^ε, m = n [KP06]", 0, KindUpper, "log2", false, "δ = 16"},
 		{"graph", "max load, Δ-regular, m = n [KP06]", 0, KindUpper, "log2", false, "not known to be regular"},
-		{"graph", "gap, edge expansion σ, any m [PTW15]", 0, KindLeading, "log2", false, "regular"},
+		{"graph", "gap, edge expansion σ, any m [PTW15]", 0, KindOrder, "log2", false, "regular"},
 	})
 	core.Sample = "vertex"
 	checkBounds(t, core, []wantBound{
@@ -250,22 +258,44 @@ func TestBoundsWellFormed(t *testing.T) {
 		}
 	}
 	queries = append(queries, Query{N: 1024, Process: "graph", Expansion: 3}, Query{N: 1024, Process: "one-plus-beta", Beta: 2})
-	kinds := []string{KindUpper, KindLower, KindLeading}
+	kinds := []string{KindUpper, KindLower, KindLeading, KindOrder, KindReference}
 	for _, q := range queries {
 		bs := Bounds(q)
 		if bs == nil {
 			t.Fatalf("%+v: nil bounds", q)
 		}
-		if _, err := json.Marshal(bs); err != nil {
+		js, err := json.Marshal(bs)
+		if err != nil {
 			t.Errorf("%+v: %v", q, err)
 		}
+		var back []Bound
+		if err := json.Unmarshal(js, &back); err != nil || !slices.Equal(back, bs) {
+			t.Errorf("%+v: JSON round trip: %v\n%+v\n%+v", q, err, back, bs)
+		}
 		invalid := q.Validate() != nil || q.N < 3
+		load := q.M / q.N // m/n; M = 0 means m = n
+		if q.M == 0 {
+			load = 1
+		}
 		for _, b := range bs {
-			if math.IsNaN(b.Value) || math.IsInf(b.Value, 0) {
-				t.Errorf("%+v: %s: value %g", q, b.Name, b.Value)
+			if math.IsNaN(b.Value) || math.IsInf(b.Value, 0) || math.IsNaN(b.HeavyFrom) || math.IsInf(b.HeavyFrom, 0) {
+				t.Errorf("%+v: %s: value %g, heavy_from %g", q, b.Name, b.Value, b.HeavyFrom)
+			}
+			if b.NoValue && b.Value != 0 {
+				t.Errorf("%+v: %s: no value but Value %g", q, b.Name, b.Value)
 			}
 			if !slices.Contains(kinds, b.Kind) || !slices.Contains([]string{"ln", "log2", ""}, b.Base) {
 				t.Errorf("%+v: %s: kind %q base %q", q, b.Name, b.Kind, b.Base)
+			}
+			if !slices.Contains([]string{QuantityMaxLoad, QuantityGap, QuantitySpread}, b.Quantity) ||
+				!slices.Contains([]string{RegimeMEqN, RegimeAnyM, RegimeHeavy}, b.Regime) {
+				t.Errorf("%+v: %s: quantity %q regime %q", q, b.Name, b.Quantity, b.Regime)
+			}
+			if (b.Kind == KindOrder) != (b.Order != "") || (b.Kind == KindLeading) != (b.Precision != "") {
+				t.Errorf("%+v: %s: kind %q with order %q, precision %q", q, b.Name, b.Kind, b.Order, b.Precision)
+			}
+			if b.Applies && !b.InRegime(load) {
+				t.Errorf("%+v: %s applies outside its regime %s (m/n = %g)", q, b.Name, b.Regime, load)
 			}
 			if q.Process != "" && b.Process != q.Process {
 				t.Errorf("%+v: bound for process %q", q, b.Process)
@@ -362,4 +392,137 @@ func processNames() []string {
 		names = append(names, d.Name)
 	}
 	return names
+}
+
+// Each bound carries its quantity, its kind and its regime, applies only in
+// that regime, and reads as a max load only by the conversion its quantity
+// allows. n = 2^16 throughout (constants at the top of the file).
+func TestBoundQuantityKindRegime(t *testing.T) {
+	const n = 65536
+	none := math.NaN() // no max-load reading
+	cases := []struct {
+		name          string
+		q             Query
+		bound         string
+		applies       bool
+		quantity      string
+		kind, order   string
+		noValue       bool
+		maxLoadAt     float64 // MaxLoadAt(m/n), to 1e-5
+		reasonMention string
+	}{
+		{"(1+β) at m = n: Θ(log n / β) is heavily loaded", Query{N: n, Beta: 0.5, Process: "one-plus-beta"},
+			"gap, heavily loaded [PTW15]", false, QuantityGap, KindOrder, "Θ", false, 1 + 32, "only the upper bound"},
+		// m/n = 1000 >= ln n / β² = 44.36: 1000 + log₂ n / β = 1032.
+		{"(1+β) at m = 1000n", Query{N: n, M: 1000 * n, Beta: 0.5, Process: "one-plus-beta"},
+			"gap, heavily loaded [PTW15]", true, QuantityGap, KindOrder, "Θ", false, 1000 + 32, "every m"},
+		// β = 0.1: ln n / β² = 1109.04 > 1000.
+		{"(1+β), β = 0.1, at m = 1000n: not yet", Query{N: n, M: 1000 * n, Beta: 0.1, Process: "one-plus-beta"},
+			"gap, heavily loaded [PTW15]", false, QuantityGap, KindOrder, "Θ", false, 1000 + 160, "1109"},
+		{"weighted balls: the gap bound of [TW07] has no value", Query{N: n, Process: "weighted"},
+			"gap independent of m [TW07]", true, QuantityGap, KindUpper, "", true, none, "finite second moment"},
+		// ln ln n / ln 2 = 3.471234, plus m/n = 16 as a max load.
+		{"[BCSV06]'s gap reads as a max load plus m/n", Query{N: n, M: 16 * n, Process: "greedy"},
+			"gap, any m [BCSV06]", true, QuantityGap, KindLeading, "", false, 16 + 3.471234, "every m"},
+		{"[BCSV06]'s max load is already one", Query{N: n, M: 16 * n, Process: "greedy"},
+			"max load, any m [BCSV06]", true, QuantityMaxLoad, KindLeading, "", false, 16 + 3.471234, "every m"},
+		// σ = 1/4: log₂ n / σ = 64, plus m/n = 16.
+		{"[PTW15]'s expansion gap is an O(·), read as a max load plus m/n",
+			Query{N: n, M: 16 * n, Process: "graph", Topology: "regular", Degree: 16, Expansion: 0.25},
+			"gap, edge expansion σ, any m [PTW15]", true, QuantityGap, KindOrder, "O", false, 16 + 64, "σ = 0.25"},
+		{"[BF22] bounds the spread, which no max load reads",
+			Query{N: n, M: 16 * n, Process: "graph", Topology: "regular", Degree: 16},
+			"max − min, any allocation strategy [BF22]", true, QuantitySpread, KindOrder, "Ω", false, none, "Δ/k = 1"},
+		// log₂ log₂ n / d = 4 / 8.
+		{"grouped: O(log log n / d), not a leading term", Query{N: n, D: 8, Process: "grouped"},
+			"max load, m = n [KP06]", true, QuantityMaxLoad, KindOrder, "O", false, 0.5, "aligned"},
+		{"window: Ω(log log n / log d)", Query{N: n, D: 8, Process: "window"},
+			"max load, m = n [KP06]", true, QuantityMaxLoad, KindOrder, "Ω", false, 4.0 / 3, "unaligned"},
+		// m/n = 16 >= ln n = 11.09: sqrt(2 · 16 · 11.090355) = 18.838560.
+		{"one-choice's heavy gap from m/n >= ln n", Query{N: n, M: 16 * n, Process: "one-choice"},
+			"gap, heavily loaded [RS98]", true, QuantityGap, KindLeading, "", false, 16 + 18.838560, "m >= n ln n"},
+		{"one-choice's heavy gap not at m = 8n < n ln n", Query{N: n, M: 8 * n, Process: "one-choice"},
+			"gap, heavily loaded [RS98]", false, QuantityGap, KindLeading, "", false, 8 + math.Sqrt(2*8*11.090355), "from m/n >= 11.09"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b := findBound(t, Bounds(tc.q), tc.q.Process, tc.bound)
+			if b.Applies != tc.applies || b.Quantity != tc.quantity || b.Kind != tc.kind || b.Order != tc.order || b.NoValue != tc.noValue {
+				t.Errorf("applies %v quantity %q kind %q order %q no value %v, want %v %q %q %q %v (reason %q)",
+					b.Applies, b.Quantity, b.Kind, b.Order, b.NoValue, tc.applies, tc.quantity, tc.kind, tc.order, tc.noValue, b.Reason)
+			}
+			if !strings.Contains(b.Reason, tc.reasonMention) {
+				t.Errorf("reason %q, want it to mention %q", b.Reason, tc.reasonMention)
+			}
+			load := tc.q.M / tc.q.N
+			if tc.q.M == 0 {
+				load = 1
+			}
+			if b.Applies && !b.InRegime(load) {
+				t.Errorf("applies outside its regime %s", b.Regime)
+			}
+			v, ok := b.MaxLoadAt(load)
+			switch {
+			case math.IsNaN(tc.maxLoadAt) && ok:
+				t.Errorf("MaxLoadAt(%g) = %g, want no max-load reading", load, v)
+			case !math.IsNaN(tc.maxLoadAt) && (!ok || math.Abs(v-tc.maxLoadAt) > 1e-5):
+				t.Errorf("MaxLoadAt(%g) = %g, %v, want %.7g", load, v, ok, tc.maxLoadAt)
+			}
+			js, err := json.Marshal(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(string(js), `"value":null`); got != tc.noValue {
+				t.Errorf("JSON %s: value null %v, want %v", js, got, tc.noValue)
+			}
+		})
+	}
+	// No statement known only up to a constant factor is labelled leading,
+	// and no leading term is given without its precision.
+	for _, b := range Bounds(Query{N: n, M: 16 * n, Process: "graph", Expansion: 0.5}) {
+		order := strings.HasPrefix(b.Formula, "O(") || strings.HasPrefix(b.Formula, "Ω(") || strings.HasPrefix(b.Formula, "Θ(")
+		if order && b.Kind != KindOrder {
+			t.Errorf("%s: %s is kind %q, want %q", b.Name, b.Formula, b.Kind, KindOrder)
+		}
+	}
+}
+
+// The worst case over Δ-regular graphs [KP06] is shown, as a reference, on
+// every regular topology at m = n, and never on a graph not known to be
+// regular. n = 1024: log₂ n = 10, log₂ log₂ n = 3.321928.
+func TestWorstRegularReference(t *testing.T) {
+	const n = 1024
+	cases := []struct {
+		name  string
+		q     Query
+		shown bool
+		value float64 // log log n + log n / log(Δ log n), to 1e-5
+	}{
+		// 3.321928 + 10 / log₂ 80 = 3.321928 + 10 / 6.321928.
+		{"regular:degree=8", Query{N: n, Topology: "regular:degree=8", Degree: 8, MinDegree: 8}, true, 4.903724},
+		// Δ = 4: 3.321928 + 10 / log₂ 40 = 3.321928 + 10 / 5.321928.
+		{"torus", Query{N: n, Topology: "torus", Degree: 4, MinDegree: 4}, true, 5.200946},
+		// Δ = 2 inferred: 3.321928 + 10 / log₂ 20.
+		{"cycle", Query{N: n, Topology: "cycle"}, true, 5.635710},
+		// Δ = log₂ n = 10 inferred: 3.321928 + 10 / log₂ 100.
+		{"hypercube", Query{N: n, Topology: "hypercube"}, true, 4.827078},
+		{"nonregular", Query{N: n, Topology: "nonregular:mindeg=8,core=64", MinDegree: 8, Core: 64, CoreFraction: 0.2}, false, 0},
+		{"gnp", Query{N: n, Topology: "gnp", MinDegree: 1}, false, 0},
+		{"regular:degree=8 at m = 2n: stated for m = n", Query{N: n, M: 2 * n, Topology: "regular", Degree: 8}, false, 4.903724},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.q.Process = "graph"
+			b := findBound(t, Bounds(tc.q), "graph", worstRegular)
+			if b.Applies != tc.shown || b.Kind != KindReference || b.Mark() != "ref" {
+				t.Errorf("applies %v kind %q mark %q, want %v %q ref (reason %q)", b.Applies, b.Kind, b.Mark(), tc.shown, KindReference, b.Reason)
+			}
+			if math.Abs(b.Value-tc.value) > 1e-5 {
+				t.Errorf("value %.7g, want %.7g", b.Value, tc.value)
+			}
+			if tc.shown && !strings.Contains(b.Reason, "worst case over Δ-regular graphs (some graph attains it)") {
+				t.Errorf("reason %q does not label it", b.Reason)
+			}
+		})
+	}
 }

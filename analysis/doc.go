@@ -43,12 +43,20 @@
 // Most of these results hold up to an unknown constant or an additive
 // O(1): Value keeps only the explicit terms (every O(f) read as f), Formula
 // shows what was dropped, Base says which logarithm the source uses (ln for
-// [ABKU99] and its descendants, log₂ for the graph papers), and Kind says
-// how to read it: "upper" or "lower" for one-sided bounds with an explicit
-// leading term, "leading" for two-sided results and for results known only
-// up to a constant factor. A bound whose assumptions fail for the query
-// (m ≠ n, Δ ≤ log⁴ n, an odd d for grouped, …) is still returned, with
-// Applies false and the reason.
+// [ABKU99] and its descendants, log₂ for the graph papers). Each bound
+// says what it is about and how to read it: Quantity (the max load, the gap
+// max − m/n, or the spread max − min; MaxLoadAt converts a gap bound to a
+// max load at a given m/n for plotting), Kind ("upper" or "lower" for
+// one-sided bounds with an explicit leading term, "leading" for a leading
+// term with its constant, up to ± O(1) or a 1 + o(1) factor as Precision
+// says, "order" for O, Ω and Θ statements with unknown constants, and
+// "reference" for the worst case over Δ-regular graphs, which some graph
+// attains but which bounds no given graph), and Regime (m = n, any m, or
+// heavily loaded from m/n >= HeavyFrom). A bound whose assumptions fail
+// for the query (m/n outside its regime, Δ ≤ log⁴ n, an odd d for
+// grouped, …) is still returned, with Applies false and the reason; one
+// with no number to give (weighted balls [TW07]) has NoValue set and
+// encodes its value as JSON null.
 //
 // # Statistics
 //

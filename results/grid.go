@@ -84,16 +84,6 @@ func (l *boundLegend) letter(b analysis.Bound) string {
 	return fmt.Sprintf("b%d", i)
 }
 
-func kindSymbol(kind string) string {
-	switch kind {
-	case analysis.KindUpper:
-		return "≤"
-	case analysis.KindLower:
-		return "≥"
-	}
-	return "≈"
-}
-
 func fmtDegrees(d *study.Degrees) string {
 	if d == nil {
 		return "-"
@@ -133,7 +123,7 @@ func writeGridTable(w io.Writer, c GridConfig, rows []study.Row, skipped []strin
 		}
 		var bs []string
 		for _, b := range r.Bounds {
-			bs = append(bs, fmt.Sprintf("%s %s %.2f", legend.letter(b), kindSymbol(b.Kind), b.Value))
+			bs = append(bs, legend.letter(b)+" "+b.Short("%.2f"))
 		}
 		bounds := "-"
 		if len(bs) > 0 {
@@ -149,25 +139,39 @@ func writeGridTable(w io.Writer, c GridConfig, rows []study.Row, skipped []strin
 	}
 	tw.Flush()
 	if len(legend.names) > 0 {
-		fmt.Fprintln(w, "\nbounds that apply (explicit terms, O(·) constants unknown; ≤ upper, ≥ lower, ≈ leading):")
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		procs := map[string]bool{}
 		for _, key := range legend.names {
 			procs[legend.info[key].Process] = true
 		}
-		for _, key := range legend.names {
-			b := legend.info[key]
-			base := ""
-			if b.Base != "" {
-				base = " (" + b.Base + ")"
+		// The bounds that hold for the row's setting, then the references
+		// (worst cases some other graph attains), each under its heading.
+		for _, ref := range []bool{false, true} {
+			head := "\nbounds that apply (explicit terms, O(·) constants unknown; ≤ upper, ≥ lower, ≈ leading term, O Ω Θ order only; each on its own quantity):"
+			if ref {
+				head = "\nreference, " + analysis.WorstRegularLabel + "; not a bound for the row's graph:"
 			}
-			name := b.Name
-			if len(procs) > 1 {
-				name = b.Process + ": " + name
+			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			for _, key := range legend.names {
+				b := legend.info[key]
+				if (b.Kind == analysis.KindReference) != ref {
+					continue
+				}
+				if head != "" {
+					fmt.Fprintln(w, head)
+					head = ""
+				}
+				base := ""
+				if b.Base != "" {
+					base = " (" + b.Base + ")"
+				}
+				name := b.Name
+				if len(procs) > 1 {
+					name = b.Process + ": " + name
+				}
+				fmt.Fprintf(tw, "  %s\t%s\t%s%s\n", legend.letter(b), name, b.Formula, base)
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s%s\n", legend.letter(b), name, b.Formula, base)
+			tw.Flush()
 		}
-		tw.Flush()
 	}
 	if len(skipped) > 0 {
 		fmt.Fprintln(w, "\nskipped (the graph cannot be built there):")
@@ -211,7 +215,11 @@ func writeGridCSV(w io.Writer, rows []study.Row) error {
 		}
 		var bs []string
 		for _, b := range r.Bounds {
-			bs = append(bs, fmt.Sprintf("%s %s %s", b.Name, kindSymbol(b.Kind), FormatFloat(b.Value)))
+			v := b.Short("")
+			if !b.NoValue {
+				v = b.Mark() + " " + FormatFloat(b.Value)
+			}
+			bs = append(bs, b.Name+" "+v)
 		}
 		cw.Write([]string{r.Topology, strconv.FormatInt(r.N, 10), strconv.FormatInt(r.M, 10), edges, dmin, dmean, dmax,
 			r.Process, FormatFloat(r.D), r.Sample, strconv.Itoa(r.Trials), strconv.FormatUint(r.Seed, 10),

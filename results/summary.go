@@ -25,11 +25,11 @@ type Stat struct {
 
 // Bound is a bound that applies to the run, as the file records it.
 type Bound struct {
-	Name    string  `json:"name"`
-	Value   float64 `json:"value"`
-	Kind    string  `json:"kind"`
-	Formula string  `json:"formula"`
-	Base    string  `json:"base"`
+	Name    string   `json:"name"`
+	Value   *float64 `json:"value"` // null: the bound has no value
+	Kind    string   `json:"kind"`
+	Formula string   `json:"formula"`
+	Base    string   `json:"base"`
 }
 
 // Fluid is the mean-field prediction beside the measurement: the tails s_i
@@ -71,7 +71,11 @@ func Summarize(c Config, rs []alloc.Result) (Summary, error) {
 		s.Fluid = &Fluid{Process: f.Process, Tails: f.Tails, PredMax: f.PredictedMaxLoad, PMaxAtLst: f.PMaxAtLeast}
 	}
 	for _, b := range sum.Bounds {
-		s.Bounds = append(s.Bounds, Bound{Name: b.Name, Value: b.Value, Kind: b.Kind, Formula: b.Formula, Base: b.Base})
+		bj := Bound{Name: b.Name, Kind: b.Kind, Formula: b.Formula, Base: b.Base}
+		if !b.NoValue {
+			bj.Value = &b.Value
+		}
+		s.Bounds = append(s.Bounds, bj)
 	}
 	return s, nil
 }

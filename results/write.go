@@ -146,7 +146,11 @@ func writeTable(out io.Writer, f *File) error {
 		fmt.Fprintln(w, "\ntheory (explicit terms; O(1) constants unknown):")
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for _, b := range s.Bounds {
-			fmt.Fprintf(tw, "  %s\t%s\t%s = %.3f\t(%s)\n", b.Name, b.Kind, b.Formula, b.Value, b.Base)
+			value := "" // a bound with no value
+			if b.Value != nil {
+				value = fmt.Sprintf(" = %.3f", *b.Value)
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s%s\t(%s)\n", b.Name, b.Kind, b.Formula, value, b.Base)
 		}
 		tw.Flush()
 	}

@@ -62,10 +62,13 @@ func series(rows []Row) (names []string, by map[string][]Row) {
 // "png":
 //
 //   - left: the mean max load against n (log₂ axis) for every series, with
-//     its 95% confidence interval, and dashed, the explicit terms of the
-//     bounds that apply to it (gap bounds shifted by m/n to read as max
-//     loads), each labelled with its citation and ≤ (upper), ≥ (lower) or
-//     ≈ (leading, O(1) unknown);
+//     its 95% confidence interval; dashed, the explicit terms of the bounds
+//     that apply to it, each at the n where its regime holds and read as a
+//     max load (gap bounds plus m/n; spread bounds and bounds with no value
+//     are not drawn), labelled with its citation and ≤ (upper), ≥ (lower),
+//     ≈ (leading term) or O, Ω, Θ (order only); dotted, the worst case over
+//     Δ-regular graphs [KP06], a reference that some graph of the degree
+//     attains, labelled "ref";
 //   - right: at each series' largest n, the measured fraction of bins with
 //     load ≥ i (log scale) against the fluid limits: the series' own where
 //     it has one, and those of one-choice and Greedy[2] at the same m/n for
@@ -103,16 +106,6 @@ func Plot(w io.Writer, rows []Row, format string) error {
 	return err
 }
 
-func kindMark(kind string) string {
-	switch kind {
-	case analysis.KindUpper:
-		return "≤"
-	case analysis.KindLower:
-		return "≥"
-	}
-	return "≈"
-}
-
 // citation returns the bracketed source of a bound name, "KP06".
 func citation(name string) string {
 	if i := strings.LastIndex(name, "["); i >= 0 {
@@ -121,17 +114,50 @@ func citation(name string) string {
 	return name
 }
 
-// asMaxLoad converts a bound to a max-load value: max-load bounds as they
-// are, gap bounds plus m/n; false for the others (max − min).
-func asMaxLoad(b analysis.Bound, r Row) (float64, bool) {
-	switch {
-	case strings.HasPrefix(b.Name, "max load"):
-		return b.Value, true
-	case strings.HasPrefix(b.Name, "gap"):
-		return b.Value + float64(r.M)/float64(r.N), true
-	}
-	return 0, false
+// boundCurve is one bound drawn over the rows of a series, on the max-load
+// axis.
+type boundCurve struct {
+	label     string // Mark and citation, "≤ KP06", "ref KP06"
+	reference bool   // KindReference: drawn dotted, apart from the bounds
+	pts       plotter.XYs
 }
+
+// boundCurves returns the curves of the bounds of rows (one series, sorted
+// by n), in order of first appearance: each bound at the rows where it
+// applies and its regime holds at the row's m/n, read as a max load
+// (Bound.MaxLoadAt: a gap bound plus m/n). A spread bound and a bound with
+// no value have no max-load reading and no curve.
+func boundCurves(rows []Row) []boundCurve {
+	var out []boundCurve
+	at := map[string]int{}
+	for _, r := range rows {
+		load := float64(r.M) / float64(r.N)
+		for _, b := range r.Bounds {
+			if !b.Applies || !b.InRegime(load) {
+				continue
+			}
+			v, ok := b.MaxLoadAt(load)
+			if !ok || !(v > 0) {
+				continue
+			}
+			key := b.Process + "\x00" + b.Name
+			i, seen := at[key]
+			if !seen {
+				i = len(out)
+				at[key] = i
+				out = append(out, boundCurve{label: b.Mark() + " " + citation(b.Name), reference: b.Kind == analysis.KindReference})
+			}
+			out[i].pts = append(out[i].pts, plotter.XY{X: float64(r.N), Y: v})
+		}
+	}
+	return out
+}
+
+// Line styles of the bound curves.
+var (
+	boundDashes     = []vg.Length{vg.Points(4), vg.Points(3)}
+	referenceDashes = []vg.Length{vg.Points(1), vg.Points(2)}
+)
 
 type pow2Ticks struct{}
 
@@ -149,7 +175,7 @@ func (pow2Ticks) Ticks(lo, hi float64) []plot.Tick {
 
 func plotMaxLoad(rows []Row) (*plot.Plot, error) {
 	p := plot.New()
-	p.Title.Text = "max load against n (mean, 95% CI; dashed: bounds, explicit terms)"
+	p.Title.Text = "max load against n (mean, 95% CI; dashed: bounds, explicit terms; dotted: reference)"
 	p.X.Label.Text = "n (bins)"
 	p.Y.Label.Text = "max load"
 	p.X.Scale = plot.LogScale{}
@@ -159,6 +185,7 @@ func plotMaxLoad(rows []Row) (*plot.Plot, error) {
 	names, by := series(rows)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	ymax, ymin := 0.0, math.Inf(1)
+	hasReference := false
 	for i, name := range names {
 		rs := by[name]
 		col := plotutil.Color(i)
@@ -198,36 +225,22 @@ func plotMaxLoad(rows []Row) (*plot.Plot, error) {
 		p.Add(line, sc, eb)
 		p.Legend.Add(name, line, sc)
 
-		// Bound curves: one per bound name, over the rows where it applies.
-		var order []string
-		curves := map[string]plotter.XYs{}
-		marks := map[string]string{}
-		for _, r := range rs {
-			for _, b := range r.Bounds {
-				v, ok := asMaxLoad(b, r)
-				if !ok || !(v > 0) {
-					continue
-				}
-				if _, seen := curves[b.Name]; !seen {
-					order = append(order, b.Name)
-				}
-				curves[b.Name] = append(curves[b.Name], plotter.XY{X: float64(r.N), Y: v})
-				marks[b.Name] = kindMark(b.Kind) + " " + citation(b.Name)
-				ymax = max(ymax, v)
-				ymin = min(ymin, v)
-			}
-		}
-		for _, bn := range order {
-			xy := curves[bn]
-			bl, bs, err := plotter.NewLinePoints(xy)
+		// Bound curves: one per bound, over the rows where it applies.
+		for _, bc := range boundCurves(rs) {
+			bl, bs, err := plotter.NewLinePoints(bc.pts)
 			if err != nil {
 				return nil, err
 			}
 			bl.Color, bs.Color = col, col
-			bl.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+			bl.Dashes = boundDashes
 			bs.Shape = draw.CrossGlyph{}
-			last := xy[len(xy)-1]
-			lab, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{last}, Labels: []string{marks[bn]}})
+			if bc.reference {
+				bl.Dashes = referenceDashes
+				bs.Shape = draw.PlusGlyph{}
+				hasReference = true
+			}
+			last := bc.pts[len(bc.pts)-1]
+			lab, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{last}, Labels: []string{bc.label}})
 			if err != nil {
 				return nil, err
 			}
@@ -237,7 +250,19 @@ func plotMaxLoad(rows []Row) (*plot.Plot, error) {
 			}
 			lab.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(1)}
 			p.Add(bl, bs, lab)
+			for _, pt := range bc.pts {
+				ymax, ymin = max(ymax, pt.Y), min(ymin, pt.Y)
+			}
 		}
+	}
+	if hasReference {
+		// One legend entry says what the dotted curves are.
+		l, err := plotter.NewLine(plotter.XYs{{X: 1, Y: 1}})
+		if err != nil {
+			return nil, err
+		}
+		l.Color, l.Dashes = color.Gray{Y: 60}, referenceDashes
+		p.Legend.Add("ref: "+analysis.WorstRegularLabel+" [KP06]", l)
 	}
 	p.X.Min, p.X.Max = lo/math.Sqrt2, hi*2
 	// A log scale: the small differences between the good topologies

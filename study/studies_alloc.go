@@ -129,7 +129,8 @@ func runTwoChoices(_ context.Context, r *runner, p Params) (*Report, error) {
 		meas := left.add(&Series{Name: pr.label, Color: ci, Shape: ci, Style: StylePoints})
 		term := left.add(&Series{Color: ci, Style: StyleDashed})
 		fl := left.add(&Series{Color: ci, Style: StyleMarks})
-		lo, hi := math.Inf(1), math.Inf(-1)
+		var diffs, ratios []float64
+		var bound analysis.Bound
 		var last Row
 		for _, n := range p.Ns {
 			pt, err := r.run(pointSpec{process: pr.name, params: alloc.Params{D: float64(pr.d)}, n: n, m: int64(n), trials: p.Trials})
@@ -149,25 +150,55 @@ func runTwoChoices(_ context.Context, r *runner, p Params) (*Report, error) {
 				}
 			}
 			diff := row.MaxLoad.Mean - b.Value
-			lo, hi = min(lo, diff), max(hi, diff)
+			diffs, ratios, bound = append(diffs, diff), append(ratios, row.MaxLoad.Mean/b.Value), b
 			t.add(pr.label, row.N, row.MaxLoad.Mean, Interval(row.MaxLoad.CI95), countsString(row.MaxLoad.Counts),
 				fluid, b.Value, diff)
 			meas.Points = append(meas.Points, ciPt(float64(n), row.MaxLoad))
 			term.Points = append(term.Points, Pt{X: float64(n), Y: b.Value})
 		}
-		findings = append(findings, fmt.Sprintf("%s: max load − leading term stays within [%+.2f, %+.2f] over n = %s (the O(1) of the theory)",
-			pr.label, lo, hi, sizesString(p.Ns)))
+		findings = append(findings, termFinding(pr.label, bound, p.Ns, diffs, ratios))
 		tailSeries(right, last, ci, pr.label)
 	}
 	left.add(&Series{Name: "leading term", Color: -1, Style: StyleDashed})
 	left.add(&Series{Name: "fluid prediction", Color: -1, Style: StyleMarks})
 	t.Notes = []string{
-		"terms: one-choice (1 + o(1)) ln n / ln ln n [RS98]; Greedy[d] ln ln n / ln d + O(1) [ABKU99];",
-		fmt.Sprintf("Left[d] ln ln n / (d ln φ_d) + O(1) [V03], φ_2 = %.4f, φ_3 = %.4f, φ_4 = %.4f; natural logarithms.", analysis.Phi(2), analysis.Phi(3), analysis.Phi(4)),
+		"terms: one-choice (1 + o(1)) ln n / ln ln n [RS98] (a factor tending to 1: the difference is not bounded);",
+		"Greedy[d] ln ln n / ln d ± O(1) [ABKU99]; Left[d] ln ln n / (d ln φ_d) ± O(1) [V03] (a bounded difference),",
+		fmt.Sprintf("φ_2 = %.4f, φ_3 = %.4f, φ_4 = %.4f; natural logarithms.", analysis.Phi(2), analysis.Phi(3), analysis.Phi(4)),
 		"fluid: the mode of P(max ≥ i) ≈ 1 − exp(−n s_i), s_i the fluid limit at t = 1.",
 	}
 	findings = append(findings, fmt.Sprintf("the fluid prediction is the most frequent measured max load at %d of %d points", fluidHits, fluidAll))
 	return &Report{Tables: []*Table{t}, Findings: findings, Figure: fig}, nil
+}
+
+// termFinding says how the measured max load stands from the leading term
+// of bound b over the sizes ns, as far as b's precision lets the theory
+// speak: for a ± O(1) statement the difference, which the theory bounds by
+// a constant it does not give; for a (1 + o(1)) factor the ratio, which
+// the theory says tends to 1 — it bounds no difference, which may grow.
+func termFinding(label string, b analysis.Bound, ns []int, diffs, ratios []float64) string {
+	k := len(diffs)
+	first, last := pow2(int64(ns[0])), pow2(int64(ns[k-1]))
+	if b.Precision == analysis.PrecisionFactor {
+		trend := "not approaching 1 at these n"
+		if math.Abs(ratios[k-1]-1) < math.Abs(ratios[0]-1) {
+			trend = "moving toward 1"
+		}
+		return fmt.Sprintf("%s: max load − term goes from %+.2f (n = %s) to %+.2f (n = %s), a difference the theory does not bound: "+
+			"%s says only that max load / term tends to 1; the ratio goes from %.2f to %.2f (%s)",
+			label, diffs[0], first, diffs[k-1], last, b.Formula, ratios[0], ratios[k-1], trend)
+	}
+	rising := k >= 3
+	for i := 1; i < k; i++ {
+		rising = rising && diffs[i] > diffs[i-1]
+	}
+	note := ""
+	if rising {
+		note = "; it rises at every size measured"
+	}
+	return fmt.Sprintf("%s: max load − term %+.2f at n = %s, %+.2f at n = %s, range [%+.2f, %+.2f]%s; "+
+		"the theory's ± O(1) bounds it by a constant it does not give (%d sizes cannot show it bounded)",
+		label, diffs[0], first, diffs[k-1], last, slices.Min(diffs), slices.Max(diffs), note, k)
 }
 
 // tailSeries adds the measured tails of row (points) and its fluid tails
@@ -237,14 +268,14 @@ func runContiguous(_ context.Context, r *runner, p Params) (*Report, error) {
 		return 0
 	}
 	for ci, name := range names {
-		label := strings.Replace(procLabel(name, 0), "[0]", "[d]", 1)
+		label := strings.Replace(procLabel(name, 2), "[2]", "[d]", 1)
 		s2 := p2.add(&Series{Name: label, Color: ci, Shape: ci, Style: StylePoints})
 		for _, d := range ds {
 			var meas, term, s3 *Series
 			if d == 4 {
 				s3 = p3.add(&Series{Name: procLabel(name, d), Color: ci, Shape: ci, Style: StylePoints})
 				meas = pm.add(&Series{Name: procLabel(name, d), Color: ci, Shape: ci, Style: StylePoints})
-				term = pm.add(&Series{Color: ci, Style: StyleDashed, Label: kindMark(analysis.KindLeading) + " " + citationOf(name)})
+				term = pm.add(&Series{Color: ci, Style: StyleDashed})
 			}
 			for _, n := range p.Ns {
 				pt, err := r.run(pointSpec{process: name, params: alloc.Params{D: float64(d)}, n: n, m: int64(n), trials: p.Trials})
@@ -258,7 +289,10 @@ func runContiguous(_ context.Context, r *runner, p Params) (*Report, error) {
 				if meas != nil {
 					s3.Points = append(s3.Points, Pt{X: float64(n), Y: tail(row, 3)})
 					meas.Points = append(meas.Points, ciPt(float64(n), row.MaxLoad))
-					term.Points = append(term.Points, Pt{X: float64(n), Y: b.Value})
+					if b.Applies {
+						term.Label = b.Mark() + " " + citation(b.Name)
+						term.Points = append(term.Points, Pt{X: float64(n), Y: b.Value})
+					}
 				}
 				if n == nMax {
 					at[key{name, d}] = tails{tail(row, 2), tail(row, 3)}
@@ -281,13 +315,6 @@ func runContiguous(_ context.Context, r *runner, p Params) (*Report, error) {
 			d, pow2(int64(nMax)), g.s2, w.s2, l.s2, g.s3, w.s3, l.s3))
 	}
 	return &Report{Tables: []*Table{t}, Findings: findings, Figure: fig}, nil
-}
-
-func citationOf(process string) string {
-	if process == nameLeft {
-		return "V03"
-	}
-	return "KP06"
 }
 
 // probesPerBall is the mean over the trials of probes / m.
@@ -343,7 +370,7 @@ func runFirstDiff(_ context.Context, r *runner, p Params) (*Report, error) {
 	type res struct{ load, probes float64 }
 	at := map[string]res{}
 	for ci, name := range names {
-		ls := load.add(&Series{Name: strings.Replace(procLabel(name, 0), "[0]", "[d]", 1), Color: ci, Shape: ci, Style: StylePoints})
+		ls := load.add(&Series{Name: strings.Replace(procLabel(name, 2), "[2]", "[d]", 1), Color: ci, Shape: ci, Style: StylePoints})
 		ps := probes.add(&Series{Name: ls.Name, Color: ci, Shape: ci, Style: StylePoints})
 		for _, d := range ds {
 			for _, n := range p.Ns {
@@ -549,7 +576,7 @@ func runHeavy(_ context.Context, r *runner, p Params) (*Report, error) {
 	t := newTable("gap", fmt.Sprintf("mean gap (max load − m/n) after t·n balls, n = %s; drift: mean gap over t in (%d, %d] minus over the decade before, per trial, mean and 95%% CI",
 		pow2(int64(n)), hi0, p.Load), cols...)
 	fig := &Figure{}
-	pan := fig.add(&Panel{Title: fmt.Sprintf("gap after t·n balls, n = %s (mean over %d trials); dashed: theory terms", pow2(int64(n)), p.Trials),
+	pan := fig.add(&Panel{Title: fmt.Sprintf("gap after t·n balls, n = %s (mean over %d trials); dashed: gap bounds where they apply", pow2(int64(n)), p.Trials),
 		XLabel: "t = m/n", YLabel: "gap = max load − m/n", XScale: ScaleLog10, YScale: ScaleLog})
 	flat := fig.add(&Panel{Title: "the processes whose gap the theory bounds for every m (linear scale)",
 		XLabel: "t = m/n", YLabel: "gap = max load − m/n", XScale: ScaleLog10})
@@ -585,27 +612,27 @@ func runHeavy(_ context.Context, r *runner, p Params) (*Report, error) {
 		dm, dci := meanCI(diffs)
 		vals = append(vals, dm, dci)
 		row := pt.Row
+		// The process's gap bound at t = Load: its value only where it
+		// applies (a heavily loaded statement says from which t on).
 		var theory any
 		bound := "-"
-		switch hp.process {
-		case nameOneChoice:
-			if b, ok := boundNamed(row, "gap, heavily loaded"); ok {
-				theory, bound = b.Value, b.Formula+" [RS98]"
+		prefix := map[string]string{nameOneChoice: "gap, heavily loaded", nameGreedy: "gap, any m",
+			nameOnePlusBeta: "gap, heavily loaded", nameWeighted: "gap independent of m"}[hp.process]
+		if b, ok := boundNamed(row, prefix); ok {
+			bound = b.Formula
+			if b.Base == "log2" {
+				bound += " (log2)"
 			}
-		case nameGreedy:
-			if b, ok := boundNamed(row, "gap, any m"); ok {
-				theory, bound = b.Value, b.Formula+" [BCSV06]"
-			}
-		case nameOnePlusBeta:
-			if b, ok := boundNamed(row, "gap, any m"); ok {
-				theory, bound = b.Value, b.Formula+" (log2) [PTW15]"
-			}
-		case nameWeighted:
-			if b, ok := boundNamed(row, "gap independent of m"); ok {
+			bound += " [" + citation(b.Name) + "]"
+			switch {
+			case hp.process == nameWeighted && !b.Applies:
+				bound = "no claim: infinite variance [TW07]"
+			case hp.process == nameWeighted:
 				bound = "independent of m [TW07]"
-				if !b.Applies {
-					bound = "no claim: infinite variance [TW07]"
-				}
+			case b.Applies:
+				theory = b.Value
+			case b.Regime == analysis.RegimeHeavy:
+				bound += fmt.Sprintf(", from t >= %.4g", b.HeavyFrom)
 			}
 		}
 		vals = append(vals, theory, bound)
@@ -618,28 +645,31 @@ func runHeavy(_ context.Context, r *runner, p Params) (*Report, error) {
 		if hp.process != nameOneChoice && hp.weights != "pareto:shape=1.5" {
 			flat.add(&Series{Name: hp.label, Color: ci, Style: StyleLine, Points: s.Points})
 		}
-		switch hp.process {
-		case nameOneChoice:
-			th := pan.add(&Series{Color: ci, Style: StyleDashed, Label: "≈ RS98"})
-			for _, k := range logSpaced(steps, 30) {
-				tt := float64(k + 1)
-				th.Points = append(th.Points, Pt{X: tt, Y: math.Sqrt(2 * tt * math.Log(float64(n)))})
+		// The gap bound, drawn at the t where it applies (one-choice's
+		// from t >= ln n, (1+β)'s from t >= ln n / β²; weighted balls'
+		// has no value to draw).
+		var ts []float64
+		for _, k := range logSpaced(steps, 30) {
+			ts = append(ts, float64(k+1))
+		}
+		if th := boundSeries(row.Query, prefix, analysis.QuantityGap, ts, ci); th != nil {
+			pan.add(th)
+			if hp.process == nameGreedy {
+				flat.add(th)
 			}
-		case nameGreedy:
-			v := math.Log(math.Log(float64(n))) / math.Ln2
-			pan.add(&Series{Color: ci, Style: StyleDashed, Label: "≈ BCSV06", Points: []Pt{{X: 1, Y: v}, {X: float64(steps), Y: v}}})
-			flat.add(&Series{Color: ci, Style: StyleDashed, Label: "≈ BCSV06", Points: []Pt{{X: 1, Y: v}, {X: float64(steps), Y: v}}})
 		}
 		findings = append(findings, fmt.Sprintf("%s: gap %.2f at t = %d, drift over the last decade %+.2f [%+.2f, %+.2f]",
 			hp.label, mean[p.Load-1], p.Load, dm, dci[0], dci[1]))
 		lastGap[hp.label] = mean[p.Load-1]
 	}
-	findings = append(findings, fmt.Sprintf("(1+β): gap at β = 0.1 over gap at β = 0.5, t = %d: %.2f (Θ(log n / β) says 5 up to constants)",
+	findings = append(findings, fmt.Sprintf("(1+β): gap at β = 0.1 over gap at β = 0.5, t = %d: %.2f (a gap proportional to 1/β would give 5; Θ(log n / β) fixes it only up to constant factors)",
 		p.Load, lastGap["(1+β), β = 0.1"]/lastGap["(1+β), β = 0.5"]))
 	t.Notes = []string{
-		"theory: one-choice m/n + sqrt(2 (m/n) ln n) (1 + o(1)) for m ≫ n ln n [RS98]; Greedy[2] ln ln n / ln 2 + O(1) for every m [BCSV06];",
-		"(1+β) Θ(log n / β) for every m [PTW15] (explicit term log2 n / β); weighted balls (mean 1): gap independent of m",
-		"for weights with a finite second moment [TW07] (exponential: yes; Pareto with shape 1.5: infinite variance).",
+		"theory (the gap bound where it applies at t = m/n; '-' outside its regime): one-choice (1 + o(1)) sqrt(2 (m/n) ln n) for m ≫ n ln n,",
+		"taken as t >= ln n [RS98]; Greedy[2] ln ln n / ln 2 ± O(1) for every m [BCSV06]; (1+β) Θ(log n / β), unknown constants",
+		"(explicit term log2 n / β), heavily loaded: the upper bound O(log n / β) holds for every m, the lower bound from t of order",
+		"ln n / β², taken as the threshold [PTW15]; weighted balls (mean 1): a gap independent of m, with no explicit value, for weights",
+		"with a finite second moment [TW07] (exponential: yes; Pareto with shape 1.5: infinite variance).",
 		"Every trial records its gap after every n balls (alloc.Config.Every = n); weighted gap = max − total weight / n.",
 	}
 	return &Report{Tables: []*Table{t}, Findings: findings, Figure: fig}, nil

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/analysis"
 )
 
 // Studies of the graphical process: 2 graph-degree, 7 heavy-graphs.
@@ -63,11 +64,11 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 	// (a) Δ sweep at fixed n.
 	ta := newTable("degree", fmt.Sprintf("(a) random Δ-regular graphs, n = m = %s: max load (mean over the trials, 95%% CI) against the bounds' explicit terms", pow2(int64(n))),
 		"Δ", "", "ε = log Δ/log n", "%.3f", "max load", "%.2f", "95% CI", "%.2f", "distribution", "",
-		"KP lower (worst graph)", "%.2f", "KP n^ε upper", "%.2f", "KP Δ-regular upper", "%.2f")
-	pa := fig.add(&Panel{Title: fmt.Sprintf("(a) Δ-regular, n = %s: max load against Δ; dashed: [KP06] terms", pow2(int64(n))),
+		"KP worst case (ref)", "%.2f", "KP n^ε upper", "%.2f", "KP Δ-regular upper", "%.2f")
+	pa := fig.add(&Panel{Title: fmt.Sprintf("(a) Δ-regular, n = %s: max load against Δ; dashed: [KP06] bound; dotted: reference", pow2(int64(n))),
 		XLabel: "Δ", YLabel: "max load", XScale: ScaleLog, YScale: ScaleLog, LegendRight: true})
 	meas := pa.add(&Series{Name: "measured", Color: 0, Shape: 0, Style: StylePoints})
-	lower := pa.add(&Series{Name: "≥ worst Δ-regular graph", Color: 1, Style: StyleDashed})
+	lower := pa.add(&Series{Name: "ref: " + analysis.WorstRegularLabel, Color: 1, Style: StyleDotted})
 	upperEps := pa.add(&Series{Name: "≤ log log n + 1/ε", Color: 2, Style: StyleDashed})
 	var l4 float64
 	for _, d := range deltas {
@@ -76,10 +77,14 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 			return nil, err
 		}
 		row := pt.Row
-		lb, _ := boundNamed(row, "max load, worst Δ-regular graph")
+		lb, _ := boundNamed(row, "max load, worst case over Δ-regular graphs")
 		ub, _ := boundNamed(row, "max load, degree n^ε")
 		dr, _ := boundNamed(row, "max load, Δ-regular, m = n")
-		var ubv, drv any
+		var lbv, ubv, drv any
+		if lb.Applies {
+			lbv = lb.Value
+			lower.Points = append(lower.Points, Pt{X: float64(d), Y: lb.Value})
+		}
 		if ub.Applies {
 			ubv = ub.Value
 			upperEps.Points = append(upperEps.Points, Pt{X: float64(d), Y: ub.Value})
@@ -89,12 +94,11 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 		}
 		l4 = math.Pow(math.Log2(float64(n)), 4)
 		ta.add(d, math.Log(float64(d))/math.Log(float64(n)), row.MaxLoad.Mean, Interval(row.MaxLoad.CI95), countsString(row.MaxLoad.Counts),
-			lb.Value, ubv, drv)
+			lbv, ubv, drv)
 		meas.Points = append(meas.Points, ciPt(float64(d), row.MaxLoad))
-		lower.Points = append(lower.Points, Pt{X: float64(d), Y: lb.Value})
 	}
 	ta.Notes = []string{
-		"KP lower: log log n + log n / log(Δ log n), shown by SOME Δ-regular graph: a worst case, not a bound on a random one;",
+		"KP worst case: log log n + log n / log(Δ log n), the " + analysis.WorstRegularLabel + ": a reference, not a bound on a random one;",
 		"KP n^ε upper: log log n + O(1/ε) + O(1) with the O(·) dropped, for ε ≥ 1/log log n; '-' where ε is smaller;",
 		fmt.Sprintf("KP Δ-regular upper: log log n + O(log n / log(Δ / log⁴ n)), meaningful only for Δ > log⁴ n = %.0f ('-' here).", l4),
 		"Logarithms base 2.",

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -14,6 +15,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/graphalloc/graphalloc/analysis"
 )
 
 // Figure is a report's plot: panels side by side (three to a row), each a
@@ -64,6 +67,42 @@ type Series struct {
 type Pt struct{ X, Y, Lo, Hi float64 }
 
 func (f *Figure) add(p *Panel) *Panel { f.Panels = append(f.Panels, p); return p }
+
+// boundSeries is the curve of q's bound whose name starts with prefix
+// against t = m/n, on quantity (analysis.QuantityMaxLoad or QuantityGap):
+// the bound is evaluated at m = t·n for each t of ts and drawn only where
+// it applies, its regime included, read on quantity (Bound.MaxLoadAt,
+// GapAt). Dotted for a reference, dashed otherwise; labelled with its mark
+// and citation. It returns nil where the bound applies at no t, has no
+// value or no reading on quantity.
+func boundSeries(q analysis.Query, prefix, quantity string, ts []float64, color int) *Series {
+	s := &Series{Color: color, Style: StyleDashed}
+	for _, t := range ts {
+		q.M = t * q.N
+		for _, b := range analysis.Bounds(q) {
+			if !strings.HasPrefix(b.Name, prefix) || !b.Applies || !b.InRegime(t) {
+				continue
+			}
+			v, ok := b.MaxLoadAt(t)
+			if quantity == analysis.QuantityGap {
+				v, ok = b.GapAt(t)
+			}
+			if !ok {
+				continue
+			}
+			s.Label = b.Mark() + " " + citation(b.Name)
+			if b.Kind == analysis.KindReference {
+				s.Style = StyleDotted
+			}
+			s.Points = append(s.Points, Pt{X: t, Y: v})
+			break
+		}
+	}
+	if len(s.Points) == 0 {
+		return nil
+	}
+	return s
+}
 
 func (p *Panel) add(s *Series) *Series { p.Series = append(p.Series, s); return s }
 

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/graphalloc/graphalloc/analysis"
 )
 
 // Every study runs at its tiny size, gives the same report whatever the
@@ -250,5 +252,61 @@ func TestStudyParamsChecked(t *testing.T) {
 	rep, err := s.Run(context.Background(), p, Options{Seed: 1})
 	if err != nil || rep.Size != "custom" {
 		t.Errorf("custom size: %v, %v", rep.Size, err)
+	}
+}
+
+// A study's commentary claims of the theory only what its statement says:
+// a (1 + o(1)) factor bounds the ratio, not the difference, so a growing
+// difference is not called "the O(1) of the theory"; a ± O(1) statement
+// bounds the difference by a constant it does not give.
+func TestTermFinding(t *testing.T) {
+	bound := func(process string) analysis.Bound {
+		return analysis.Bounds(analysis.Query{N: 1 << 20, Process: process})[0]
+	}
+	ns := []int{1 << 8, 1 << 12, 1 << 16, 1 << 20}
+	cases := []struct {
+		name          string
+		b             analysis.Bound
+		diffs, ratios []float64
+		want, unwant  []string
+	}{
+		// The default page's one-choice: +1.21 → +3.78, ratio 1.37 → 1.72.
+		{"one-choice: a growing difference, a (1 + o(1)) term", bound("one-choice"),
+			[]float64{1.21, 2.37, 3.14, 3.78}, []float64{1.37, 1.60, 1.68, 1.72},
+			[]string{"from +1.21 (n = 2^8) to +3.78 (n = 2^20)", "does not bound", "max load / term tends to 1", "from 1.37 to 1.72 (not approaching 1 at these n)"},
+			[]string{"O(1)", "stays within"}},
+		{"Greedy[2]: a ± O(1) term", bound("greedy"),
+			[]float64{0.43, -0.06, -0.27, 0.21}, []float64{1.17, 0.98, 0.92, 1.06},
+			[]string{"range [-0.27, +0.43]", "± O(1) bounds it by a constant it does not give", "4 sizes cannot show it bounded"},
+			[]string{"rises", "the O(1) of the theory"}},
+		{"Left[d]: a difference that rises at every size is said to", bound("left"),
+			[]float64{0.5, 0.9, 1.1, 1.56}, []float64{1.3, 1.4, 1.5, 1.6},
+			[]string{"rises at every size measured"}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := termFinding("p", tc.b, ns, tc.diffs, tc.ratios)
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%q lacks %q", got, w)
+				}
+			}
+			for _, w := range tc.unwant {
+				if strings.Contains(got, w) {
+					t.Errorf("%q says %q", got, w)
+				}
+			}
+		})
+	}
+	// The study itself, at its tiny size.
+	s, _ := Lookup("two-choices")
+	rep, err := s.Run(context.Background(), s.Tiny, Options{Seed: 1, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		if strings.Contains(f, "the O(1) of the theory") || strings.HasPrefix(f, "one-choice") && !strings.Contains(f, "does not bound") {
+			t.Errorf("finding %q", f)
+		}
 	}
 }

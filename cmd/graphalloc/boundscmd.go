@@ -182,7 +182,11 @@ func writeBoundsTable(w io.Writer, desc string, bs []analysis.Bound) {
 		if base == "" {
 			base = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.4f\t%s\t%s\n", b.Process, b.Name, b.Kind, b.Value, b.Formula, base)
+		value := fmt.Sprintf("%.4f", b.Value)
+		if b.NoValue {
+			value = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", b.Process, b.Name, b.Kind, value, b.Formula, base)
 	}
 	tw.Flush()
 	if !header {

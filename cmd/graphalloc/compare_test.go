@@ -48,18 +48,27 @@ func TestBoundsFluidJSONSchema(t *testing.T) {
 	if len(b) != 1 || len(b["bounds"]) == 0 {
 		t.Fatalf("want {\"bounds\": [...]}, got %s", out)
 	}
+	// The README's contract, never renamed or dropped; then the keys added
+	// since (order, precision and heavy_from only where they mean
+	// something).
 	want := []string{"applies", "base", "formula", "kind", "name", "process", "reason", "value"}
+	added := []string{"quantity", "regime", "order", "precision", "heavy_from"}
 	for _, e := range b["bounds"] {
-		var keys []string
+		for _, k := range want {
+			if _, ok := e[k]; !ok {
+				t.Fatalf("bound %v has no key %q", e, k)
+			}
+		}
 		for k := range e {
-			keys = append(keys, k)
+			if !slices.Contains(want, k) && !slices.Contains(added, k) {
+				t.Errorf("bound %v: unknown key %q", e["name"], k)
+			}
 		}
-		slices.Sort(keys)
-		if !slices.Equal(keys, want) {
-			t.Fatalf("bound keys %v, want %v", keys, want)
-		}
-		if k := e["kind"]; k != "upper" && k != "lower" && k != "leading" {
+		if k := e["kind"]; !slices.Contains([]any{"upper", "lower", "leading", "order", "reference"}, k) {
 			t.Errorf("kind %v", k)
+		}
+		if v, ok := e["value"].(float64); !ok && e["value"] != nil || ok && math.IsNaN(v) {
+			t.Errorf("value is neither a number nor null: %v", e["value"])
 		}
 		if _, ok := e["applies"].(bool); !ok {
 			t.Errorf("applies is not a boolean: %v", e["applies"])
