@@ -41,8 +41,14 @@ type wantBound struct {
 	reason        string // a substring of Reason
 }
 
+// checkBounds checks the bounds of q against wants. A case that leaves M
+// out is at m = n: the test fills it in, Query has no default (m = 0 fails
+// Validate).
 func checkBounds(t *testing.T, q Query, wants []wantBound) {
 	t.Helper()
+	if q.M == 0 {
+		q.M = q.N
+	}
 	bs := Bounds(q)
 	for _, w := range wants {
 		b := findBound(t, bs, w.process, w.name)
@@ -246,10 +252,10 @@ func TestBoundsWellFormed(t *testing.T) {
 	}
 	for _, topo := range []string{"", "complete", "cycle", "torus:dim=2", "hypercube", "regular:degree=4", "nonregular", "gnp:p=0.01", "file:x.txt"} {
 		for _, deg := range []float64{0, 4} {
-			queries = append(queries, Query{N: 1024, Process: "graph", Topology: topo, Degree: deg, Expansion: 0.1})
+			queries = append(queries, Query{N: 1024, M: 1024, Process: "graph", Topology: topo, Degree: deg, Expansion: 0.1})
 		}
 	}
-	queries = append(queries, Query{N: 1024, Process: "graph", Expansion: 3}, Query{N: 1024, Process: "one-plus-beta", Beta: 2})
+	queries = append(queries, Query{N: 1024, M: 1024, Process: "graph", Expansion: 3}, Query{N: 1024, M: 1024, Process: "one-plus-beta", Beta: 2})
 	kinds := []string{KindUpper, KindLower, KindLeading}
 	for _, q := range queries {
 		bs := Bounds(q)
@@ -288,8 +294,22 @@ func TestBoundsWellFormed(t *testing.T) {
 	if got := len(Bounds(Query{N: 1000})); got != 21 {
 		t.Errorf("Bounds for every process: %d, want 21", got)
 	}
-	if bs := Bounds(Query{N: 2, Process: "greedy"}); bs[0].Applies || !strings.Contains(bs[0].Reason, "n >= 3") {
+	if bs := Bounds(Query{N: 2, M: 2, Process: "greedy"}); bs[0].Applies || !strings.Contains(bs[0].Reason, "n >= 3") {
 		t.Errorf("n = 2: %+v", bs[0])
+	}
+}
+
+// TestBoundsNoBalls: m = 0 is an invalid query, not a stand-in for m = n,
+// so no bound applies (m/n + ln ln n / ln d once read 4.47 at m = 0).
+func TestBoundsNoBalls(t *testing.T) {
+	bs := Bounds(Query{N: 1 << 16, Process: "greedy"})
+	if len(bs) == 0 {
+		t.Fatal("no bounds")
+	}
+	for _, b := range bs {
+		if b.Applies || !strings.Contains(b.Reason, "m >= 1") {
+			t.Errorf("m = 0: %s applies %v (%s)", b.Name, b.Applies, b.Reason)
+		}
 	}
 }
 
@@ -303,15 +323,17 @@ func TestQueryValidate(t *testing.T) {
 		want string
 	}{
 		{Query{N: 0}, "analysis: query needs n >= 1, got 0"},
-		{Query{N: 10, M: -1}, "m >= 0"},
-		{Query{N: 10, D: 0.5}, "d >= 1"},
-		{Query{N: 10, Beta: 1.5}, "0 <= beta <= 1"},
-		{Query{N: 10, Process: "greedyy"}, `unknown process "greedyy"`},
-		{Query{N: 10, Expansion: 8}, "degree-normalised edge expansion in [0, 1], got 8"},
-		{Query{N: 10, Eps: 2}, "eps"},
-		{Query{N: 10, Sample: "node"}, `unknown sampling rule "node"`},
-		{Query{N: 10, Weights: "pareto"}, "needs shape="},
-		{Query{N: 10, CoreFraction: 2}, "CoreFraction"},
+		{Query{N: 10, M: -1}, "m >= 1"},
+		// m = 0 is not a default for m = n: no balls, nothing to bound.
+		{Query{N: 10}, "analysis: query needs m >= 1, got 0"},
+		{Query{N: 10, M: 10, D: 0.5}, "d >= 1"},
+		{Query{N: 10, M: 10, Beta: 1.5}, "0 <= beta <= 1"},
+		{Query{N: 10, M: 10, Process: "greedyy"}, `unknown process "greedyy"`},
+		{Query{N: 10, M: 10, Expansion: 8}, "degree-normalised edge expansion in [0, 1], got 8"},
+		{Query{N: 10, M: 10, Eps: 2}, "eps"},
+		{Query{N: 10, M: 10, Sample: "node"}, `unknown sampling rule "node"`},
+		{Query{N: 10, M: 10, Weights: "pareto"}, "needs shape="},
+		{Query{N: 10, M: 10, CoreFraction: 2}, "CoreFraction"},
 	} {
 		if err := tc.q.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: error %v, want %q", tc.q, err, tc.want)

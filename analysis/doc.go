@@ -34,7 +34,7 @@
 // Bounds lists the theorems of docs/theory.md that speak to a Query (process, n,
 // m, d, and what is known of the graph), each evaluated:
 //
-//	for _, b := range analysis.Bounds(analysis.Query{N: 1 << 16, Process: "greedy"}) {
+//	for _, b := range analysis.Bounds(analysis.Query{N: 1 << 16, M: 1 << 16, Process: "greedy"}) {
 //		fmt.Println(b.Name, b.Value, b.Applies)
 //	}
 //	// max load, m = n [ABKU99] 3.4712 true   (ln ln n / ln 2)

@@ -104,7 +104,7 @@ func Example() {
 	tails, _ := analysis.Tails(analysis.FluidProcess{Family: alloc.FamilyGreedy, D: 2}, 1)
 	fmt.Println("fluid-limit prediction:", analysis.PredictedMaxLoad(tails, n))
 
-	b := analysis.Bounds(analysis.Query{N: n, Process: "greedy"})[0]
+	b := analysis.Bounds(analysis.Query{N: n, M: n, Process: "greedy"})[0]
 	fmt.Printf("%s: %s = %.2f\n", b.Name, b.Formula, b.Value)
 	// Output:
 	// simulated max load: mean 3.1, counts map[3:9 4:1]
