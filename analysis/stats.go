@@ -209,10 +209,17 @@ func SummarizeAtLeast(x []float64, floor float64) Summary {
 		return s
 	}
 	s.IntervalMethod = IntervalStudentT
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
-	half := t * s.Std / math.Sqrt(float64(n))
-	s.CI95 = [2]float64{max(s.Mean-half, floor), s.Mean + half}
+	s.CI95 = studentT95(s.Mean, s.Std, n)
+	s.CI95[0] = max(s.CI95[0], floor)
 	return s
+}
+
+// studentT95 returns mean ± t·std/√n with t the 0.975 quantile of Student's
+// t with n − 1 degrees of freedom; n must be at least 2.
+func studentT95(mean, std float64, n int) [2]float64 {
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
+	half := t * std / math.Sqrt(float64(n))
+	return [2]float64{mean - half, mean + half}
 }
 
 // latticeSteps returns the sorted values as whole steps above the first,
