@@ -223,15 +223,15 @@ func studentT95(mean, std float64, n int) [2]float64 {
 }
 
 // latticeSteps returns the sorted values as whole steps above the first,
-// k_i = x_i − x_0, and whether they are whole, to 1e-9 relative (a
-// gap x − m/n at a fractional m/n differs from another by a whole number
-// only up to rounding).
+// k_i = x_i − x_0, and whether they are whole up to rounding: a gap x − m/n
+// at a fractional m/n differs from another by a whole number only within
+// a few units in the last place of x, allowed for as 1e-9 + |x|·2^−48.
 func latticeSteps(sorted []float64) ([]int, bool) {
 	steps := make([]int, len(sorted))
 	for i, v := range sorted {
 		d := v - sorted[0]
 		k := math.Round(d)
-		if math.Abs(d-k) > 1e-9*max(1, math.Abs(v)) || k > 1<<30 {
+		if math.Abs(d-k) > 1e-9+math.Abs(v)*0x1p-48 || k > 1<<30 {
 			return nil, false
 		}
 		steps[i] = int(k)

@@ -96,6 +96,16 @@ func TestSummarize(t *testing.T) {
 				IntervalMethod: IntervalBinomialTails, Mode: 1.5, Agree: 2},
 		},
 		{
+			// 2.5 apart is no lattice, however large the values (the
+			// rounding allowance at 1e12 is 1e12·2^−48 = 0.0036).
+			name:  "large reals",
+			x:     []float64{1e12, 1e12 + 2.5},
+			floor: 0,
+			want: Summary{Mean: 1e12 + 1.25, Std: 2.5 / math.Sqrt2, Min: 1e12, Max: 1e12 + 2.5, N: 2,
+				CI95:           [2]float64{1e12 + 1.25 - 12.706205*1.25, 1e12 + 1.25 + 12.706205*1.25},
+				IntervalMethod: IntervalStudentT, Mode: 1e12, Agree: 1},
+		},
+		{
 			// All agree: [3 + 0.025^{1/3}, 5 − 0.025^{1/3}], not [4, 4].
 			name:   "constant",
 			x:      []float64{4, 4, 4},
@@ -113,7 +123,9 @@ func TestSummarize(t *testing.T) {
 		},
 		{name: "empty", x: nil, floor: 0, want: Summary{IntervalMethod: IntervalNone}},
 	}
-	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-6 }
+	// 1e-6 absolute: the hand values carry 6 decimals; 1e-12 relative for
+	// the large ones, whose last place is 1.2e-4.
+	near := func(a, b float64) bool { return math.Abs(a-b) <= max(1e-6, 1e-12*math.Abs(b)) }
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			got := SummarizeAtLeast(tc.x, tc.floor)
