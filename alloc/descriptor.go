@@ -223,7 +223,7 @@ func (d *Descriptor) Check(p Params) error {
 		return fmt.Errorf("alloc: %s needs a graph", d.Name)
 	}
 	if uses&ParamWeights != 0 {
-		if err := p.Weights.Check(); err != nil {
+		if err := checkWeights(d.Name, p.Weights); err != nil {
 			return err
 		}
 	}

@@ -142,6 +142,48 @@ func (w WeightDist) Mean() float64 {
 	return 1
 }
 
+// Variance returns the variance of the weight: 0 for const, 1 for exp,
+// (B−A)²/12 for uniform, and α/((α−1)²(α−2)) for Pareto with shape α > 2,
+// +Inf for α ≤ 2 (Pareto's second moment E[W²] = α/(α−2) is finite only
+// for α > 2; for α ≤ 1 the mean is infinite too).
+func (w WeightDist) Variance() float64 {
+	switch w.Kind {
+	case WeightExp:
+		return 1
+	case WeightPareto:
+		if w.Shape <= 2 {
+			return math.Inf(1)
+		}
+		a := w.Shape
+		return a / ((a - 1) * (a - 1) * (a - 2))
+	case WeightUniform:
+		return (w.B - w.A) * (w.B - w.A) / 12
+	}
+	return 0
+}
+
+// FiniteMoments reports whether the weight has a finite mean and a finite
+// variance. Only Pareto weights can fail either: the mean needs shape > 1,
+// the variance shape > 2.
+//
+// Weighted refuses weights without a finite mean (see Weighted.Check). An
+// infinite variance is allowed but worth a warning: [TW07]'s gap that does
+// not grow with m assumes a finite second moment, so no bound speaks to
+// the measured gap (Caveat gives the sentence).
+func (w WeightDist) FiniteMoments() (mean, variance bool) {
+	return !math.IsInf(w.Mean(), 1), !math.IsInf(w.Variance(), 1)
+}
+
+// Caveat returns a one-line warning for weights that Weighted accepts but
+// whose variance is infinite, and "" otherwise.
+func (w WeightDist) Caveat() string {
+	if mean, variance := w.FiniteMoments(); mean && !variance {
+		return fmt.Sprintf("weights %s have infinite variance (pareto needs shape > 2 for a finite one): "+
+			"the gap bound independent of m [TW07] assumes a finite one and does not apply", w)
+	}
+	return ""
+}
+
 // Weighted is Greedy[d] with weighted balls (Talwar, Wieder, "Balanced
 // allocations: the weighted case", STOC 2007): each ball draws a weight from
 // Weights, draws D bins uniformly and independently, and goes to the one
@@ -190,15 +232,31 @@ func (Weighted) Name() string { return weightedDescriptor.Name }
 // String returns "weighted[d]".
 func (p Weighted) String() string { return fmt.Sprintf("%s[%d]", p.Name(), p.D) }
 
-// Check requires n ≥ 1, 1 ≤ D ≤ 2^20 and a valid weight distribution.
+// Check requires n ≥ 1, 1 ≤ D ≤ 2^20 and a valid weight distribution with
+// a finite mean: with E[W] = ∞ (Pareto with shape ≤ 1) the average load
+// m·E[W]/n is infinite, so the gap, max load minus average load, is
+// undefined and the measured total weight over n estimates nothing. An
+// infinite variance passes (see WeightDist.FiniteMoments and Caveat).
 func (p Weighted) Check(n int) error {
 	if p.D < 1 || p.D > maxChoices {
 		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
 	}
-	if err := p.Weights.Check(); err != nil {
+	if err := checkWeights(p.Name(), p.Weights); err != nil {
 		return err
 	}
 	return checkBins(p.Name(), n)
+}
+
+// checkWeights requires a valid weight distribution with a finite mean.
+func checkWeights(name string, w WeightDist) error {
+	if err := w.Check(); err != nil {
+		return err
+	}
+	if mean, _ := w.FiniteMoments(); !mean {
+		return fmt.Errorf("alloc: %s needs weights with a finite mean, and %s has E[W] = ∞ "+
+			"(pareto needs shape > 1): the gap, max load − average load, is undefined", name, w)
+	}
+	return nil
 }
 
 // PlaceWeighted throws m weighted balls into the loads L and returns the

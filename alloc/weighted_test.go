@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -50,6 +51,60 @@ func TestWeightedCheck(t *testing.T) {
 	}
 	if _, ok := Rule(Weighted{D: 2}).(Process); ok {
 		t.Error("Weighted is a Process: integer bins cannot hold its loads")
+	}
+}
+
+// TestWeightMoments: the closed forms of the mean and variance, and
+// Weighted's verdict on each: an infinite mean is refused (the gap max −
+// average is undefined), an infinite variance accepted with a caveat.
+func TestWeightMoments(t *testing.T) {
+	inf := math.Inf(1)
+	cases := []struct {
+		name           string
+		w              WeightDist
+		mean, variance float64
+		accepted       bool
+	}{
+		{"const", WeightDist{}, 1, 0, true},
+		{"exp", WeightDist{Kind: WeightExp}, 1, 1, true},
+		// (2 − 0.5)²/12 = 2.25/12 = 0.1875.
+		{"uniform", WeightDist{Kind: WeightUniform, A: 0.5, B: 2}, 1.25, 0.1875, true},
+		// α = 3: mean 3/2, variance 3/(2²·1) = 0.75.
+		{"pareto 3", WeightDist{Kind: WeightPareto, Shape: 3}, 1.5, 0.75, true},
+		// α = 2: the borderline; E[W²] = ∫ x²·2x^−3 dx diverges (logarithmically).
+		{"pareto 2", WeightDist{Kind: WeightPareto, Shape: 2}, 2, inf, true},
+		{"pareto 1.5", WeightDist{Kind: WeightPareto, Shape: 1.5}, 3, inf, true},
+		// α = 1: E[W] = ∫ x·x^−2 dx diverges too.
+		{"pareto 1", WeightDist{Kind: WeightPareto, Shape: 1}, inf, inf, false},
+		{"pareto 0.5", WeightDist{Kind: WeightPareto, Shape: 0.5}, inf, inf, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if m, v := tc.w.Mean(), tc.w.Variance(); m != tc.mean || !(v == tc.variance || math.Abs(v-tc.variance) <= 1e-15) {
+				t.Errorf("mean %g variance %g, want %g %g", m, v, tc.mean, tc.variance)
+			}
+			fm, fv := tc.w.FiniteMoments()
+			if fm != !math.IsInf(tc.mean, 1) || fv != !math.IsInf(tc.variance, 1) {
+				t.Errorf("FiniteMoments = %v, %v", fm, fv)
+			}
+			err := Weighted{D: 2, Weights: tc.w}.Check(10)
+			if (err == nil) != tc.accepted {
+				t.Fatalf("Check: %v, want accepted %v", err, tc.accepted)
+			}
+			if err != nil && (!strings.Contains(err.Error(), "finite mean") || !strings.Contains(err.Error(), tc.w.String())) {
+				t.Errorf("Check: %q does not name the distribution and the finite mean", err)
+			}
+			if c := tc.w.Caveat(); (c != "") != (tc.accepted && !fv) {
+				t.Errorf("Caveat %q", c)
+			}
+		})
+	}
+	// The refusal reaches a run before any ball is thrown.
+	c := Config{Process: Weighted{D: 2, Weights: WeightDist{Kind: WeightPareto, Shape: 0.5}}, N: 10, M: 10}
+	ran := false
+	err := Run(context.Background(), c, []int{0}, 1, func(Result) error { ran = true; return nil })
+	if err == nil || ran || !strings.Contains(err.Error(), "finite mean") {
+		t.Errorf("Run with pareto:shape=0.5: %v", err)
 	}
 }
 

@@ -204,7 +204,7 @@ func (b Bound) Short(verb string) string {
 // not valid inputs stand for the CLI defaults (noted below); Validate
 // reports values that are out of range.
 type Query struct {
-	N, M    float64 // bins n ≥ 1 and balls m ≥ 0; M = 0 means m = n
+	N, M    float64 // bins n ≥ 1 and balls m ≥ 1 (no default: m = 0 fails Validate)
 	D       float64 // choices d (real for rank); 0 means 2
 	Beta    float64 // β in [0, 1] for one-plus-beta
 	Process string  // a CLI process name; "" for all (rank excepted)
@@ -236,8 +236,8 @@ func (q Query) Validate() error {
 	switch {
 	case !fin(q.N) || q.N < 1:
 		return fmt.Errorf("analysis: query needs n >= 1, got %g", q.N)
-	case !fin(q.M) || q.M < 0:
-		return fmt.Errorf("analysis: query needs m >= 0, got %g", q.M)
+	case !fin(q.M) || q.M < 1:
+		return fmt.Errorf("analysis: query needs m >= 1, got %g", q.M)
 	case !fin(q.D) || (q.D != 0 && q.D < 1):
 		return fmt.Errorf("analysis: query needs d >= 1 (or 0 for the default 2), got %g", q.D)
 	case !(q.Beta >= 0 && q.Beta <= 1):
@@ -327,9 +327,6 @@ type boundEnv struct {
 
 func newBoundEnv(q Query) *boundEnv {
 	e := &boundEnv{q: q, n: q.N, m: q.M, d: q.D}
-	if e.m == 0 {
-		e.m = e.n
-	}
 	if e.d == 0 {
 		e.d = 2
 	}

@@ -44,8 +44,14 @@ type wantBound struct {
 	reason        string // a substring of Reason
 }
 
+// checkBounds checks the bounds of q against wants. A case that leaves M
+// out is at m = n: the test fills it in, Query has no default (m = 0 fails
+// Validate).
 func checkBounds(t *testing.T, q Query, wants []wantBound) {
 	t.Helper()
+	if q.M == 0 {
+		q.M = q.N
+	}
 	bs := Bounds(q)
 	for _, w := range wants {
 		b := findBound(t, bs, w.process, w.name)
@@ -254,10 +260,10 @@ func TestBoundsWellFormed(t *testing.T) {
 	}
 	for _, topo := range []string{"", "complete", "cycle", "torus:dim=2", "hypercube", "regular:degree=4", "nonregular", "gnp:p=0.01", "file:x.txt"} {
 		for _, deg := range []float64{0, 4} {
-			queries = append(queries, Query{N: 1024, Process: "graph", Topology: topo, Degree: deg, Expansion: 0.1})
+			queries = append(queries, Query{N: 1024, M: 1024, Process: "graph", Topology: topo, Degree: deg, Expansion: 0.1})
 		}
 	}
-	queries = append(queries, Query{N: 1024, Process: "graph", Expansion: 3}, Query{N: 1024, Process: "one-plus-beta", Beta: 2})
+	queries = append(queries, Query{N: 1024, M: 1024, Process: "graph", Expansion: 3}, Query{N: 1024, M: 1024, Process: "one-plus-beta", Beta: 2})
 	kinds := []string{KindUpper, KindLower, KindLeading, KindOrder, KindReference}
 	for _, q := range queries {
 		bs := Bounds(q)
@@ -318,8 +324,22 @@ func TestBoundsWellFormed(t *testing.T) {
 	if got := len(Bounds(Query{N: 1000})); got != 21 {
 		t.Errorf("Bounds for every process: %d, want 21", got)
 	}
-	if bs := Bounds(Query{N: 2, Process: "greedy"}); bs[0].Applies || !strings.Contains(bs[0].Reason, "n >= 3") {
+	if bs := Bounds(Query{N: 2, M: 2, Process: "greedy"}); bs[0].Applies || !strings.Contains(bs[0].Reason, "n >= 3") {
 		t.Errorf("n = 2: %+v", bs[0])
+	}
+}
+
+// TestBoundsNoBalls: m = 0 is an invalid query, not a stand-in for m = n,
+// so no bound applies (m/n + ln ln n / ln d once read 4.47 at m = 0).
+func TestBoundsNoBalls(t *testing.T) {
+	bs := Bounds(Query{N: 1 << 16, Process: "greedy"})
+	if len(bs) == 0 {
+		t.Fatal("no bounds")
+	}
+	for _, b := range bs {
+		if b.Applies || !strings.Contains(b.Reason, "m >= 1") {
+			t.Errorf("m = 0: %s applies %v (%s)", b.Name, b.Applies, b.Reason)
+		}
 	}
 }
 
@@ -333,15 +353,17 @@ func TestQueryValidate(t *testing.T) {
 		want string
 	}{
 		{Query{N: 0}, "analysis: query needs n >= 1, got 0"},
-		{Query{N: 10, M: -1}, "m >= 0"},
-		{Query{N: 10, D: 0.5}, "d >= 1"},
-		{Query{N: 10, Beta: 1.5}, "0 <= beta <= 1"},
-		{Query{N: 10, Process: "greedyy"}, `unknown process "greedyy"`},
-		{Query{N: 10, Expansion: 8}, "degree-normalised edge expansion in [0, 1], got 8"},
-		{Query{N: 10, Eps: 2}, "eps"},
-		{Query{N: 10, Sample: "node"}, `unknown sampling rule "node"`},
-		{Query{N: 10, Weights: "pareto"}, "needs shape="},
-		{Query{N: 10, CoreFraction: 2}, "CoreFraction"},
+		{Query{N: 10, M: -1}, "m >= 1"},
+		// m = 0 is not a default for m = n: no balls, nothing to bound.
+		{Query{N: 10}, "analysis: query needs m >= 1, got 0"},
+		{Query{N: 10, M: 10, D: 0.5}, "d >= 1"},
+		{Query{N: 10, M: 10, Beta: 1.5}, "0 <= beta <= 1"},
+		{Query{N: 10, M: 10, Process: "greedyy"}, `unknown process "greedyy"`},
+		{Query{N: 10, M: 10, Expansion: 8}, "degree-normalised edge expansion in [0, 1], got 8"},
+		{Query{N: 10, M: 10, Eps: 2}, "eps"},
+		{Query{N: 10, M: 10, Sample: "node"}, `unknown sampling rule "node"`},
+		{Query{N: 10, M: 10, Weights: "pareto"}, "needs shape="},
+		{Query{N: 10, M: 10, CoreFraction: 2}, "CoreFraction"},
 	} {
 		if err := tc.q.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: error %v, want %q", tc.q, err, tc.want)
@@ -411,7 +433,7 @@ func TestBoundQuantityKindRegime(t *testing.T) {
 		maxLoadAt     float64 // MaxLoadAt(m/n), to 1e-5
 		reasonMention string
 	}{
-		{"(1+β) at m = n: Θ(log n / β) is heavily loaded", Query{N: n, Beta: 0.5, Process: "one-plus-beta"},
+		{"(1+β) at m = n: Θ(log n / β) is heavily loaded", Query{N: n, M: n, Beta: 0.5, Process: "one-plus-beta"},
 			"gap, heavily loaded [PTW15]", false, QuantityGap, KindOrder, "Θ", false, 1 + 32, "only the upper bound"},
 		// m/n = 1000 >= ln n / β² = 44.36: 1000 + log₂ n / β = 1032.
 		{"(1+β) at m = 1000n", Query{N: n, M: 1000 * n, Beta: 0.5, Process: "one-plus-beta"},
@@ -419,7 +441,7 @@ func TestBoundQuantityKindRegime(t *testing.T) {
 		// β = 0.1: ln n / β² = 1109.04 > 1000.
 		{"(1+β), β = 0.1, at m = 1000n: not yet", Query{N: n, M: 1000 * n, Beta: 0.1, Process: "one-plus-beta"},
 			"gap, heavily loaded [PTW15]", false, QuantityGap, KindOrder, "Θ", false, 1000 + 160, "1109"},
-		{"weighted balls: the gap bound of [TW07] has no value", Query{N: n, Process: "weighted"},
+		{"weighted balls: the gap bound of [TW07] has no value", Query{N: n, M: n, Process: "weighted"},
 			"gap independent of m [TW07]", true, QuantityGap, KindUpper, "", true, none, "finite second moment"},
 		// ln ln n / ln 2 = 3.471234, plus m/n = 16 as a max load.
 		{"[BCSV06]'s gap reads as a max load plus m/n", Query{N: n, M: 16 * n, Process: "greedy"},
@@ -434,9 +456,9 @@ func TestBoundQuantityKindRegime(t *testing.T) {
 			Query{N: n, M: 16 * n, Process: "graph", Topology: "regular", Degree: 16},
 			"max − min, any allocation strategy [BF22]", true, QuantitySpread, KindOrder, "Ω", false, none, "Δ/k = 1"},
 		// log₂ log₂ n / d = 4 / 8.
-		{"grouped: O(log log n / d), not a leading term", Query{N: n, D: 8, Process: "grouped"},
+		{"grouped: O(log log n / d), not a leading term", Query{N: n, M: n, D: 8, Process: "grouped"},
 			"max load, m = n [KP06]", true, QuantityMaxLoad, KindOrder, "O", false, 0.5, "aligned"},
-		{"window: Ω(log log n / log d)", Query{N: n, D: 8, Process: "window"},
+		{"window: Ω(log log n / log d)", Query{N: n, M: n, D: 8, Process: "window"},
 			"max load, m = n [KP06]", true, QuantityMaxLoad, KindOrder, "Ω", false, 4.0 / 3, "unaligned"},
 		// m/n = 16 >= ln n = 11.09: sqrt(2 · 16 · 11.090355) = 18.838560.
 		{"one-choice's heavy gap from m/n >= ln n", Query{N: n, M: 16 * n, Process: "one-choice"},
@@ -499,15 +521,15 @@ func TestWorstRegularReference(t *testing.T) {
 		value float64 // log log n + log n / log(Δ log n), to 1e-5
 	}{
 		// 3.321928 + 10 / log₂ 80 = 3.321928 + 10 / 6.321928.
-		{"regular:degree=8", Query{N: n, Topology: "regular:degree=8", Degree: 8, MinDegree: 8}, true, 4.903724},
+		{"regular:degree=8", Query{N: n, M: n, Topology: "regular:degree=8", Degree: 8, MinDegree: 8}, true, 4.903724},
 		// Δ = 4: 3.321928 + 10 / log₂ 40 = 3.321928 + 10 / 5.321928.
-		{"torus", Query{N: n, Topology: "torus", Degree: 4, MinDegree: 4}, true, 5.200946},
+		{"torus", Query{N: n, M: n, Topology: "torus", Degree: 4, MinDegree: 4}, true, 5.200946},
 		// Δ = 2 inferred: 3.321928 + 10 / log₂ 20.
-		{"cycle", Query{N: n, Topology: "cycle"}, true, 5.635710},
+		{"cycle", Query{N: n, M: n, Topology: "cycle"}, true, 5.635710},
 		// Δ = log₂ n = 10 inferred: 3.321928 + 10 / log₂ 100.
-		{"hypercube", Query{N: n, Topology: "hypercube"}, true, 4.827078},
-		{"nonregular", Query{N: n, Topology: "nonregular:mindeg=8,core=64", MinDegree: 8, Core: 64, CoreFraction: 0.2}, false, 0},
-		{"gnp", Query{N: n, Topology: "gnp", MinDegree: 1}, false, 0},
+		{"hypercube", Query{N: n, M: n, Topology: "hypercube"}, true, 4.827078},
+		{"nonregular", Query{N: n, M: n, Topology: "nonregular:mindeg=8,core=64", MinDegree: 8, Core: 64, CoreFraction: 0.2}, false, 0},
+		{"gnp", Query{N: n, M: n, Topology: "gnp", MinDegree: 1}, false, 0},
 		{"regular:degree=8 at m = 2n: stated for m = n", Query{N: n, M: 2 * n, Topology: "regular", Degree: 8}, false, 4.903724},
 	}
 	for _, tc := range cases {

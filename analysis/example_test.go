@@ -71,12 +71,28 @@ func ExampleBounds() {
 	// gap, any m [BCSV06]        ln ln n / ln d ± O(1)        = 3.4712 (leading, applies: true)
 }
 
-func ExampleSummarize() {
+// Ten max loads, a whole number at least 0 each: an exact interval for
+// their mean, each value's share with its own interval, and what agreeing
+// trials do and do not show.
+func ExampleSummarizeAtLeast() {
 	maxLoads := []float64{4, 4, 5, 4, 4, 4, 4, 5, 4, 4}
-	s := analysis.Summarize(maxLoads)
-	fmt.Printf("mean %.2f, std %.3f, 95%% CI [%.3f, %.3f], counts %v\n", s.Mean, s.Std, s.CI95[0], s.CI95[1], s.Counts)
+	s := analysis.SummarizeAtLeast(maxLoads, 0)
+	fmt.Printf("mean %.2f, std %.3f, 95%% CI [%.3f, %.3f] (%s)\n", s.Mean, s.Std, s.CI95[0], s.CI95[1], s.IntervalMethod)
+	for _, v := range s.Values {
+		fmt.Printf("max load %g in %d of %d trials, 95%% CI for P(max = %g): [%.2f, %.2f]\n", v.Value, v.Count, s.N, v.Value, v.P95[0], v.P95[1])
+	}
+
+	s = analysis.SummarizeAtLeast([]float64{4, 4, 4, 4, 4, 4, 4, 4, 4, 4}, 0)
+	fmt.Printf("%s; mean in [%.3f, %.3f]\n", s.Agreement(), s.CI95[0], s.CI95[1])
+
+	s = analysis.SummarizeAtLeast([]float64{3}, 0)
+	fmt.Println("one trial:", s.IntervalMethod)
 	// Output:
-	// mean 4.20, std 0.422, 95% CI [3.898, 4.502], counts map[4:8 5:2]
+	// mean 4.20, std 0.422, 95% CI [3.663, 4.954] (binomial-tails)
+	// max load 4 in 8 of 10 trials, 95% CI for P(max = 4): [0.44, 0.97]
+	// max load 5 in 2 of 10 trials, 95% CI for P(max = 5): [0.03, 0.56]
+	// all 10 trials gave 4 (P(other) ≤ 0.31); mean in [3.692, 4.308]
+	// one trial: none
 }
 
 // The whole workflow: simulate Greedy[2] (trial i seeded by (1, i) alone),
@@ -98,13 +114,13 @@ func Example() {
 		}
 		maxLoads[i] = float64(slices.Max(load))
 	}
-	s := analysis.Summarize(maxLoads)
+	s := analysis.SummarizeAtLeast(maxLoads, 0)
 	fmt.Printf("simulated max load: mean %.1f, counts %v\n", s.Mean, s.Counts)
 
 	tails, _ := analysis.Tails(analysis.FluidProcess{Family: alloc.FamilyGreedy, D: 2}, 1)
 	fmt.Println("fluid-limit prediction:", analysis.PredictedMaxLoad(tails, n))
 
-	b := analysis.Bounds(analysis.Query{N: n, Process: "greedy"})[0]
+	b := analysis.Bounds(analysis.Query{N: n, M: n, Process: "greedy"})[0]
 	fmt.Printf("%s: %s = %.2f\n", b.Name, b.Formula, b.Value)
 	// Output:
 	// simulated max load: mean 3.1, counts map[3:9 4:1]

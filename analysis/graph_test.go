@@ -333,7 +333,7 @@ func TestFillQuery(t *testing.T) {
 			if q.Degree != tc.degree || q.MinDegree != float64(st.MinDegree) || (q.Expansion > 0) != tc.expansion {
 				t.Errorf("query %+v", q)
 			}
-			if err := (Query{N: 100, Expansion: q.Expansion, Degree: q.Degree}).Validate(); err != nil {
+			if err := (Query{N: 100, M: 100, Expansion: q.Expansion, Degree: q.Degree}).Validate(); err != nil {
 				t.Error(err)
 			}
 		})

@@ -253,7 +253,7 @@ type ReachEstimate struct {
 	Samples int        `json:"samples"`
 	Mean    float64    `json:"mean"` // the estimate of EV(G; p)
 	Std     float64    `json:"std"`  // sample standard deviation of the reached count
-	CI95    [2]float64 `json:"ci95"` // Student-t 95% confidence interval for EV(G; p)
+	CI95    [2]float64 `json:"ci95"` // Student-t 95% confidence interval for EV(G; p), within [1, |V|]
 }
 
 // ReachMonteCarlo estimates EV(G; p) of g rooted at root from samples
@@ -263,7 +263,10 @@ type ReachEstimate struct {
 // working edges. Hashing the edge lets an edge be decided consistently from
 // either end without an edge index, so any Iterator works and a sample costs
 // O(edges reached) time and O(|V|) memory. Parallel edges share one coin:
-// the graph is taken as simple. The CI is Student-t, Summarize's.
+// the graph is taken as simple. The CI is Student's t, mean ± t·s/√samples,
+// cut to [1, |V|] where it reaches beyond: with many samples of a count
+// bounded by |V| the normal approximation is sound, and the mean is in
+// [1, |V|] for certain.
 //
 // Errors: root out of range, p outside [0, 1], samples < 2.
 func ReachMonteCarlo(g ybgraph.Iterator, root int, p float64, samples int, src rand.Source) (ReachEstimate, error) {
@@ -309,7 +312,9 @@ func ReachMonteCarlo(g ybgraph.Iterator, root int, p float64, samples int, src r
 		x[s] = float64(len(queue))
 	}
 	sum := Summarize(x)
-	return ReachEstimate{P: p, Samples: samples, Mean: sum.Mean, Std: sum.Std, CI95: sum.CI95}, nil
+	ci := studentT95(sum.Mean, sum.Std, samples)
+	ci = [2]float64{max(ci[0], 1), min(ci[1], float64(n))}
+	return ReachEstimate{P: p, Samples: samples, Mean: sum.Mean, Std: sum.Std, CI95: ci}, nil
 }
 
 // edgeHash mixes a sample key and an edge into 64 uniform-looking bits:

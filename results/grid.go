@@ -133,8 +133,8 @@ func writeGridTable(w io.Writer, c GridConfig, rows []study.Row, skipped []strin
 		if dist == "" {
 			dist = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%.3f\t[%.3f, %.3f]\t%s\t%.3f\t%s\t%s\n",
-			topo, r.N, fmtDegrees(r.Degree), processLabel(r, alloc.Params{Beta: c.Beta, Cap: c.Cap}), r.MaxLoad.Mean, r.MaxLoad.CI95[0], r.MaxLoad.CI95[1],
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%.3f\t%s\t%s\t%.3f\t%s\t%s\n",
+			topo, r.N, fmtDegrees(r.Degree), processLabel(r, alloc.Params{Beta: c.Beta, Cap: c.Cap}), r.MaxLoad.Mean, r.MaxLoad.Interval("%.3f"),
 			dist, r.Gap.Mean, fluid, bounds)
 	}
 	tw.Flush()
@@ -213,6 +213,10 @@ func writeGridCSV(w io.Writer, rows []study.Row) error {
 		if r.Fluid != nil {
 			fluid = strconv.Itoa(r.Fluid.PredictedMaxLoad)
 		}
+		ciLo, ciHi := "", "" // no interval from one trial
+		if r.MaxLoad.IntervalMethod != analysis.IntervalNone {
+			ciLo, ciHi = FormatFloat(r.MaxLoad.CI95[0]), FormatFloat(r.MaxLoad.CI95[1])
+		}
 		var bs []string
 		for _, b := range r.Bounds {
 			v := b.Short("")
@@ -223,7 +227,7 @@ func writeGridCSV(w io.Writer, rows []study.Row) error {
 		}
 		cw.Write([]string{r.Topology, strconv.FormatInt(r.N, 10), strconv.FormatInt(r.M, 10), edges, dmin, dmean, dmax,
 			r.Process, FormatFloat(r.D), r.Sample, strconv.Itoa(r.Trials), strconv.FormatUint(r.Seed, 10),
-			FormatFloat(r.MaxLoad.Mean), FormatFloat(r.MaxLoad.Std), FormatFloat(r.MaxLoad.CI95[0]), FormatFloat(r.MaxLoad.CI95[1]),
+			FormatFloat(r.MaxLoad.Mean), FormatFloat(r.MaxLoad.Std), ciLo, ciHi,
 			FormatCounts(r.MaxLoad.Counts), FormatFloat(r.Gap.Mean), FormatFloat(r.Gap.Std), fluid, strings.Join(bs, "; ")})
 	}
 	cw.Flush()

@@ -13,15 +13,10 @@ type File struct {
 	Summary Summary        `json:"summary"`
 }
 
-// Stat summarises one quantity over the trials.
-type Stat struct {
-	Mean   float64        `json:"mean"`
-	Std    float64        `json:"std"`
-	Min    float64        `json:"min"`
-	Max    float64        `json:"max"`
-	CI95   [2]float64     `json:"ci95"`
-	Counts map[string]int `json:"counts,omitempty"`
-}
+// Stat summarises one quantity over the trials (analysis.Summary: the
+// mean with an interval that respects the support, the agreement of the
+// trials, the distribution).
+type Stat = analysis.Summary
 
 // Bound is a bound that applies to the run, as the file records it.
 type Bound struct {
@@ -54,10 +49,6 @@ type Summary struct {
 	NotApplicable []analysis.Bound `json:"-"`
 }
 
-func toStat(s analysis.Summary) Stat {
-	return Stat{Mean: s.Mean, Std: s.Std, Min: s.Min, Max: s.Max, CI95: s.CI95, Counts: s.Counts}
-}
-
 // Summarize computes the summary of the trials rs of the run c from the
 // config and the trials alone (study.Summarize).
 func Summarize(c Config, rs []alloc.Result) (Summary, error) {
@@ -66,7 +57,7 @@ func Summarize(c Config, rs []alloc.Result) (Summary, error) {
 		return Summary{}, err
 	}
 	sum := study.Summarize(set, rs)
-	s := Summary{MaxLoad: toStat(sum.MaxLoad), Gap: toStat(sum.Gap), Probes: sum.Probes, Bounds: []Bound{}, NotApplicable: sum.NotApplicable}
+	s := Summary{MaxLoad: sum.MaxLoad, Gap: sum.Gap, Probes: sum.Probes, Bounds: []Bound{}, NotApplicable: sum.NotApplicable}
 	if f := sum.Fluid; f != nil {
 		s.Fluid = &Fluid{Process: f.Process, Tails: f.Tails, PredMax: f.PredictedMaxLoad, PMaxAtLst: f.PMaxAtLeast}
 	}

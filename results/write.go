@@ -121,8 +121,8 @@ func writeTable(out io.Writer, f *File) error {
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "max load: mean %.3f ± %.3f (95%% CI [%.3f, %.3f]), distribution %s\n",
-		s.MaxLoad.Mean, s.MaxLoad.Std, s.MaxLoad.CI95[0], s.MaxLoad.CI95[1], FormatCounts(s.MaxLoad.Counts))
+	fmt.Fprintf(w, "max load: mean %.3f ± %.3f (95%% CI %s), distribution %s\n",
+		s.MaxLoad.Mean, s.MaxLoad.Std, s.MaxLoad.Interval("%.3f"), FormatCounts(s.MaxLoad.Counts))
 	fmt.Fprintf(w, "gap:      mean %.3f ± %.3f\n", s.Gap.Mean, s.Gap.Std)
 	fmt.Fprint(w, "measured, load ≥ i (mean fraction):")
 	if rs := trialsWithCounts(rs); len(rs) > 0 {

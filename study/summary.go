@@ -128,7 +128,8 @@ func Summarize(s Setting, rs []alloc.Result) Summary {
 		probes += float64(r.Probes)
 		weighted = weighted || r.LoadCounts == nil
 	}
-	sum := Summary{MaxLoad: analysis.Summarize(mx), Gap: analysis.Summarize(gap), Bounds: []analysis.Bound{}}
+	// Both are at least 0: the gap is max − average load.
+	sum := Summary{MaxLoad: analysis.SummarizeAtLeast(mx, 0), Gap: analysis.SummarizeAtLeast(gap, 0), Bounds: []analysis.Bound{}}
 	if s.M > 0 && len(rs) > 0 {
 		sum.Probes = probes / float64(s.M) / float64(len(rs))
 	}

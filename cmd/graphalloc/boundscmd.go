@@ -36,7 +36,7 @@ func cmdBounds(_ context.Context, stdout, stderr io.Writer, args []string) error
 	if err := checkFormat(o.format, "table", "json"); err != nil {
 		return err
 	}
-	q, desc, err := o.query(fs)
+	q, desc, err := o.query(fs, stderr)
 	if err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func cmdBounds(_ context.Context, stdout, stderr io.Writer, args []string) error
 
 // query turns the flags into an analysis.Query, through the same
 // study.Setting as run and compare, and a one-line description.
-func (o *boundsOptions) query(fs *pflag.FlagSet) (analysis.Query, string, error) {
+func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Query, string, error) {
 	var q analysis.Query
 	n, err := parseCount(o.bins, 0)
 	if err != nil {
@@ -84,9 +84,9 @@ func (o *boundsOptions) query(fs *pflag.FlagSet) (analysis.Query, string, error)
 			n = int64(nn)
 		}
 	}
-	m, err := parseCount(o.balls, n)
+	m, err := parseBalls(o.balls, n)
 	if err != nil {
-		return q, "", usagef("--balls: %v", err)
+		return q, "", err
 	}
 	who := "every process but rank"
 	if o.pf.process == "" {
@@ -111,7 +111,7 @@ func (o *boundsOptions) query(fs *pflag.FlagSet) (analysis.Query, string, error)
 		if err != nil {
 			return q, "", err
 		}
-		if err := checkParams(descs, params); err != nil {
+		if err := checkParams(descs, params, stderr); err != nil {
 			return q, "", err
 		}
 		topo := q

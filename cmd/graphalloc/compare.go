@@ -45,7 +45,7 @@ func cmdCompare(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	return o.run(ctx, fs, stdout, stderr)
 }
 
-func (o *compareOptions) grid(fs *pflag.FlagSet) (study.Grid, results.GridConfig, error) {
+func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, results.GridConfig, error) {
 	var g study.Grid
 	var cfg results.GridConfig
 	switch o.format {
@@ -87,24 +87,22 @@ func (o *compareOptions) grid(fs *pflag.FlagSet) (study.Grid, results.GridConfig
 		return g, cfg, usagef("--bins: %v", err)
 	}
 	g.Ns = ns
-	// m per n: checked once here so that a bad -m fails before any work.
-	if _, err := parseCount(o.balls, int64(ns[0])); err != nil {
-		return g, cfg, usagef("--balls: %v", err)
-	}
+	// m per n: checked here for every n so that a bad -m fails before any
+	// work.
 	balls := o.balls
 	g.Balls = func(n int) int64 {
 		m, _ := parseCount(balls, int64(n))
 		return m
 	}
 	for _, n := range ns {
-		if _, err := parseCount(balls, int64(n)); err != nil {
-			return g, cfg, usagef("--balls: %v at n=%d", err, n)
+		if _, err := parseBalls(balls, int64(n)); err != nil {
+			return g, cfg, fmt.Errorf("%w at n=%d", err, n)
 		}
 	}
 	if g.Params, err = o.pf.params(fs, descs); err != nil {
 		return g, cfg, err
 	}
-	if err := checkParams(descs, g.Params); err != nil {
+	if err := checkParams(descs, g.Params, stderr); err != nil {
 		return g, cfg, err
 	}
 	g.TiesSet = fs.Changed("ties")
@@ -147,7 +145,7 @@ func (o *compareOptions) grid(fs *pflag.FlagSet) (study.Grid, results.GridConfig
 }
 
 func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr io.Writer) error {
-	g, cfg, err := o.grid(fs)
+	g, cfg, err := o.grid(fs, stderr)
 	if err != nil {
 		return err
 	}

@@ -66,7 +66,7 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 			params.Graph = graphgen.Complete(2)
 		}
 	}
-	if err := checkParams(descs, params); err != nil {
+	if err := checkParams(descs, params, stderr); err != nil {
 		return err
 	}
 	mf, ok := desc.MeanField(params)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -137,9 +138,10 @@ func (o *processFlags) params(fs *pflag.FlagSet, ds []*alloc.Descriptor) (alloc.
 	return p, nil
 }
 
-// check checks p for each process of ds that does not take a graph (a
-// graph process is checked once its graph is built).
-func checkParams(ds []*alloc.Descriptor, p alloc.Params) error {
+// checkParams checks p for each process of ds that does not take a graph
+// (a graph process is checked once its graph is built), and warns on
+// stderr of weights whose variance is infinite.
+func checkParams(ds []*alloc.Descriptor, p alloc.Params, stderr io.Writer) error {
 	for _, d := range ds {
 		if d.Uses&alloc.ParamGraph != 0 {
 			continue
@@ -147,8 +149,23 @@ func checkParams(ds []*alloc.Descriptor, p alloc.Params) error {
 		if err := d.Check(p); err != nil {
 			return usageError{err}
 		}
+		if c := p.Weights.Caveat(); d.Uses&alloc.ParamWeights != 0 && c != "" {
+			fmt.Fprintln(stderr, "graphalloc: warning:", c)
+		}
 	}
 	return nil
+}
+
+// parseBalls parses -m for n bins: at least one ball.
+func parseBalls(s string, n int64) (int64, error) {
+	m, err := parseCount(s, n)
+	if err != nil {
+		return 0, usagef("--balls: %v", err)
+	}
+	if m < 1 {
+		return 0, usagef("--balls: need m >= 1, got %d (%q)", m, s)
+	}
+	return m, nil
 }
 
 // describe is "Greedy[2]"-style label of process d with parameters p.

@@ -83,7 +83,7 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (alloc.Config, r
 	if err != nil {
 		return cfg, head, err
 	}
-	if err := checkParams(descs, params); err != nil {
+	if err := checkParams(descs, params, stderr); err != nil {
 		return cfg, head, err
 	}
 	var memLimit int64
@@ -118,9 +118,9 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (alloc.Config, r
 		n = int64(g.Order())
 		params.Graph = g
 	}
-	m, err := parseCount(o.balls, n)
+	m, err := parseBalls(o.balls, n)
 	if err != nil {
-		return cfg, head, usagef("--balls: %v", err)
+		return cfg, head, err
 	}
 	var every int64
 	if o.every != "" {
