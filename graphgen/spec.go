@@ -199,6 +199,12 @@ func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
 	case "gnp":
 		g, err = Gnp(n, p.P, src)
 		info.P = p.P
+		if err == nil {
+			if iso := isolated(g); iso > 0 {
+				info.Notes = append(info.Notes, fmt.Sprintf("%d of %d vertices are isolated (degree 0): "+
+					"no edge reaches them, and under vertex sampling they keep every ball they draw", iso, n))
+			}
+		}
 	case "circulant":
 		g, err = RandomCirculant(n, p.MaxDegree, src)
 		info.Degree = p.MaxDegree
@@ -255,4 +261,15 @@ func (s Spec) intParam(key, v string) (int, error) {
 		return 0, fmt.Errorf("graphgen: %s:%s needs an integer in [0, %d], got %q", s.Kind, key, MaxOrder, v)
 	}
 	return int(x), nil
+}
+
+// isolated counts the vertices of g of degree 0.
+func isolated(g Graph) int {
+	k := 0
+	for v := range g.Order() {
+		if g.Degree(v) == 0 {
+			k++
+		}
+	}
+	return k
 }

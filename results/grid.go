@@ -111,7 +111,7 @@ func writeGridTable(w io.Writer, c GridConfig, rows []study.Row, skipped []strin
 	fmt.Fprintf(w, "max load: mean and 95%% CI over the trials; fluid: the max load the fluid limit predicts at this n\n\n")
 	var legend boundLegend
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "topology\tn\tΔ min/mean/max\tprocess\tmax load\t95% CI\tdistribution\tgap\tfluid\tbounds")
+	fmt.Fprintln(tw, "topology\tn\tdegree min/mean/max\tprocess\tmax load\t95% CI\tdistribution\tgap\tfluid\tbounds")
 	for _, r := range rows {
 		topo := r.Topology
 		if topo == "" {
@@ -171,6 +171,12 @@ func writeGridTable(w io.Writer, c GridConfig, rows []study.Row, skipped []strin
 				fmt.Fprintf(tw, "  %s\t%s\t%s%s\n", legend.letter(b), name, b.Formula, base)
 			}
 			tw.Flush()
+		}
+	}
+	for _, r := range rows {
+		if strings.HasPrefix(r.Topology, "file:") {
+			fmt.Fprintln(w, "\na graph read from a file has its own n: it runs once, at that n, whatever -n says")
+			break
 		}
 	}
 	if len(skipped) > 0 {

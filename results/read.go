@@ -37,6 +37,9 @@ func Parse(name string, b []byte) (*Partial, error) {
 	if len(trimmed) == 0 {
 		return nil, fmt.Errorf("%s: empty file, not the output of graphalloc run", name)
 	}
+	if err := csvOrTable(name, b); err != nil {
+		return nil, err
+	}
 	// JSON lines are compact objects whose first key is config, trial or
 	// summary; a JSON file is one indented object.
 	if !bytes.HasPrefix(trimmed, []byte(`{"`)) {

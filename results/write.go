@@ -150,7 +150,11 @@ func writeTable(out io.Writer, f *File) error {
 			if b.Value != nil {
 				value = fmt.Sprintf(" = %.3f", *b.Value)
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s%s\t(%s)\n", b.Name, b.Kind, b.Formula, value, b.Base)
+			base := ""
+			if b.Base != "" {
+				base = "(" + b.Base + ")"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s%s\t%s\n", b.Name, b.Kind, b.Formula, value, base)
 		}
 		tw.Flush()
 	}

@@ -133,7 +133,7 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 	// (c) non-regular with a dense core against the regular graph of the
 	// same minimum degree.
 	tc := newTable("core", "(c) a non-regular graph of minimum degree 16 with a dense core (a clique on ⌈4√n⌉ vertices, about half the edges) against a random 16-regular graph, m = n",
-		"topology", "", "n", "", "Δ min/mean/max", "", "core fraction f", "%.3f", "max load", "%.2f", "95% CI", "%.2f", "distribution", "", "core load m f / c", "%.2f", "KP n^ε upper", "%.2f")
+		"topology", "", "n", "", "degree min/mean/max", "", "core fraction f", "%.3f", "max load", "%.2f", "95% CI", "%.2f", "distribution", "", "core load m f / c", "%.2f", "KP n^ε upper", "%.2f")
 	pc := fig.add(&Panel{Title: "(c) minimum degree 16: dense core against 16-regular; dashed: m f / c",
 		XLabel: "n", YLabel: "max load", XScale: ScaleLog2, YScale: ScaleLog})
 	var findings []string

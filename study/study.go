@@ -84,14 +84,20 @@ type Point struct {
 
 // Points returns the cells of g in the order Run emits them: processes in
 // order; the graphical process topology by topology, each over every n
-// (so a graph is built once per (spec, n)); the others over every n. Shard
-// applies.
+// (so a graph is built once per (spec, n)), except a graph read from a
+// file, which has its own n and gives one point (at the first n of Ns, a
+// nominal size: its rows carry the file's n); the others over every n.
+// Shard applies.
 func (g *Grid) Points() []Point {
 	var pts []Point
 	for _, p := range g.Processes {
 		if usesGraph(p) {
 			for _, s := range g.Graphs {
-				for _, n := range g.Ns {
+				ns := g.Ns
+				if sp, err := graphgen.ParseSpec(s); err == nil && sp.Kind == "file" && len(ns) > 1 {
+					ns = ns[:1]
+				}
+				for _, n := range ns {
 					pts = append(pts, Point{Graph: s, N: n, Process: p})
 				}
 			}

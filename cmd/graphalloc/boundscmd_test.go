@@ -72,7 +72,7 @@ func TestBoundsPrintedInTheirRegime(t *testing.T) {
 		{[]string{"bounds", "-p", "weighted"},
 			[]string{"gap independent of m [TW07]  upper  -  "}, []string{"0.0000"}},
 		{[]string{"run", "-p", "weighted", "-n", "1000", "-t", "2"},
-			[]string{"gap independent of m [TW07]  upper  f(n), not growing with m (no explicit formula)  ()"}, []string{"= 0.000"}},
+			[]string{"gap independent of m [TW07]  upper  f(n), not growing with m (no explicit formula)"}, []string{"= 0.000"}},
 		{[]string{"run", "-p", "weighted", "-n", "1000", "-t", "2", "-f", "json"},
 			[]string{`"value": null`}, []string{`"value": 0,`}},
 		{[]string{"run", "-p", "one-plus-beta", "-n", "1000", "-t", "2"},

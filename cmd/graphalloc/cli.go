@@ -230,3 +230,35 @@ func (o *sizeFlags) addSizes(fs *pflag.FlagSet, defGraph, graphHelp string, ball
 		fs.StringVarP(&o.balls, "balls", "m", "n", "balls m: 1e6, 2^20, or a multiple of n: n, 16n, 0.5n")
 	}
 }
+
+// check checks the run flags before any work: -w is not negative, and -o
+// names a file that can be written.
+func (o *runFlags) check() error {
+	if o.workers < 0 {
+		return usagef("--workers: need 0 (one per CPU) or more, got %d", o.workers)
+	}
+	return checkOutput("--output", o.output)
+}
+
+// checkOutput checks, before any work, that path ("" or "-": stdout) can be
+// written: not a directory, in a directory that exists and takes new
+// files. The error names the flag and the user's path.
+func checkOutput(flag, path string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return usagef("%s: %s is a directory; name a file in it", flag, path)
+	}
+	f, err := createTemp(path)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return usagef("%s: cannot write %s: %v", flag, path, err)
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}

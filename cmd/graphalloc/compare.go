@@ -48,18 +48,17 @@ func cmdCompare(ctx context.Context, stdout, stderr io.Writer, args []string) er
 func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, results.GridConfig, error) {
 	var g study.Grid
 	var cfg results.GridConfig
-	switch o.format {
-	case "table", "csv", "json", "jsonl":
-	default:
-		return g, cfg, usagef("--format: unknown format %q (allowed: table, csv, json, jsonl)", o.format)
+	if err := checkFormat(o.format, results.Formats...); err != nil {
+		return g, cfg, err
 	}
 	if o.trials < 1 {
 		return g, cfg, usagef("--trials: need at least 1 trial, got %d", o.trials)
 	}
-	if o.plot != "" {
-		if _, err := plotFormat(o.plot); err != nil {
-			return g, cfg, err
-		}
+	if err := o.check(); err != nil {
+		return g, cfg, err
+	}
+	if _, err := plotFormat(o.plot); err != nil {
+		return g, cfg, err
 	}
 	descs, err := o.pf.descriptors()
 	if err != nil {
@@ -70,9 +69,16 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 		g.Processes = append(g.Processes, d.Name)
 		usesGraph = usesGraph || d.Uses&alloc.ParamGraph != 0
 	}
-	g.Graphs = append(g.Graphs, o.graphs...)
-	for s := range strings.SplitSeq(o.graphList, ";") {
-		if s = strings.TrimSpace(s); s != "" {
+	// The topologies of -g and --graphs, each once.
+	seen := map[string]bool{}
+	for _, s := range append(o.graphs, strings.Split(o.graphList, ";")...) {
+		s = strings.TrimSpace(s)
+		key := s
+		if sp, err := graphgen.ParseSpec(s); err == nil {
+			key = sp.String()
+		}
+		if s != "" && !seen[key] {
+			seen[key] = true
 			g.Graphs = append(g.Graphs, s)
 		}
 	}
@@ -282,14 +288,17 @@ func parseSizes(s string) ([]int, error) {
 	return slices.Compact(ns), nil
 }
 
+// plotFormat checks --plot before any work ("" is no plot) and returns its
+// format, from the file's extension.
 func plotFormat(path string) (string, error) {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".svg":
-		return "svg", nil
-	case ".png":
-		return "png", nil
+	if path == "" {
+		return "", nil
 	}
-	return "", usagef("--plot: %q: the file must end in .svg or .png", path)
+	format := map[string]string{".svg": "svg", ".png": "png"}[strings.ToLower(filepath.Ext(path))]
+	if format == "" {
+		return "", usagef("--plot: %q: the file must end in .svg or .png", path)
+	}
+	return format, checkOutput("--plot", path)
 }
 
 // writePlot draws rows to path atomically (temporary file, then rename).

@@ -40,6 +40,9 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if o.graph == "" {
 		return usagef("gen: --graph is required (e.g. -g regular:degree=16)")
 	}
+	if err := checkOutput("--output", o.output); err != nil {
+		return err
+	}
 	format := o.format
 	if format == "" {
 		format = formatFromName(o.output)

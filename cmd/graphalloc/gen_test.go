@@ -151,7 +151,7 @@ func TestGenErrors(t *testing.T) {
 		{"missing file", []string{"gen", "-g", "file:" + filepath.Join(dir, "nope.txt"), "-o", out}, 2, "nope.txt"},
 		{"n mismatch with file", []string{"gen", "-g", root + "/testdata/graphs/star.txt", "-n", "100", "-o", out}, 2, "vertices"},
 		{"extra argument", []string{"gen", "-g", "cycle", "extra"}, 2, "unexpected argument"},
-		{"no such directory", []string{"gen", "-g", "cycle", "-n", "10", "-o", filepath.Join(dir, "no", "g.txt")}, 1, "no such file"},
+		{"no such directory", []string{"gen", "-g", "cycle", "-n", "10", "-o", filepath.Join(dir, "no", "g.txt")}, 2, "--output: cannot write"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"os"
 
 	"github.com/graphalloc/graphalloc/results"
 )
@@ -20,6 +21,16 @@ func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	}
 	if fs.NArg() == 0 {
 		return usagef("merge: no files given (usage: graphalloc merge FILE...)")
+	}
+	if err := checkOutput("--output", *output); err != nil {
+		return err
+	}
+	if first, err := os.ReadFile(fs.Arg(0)); err == nil && results.IsGrid(first) {
+		g, err := results.MergeGrid(fs.Args())
+		if err != nil {
+			return usageError{err}
+		}
+		return writeOutput(stdout, *output, func(w io.Writer) error { return results.WriteGrid(w, *format, g) })
 	}
 	f, err := results.Merge(fs.Args(), *partial)
 	if err != nil {

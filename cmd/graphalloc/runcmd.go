@@ -51,6 +51,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if o.trials < 1 {
 		return usagef("--trials: need at least 1 trial, got %d", o.trials)
 	}
+	if err := o.check(); err != nil {
+		return err
+	}
 	cfg, head, err := o.setup(fs, stderr)
 	if err != nil {
 		return err
@@ -62,6 +65,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	var trials []int
 	for j := si; j < o.trials; j += sk {
 		trials = append(trials, j)
+	}
+	if len(trials) == 0 {
+		return usagef("--shard: shard %s of a run of %d trials holds none (shards 0..%d do)", o.shard, o.trials, o.trials-1)
 	}
 	return o.execute(ctx, cfg, head, trials, stdout, stderr)
 }
@@ -195,14 +201,8 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 		return nil
 	})
 	bar.Done()
-	if errors.Is(err, context.Canceled) {
-		msg := fmt.Sprintf("interrupted: %d of %d trials finished", len(all), len(done)+len(trials))
-		if stream != nil && o.output != "" {
-			msg += fmt.Sprintf("; they are in %s, continue with --resume %s", o.output, o.output)
-		}
-		return errors.New(msg)
-	}
-	if err != nil {
+	interrupted := errors.Is(err, context.Canceled)
+	if err != nil && !interrupted {
 		return err
 	}
 	slices.SortFunc(all, func(a, b alloc.Result) int { return a.Trial - b.Trial })
@@ -210,7 +210,24 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 	if err != nil {
 		return err
 	}
-	if stream != nil {
+	switch {
+	case interrupted && stream == nil && len(all) > 0:
+		// Keep what finished: the file (or table) of the finished trials.
+		f := &results.File{Config: head, Trials: all, Summary: sum}
+		if err := writeOutput(stdout, o.output, func(w io.Writer) error { return results.Write(w, o.format, f) }); err != nil {
+			return err
+		}
+		fallthrough
+	case interrupted:
+		msg := fmt.Sprintf("interrupted: %d of %d trials finished", len(all), len(done)+len(trials))
+		switch {
+		case o.output != "" && (o.format == "json" || o.format == "jsonl") && len(all) > 0:
+			msg += fmt.Sprintf("; they are in %s, continue with --resume %s", o.output, o.output)
+		case len(all) > 0:
+			msg += "; printed above (to be able to resume, run with -f jsonl -o FILE)"
+		}
+		return errors.New(msg)
+	case stream != nil:
 		return stream.Summary(sum)
 	}
 	f := &results.File{Config: head, Trials: all, Summary: sum}

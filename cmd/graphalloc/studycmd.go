@@ -50,11 +50,12 @@ func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if o.trials < 0 {
 		return usagef("--trials: need at least 1 trial, got %d", o.trials)
 	}
-	plotFmt := ""
-	if o.plot != "" {
-		if plotFmt, err = plotFormat(o.plot); err != nil {
-			return err
-		}
+	if err := o.check(); err != nil {
+		return err
+	}
+	plotFmt, err := plotFormat(o.plot)
+	if err != nil {
+		return err
 	}
 	size := study.SizeDefault
 	switch {
