@@ -662,7 +662,7 @@ func (e *boundEnv) graph() []Bound {
 	}
 	regular := delta > 0 && topo != "nonregular"
 	vertex := q.Sample == "vertex"
-	notRegular := fmt.Sprintf("needs a regular graph; %s is not known to be regular (set Degree): the bound fails on non-regular graphs even with a high minimum degree [KP06]", topo)
+	notRegular := fmt.Sprintf("needs a regular graph; %s is not regular, or its degrees are not known: the bound fails on non-regular graphs even with a high minimum degree [KP06]", topo)
 	if q.MinDegree > 0 && !regular {
 		notRegular += fmt.Sprintf(", here δ = %g", q.MinDegree)
 	}
@@ -682,7 +682,7 @@ func (e *boundEnv) graph() []Bound {
 	case !regular:
 		b.Reason = notRegular
 	case eps == 0:
-		b.Reason = "needs the degree n^ε (set Degree or Eps)"
+		b.Reason = "needs the degree n^ε: a regular graph of known degree (regular:degree=D or regular:eps=E)"
 	case eps*e.lg2 < 1-1e-9:
 		b.Reason = fmt.Sprintf("needs ε not too small (degree n^Ω(1/log log n) [KP06]); here ε = %.4g < 1/log log n = %.4g", eps, 1/e.lg2)
 	default:
@@ -734,7 +734,7 @@ func (e *boundEnv) graph() []Bound {
 	case regular:
 		b.Reason, b.Value = "for non-regular graphs with a dense core; this graph is regular", nan
 	case q.Core == 0 || q.CoreFraction == 0:
-		b.Reason, b.Value = "needs the core size c (Core) and its edge fraction f (CoreFraction)", nan
+		b.Reason, b.Value = "needs the dense core: its size c and the fraction f of the edges inside it (a nonregular:core=c graph)", nan
 	case vertex:
 		b.Reason = "stated for edge sampling: under vertex sampling a core edge is drawn with probability about c/n, not f"
 	default:
@@ -752,7 +752,7 @@ func (e *boundEnv) graph() []Bound {
 	case !regular:
 		b.Reason, b.Value = notRegular, nan
 	case sigma == 0:
-		b.Reason = "needs the edge expansion σ (Expansion)"
+		b.Reason = "needs the edge expansion σ: give it with --expansion σ (graphalloc info measures it)"
 	default:
 		b.Applies = true
 		b.Reason = fmt.Sprintf("w.h.p., every m; σ = %.4g = min over |S| ≤ n/2 of |E(S, V∖S)| / (Δ|S|)", sigma)

@@ -235,7 +235,7 @@ func TestBoundsGraph(t *testing.T) {
 	checkBounds(t, core, []wantBound{
 		{"graph", "max load, dense core of a non-regular graph [KP06]", 32, KindLower, "", true, "core"},
 		{"graph", "max load, degree n^ε, m = n [KP06]", 0, KindUpper, "log2", false, "δ = 16"},
-		{"graph", "max load, Δ-regular, m = n [KP06]", 0, KindUpper, "log2", false, "not known to be regular"},
+		{"graph", "max load, Δ-regular, m = n [KP06]", 0, KindUpper, "log2", false, "not regular, or its degrees are not known"},
 		{"graph", "gap, edge expansion σ, any m [PTW15]", 0, KindOrder, "log2", false, "regular"},
 	})
 	core.Sample = "vertex"

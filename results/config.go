@@ -26,6 +26,9 @@ type Config struct {
 	// Core and CoreFraction describe the dense core of a nonregular graph.
 	Core         *int     `json:"core,omitempty"`
 	CoreFraction *float64 `json:"core_fraction,omitempty"`
+	// Expansion is the lower bound on the edge expansion σ the bounds
+	// used (--expansion, or certified from the graph), 0 if none.
+	Expansion float64 `json:"expansion,omitempty"`
 	Ties         string   `json:"ties"`
 	Seed         uint64   `json:"seed"`
 	Trials       int      `json:"trials"`
@@ -74,6 +77,7 @@ func NewConfig(s study.Setting) Config {
 			core, f := t.Core, t.CoreFraction
 			c.Core, c.CoreFraction = &core, &f
 		}
+		c.Expansion = t.Expansion
 	}
 	return c
 }
@@ -114,6 +118,7 @@ func (c Config) Setting() (study.Setting, error) {
 		if c.Core != nil && c.CoreFraction != nil {
 			s.Topology.Core, s.Topology.CoreFraction = *c.Core, *c.CoreFraction
 		}
+		s.Topology.Expansion = c.Expansion
 	}
 	return s, nil
 }

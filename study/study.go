@@ -60,9 +60,12 @@ type Grid struct {
 	// (Descriptor.TiesFor) unless TiesSet.
 	Params  alloc.Params
 	TiesSet bool
-	Trials  int
-	Seed    uint64
-	Workers int // trials in parallel, 0 for one per CPU; never changes results
+	// Expansion, if positive, is the edge expansion σ the bounds use for
+	// the graph (one topology: σ is a fact of one graph).
+	Expansion float64
+	Trials    int
+	Seed      uint64
+	Workers   int // trials in parallel, 0 for one per CPU; never changes results
 	// Shard, if Of > 1, keeps only the points i (in Points order) with
 	// i mod Of = Index.
 	Shard struct{ Index, Of int }
@@ -350,6 +353,9 @@ func Run(ctx context.Context, g Grid, emit func(Row) error, note func(string)) (
 		var topo *Topology
 		if params.Graph != nil {
 			topo = Measure(sp, params.Graph)
+			if g.Expansion > 0 {
+				topo.Expansion = g.Expansion
+			}
 		}
 		row := newRow(Setting{Process: desc, Params: params, N: int64(n), M: m, Topology: topo}, g.Seed, g.Trials, results)
 		if err := emit(row); err != nil {

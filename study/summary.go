@@ -30,6 +30,10 @@ type Topology struct {
 	// vertices and the fraction of the edges inside it (0 if none).
 	Core         int
 	CoreFraction float64
+	// Expansion is a lower bound on the degree-normalised edge expansion
+	// σ, for the bounds that need it (analysis.Query.Expansion); 0 if
+	// unknown.
+	Expansion float64
 }
 
 // Measure returns the Topology of g, built from sp.
@@ -64,6 +68,7 @@ func (s Setting) Query() analysis.Query {
 		q.Eps = specEps(t.Spec)
 	}
 	q.Core, q.CoreFraction = float64(t.Core), t.CoreFraction
+	q.Expansion = t.Expansion
 	q.Sample = s.Params.Sample.String()
 	return q
 }

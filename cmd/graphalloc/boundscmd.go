@@ -29,6 +29,7 @@ func cmdBounds(_ context.Context, stdout, stderr io.Writer, args []string) error
 	o.pf.add(fs, "", "process: "+processList()+" (default: every process but rank; graph with -g)")
 	o.addSizes(fs, "", "topology SPEC for the graph bounds (gnp and files are built to be measured)", true)
 	addSeed(fs, &o.seed)
+	o.addExpansion(fs)
 	fs.StringVarP(&o.format, "format", "f", "table", "output format: table or json")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
@@ -122,6 +123,12 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 			q.Sample = params.Sample.String()
 		}
 		who = describe(descs[0], params)
+	}
+	if err := o.checkExpansion(fs); err != nil {
+		return q, "", err
+	}
+	if fs.Changed("expansion") {
+		q.Expansion = o.expansion
 	}
 	if err := q.Validate(); err != nil {
 		return q, "", usageError{err}

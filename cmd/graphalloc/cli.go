@@ -217,9 +217,24 @@ func addSeed(fs *pflag.FlagSet, seed *uint64) {
 // graph process).
 const graphFlagName = "graph"
 
-// sizeFlags are -g, -n and -m of the commands that take one graph.
+// sizeFlags are -g, -n and -m of the commands that take one graph, and
+// what the user knows of the graph that the bounds need (--expansion).
 type sizeFlags struct {
 	graph, bins, balls string
+	expansion          float64
+}
+
+// addExpansion defines --expansion.
+func (o *sizeFlags) addExpansion(fs *pflag.FlagSet) {
+	fs.Float64Var(&o.expansion, "expansion", 0, "the graph's edge expansion σ in (0, 1] (min over |S| <= n/2 of |E(S, V∖S)| / (Δ|S|); graphalloc info measures it), for the bounds that need it")
+}
+
+// checkExpansion checks --expansion.
+func (o *sizeFlags) checkExpansion(fs *pflag.FlagSet) error {
+	if fs.Changed("expansion") && !(o.expansion > 0 && o.expansion <= 1) {
+		return usagef("--expansion: need 0 < σ <= 1 (degree-normalised), got %g", o.expansion)
+	}
+	return nil
 }
 
 // add defines -g (with its default and help), -n and, if balls, -m.

@@ -26,6 +26,7 @@ type compareOptions struct {
 	pf                                  processFlags
 	graphs                              []string
 	graphList, bins, balls, shard, plot string
+	expansion                           float64
 }
 
 func cmdCompare(ctx context.Context, stdout, stderr io.Writer, args []string) error {
@@ -34,6 +35,7 @@ func cmdCompare(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	fs.StringArrayVarP(&o.graphs, graphFlagName, "g", nil, "a topology SPEC for -p graph; repeat for several (a SPEC may contain commas)")
 	fs.StringVar(&o.graphList, "graphs", "", "topologies as a ';'-separated list: 'cycle;regular:degree=8'")
 	o.pf.add(fs, alloc.Graphical{}.Name(), "processes, comma-separated: "+processList())
+	fs.Float64Var(&o.expansion, "expansion", 0, "the edge expansion σ in (0, 1] of the one topology (-g) compared, for the bounds that need it")
 	fs.StringVarP(&o.bins, "bins", "n", "2^16", "sizes n: a list 2^10,2^12, or a range 2^10..2^20 (n, 2n, 4n, … up to the end)")
 	fs.StringVarP(&o.balls, "balls", "m", "n", "balls m per point: a count (1e6) or a multiple of n (n, 16n)")
 	o.add(fs, study.DefaultTrials, "table, csv, json, jsonl (one line per point as it finishes)")
@@ -112,6 +114,12 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 		return g, cfg, err
 	}
 	g.TiesSet = fs.Changed("ties")
+	if fs.Changed("expansion") {
+		if len(g.Graphs) != 1 || !(o.expansion > 0 && o.expansion <= 1) {
+			return g, cfg, usagef("--expansion: the edge expansion 0 < σ <= 1 of the one topology compared, got %g for %d topologies", o.expansion, len(g.Graphs))
+		}
+		g.Expansion = o.expansion
+	}
 	g.Trials, g.Seed, g.Workers = o.trials, o.seed, o.workers
 	if o.shard != "" {
 		is, ks, ok := strings.Cut(o.shard, "/")

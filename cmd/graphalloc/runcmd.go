@@ -36,6 +36,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	o.pf.add(fs, alloc.Greedy{}.Name(), "process: "+processList())
 	o.addSizes(fs, "complete", "topology for -p graph: KIND[:key=value,...] with KIND one of "+strings.Join(graphgen.Kinds(), ", ")+", or file:PATH", true)
 	o.add(fs, 10, "table, csv, json, jsonl")
+	o.addExpansion(fs)
 	fs.StringVar(&o.shard, "shard", "", "run only shard I of K of the trials, as I/K (0 <= I < K)")
 	fs.StringVar(&o.every, "every", "", "record the gap and max-min every K balls (K or a multiple of n)")
 	fs.BoolVar(&o.profile, "profile", false, "record each trial's sorted normalised load vector (load - m/n, as value/count pairs)")
@@ -52,6 +53,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		return usagef("--trials: need at least 1 trial, got %d", o.trials)
 	}
 	if err := o.check(); err != nil {
+		return err
+	}
+	if err := o.checkExpansion(fs); err != nil {
 		return err
 	}
 	cfg, head, err := o.setup(fs, stderr)
@@ -121,6 +125,9 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (alloc.Config, r
 			return cfg, head, err
 		}
 		topo = study.Measure(gf.spec, g)
+		if fs.Changed("expansion") {
+			topo.Expansion = o.expansion
+		}
 		n = int64(g.Order())
 		params.Graph = g
 	}

@@ -116,3 +116,40 @@ func TestCompareShardsMerge(t *testing.T) {
 	out, errs, code := invoke("merge", csv)
 	checkBadInput(t, out, errs, code, "merge reads the -f json or -f jsonl output")
 }
+
+// TestExpansionFlag: --expansion feeds the [PTW15] gap bound in run, bounds
+// and compare, is recorded in run's config (so merge recomputes the same
+// summary), and is refused where it means nothing.
+func TestExpansionFlag(t *testing.T) {
+	// log2(4096) / 0.3 = 40, on each command's terms.
+	for _, tc := range []struct {
+		want string
+		args []string
+	}{
+		{"O(log n / σ) = 40.000", []string{"run", "-p", "graph", "-g", "regular:degree=8", "-n", "4096", "-m", "100n", "-t", "2", "--expansion", "0.3"}},
+		{"40.0000  O(log n / σ)", []string{"bounds", "-g", "regular:degree=8", "-n", "4096", "-m", "100n", "--expansion", "0.3"}},
+		{"a O 40.00", []string{"compare", "-g", "regular:degree=8", "-n", "4096", "-m", "100n", "-t", "2", "--expansion", "0.3"}},
+	} {
+		out, errs, code := invoke(tc.args...)
+		if code != 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("%s: exit %d (%s); %q not in:\n%s", tc.args[0], code, errs, tc.want, out)
+		}
+		without, _, _ := invoke(tc.args[:len(tc.args)-2]...)
+		if strings.Contains(without, tc.want) {
+			t.Errorf("%s without --expansion shows the bound", tc.args[0])
+		}
+	}
+	out, _, _ := invoke("run", "-p", "graph", "-g", "regular:degree=8", "-n", "512", "-t", "2", "--expansion", "0.3", "-f", "json")
+	var f results.File
+	if err := json.Unmarshal([]byte(out), &f); err != nil || f.Config.Expansion != 0.3 {
+		t.Errorf("config expansion %g (%v)", f.Config.Expansion, err)
+	}
+	for _, args := range [][]string{
+		{"run", "--expansion", "0.3"},
+		{"run", "-p", "graph", "-g", "cycle", "--expansion", "2"},
+		{"compare", "-g", "cycle", "-g", "complete", "--expansion", "0.3"},
+	} {
+		out, errs, code := invoke(args...)
+		checkBadInput(t, out, errs, code, "--expansion")
+	}
+}
