@@ -29,13 +29,13 @@ type Config struct {
 	// Expansion is the lower bound on the edge expansion σ the bounds
 	// used (--expansion, or certified from the graph), 0 if none.
 	Expansion float64 `json:"expansion,omitempty"`
-	Ties         string   `json:"ties"`
-	Seed         uint64   `json:"seed"`
-	Trials       int      `json:"trials"`
-	Shard        string   `json:"shard,omitempty"`
-	Every        int64    `json:"every,omitempty"`
-	Profile      bool     `json:"profile,omitempty"`
-	Version      string   `json:"version"`
+	Ties      string  `json:"ties"`
+	Seed      uint64  `json:"seed"`
+	Trials    int     `json:"trials"`
+	Shard     string  `json:"shard,omitempty"`
+	Every     int64   `json:"every,omitempty"`
+	Profile   bool    `json:"profile,omitempty"`
+	Version   string  `json:"version"`
 	// The parameters of one process each: β of (1+β), the probe cap of
 	// FirstDiff[d] (the default resolved), the weights of weighted balls.
 	Beta    *float64 `json:"beta,omitempty"`
