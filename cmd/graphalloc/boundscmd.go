@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/pflag"
 
@@ -50,7 +48,7 @@ func cmdBounds(_ context.Context, stdout, stderr io.Writer, args []string) error
 				Bounds []analysis.Bound `json:"bounds"`
 			}{bs})
 		}
-		writeBoundsTable(w, desc, bs)
+		analysis.WriteBoundsTable(w, desc, bs)
 		return nil
 	})
 }
@@ -135,7 +133,7 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 	}
 	topo := ""
 	if o.graph != "" {
-		topo = fmt.Sprintf("; topology %s (%s)", sp, describeTopology(q))
+		topo = fmt.Sprintf("; topology %s (%s)", sp, q.DescribeGraph())
 	}
 	return q, fmt.Sprintf("bounds for %s: n=%d m=%d (m/n=%.4g) d=%g%s", who, n, m, float64(m)/float64(n), q.D, topo), nil
 }
@@ -148,61 +146,4 @@ func graphicalName() string {
 		}
 	}
 	return ""
-}
-
-// describeTopology says what the bounds know of the graph.
-func describeTopology(q analysis.Query) string {
-	var parts []string
-	if q.Degree > 0 {
-		parts = append(parts, fmt.Sprintf("Δ = %g", q.Degree))
-	} else if q.MinDegree > 0 {
-		parts = append(parts, fmt.Sprintf("not regular, δ = %g", q.MinDegree))
-	}
-	if q.Eps > 0 {
-		parts = append(parts, fmt.Sprintf("ε = %g", q.Eps))
-	}
-	if q.Core > 0 {
-		parts = append(parts, fmt.Sprintf("core %g vertices holding a fraction %.4g of the edges", q.Core, q.CoreFraction))
-	}
-	if len(parts) == 0 {
-		return "degrees unknown"
-	}
-	return strings.Join(parts, ", ")
-}
-
-func writeBoundsTable(w io.Writer, desc string, bs []analysis.Bound) {
-	fmt.Fprintln(w, desc)
-	fmt.Fprintln(w, "values are the explicit terms; O(·) and ± O(1) constants are unknown")
-	var na []analysis.Bound
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	header := false
-	for _, b := range bs {
-		if !b.Applies {
-			na = append(na, b)
-			continue
-		}
-		if !header {
-			fmt.Fprintln(tw, "\nprocess\tbound\tkind\tvalue\tformula\tbase")
-			header = true
-		}
-		base := b.Base
-		if base == "" {
-			base = "-"
-		}
-		value := fmt.Sprintf("%.4f", b.Value)
-		if b.NoValue {
-			value = "-"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", b.Process, b.Name, b.Kind, value, b.Formula, base)
-	}
-	tw.Flush()
-	if !header {
-		fmt.Fprintln(w, "\nno bound applies here")
-	}
-	if len(na) > 0 {
-		fmt.Fprintln(w, "\nnot applicable here:")
-		for _, b := range na {
-			fmt.Fprintf(w, "  %s: %s: %s\n", b.Process, b.Name, b.Reason)
-		}
-	}
 }
