@@ -14,9 +14,11 @@ import (
 )
 
 // otherMeanings lists the files where a process name is a literal in
-// another sense: the -g flag's long name, and a table column of graphs.
+// another sense: the -g flag's long name, and columns of tables and CSV
+// files (the graph of a row, the rank of a profile level).
 var otherMeanings = map[string][]string{
-	"graph": {"cmd/graphalloc/cli.go", "study/studies_reach.go"},
+	"graph": {"cmd/graphalloc/cli.go", "study/studies_reach.go", "results/write.go"},
+	"rank":  {"results/write.go"},
 }
 
 // TestNamesInOnePlace: each process name appears as a string literal in

@@ -25,6 +25,13 @@ type Config struct {
 	// Profile records the sorted normalised load vector at the end of each
 	// trial in Result.Profile.
 	Profile bool
+	// Loads, if set, is called at the end of each trial of the per-bin
+	// engine with the trial's index and its final loads, from the worker
+	// goroutine that ran it (calls for different trials may overlap). The
+	// slice is valid only during the call. It is how per-bin results
+	// (package results' PerVertex) are gathered without keeping every
+	// trial's loads.
+	Loads func(trial int, loads []uint32)
 }
 
 // Check reports whether c describes a run that can be made.
@@ -40,6 +47,9 @@ func (c Config) Check() error {
 	}
 	if c.Every < 0 {
 		return fmt.Errorf("alloc: recording interval must be non-negative, got every=%d", c.Every)
+	}
+	if c.Loads != nil && !c.usesBins() {
+		return errors.New("alloc: per-bin loads (Config.Loads) need a Process on the per-bin engine")
 	}
 	if c.Engine == EngineLevels {
 		return checkLevels(c.Process, c.N)
@@ -166,6 +176,10 @@ func (c Config) binsTrial(ctx context.Context, i int, b *Bins, place func(b *Bin
 	res.Series = series
 	if c.Profile {
 		res.Profile = ProfileFromCounts(counts, c.M, c.N)
+	}
+	if c.Loads != nil {
+		c.Loads(i, b.wide())
+		runtime.KeepAlive(b)
 	}
 	return res, nil
 }

@@ -50,7 +50,7 @@ func WriteGrid(w io.Writer, format string, g *Grid) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(g)
 	case "csv":
-		return writeGridCSV(w, g.Points)
+		return writeGridCSV(w, g.Config, g.Points)
 	case "table":
 		writeGridTable(w, g.Config, g.Points, g.Skipped)
 		return nil
@@ -205,11 +205,26 @@ func processLabel(r study.Row, p alloc.Params) string {
 	return proc.String()
 }
 
-func writeGridCSV(w io.Writer, rows []study.Row) error {
+// writeGridCSV writes a row per point, with every config column (so that
+// the CSV files of many grids concatenate into one data frame).
+func writeGridCSV(w io.Writer, c GridConfig, rows []study.Row) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"topology", "n", "m", "edges", "deg_min", "deg_mean", "deg_max", "process", "d", "sample", "trials", "seed",
+	cw.Write([]string{"topology", "n", "m", "edges", "deg_min", "deg_mean", "deg_max", "process", "d", "sample", "ties", "beta", "cap", "weights", "trials", "seed",
 		"max_load_mean", "max_load_std", "max_load_ci_lo", "max_load_ci_hi", "max_load_dist", "gap_mean", "gap_std", "fluid_max_load", "bounds"})
 	for _, r := range rows {
+		// The parameters of the processes that read them.
+		var beta, capacity, weights string
+		if d, err := alloc.Lookup(r.Process); err == nil {
+			if d.Uses&alloc.ParamBeta != 0 {
+				beta = FormatFloat(c.Beta)
+			}
+			if d.Uses&alloc.ParamCap != 0 && c.Cap != 0 {
+				capacity = strconv.Itoa(c.Cap)
+			}
+			if d.Uses&alloc.ParamWeights != 0 {
+				weights = c.Weights
+			}
+		}
 		var dmin, dmean, dmax, edges string
 		if r.Degree != nil {
 			dmin, dmean, dmax = strconv.Itoa(r.Degree.Min), FormatFloat(r.Degree.Mean), strconv.Itoa(r.Degree.Max)
@@ -232,7 +247,7 @@ func writeGridCSV(w io.Writer, rows []study.Row) error {
 			bs = append(bs, b.Name+" "+v)
 		}
 		cw.Write([]string{r.Topology, strconv.FormatInt(r.N, 10), strconv.FormatInt(r.M, 10), edges, dmin, dmean, dmax,
-			r.Process, FormatFloat(r.D), r.Sample, strconv.Itoa(r.Trials), strconv.FormatUint(r.Seed, 10),
+			r.Process, FormatFloat(r.D), r.Sample, r.Ties, beta, capacity, weights, strconv.Itoa(r.Trials), strconv.FormatUint(r.Seed, 10),
 			FormatFloat(r.MaxLoad.Mean), FormatFloat(r.MaxLoad.Std), ciLo, ciHi,
 			FormatCounts(r.MaxLoad.Counts), FormatFloat(r.Gap.Mean), FormatFloat(r.Gap.Std), fluid, strings.Join(bs, "; ")})
 	}

@@ -3,13 +3,16 @@ package results
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -108,5 +111,90 @@ func TestMerge(t *testing.T) {
 	other.Config.Seed = 4
 	if _, err := Merge([]string{pa, write("c.jsonl", other)}, false); err == nil || !strings.Contains(err.Error(), "seed differs") {
 		t.Errorf("a foreign shard: %v", err)
+	}
+}
+
+// TestMeanProfile: the mean of run-length profiles, position by position,
+// against the plain mean of the expanded vectors.
+func TestMeanProfile(t *testing.T) {
+	a := []alloc.ProfileLevel{{Value: 2, Count: 1}, {Value: 0, Count: 3}, {Value: -1, Count: 2}}
+	b := []alloc.ProfileLevel{{Value: 1, Count: 3}, {Value: -1, Count: 3}}
+	expand := func(p []alloc.ProfileLevel) (v []float64) {
+		for _, l := range p {
+			for range l.Count {
+				v = append(v, l.Value)
+			}
+		}
+		return v
+	}
+	got := expand(meanProfile([]alloc.Result{{Profile: a}, {Profile: b}, {}}))
+	ea, eb := expand(a), expand(b)
+	if len(got) != 6 {
+		t.Fatalf("mean profile has %d positions, want 6", len(got))
+	}
+	for i := range got {
+		if want := (ea[i] + eb[i]) / 2; got[i] != want {
+			t.Errorf("position %d: %g, want %g", i, got[i], want)
+		}
+	}
+}
+
+// TestCSVReadBack: the run CSV, the long-format series CSV and the
+// per-vertex CSV read back with encoding/csv, with their columns and one
+// row per trial, per time and statistic, and per vertex.
+func TestCSVReadBack(t *testing.T) {
+	read := func(b []byte) [][]string {
+		t.Helper()
+		rows, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rows
+	}
+	f := runFile(t, []int{0, 1, 2})
+	var b bytes.Buffer
+	Write(&b, "csv", f)
+	rows := read(b.Bytes())
+	if len(rows) != 1+3 || !slices.Equal(rows[0][:len(configColumns)], configColumns) || rows[0][len(configColumns)] != "trial" {
+		t.Errorf("run CSV: %d rows, header %v", len(rows), rows[0])
+	}
+	for _, r := range rows[1:] {
+		if r[0] != "greedy" || r[2] != "500" || r[7] != "3" {
+			t.Errorf("row %v lacks its config", r)
+		}
+	}
+
+	f.Summary.Series = []SeriesPoint{{Balls: 250, Load: 0.5, Trials: 3}, {Balls: 500, Load: 1, Trials: 3}}
+	b.Reset()
+	Write(&b, "csv", f)
+	rows = read(b.Bytes())
+	if len(rows) != 1+2*2 || rows[0][len(configColumns)] != "balls" || rows[1][len(configColumns)+2] != "gap" || rows[2][len(configColumns)+2] != "spread" {
+		t.Errorf("series CSV: %v", rows)
+	}
+
+	cycle, _ := graphgen.Cycle(5)
+	pv := NewPerVertex(cycle, []string{"a", "b", "c", "d", "e"})
+	pv.Add([]uint32{1, 0, 2, 2, 0})
+	pv.Add([]uint32{3, 1, 0, 0, 1})
+	b.Reset()
+	pv.WriteCSV(&b)
+	rows = read(b.Bytes())
+	want := [][]string{{"vertex", "degree", "mean_load", "sd_load", "max_fraction"},
+		{"a", "2", "2", "1.4142135623730951", "0.5"}, {"c", "2", "1", "1.4142135623730951", "0.5"}}
+	if len(rows) != 6 || !slices.Equal(rows[0], want[0]) || !slices.Equal(rows[1], want[1]) || !slices.Equal(rows[3], want[2]) {
+		t.Errorf("per-vertex CSV: %v", rows)
+	}
+}
+
+// TestPerVertexClasses: degree classes, exact for few degrees and by
+// powers of two for many, with their mean load and mean max load.
+func TestPerVertexClasses(t *testing.T) {
+	star, _, _ := graphgen.FromEdges(5, []uint32{0, 1, 0, 2, 0, 3, 0, 4})
+	pv := NewPerVertex(star, nil)
+	pv.Add([]uint32{4, 0, 1, 0, 0})
+	pv.Add([]uint32{2, 1, 1, 1, 0})
+	c := pv.Classes()
+	if len(c) != 2 || c[0].Lo != 1 || c[0].Vertices != 4 || c[1].Lo != 4 || c[1].MeanLoad != 3 || c[1].MeanMaxLoad != 3 || c[0].MeanMaxLoad != 1 || c[0].MeanLoad != 0.5 {
+		t.Errorf("classes %+v", c)
 	}
 }

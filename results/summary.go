@@ -44,6 +44,10 @@ type Summary struct {
 	Probes  float64 `json:"probes_per_ball"`
 	Bounds  []Bound `json:"bounds"`
 	Fluid   *Fluid  `json:"fluid,omitempty"`
+	// Series is the --every series averaged over the trials, Profile the
+	// mean sorted normalised load vector (--profile); nil without them.
+	Series  []SeriesPoint        `json:"series,omitempty"`
+	Profile []alloc.ProfileLevel `json:"profile,omitempty"`
 	// NotApplicable lists the bounds whose assumptions fail here, for
 	// the table; the file keeps to the bounds that apply.
 	NotApplicable []analysis.Bound `json:"-"`
@@ -61,6 +65,7 @@ func Summarize(c Config, rs []alloc.Result) (Summary, error) {
 	if f := sum.Fluid; f != nil {
 		s.Fluid = &Fluid{Process: f.Process, Tails: f.Tails, PredMax: f.PredictedMaxLoad, PMaxAtLst: f.PMaxAtLeast}
 	}
+	s.Series, s.Profile = meanSeries(rs, c.N), meanProfile(rs)
 	for _, b := range sum.Bounds {
 		bj := Bound{Name: b.Name, Kind: b.Kind, Formula: b.Formula, Base: b.Base}
 		if !b.NoValue {

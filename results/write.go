@@ -2,9 +2,11 @@ package results
 
 import (
 	"bufio"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -77,18 +79,64 @@ func Write(w io.Writer, format string, f *File) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(f)
 	case "csv":
-		return writeCSV(w, f.Trials)
+		return writeCSV(w, f)
 	case "table":
 		return writeTable(w, f)
 	}
 	return CheckFormat(format)
 }
 
-func writeCSV(w io.Writer, rs []alloc.Result) error {
+// configColumns are the columns that say which run a CSV row belongs to,
+// so that the CSV files of many runs concatenate into one data frame.
+var configColumns = []string{"process", "d", "n", "m", "graph", "sample", "ties", "seed", "beta", "cap", "weights"}
+
+// configCells are c's values of configColumns.
+func configCells(c Config) []string {
+	beta := ""
+	if c.Beta != nil {
+		beta = FormatFloat(*c.Beta)
+	}
+	capacity := ""
+	if c.Cap != 0 {
+		capacity = strconv.Itoa(c.Cap)
+	}
+	return []string{c.Process, FormatFloat(c.D), strconv.FormatInt(c.N, 10), strconv.FormatInt(c.M, 10), c.Graph,
+		c.Sample, c.Ties, strconv.FormatUint(c.Seed, 10), beta, capacity, c.Weights}
+}
+
+// writeCSV writes a run as CSV, every row led by the config columns: a row
+// per trial; or, with a series or a profile, the long format, a row per
+// time and statistic (gap and spread: their mean, 95% interval and trials)
+// and a row per level of the mean profile.
+func writeCSV(w io.Writer, f *File) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintln(bw, "trial,max_load,min_load,gap,probes,max_probes")
-	for _, r := range rs {
-		fmt.Fprintf(bw, "%d,%s,%s,%s,%d,%d\n", r.Trial, FormatFloat(r.MaxLoad), FormatFloat(r.MinLoad), FormatFloat(r.Gap), r.Probes, r.MaxProbes)
+	cw := csv.NewWriter(bw)
+	cfg := configCells(f.Config)
+	row := func(cells ...string) { cw.Write(append(slices.Clone(cfg), cells...)) }
+	s := f.Summary
+	if len(s.Series) == 0 && len(s.Profile) == 0 {
+		cw.Write(append(slices.Clone(configColumns), "trial", "max_load", "min_load", "gap", "probes", "max_probes"))
+		for _, r := range f.Trials {
+			row(strconv.Itoa(r.Trial), FormatFloat(r.MaxLoad), FormatFloat(r.MinLoad), FormatFloat(r.Gap),
+				strconv.FormatInt(r.Probes, 10), strconv.FormatInt(r.MaxProbes, 10))
+		}
+	} else {
+		cw.Write(append(slices.Clone(configColumns), "balls", "load", "statistic", "rank", "count", "mean", "ci_lo", "ci_hi", "trials"))
+		for _, p := range s.Series {
+			balls, load, t := strconv.FormatInt(p.Balls, 10), FormatFloat(p.Load), strconv.Itoa(p.Trials)
+			row(balls, load, "gap", "", "", FormatFloat(p.Gap), FormatFloat(p.GapCI[0]), FormatFloat(p.GapCI[1]), t)
+			row(balls, load, "spread", "", "", FormatFloat(p.Spread), FormatFloat(p.SpreadCI[0]), FormatFloat(p.SpreadCI[1]), t)
+		}
+		rank := int64(0)
+		for _, l := range s.Profile {
+			row(strconv.FormatInt(f.Config.M, 10), FormatFloat(float64(f.Config.M)/float64(f.Config.N)), "profile",
+				strconv.FormatInt(rank, 10), strconv.FormatInt(l.Count, 10), FormatFloat(l.Value), "", "", strconv.Itoa(len(f.Trials)))
+			rank += l.Count
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return err
 	}
 	return bw.Flush()
 }
@@ -158,6 +206,7 @@ func writeTable(out io.Writer, f *File) error {
 		}
 		tw.Flush()
 	}
+	writeSeriesTable(w, s)
 	if len(s.NotApplicable) > 0 {
 		fmt.Fprintln(w, "\nnot applicable here:")
 		for _, b := range s.NotApplicable {

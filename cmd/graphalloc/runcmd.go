@@ -25,7 +25,7 @@ type runOptions struct {
 	runFlags
 	sizeFlags
 	pf                        processFlags
-	shard, every              string
+	shard, every, perVertex   string
 	resume, maxMemory, engine string
 	profile                   bool
 }
@@ -37,6 +37,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	o.addSizes(fs, "complete", "topology for -p graph: KIND[:key=value,...] with KIND one of "+strings.Join(graphgen.Kinds(), ", ")+", or file:PATH", true)
 	o.add(fs, 10, "table, csv, json, jsonl")
 	o.addExpansion(fs)
+	fs.StringVar(&o.perVertex, "per-vertex", "", "write a CSV to FILE: each vertex (the file's own name), its degree, mean load, sd and the fraction of trials in which it held the max (graph processes)")
 	fs.StringVar(&o.shard, "shard", "", "run only shard I of K of the trials, as I/K (0 <= I < K)")
 	fs.StringVar(&o.every, "every", "", "record the gap and max-min every K balls (K or a multiple of n)")
 	fs.BoolVar(&o.profile, "profile", false, "record each trial's sorted normalised load vector (load - m/n, as value/count pairs)")
@@ -58,7 +59,13 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err := o.checkExpansion(fs); err != nil {
 		return err
 	}
-	cfg, head, err := o.setup(fs, stderr)
+	if err := checkOutput("--per-vertex", o.perVertex); err != nil {
+		return err
+	}
+	if o.perVertex != "" && o.resume != "" {
+		return usagef("--per-vertex gathers every trial's loads: it cannot follow --resume (rerun the whole run)")
+	}
+	cfg, head, pv, err := o.setup(fs, stderr)
 	if err != nil {
 		return err
 	}
@@ -73,39 +80,39 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if len(trials) == 0 {
 		return usagef("--shard: shard %s of a run of %d trials holds none (shards 0..%d do)", o.shard, o.trials, o.trials-1)
 	}
-	return o.execute(ctx, cfg, head, trials, stdout, stderr)
+	return o.execute(ctx, cfg, head, pv, trials, stdout, stderr)
 }
 
 // setup turns the flags into the run's config and its file's config,
-// building the graph of a graph process.
-func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (alloc.Config, results.Config, error) {
-	var cfg alloc.Config
-	var head results.Config
+// building the graph of a graph process, and the per-vertex gathering of
+// a graph run (nil if none: --per-vertex, or the load-against-degree table
+// of a table on a graph that is not regular).
+func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Config, head results.Config, pv *results.PerVertex, err error) {
 	descs, err := o.pf.descriptors()
 	if err != nil {
-		return cfg, head, err
+		return cfg, head, nil, err
 	}
 	if len(descs) > 1 {
-		return cfg, head, usagef("--process: run takes one process, got %q (compare runs several)", o.pf.process)
+		return cfg, head, nil, usagef("--process: run takes one process, got %q (compare runs several)", o.pf.process)
 	}
 	desc := descs[0]
 	params, err := o.pf.params(fs, descs)
 	if err != nil {
-		return cfg, head, err
+		return cfg, head, nil, err
 	}
 	if err := checkParams(descs, params, stderr); err != nil {
-		return cfg, head, err
+		return cfg, head, nil, err
 	}
 	var memLimit int64
 	if o.maxMemory != "" {
 		if memLimit, err = parseBytes(o.maxMemory); err != nil {
-			return cfg, head, usagef("--max-memory: %v", err)
+			return cfg, head, nil, usagef("--max-memory: %v", err)
 		}
 	}
 	maxN, why := binsLimit(o.engine, desc, o.graph)
 	gf, err := parseGraph(o.graph, o.bins, fs.Changed("bins"), maxN, why)
 	if err != nil {
-		return cfg, head, err
+		return cfg, head, nil, err
 	}
 	if desc.Uses&alloc.ParamGraph == 0 {
 		gf.spec = graphgen.Spec{Kind: "complete"}
@@ -120,11 +127,18 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (alloc.Config, r
 	var topo *study.Topology
 	if desc.Uses&alloc.ParamGraph != 0 {
 		gf.memLeft, gf.extra = memLimit, binBytes(gf.n)
-		g, _, err := gf.build(o.seed, stderr)
+		g, info, err := gf.build(o.seed, stderr)
 		if err != nil {
-			return cfg, head, err
+			return cfg, head, nil, err
 		}
 		topo = study.Measure(gf.spec, g)
+		if o.perVertex != "" || (o.format == "table" && o.resume == "" && topo.Degree.Min != topo.Degree.Max) {
+			var names []string
+			if info.File != nil {
+				names = info.File.Labels
+			}
+			pv = results.NewPerVertex(g, names)
+		}
 		if fs.Changed("expansion") {
 			topo.Expansion = o.expansion
 		}
@@ -133,33 +147,36 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (alloc.Config, r
 	}
 	m, err := parseBalls(o.balls, n)
 	if err != nil {
-		return cfg, head, err
+		return cfg, head, nil, err
 	}
 	var every int64
 	if o.every != "" {
 		if every, err = parseCount(o.every, n); err != nil || every < 1 {
-			return cfg, head, usagef("--every: need a positive count, got %q", o.every)
+			return cfg, head, nil, usagef("--every: need a positive count, got %q", o.every)
 		}
 	}
 	levels, _, err := chooseEngine(o.engine, desc, o.graph, n)
 	if err != nil {
-		return cfg, head, err
+		return cfg, head, nil, err
 	}
 	if topo == nil && !levels {
 		if err := checkMemory(binBytes(n), memLimit); err != nil {
-			return cfg, head, err
+			return cfg, head, nil, err
 		}
 	}
 	p, err := desc.New(params)
 	if err != nil {
-		return cfg, head, usageError{err}
+		return cfg, head, nil, usageError{err}
 	}
 	cfg = alloc.Config{Process: p, N: int(n), M: m, Seed: o.seed, Every: every, Profile: o.profile}
+	if pv != nil {
+		cfg.Loads = func(_ int, loads []uint32) { pv.Add(loads) }
+	}
 	if levels {
 		cfg.Engine = alloc.EngineLevels
 	}
 	if err := cfg.Check(); err != nil {
-		return cfg, head, usageError{err}
+		return cfg, head, nil, usageError{err}
 	}
 	head = results.NewConfig(study.Setting{Process: desc, Params: params, N: n, M: m, Topology: topo})
 	head.Seed, head.Trials, head.Shard, head.Version = o.seed, o.trials, o.shard, Version
@@ -167,12 +184,12 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (alloc.Config, r
 	if levels {
 		head.Engine = alloc.EngineLevels.String()
 	}
-	return cfg, head, nil
+	return cfg, head, pv, nil
 }
 
 // execute runs the trials of cfg (those --resume does not hold already)
 // and writes the run's file.
-func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results.Config, trials []int, stdout, stderr io.Writer) error {
+func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results.Config, pv *results.PerVertex, trials []int, stdout, stderr io.Writer) error {
 	// --resume: keep the trials an earlier output holds, run the rest.
 	var done []alloc.Result
 	var prev *results.Partial
@@ -235,10 +252,28 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 		}
 		return errors.New(msg)
 	case stream != nil:
-		return stream.Summary(sum)
+		if err := stream.Summary(sum); err != nil {
+			return err
+		}
+	default:
+		f := &results.File{Config: head, Trials: all, Summary: sum}
+		err := writeOutput(stdout, o.output, func(w io.Writer) error {
+			if err := results.Write(w, o.format, f); err != nil {
+				return err
+			}
+			if pv != nil && o.format == "table" {
+				results.WriteDegreeTable(w, pv.Classes())
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
 	}
-	f := &results.File{Config: head, Trials: all, Summary: sum}
-	return writeOutput(stdout, o.output, func(w io.Writer) error { return results.Write(w, o.format, f) })
+	if o.perVertex == "" {
+		return nil
+	}
+	return writeOutput(nil, o.perVertex, pv.WriteCSV)
 }
 
 // openStream opens the JSON-lines output of run: stdout, a new -o file, or
