@@ -34,6 +34,35 @@ type GridConfig struct {
 	Version   string   `json:"version"`
 }
 
+// NewGridConfig is the config of grid g, whose -m was balls (the caller
+// sets the shard and the version): its parameters as the processes of the
+// grid read them.
+func NewGridConfig(g study.Grid, balls string) GridConfig {
+	c := GridConfig{Processes: g.Processes, Ns: g.Ns, M: balls, D: g.Params.D, Trials: g.Trials, Seed: g.Seed}
+	if g.TiesSet {
+		c.Ties = g.Params.Ties.String()
+	}
+	for _, name := range g.Processes {
+		d, err := alloc.Lookup(name)
+		if err != nil {
+			continue
+		}
+		if d.Uses&alloc.ParamGraph != 0 {
+			c.Graphs, c.Sample = g.Graphs, g.Params.Sample.String()
+		}
+		if d.Uses&alloc.ParamBeta != 0 {
+			c.Beta = g.Params.Beta
+		}
+		if d.Uses&alloc.ParamCap != 0 {
+			c.Cap = g.Params.Cap
+		}
+		if d.Uses&alloc.ParamWeights != 0 {
+			c.Weights = g.Params.Weights.String()
+		}
+	}
+	return c
+}
+
 // Grid is a grid's output: its config, a row per point in the grid's
 // order, and the points that could not be built.
 type Grid struct {

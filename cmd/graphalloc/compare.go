@@ -133,28 +133,8 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 	if err := g.Check(); err != nil {
 		return g, cfg, usageError{err}
 	}
-	cfg = results.GridConfig{
-		Processes: g.Processes, Ns: g.Ns, M: o.balls, D: g.Params.D, Trials: g.Trials, Seed: g.Seed,
-		Shard: o.shard, Version: Version,
-	}
-	if usesGraph {
-		cfg.Graphs = g.Graphs
-		cfg.Sample = g.Params.Sample.String()
-	}
-	if g.TiesSet {
-		cfg.Ties = g.Params.Ties.String()
-	}
-	for _, d := range descs {
-		if d.Uses&alloc.ParamBeta != 0 {
-			cfg.Beta = g.Params.Beta
-		}
-		if d.Uses&alloc.ParamCap != 0 {
-			cfg.Cap = g.Params.Cap
-		}
-		if d.Uses&alloc.ParamWeights != 0 {
-			cfg.Weights = o.pf.weights
-		}
-	}
+	cfg = results.NewGridConfig(g, o.balls)
+	cfg.Shard, cfg.Version = o.shard, Version
 	return g, cfg, nil
 }
 
