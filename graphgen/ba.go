@@ -43,16 +43,19 @@ import (
 // as its degree, and a draw proportional to degree is one uniform index into
 // the part of M written before v (one bounded 64-bit draw and one read).
 // A repeated target is recognised by a per-vertex mark (the last vertex
-// that chose it). The expected number of redraws is O(m) over the whole
-// run, as a draw repeats a target with probability at most
-// m·Δ/2|E| = O(m/√n) once the seed is small against n. Each vertex's
+// that chose it). Redraws are rare: a draw for v repeats a target with
+// probability (the degrees of v's targets so far)/2|E(G_{v−1})|, which is
+// O(m·log v / v) on average (a target drawn by degree has mean degree
+// O(m·log v) under the k^{−3} law), so there are O(m²·log² n) in all
+// (measured: 168 for n = 10^6 and m = 4, 2935 with m = 16). Each vertex's
 // targets are sorted (m small), and the rows of the CSR are then filled in
 // M's order, which leaves every row sorted: v's own targets first, then the
 // later vertices that chose v, in the order they arrived. So the graph is
-// built in O(n·m) expected time and 8|E| + 4n bytes besides the
-// CSR's: M (8|E| bytes) and the marks (4n). With
-// n = 10^6 and m = 4 it takes about 0.25 s on one core (BenchmarkBarabasiAlbert);
-// most of it is the random reads of M and the random writes into the rows.
+// built in O(n·m) expected time and 8|E| + 4n bytes besides the CSR's: M
+// (8|E| bytes) and the marks (4n). With n = 10^6 and m = 4 it takes
+// 0.22–0.25 s on one core (BenchmarkBarabasiAlbert; up to 0.4 s on a
+// loaded machine), most of it in the random reads of M and the random
+// writes into the rows.
 //
 // It returns an error unless 1 <= m < n <= MaxOrder, n·m <= math.MaxInt/4
 // and src is non-nil.
