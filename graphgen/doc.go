@@ -33,10 +33,14 @@
 //	                               a clique on core vertices joined to a random
 //	                               mindeg-regular remainder: minimum degree
 //	                               mindeg, a large share of the edges in the core
+//	BarabasiAlbert(n, m, src)      preferential attachment: a K_{m+1} seed, then each
+//	                               vertex joined to m distinct earlier ones drawn
+//	                               proportionally to degree; P(deg >= k) ~ k^−2,
+//	                               O(n·m) with the repeated-nodes array [BB05]
 //
 // A Spec (the --graph argument of the command line, "regular:degree=16",
 // "regular:eps=0.5", "torus:dim=3", "gnp:degree=16", "circulant:degree=16",
-// "nonregular:mindeg=16,core=1024", "file:road.txt.gz") parses a description
+// "nonregular:mindeg=16,core=1024", "ba:m=4", "file:road.txt.gz") parses a description
 // once. Plan says what it will make on n vertices before anything is built
 // (the order, the degree range, the edge count, the spectrum of the random
 // walk where it has a closed form, the memory) and checks the parameters;
@@ -51,5 +55,9 @@
 // allocates grows with the text it reads, never with the sizes a file
 // declares: a declared order must be backed by the file's size, or fit the
 // memory limit a caller passes in ReadOptions. WriteEdgeList,
-// WriteMatrixMarket, WriteDOT and WriteGraph6 write them.
+// WriteMatrixMarket, WriteDOT and WriteGraph6 write them. A file's own
+// vertex ids (FileInfo.Labels; FileInfo.Names when they are more than the
+// numbers 0..n-1) go back out with WriteEdgeListNamed, which keeps the
+// numbering too, or with WriteMatrixMarketNames beside a Matrix Market
+// file, one "index name" line per vertex.
 package graphgen

@@ -81,6 +81,23 @@ type FileInfo struct {
 	Labels []string
 }
 
+// Names returns the vertex ids of the file where they say more than the
+// vertex numbers: Labels, unless the file is Matrix Market (whose ids are
+// the indices 1..n that WriteMatrixMarket writes back) or its ids are
+// exactly 0..n-1 (Labels[v] is v, as with a graphalloc header), and then
+// nil. WriteEdgeListNamed writes a graph back by these names.
+func (fi *FileInfo) Names() []string {
+	if fi == nil || fi.Format == FormatMatrixMarket {
+		return nil
+	}
+	for v, l := range fi.Labels {
+		if l != strconv.Itoa(v) {
+			return fi.Labels
+		}
+	}
+	return nil
+}
+
 // lineReader reads lines of at most MaxLineBytes bytes, counting them.
 type lineReader struct {
 	br    *bufio.Reader

@@ -12,9 +12,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	ybgraph "github.com/yourbasic/graph"
 )
 
 // The helpers of the graph file tests carry an io prefix.
@@ -163,6 +166,8 @@ func TestLoadGraphTestdata(t *testing.T) {
 			edgeList: ioEdges([2]uint32{0, 1}, [2]uint32{0, 2}, [2]uint32{0, 3}, [2]uint32{1, 2}, [2]uint32{3, 4})}},
 		// 6x6, 7 entries: the 5-cycle on 1..5 (0..4 here), the diagonal 3 3
 		// and the stray 1 2; vertex 6 (5 here) isolated.
+		// Zachary's karate club: members 1..34 -> 0..33, 6 comment lines.
+		{"karate.txt", ioWant{format: "edgelist", lines: 84, vertices: 34, edges: 78, labels: decimalLabels(34, 1)}},
 		{"small.mtx", ioWant{format: "mtx", lines: 13, vertices: 6, edges: 5, selfLoops: 1, duplicates: 1,
 			labels:   []string{"1", "2", "3", "4", "5", "6"},
 			edgeList: ioEdges([2]uint32{0, 1}, [2]uint32{0, 4}, [2]uint32{1, 2}, [2]uint32{2, 3}, [2]uint32{3, 4})}},
@@ -179,6 +184,31 @@ func TestLoadGraphTestdata(t *testing.T) {
 			}
 			ioCheckWant(t, g, info, tt.want)
 		})
+	}
+}
+
+// TestKarateClub checks testdata/graphs/karate.txt against the well-known
+// degrees of Zachary's karate club (34 members, 78 edges): member 34 has
+// 17 friends, member 1 has 16, and the whole sequence is the published one.
+func TestKarateClub(t *testing.T) {
+	g, info, err := LoadGraph(filepath.Join(ioGraphsDir, "karate.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ioConsistent(t, g, info)
+	// Degrees of members 1..34.
+	want := []int{16, 9, 10, 6, 3, 4, 4, 4, 5, 2, 3, 1, 2, 5, 2, 2, 2, 2, 2, 3, 2, 2, 2, 5, 3, 3, 2, 4, 3, 4, 4, 6, 12, 17}
+	if g.Order() != 34 || g.Size() != 78 || info.SelfLoops != 0 || info.Duplicates != 0 || info.Lines != 84 {
+		t.Fatalf("%d vertices, %d edges, %d lines (%d self-loops, %d duplicates dropped); want 34, 78, 84, none",
+			g.Order(), g.Size(), info.Lines, info.SelfLoops, info.Duplicates)
+	}
+	for v := range 34 {
+		if info.Labels[v] != strconv.Itoa(v+1) || g.Degree(v) != want[v] {
+			t.Errorf("vertex %d (label %s): degree %d, member %d has %d", v, info.Labels[v], g.Degree(v), v+1, want[v])
+		}
+	}
+	if !ybgraph.Connected(g) {
+		t.Error("not connected")
 	}
 }
 

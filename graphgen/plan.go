@@ -27,11 +27,14 @@ import (
 //	circulant   n        Δ                    nΔ/2                      4Δ (implicit)
 //	gnp         n        drawn                p·n(n−1)/2 expected       CSR
 //	nonregular  n        δ; Δ drawn           c(c−1)/2 + (n−c)δ/2 + J   CSR
+//	ba          n        m; Δ drawn†          m·n − m(m+1)/2            CSR
 //	file        unknown  unknown              unknown                   from the file size
 //
 // (*) ⌈n^ε⌉ capped at n−1 and moved by one when nΔ would be odd; a Note
 // says so. For nonregular, c is the core and J the join edges, min(c,
-// n−c−1) when the random remainder is connected. A CSR on n vertices with
+// n−c−1) when the random remainder is connected. (†) ba on n = m+1
+// vertices is K_{m+1}, regular of degree m, and on n = m+2 has Δ = m+1.
+// A CSR on n vertices with
 // |E| edges holds 8(n+1) + 16|E| bytes: the row offsets, both directions
 // of every edge, and the flat edge array.
 type Plan struct {
@@ -43,7 +46,8 @@ type Plan struct {
 	// and Δ, where the spec fixes them: every graph Build can make has
 	// exactly these. Each is -1 where the random draw decides it (both
 	// for gnp with 0 < p < 1 and n > 1; Δ of nonregular, which is core
-	// when the random remainder is connected) or the file does.
+	// when the random remainder is connected; Δ of ba on n > m+2
+	// vertices) or the file does. Build takes ba's m from MinDegree.
 	// MeanDegree is 2|E|/n from ExpectedEdges (0 for n = 0, -1 for a
 	// file).
 	MinDegree, MaxDegree int
@@ -166,6 +170,8 @@ func (s Spec) Plan(n int) (Plan, error) {
 		err = s.planCirculant(&p, n)
 	case "nonregular":
 		err = s.planNonregular(&p, n)
+	case "ba":
+		err = s.planBA(&p, n)
 	}
 	if err != nil {
 		return Plan{}, err
@@ -510,6 +516,40 @@ func (s Spec) planNonregular(p *Plan, n int) error {
 	rem := csrBytes(r, float64(remEdges)) + regularScratch(r, mindeg)
 	list := 8 * (p.CoreEdges + remEdges + int64(core) + 16)
 	p.setCSR(rem + list + 88*int64(r) + fromEdgesScratch(n))
+	return nil
+}
+
+// planBA plans ba:m=K.
+func (s Spec) planBA(p *Plan, n int) error {
+	v, ok := s.Params["m"]
+	if !ok {
+		return fmt.Errorf("graphgen: ba needs m=K (the edges each new vertex brings)")
+	}
+	m, err := s.intParam("m", v)
+	if err != nil {
+		return err
+	}
+	switch {
+	case m < 1:
+		return fmt.Errorf("graphgen: ba:m=%d needs m >= 1", m)
+	case m >= n:
+		return fmt.Errorf("graphgen: ba:m=%d needs m < n = %d (the seed is the clique on m+1 vertices)", m, n)
+	case uint64(n)*uint64(m) > math.MaxInt/4:
+		// Both factors are below 2^32, so the product does not overflow.
+		return fmt.Errorf("graphgen: %s on n=%d has n*m = %d edge ends, more than %d", s, n, uint64(n)*uint64(m), math.MaxInt/4)
+	}
+	switch n {
+	case m + 1:
+		p.setRegular(m) // K_{m+1}
+	case m + 2:
+		// The last vertex joins m of the m+1 seed vertices.
+		p.MinDegree, p.MaxDegree = m, m+1
+	default:
+		p.MinDegree = m
+	}
+	p.Edges = baEdges(n, m)
+	// The repeated-nodes array (two uint32 an edge) and the marks.
+	p.setCSR(8*p.Edges + 4*int64(n))
 	return nil
 }
 

@@ -63,6 +63,11 @@ func TestPlanMatchesBuild(t *testing.T) {
 		{"circulant:degree=400", 1000}, // selection sampling of the pairs
 		{"nonregular:mindeg=8,core=64", 1 << 12},
 		{"nonregular:mindeg=3,core=20", 200},
+		{"ba:m=1", 2}, // K_2
+		{"ba:m=3", 4}, // K_4: regular
+		{"ba:m=3", 5}, // Δ = m+1
+		{"ba:m=4", 1 << 12},
+		{"ba:m=50,n=300", 0},
 		{"file:../testdata/graphs/path10.txt", 0},
 		{"file:../testdata/graphs/path10.txt.gz", 0},
 	}
@@ -255,6 +260,12 @@ func TestPlanErrors(t *testing.T) {
 		{"nonregular:mindeg=3,core=3", 100, "graphgen: nonregular:core=3 needs core >= mindeg+1 = 4"},
 		{"nonregular:mindeg=3,core=10", 12, "needs n-core >= mindeg+1 vertices outside the core, got n=12"},
 		{"nonregular:mindeg=3,core=9", 100, "(n-core)*mindeg even for the regular remainder, got n-core=91"},
+		{"ba", 100, "graphgen: ba needs m=K"},
+		{"ba:m=0", 100, "graphgen: ba:m=0 needs m >= 1"},
+		{"ba:m=100", 100, "graphgen: ba:m=100 needs m < n = 100 (the seed is the clique on m+1 vertices)"},
+		{"ba:m=1", 0, "needs m < n = 0"},
+		{"ba:m=x", 100, "graphgen: ba:m needs an integer"},
+		{"ba:m=2147483648", MaxOrder, "edge ends"},
 		{"torus:dim=0", 100, "1 <= dim <= 64"},
 		{"torus:dim=9", 100, "set side= explicitly or use a smaller dim"},
 		{"torus:side=3,n=10", 0, "has 9 vertices, but the spec sets n=10"},
@@ -288,7 +299,8 @@ func TestPlanErrors(t *testing.T) {
 func TestPlanSmall(t *testing.T) {
 	specs := []string{"complete", "cycle", "torus", "torus:dim=3", "torus:side=2", "hypercube", "hypercube:dim=2",
 		"regular:degree=3", "regular:degree=0", "regular:eps=0.5", "regular:eps=1", "gnp:p=0.5", "gnp:degree=3",
-		"circulant:degree=3", "circulant:degree=4", "nonregular:mindeg=2,core=3", "nonregular:mindeg=1,core=4"}
+		"circulant:degree=3", "circulant:degree=4", "nonregular:mindeg=2,core=3", "nonregular:mindeg=1,core=4",
+		"ba:m=1", "ba:m=3"}
 	for _, spec := range specs {
 		s, err := ParseSpec(spec)
 		if err != nil {
@@ -389,7 +401,7 @@ func TestPlanSpectrum(t *testing.T) {
 	}
 	// No closed form before building: random kinds, files, and graphs
 	// with an isolated vertex.
-	for _, spec := range []string{"regular:degree=4", "gnp:p=0.5", "circulant:degree=4", "nonregular:mindeg=2,core=5",
+	for _, spec := range []string{"regular:degree=4", "gnp:p=0.5", "circulant:degree=4", "nonregular:mindeg=2,core=5", "ba:m=2",
 		"complete:n=1", "cycle:n=1", "torus:dim=2,side=1", "hypercube:dim=0", "file:../testdata/graphs/path10.txt"} {
 		s, _ := ParseSpec(spec)
 		if p, err := s.Plan(20); err != nil || p.Spectrum != nil {

@@ -27,6 +27,9 @@ import (
 //	nonregular:mindeg=16,core=1024
 //	                         a clique on 1024 vertices joined to a random
 //	                         16-regular remainder
+//	ba:m=4                   Barabási–Albert preferential attachment: a
+//	                         clique on 5 vertices, then each new vertex
+//	                         joined to 4 distinct earlier ones (m >= 1, m < n)
 //	file:graphs/road.txt.gz  (a bare path containing '/' or with a known
 //	                          extension also works)
 //
@@ -48,6 +51,7 @@ var kinds = map[string][]string{
 	"gnp":        {"n", "p", "degree"},
 	"circulant":  {"n", "degree"},
 	"nonregular": {"n", "mindeg", "core"},
+	"ba":         {"n", "m"},
 	"file":       nil,
 }
 
@@ -212,6 +216,8 @@ func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
 		var st NonregularStats
 		g, st, err = Nonregular(n, p.MinDegree, p.Core, src)
 		info.Nonregular = &st
+	case "ba":
+		g, err = BarabasiAlbert(n, p.MinDegree, src)
 	}
 	if err != nil {
 		return nil, nil, err

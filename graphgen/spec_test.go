@@ -125,6 +125,8 @@ func TestSpecFamilies(t *testing.T) {
 		{"circulant:degree=6", 1000, 1000, 3000, 6, 0},
 		{"circulant:degree=7,n=1000000000", 5, 1e9, 3.5e9, 7, 0},
 		{"nonregular:mindeg=3,core=10", 100, 100, -1, -1, 0},
+		{"ba:m=3", 1000, 1000, 2994, -1, 0}, // 3·1000 − 3·4/2
+		{"ba:m=2,n=50", 7, 50, 97, -1, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.spec, func(t *testing.T) {
@@ -177,6 +179,10 @@ func TestSpecFamilies(t *testing.T) {
 		"nonregular:mindeg=3,core=3":       "core >= mindeg+1",
 		"nonregular:mindeg=3,core=-4":      "integer",
 		"nonregular:mindeg=3,core=9,n=100": "even",
+		"ba":                               "ba needs m=K",
+		"ba:m=0":                           "m >= 1",
+		"ba:m=100":                         "m < n = 100",
+		"ba:m=-2":                          "integer",
 	}
 	// ⌈100^(1/9)⌉ = 2 and 2^9 = 512 > 200; ⌈10^(1/3)⌉ = 3 and 27 > 20.
 	bad["torus:dim=9"] = "set side= explicitly or use a smaller dim"
@@ -194,7 +200,8 @@ func TestSpecFamilies(t *testing.T) {
 	for in, want := range map[string]string{
 		"torus:side=3,dims=2": "keys: n, dim, side",
 		"gnp:q=0.1":           "keys: n, p, degree",
-		"circ:degree=3":       "circulant, complete, cycle, file, gnp, hypercube, nonregular, regular, torus",
+		"ba:k=3":              "keys: n, m",
+		"circ:degree=3":       "ba, circulant, complete, cycle, file, gnp, hypercube, nonregular, regular, torus",
 	} {
 		if _, err := ParseSpec(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want one mentioning %q", in, err, want)

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"gonum.org/v1/gonum/graph/encoding/dot"
 	"gonum.org/v1/gonum/graph/encoding/graph6"
@@ -56,6 +59,150 @@ func WriteEdgeList(w io.Writer, g *CSR) error {
 	fmt.Fprintf(bw, "%s n=%d edges=%d\n", edgeListHeader, g.Order(), g.Size())
 	writeEdges(bw, g, 0, false)
 	return bw.Flush()
+}
+
+// WriteEdgeListNamed writes g as an edge list with the vertex v called
+// names[v], one line "names[u] names[v]" per edge {u, v}, after the
+// comment line
+//
+//	# written by graphalloc: N vertices, M edges, by name
+//
+// (which readers skip: it is not the graphalloc header, whose ids are the
+// vertex numbers), such that ReadEdgeList reads it back as g itself: the
+// same edges, the same numbering, and FileInfo.Labels equal to names.
+//
+// The reader numbers integer ids in numeric order and any others in order
+// of first appearance, so the lines come by larger endpoint v = 0..n-1,
+// each v's edges {u, v}, u < v, by increasing u, and the first of them
+// brings v in after 0..v-1. A vertex with no smaller neighbour is brought
+// in by the line "names[v] names[v+1]" if v+1 is a neighbour, and
+// otherwise by the self-loop line "names[v] names[v]", which the reader
+// counts in FileInfo.SelfLoops and drops once it has made the vertex.
+// Such lines are needed only where the numbering is by appearance (some
+// name is not an integer), and then only for vertices that were brought
+// in by a self-loop when g was read from a file; and for every vertex
+// without edges, which an edge list can name in no other way. If the
+// names are all integers the numbering is theirs, g's own when they
+// increase with v (as the labels of a file of integer ids do).
+//
+// Names are the FileInfo.Labels of a file read, or any other ids an edge
+// list can hold. It returns an error, before writing anything, unless
+// len(names) is g.Order() and the names are distinct non-empty tokens of
+// valid UTF-8 without spaces, tabs or control bytes, not starting with '#'
+// or '%' (which begin a comment), and not an integer with leading zeros
+// (which a reader takes for the integer: "007" is "7"). It takes
+// O(n log Δ + m) time and returns the first write error.
+func WriteEdgeListNamed(w io.Writer, g *CSR, names []string) error {
+	if g == nil {
+		return errNilGraph
+	}
+	if err := checkNames(g.Order(), names); err != nil {
+		return err
+	}
+	byAppearance := false
+	for _, name := range names {
+		if strings.Trim(name, "0123456789") != "" {
+			byAppearance = true
+			break
+		}
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	fmt.Fprintf(bw, "# written by graphalloc: %d vertices, %d edges, by name\n", g.Order(), g.Size())
+	line := func(u, v int) {
+		bw.WriteString(names[u])
+		bw.WriteByte(' ')
+		bw.WriteString(names[v])
+		bw.WriteByte('\n')
+	}
+	in := -1     // the largest vertex brought in so far
+	paired := -1 // the v whose line "v v+1" brought v+1 in with it
+	for v := range g.Order() {
+		row := g.Neighbors(v)
+		lower, _ := slices.BinarySearch(row, uint32(v)) // row[:lower] < v
+		if v > in {
+			switch {
+			case lower > 0: // the first edge below brings v in
+			case byAppearance && lower < len(row) && row[lower] == uint32(v+1):
+				line(v, v+1)
+				paired, in = v, v+1
+			case byAppearance || len(row) == 0:
+				line(v, v)
+			}
+			in = max(in, v)
+		}
+		for _, u := range row[:lower] {
+			if int(u) == paired && paired == v-1 {
+				continue // written as v's introduction
+			}
+			line(int(u), v)
+		}
+	}
+	return bw.Flush()
+}
+
+// WriteMatrixMarketNames writes the names of the vertices of a graph that
+// WriteMatrixMarket writes, the file that goes beside it: one line
+// "i names[i-1]" for each Matrix Market index i = 1..n, in order, nothing
+// else. The names must satisfy what WriteEdgeListNamed asks of them
+// (distinct tokens without white space, so that every line splits in
+// two); n is len(names). It returns an error, before writing anything,
+// for a bad name, or the first write error.
+func WriteMatrixMarketNames(w io.Writer, names []string) error {
+	if err := checkNames(len(names), names); err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	line := make([]byte, 0, 64)
+	for i, name := range names {
+		line = strconv.AppendInt(line[:0], int64(i)+1, 10)
+		line = append(line, ' ')
+		line = append(line, name...)
+		line = append(line, '\n')
+		bw.Write(line)
+	}
+	return bw.Flush()
+}
+
+// checkNames returns an error unless names holds n distinct names that an
+// edge list reader reads back as themselves.
+func checkNames(n int, names []string) error {
+	if len(names) != n {
+		return fmt.Errorf("graphgen: %d names for %d vertices", len(names), n)
+	}
+	seen := make(map[string]int, n)
+	for v, name := range names {
+		if msg := badName(name); msg != "" {
+			return fmt.Errorf("graphgen: name %q of vertex %d %s", name, v, msg)
+		}
+		if u, dup := seen[name]; dup {
+			return fmt.Errorf("graphgen: vertices %d and %d are both named %q", u, v, name)
+		}
+		seen[name] = v
+	}
+	return nil
+}
+
+// badName says why an edge list could not hold name as a vertex id, or
+// returns "" if it can.
+func badName(name string) string {
+	switch {
+	case name == "":
+		return "is empty"
+	case name[0] == '#' || name[0] == '%':
+		return "starts a comment"
+	case !utf8.ValidString(name):
+		return "is not valid UTF-8"
+	case len(name) > 1 && name[0] == '0' && strings.Trim(name, "0123456789") == "":
+		return "is an integer with leading zeros, which a reader takes for " + strings.TrimLeft(name[:len(name)-1], "0") + name[len(name)-1:]
+	}
+	for i := range len(name) {
+		// The reader's separators, ' ' and \t\r\v\f, and the control
+		// bytes it refuses in an id.
+		if c := name[i]; c == ' ' || c < 0x20 || c == 0x7f {
+			return "holds white space or a control byte"
+		}
+	}
+	return ""
 }
 
 // WriteMatrixMarket writes g as a Matrix Market coordinate file of a

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -246,5 +247,176 @@ func TestWriteErrors(t *testing.T) {
 				t.Error("no error for a nil graph")
 			}
 		})
+	}
+}
+
+// ioNamedEdges returns the edges of g by name, each as "a b" with a < b,
+// sorted, and the names of its isolated vertices, sorted: g as a graph on
+// its names, whatever its numbering.
+func ioNamedEdges(g *CSR, names []string) (edges, isolated []string) {
+	e := g.EdgeList()
+	for k := 0; k < len(e); k += 2 {
+		a, b := names[e[k]], names[e[k+1]]
+		edges = append(edges, min(a, b)+" "+max(a, b))
+	}
+	for v := range g.Order() {
+		if g.Degree(v) == 0 {
+			isolated = append(isolated, names[v])
+		}
+	}
+	slices.Sort(edges)
+	slices.Sort(isolated)
+	return edges, isolated
+}
+
+// TestWriteEdgeListNamed: a graph written by name reads back as the same
+// graph, numbered the same, with the same names; a self-loop line is
+// written only for a vertex that nothing else can bring in at its place.
+func TestWriteEdgeListNamed(t *testing.T) {
+	type named struct {
+		g     *CSR
+		names []string
+		loops int64 // self-loop lines written; -1: not checked
+	}
+	cases := map[string]named{}
+	for _, file := range []string{"strings.txt", "messy.txt", "star.txt", "karate.txt"} {
+		g, info, err := LoadGraph(filepath.Join(ioGraphsDir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// messy.txt's self-loop 42 42 is not needed: 42 has edges.
+		cases[file] = named{g, info.Labels, 0}
+	}
+	// A vertex whose only line was a self-loop keeps its name, and its
+	// place in the order of appearance.
+	g, info, err := ReadEdgeList(strings.NewReader("a b\nc c\nb d\n"), "loop.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases["isolated c"] = named{g, info.Labels, 1}
+	// G(200, 0.05), names shuffled: the vertices with no smaller neighbour
+	// not joined to the next need a loop each.
+	r := rand.New(rand.NewPCG(3, 3))
+	gnp := ioTestGraphs(t)["G(200, 0.05)"]
+	names := make([]string, gnp.Order())
+	for v, p := range r.Perm(len(names)) {
+		names[v] = "v" + strconv.Itoa(p) + "·é" // any printable UTF-8
+	}
+	cases["G(200, 0.05) shuffled"] = named{gnp, names, -1}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := WriteEdgeListNamed(&b, tc.g, tc.names); err != nil {
+				t.Fatal(err)
+			}
+			h, info, err := ReadEdgeList(&b, "named.txt")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ioConsistent(t, h, info)
+			ioSameGraph(t, tc.g, h)
+			if !slices.Equal(info.Labels, tc.names) {
+				t.Errorf("labels %q, want %q", info.Labels, tc.names)
+			}
+			if info.Duplicates != 0 || tc.loops >= 0 && info.SelfLoops != tc.loops {
+				t.Errorf("%d self-loop and %d duplicate lines, want %d and 0", info.SelfLoops, info.Duplicates, tc.loops)
+			}
+		})
+	}
+	// The text itself: strings.txt's edges, each vertex brought in at its
+	// place (alice with bob, as the file did).
+	var b strings.Builder
+	g, info, _ = LoadGraph(filepath.Join(ioGraphsDir, "strings.txt"))
+	if err := WriteEdgeListNamed(&b, g, info.Labels); err != nil {
+		t.Fatal(err)
+	}
+	want := "# written by graphalloc: 5 vertices, 5 edges, by name\nalice bob\nalice carol\nbob carol\nalice dave\ndave 7\n"
+	if b.String() != want {
+		t.Errorf("wrote\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+func TestWriteMatrixMarketNames(t *testing.T) {
+	var b strings.Builder
+	if err := WriteMatrixMarketNames(&b, []string{"alice", "bob", "7", "0"}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "1 alice\n2 bob\n3 7\n4 0\n"; b.String() != want {
+		t.Errorf("wrote %q, want %q", b.String(), want)
+	}
+	if err := WriteMatrixMarketNames(ioFailWriter{}, []string{"a"}); !errors.Is(err, ioErrWrite) {
+		t.Errorf("write error %v, want %v", err, ioErrWrite)
+	}
+}
+
+// TestWriteNamesErrors: names an edge list could not read back as
+// themselves are refused before anything is written.
+func TestWriteNamesErrors(t *testing.T) {
+	g := ioMustGraph(t, 3, ioPath(3))
+	cases := []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"a", "b"}, "graphgen: 2 names for 3 vertices"},
+		{[]string{"a", "", "c"}, `graphgen: name "" of vertex 1 is empty`},
+		{[]string{"a", "#b", "c"}, "starts a comment"},
+		{[]string{"a", "%b", "c"}, "starts a comment"},
+		{[]string{"a", "b c", "d"}, "white space"},
+		{[]string{"a", "b\tc", "d"}, "white space"},
+		{[]string{"a", "b\x00", "d"}, "control byte"},
+		{[]string{"a", "\xff", "d"}, "not valid UTF-8"},
+		{[]string{"a", "007", "d"}, `name "007" of vertex 1 is an integer with leading zeros, which a reader takes for 7`},
+		{[]string{"a", "00", "d"}, "which a reader takes for 0"},
+		{[]string{"x", "y", "x"}, `graphgen: vertices 0 and 2 are both named "x"`},
+	}
+	for _, tc := range cases {
+		var b strings.Builder
+		err := WriteEdgeListNamed(&b, g, tc.names)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || b.Len() != 0 {
+			t.Errorf("%q: error %v, wrote %q; want only an error containing %q", tc.names, err, b.String(), tc.want)
+		}
+		if len(tc.names) == 3 {
+			if err := WriteMatrixMarketNames(&b, tc.names); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%q: Matrix Market names error %v, want one containing %q", tc.names, err, tc.want)
+			}
+		}
+	}
+	// Good names: "0" alone, integers beyond uint64, any printable UTF-8.
+	if err := WriteEdgeListNamed(io.Discard, g, []string{"0", "123456789012345678901234567890", "Zoë"}); err != nil {
+		t.Error(err)
+	}
+	if err := WriteEdgeListNamed(ioFailWriter{}, g, []string{"a", "b", "c"}); !errors.Is(err, ioErrWrite) {
+		t.Errorf("write error %v, want %v", err, ioErrWrite)
+	}
+	if err := WriteEdgeListNamed(io.Discard, nil, nil); err == nil {
+		t.Error("no error for a nil graph")
+	}
+}
+
+// TestFileInfoNames: the ids of a file are names unless they are the
+// vertex numbers 0..n-1 or Matrix Market's indices.
+func TestFileInfoNames(t *testing.T) {
+	for file, want := range map[string][]string{
+		"path10.txt":  nil, // ids 0..9
+		"star.txt":    nil,
+		"small.mtx":   nil, // indices 1..6
+		"strings.txt": {"alice", "bob", "carol", "dave", "7"},
+		"messy.txt":   {"1", "2", "3", "42", "1000", "1000000007"},
+	} {
+		_, info, err := LoadGraph(filepath.Join(ioGraphsDir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := info.Names(); !slices.Equal(got, want) || (got == nil) != (want == nil) {
+			t.Errorf("%s: names %q, want %q", file, got, want)
+		}
+	}
+	// Integer ids from 1: names, for an edge list.
+	_, info, _ := ReadEdgeList(strings.NewReader("1 2\n2 3\n"), "g.txt")
+	if got := info.Names(); !slices.Equal(got, []string{"1", "2", "3"}) {
+		t.Errorf("ids 1..3: names %q", got)
+	}
+	if (*FileInfo)(nil).Names() != nil {
+		t.Error("names of a nil FileInfo")
 	}
 }

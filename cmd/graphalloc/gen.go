@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/graphalloc/graphalloc/graphgen"
@@ -58,9 +60,33 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err != nil {
 		return err
 	}
-	g, _, err := gf.build(o.seed, stderr)
+	g, info, err := gf.build(o.seed, stderr)
 	if err != nil {
 		return err
+	}
+	// A file's own ids go back out: by name in an edge list, or in a
+	// names file beside a Matrix Market file unless they are its
+	// indices 1..n already.
+	names := info.File.Names()
+	toStdout := o.output == "" || o.output == "-"
+	namesFile := ""
+	switch {
+	case names == nil:
+	case format == "mtx" && isIndices(names, 1):
+	case format == "mtx" && toStdout:
+		fmt.Fprintf(stderr, "graphalloc: warning: %s: Matrix Market numbers the vertices 1..n, and their names go to a file beside the output: give -o FILE to get FILE.names\n", gf.spec.Path)
+	case format == "mtx":
+		namesFile = namesPath(o.output)
+	case format != "edgelist":
+		fmt.Fprintf(stderr, "graphalloc: warning: %s: %s numbers the vertices 0..n-1 and drops the file's vertex names (edgelist keeps them, mtx writes them beside)\n", gf.spec.Path, format)
+	}
+	if format == "mtx" && namesFile == "" && !toStdout {
+		if _, err := os.Stat(namesPath(o.output)); err == nil {
+			fmt.Fprintf(stderr, "graphalloc: warning: %s is left from another graph (this one's vertices have no names): delete it\n", namesPath(o.output))
+		}
+	}
+	if format != "edgelist" {
+		names = nil
 	}
 	spec := gf.spec
 	csr, err := listGraph(spec, g)
@@ -79,17 +105,28 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 			// on an edge list; graph files are written once and read
 			// back by this tool.
 			zw, _ := gzip.NewWriterLevel(w, gzip.BestSpeed)
-			if err := writeGraph(zw, csr, format); err != nil {
+			if err := writeGraph(zw, csr, format, names); err != nil {
 				return err
 			}
 			return zw.Close()
 		}
-		return writeGraph(w, csr, format)
+		return writeGraph(w, csr, format, names)
 	}
-	if err := writeOutput(stdout, o.output, write); err != nil || o.output == "" || o.output == "-" {
+	if err := writeOutput(stdout, o.output, write); err != nil || toStdout {
 		return err
 	}
-	fmt.Fprintf(stderr, "graphalloc: wrote %s: n=%d, %d edges, %s%s\n", o.output, csr.Order(), csr.Size(), format, map[bool]string{true: ", gzip"}[compress])
+	byName := ""
+	if names != nil {
+		byName = ", by the file's vertex names"
+	}
+	fmt.Fprintf(stderr, "graphalloc: wrote %s: n=%d, %d edges, %s%s%s\n", o.output, csr.Order(), csr.Size(), format, map[bool]string{true: ", gzip"}[compress], byName)
+	if namesFile != "" {
+		labels := info.File.Labels
+		if err := writeOutput(stdout, namesFile, func(w io.Writer) error { return graphgen.WriteMatrixMarketNames(w, labels) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "graphalloc: wrote %s: the file's vertex names, one \"index name\" line for each of the %d Matrix Market indices\n", namesFile, len(labels))
+	}
 	return ctx.Err()
 }
 
@@ -136,7 +173,27 @@ func formatFromName(name string) string {
 	return "edgelist"
 }
 
-func writeGraph(w io.Writer, g *graphgen.CSR, format string) error {
+// namesPath is the names file beside the Matrix Market file path: path,
+// less a final .gz, with .names added. It is plain text.
+func namesPath(path string) string {
+	if strings.HasSuffix(strings.ToLower(path), ".gz") {
+		path = path[:len(path)-3]
+	}
+	return path + ".names"
+}
+
+// isIndices reports whether names are the decimal numbers first, first+1, ….
+func isIndices(names []string, first int) bool {
+	for v, name := range names {
+		if name != strconv.Itoa(first+v) {
+			return false
+		}
+	}
+	return true
+}
+
+// writeGraph writes g in format; an edge list by names if names is not nil.
+func writeGraph(w io.Writer, g *graphgen.CSR, format string, names []string) error {
 	switch format {
 	case "mtx":
 		return graphgen.WriteMatrixMarket(w, g)
@@ -144,6 +201,9 @@ func writeGraph(w io.Writer, g *graphgen.CSR, format string) error {
 		return graphgen.WriteDOT(w, g)
 	case "graph6":
 		return graphgen.WriteGraph6(w, g)
+	}
+	if names != nil {
+		return graphgen.WriteEdgeListNamed(w, g, names)
 	}
 	return graphgen.WriteEdgeList(w, g)
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -130,6 +131,121 @@ func TestGenImplicit(t *testing.T) {
 	got, info, err := graphgen.ReadGraph(strings.NewReader(out), "circ")
 	if err != nil || !info.Gzip || !slices.Equal(got.EdgeList(), want.EdgeList()) {
 		t.Errorf("circulant: %v, gzip %v, same graph %v", err, info != nil && info.Gzip, err == nil && slices.Equal(got.EdgeList(), want.EdgeList()))
+	}
+}
+
+// genNames reads a names file: one "index name" line per vertex, the
+// indices 1..n in order.
+func genNames(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for i, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		idx, name, ok := strings.Cut(line, " ")
+		if !ok || idx != strconv.Itoa(i+1) || name == "" || strings.ContainsAny(name, " \t") {
+			t.Fatalf("%s:%d: %q is not \"%d name\"", path, i+1, line, i+1)
+		}
+		names = append(names, name)
+	}
+	return names
+}
+
+// TestGenNames: gen converting a file whose ids are names writes them
+// back: an edge list that reads back as the same graph with the same names
+// and numbering (so run on it gives the same trials), or a Matrix Market
+// file and FILE.names beside it; formats without names say so.
+func TestGenNames(t *testing.T) {
+	dir := t.TempDir()
+	in := root + "/testdata/graphs/strings.txt"
+	orig, origInfo, err := graphgen.LoadGraph(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := func(t *testing.T, args ...string) string {
+		t.Helper()
+		stdout, errs, code := invoke(append([]string{"gen", "-g", "file:" + in}, args...)...)
+		if code != 0 {
+			t.Fatalf("gen %v: exit %d: %s", args, code, errs)
+		}
+		return stdout + errs
+	}
+
+	for _, file := range []string{"s.txt", "s.txt.gz"} {
+		t.Run(file, func(t *testing.T) {
+			path := filepath.Join(dir, file)
+			if msg := gen(t, "-o", path); !strings.Contains(msg, "by the file's vertex names") {
+				t.Errorf("gen said %q", msg)
+			}
+			g, info, err := graphgen.LoadGraph(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(g.EdgeList(), orig.EdgeList()) || !slices.Equal(info.Labels, origInfo.Labels) || info.SelfLoops != 0 {
+				t.Errorf("read back edges %v labels %q (%d self-loops), want %v %q",
+					g.EdgeList(), info.Labels, info.SelfLoops, orig.EdgeList(), origInfo.Labels)
+			}
+			direct := runTrials(t, "run", "-p", "graph", "-g", "file:"+in, "--seed", "5", "-t", "2", "-m", "8n")
+			viaFile := runTrials(t, "run", "-p", "graph", "-g", "file:"+path, "--seed", "5", "-t", "2", "-m", "8n")
+			if direct != viaFile {
+				t.Errorf("run on the converted file differs:\n%s\n%s", direct, viaFile)
+			}
+		})
+	}
+
+	for _, file := range []string{"s.mtx", "s.mtx.gz"} {
+		t.Run(file, func(t *testing.T) {
+			path := filepath.Join(dir, file)
+			names := strings.TrimSuffix(path, ".gz") + ".names"
+			if msg := gen(t, "-o", path); !strings.Contains(msg, "wrote "+names) {
+				t.Errorf("gen said %q", msg)
+			}
+			g, info, err := graphgen.LoadGraph(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Format != graphgen.FormatMatrixMarket || !slices.Equal(g.EdgeList(), orig.EdgeList()) {
+				t.Errorf("%s: %s, edges %v, want %v", path, info.Format, g.EdgeList(), orig.EdgeList())
+			}
+			if got := genNames(t, names); !slices.Equal(got, origInfo.Labels) {
+				t.Errorf("%s: names %q, want %q", names, got, origInfo.Labels)
+			}
+		})
+	}
+
+	// Ids 1..n are Matrix Market's own indices: no names file; an edge
+	// list keeps them.
+	karate := root + "/testdata/graphs/karate.txt"
+	if _, errs, code := invoke("gen", "-g", karate, "-o", filepath.Join(dir, "k.mtx")); code != 0 || strings.Contains(errs, ".names") {
+		t.Errorf("karate to mtx: exit %d, %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "k.mtx.names")); err == nil {
+		t.Error("k.mtx.names written for ids 1..34")
+	}
+	kpath := filepath.Join(dir, "k.txt")
+	if _, errs, code := invoke("gen", "-g", karate, "-o", kpath); code != 0 {
+		t.Fatalf("karate to edgelist: exit %d, %s", code, errs)
+	}
+	if _, info, err := graphgen.LoadGraph(kpath); err != nil || !isIndices(info.Labels, 1) || info.Vertices != 34 {
+		t.Errorf("karate read back: %v, labels %q", err, info.Labels)
+	}
+
+	// No room for names: a warning, and the numbered graph.
+	for _, tc := range []struct{ format, want string }{
+		{"dot", "dot numbers the vertices 0..n-1 and drops the file's vertex names"},
+		{"graph6", "graph6 numbers the vertices"},
+		{"mtx", "give -o FILE to get FILE.names"},
+	} {
+		stdout, errs, code := invoke("gen", "-g", in, "--format", tc.format)
+		if code != 0 || stdout == "" || !strings.Contains(errs, "warning: "+in) || !strings.Contains(errs, tc.want) {
+			t.Errorf("--format %s to stdout: exit %d, stderr %q; want a warning %q", tc.format, code, errs, tc.want)
+		}
+	}
+	// A names file left beside a Matrix Market file is not the new graph's.
+	if _, errs, code := invoke("gen", "-g", "cycle", "-n", "5", "-o", filepath.Join(dir, "s.mtx")); code != 0 || !strings.Contains(errs, "s.mtx.names is left from another graph") {
+		t.Errorf("over s.mtx: exit %d, stderr %q", code, errs)
 	}
 }
 
