@@ -72,9 +72,9 @@ func (o ReadOptions) checkOrder(lr *lineReader, n int, m, held int64, decl strin
 			return nil
 		}
 		if decl == "" {
-			return lr.errorf(0, "the graph on %d vertices would take about %s, more than the limit of %s", n, fmtBytes(need), fmtBytes(o.MaxBytes))
+			return lr.errorf(0, "the graph on %d vertices would take about %s, more than the limit of %s", n, FormatBytes(need), FormatBytes(o.MaxBytes))
 		}
-		return lr.errorf(declLine, "%s declares %d vertices: the graph would take about %s, more than the limit of %s", decl, n, fmtBytes(need), fmtBytes(o.MaxBytes))
+		return lr.errorf(declLine, "%s declares %d vertices: the graph would take about %s, more than the limit of %s", decl, n, FormatBytes(need), FormatBytes(o.MaxBytes))
 	}
 	allowed := DeclaredOrderSlack + DeclaredOrderPerByte*lr.bytes
 	if decl == "" || int64(n) <= allowed {
@@ -82,7 +82,7 @@ func (o ReadOptions) checkOrder(lr *lineReader, n int, m, held int64, decl strin
 		return nil
 	}
 	return lr.errorf(declLine, "%s declares %d vertices, but %d bytes of text back at most %d (%d + %d per byte): building that graph would take about %s, mostly for isolated vertices%s",
-		decl, n, lr.bytes, allowed, DeclaredOrderSlack, DeclaredOrderPerByte, fmtBytes(need), hint)
+		decl, n, lr.bytes, allowed, DeclaredOrderSlack, DeclaredOrderPerByte, FormatBytes(need), hint)
 }
 
 // edgeBuf is the flat edge array a reader fills. It grows with the edge
@@ -107,7 +107,7 @@ func (b *edgeBuf) add(u, v uint32) string {
 		if b.limit > 0 && 4*c > b.limit {
 			c = int64(len(b.e)) + 2
 			if 4*c > b.limit {
-				return fmt.Sprintf("the %d edge lines read so far take more than the limit of %s", len(b.e)/2, fmtBytes(b.limit))
+				return fmt.Sprintf("the %d edge lines read so far take more than the limit of %s", len(b.e)/2, FormatBytes(b.limit))
 			}
 		}
 		e := make([]uint32, len(b.e), c)
@@ -121,9 +121,9 @@ func (b *edgeBuf) add(u, v uint32) string {
 // bytes is the memory the array holds.
 func (b *edgeBuf) bytes() int64 { return 4 * int64(cap(b.e)) }
 
-// fmtBytes formats a byte count for a message: 3 significant digits and
-// a binary unit.
-func fmtBytes(b int64) string {
+// FormatBytes formats a byte count for a message: 3 significant digits
+// and a binary unit ("1.5 GiB").
+func FormatBytes(b int64) string {
 	x := float64(b)
 	for _, u := range []string{"B", "KiB", "MiB", "GiB", "TiB"} {
 		if x < 1024 || u == "TiB" {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/graphalloc/graphalloc/graphgen"
 )
 
 // Memory guard: before anything large is allocated, run estimates what the
@@ -62,18 +64,7 @@ func checkMemory(need, limit int64) error {
 		what = "--max-memory"
 	}
 	if limit > 0 && need > limit {
-		return usagef("this run needs about %s, more than %s (%s); use fewer workers, a smaller n, or raise --max-memory", fmtBytes(need), what, fmtBytes(limit))
+		return usagef("this run needs about %s, more than %s (%s); use fewer workers, a smaller n, or raise --max-memory", graphgen.FormatBytes(need), what, graphgen.FormatBytes(limit))
 	}
 	return nil
-}
-
-func fmtBytes(b int64) string {
-	x := float64(b)
-	for _, u := range []string{"B", "KiB", "MiB", "GiB", "TiB"} {
-		if x < 1024 || u == "TiB" {
-			return fmt.Sprintf("%.3g %s", x, u)
-		}
-		x /= 1024
-	}
-	return ""
 }
