@@ -3,6 +3,7 @@ package analysis
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -118,15 +119,29 @@ func chebDelta(n, dmax int, alpha, beta, s float64, m int) float64 {
 	return kappa * math.Sqrt(2*float64(n)/math.Pi) * (1 + 1e-9)
 }
 
-// chebDegree returns the least m with 1.0201/T_m(1 + αs)·sqrt(2n/π) ≤ δ/2:
-// the degree at which the main term of chebTest's delta is half of δ.
-func chebDegree(n int, alpha, s, delta float64) int {
+// chebDegree returns the least m for which chebTest's delta, rounding
+// included, is at most δ; if the rounding term alone comes near δ, the m
+// at which the main term 1.0201/T_m(1 + αs)·sqrt(2n/π) is δ/2.
+func chebDegree(n, dmax int, alpha, beta, s, delta float64) int {
 	a := acosh1p(alpha*s - 32*unitRoundoff)
 	if !(a > 0) {
 		return math.MaxInt
 	}
 	need := math.Acosh(2 * 1.0201 * math.Sqrt(2*float64(n)/math.Pi) / delta)
-	return max(1, int(math.Ceil(need/a)))
+	hi := max(1, int(math.Ceil(need/a)))
+	if chebDelta(n, dmax, alpha, beta, s, hi) > delta {
+		return hi
+	}
+	lo := max(1, int(float64(hi)*0.9)) // the main term alone needs more than this
+	for lo < hi {
+		m := (lo + hi) / 2
+		if chebDelta(n, dmax, alpha, beta, s, m) <= delta {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return hi
 }
 
 // chebWidth inverts chebDegree: the least s for which degree m suffices.
@@ -153,10 +168,11 @@ func acosh1p(x float64) float64 {
 // N, so it is positive definite exactly when μ₂ < t. If the Cholesky
 // factorisation of the computed B̂ succeeds, R̂ᵀR̂ = B̂ + ΔB with
 // |ΔB| ≤ γ_{n+1}|R̂ᵀ||R̂| for any order of the inner products [Higham 2002,
-// Thm 10.3 and Lemma 8.4], so λ_min(B̂) ≥ −γ_{n+1}‖R̂‖²_F; and
-// ‖B̂ − B‖_F ≤ γ_8((1 + |t|)·sqrt(n) + 2) from forming the entries. Then
-// μ₂ ≤ t + γ_{n+1}‖R̂‖²_F + γ_8((1 + |t|)·sqrt(n) + 2) = upper. It takes
-// O(n²) memory and n³/3 floating-point operations.
+// Thm 10.3 and Lemma 8.4], so λ_min(B̂) ≥ −γ_{n+1}ρ with
+// ρ = min(‖R̂‖²_F, ‖R̂‖₁‖R̂‖_∞) ≥ ‖R̂‖₂²; and ‖B̂ − B‖_F ≤
+// γ_8((1 + |t|)·sqrt(n) + 2) from forming the entries. Then
+// μ₂ ≤ t + γ_{n+1}ρ + γ_8((1 + |t|)·sqrt(n) + 2) = upper. It takes O(n²)
+// memory and n³/3 floating-point operations.
 func (w *walk) denseUpper(t float64) (upper float64, ok bool) {
 	n := w.n
 	isd := make([]float64, n)
@@ -186,13 +202,21 @@ func (w *walk) denseUpper(t float64) (upper float64, ok bool) {
 	}
 	var r mat.TriDense
 	ch.UTo(&r)
-	var f2 float64
+	// ‖|R̂ᵀ||R̂|‖₂ ≤ ‖R̂‖₂² ≤ min(‖R̂‖²_F, ‖R̂‖₁·‖R̂‖_∞): the second is far
+	// smaller when the rows of R̂ are short, as for sparse graphs.
+	var f2, rowMax float64
+	col := make([]float64, n)
+	tri := r.RawTriangular()
 	for i := range n {
-		for j := i; j < n; j++ {
-			x := r.At(i, j)
+		var row float64
+		for j, x := range tri.Data[i*tri.Stride+i : i*tri.Stride+n] {
 			f2 += x * x
+			row += math.Abs(x)
+			col[i+j] += math.Abs(x)
 		}
+		rowMax = max(rowMax, row)
 	}
-	upper = t + gammaK(n+1)*f2*(1+gammaK(n)) + gammaK(8)*((1+math.Abs(t))*math.Sqrt(float64(n))+2)
+	norm2 := min(f2, rowMax*slices.Max(col)) * (1 + gammaK(n))
+	upper = t + gammaK(n+1)*norm2 + gammaK(8)*((1+math.Abs(t))*math.Sqrt(float64(n))+2)
 	return upper + 4*unitRoundoff*(math.Abs(upper)+1), true
 }

@@ -416,7 +416,7 @@ func ExampleDescribe() {
 	st := Describe(g)
 	sp := st.Spectral
 	fmt.Printf("n=%d edges=%d %d-regular=%v components=%d\n", st.N, st.Edges, st.MaxDegree, st.Regular, st.Components)
-	fmt.Printf("gap in [%.11f, %.11f] (%s, %s)\n", sp.GapLower, sp.GapUpper, sp.Method, sp.Certificate)
+	fmt.Printf("gap in [%.9f, %.9f] (%s, %s); contains 1/4: %v\n", sp.GapLower, sp.GapUpper, sp.Method, sp.Certificate, sp.GapLower <= 0.25 && 0.25 <= sp.GapUpper)
 	fmt.Printf("%.4f <= sigma <= %.4f (lower end <= 1/8: %v), sweep cut %.4f\n", sp.ExpansionLower, sp.ExpansionUpper, sp.ExpansionLower <= 0.125, sp.Sweep.Conductance)
 
 	spec, _ := graphgen.ParseSpec("hypercube")
@@ -427,7 +427,7 @@ func ExampleDescribe() {
 	fmt.Printf("with its Plan: %s, sigma = %g exactly; Query: Degree=%g Expansion=%g\n", st.Spectral.Method, st.Spectral.Expansion, q.Degree, q.Expansion)
 	// Output:
 	// n=256 edges=1024 8-regular=true components=1
-	// gap in [0.24999999999, 0.25000000000] (lanczos, dense Cholesky)
+	// gap in [0.250000000, 0.250000000] (lanczos, dense Cholesky); contains 1/4: true
 	// 0.1250 <= sigma <= 0.7071 (lower end <= 1/8: true), sweep cut 0.2383
 	// with its Plan: exact, sigma = 0.125 exactly; Query: Degree=8 Expansion=0.125
 }

@@ -346,10 +346,10 @@ type lanczosOptions struct {
 	// tol is the relative accuracy wanted on the gap 1 − θ₁; with
 	// width = targetWidth(tol, θ₁) the run stops once the residual
 	// estimate β_k·|s_k| is below width/100, or (without full) once θ₁
-	// has moved by less than width/50 over the last 30 steps: θ₁
+	// has moved by less than width/30 over the last 30 steps: θ₁
 	// converges geometrically, and on random regular graphs its error is
-	// then about a twentieth of width (drift, the last 30 steps' move, is
-	// kept as an estimate of it).
+	// then below a tenth of width (drift, the last 30 steps' move, is
+	// kept: three times it estimates the error).
 	tol  float64
 	seed uint64
 }
@@ -428,7 +428,7 @@ func (w *walk) lanczos(o lanczosOptions) lanczosResult {
 				break
 			}
 			width := targetWidth(o.tol, th)
-			if last || res.resid <= width/100 || (!o.full && len(hist) > 3 && res.drift <= width/50) {
+			if last || res.resid <= width/100 || (!o.full && len(hist) > 3 && res.drift <= width/30) {
 				break
 			}
 		}

@@ -205,8 +205,15 @@ func certifySpectral(g *graphgen.CSR, edges int64, o DescribeOptions, sweepToo b
 	var upper float64
 	ok := false
 	if dense {
+		// μ₂ − θ is of the order of r²/(μ₂ − μ₃), so first try a t that
+		// close (the factorisation decides), then the residual bound.
 		t := theta + 1.01*r + 1e-13
-		upper, ok = w.denseUpper(t)
+		if t1 := theta + 1e3*r*r + 1e-13; t1 < t {
+			upper, ok = w.denseUpper(t1)
+		}
+		if !ok {
+			upper, ok = w.denseUpper(t)
+		}
 		if ok {
 			sp.Certificate = CertDense
 		} else {
@@ -221,8 +228,8 @@ func certifySpectral(g *graphgen.CSR, edges int64, o DescribeOptions, sweepToo b
 		rho := max(0.1*width, min(3*math.Abs(L.drift), 1.01*r), 2*(max(theta, L.theta)-lower))
 		t0 := max(theta, L.theta) + rho
 		s := max(lower+width-t0, 0.5*width)
-		alpha := 2 / (t0 + 1)
-		m := chebDegree(n, alpha, s, o.FailureProb)
+		alpha, beta := 2/(t0+1), (1-t0)/(1+t0)
+		m := chebDegree(n, w.dmax, alpha, beta, s, o.FailureProb)
 		left := int(min(budget, 1<<40)) - 2*L.steps - 4 // MaxWork may be +Inf or MaxFloat64
 		if m > left {
 			if left < 10 {

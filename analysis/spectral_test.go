@@ -238,7 +238,7 @@ func TestCertificateCatchesFalseBounds(t *testing.T) {
 		{mu2 + 1e-9, 1e-5, true},
 		{mu2 + 1e-3, 1e-3, true},
 	} {
-		m := chebDegree(w.n, 2/(c.t0+1), c.s, 1e-6)
+		m := chebDegree(w.n, w.dmax, 2/(c.t0+1), (1-c.t0)/(1+c.t0), c.s, 1e-6)
 		pass, steps, delta := w.chebTest(c.t0, c.s, m, 5)
 		if pass != c.pass || !(delta <= 1e-6) {
 			t.Errorf("t0 = μ₂%+.1e, s = %.0e: pass %v after %d of %d steps, delta %.2g; want pass %v", c.t0-mu2, c.s, pass, steps, m, delta, c.pass)
@@ -255,7 +255,7 @@ func TestCertificateCatchesFalseBounds(t *testing.T) {
 	if !(L.theta < mu2-1e-3) {
 		t.Fatalf("15 steps: θ = %g, μ₂ = %g", L.theta, mu2)
 	}
-	if pass, _, _ := w.chebTest(L.theta+1e-5, 1e-5, chebDegree(w.n, 2/(L.theta+1), 1e-5, 1e-6), 5); pass {
+	if pass, _, _ := w.chebTest(L.theta+1e-5, 1e-5, chebDegree(w.n, w.dmax, 2/(L.theta+1), (1-L.theta)/(1+L.theta), 1e-5, 1e-6), 5); pass {
 		t.Errorf("the test passed a truncated Lanczos estimate %g (μ₂ = %g)", L.theta, mu2)
 	}
 }

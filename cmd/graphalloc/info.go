@@ -365,5 +365,5 @@ func sigDigits(x float64, k int, up bool) string {
 		}
 	}
 	v, _ = strconv.ParseFloat(fmt.Sprintf("%de%d", m, p), 64)
-	return strconv.FormatFloat(v, 'g', k, 64)
+	return fmt.Sprintf("%#.*g", k, v) // trailing zeros kept: k digits
 }
