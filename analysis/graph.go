@@ -56,10 +56,9 @@ const (
 //	Gap/2 ≤ φ ≤ sqrt(2·Gap).
 //
 // The gap is reported as an interval [GapLower, GapUpper]. GapUpper is
-// always an upper bound on the gap (up to nothing: rounding is bounded
-// too); GapLower is a lower bound when Certified, and 0 otherwise, and
-// every lower bound derived from the gap uses it: ExpansionLower =
-// GapLower/2. See DescribeWith for how each end is proved, and
+// always an upper bound on the gap, rounding errors included; GapLower is
+// a lower bound when Certified, and 0 otherwise, and every lower bound
+// derived from the gap uses it: ExpansionLower = GapLower/2. See DescribeWith for how each end is proved, and
 // docs/theory.md ("Certified spectral gaps") for the argument.
 //
 // The sweep cut of the eigenvector of μ₂ is an actual set S, so its
