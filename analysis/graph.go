@@ -344,7 +344,9 @@ func completeSpectral(n int) Spectral {
 // 1024·40u of its value (at most 1024 rotation steps from an exact anchor,
 // each step adding a few roundings to a vector of length 1, and the
 // rotation angle itself rounded), so μ₂ = max_j λ_j/Δ, a maximum of
-// averages of such cosines, is within 1024·40u ≈ 1e-11 of the scanned one.
+// averages of such cosines, is at most the scanned maximum plus
+// 1024·40u ≈ 1e-11; and it is at least λ_{j*}/Δ, recomputed with
+// Circulant.Eigenvalue, less its rounding.
 func circulantSpectral(g graphgen.Circulant, comps int, o DescribeOptions, sweepToo bool) Spectral {
 	n, d := g.Order(), g.Degree(0)
 	switch {
@@ -358,13 +360,17 @@ func circulantSpectral(g graphgen.Circulant, comps int, o DescribeOptions, sweep
 			Note: fmt.Sprintf("the circulant's %d eigenvalues are exact but scanning them costs n·Δ/4 = %.3g cosine updates, above the budget %.3g", n/2, work, o.MaxWork)}
 	}
 	lam, jstar := circulantLambda2(n, g.ConnectionSet())
+	// The maximiser's eigenvalue again, from exact integer angles
+	// (Circulant.Eigenvalue: each cosine within about 20u of its value, the
+	// angle 2π·r/n being rounded).
+	lamStar := g.Eigenvalue(jstar)
 	const scanErr = 1024 * 40 * unitRoundoff
-	sp := Spectral{Method: SpectralExact, Lambda2: lam / float64(d), Converged: true,
+	sp := Spectral{Method: SpectralExact, Lambda2: lamStar / float64(d), Converged: true,
 		Certified: true, Certificate: CertClosedForm,
 		Note: fmt.Sprintf("circulant: μ₂ = Σ_{s∈S} cos(2π·%d·s/n)/Δ, the largest of the eigenvalues j = 1..⌊n/2⌋", jstar)}
 	sp.Gap = 1 - sp.Lambda2
-	sp.GapLower = max(sp.Gap*(1-closedFormSlack)-scanErr, 0)
-	sp.GapUpper = sp.Gap*(1+closedFormSlack) + scanErr
+	sp.GapLower = max(1-max(lam, lamStar)/float64(d)-scanErr, 0)
+	sp.GapUpper = sp.Gap + 8*unitRoundoff*(float64(d)+4)
 	sp.Converged = sp.GapUpper-sp.GapLower <= o.Tol*sp.GapLower
 	sp.cheeger()
 	// The sweep needs the vector and an ordering: O(n) memory and
