@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
@@ -109,14 +110,20 @@ func TestGapIntervalContainsTrueGap(t *testing.T) {
 }
 
 // TestCertifiedLargeRegular: above 2048 vertices the randomised test is
-// the default. The true gap is out of reach of a dense solve here, so the
-// interval is checked against a second, independent certification
-// (another seed, another tolerance): two true intervals overlap.
+// the default. The graph is the one `graphalloc info -g regular:degree=3
+// -n 2^12` describes (the same spec, seed and stream), for which power
+// iteration printed 0.06236 as converged. Its gap, from denseLambda2 run
+// once (about two minutes of mat.EigenSym on 4096 vertices, too slow to
+// repeat here), is 0.0588866780051569: the interval must hold it and
+// exclude the old estimate, and agree with a second, independent
+// certification (another seed and tolerance; two true intervals overlap).
 func TestCertifiedLargeRegular(t *testing.T) {
-	g, _, err := graphgen.RandomRegular(1<<12, 3, rand.NewPCG(1, 2))
+	spec, _ := graphgen.ParseSpec("regular:degree=3")
+	gg, _, err := spec.Build(1<<12, alloc.NewRand(alloc.DeriveSeed(1, alloc.StreamGraph, 0)))
 	if err != nil {
 		t.Fatal(err)
 	}
+	g := gg.(*graphgen.CSR)
 	a := DescribeWith(g, DescribeOptions{}).Spectral
 	b := DescribeWith(g, DescribeOptions{Seed: 99, Tol: 1e-3}).Spectral
 	if a.Certificate != CertChebyshev || !a.Converged || !b.Converged {
@@ -125,11 +132,12 @@ func TestCertifiedLargeRegular(t *testing.T) {
 	if a.GapLower > b.GapUpper || b.GapLower > a.GapUpper {
 		t.Errorf("disjoint: [%.10g, %.10g] and [%.10g, %.10g]", a.GapLower, a.GapUpper, b.GapLower, b.GapUpper)
 	}
-	// Power iteration reported 0.06236 for the 3-regular graph that info
-	// draws at this size, whose gap is 0.05889: these intervals are near
-	// the latter, the Ramanujan value 1 − 2√2/3 = 0.0572 being its limit.
-	if a.GapUpper > 0.06 {
-		t.Errorf("gap %g", a.GapUpper)
+	const gap = 0.0588866780051569 // denseLambda2, see above
+	if !(a.GapLower <= gap && gap <= a.GapUpper+1e-12) {
+		t.Errorf("[%.12g, %.12g] misses the gap %.12g", a.GapLower, a.GapUpper, gap)
+	}
+	if old := oldPowerGap(g, 1e-4); old <= a.GapUpper {
+		t.Errorf("old estimate %.6g inside or below [%.10g, %.10g]", old, a.GapLower, a.GapUpper)
 	}
 }
 
