@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"runtime"
 	"slices"
 	"sync"
@@ -33,12 +32,12 @@ type GraphStats struct {
 	Spectral         Spectral `json:"spectral"`
 }
 
-// How Spectral.Lambda2 was obtained.
+// How Spectral was obtained.
 const (
-	SpectralExact        = "exact"           // closed form: K_n, circulant eigenvalues
-	SpectralPower        = "power iteration" // an estimate, see Spectral
-	SpectralDisconnected = "disconnected"    // more than one component: λ₂ = 1, σ = 0
-	SpectralNone         = "none"            // not computed; Note says why
+	SpectralExact        = "exact"        // closed form: K_n, circulants, cycles, tori, hypercubes
+	SpectralLanczos      = "lanczos"      // Lanczos, with a certificate for the interval (see Spectral)
+	SpectralDisconnected = "disconnected" // more than one component: μ₂ = 1, σ = 0
+	SpectralNone         = "none"         // not computed; Note says why
 )
 
 // Spectral is what is known of the spectrum and the expansion of a graph.
@@ -56,26 +55,50 @@ const (
 //
 //	Gap/2 ≤ φ ≤ sqrt(2·Gap).
 //
+// The gap is reported as an interval [GapLower, GapUpper]. GapUpper is
+// always an upper bound on the gap, rounding errors included; GapLower is
+// a lower bound when Certified, and 0 otherwise, and every lower bound
+// derived from the gap uses it: ExpansionLower = GapLower/2. See DescribeWith for how each end is proved, and
+// docs/theory.md ("Certified spectral gaps") for the argument.
+//
 // The sweep cut of the eigenvector of μ₂ is an actual set S, so its
 // conductance is an upper bound on φ whatever the accuracy of the vector.
 type Spectral struct {
-	Method  string  `json:"method"` // SpectralExact, SpectralPower, SpectralDisconnected or SpectralNone
-	Note    string  `json:"note,omitempty"`
-	Lambda2 float64 `json:"lambda2"` // μ₂, the second largest eigenvalue of D⁻¹A
-	Gap     float64 `json:"gap"`     // 1 − μ₂
-	// Power iteration only: the iterations run and the relative change
-	// of Gap in the last one. Converged says whether that change fell
-	// below the tolerance before the iteration cap; it is true for the
-	// exact methods too, false when nothing was computed.
-	Iterations int     `json:"iterations,omitempty"`
-	Change     float64 `json:"change,omitempty"`
-	Converged  bool    `json:"converged"`
+	Method string `json:"method"` // SpectralExact, SpectralLanczos, SpectralDisconnected or SpectralNone
+	Note   string `json:"note,omitempty"`
+	// Lambda2 and Gap = 1 − Lambda2 are the point estimates: the closed
+	// form, or the Rayleigh quotient of the Lanczos vector (so Gap is
+	// GapUpper up to rounding).
+	Lambda2 float64 `json:"lambda2"`
+	Gap     float64 `json:"gap"`
+	// GapLower ≤ 1 − μ₂ ≤ GapUpper. GapLower is 0 unless Certified.
+	GapLower float64 `json:"gap_lower"`
+	GapUpper float64 `json:"gap_upper"`
+	// Certified says that GapLower is proved; Certificate says how
+	// (CertClosedForm, CertComponents, CertDense or CertChebyshev), and
+	// FailureProb, for CertChebyshev, is the probability over its random
+	// vector that a false lower end would have passed (0 for the others,
+	// which are deterministic).
+	Certified   bool    `json:"certified"`
+	Certificate string  `json:"certificate,omitempty"`
+	FailureProb float64 `json:"failure_probability,omitempty"`
+	// Lanczos only: the steps run, the steps of the Chebyshev test, and
+	// the residual ‖P̃y − θy‖/‖y‖ of the Ritz pair (as computed; not
+	// part of any proof).
+	Iterations   int     `json:"iterations,omitempty"`
+	FilterDegree int     `json:"filter_degree,omitempty"`
+	Residual     float64 `json:"residual,omitempty"`
+	// Converged says that the interval is certified and narrower than the
+	// tolerance: GapUpper − GapLower ≤ Tol·GapLower.
+	Converged bool `json:"converged"`
 	// Cheeger's bounds on the conductance φ (σ for regular graphs):
-	// ExpansionLower = Gap/2, ExpansionUpper = min(1, sqrt(2·Gap)).
+	// ExpansionLower = GapLower/2 (0 unless Certified),
+	// ExpansionUpper = min(1, sqrt(2·GapUpper)).
 	ExpansionLower float64 `json:"expansion_lower"`
 	ExpansionUpper float64 `json:"expansion_upper"`
 	// Expansion is φ exactly when ExpansionExact: ⌈n/2⌉/(n−1) for K_n,
-	// 0 for a disconnected graph.
+	// 1/⌊n/2⌋ for the cycle C_n, 1/dim for the hypercube, 0 for a
+	// disconnected graph.
 	Expansion      float64 `json:"expansion,omitempty"`
 	ExpansionExact bool    `json:"expansion_exact"`
 	// Sweep is the best sweep cut of the eigenvector of μ₂, nil if not
@@ -94,36 +117,59 @@ type SweepCut struct {
 
 // DescribeOptions tunes Describe. The zero value gives the defaults.
 type DescribeOptions struct {
-	// MaxIter caps the power iterations; default 1000.
+	// MaxIter caps the Lanczos steps; default 3000.
 	MaxIter int
-	// Tol stops power iteration once an iteration changes the gap
-	// estimate by less than Tol times itself; default 1e-4. On a random
-	// regular graph, whose spectrum is dense up to μ₂, the estimate then
-	// lies about 1% above the true gap (the error falls like 1/k after
-	// k iterations there); an isolated μ₂ converges geometrically.
+	// Tol is the relative width wanted of the gap's interval: Converged
+	// when GapUpper − GapLower ≤ Tol·GapLower; default 1e-4.
 	Tol float64
 	// MaxWork bounds the spectral work, in adjacency entries visited (one
-	// power iteration visits n + 2|E|; the circulant closed form costs
-	// n·Δ/4 cosine updates): when the whole cap of iterations would exceed
-	// it, fewer are run; when even 20 would, or when the circulant scan
-	// would, the spectrum is not computed. Default 4·10^9, a few seconds.
+	// product with the walk visits n + 2|E|; the circulant closed form
+	// costs n·Δ/4 cosine updates): Lanczos gets at most a fifth of it and
+	// the Chebyshev test the rest, at a wider interval if it must; when
+	// even 20 Lanczos steps would exceed it, or the circulant scan would,
+	// the spectrum is not computed. Default 4·10^10: 10^4 products for a
+	// random 3-regular graph on 10^6 vertices, which its certification to
+	// Tol = 1e-4 needs (about 40 s on two cores).
 	MaxWork float64
-	// Seed seeds the start vector of power iteration; default 1.
+	// Seed seeds the random vectors of Lanczos and of the Chebyshev test;
+	// default 1.
 	Seed uint64
+	// FailureProb is the probability, over its random vector, with which
+	// the Chebyshev test may pass a false bound; it sets the test's length
+	// (which grows like log(sqrt(n)/FailureProb)); default 1e-6.
+	FailureProb float64
+	// DenseMax is the most vertices for which the gap is certified by a
+	// dense Cholesky factorisation (deterministic, O(n²) memory and
+	// n³/3 operations) instead of the randomised test; default 2048,
+	// negative for never.
+	DenseMax int
+	// Plan is how the graph was made, if known (graphgen.Spec.Plan): a
+	// torus or hypercube is then recognised, its rows checked against the
+	// lattice, and given its closed form. Nil is fine.
+	Plan *graphgen.Plan
 }
 
 func (o DescribeOptions) withDefaults() DescribeOptions {
 	if o.MaxIter <= 0 {
-		o.MaxIter = 1000
+		o.MaxIter = 3000
 	}
 	if !(o.Tol > 0) {
 		o.Tol = 1e-4
 	}
 	if !(o.MaxWork > 0) {
-		o.MaxWork = 4e9
+		o.MaxWork = 4e10
 	}
 	if o.Seed == 0 {
 		o.Seed = 1
+	}
+	if !(o.FailureProb > 0 && o.FailureProb < 1) {
+		o.FailureProb = 1e-6
+	}
+	switch {
+	case o.DenseMax == 0:
+		o.DenseMax = 2048
+	case o.DenseMax < 0:
+		o.DenseMax = 1
 	}
 	return o
 }
@@ -133,38 +179,46 @@ func (o DescribeOptions) withDefaults() DescribeOptions {
 func Describe(g graphgen.Graph) GraphStats { return DescribeWith(g, DescribeOptions{}) }
 
 // DescribeWith returns the statistics of g: degrees in O(n), components in
-// O(n + |E|) (yourbasic/graph), and the spectral gap and expansion bounds.
+// O(n + |E|) (yourbasic/graph), and the spectral gap, as an interval, with
+// the expansion bounds it gives.
 //
-// The spectrum is exact for the implicit graphs: K_n has μ₂ = −1/(n−1) and
-// φ = ⌈n/2⌉/(n−1); a circulant with connection set S has the eigenvalues
-// Σ_{s∈S} cos(2πjs/n)/Δ, all ⌊n/2⌋ of which are scanned (n·Δ/4 cosine
-// updates by rotation, re-anchored with exact sines every 1024 steps and
-// split over the CPUs: about a second per 10^9 updates).
+// The spectrum is in closed form for K_n (μ₂ = −1/(n−1), φ = ⌈n/2⌉/(n−1)),
+// for a circulant with connection set S, whose eigenvalues
+// Σ_{s∈S} cos(2πjs/n)/Δ are all ⌊n/2⌋ scanned (n·Δ/4 cosine updates by
+// rotation, re-anchored with exact sines every 1024 steps and split over
+// the CPUs: about a second per 10^9 updates), and for a CSR recognised as
+// K_n (every degree n − 1), as a cycle (connected and 2-regular) or, given
+// o.Plan, as a torus or hypercube (graphgen.Spectrum). These intervals
+// only allow for rounding.
 //
-// For a CSR it is estimated by power iteration on the lazy walk
-// (I + D^{−1/2}AD^{−1/2})/2, whose eigenvalues (1 + μ_i)/2 lie in [0, 1], so
-// that the most negative μ_i cannot dominate. The top eigenvector,
-// proportional to sqrt(deg), is projected out of the start vector
-// (deterministic, from o.Seed) and again after every iteration. The
-// Rayleigh quotient R then increases towards (1 + μ₂)/2 and μ₂ ≈ 2R − 1.
-// Iteration stops when the gap estimate changes by less than o.Tol
-// relative in one step, or after o.MaxIter steps (fewer if o.MaxWork
-// says so); each step costs O(n + |E|), split over the CPUs in blocks fixed
-// by the graph, so the result does not depend on their number. Because R
-// approaches from below, the estimated Gap is an upper bound on the true
-// gap up to rounding. It converges geometrically when μ₂ is isolated
-// (hypercubes, a core joined by few edges), like 1/k after k steps when
-// the spectrum is dense up to μ₂ (random regular graphs: the default
-// tolerance stops after about 150 steps, the gap about 1% high), and
-// hopelessly slowly for cycles, tori and paths, whose μ₃/μ₂ ratio is
-// 1 − O(1/n²) (then Converged is false). ExpansionUpper is a valid upper
-// bound in every case; ExpansionLower is Cheeger's bound evaluated at the
-// estimate, close to the certified bound once converged but not below it
-// (Cheeger's bound itself sits well below σ on expanders: 0.26 for a
-// random 16-regular graph, whose sweep cut shows σ ≤ 0.34). The sweep cut
-// of D^{−1/2}x, the final vector, takes O(n log n + |E|) more.
+// Any other connected CSR gets Lanczos on the deflated walk P̃ (the
+// random-walk matrix D⁻¹A, self-adjoint in the degree inner product, with
+// its top eigenvector moved to −1; docs/theory.md, "Certified spectral
+// gaps") and a certificate:
+// the Rayleigh quotient θ of the Lanczos vector proves μ₂ ≥ θ, so
+// GapUpper = 1 − θ always holds; GapLower = 1 − t needs μ₂ ≤ t, proved up
+// to o.DenseMax vertices by a Cholesky factorisation of tI − N + 2u₁u₁ᵀ
+// (deterministic), and above by a randomised Chebyshev filter test that
+// a false t passes with probability at most FailureProb (default 1e-6).
+// Lanczos runs until the residual estimate is below a hundredth of the
+// width wanted, or (for large graphs) the drift of θ over 30 steps below
+// a thirtieth, at most o.MaxIter steps; each step and each step of the
+// test costs O(n + |E|), split over the CPUs in blocks fixed by the graph,
+// so the result does not depend on their number. A random 3-regular graph
+// on 10^6 vertices is certified to Tol = 1e-4 in about 940 Lanczos steps
+// (run twice) and 6,700 test steps, 30–40 s on two cores, 4,500 test
+// steps at FailureProb = 1e-3 (BenchmarkCertify). When the
+// certificate fails (Lanczos had not converged, or the budget ran out),
+// Certified is false, GapLower 0, and Note says why; ExpansionUpper is a
+// valid upper bound in every case. The sweep cut of the Lanczos vector
+// (as an eigenvector of D⁻¹A) takes O(n log n + |E|) more.
 func DescribeWith(g graphgen.Graph, o DescribeOptions) GraphStats {
-	o = o.withDefaults()
+	return describe(g, o.withDefaults(), true)
+}
+
+// describe is DescribeWith with o's defaults filled, the sweep cut only
+// if sweepToo.
+func describe(g graphgen.Graph, o DescribeOptions, sweepToo bool) GraphStats {
 	var st GraphStats
 	st.N, st.Edges = g.Order(), g.Size()
 	n := st.N
@@ -189,7 +243,7 @@ func DescribeWith(g graphgen.Graph, o DescribeOptions) GraphStats {
 		}
 		st.Components = g.Components()
 		st.LargestComponent = n / st.Components
-		st.Spectral = circulantSpectral(g, st.Components, o)
+		st.Spectral = circulantSpectral(g, st.Components, o, sweepToo)
 		return st
 	}
 	csr, ok := g.(*graphgen.CSR)
@@ -223,19 +277,19 @@ func DescribeWith(g graphgen.Graph, o DescribeOptions) GraphStats {
 	case st.Components > 1:
 		st.Spectral = disconnectedSpectral()
 	default:
-		st.Spectral = powerSpectral(csr, st.Edges, o)
+		st.Spectral = spectralCSR(csr, &st, o, sweepToo)
 	}
 	return st
 }
 
 // FillQuery copies into q what the bounds need from s: MinDegree, Degree
-// for a regular graph, and Expansion: the exact σ when known (K_n), else
-// the Cheeger lower bound Gap/2 when the gap is exact or power iteration
-// converged (see DescribeWith for how close a converged estimate is). The
-// lower bound is the safe choice: [PTW15]'s gap bound O(log n / σ) only
-// grows when σ is understated. Expansion is left 0
-// (unknown) for non-regular or disconnected graphs and unconverged
-// estimates. Topology, Core and CoreFraction are not known from the graph
+// for a regular graph, and Expansion: the exact σ when known (K_n, cycles,
+// hypercubes), else the Cheeger lower bound GapLower/2 when the gap's
+// interval is certified (whether or not it is as narrow as the tolerance
+// asked). The lower bound is the safe choice: [PTW15]'s gap bound
+// O(log n / σ) only grows when σ is understated. Expansion is left 0
+// (unknown) for non-regular or disconnected graphs and uncertified
+// intervals. Topology, Core and CoreFraction are not known from the graph
 // alone and are left to the caller.
 func (s GraphStats) FillQuery(q *Query) {
 	q.MinDegree = float64(s.MinDegree)
@@ -248,20 +302,25 @@ func (s GraphStats) FillQuery(q *Query) {
 	case s.Components != 1:
 	case sp.ExpansionExact && sp.Expansion > 0:
 		q.Expansion = min(sp.Expansion, 1)
-	case sp.Converged && sp.ExpansionLower > 0:
+	case sp.Certified && sp.ExpansionLower > 0:
 		q.Expansion = min(sp.ExpansionLower, 1)
 	}
 }
 
-// cheeger fills the Cheeger bounds from the gap.
+// cheeger fills the Cheeger bounds from the interval: the lower from its
+// safe end, GapLower (0 unless certified), the upper from GapUpper.
 func (sp *Spectral) cheeger() {
 	sp.Gap = max(sp.Gap, 0)
-	sp.ExpansionLower = min(sp.Gap/2, 1)
-	sp.ExpansionUpper = min(math.Sqrt(2*sp.Gap), 1)
+	if !sp.Certified {
+		sp.GapLower = 0
+	}
+	sp.ExpansionLower = min(sp.GapLower/2, 1)
+	sp.ExpansionUpper = min(math.Sqrt(2*max(sp.GapUpper, 0)), 1)
 }
 
 func disconnectedSpectral() Spectral {
 	return Spectral{Method: SpectralDisconnected, Lambda2: 1, ExpansionExact: true, Converged: true,
+		Certified: true, Certificate: CertComponents,
 		Note: "a component with at most half the volume has no edge leaving it"}
 }
 
@@ -272,17 +331,23 @@ func completeSpectral(n int) Spectral {
 	if n < 2 {
 		return Spectral{Method: SpectralNone, Note: "fewer than 2 vertices: no cut"}
 	}
-	sp := Spectral{Method: SpectralExact, Note: "K_n: μ₂ = −1/(n−1), σ = ⌈n/2⌉/(n−1)",
-		Lambda2: -1 / float64(n-1), ExpansionExact: true, Converged: true}
-	sp.Gap = 1 - sp.Lambda2
-	sp.Expansion = float64((n+1)/2) / float64(n-1)
-	sp.cheeger()
+	sp := exactSpectral(float64(n)/float64(n-1), "K_n: μ₂ = −1/(n−1), σ = ⌈n/2⌉/(n−1)")
+	sp.Lambda2 = -1 / float64(n-1)
+	sp.Expansion, sp.ExpansionExact = float64((n+1)/2)/float64(n-1), true
 	return sp
 }
 
 // circulantSpectral scans the circulant's eigenvalues for μ₂ and, for
 // moderate n, sweeps the eigenvector cos(2πj*u/n) of the maximising j*.
-func circulantSpectral(g graphgen.Circulant, comps int, o DescribeOptions) Spectral {
+//
+// The interval allows for the rounding of the scan: each cosine is within
+// 1024·40u of its value (at most 1024 rotation steps from an exact anchor,
+// each step adding a few roundings to a vector of length 1, and the
+// rotation angle itself rounded), so μ₂ = max_j λ_j/Δ, a maximum of
+// averages of such cosines, is at most the scanned maximum plus
+// 1024·40u ≈ 1e-11; and it is at least λ_{j*}/Δ, recomputed with
+// Circulant.Eigenvalue, less its rounding.
+func circulantSpectral(g graphgen.Circulant, comps int, o DescribeOptions, sweepToo bool) Spectral {
 	n, d := g.Order(), g.Degree(0)
 	switch {
 	case n < 2:
@@ -295,13 +360,22 @@ func circulantSpectral(g graphgen.Circulant, comps int, o DescribeOptions) Spect
 			Note: fmt.Sprintf("the circulant's %d eigenvalues are exact but scanning them costs n·Δ/4 = %.3g cosine updates, above the budget %.3g", n/2, work, o.MaxWork)}
 	}
 	lam, jstar := circulantLambda2(n, g.ConnectionSet())
-	sp := Spectral{Method: SpectralExact, Lambda2: lam / float64(d), Converged: true,
+	// The maximiser's eigenvalue again, from exact integer angles
+	// (Circulant.Eigenvalue: each cosine within about 20u of its value, the
+	// angle 2π·r/n being rounded).
+	lamStar := g.Eigenvalue(jstar)
+	const scanErr = 1024 * 40 * unitRoundoff
+	sp := Spectral{Method: SpectralExact, Lambda2: lamStar / float64(d), Converged: true,
+		Certified: true, Certificate: CertClosedForm,
 		Note: fmt.Sprintf("circulant: μ₂ = Σ_{s∈S} cos(2π·%d·s/n)/Δ, the largest of the eigenvalues j = 1..⌊n/2⌋", jstar)}
 	sp.Gap = 1 - sp.Lambda2
+	sp.GapLower = max(1-max(lam, lamStar)/float64(d)-scanErr, 0)
+	sp.GapUpper = sp.Gap + 8*unitRoundoff*(float64(d)+4)
+	sp.Converged = sp.GapUpper-sp.GapLower <= o.Tol*sp.GapLower
 	sp.cheeger()
 	// The sweep needs the vector and an ordering: O(n) memory and
 	// n·Δ neighbour visits.
-	if n <= 1<<24 && float64(n)*float64(d) <= o.MaxWork {
+	if sweepToo && n <= 1<<24 && float64(n)*float64(d) <= o.MaxWork {
 		f := make([]float64, n)
 		for u := range f {
 			r := uint64(jstar) * uint64(u) % uint64(n)
@@ -397,141 +471,6 @@ func circulantLambda2(n int, S []uint32) (float64, int) {
 		}
 	}
 	return b.lam, b.j
-}
-
-// minPowerIter is the fewest power iterations that may count as converged:
-// a start vector with little weight on the top eigenvectors can change
-// slowly at first.
-const minPowerIter = 10
-
-// powerSpectral estimates μ₂ of a connected CSR with at least 2 vertices
-// by power iteration on the lazy walk (see DescribeWith) and sweeps the
-// resulting vector.
-func powerSpectral(g *graphgen.CSR, edges int64, o DescribeOptions) Spectral {
-	n := g.Order()
-	off, adj := g.Offsets(), g.Adjacency()
-	per := float64(n) + 2*float64(edges)
-	if o.MaxWork/per < 20 {
-		return Spectral{Method: SpectralNone,
-			Note: fmt.Sprintf("power iteration costs n + 2|E| = %.3g per step, too many for 20 steps in the budget %.3g", per, o.MaxWork)}
-	}
-	iters := int(min(float64(o.MaxIter), o.MaxWork/per))
-	isd := make([]float64, n) // 1/sqrt(deg)
-	top := make([]float64, n) // the top eigenvector, sqrt(deg/2|E|)
-	vol := 2 * float64(edges)
-	for v := range n {
-		d := float64(off[v+1] - off[v])
-		isd[v] = 1 / math.Sqrt(d)
-		top[v] = math.Sqrt(d / vol)
-	}
-	x, y, z := make([]float64, n), make([]float64, n), make([]float64, n)
-	rng := rand.New(rand.NewPCG(o.Seed, 0x5eed))
-	for v := range x {
-		x[v] = rng.Float64() - 0.5
-	}
-	project(x, top)
-	normalize(x)
-	sp := Spectral{Method: SpectralPower}
-	gap := math.Inf(1)
-	// The product is split into row blocks of about equal work, fixed by
-	// the graph alone, and the CPUs share them; the partial Rayleigh
-	// quotients are summed in block order, so the result is the same
-	// whatever the number of CPUs.
-	blocks := min(64, max(1, int(per/(1<<16))))
-	bounds := make([]int, blocks+1)
-	for b, v := 1, 0; b < blocks; b++ {
-		target := int(float64(b) * per / float64(blocks))
-		for v < n && v+off[v] < target {
-			v++
-		}
-		bounds[b] = v
-	}
-	bounds[blocks] = n
-	workers := min(runtime.GOMAXPROCS(0), blocks)
-	partial := make([]float64, blocks)
-	var wg sync.WaitGroup
-	for it := 1; it <= iters; it++ {
-		for v := range n {
-			z[v] = isd[v] * x[v]
-		}
-		for w := range workers {
-			wg.Go(func() {
-				for b := w; b < blocks; b += workers {
-					var R float64
-					for v := bounds[b]; v < bounds[b+1]; v++ {
-						var s float64
-						for _, u := range adj[off[v]:off[v+1]] {
-							s += z[u]
-						}
-						y[v] = 0.5 * (x[v] + isd[v]*s)
-						R += x[v] * y[v]
-					}
-					partial[b] = R
-				}
-			})
-		}
-		wg.Wait()
-		var R float64
-		for _, r := range partial {
-			R += r
-		}
-		project(y, top)
-		if normalize(y) == 0 {
-			// x lay (numerically) in the kernel: μ = −1 only, as
-			// for K_2.
-			R = 0
-		}
-		x, y = y, x
-		g2 := 2 * (1 - R) // 1 − μ₂ with μ₂ = 2R − 1
-		sp.Iterations = it
-		sp.Change = math.Abs(gap-g2) / g2
-		gap = g2
-		if sp.Change < o.Tol && it >= minPowerIter {
-			sp.Converged = true
-			break
-		}
-	}
-	sp.Gap = gap
-	sp.Lambda2 = 1 - gap
-	if !sp.Converged {
-		sp.Note = fmt.Sprintf("not converged after %d iterations (change %.2g, tolerance %.2g): the gap estimate is too high, expansion_lower unreliable", sp.Iterations, sp.Change, o.Tol)
-	}
-	sp.cheeger()
-	for v := range n {
-		x[v] *= isd[v] // the eigenvector of D⁻¹A
-	}
-	sp.Sweep = sweep(x, g.Degree, func(v int, do func(w int)) {
-		for _, w := range adj[off[v]:off[v+1]] {
-			do(int(w))
-		}
-	}, int64(vol))
-	return sp
-}
-
-// project removes from x its component along the unit vector u.
-func project(x, u []float64) {
-	var dot float64
-	for i := range x {
-		dot += x[i] * u[i]
-	}
-	for i := range x {
-		x[i] -= dot * u[i]
-	}
-}
-
-// normalize scales x to unit length and returns its former length.
-func normalize(x []float64) float64 {
-	var s float64
-	for _, v := range x {
-		s += v * v
-	}
-	s = math.Sqrt(s)
-	if s > 0 {
-		for i := range x {
-			x[i] /= s
-		}
-	}
-	return s
 }
 
 // sweep sorts the vertices by f and returns the prefix S (1 ≤ |S| < n)

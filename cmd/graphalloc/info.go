@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/graphalloc/graphalloc/analysis"
@@ -27,8 +28,8 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	o.addSizes(fs, "", "graph SPEC or file (required; a single argument also works)", false)
 	addSeed(fs, &o.seed)
 	fs.StringVarP(&o.format, "format", "f", "table", "output format: table or json")
-	fs.IntVar(&o.maxIter, "max-iter", 1000, "power iterations at most (a larger value also lifts the work budget)")
-	fs.Float64Var(&o.tol, "tol", 1e-4, "stop power iteration when the gap estimate changes by less than this, relative")
+	fs.IntVar(&o.maxIter, "max-iter", 3000, "Lanczos steps at most (setting it also lifts the work budget)")
+	fs.Float64Var(&o.tol, "tol", 1e-4, "relative width of the spectral gap's interval wanted")
 	if err := parseFlags(fs, args, 1); err != nil {
 		return err
 	}
@@ -62,6 +63,14 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	if fs.Changed("max-iter") {
 		opt.MaxWork = math.MaxFloat64
 	}
+	if spec.Kind != "file" {
+		// What the spec built: a torus or hypercube is then recognised
+		// (the library checks the graph against it) and gets its closed
+		// form.
+		if plan, err := spec.Plan(g.Order()); err == nil {
+			opt.Plan = &plan
+		}
+	}
 	st := analysis.DescribeWith(g, opt)
 	if err := ctx.Err(); err != nil {
 		return err
@@ -80,7 +89,7 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 			return err
 		}
 	} else {
-		writeInfoTable(&buf, out)
+		writeInfoTable(&buf, out, o.tol)
 	}
 	_, err = stdout.Write(buf.Bytes())
 	return err
@@ -192,7 +201,7 @@ func plural(k int, word string) string {
 	return fmt.Sprintf("%d %ss", k, word)
 }
 
-func writeInfoTable(w io.Writer, o infoJSON) {
+func writeInfoTable(w io.Writer, o infoJSON, tol float64) {
 	st, sp := o.GraphStats, o.Spectral
 	fmt.Fprintf(w, "graph:        %s", o.Graph)
 	if o.Seed != 0 {
@@ -229,36 +238,86 @@ func writeInfoTable(w io.Writer, o infoJSON) {
 		fmt.Fprintf(w, "spectrum:     disconnected: μ₂ = 1, gap 0, expansion σ = 0\n")
 		return
 	}
-	how := "exact"
-	if sp.Method == analysis.SpectralPower {
-		if sp.Converged {
-			how = fmt.Sprintf("power iteration, %d iterations, converged (last change %.2g)", sp.Iterations, sp.Change)
-		} else {
-			how = fmt.Sprintf("power iteration, %d iterations, NOT converged (last change %.2g): the gap is overestimated", sp.Iterations, sp.Change)
-		}
+	fmt.Fprintf(w, "spectral gap: %s\n", gapLine(sp, tol))
+	if sp.Certified {
+		fmt.Fprintf(w, "expansion:    Cheeger %s ≤ σ ≤ %s", sigDigits(sp.ExpansionLower, 4, false), sigDigits(sp.ExpansionUpper, 4, true))
+	} else {
+		fmt.Fprintf(w, "expansion:    σ ≤ %s (Cheeger; no certified lower bound)", sigDigits(sp.ExpansionUpper, 4, true))
 	}
-	fmt.Fprintf(w, "spectral gap: %.6g (μ₂ = %.6g of the random walk; %s)\n", sp.Gap, sp.Lambda2, how)
-	fmt.Fprintf(w, "expansion:    Cheeger %.4g ≤ σ ≤ %.4g", sp.ExpansionLower, sp.ExpansionUpper)
 	if sp.ExpansionExact {
 		fmt.Fprintf(w, "; exactly σ = %.6g", sp.Expansion)
 	}
 	fmt.Fprintln(w)
 	if c := sp.Sweep; c != nil {
-		fmt.Fprintf(w, "sweep cut:    σ ≤ %.4g (|S| = %d, %d edges leave S)\n", c.Conductance, c.Size, c.Cut)
+		fmt.Fprintf(w, "sweep cut:    σ ≤ %s (|S| = %d, %d edges leave S)\n", sigDigits(c.Conductance, 4, true), c.Size, c.Cut)
 	}
 	switch {
 	case o.ExpansionForBounds > 0:
-		what := "the Cheeger lower bound gap/2"
+		what := "the certified Cheeger lower bound gap/2"
 		if sp.ExpansionExact {
 			what = "exact"
 		}
-		fmt.Fprintf(w, "for bounds:   Expansion = %.4g (%s)\n", o.ExpansionForBounds, what)
+		fmt.Fprintf(w, "for bounds:   Expansion = %s (%s)\n", sigDigits(o.ExpansionForBounds, 4, false), what)
 	case !st.Regular:
 		fmt.Fprintf(w, "for bounds:   no Expansion (the expansion bounds are stated for regular graphs)\n")
 	default:
-		fmt.Fprintf(w, "for bounds:   no Expansion (the estimate did not converge)\n")
+		fmt.Fprintf(w, "for bounds:   no Expansion (the gap's lower end is not certified)\n")
 	}
 	if strings.Contains(sp.Note, "circulant") {
 		fmt.Fprintf(w, "note:         %s\n", sp.Note)
 	}
+}
+
+// gapLine says what is known of the spectral gap: the exact value, or the
+// certified interval [lower, upper] with how it was certified and whether
+// it is narrower than tol, or only the upper end.
+func gapLine(sp analysis.Spectral, tol float64) string {
+	mu := fmt.Sprintf("μ₂ = %.6g of the random walk", sp.Lambda2)
+	if sp.Method == analysis.SpectralExact {
+		return fmt.Sprintf("%.6g (exact; %s)", sp.Gap, mu)
+	}
+	lanczos := fmt.Sprintf("Lanczos, %s", plural(sp.Iterations, "step"))
+	if sp.FilterDegree > 0 {
+		lanczos += fmt.Sprintf(", test %s", plural(sp.FilterDegree, "step"))
+	}
+	if !sp.Certified {
+		return fmt.Sprintf("≤ %s, lower end NOT certified (%s; %s): %s", sigDigits(sp.GapUpper, 7, true), lanczos, mu, sp.Note)
+	}
+	how := sp.Certificate
+	if sp.Certificate == analysis.CertChebyshev {
+		how = fmt.Sprintf("a %s, failure probability ≤ %.2g", sp.Certificate, sp.FailureProb)
+	}
+	width := (sp.GapUpper - sp.GapLower) / sp.GapLower
+	conv := fmt.Sprintf("converged: width %.2g ≤ tol %.2g relative", width, tol)
+	if !sp.Converged {
+		conv = fmt.Sprintf("NOT converged: width %.2g > tol %.2g relative (raise --max-iter)", width, tol)
+	}
+	return fmt.Sprintf("[%s, %s] certified by %s; %s (%s; %s)", sigDigits(sp.GapLower, 7, false), sigDigits(sp.GapUpper, 7, true), how, conv, lanczos, mu)
+}
+
+// sigDigits prints x ≥ 0 with k significant digits, rounded up or down
+// (never to nearest), so that a printed bound stays a bound: the nearest
+// k-digit decimal, moved by one unit in its last digit if it lies on the
+// wrong side of x.
+func sigDigits(x float64, k int, up bool) string {
+	if !(x > 0) || math.IsInf(x, 0) {
+		return strconv.FormatFloat(x, 'g', k, 64)
+	}
+	e := strconv.FormatFloat(x, 'e', k-1, 64) // d.ddd…e±XX
+	mant, exp, _ := strings.Cut(e, "e")
+	m, _ := strconv.ParseInt(strings.Replace(mant, ".", "", 1), 10, 64)
+	p, _ := strconv.Atoi(exp)
+	p -= k - 1 // the value is m·10^p
+	v, _ := strconv.ParseFloat(fmt.Sprintf("%de%d", m, p), 64)
+	switch {
+	case up && v < x:
+		m++
+	case !up && v > x:
+		m--
+		if m < int64(math.Pow10(k-1)) { // 1000e-3 became 999e-3: keep k digits
+			m, p = 10*m+9, p-1
+		}
+	}
+	v, _ = strconv.ParseFloat(fmt.Sprintf("%de%d", m, p), 64)
+	return fmt.Sprintf("%#.*g", k, v) // trailing zeros kept: k digits
 }
