@@ -321,3 +321,34 @@ func ExpansionLowerBound(g graphgen.Graph, o DescribeOptions) (float64, bool) {
 	}
 	return 0, false
 }
+
+// SpecExpansion returns what ExpansionLowerBound gives for the graph that
+// spec sp builds (with plan p = sp.Plan(n)), from the spec alone, for the
+// families whose spectrum is a closed form: σ exactly for K_n, the cycle
+// and the hypercube, Cheeger's certified gap/2 for the torus. It builds
+// nothing, so it costs O(1) whatever n; for other kinds it returns
+// (0, false).
+func SpecExpansion(sp graphgen.Spec, p graphgen.Plan) (float64, bool) {
+	var s Spectral
+	switch {
+	case sp.Kind == "complete":
+		s = completeSpectral(p.N)
+	case sp.Kind == "cycle" && p.N >= 3 && p.Spectrum != nil:
+		s = exactSpectral(p.Spectrum.Gap, "")
+		s.Expansion, s.ExpansionExact = 1/float64(p.N/2), true
+	case (sp.Kind == "torus" || sp.Kind == "hypercube") && p.Spectrum != nil && p.Dim >= 1 && p.Side >= 2:
+		s = exactSpectral(p.Spectrum.Gap, "")
+		if p.Side == 2 {
+			s.Expansion, s.ExpansionExact = 1/float64(p.Dim), true
+		}
+	default:
+		return 0, false
+	}
+	switch {
+	case s.ExpansionExact && s.Expansion > 0:
+		return min(s.Expansion, 1), true
+	case s.Certified && s.ExpansionLower > 0:
+		return s.ExpansionLower, true
+	}
+	return 0, false
+}

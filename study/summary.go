@@ -36,11 +36,39 @@ type Topology struct {
 	Expansion float64
 }
 
-// Measure returns the Topology of g, built from sp.
+// Measure returns the Topology of g, built from sp, with a certified lower
+// bound on its edge expansion σ where it is cheap (certifiedExpansion).
 func Measure(sp graphgen.Spec, g graphgen.Graph) *Topology {
 	var q analysis.Query
 	deg := GraphQuery(&q, sp, g)
-	return &Topology{Spec: sp, Edges: g.Size(), Degree: deg, Core: int(q.Core), CoreFraction: q.CoreFraction}
+	t := &Topology{Spec: sp, Edges: g.Size(), Degree: deg, Core: int(q.Core), CoreFraction: q.CoreFraction}
+	t.Expansion = certifiedExpansion(sp, g.Order(), func() graphgen.Graph { return g })
+	return t
+}
+
+// certifiedExpansion is a certified lower bound on the edge expansion σ
+// of the graph spec sp builds on n vertices, where it is cheap: from the
+// closed form of the spec's spectrum (complete, cycle, torus, hypercube:
+// analysis.SpecExpansion, O(1)), or for a circulant from the graph (an
+// implicit graph, O(Δ) to build; graph returns it). 0 otherwise: the
+// bounds that need σ then say so. Every command gets σ from here, so they
+// agree.
+func certifiedExpansion(sp graphgen.Spec, n int, graph func() graphgen.Graph) float64 {
+	plan, err := sp.Plan(n)
+	if err != nil {
+		return 0
+	}
+	if sigma, ok := analysis.SpecExpansion(sp, plan); ok {
+		return sigma
+	}
+	if sp.Kind == "circulant" {
+		if g := graph(); g != nil {
+			if sigma, ok := analysis.ExpansionLowerBound(g, analysis.DescribeOptions{}); ok {
+				return sigma
+			}
+		}
+	}
+	return 0
 }
 
 // usesGraph reports whether the process runs on a graph that is known.

@@ -36,6 +36,13 @@ func SpecQuery(q *analysis.Query, sp graphgen.Spec, n int, seed uint64) (int, er
 		if p.Core >= 1 && p.ExpectedEdges > 0 {
 			q.CoreFraction = float64(p.CoreEdges) / p.ExpectedEdges
 		}
+		q.Expansion = certifiedExpansion(sp, n, func() graphgen.Graph {
+			g, _, err := sp.Build(n, alloc.NewRand(alloc.DeriveSeed(seed, alloc.StreamGraph, 0)))
+			if err != nil {
+				return nil
+			}
+			return g
+		})
 		return p.N, nil
 	}
 	g, _, err := sp.Build(n, alloc.NewRand(alloc.DeriveSeed(seed, alloc.StreamGraph, 0)))
@@ -43,6 +50,7 @@ func SpecQuery(q *analysis.Query, sp graphgen.Spec, n int, seed uint64) (int, er
 		return n, err
 	}
 	GraphQuery(q, sp, g)
+	q.Expansion = Measure(sp, g).Expansion
 	return g.Order(), nil
 }
 

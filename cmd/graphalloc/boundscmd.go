@@ -116,7 +116,7 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 		topo := q
 		q = study.Setting{Process: descs[0], Params: params, N: n, M: m}.Query()
 		q.Topology, q.Degree, q.MinDegree, q.Eps = topo.Topology, topo.Degree, topo.MinDegree, topo.Eps
-		q.Core, q.CoreFraction = topo.Core, topo.CoreFraction
+		q.Core, q.CoreFraction, q.Expansion = topo.Core, topo.CoreFraction, topo.Expansion
 		if descs[0].Uses&alloc.ParamGraph != 0 {
 			q.Sample = params.Sample.String()
 		}
