@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -306,22 +307,32 @@ func (f *Figure) Draw(w io.Writer, o FigureOptions) error {
 		sharedKey = newLegendBox(all, fs)
 	}
 
+	titleH := vg.Length(0)
+	titleStyle := textStyle(fs * 1.2)
+	if o.Title != "" {
+		titleH = titleStyle.Height(o.Title) + fs*0.6
+	}
 	// The legend columns: one per panel column, or one shared at the
-	// right; their widths, at the figure's own size or at o's.
+	// right; their widths, at the figure's own size or at o's. A legend
+	// taller than its panel (less the panel's title and x axis) takes two
+	// or three columns.
 	width, height := o.Width, o.Height
 	tileW := panelWidth
 	if width != 0 {
 		tileW = (width - 2*figurePad - vg.Length(cols-1)*panelGapX) / vg.Length(cols)
+	} else {
+		height = 2*figurePad + vg.Length(rows)*panelHeight + vg.Length(rows-1)*panelGapY + titleH
 	}
 	wrap := legendWrap * tileW
+	rowH := (height - 2*figurePad - titleH - vg.Length(rows-1)*panelGapY) / vg.Length(rows)
 	legW := make([]vg.Length, cols) // per panel column
 	var sharedW vg.Length
 	switch {
 	case shared:
-		sharedW = sharedKey.width(wrap)
+		sharedW = sharedKey.fit(wrap, height-2*figurePad-titleH-3*fs)
 	case mode == LegendOutside:
 		for i, k := range keys {
-			legW[i%cols] = max(legW[i%cols], k.width(wrap))
+			legW[i%cols] = max(legW[i%cols], k.fit(wrap, rowH-6*fs))
 		}
 	}
 	space := func(l vg.Length) vg.Length {
@@ -334,16 +345,17 @@ func (f *Figure) Draw(w io.Writer, o FigureOptions) error {
 	for _, l := range legW {
 		legTotal += space(l)
 	}
-	legTotal += space(sharedW)
-	titleH := vg.Length(0)
-	titleStyle := textStyle(fs * 1.2)
-	if o.Title != "" {
-		titleH = titleStyle.Height(o.Title) + fs*0.6
-	}
 	if width == 0 {
-		width = 2*figurePad + vg.Length(cols)*panelWidth + vg.Length(cols-1)*panelGapX + legTotal
-		height = 2*figurePad + vg.Length(rows)*panelHeight + vg.Length(rows-1)*panelGapY + titleH
+		width = 2*figurePad + vg.Length(cols)*panelWidth + vg.Length(cols-1)*panelGapX + legTotal + space(sharedW)
 	}
+	// A shared legend that would take more than a third of the width goes
+	// below the panels instead, in as many columns as the width holds.
+	var legendBelow vg.Length
+	if shared && sharedW > (width-2*figurePad)/3 {
+		legendBelow = sharedKey.fitWidth(wrap, width-2*figurePad) + legendGap
+		sharedW = 0
+	}
+	legTotal += space(sharedW)
 
 	c, err := newCanvas(o, width, height)
 	if err != nil {
@@ -354,6 +366,7 @@ func (f *Figure) Draw(w io.Writer, o FigureOptions) error {
 		dc.FillText(titleStyle, vg.Point{X: dc.Center().X, Y: dc.Max.Y - titleStyle.Height(o.Title)}, o.Title)
 		dc.Max.Y -= titleH
 	}
+	dc.Min.Y += legendBelow
 	plotW := (dc.Size().X - vg.Length(cols-1)*panelGapX - legTotal) / vg.Length(cols)
 	plotH := (dc.Size().Y - vg.Length(rows-1)*panelGapY) / vg.Length(rows)
 	if !(plotW > 2*fs*3 && plotH > 2*fs*3) {
@@ -404,6 +417,14 @@ func (f *Figure) Draw(w io.Writer, o FigureOptions) error {
 			Min: vg.Point{X: colX[j] + labelRoom(yLabels[i]), Y: rowTop - plotH + labelRoom(xLabels[i])},
 			Max: vg.Point{X: colX[j] + plotW, Y: rowTop - rowTitleH[r]}}}
 	}
+	// Labels that would overlap at this size give way, round values last.
+	for i, pl := range plots {
+		data := pl.DataCanvas(tiles[i])
+		if _, categorical := pl.X.Tick.Marker.(plot.ConstantTicks); !categorical {
+			pl.X.Tick.Marker = thinTicks{inner: pl.X.Tick.Marker, axis: &pl.X, length: data.Size().X}
+		}
+		pl.Y.Tick.Marker = thinTicks{inner: pl.Y.Tick.Marker, axis: &pl.Y, length: data.Size().Y, vertical: true}
+	}
 	tiles = alignTiles(plots, tiles, cols)
 	descent := labelStyle.FontExtents().Descent
 	for i, pl := range plots {
@@ -423,12 +444,16 @@ func (f *Figure) Draw(w io.Writer, o FigureOptions) error {
 		case mode == LegendInside:
 			keys[i].drawInside(data, f.Panels[i], wrap)
 		case mode == LegendOutside && !shared:
-			keys[i].draw(dc.Canvas, vg.Point{X: tiles[i].Max.X + legendGap, Y: data.Max.Y}, legW[i%cols])
+			keys[i].draw(dc.Canvas, vg.Point{X: tiles[i].Max.X + legendGap, Y: data.Max.Y})
 		}
 	}
-	if shared {
+	switch {
+	case legendBelow > 0:
+		w := vg.Length(sharedKey.cols)*sharedKey.colW + vg.Length(sharedKey.cols-1)*sharedKey.colGap()
+		sharedKey.draw(dc.Canvas, vg.Point{X: dc.Center().X - w/2, Y: dc.Min.Y - legendGap})
+	case shared:
 		data := plots[0].DataCanvas(tiles[0])
-		sharedKey.draw(dc.Canvas, vg.Point{X: dc.Max.X - sharedW, Y: data.Max.Y}, sharedW)
+		sharedKey.draw(dc.Canvas, vg.Point{X: dc.Max.X - sharedW, Y: data.Max.Y})
 	}
 	_, err = c.WriteTo(w)
 	return err
@@ -541,14 +566,26 @@ func textStyle(fs vg.Length) text.Style {
 }
 
 // wrapText breaks s into lines no wider than w at spaces (a word wider
-// than w keeps its own line).
+// than w keeps its own line), never beside a relation sign: "λ = 2" stays
+// whole.
 func wrapText(s string, sty text.Style, w vg.Length) string {
 	if s == "" || sty.Width(s) <= w {
 		return s
 	}
+	var words []string
+	glue := false
+	for _, word := range strings.Fields(s) {
+		rel := oneOf(word, "=", "<", ">", "≤", "≥", "≈", "→")
+		if n := len(words); n > 0 && (rel || glue) {
+			words[n-1] += " " + word
+		} else {
+			words = append(words, word)
+		}
+		glue = rel
+	}
 	var lines []string
 	line := ""
-	for _, word := range strings.Fields(s) {
+	for _, word := range words {
 		try := word
 		if line != "" {
 			try = line + " " + word
@@ -570,72 +607,117 @@ type legendEntry struct {
 }
 
 // legendBox is a legend drawn by the figure itself rather than by
-// gonum/plot, so that it can stand outside the data and wrap long entries.
+// gonum/plot, so that it can stand outside the data, wrap long entries and
+// take more than one column.
 type legendBox struct {
 	entries []legendEntry
 	style   text.Style
 	thumbW  vg.Length
+	cols    int       // columns, set by fit
+	colW    vg.Length // the width of a column, its text wrapped to fit
 }
 
 func newLegendBox(entries []legendEntry, fs vg.Length) *legendBox {
 	sty := textStyle(fs * 0.9)
 	sty.XAlign, sty.YAlign = draw.XLeft, draw.YTop
-	return &legendBox{entries: entries, style: sty, thumbW: 2.2 * fs}
+	return &legendBox{entries: entries, style: sty, thumbW: 2.2 * fs, cols: 1}
 }
 
-// lineHeight is the height of one line of text, and gap the space between
-// entries.
+// lineHeight is the height of one line of text, gap the space between
+// entries and colGap between columns.
 func (l *legendBox) lineHeight() vg.Length { return l.style.Height("Ag") }
 func (l *legendBox) gap() vg.Length        { return l.style.Font.Size * 0.35 }
+func (l *legendBox) colGap() vg.Length     { return l.style.Font.Size }
 
 // indent is where the text of an entry starts.
 func (l *legendBox) indent() vg.Length { return l.thumbW + l.style.Font.Size*0.5 }
 
-// width is the legend's width with its text wrapped at wrap (0 if empty).
-func (l *legendBox) width(wrap vg.Length) vg.Length {
-	var w vg.Length
+// fit lays the legend out with its text wrapped at wrap, in as few columns
+// (at most three) as keep it within height avail, and returns its width
+// (0 if it is empty).
+func (l *legendBox) fit(wrap, avail vg.Length) vg.Length {
+	l.colW = 0
 	for _, e := range l.entries {
 		for _, line := range strings.Split(wrapText(e.text, l.style, wrap-l.indent()), "\n") {
-			w = max(w, l.indent()+l.style.Width(line))
+			l.colW = max(l.colW, l.indent()+l.style.Width(line))
 		}
 	}
-	return w
+	for l.cols = 1; l.cols < min(3, len(l.entries)); l.cols++ {
+		if l.height() <= avail {
+			break
+		}
+	}
+	if len(l.entries) == 0 {
+		return 0
+	}
+	return vg.Length(l.cols)*l.colW + vg.Length(l.cols-1)*l.colGap()
 }
 
-// height is the legend's height at width w.
-func (l *legendBox) height(w vg.Length) vg.Length {
+// fitWidth lays the legend out with its text wrapped at wrap, in as many
+// columns as width holds, and returns its height.
+func (l *legendBox) fitWidth(wrap, width vg.Length) vg.Length {
+	l.fit(wrap, 0)
+	l.cols = max(1, min(len(l.entries), int((width+l.colGap())/(l.colW+l.colGap()))))
+	return l.height()
+}
+
+// columns splits the entries into the legend's columns, in order.
+func (l *legendBox) columns() [][]legendEntry {
+	per := (len(l.entries) + l.cols - 1) / max(l.cols, 1)
+	var out [][]legendEntry
+	for es := l.entries; len(es) > 0; {
+		k := min(per, len(es))
+		out = append(out, es[:k])
+		es = es[k:]
+	}
+	return out
+}
+
+// lines is an entry's text wrapped to its column.
+func (l *legendBox) lines(e legendEntry) []string {
+	return strings.Split(wrapText(e.text, l.style, l.colW-l.indent()), "\n")
+}
+
+// height is the height of the legend's tallest column.
+func (l *legendBox) height() vg.Length {
 	var h vg.Length
-	for i, e := range l.entries {
-		n := strings.Count(wrapText(e.text, l.style, w-l.indent()), "\n") + 1
-		h += vg.Length(n) * l.lineHeight()
-		if i > 0 {
-			h += l.gap()
+	for _, col := range l.columns() {
+		var ch vg.Length
+		for i, e := range col {
+			ch += vg.Length(len(l.lines(e))) * l.lineHeight()
+			if i > 0 {
+				ch += l.gap()
+			}
 		}
+		h = max(h, ch)
 	}
 	return h
 }
 
-// draw draws the legend with its top left corner at at, wrapping its text at
-// width w.
-func (l *legendBox) draw(c vg.Canvas, at vg.Point, w vg.Length) {
+// draw draws the legend, as fit laid it out, with its top left corner at
+// at.
+func (l *legendBox) draw(c vg.Canvas, at vg.Point) {
 	dc := draw.Canvas{Canvas: c}
-	y := at.Y
 	lh := l.lineHeight()
-	for _, e := range l.entries {
-		lines := strings.Split(wrapText(e.text, l.style, w-l.indent()), "\n")
-		icon := draw.Canvas{Canvas: c, Rectangle: vg.Rectangle{
-			Min: vg.Point{X: at.X, Y: y - lh}, Max: vg.Point{X: at.X + l.thumbW, Y: y}}}
-		for _, t := range e.thumbs {
-			t.Thumbnail(&icon)
+	for k, col := range l.columns() {
+		x := at.X + vg.Length(k)*(l.colW+l.colGap())
+		y := at.Y
+		for _, e := range col {
+			lines := l.lines(e)
+			icon := draw.Canvas{Canvas: c, Rectangle: vg.Rectangle{
+				Min: vg.Point{X: x, Y: y - lh}, Max: vg.Point{X: x + l.thumbW, Y: y}}}
+			for _, t := range e.thumbs {
+				t.Thumbnail(&icon)
+			}
+			tx := x + l.indent()
+			if len(e.thumbs) == 0 {
+				tx = x
+			}
+			for j, line := range lines {
+				dc.FillText(l.style, vg.Point{X: tx, Y: y - vg.Length(j)*lh}, line)
+			}
+			y -= vg.Length(len(lines))*lh + l.gap()
 		}
-		tx := at.X + l.indent()
-		if len(e.thumbs) == 0 {
-			tx = at.X
-		}
-		for k, line := range lines {
-			dc.FillText(l.style, vg.Point{X: tx, Y: y - vg.Length(k)*lh}, line)
-		}
-		y -= vg.Length(len(lines))*lh + l.gap()
 	}
 }
 
@@ -646,8 +728,8 @@ func (l *legendBox) drawInside(data draw.Canvas, p *Panel, wrap vg.Length) {
 		return
 	}
 	pad := l.style.Font.Size * 0.4
-	w := l.width(wrap)
-	h := l.height(w)
+	w := l.fit(wrap, data.Size().Y-2*pad)
+	h := l.height()
 	x, y := data.Min.X+pad, data.Max.Y-pad
 	if p.LegendRight {
 		x = data.Max.X - pad - w
@@ -658,7 +740,7 @@ func (l *legendBox) drawInside(data draw.Canvas, p *Panel, wrap vg.Length) {
 	box := vg.Rectangle{Min: vg.Point{X: x - pad/2, Y: y - h - pad/2}, Max: vg.Point{X: x + w + pad/2, Y: y + pad/2}}
 	data.SetColor(color.NRGBA{0xff, 0xff, 0xff, 0xe0})
 	data.Fill(box.Path())
-	l.draw(data.Canvas, vg.Point{X: x, Y: y}, w)
+	l.draw(data.Canvas, vg.Point{X: x, Y: y})
 }
 
 // plot builds the gonum plot of a panel at font size fs and returns the
@@ -673,6 +755,8 @@ func (p *Panel) plot(o FigureOptions, fs vg.Length) (*plot.Plot, []legendEntry, 
 		a.Label.TextStyle.Font.Size = fs
 		a.Tick.Label.Font.Size = fs * 0.9
 		a.Label.Padding = fs * 0.3
+		a.Tick.Length = fs * 0.5
+		a.Padding = fs * 0.4
 	}
 	categorical := len(p.XCategories) > 0
 	xScale, yScale := p.XScale, p.YScale
@@ -1012,6 +1096,81 @@ func (t linearTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	return ts
+}
+
+// thinTicks blanks the labels of inner's ticks that would overlap on an
+// axis of the given length: labels are kept in order of roundness (1, 5, 2
+// times a power of ten; even powers of two; every other of evenly spaced
+// labels first), each if it clears those already kept.
+type thinTicks struct {
+	inner    plot.Ticker
+	axis     *plot.Axis
+	length   vg.Length
+	vertical bool
+}
+
+func (t thinTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := t.inner.Ticks(lo, hi)
+	sty := t.axis.Tick.Label
+	type label struct {
+		i         int
+		pos, size vg.Length
+		rank      int
+	}
+	var ls []label
+	for i, tk := range ts {
+		if tk.Label == "" {
+			continue
+		}
+		size := sty.Width(tk.Label)
+		if t.vertical {
+			size = sty.Height(tk.Label)
+		}
+		ls = append(ls, label{i: i, pos: vg.Length(t.axis.Norm(tk.Value)) * t.length, size: size, rank: 2*roundness(tk) + len(ls)%2})
+	}
+	slices.SortStableFunc(ls, func(a, b label) int { return a.rank - b.rank })
+	gap := sty.Font.Size * 0.6
+	var kept []label
+	for _, l := range ls {
+		clear := true
+		for _, k := range kept {
+			if d := l.pos - k.pos; max(d, -d) < (l.size+k.size)/2+gap {
+				clear = false
+				break
+			}
+		}
+		if clear {
+			kept = append(kept, l)
+		} else {
+			ts[l.i].Label = ""
+		}
+	}
+	return ts
+}
+
+// roundness ranks a tick's value: 0 for 1 times a power of ten (or 0), 1
+// for 5, 2 for 2, 3 otherwise; a power of two 0 for an even exponent, 1 for
+// an odd one.
+func roundness(tk plot.Tick) int {
+	if k, ok := strings.CutPrefix(tk.Label, "2^"); ok {
+		if e, err := strconv.Atoi(k); err == nil {
+			return e & 1
+		}
+	}
+	v := math.Abs(tk.Value)
+	if v == 0 {
+		return 0
+	}
+	m := v / math.Pow(10, math.Floor(math.Log10(v)+1e-9))
+	switch {
+	case math.Abs(m-1) < 1e-6:
+		return 0
+	case math.Abs(m-5) < 1e-6:
+		return 1
+	case math.Abs(m-2) < 1e-6:
+		return 2
+	}
+	return 3
 }
 
 // sparsePow2Ticks labels a log axis at powers of two, every k-th one so

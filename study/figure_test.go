@@ -224,6 +224,42 @@ func TestPDFText(t *testing.T) {
 	}
 }
 
+// On a short axis the labels give way, the round ones last, and those
+// left do not overlap.
+func TestThinTicks(t *testing.T) {
+	pl := plot.New()
+	pl.X.Scale, pl.X.Min, pl.X.Max = plot.LogScale{}, 3, 128
+	pl.X.Tick.Label.Font.Size = 9
+	const length = 60 // points
+	ts := thinTicks{inner: autoLogTicks{integer: true}, axis: &pl.X, length: length}.Ticks(3, 128)
+	got := labels(ts)
+	if !slices.Contains(got, "10") || !slices.Contains(got, "100") || len(got) >= len(labels(autoLogTicks{integer: true}.Ticks(3, 128))) {
+		t.Errorf("labels %q", got)
+	}
+	var last vg.Length = -100
+	for _, tk := range ts {
+		if tk.Label == "" {
+			continue
+		}
+		pos := vg.Length(pl.X.Norm(tk.Value)) * length
+		if pos-last < pl.X.Tick.Label.Width(tk.Label) {
+			t.Errorf("label %q at %v overlaps the one at %v", tk.Label, pos, last)
+		}
+		last = pos
+	}
+}
+
+func TestWrapText(t *testing.T) {
+	sty := textStyle(10)
+	got := wrapText("bowtie (two triangles) (λ = 2)", sty, sty.Width("bowtie (two triangles) (λ"))
+	if got != "bowtie (two triangles)\n(λ = 2)" {
+		t.Errorf("%q", got)
+	}
+	if got := wrapText("short", sty, 1); got != "short" {
+		t.Errorf("a word wider than the width: %q", got)
+	}
+}
+
 // The axes span the data: no empty padding beyond the largest n.
 func TestPanelRange(t *testing.T) {
 	pl, entries, err := testFigure().Panels[0].plot(FigureOptions{}, DefaultFontSize)
