@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/spf13/pflag v1.1.0
 	github.com/yourbasic/graph v0.0.0-20210606180040-8ecfec1c2869
+	golang.org/x/text v0.28.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0
 )
@@ -17,5 +18,4 @@ require (
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	golang.org/x/image v0.30.0 // indirect
-	golang.org/x/text v0.28.0 // indirect
 )

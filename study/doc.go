@@ -43,11 +43,18 @@
 // them on a built graph; SpecQuery reads them from a spec without building
 // (so that the bounds of a graph with 2^30 vertices cost nothing).
 //
-// # Plots
+// # Figures
 //
-// Plot draws rows with gonum/plot, as SVG or PNG: the max load against n
-// (log₂ axis) per series with the bound curves, and the measured load tails
-// against the fluid limits.
+// GridFigure turns rows into a Figure: the max load against n (log₂ axis)
+// per series with the bound curves, keyed by the letters of the grid's
+// table, or per series on a categorical axis when the rows share one n; and
+// the measured load tails against the fluid limits. A study's Report holds
+// its own Figure. Figure.Draw draws either with gonum/plot as PNG, SVG or
+// PDF, as FigureOptions say (size, fonts, resolution, axis scales, title,
+// legend); the zero options are the paper defaults: Okabe and Ito's
+// colour-blind-safe palette with a marker per series, axes that span the
+// data, whole-number ticks on whole-number axes, the legend beside the data.
+// Plot is GridFigure drawn with the zero options, as compare --plot draws.
 //
 // # Studies
 //

@@ -1,31 +1,242 @@
 package study
 
 import (
+	"errors"
 	"fmt"
-	"image/color"
 	"io"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
 )
 
-// Plot size: two panels side by side.
-const (
-	plotWidth  = 30 * vg.Centimeter
-	plotHeight = 12 * vg.Centimeter
-)
+// Plot draws the figure of a grid's rows (GridFigure) to w as "png", "svg"
+// or "pdf", with the default FigureOptions: what `graphalloc compare --plot`
+// draws.
+func Plot(w io.Writer, rows []Row, format string) error {
+	f, err := GridFigure(rows)
+	if err != nil {
+		return err
+	}
+	return f.Draw(w, FigureOptions{Format: format})
+}
+
+// GridFigure is the figure of a grid's rows, in two panels, every series
+// (SeriesName) in one colour and marker throughout, one legend for both:
+//
+//   - left: the mean max load with its 95% confidence interval against n
+//     (log₂ axis), or, when every row has one n, per series on a
+//     categorical axis; dashed in the series' colour, the explicit terms of
+//     the bounds that apply to it, each at the n where its regime holds and
+//     read as a max load (gap bounds plus m/n; spread bounds and bounds
+//     with no value are not drawn); dotted, the worst case over Δ-regular
+//     graphs [KP06], a reference that some graph of the degree attains.
+//     Each bound curve ends in its letter, the letter of the table's bound
+//     legend (results.WriteGrid: a, b, c, … in order of first appearance),
+//     and the legend keys the letters;
+//   - right: at each series' largest n, the measured fraction of bins with
+//     load ≥ i (log scale) against the fluid limits: the series' own where
+//     it has one, and those of one-choice and Greedy[2] at the same m/n for
+//     reference.
+func GridFigure(rows []Row) (*Figure, error) {
+	if len(rows) == 0 {
+		return nil, errors.New("study: nothing to plot")
+	}
+	names, by := series(rows)
+	right, err := tailsPanel(names, by)
+	if err != nil {
+		return nil, err
+	}
+	return &Figure{Panels: []*Panel{maxLoadPanel(rows, names, by), right}, SharedLegend: true}, nil
+}
+
+// boundLetters assigns the bounds of rows the letters a, b, c, … (b26,
+// b27, … after z) in order of first appearance, a bound being told apart by
+// its process and name: the letters of the table of a grid
+// (results.WriteGrid), so that a figure and its table agree. It returns
+// the letter of each bound's key (boundKey) and the keys in letter order.
+func boundLetters(rows []Row) (letters map[string]string, order []string) {
+	letters = map[string]string{}
+	for _, r := range rows {
+		for _, b := range r.Bounds {
+			k := boundKey(b)
+			if _, ok := letters[k]; ok {
+				continue
+			}
+			i := len(order)
+			letters[k] = fmt.Sprintf("b%d", i)
+			if i < 26 {
+				letters[k] = string(rune('a' + i))
+			}
+			order = append(order, k)
+		}
+	}
+	return letters, order
+}
+
+// boundKey tells bounds apart: two processes may cite one paper for
+// different formulas.
+func boundKey(b analysis.Bound) string { return b.Process + "\x00" + b.Name }
+
+// boundKeyText is the legend's key to a bound's letter: the letter, the
+// bound's mark and its name as a max load ("gap" reads "m/n + gap").
+func boundKeyText(letter string, b analysis.Bound) string {
+	name := strings.TrimPrefix(b.Name, "max load, ")
+	if b.Quantity == analysis.QuantityGap {
+		name = "m/n + " + name
+	}
+	return letter + ": " + b.Mark() + " " + name
+}
+
+// category is a series' name as a label of a categorical axis: a spec's
+// parameters on lines of their own.
+func category(name string) string {
+	kind, params, ok := strings.Cut(name, ":")
+	if !ok {
+		return name
+	}
+	return kind + "\n" + strings.ReplaceAll(params, ",", "\n")
+}
+
+// maxLoadPanel is GridFigure's left panel.
+func maxLoadPanel(rows []Row, names []string, by map[string][]Row) *Panel {
+	letters, order := boundLetters(rows)
+	p := &Panel{YLabel: "max load", YScale: ScaleLog,
+		Title: "max load against n (mean, 95% CI)", XLabel: "n (bins)", XScale: ScaleLog2}
+	// A log scale for the loads: the small differences between the good
+	// topologies stay visible beside a non-regular graph's large loads.
+	singleN := !slices.ContainsFunc(rows, func(r Row) bool { return r.N != rows[0].N })
+	if singleN {
+		p.Title = fmt.Sprintf("max load at n = %s (mean, 95%% CI)", pow2(rows[0].N))
+		p.XLabel, p.XScale = "", ScaleLinear
+		for _, name := range names {
+			p.XCategories = append(p.XCategories, category(name))
+		}
+	}
+	drawn := map[string]analysis.Bound{}
+	for i, name := range names {
+		rs := by[name]
+		s := p.add(&Series{Name: name, Color: i, Shape: i, Style: StylePoints})
+		for _, r := range rs {
+			x := float64(r.N)
+			if singleN {
+				x = float64(i)
+			}
+			s.Points = append(s.Points, ciPt(x, r.MaxLoad))
+		}
+		for _, bc := range boundCurves(rs) {
+			letter := letters[bc.key]
+			drawn[bc.key] = bc.bound
+			b := p.add(&Series{Color: i, Style: StyleDashed, Label: letter})
+			if bc.reference {
+				b.Style = StyleDotted
+			}
+			if singleN {
+				// A short level line across the series' column.
+				y := bc.pts[0].Y
+				b.Points = []Pt{{X: float64(i) - 0.3, Y: y}, {X: float64(i) + 0.3, Y: y}}
+				continue
+			}
+			for _, q := range bc.pts {
+				b.Points = append(b.Points, Pt{X: q.X, Y: q.Y})
+			}
+		}
+	}
+	// The key to the letters drawn, in letter order.
+	for _, k := range order {
+		if b, ok := drawn[k]; ok {
+			style := StyleDashed
+			if b.Kind == analysis.KindReference {
+				style = StyleDotted
+			}
+			p.add(&Series{Name: boundKeyText(letters[k], b), Color: -1, Style: style})
+		}
+	}
+	return p
+}
+
+// tailsPanel is GridFigure's right panel.
+func tailsPanel(names []string, by map[string][]Row) (*Panel, error) {
+	p := &Panel{XLabel: "load i", YLabel: "fraction of bins", YScale: ScaleLog10, XInt: true}
+	ymin := 1.0
+	var ns []int64
+	var loads []float64
+	for i, name := range names {
+		rs := by[name]
+		r := rs[len(rs)-1]
+		ns, loads = append(ns, r.N), append(loads, float64(r.M)/float64(r.N))
+		s := p.add(&Series{Name: name, Color: i, Shape: i, Style: StylePoints})
+		for k := 1; k < len(r.Tails); k++ {
+			if r.Tails[k] > 0 {
+				s.Points = append(s.Points, Pt{X: float64(k), Y: r.Tails[k]})
+				ymin = min(ymin, r.Tails[k])
+			}
+		}
+	}
+	// The fluid curves go a decade below the smallest measured fraction.
+	floor := max(ymin/10, 1e-12)
+	fluid := false
+	for i, name := range names {
+		rs := by[name]
+		f := rs[len(rs)-1].Fluid
+		// The series' own fluid limit, unless it is one of the references
+		// drawn below.
+		if f == nil || f.Process == nameOneChoice || f.Process == nameGreedy && f.D == 2 {
+			continue
+		}
+		s := p.add(&Series{Name: fmt.Sprintf("fluid %s[%d] (n → ∞)", f.Process, f.D), Color: i, Style: StyleDashed})
+		for k := 1; k < len(f.Tails); k++ {
+			if f.Tails[k] >= floor {
+				s.Points = append(s.Points, Pt{X: float64(k), Y: f.Tails[k]})
+			}
+		}
+		fluid = true
+	}
+	p.Title = "fraction of bins at load ≥ i"
+	loN, hiN := slices.Min(ns), slices.Max(ns)
+	if loN == hiN {
+		p.Title += ", n = " + pow2(loN)
+	} else {
+		p.Title += fmt.Sprintf(" at each series' largest n (%s to %s)", pow2(loN), pow2(hiN))
+	}
+	loL, hiL := slices.Min(loads), slices.Max(loads)
+	if loL != hiL {
+		p.Title += fmt.Sprintf(", m/n from %.4g to %.4g", loL, hiL)
+	} else {
+		p.Title += fmt.Sprintf(", m/n = %.4g", loL)
+	}
+	// The references, at the one m/n of every series.
+	refs := []struct {
+		fp    analysis.FluidProcess
+		name  string
+		style string
+	}{
+		{alloc.MeanField{Family: alloc.FamilyOneChoice, D: 1}, fmt.Sprintf("fluid %v (n → ∞)", alloc.OneChoice{}), StyleDotted},
+		{alloc.MeanField{Family: alloc.FamilyGreedy, D: 2}, fmt.Sprintf("fluid %v (n → ∞)", alloc.Greedy{D: 2}), StyleDashDot},
+	}
+	if loL == hiL && loL > 0 && loL <= maxFluidLoad {
+		for _, rf := range refs {
+			tails, err := analysis.TailsTol(rf.fp, loL, floor)
+			if err != nil {
+				return nil, err
+			}
+			s := p.add(&Series{Name: rf.name, Color: -1, Style: rf.style})
+			for k := 1; k < len(tails); k++ {
+				if tails[k] >= floor {
+					s.Points = append(s.Points, Pt{X: float64(k), Y: tails[k]})
+				}
+			}
+			fluid = true
+		}
+	}
+	if fluid {
+		p.YMin, p.YMax = floor, 1
+	}
+	return p, nil
+}
 
 // SeriesName names the curve a row belongs to in tables and plots: the
 // topology for the graphical process, else the process with its d.
@@ -58,54 +269,6 @@ func series(rows []Row) (names []string, by map[string][]Row) {
 	return names, by
 }
 
-// Plot draws rows in two panels and writes them to w in format "svg" or
-// "png":
-//
-//   - left: the mean max load against n (log₂ axis) for every series, with
-//     its 95% confidence interval; dashed, the explicit terms of the bounds
-//     that apply to it, each at the n where its regime holds and read as a
-//     max load (gap bounds plus m/n; spread bounds and bounds with no value
-//     are not drawn), labelled with its citation and ≤ (upper), ≥ (lower),
-//     ≈ (leading term) or O, Ω, Θ (order only); dotted, the worst case over
-//     Δ-regular graphs [KP06], a reference that some graph of the degree
-//     attains, labelled "ref";
-//   - right: at each series' largest n, the measured fraction of bins with
-//     load ≥ i (log scale) against the fluid limits: the series' own where
-//     it has one, and those of one-choice and Greedy[2] at the same m/n for
-//     reference.
-func Plot(w io.Writer, rows []Row, format string) error {
-	if len(rows) == 0 {
-		return fmt.Errorf("study: nothing to plot")
-	}
-	var c interface {
-		vg.CanvasSizer
-		io.WriterTo
-	}
-	switch format {
-	case "svg":
-		c = vgsvg.New(plotWidth, plotHeight)
-	case "png":
-		c = vgimg.PngCanvas{Canvas: vgimg.New(plotWidth, plotHeight)}
-	default:
-		return fmt.Errorf("study: plot format %q (allowed: svg, png)", format)
-	}
-	left, err := plotMaxLoad(rows)
-	if err != nil {
-		return err
-	}
-	right, err := plotTails(rows)
-	if err != nil {
-		return err
-	}
-	dc := draw.New(c)
-	tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Centimeter, PadTop: vg.Millimeter * 3, PadBottom: vg.Millimeter * 3, PadLeft: vg.Millimeter * 3, PadRight: vg.Millimeter * 3}
-	cs := plot.Align([][]*plot.Plot{{left, right}}, tiles, dc)
-	left.Draw(cs[0][0])
-	right.Draw(cs[0][1])
-	_, err = c.WriteTo(w)
-	return err
-}
-
 // citation returns the bracketed source of a bound name, "KP06".
 func citation(name string) string {
 	if i := strings.LastIndex(name, "["); i >= 0 {
@@ -119,6 +282,8 @@ func citation(name string) string {
 type boundCurve struct {
 	label     string // Mark and citation, "≤ KP06", "ref KP06"
 	reference bool   // KindReference: drawn dotted, apart from the bounds
+	key       string // boundKey
+	bound     analysis.Bound
 	pts       plotter.XYs
 }
 
@@ -140,272 +305,15 @@ func boundCurves(rows []Row) []boundCurve {
 			if !ok || !(v > 0) {
 				continue
 			}
-			key := b.Process + "\x00" + b.Name
+			key := boundKey(b)
 			i, seen := at[key]
 			if !seen {
 				i = len(out)
 				at[key] = i
-				out = append(out, boundCurve{label: b.Mark() + " " + citation(b.Name), reference: b.Kind == analysis.KindReference})
+				out = append(out, boundCurve{label: b.Mark() + " " + citation(b.Name), reference: b.Kind == analysis.KindReference, key: key, bound: b})
 			}
 			out[i].pts = append(out[i].pts, plotter.XY{X: float64(r.N), Y: v})
 		}
 	}
 	return out
-}
-
-// Line styles of the bound curves.
-var (
-	boundDashes     = []vg.Length{vg.Points(4), vg.Points(3)}
-	referenceDashes = []vg.Length{vg.Points(1), vg.Points(2)}
-)
-
-type pow2Ticks struct{}
-
-func (pow2Ticks) Ticks(lo, hi float64) []plot.Tick {
-	var ts []plot.Tick
-	for k := math.Floor(math.Log2(lo)); k <= math.Ceil(math.Log2(hi)); k++ {
-		v := math.Exp2(k)
-		if v < lo*0.999 || v > hi*1.001 {
-			continue
-		}
-		ts = append(ts, plot.Tick{Value: v, Label: fmt.Sprintf("2^%g", k)})
-	}
-	return ts
-}
-
-func plotMaxLoad(rows []Row) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = "max load against n (mean, 95% CI; dashed: bounds, explicit terms; dotted: reference)"
-	p.X.Label.Text = "n (bins)"
-	p.Y.Label.Text = "max load"
-	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = pow2Ticks{}
-	p.Legend.Top, p.Legend.Left = true, true
-	p.Legend.TextStyle.Font.Size = vg.Points(8)
-	names, by := series(rows)
-	lo, hi := math.Inf(1), math.Inf(-1)
-	ymax, ymin := 0.0, math.Inf(1)
-	hasReference := false
-	for i, name := range names {
-		rs := by[name]
-		col := plotutil.Color(i)
-		var pts plotter.XYs
-		var errs plotter.YErrors
-		for _, r := range rs {
-			lo, hi = min(lo, float64(r.N)), max(hi, float64(r.N))
-			mean := r.MaxLoad.Mean
-			if !(mean > 0) {
-				continue // a log axis has no room for an empty run
-			}
-			// A wide interval from few trials is clipped at half the mean:
-			// the log axis cannot show 0 or below.
-			low := max(r.MaxLoad.CI95[0], mean/2)
-			pts = append(pts, plotter.XY{X: float64(r.N), Y: mean})
-			errs = append(errs, struct{ Low, High float64 }{mean - low, r.MaxLoad.CI95[1] - mean})
-			ymax = max(ymax, r.MaxLoad.CI95[1])
-			ymin = min(ymin, low)
-		}
-		if len(pts) == 0 {
-			continue
-		}
-		line, sc, err := plotter.NewLinePoints(pts)
-		if err != nil {
-			return nil, err
-		}
-		line.Color, sc.Color = col, col
-		sc.Shape = plotutil.Shape(i)
-		eb, err := plotter.NewYErrorBars(struct {
-			plotter.XYs
-			plotter.YErrors
-		}{pts, errs})
-		if err != nil {
-			return nil, err
-		}
-		eb.Color = col
-		p.Add(line, sc, eb)
-		p.Legend.Add(name, line, sc)
-
-		// Bound curves: one per bound, over the rows where it applies.
-		for _, bc := range boundCurves(rs) {
-			bl, bs, err := plotter.NewLinePoints(bc.pts)
-			if err != nil {
-				return nil, err
-			}
-			bl.Color, bs.Color = col, col
-			bl.Dashes = boundDashes
-			bs.Shape = draw.CrossGlyph{}
-			if bc.reference {
-				bl.Dashes = referenceDashes
-				bs.Shape = draw.PlusGlyph{}
-				hasReference = true
-			}
-			last := bc.pts[len(bc.pts)-1]
-			lab, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{last}, Labels: []string{bc.label}})
-			if err != nil {
-				return nil, err
-			}
-			for k := range lab.TextStyle {
-				lab.TextStyle[k].Color = col
-				lab.TextStyle[k].Font.Size = vg.Points(7)
-			}
-			lab.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(1)}
-			p.Add(bl, bs, lab)
-			for _, pt := range bc.pts {
-				ymax, ymin = max(ymax, pt.Y), min(ymin, pt.Y)
-			}
-		}
-	}
-	if hasReference {
-		// One legend entry says what the dotted curves are.
-		l, err := plotter.NewLine(plotter.XYs{{X: 1, Y: 1}})
-		if err != nil {
-			return nil, err
-		}
-		l.Color, l.Dashes = color.Gray{Y: 60}, referenceDashes
-		p.Legend.Add("ref: "+analysis.WorstRegularLabel+" [KP06]", l)
-	}
-	p.X.Min, p.X.Max = lo/math.Sqrt2, hi*2
-	// A log scale: the small differences between the good topologies
-	// stay visible beside a non-regular graph's large loads.
-	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = niceLogTicks{}
-	if math.IsInf(ymin, 1) {
-		ymin, ymax = 1, 2
-	}
-	p.Y.Min, p.Y.Max = max(min(ymin, 2)*0.8, 0.1), max(ymax*1.5, 2)
-	p.Add(plotter.NewGrid())
-	return p, nil
-}
-
-func plotTails(rows []Row) (*plot.Plot, error) {
-	p := plot.New()
-	p.X.Label.Text = "load i"
-	p.Y.Label.Text = "fraction of bins"
-	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = decadeTicks{}
-	p.Legend.Top = true
-	p.Legend.TextStyle.Font.Size = vg.Points(8)
-	names, by := series(rows)
-	ymin, xmax := 1.0, 1.0
-	var ref Row
-	for i, name := range names {
-		rs := by[name]
-		r := rs[len(rs)-1]
-		if i == 0 {
-			ref = r
-		}
-		col := plotutil.Color(i)
-		var pts plotter.XYs
-		for k := 1; k < len(r.Tails); k++ {
-			if r.Tails[k] > 0 {
-				pts = append(pts, plotter.XY{X: float64(k), Y: r.Tails[k]})
-				ymin = min(ymin, r.Tails[k])
-				xmax = max(xmax, float64(k))
-			}
-		}
-		if len(pts) == 0 {
-			continue
-		}
-		line, sc, err := plotter.NewLinePoints(pts)
-		if err != nil {
-			return nil, err
-		}
-		line.Color, sc.Color = col, col
-		sc.Shape = plotutil.Shape(i)
-		p.Add(line, sc)
-		// The series' own fluid limit, unless it is one of the references
-		// drawn below.
-		if f := r.Fluid; f != nil && !(f.Process == nameOneChoice || f.Process == nameGreedy && f.D == 2) {
-			fl, err := tailLine(r.Fluid.Tails, ymin/10)
-			if err != nil {
-				return nil, err
-			}
-			fl.Color = col
-			fl.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-			p.Add(fl)
-			p.Legend.Add(fmt.Sprintf("fluid %s[%d] (n → ∞)", r.Fluid.Process, r.Fluid.D), fl)
-		}
-	}
-	floor := max(ymin/10, 1e-12)
-	load := float64(ref.M) / float64(ref.N)
-	p.Title.Text = fmt.Sprintf("fraction of bins at load ≥ i, m/n = %.4g, largest n (colours as left)", load)
-	refs := []struct {
-		fp   analysis.FluidProcess
-		name string
-		dash []vg.Length
-	}{
-		{alloc.MeanField{Family: alloc.FamilyOneChoice, D: 1}, fmt.Sprintf("fluid %v (n → ∞)", alloc.OneChoice{}), []vg.Length{vg.Points(1), vg.Points(2)}},
-		{alloc.MeanField{Family: alloc.FamilyGreedy, D: 2}, fmt.Sprintf("fluid %v (n → ∞)", alloc.Greedy{D: 2}), []vg.Length{vg.Points(6), vg.Points(2), vg.Points(1), vg.Points(2)}},
-	}
-	if load > 0 && load <= 64 {
-		for _, rf := range refs {
-			tails, err := analysis.TailsTol(rf.fp, load, floor)
-			if err != nil {
-				return nil, err
-			}
-			l, err := tailLine(tails, floor)
-			if err != nil {
-				return nil, err
-			}
-			l.Color = color.Gray{Y: 60}
-			l.Dashes = rf.dash
-			p.Add(l)
-			p.Legend.Add(rf.name, l)
-			xmax = max(xmax, float64(len(tails)-1))
-		}
-	}
-	p.Y.Min, p.Y.Max = floor, 1.5
-	// A log scale for i too: the first levels, where the good processes
-	// differ, get room beside the deep tail of a non-regular graph.
-	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = niceLogTicks{}
-	p.X.Min, p.X.Max = 0.9, xmax*1.1
-	p.Add(plotter.NewGrid())
-	return p, nil
-}
-
-// tailLine is the curve of s_i, i ≥ 1, down to floor.
-func tailLine(tails []float64, floor float64) (*plotter.Line, error) {
-	var pts plotter.XYs
-	for k := 1; k < len(tails); k++ {
-		if tails[k] >= floor {
-			pts = append(pts, plotter.XY{X: float64(k), Y: tails[k]})
-		}
-	}
-	if len(pts) == 0 {
-		pts = plotter.XYs{{X: 1, Y: max(floor, 1e-300)}}
-	}
-	return plotter.NewLine(pts)
-}
-
-// niceLogTicks labels a log axis at 1, 1.5, 2, 3, 4, 5, 6, 8 times the
-// powers of ten in range.
-type niceLogTicks struct{}
-
-func (niceLogTicks) Ticks(lo, hi float64) []plot.Tick {
-	var ts []plot.Tick
-	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
-		for _, m := range []float64{1, 1.5, 2, 3, 4, 5, 6, 8} {
-			v := m * math.Pow(10, e)
-			if v >= lo && v <= hi {
-				ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)})
-			}
-		}
-	}
-	return ts
-}
-
-// decadeTicks labels a log axis at the powers of ten, 1e-k.
-type decadeTicks struct{}
-
-func (decadeTicks) Ticks(lo, hi float64) []plot.Tick {
-	var ts []plot.Tick
-	for e := math.Ceil(math.Log10(lo)); e <= math.Floor(math.Log10(hi)); e++ {
-		label := fmt.Sprintf("1e%g", e)
-		if e == 0 {
-			label = "1"
-		}
-		ts = append(ts, plot.Tick{Value: math.Pow(10, e), Label: label})
-	}
-	return ts
 }

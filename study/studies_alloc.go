@@ -118,11 +118,11 @@ func runTwoChoices(_ context.Context, r *runner, p Params) (*Report, error) {
 	t := newTable("max_load", "max load at m = n (mean over the trials, 95% CI); fluid: the max load the fluid limit predicts at this n; term: the leading term of the theory",
 		"process", "", "n", "", "max load", "%.2f", "95% CI", "%.2f", "distribution", "",
 		"fluid", "", "term", "%.2f", "max load − term", "%+.2f")
-	fig := &Figure{}
+	fig := &Figure{SharedLegend: true}
 	left := fig.add(&Panel{Title: "max load at m = n (mean, 95% CI); dashed: leading term; circles: fluid prediction",
 		XLabel: "n", YLabel: "max load", XScale: ScaleLog2})
-	right := fig.add(&Panel{Title: "fraction of bins with load ≥ i at the largest n; dashed: fluid limit",
-		XLabel: "load i", YLabel: "fraction of bins", YScale: ScaleLog10, LegendLow: true})
+	right := fig.add(&Panel{Title: fmt.Sprintf("fraction of bins with load ≥ i at n = %s; dashed: fluid limit", pow2(int64(largest(p.Ns)))),
+		XLabel: "load i", XInt: true, YLabel: "fraction of bins", YScale: ScaleLog10, LegendLow: true})
 	var findings []string
 	fluidHits, fluidAll := 0, 0
 	for ci, pr := range procs {
@@ -250,7 +250,7 @@ func runContiguous(_ context.Context, r *runner, p Params) (*Report, error) {
 	fig := &Figure{}
 	nMax := largest(p.Ns)
 	p2 := fig.add(&Panel{Title: fmt.Sprintf("fraction of bins with load ≥ 2 at m = n = %s", pow2(int64(nMax))),
-		XLabel: "d", YLabel: "s_2", YScale: ScaleLog, LegendRight: true})
+		XLabel: "d", XInt: true, YLabel: "s_2", YScale: ScaleLog, LegendRight: true})
 	p3 := fig.add(&Panel{Title: "d = 4: fraction of bins with load ≥ 3 at m = n (Left[4]: none)",
 		XLabel: "n", YLabel: "s_3", XScale: ScaleLog2, YScale: ScaleLog})
 	pm := fig.add(&Panel{Title: "d = 4: max load at m = n (mean, 95% CI); dashed: bound term",
@@ -363,10 +363,10 @@ func runFirstDiff(_ context.Context, r *runner, p Params) (*Report, error) {
 	r.plan(len(ds) * len(names) * len(p.Ns))
 	t := newTable("max_load", "max load at m = n (mean over the trials, 95% CI) and probes per ball (mean, and the most one ball made)",
 		"d", "", "process", "", "n", "", "max load", "%.2f", "95% CI", "%.2f", "distribution", "", "probes/ball", "%.3f", "max probes", "")
-	fig := &Figure{}
-	load := fig.add(&Panel{Title: "max load at m = n, largest n (mean, 95% CI)", XLabel: "d", YLabel: "max load"})
-	probes := fig.add(&Panel{Title: "probes per ball at m = n, largest n (mean)", XLabel: "d", YLabel: "probes per ball"})
+	fig := &Figure{SharedLegend: true}
 	nMax := largest(p.Ns)
+	load := fig.add(&Panel{Title: fmt.Sprintf("max load at m = n = %s (mean, 95%% CI)", pow2(int64(nMax))), XLabel: "d", XInt: true, YLabel: "max load"})
+	probes := fig.add(&Panel{Title: fmt.Sprintf("probes per ball at m = n = %s (mean)", pow2(int64(nMax))), XLabel: "d", XInt: true, YLabel: "probes per ball"})
 	type res struct{ load, probes float64 }
 	at := map[string]res{}
 	for ci, name := range names {
@@ -434,7 +434,7 @@ func runUnbalanced(_ context.Context, r *runner, p Params) (*Report, error) {
 		"i", "")
 	fig := &Figure{}
 	pan := fig.add(&Panel{Title: fmt.Sprintf("fraction of bins with load ≥ i at m = n = %s; dashed: fluid limit", pow2(int64(p.N))),
-		XLabel: "load i", YLabel: "fraction of bins", YScale: ScaleLog10, LegendLow: true})
+		XLabel: "load i", XInt: true, YLabel: "fraction of bins", YScale: ScaleLog10, LegendLow: true})
 	var rows []Row
 	var findings []string
 	for ci, d := range ds {
@@ -575,7 +575,7 @@ func runHeavy(_ context.Context, r *runner, p Params) (*Report, error) {
 	cols = append(cols, "drift", "%+.2f", "95% CI", "%+.2f", "theory at t="+strconv.FormatInt(p.Load, 10), "%.2f", "bound", "")
 	t := newTable("gap", fmt.Sprintf("mean gap (max load − m/n) after t·n balls, n = %s; drift: mean gap over t in (%d, %d] minus over the decade before, per trial, mean and 95%% CI",
 		pow2(int64(n)), hi0, p.Load), cols...)
-	fig := &Figure{}
+	fig := &Figure{SharedLegend: true}
 	pan := fig.add(&Panel{Title: fmt.Sprintf("gap after t·n balls, n = %s (mean over %d trials); dashed: gap bounds where they apply", pow2(int64(n)), p.Trials),
 		XLabel: "t = m/n", YLabel: "gap = max load − m/n", XScale: ScaleLog10, YScale: ScaleLog})
 	flat := fig.add(&Panel{Title: "the processes whose gap the theory bounds for every m (linear scale)",
@@ -643,7 +643,7 @@ func runHeavy(_ context.Context, r *runner, p Params) (*Report, error) {
 			s.Points = append(s.Points, Pt{X: float64(k + 1), Y: mean[k]})
 		}
 		if hp.process != nameOneChoice && hp.weights != "pareto:shape=1.5" {
-			flat.add(&Series{Name: hp.label, Color: ci, Style: StyleLine, Points: s.Points})
+			flat.add(&Series{Name: hp.label, Color: ci, Shape: ci, Style: StyleLine, Points: s.Points})
 		}
 		// The gap bound, drawn at the t where it applies (one-choice's
 		// from t >= ln n, (1+β)'s from t >= ln n / β²; weighted balls'

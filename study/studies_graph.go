@@ -66,10 +66,12 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 		"Δ", "", "ε = log Δ/log n", "%.3f", "max load", "%.2f", "95% CI", "%.2f", "distribution", "",
 		"KP worst case (ref)", "%.2f", "KP n^ε upper", "%.2f", "KP Δ-regular upper", "%.2f")
 	pa := fig.add(&Panel{Title: fmt.Sprintf("(a) Δ-regular, n = %s: max load against Δ; dashed: [KP06] bound; dotted: reference", pow2(int64(n))),
-		XLabel: "Δ", YLabel: "max load", XScale: ScaleLog, YScale: ScaleLog, LegendRight: true})
+		XLabel: "Δ", XInt: true, YLabel: "max load", XScale: ScaleLog, YScale: ScaleLog, LegendRight: true})
 	meas := pa.add(&Series{Name: "measured", Color: 0, Shape: 0, Style: StylePoints})
-	lower := pa.add(&Series{Name: "ref: " + analysis.WorstRegularLabel, Color: 1, Style: StyleDotted})
-	upperEps := pa.add(&Series{Name: "≤ log log n + 1/ε", Color: 2, Style: StyleDashed})
+	// The theory curves of the one series in its colour, told apart by
+	// their dashes.
+	lower := pa.add(&Series{Name: "ref: " + analysis.WorstRegularLabel, Color: 0, Style: StyleDotted})
+	upperEps := pa.add(&Series{Name: "≤ log log n + 1/ε", Color: 0, Style: StyleDashed})
 	var l4 float64
 	for _, d := range deltas {
 		pt, err := r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: "regular:degree=" + strconv.Itoa(d), n: n, load: 1, trials: p.Trials})

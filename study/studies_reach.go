@@ -148,7 +148,7 @@ func runReachability(_ context.Context, r *runner, p Params) (*Report, error) {
 	tb := newTable("coefficients", "(b) EV(G; p) in powers of p (root: vertex 0)", "graph", "", "EV(G; p)", "")
 	tc := newTable("monte_carlo", fmt.Sprintf("(c) Monte Carlo estimate of EV(G; 1/2) from %d percolations (analysis.ReachMonteCarlo) against the exact value", p.Samples),
 		"graph", "", "exact", "%.5f", "estimate", "%.5f", "95% CI", "%.5f", "inside", "")
-	fig := &Figure{}
+	fig := &Figure{SharedLegend: true}
 	pa := fig.add(&Panel{Title: "EV(G; p) / |V|: the expected fraction of vertices reached", XLabel: "p", YLabel: "EV(G; p) / |V|"})
 	pb := fig.add(&Panel{Title: "|V| − EV(G; 1 − q) ~ c q^λ: the slope near q = 0 is λ", XLabel: "q = 1 − p", YLabel: "|V| − EV(G; 1 − q)",
 		XScale: ScaleLog10, YScale: ScaleLog10})
@@ -185,12 +185,13 @@ func runReachability(_ context.Context, r *runner, p Params) (*Report, error) {
 		inside := est.CI95[0] <= half && half <= est.CI95[1]
 		tc.add(g.name, half, est.Mean, Interval(est.CI95), map[bool]string{true: "yes", false: "no"}[inside])
 
-		s := pa.add(&Series{Name: g.name, Color: i, Style: StyleLine})
+		name := fmt.Sprintf("%s (λ = %d)", g.name, lam)
+		s := pa.add(&Series{Name: name, Color: i, Shape: i, Style: StyleLine})
 		for k := 0; k <= 50; k++ {
 			x := float64(k) / 50
 			s.Points = append(s.Points, Pt{X: x, Y: poly.Eval(x) / float64(poly.Vertices)})
 		}
-		sb := pb.add(&Series{Name: fmt.Sprintf("%s (λ = %d)", g.name, lam), Color: i, Style: StyleLine})
+		sb := pb.add(&Series{Name: name, Color: i, Shape: i, Style: StyleLine})
 		for k := 0; k <= 40; k++ {
 			q := math.Pow(10, -3+3*float64(k)/40) // 1e-3 .. 1
 			qr := new(big.Rat).SetFloat64(q)

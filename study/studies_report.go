@@ -25,8 +25,9 @@ type Report struct {
 	Tables   []*Table `json:"tables"`
 	Findings []string `json:"findings,omitempty"`
 	// Figure is drawn by Report.Plot; it holds the same numbers as the
-	// tables, and more points (a gap series, a fluid curve).
-	Figure *Figure `json:"-"`
+	// tables, and more points (a gap series, a fluid curve). It is saved
+	// with the report, so that `graphalloc plot` can redraw it.
+	Figure *Figure `json:"figure,omitempty"`
 }
 
 // Table is one table of a report: named columns, rows of values (string,

@@ -75,6 +75,8 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	switch args[0] {
 	case "run":
 		return cmdRun(ctx, stdout, stderr, args[1:])
+	case "plot":
+		return cmdPlot(ctx, stdout, stderr, args[1:])
 	case "merge":
 		return cmdMerge(ctx, stdout, stderr, args[1:])
 	case "compare":

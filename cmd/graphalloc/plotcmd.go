@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/graphalloc/graphalloc/results"
+	"github.com/graphalloc/graphalloc/study"
+)
+
+// cmdPlot redraws a saved result: it reads the file, builds its figure
+// (results.ReadFigure) and draws it, simulating nothing.
+func cmdPlot(_ context.Context, stdout, stderr io.Writer, args []string) error {
+	var (
+		output string
+		ff     figureFlags
+	)
+	fs := newFlags("plot", stdout, stderr)
+	fs.StringVarP(&output, "output", "o", "", "write the figure to FILE.png, FILE.svg or FILE.pdf (atomically); - for stdout, with --format")
+	ff.add(fs)
+	if err := parseFlags(fs, args, 1); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usagef("plot: name one result file, the JSON output of run, compare, study or merge")
+	}
+	if output == "" {
+		return usagef("--output: name the figure's file, FIG.png, FIG.svg or FIG.pdf")
+	}
+	if err := checkOutput("--output", output); err != nil {
+		return err
+	}
+	opts, err := ff.options(fs, "--output", output)
+	if err != nil {
+		return err
+	}
+	in := fs.Arg(0)
+	b, err := os.ReadFile(in)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return usagef("plot: cannot read %s: %v", in, err)
+	}
+	fig, err := results.ReadFigure(in, b)
+	if err != nil {
+		return usageError{err}
+	}
+	// Draw refuses a figure too small for its panels, or too many pixels,
+	// before it writes a byte: the user's options, exit 2. A failed write
+	// is not.
+	var refused error
+	werr := writeOutput(stdout, output, func(w io.Writer) error {
+		cw := &countWriter{w: w}
+		err := fig.Draw(cw, opts)
+		if err != nil && cw.n == 0 {
+			refused = err
+		}
+		return err
+	})
+	if refused != nil {
+		return usageError{refused}
+	}
+	return werr
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// figureFlags are the options of a figure (study.FigureOptions) as flags:
+// plot's, and ready for any command that draws one.
+type figureFlags struct {
+	size, format, legend, title string
+	fontSize                    float64
+	dpi                         int
+	linear, log                 []string
+}
+
+// add defines --size, --font-size, --dpi, --format, --linear, --log,
+// --title and --legend.
+func (f *figureFlags) add(fs *pflag.FlagSet) {
+	fs.StringVar(&f.size, "size", "", "the figure's size WIDTHxHEIGHT in cm, mm, in or pt: 12cmx8cm, 7x5in (default: 13 cm × 10.5 cm a panel, plus the legend)")
+	fs.Float64Var(&f.fontSize, "font-size", float64(study.DefaultFontSize), "size of the labels and titles in points (ticks and legends 0.9×)")
+	fs.IntVar(&f.dpi, "dpi", study.DefaultDPI, "resolution of a PNG, dots per inch")
+	fs.StringVar(&f.format, "format", "", "png, svg or pdf (default: from the file's extension)")
+	fs.StringSliceVar(&f.linear, "linear", nil, "draw axis x, y (or x,y) on a linear scale in every panel")
+	fs.StringSliceVar(&f.log, "log", nil, "draw axis x, y (or x,y) on a log scale in every panel")
+	fs.StringVar(&f.title, "title", "", "a title above the panels")
+	fs.StringVar(&f.legend, "legend", study.LegendOutside, "where the legend goes: outside (beside the data), inside (on it) or none")
+}
+
+// options checks the flags, each error naming its flag, and returns the
+// figure's options for a figure written to path (named by pathFlag): the
+// format from --format, else from path's extension.
+func (f *figureFlags) options(fs *pflag.FlagSet, pathFlag, path string) (study.FigureOptions, error) {
+	var o study.FigureOptions
+	ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	known := func(s string) bool { return s == study.FormatPNG || s == study.FormatSVG || s == study.FormatPDF }
+	switch {
+	case fs.Changed("format") && !known(f.format):
+		return o, usagef("--format: unknown format %q (allowed: %s)", f.format, strings.Join(study.FigureFormats, ", "))
+	case fs.Changed("format") && known(ext) && ext != f.format:
+		return o, usagef("--format %s, but %s %s ends in .%s", f.format, pathFlag, path, ext)
+	case fs.Changed("format"):
+		o.Format = f.format
+	case known(ext):
+		o.Format = ext
+	default:
+		return o, usagef("%s: %q: name a .png, .svg or .pdf file, or give --format", pathFlag, path)
+	}
+	if f.size != "" {
+		w, h, err := study.ParseFigureSize(f.size)
+		if err != nil {
+			return o, usagef("--size: %v", strings.TrimPrefix(err.Error(), "study: "))
+		}
+		o.Width, o.Height = w, h
+	}
+	// 0 stands for the default in study.FigureOptions: refused here.
+	if fs.Changed("font-size") {
+		o.FontSize = vg.Length(f.fontSize)
+		if err := (study.FigureOptions{FontSize: o.FontSize}).Check(); err != nil || f.fontSize == 0 {
+			return o, usagef("--font-size: need 4 to 72 points, got %g", f.fontSize)
+		}
+	}
+	if fs.Changed("dpi") {
+		if o.Format != study.FormatPNG {
+			return o, usagef("--dpi: a resolution applies to PNG only, not to %s", o.Format)
+		}
+		o.DPI = f.dpi
+		if err := (study.FigureOptions{DPI: o.DPI}).Check(); err != nil || f.dpi == 0 {
+			return o, usagef("--dpi: need 10 to 2400 dots per inch, got %d", f.dpi)
+		}
+	}
+	for _, a := range []struct {
+		flag, scale string
+		axes        []string
+	}{{"--linear", study.AxisLinear, f.linear}, {"--log", study.AxisLog, f.log}} {
+		for _, axis := range a.axes {
+			var to *string
+			switch strings.TrimSpace(axis) {
+			case "x":
+				to = &o.XScale
+			case "y":
+				to = &o.YScale
+			default:
+				return o, usagef("%s: unknown axis %q (allowed: x, y)", a.flag, axis)
+			}
+			if *to != "" && *to != a.scale {
+				return o, usagef("--linear and --log both name axis %s", strings.TrimSpace(axis))
+			}
+			*to = a.scale
+		}
+	}
+	o.Title = f.title
+	switch f.legend {
+	case study.LegendOutside, study.LegendInside, study.LegendNone:
+		o.Legend = f.legend
+	default:
+		return o, usagef("--legend: unknown place %q (allowed: outside, inside, none)", f.legend)
+	}
+	if err := o.Check(); err != nil {
+		// What the checks above leave: the size's range.
+		return o, usagef("--size: %s", strings.TrimPrefix(err.Error(), "study: "))
+	}
+	return o, nil
+}

@@ -1,0 +1,282 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/study"
+)
+
+// ReadFigure returns the figure of a saved result b, named name in errors,
+// without simulating anything: the JSON (or JSON lines) output of
+//
+//   - compare, or of merge on its shards: the grid's figure
+//     (study.GridFigure), as compare --plot draws it;
+//   - study -f json: the study's figure, saved in the report;
+//   - run, or of merge on its shards, complete or cut short: RunFigure.
+func ReadFigure(name string, b []byte) (*study.Figure, error) {
+	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '{' {
+		return nil, fmt.Errorf("%s is not JSON: plot reads the -f json (or jsonl) output of run, compare, study and merge", name)
+	}
+	if IsGrid(b) {
+		g, err := ParseGrid(name, b)
+		if err != nil {
+			return nil, err
+		}
+		if len(g.Points) == 0 {
+			return nil, fmt.Errorf("%s: the grid holds no point to draw", name)
+		}
+		return study.GridFigure(g.Points)
+	}
+	var rep struct {
+		Study  string          `json:"study"`
+		Tables json.RawMessage `json:"tables"`
+		Figure *study.Figure   `json:"figure"`
+	}
+	if err := json.Unmarshal(b, &rep); err == nil && rep.Study != "" && rep.Tables != nil {
+		if rep.Figure == nil || len(rep.Figure.Panels) == 0 {
+			return nil, fmt.Errorf("%s: the report of study %s holds no figure (written before reports saved theirs: rerun graphalloc study %s -f json)",
+				name, rep.Study, rep.Study)
+		}
+		return rep.Figure, nil
+	}
+	p, err := Parse(name, b)
+	if err != nil {
+		return nil, fmt.Errorf("%v (plot reads the JSON output of run, compare, study and merge)", err)
+	}
+	if len(p.Trials) == 0 {
+		return nil, fmt.Errorf("%s: the run holds no finished trial to draw", name)
+	}
+	return RunFigure(p.Config, p.Trials)
+}
+
+// RunFigure is the figure of a run's trials rs, over the trials:
+//
+//   - the fraction of bins with load ≥ i (mean over the trials, log scale)
+//     against the fluid limit where the process has one; for weighted balls,
+//     whose loads are not whole numbers, the distribution of the max load
+//     over the trials instead;
+//   - if the run recorded a series (--every), the gap and max − min against
+//     t = m/n, the mean with its 95% interval over the trials;
+//   - if it recorded profiles (--profile), the sorted normalised load
+//     (load − m/n, highest first) against the rank of the bin, the mean over
+//     the trials at each rank.
+func RunFigure(c Config, rs []alloc.Result) (*study.Figure, error) {
+	if len(rs) == 0 || c.N < 1 {
+		return nil, fmt.Errorf("results: a run figure needs trials and n >= 1")
+	}
+	f := &study.Figure{}
+	label := c.Label()
+	what := fmt.Sprintf("%s, n = %s, m = %s, %d trials", label, pow2(c.N), balls(c.M, c.N), len(rs))
+	if p := loadsPanel(c, rs, what); p != nil {
+		f.Panels = append(f.Panels, p)
+	} else {
+		f.Panels = append(f.Panels, maxLoadPanel(rs, what))
+	}
+	if p := seriesPanel(c, rs); p != nil {
+		f.Panels = append(f.Panels, p)
+	}
+	if p := profilePanel(c, rs); p != nil {
+		f.Panels = append(f.Panels, p)
+	}
+	return f, nil
+}
+
+// pow2 writes n as 2^k when it is a power of two.
+func pow2(n int64) string {
+	if n >= 2 && n&(n-1) == 0 {
+		return "2^" + strconv.Itoa(int(math.Log2(float64(n))))
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// balls writes m as a multiple of n when it is one.
+func balls(m, n int64) string {
+	if n > 0 && m%n == 0 {
+		if m == n {
+			return "n"
+		}
+		return strconv.FormatInt(m/n, 10) + "n"
+	}
+	return strconv.FormatInt(m, 10)
+}
+
+// loadsPanel is the mean fraction of bins with load ≥ i against the fluid
+// limit; nil if no trial has whole loads.
+func loadsPanel(c Config, rs []alloc.Result, what string) *study.Panel {
+	var tails []float64
+	used := 0
+	for _, r := range rs {
+		if len(r.LoadCounts) == 0 {
+			continue
+		}
+		var total int64
+		for _, k := range r.LoadCounts {
+			total += k
+		}
+		if total == 0 {
+			continue
+		}
+		used++
+		for len(tails) < len(r.LoadCounts) {
+			tails = append(tails, 0)
+		}
+		var above int64
+		for i := len(r.LoadCounts) - 1; i >= 0; i-- {
+			above += r.LoadCounts[i]
+			tails[i] += float64(above) / float64(total)
+		}
+	}
+	if used == 0 {
+		return nil
+	}
+	p := &study.Panel{Title: "fraction of bins at load ≥ i: " + what, XLabel: "load i", XInt: true,
+		YLabel: "fraction of bins", YScale: study.ScaleLog10}
+	meas := &study.Series{Name: "measured (mean over the trials)", Style: study.StylePoints}
+	// From the highest load every bin reached in every trial (under heavy
+	// load the tails are 1 up to near m/n).
+	from := 1
+	for from+1 < len(tails) && tails[from+1] == float64(used) {
+		from++
+	}
+	ymin := 1.0
+	for i := from; i < len(tails); i++ {
+		if v := tails[i] / float64(used); v > 0 {
+			meas.Points = append(meas.Points, study.Pt{X: float64(i), Y: v})
+			ymin = min(ymin, v)
+		}
+	}
+	p.Series = append(p.Series, meas)
+	set, err := c.Setting()
+	if err != nil {
+		return p
+	}
+	if fl := set.Fluid(); fl != nil {
+		floor := ymin / 10
+		s := &study.Series{Name: fmt.Sprintf("fluid limit, %s[%d] (n → ∞)", fl.Process, fl.D), Color: 1, Style: study.StyleDashed}
+		for i := from; i < len(fl.Tails); i++ {
+			if fl.Tails[i] >= floor {
+				s.Points = append(s.Points, study.Pt{X: float64(i), Y: fl.Tails[i]})
+			}
+		}
+		p.Series = append(p.Series, s)
+		p.YMin, p.YMax = floor, 1
+	}
+	return p
+}
+
+// maxLoadPanel is the distribution of the max load over the trials: the
+// fraction of trials whose max load is at most x.
+func maxLoadPanel(rs []alloc.Result, what string) *study.Panel {
+	xs := make([]float64, len(rs))
+	for i, r := range rs {
+		xs[i] = r.MaxLoad
+	}
+	slices.Sort(xs)
+	s := &study.Series{Name: "max load of a trial", Style: study.StylePoints}
+	for i, x := range xs {
+		if i+1 < len(xs) && xs[i+1] == x {
+			continue
+		}
+		s.Points = append(s.Points, study.Pt{X: x, Y: float64(i+1) / float64(len(xs))})
+	}
+	return &study.Panel{Title: "max load over the trials: fraction of trials at or below x, " + what,
+		XLabel: "max load", YLabel: "fraction of trials", Series: []*study.Series{s}}
+}
+
+// seriesPanel is the gap and max − min against t = m/n with their 95%
+// intervals over the trials; nil without a series.
+func seriesPanel(c Config, rs []alloc.Result) *study.Panel {
+	steps := 0
+	for _, r := range rs {
+		steps = max(steps, len(r.Series))
+	}
+	if steps == 0 {
+		return nil
+	}
+	gap := &study.Series{Name: "gap = max load − m/n", Style: study.StyleLine}
+	spread := &study.Series{Name: "max − min load", Color: 1, Shape: 1, Style: study.StyleLine}
+	var gs, ss []float64
+	for k := range steps {
+		gs, ss = gs[:0], ss[:0]
+		var at int64
+		for _, r := range rs {
+			if k < len(r.Series) {
+				gs, ss = append(gs, r.Series[k].Gap), append(ss, r.Series[k].Spread)
+				at = r.Series[k].Balls
+			}
+		}
+		t := float64(at) / float64(c.N)
+		g, s := analysis.SummarizeAtLeast(gs, 0), analysis.SummarizeAtLeast(ss, 0)
+		gap.Points = append(gap.Points, intervalPt(t, g))
+		spread.Points = append(spread.Points, intervalPt(t, s))
+	}
+	p := &study.Panel{Title: fmt.Sprintf("gap and max − min against t = m/n (mean over %d trials, 95%% CI)", len(rs)),
+		XLabel: "t = m/n", YLabel: "load difference", Series: []*study.Series{gap, spread}}
+	if first, last := gap.Points[0].X, gap.Points[len(gap.Points)-1].X; first > 0 && last/first > 100 {
+		p.XScale = study.ScaleLog10
+	}
+	return p
+}
+
+// intervalPt is the mean of s at x with its interval, if it has one.
+func intervalPt(x float64, s analysis.Summary) study.Pt {
+	if s.IntervalMethod == analysis.IntervalNone {
+		return study.Pt{X: x, Y: s.Mean}
+	}
+	return study.Pt{X: x, Y: s.Mean, Lo: s.CI95[0], Hi: s.CI95[1]}
+}
+
+// profilePanel is the mean sorted normalised load against the rank of the
+// bin (rank/n); nil without profiles.
+func profilePanel(c Config, rs []alloc.Result) *study.Panel {
+	var profs [][]alloc.ProfileLevel
+	for _, r := range rs {
+		if len(r.Profile) > 0 {
+			profs = append(profs, r.Profile)
+		}
+	}
+	if len(profs) == 0 {
+		return nil
+	}
+	// The ranks where some trial's value changes; between two of them
+	// every trial's value is constant.
+	var cuts []int64
+	for _, pr := range profs {
+		var at int64
+		for _, l := range pr {
+			at += l.Count
+			cuts = append(cuts, at)
+		}
+	}
+	slices.Sort(cuts)
+	cuts = slices.Compact(cuts)
+	s := &study.Series{Name: "load − m/n, highest first", Style: study.StyleLine}
+	next := make([]int, len(profs))   // the level each trial is at
+	ends := make([]int64, len(profs)) // where that level ends
+	for i, pr := range profs {
+		ends[i] = pr[0].Count
+	}
+	var from int64
+	for _, to := range cuts {
+		var sum float64
+		for i, pr := range profs {
+			for next[i] < len(pr)-1 && ends[i] <= from {
+				next[i]++
+				ends[i] += pr[next[i]].Count
+			}
+			sum += pr[next[i]].Value
+		}
+		v := sum / float64(len(profs))
+		s.Points = append(s.Points, study.Pt{X: float64(from) / float64(c.N), Y: v}, study.Pt{X: float64(to) / float64(c.N), Y: v})
+		from = to
+	}
+	return &study.Panel{Title: fmt.Sprintf("sorted normalised load (mean over %d trials at each rank)", len(profs)),
+		XLabel: "rank / n", YLabel: "load − m/n", Series: []*study.Series{s}}
+}
