@@ -75,12 +75,12 @@ func TestPlotRedrawsCompare(t *testing.T) {
 		t.Errorf("PDF: starts %.8q, %d pages", pdf, len(pdfPage.FindAll(pdf, -1)))
 	}
 
-	// The size and resolution asked for: 12 cm × 8 cm at 150 dpi is
-	// 708.7 × 472.4 pixels.
-	mustRun(t, "plot", at("grid.json"), "-o", at("small.png"), "--size", "12cmx8cm", "--dpi", "150")
+	// The size and resolution asked for: 16 cm × 10 cm at 150 dpi is
+	// 944.9 × 590.6 pixels.
+	mustRun(t, "plot", at("grid.json"), "-o", at("small.png"), "--size", "16cmx10cm", "--dpi", "150")
 	img, err := png.Decode(bytes.NewReader(readFile(t, at("small.png"))))
-	if err != nil || img.Bounds().Dx() != 709 || img.Bounds().Dy() != 472 {
-		t.Errorf("12cmx8cm at 150 dpi: %v, %v", img.Bounds(), err)
+	if err != nil || img.Bounds().Dx() != 945 || img.Bounds().Dy() != 591 {
+		t.Errorf("16cmx10cm at 150 dpi: %v, %v", img.Bounds(), err)
 	}
 
 	// Merged shards redraw the figure of the whole grid.
