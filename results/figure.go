@@ -9,7 +9,6 @@ import (
 	"strconv"
 
 	"github.com/graphalloc/graphalloc/alloc"
-	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -191,31 +190,18 @@ func maxLoadPanel(rs []alloc.Result, what string) *study.Panel {
 }
 
 // seriesPanel is the gap and max − min against t = m/n with their 95%
-// intervals over the trials; nil without a series.
+// intervals over the trials (meanSeries, as the summary has them); nil
+// without a series.
 func seriesPanel(c Config, rs []alloc.Result) *study.Panel {
-	steps := 0
-	for _, r := range rs {
-		steps = max(steps, len(r.Series))
-	}
-	if steps == 0 {
+	ms := meanSeries(rs, c.N)
+	if ms == nil {
 		return nil
 	}
 	gap := &study.Series{Name: "gap = max load − m/n", Style: study.StyleLine}
 	spread := &study.Series{Name: "max − min load", Color: 1, Shape: 1, Style: study.StyleLine}
-	var gs, ss []float64
-	for k := range steps {
-		gs, ss = gs[:0], ss[:0]
-		var at int64
-		for _, r := range rs {
-			if k < len(r.Series) {
-				gs, ss = append(gs, r.Series[k].Gap), append(ss, r.Series[k].Spread)
-				at = r.Series[k].Balls
-			}
-		}
-		t := float64(at) / float64(c.N)
-		g, s := analysis.SummarizeAtLeast(gs, 0), analysis.SummarizeAtLeast(ss, 0)
-		gap.Points = append(gap.Points, intervalPt(t, g))
-		spread.Points = append(spread.Points, intervalPt(t, s))
+	for _, p := range ms {
+		gap.Points = append(gap.Points, seriesPt(p.Load, p.Gap, p.GapCI, p.Trials))
+		spread.Points = append(spread.Points, seriesPt(p.Load, p.Spread, p.SpreadCI, p.Trials))
 	}
 	p := &study.Panel{Title: fmt.Sprintf("gap and max − min against t = m/n (mean over %d trials, 95%% CI)", len(rs)),
 		XLabel: "t = m/n", YLabel: "load difference", Series: []*study.Series{gap, spread}}
@@ -225,58 +211,35 @@ func seriesPanel(c Config, rs []alloc.Result) *study.Panel {
 	return p
 }
 
-// intervalPt is the mean of s at x with its interval, if it has one.
-func intervalPt(x float64, s analysis.Summary) study.Pt {
-	if s.IntervalMethod == analysis.IntervalNone {
-		return study.Pt{X: x, Y: s.Mean}
+// seriesPt is a mean at x with its interval, if it rests on two trials or
+// more.
+func seriesPt(x, mean float64, ci [2]float64, trials int) study.Pt {
+	if trials < 2 {
+		return study.Pt{X: x, Y: mean}
 	}
-	return study.Pt{X: x, Y: s.Mean, Lo: s.CI95[0], Hi: s.CI95[1]}
+	return study.Pt{X: x, Y: mean, Lo: ci[0], Hi: ci[1]}
 }
 
 // profilePanel is the mean sorted normalised load against the rank of the
-// bin (rank/n); nil without profiles.
+// bin (rank/n), meanProfile's; nil without profiles.
 func profilePanel(c Config, rs []alloc.Result) *study.Panel {
-	var profs [][]alloc.ProfileLevel
-	for _, r := range rs {
-		if len(r.Profile) > 0 {
-			profs = append(profs, r.Profile)
-		}
-	}
-	if len(profs) == 0 {
+	mp := meanProfile(rs)
+	if mp == nil {
 		return nil
 	}
-	// The ranks where some trial's value changes; between two of them
-	// every trial's value is constant.
-	var cuts []int64
-	for _, pr := range profs {
-		var at int64
-		for _, l := range pr {
-			at += l.Count
-			cuts = append(cuts, at)
+	profiles := 0
+	for _, r := range rs {
+		if r.Profile != nil {
+			profiles++
 		}
 	}
-	slices.Sort(cuts)
-	cuts = slices.Compact(cuts)
 	s := &study.Series{Name: "load − m/n, highest first", Style: study.StyleLine}
-	next := make([]int, len(profs))   // the level each trial is at
-	ends := make([]int64, len(profs)) // where that level ends
-	for i, pr := range profs {
-		ends[i] = pr[0].Count
-	}
 	var from int64
-	for _, to := range cuts {
-		var sum float64
-		for i, pr := range profs {
-			for next[i] < len(pr)-1 && ends[i] <= from {
-				next[i]++
-				ends[i] += pr[next[i]].Count
-			}
-			sum += pr[next[i]].Value
-		}
-		v := sum / float64(len(profs))
-		s.Points = append(s.Points, study.Pt{X: float64(from) / float64(c.N), Y: v}, study.Pt{X: float64(to) / float64(c.N), Y: v})
+	for _, l := range mp {
+		to := from + l.Count
+		s.Points = append(s.Points, study.Pt{X: float64(from) / float64(c.N), Y: l.Value}, study.Pt{X: float64(to) / float64(c.N), Y: l.Value})
 		from = to
 	}
-	return &study.Panel{Title: fmt.Sprintf("sorted normalised load (mean over %d trials at each rank)", len(profs)),
+	return &study.Panel{Title: fmt.Sprintf("sorted normalised load (mean over %d trials at each rank)", profiles),
 		XLabel: "rank / n", YLabel: "load − m/n", Series: []*study.Series{s}}
 }
