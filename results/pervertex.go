@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/graphalloc/graphalloc/graphgen"
+	"github.com/graphalloc/graphalloc/study"
 )
 
 // PerVertex gathers where the load goes, vertex by vertex, over the trials
@@ -220,4 +221,31 @@ func WriteDegreeTable(w io.Writer, classes []DegreeClass) {
 		fmt.Fprintf(tw, "%s\t%d\t%.4g\t%.4g\t\n", deg, c.Vertices, c.MeanLoad, c.MeanMaxLoad)
 	}
 	tw.Flush()
+}
+
+// DegreePanel is the load against the degree: the mean load and the mean
+// max load of each degree class (at the class's mean degree), log–log when
+// the degrees span more than a decade. It is the picture of where the load
+// goes on a network whose degrees differ.
+func DegreePanel(classes []DegreeClass) *study.Panel {
+	mean := &study.Series{Name: "mean load", Style: study.StylePoints}
+	top := &study.Series{Name: "mean max load", Color: 1, Shape: 1, Style: study.StylePoints}
+	lo, hi := math.Inf(1), 0.0
+	for _, c := range classes {
+		d := (float64(c.Lo) + float64(c.Hi)) / 2
+		if d == 0 {
+			continue // no place on a log axis, and no edge to draw balls
+		}
+		lo, hi = min(lo, d), max(hi, d)
+		mean.Points = append(mean.Points, study.Pt{X: d, Y: c.MeanLoad})
+		top.Points = append(top.Points, study.Pt{X: d, Y: c.MeanMaxLoad})
+	}
+	p := &study.Panel{Title: "load against degree (mean over the trials)", XLabel: "degree", YLabel: "load",
+		Series: []*study.Series{mean, top}}
+	if hi > 10*lo {
+		p.XScale, p.YScale = study.ScaleLog10, study.ScaleLog10
+	} else {
+		p.XInt = true
+	}
+	return p
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,10 +22,11 @@ import (
 
 type compareOptions struct {
 	runFlags
-	pf                                  processFlags
-	graphs                              []string
-	graphList, bins, balls, shard, plot string
-	expansion                           float64
+	plotFlags
+	pf                            processFlags
+	graphs                        []string
+	graphList, bins, balls, shard string
+	expansion                     float64
 }
 
 func cmdCompare(ctx context.Context, stdout, stderr io.Writer, args []string) error {
@@ -40,7 +40,7 @@ func cmdCompare(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	fs.StringVarP(&o.balls, "balls", "m", "n", "balls m per point: a count (1e6) or a multiple of n (n, 16n)")
 	o.add(fs, study.DefaultTrials, "table, csv, json, jsonl (one line per point as it finishes)")
 	fs.StringVar(&o.shard, "shard", "", "run only the grid points i with i mod K = I, as I/K")
-	fs.StringVar(&o.plot, "plot", "", "also draw the results to FILE.svg or FILE.png")
+	o.addPlot(fs, "the results")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 	if err := o.check(); err != nil {
 		return g, cfg, err
 	}
-	if _, err := plotFormat(o.plot); err != nil {
+	if err := o.checkPlot(fs); err != nil {
 		return g, cfg, err
 	}
 	descs, err := o.pf.descriptors()
@@ -205,7 +205,11 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 		return err
 	}
 	if o.plot != "" {
-		if err := writePlot(o.plot, rows); err != nil {
+		fig, err := study.GridFigure(rows)
+		if err != nil {
+			return err
+		}
+		if err := o.drawPlot(fig); err != nil {
 			return err
 		}
 	}
@@ -274,26 +278,4 @@ func parseSizes(s string) ([]int, error) {
 	}
 	slices.Sort(ns)
 	return slices.Compact(ns), nil
-}
-
-// plotFormat checks --plot before any work ("" is no plot) and returns its
-// format, from the file's extension.
-func plotFormat(path string) (string, error) {
-	if path == "" {
-		return "", nil
-	}
-	format := map[string]string{".svg": "svg", ".png": "png"}[strings.ToLower(filepath.Ext(path))]
-	if format == "" {
-		return "", usagef("--plot: %q: the file must end in .svg or .png", path)
-	}
-	return format, checkOutput("--plot", path)
-}
-
-// writePlot draws rows to path atomically (temporary file, then rename).
-func writePlot(path string, rows []study.Row) error {
-	format, err := plotFormat(path)
-	if err != nil {
-		return err
-	}
-	return writeOutput(nil, path, func(w io.Writer) error { return study.Plot(w, rows, format) })
 }

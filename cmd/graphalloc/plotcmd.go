@@ -24,7 +24,7 @@ func cmdPlot(_ context.Context, stdout, stderr io.Writer, args []string) error {
 	)
 	fs := newFlags("plot", stdout, stderr)
 	fs.StringVarP(&output, "output", "o", "", "write the figure to FILE.png, FILE.svg or FILE.pdf (atomically); - for stdout, with --format")
-	ff.add(fs)
+	ff.add(fs, true)
 	if err := parseFlags(fs, args, 1); err != nil {
 		return err
 	}
@@ -87,19 +87,24 @@ func (c *countWriter) Write(p []byte) (int, error) {
 // figureFlags are the options of a figure (study.FigureOptions) as flags:
 // plot's, and ready for any command that draws one.
 type figureFlags struct {
+	withFormat                  bool // --format is the figure's (plot), not the output's
 	size, format, legend, title string
 	fontSize                    float64
 	dpi                         int
 	linear, log                 []string
 }
 
-// add defines --size, --font-size, --dpi, --format, --linear, --log,
-// --title and --legend.
-func (f *figureFlags) add(fs *pflag.FlagSet) {
+// add defines --size, --font-size, --dpi, --linear, --log, --title and
+// --legend, and --format if withFormat (a command whose --format is its
+// output's takes the figure's format from the file's extension).
+func (f *figureFlags) add(fs *pflag.FlagSet, withFormat bool) {
+	f.withFormat = withFormat
 	fs.StringVar(&f.size, "size", "", "the figure's size WIDTHxHEIGHT in cm, mm, in or pt: 12cmx8cm, 7x5in (default: 13 cm × 10.5 cm a panel, plus the legend)")
 	fs.Float64Var(&f.fontSize, "font-size", float64(study.DefaultFontSize), "size of the labels and titles in points (ticks and legends 0.9×)")
 	fs.IntVar(&f.dpi, "dpi", study.DefaultDPI, "resolution of a PNG, dots per inch")
-	fs.StringVar(&f.format, "format", "", "png, svg or pdf (default: from the file's extension)")
+	if withFormat {
+		fs.StringVar(&f.format, "format", "", "png, svg or pdf (default: from the file's extension)")
+	}
 	fs.StringSliceVar(&f.linear, "linear", nil, "draw axis x, y (or x,y) on a linear scale in every panel")
 	fs.StringSliceVar(&f.log, "log", nil, "draw axis x, y (or x,y) on a log scale in every panel")
 	fs.StringVar(&f.title, "title", "", "a title above the panels")
@@ -111,14 +116,15 @@ func (f *figureFlags) add(fs *pflag.FlagSet) {
 // format from --format, else from path's extension.
 func (f *figureFlags) options(fs *pflag.FlagSet, pathFlag, path string) (study.FigureOptions, error) {
 	var o study.FigureOptions
+	formatGiven := f.withFormat && fs.Changed("format")
 	ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 	known := func(s string) bool { return s == study.FormatPNG || s == study.FormatSVG || s == study.FormatPDF }
 	switch {
-	case fs.Changed("format") && !known(f.format):
+	case formatGiven && !known(f.format):
 		return o, usagef("--format: unknown format %q (allowed: %s)", f.format, strings.Join(study.FigureFormats, ", "))
-	case fs.Changed("format") && known(ext) && ext != f.format:
+	case formatGiven && known(ext) && ext != f.format:
 		return o, usagef("--format %s, but %s %s ends in .%s", f.format, pathFlag, path, ext)
-	case fs.Changed("format"):
+	case formatGiven:
 		o.Format = f.format
 	case known(ext):
 		o.Format = ext
@@ -180,4 +186,41 @@ func (f *figureFlags) options(fs *pflag.FlagSet, pathFlag, path string) (study.F
 		return o, usagef("--size: %s", strings.TrimPrefix(err.Error(), "study: "))
 	}
 	return o, nil
+}
+
+// plotFlags are --plot FILE and the figure's options, for the commands
+// that draw a figure beside their output (run, compare, study).
+type plotFlags struct {
+	plot string
+	ff   figureFlags
+	opts study.FigureOptions
+}
+
+// addPlot defines --plot and the figure options (format from the file's
+// extension).
+func (p *plotFlags) addPlot(fs *pflag.FlagSet, what string) {
+	fs.StringVar(&p.plot, "plot", "", "also draw "+what+" to FILE.png, FILE.svg or FILE.pdf (options as graphalloc plot's)")
+	p.ff.add(fs, false)
+}
+
+// checkPlot checks --plot and the figure options before any work.
+func (p *plotFlags) checkPlot(fs *pflag.FlagSet) error {
+	if p.plot == "" {
+		return nil
+	}
+	if err := checkOutput("--plot", p.plot); err != nil {
+		return err
+	}
+	var err error
+	p.opts, err = p.ff.options(fs, "--plot", p.plot)
+	return err
+}
+
+// drawPlot draws fig to the --plot file (atomically); nothing without
+// --plot.
+func (p *plotFlags) drawPlot(fig *study.Figure) error {
+	if p.plot == "" {
+		return nil
+	}
+	return writeOutput(nil, p.plot, func(w io.Writer) error { return fig.Draw(w, p.opts) })
 }

@@ -23,6 +23,7 @@ import (
 // runOptions are the parsed flags of run.
 type runOptions struct {
 	runFlags
+	plotFlags
 	sizeFlags
 	pf                        processFlags
 	shard, every, perVertex   string
@@ -37,6 +38,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	o.addSizes(fs, "complete", "topology for -p graph: KIND[:key=value,...] with KIND one of "+strings.Join(graphgen.Kinds(), ", ")+", or file:PATH", true)
 	o.add(fs, 10, "table, csv, json, jsonl")
 	o.addExpansion(fs)
+	o.addPlot(fs, "the run's figure (load distribution, series over time, load against degree)")
 	fs.StringVar(&o.perVertex, "per-vertex", "", "write a CSV to FILE: each vertex (the file's own name), its degree, mean load, sd and the fraction of trials in which it held the max (graph processes)")
 	fs.StringVar(&o.shard, "shard", "", "run only shard I of K of the trials, as I/K (0 <= I < K)")
 	fs.StringVar(&o.every, "every", "", "record the gap and max-min every K balls (K or a multiple of n)")
@@ -60,6 +62,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		return err
 	}
 	if err := checkOutput("--per-vertex", o.perVertex); err != nil {
+		return err
+	}
+	if err := o.checkPlot(fs); err != nil {
 		return err
 	}
 	if o.perVertex != "" && o.resume != "" {
@@ -267,6 +272,18 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 			return nil
 		})
 		if err != nil {
+			return err
+		}
+	}
+	if o.plot != "" {
+		fig, err := results.RunFigure(head, all)
+		if err != nil {
+			return err
+		}
+		if pv != nil && len(pv.Classes()) > 1 {
+			fig.Panels = append(fig.Panels, results.DegreePanel(pv.Classes()))
+		}
+		if err := o.drawPlot(fig); err != nil {
 			return err
 		}
 	}

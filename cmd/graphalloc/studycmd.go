@@ -14,8 +14,8 @@ import (
 
 type studyOptions struct {
 	runFlags
+	plotFlags
 	full, tiny bool
-	plot       string
 }
 
 func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) error {
@@ -24,7 +24,7 @@ func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	fs.BoolVar(&o.full, "full", false, "run the paper-scale size instead of the default")
 	fs.BoolVar(&o.tiny, "tiny", false, "run the tiny size the tests use (seconds; too small to show anything)")
 	o.add(fs, 0, "table, csv, json")
-	fs.StringVar(&o.plot, "plot", "", "also draw the study's figure to FILE.png or FILE.svg")
+	o.addPlot(fs, "the study's figure")
 	if err := parseFlags(fs, args, 1); err != nil {
 		return err
 	}
@@ -53,8 +53,7 @@ func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if err := o.check(); err != nil {
 		return err
 	}
-	plotFmt, err := plotFormat(o.plot)
-	if err != nil {
+	if err := o.checkPlot(fs); err != nil {
 		return err
 	}
 	size := study.SizeDefault
@@ -85,7 +84,10 @@ func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		return err
 	}
 	if o.plot != "" {
-		if err := writeOutput(nil, o.plot, func(w io.Writer) error { return rep.Plot(w, plotFmt) }); err != nil {
+		if rep.Figure == nil || len(rep.Figure.Panels) == 0 {
+			return fmt.Errorf("study %s has no figure", s.Name)
+		}
+		if err := o.drawPlot(rep.Figure); err != nil {
 			return err
 		}
 	}
