@@ -333,7 +333,7 @@ func TestAnalysisBadInput(t *testing.T) {
 		{"compare graph without graph process", []string{"compare", "-p", "greedy", "-g", "cycle"}, "only to -p graph"},
 		{"compare bad spec", []string{"compare", "-g", "moebius"}, "unknown graph kind"},
 		{"compare never buildable", []string{"compare", "-g", "regular:degree=3", "-n", "9"}, "even"},
-		{"compare bad plot", []string{"compare", "--plot", "x.pdf"}, "--plot"},
+		{"compare bad plot", []string{"compare", "--plot", "x.jpg"}, "--plot"},
 		{"compare bad format", []string{"compare", "-f", "xml"}, "--format"},
 		{"compare trials", []string{"compare", "-t", "0"}, "--trials"},
 		{"compare bad weights", []string{"compare", "-p", "weighted", "--weights", "zipf"}, "--weights"},
