@@ -53,11 +53,12 @@ var hyperDescriptor = Descriptor{
 	Family:   FamilyHyper,
 	BinBytes: 4,
 	choices: func(p Params) float64 {
-		// The mean hyperedge size: the probes of an average ball.
+		// The mean hyperedge size: the probes of an average ball (p.D
+		// without the hypergraph, as when a saved run is summarised).
 		if h, ok := p.Graph.(*graphgen.Hypergraph); ok && h.Size() > 0 {
 			return float64(h.Incidences()) / float64(h.Size())
 		}
-		return 0
+		return p.D
 	},
 	build: func(p Params) Rule {
 		h, _ := p.Graph.(*graphgen.Hypergraph)
