@@ -73,6 +73,9 @@ func TestHyperCommands(t *testing.T) {
 	if _, errOut, code := invoke("run", "-p", "graph", "-g", "hypergraph:rank=3,edges=10", "-n", "20"); code != 2 || !strings.Contains(errOut, "use the hyper process") {
 		t.Errorf("graph on a hypergraph: exit %d, %s", code, errOut)
 	}
+	if _, errOut, code := invoke("gen", "-g", "hypergraph:rank=3,edges=10", "-n", "20"); code != 2 || !strings.Contains(errOut, "gen writes graphs") {
+		t.Errorf("gen on a hypergraph: exit %d, %s", code, errOut)
+	}
 	if _, errOut, code := invoke("run", "-p", "hyper", "-g", "regular:degree=4", "-n", "20"); code != 2 || !strings.Contains(errOut, "hyper process needs a hypergraph") {
 		t.Errorf("hyper on a graph: exit %d, %s", code, errOut)
 	}

@@ -152,6 +152,13 @@ func madeOf(spec graphgen.Spec, g graphgen.Graph, info *graphgen.BuildInfo) made
 // madeLine says in words how the graph was made.
 func madeLine(o infoJSON) string {
 	m := o.Made
+	if m.Format == graphgen.FormatHyper {
+		s := fmt.Sprintf("read from %s (hyperedge list", m.Path)
+		if m.Gzip {
+			s += ", gzip"
+		}
+		return s + fmt.Sprintf(", %s)", plural(m.Lines, "line"))
+	}
 	switch m.Kind {
 	case "complete":
 		return "K_n, implicit (no edges stored)"
@@ -180,12 +187,6 @@ func madeLine(o infoJSON) string {
 			m.Core, m.CoreEdges, m.CoreFraction, m.JoinEdges, o.MinDegree, plural(m.RemainderComponents, "component"), plural(m.PairingAttempts, "pairing"), m.Switches)
 	case "hypergraph":
 		return "random uniform hypergraph: each hyperedge a uniform subset of the vertices"
-	case "hyper":
-		s := fmt.Sprintf("read from %s (hyperedge list", m.Path)
-		if m.Gzip {
-			s += ", gzip"
-		}
-		return s + fmt.Sprintf(", %s)", plural(m.Lines, "line"))
 	case "file":
 		s := fmt.Sprintf("read from %s (%s", m.Path, m.Format)
 		if m.Gzip {
