@@ -41,6 +41,10 @@ type Descriptor struct {
 	// BinBytes is the most bytes a bin takes in the per-bin engine (the
 	// memory guard's estimate; compact loads take less, see Bins).
 	BinBytes int
+	// choices returns the number of choices with these parameters when
+	// D is 0 and it is not Params.D (hyper: the mean hyperedge size);
+	// nil if it is Params.D.
+	choices func(p Params) float64
 	// levels reports whether the level engine runs the process with these
 	// parameters (exchangeable processes on the complete graph); nil if
 	// never.
@@ -81,6 +85,7 @@ const (
 	FamilyWindow                    // unaligned windows of consecutive bins
 	FamilyWeighted                  // d-choice with weighted balls
 	FamilyMaxOf                     // the most loaded of d uniform bins
+	FamilyHyper                     // the least loaded vertex of a uniform hyperedge
 )
 
 // MeanField is the mean-field (fluid-limit) rule of a process on n → ∞
@@ -121,6 +126,7 @@ var descriptors = []*Descriptor{
 	&oneChoiceDescriptor, &greedyDescriptor, &leftDescriptor, &firstDiffDescriptor,
 	&maxOfDescriptor, &onePlusBetaDescriptor, &rankDescriptor, &graphicalDescriptor,
 	&groupedDescriptor, &windowDescriptor, &weightedDescriptor,
+	&hyperDescriptor,
 }
 
 // Descriptors returns the descriptor of every process of the package, in
@@ -180,10 +186,14 @@ func editDistance(a, b string) int {
 }
 
 // Choices returns the number of choices the process makes with p: its
-// fixed D, or p.D.
+// fixed D, or what p makes it (hyper: the mean hyperedge size of
+// p.Graph), or p.D.
 func (d *Descriptor) Choices(p Params) float64 {
 	if d.D != 0 {
 		return d.D
+	}
+	if d.choices != nil {
+		return d.choices(p)
 	}
 	return p.D
 }

@@ -28,6 +28,9 @@
 //	Grouped{D: 4}, Window{D: 4}     two groups (windows) of d/2 contiguous bins
 //	                                [Kenthapadi, Panigrahy 2006]
 //	Weighted{D: 2, Weights: w}      Greedy[d] with random ball weights [TW07]
+//	Hyper{H: h}                     a uniform hyperedge of h, its least loaded
+//	                                vertex; O(1) for balanced hyperedges of
+//	                                Ω(log n) vertices [Godfrey 2008]
 //
 // The definitions, including the tie rules, are those of docs/theory.md
 // (section Processes); each type's doc gives its bound and citation.

@@ -114,6 +114,8 @@ func (p Graphical) Check(n int) error {
 		if g.Size() == 0 {
 			return errors.New("alloc: graph process needs a graph with at least one edge, circulant has degree 0")
 		}
+	case *graphgen.Hypergraph:
+		return errors.New("alloc: graph process runs on graphs, not hypergraphs: use the hyper process (a uniform hyperedge, its least loaded vertex)")
 	default:
 		return fmt.Errorf("alloc: graph process does not support graphs of type %T", p.G)
 	}

@@ -15,10 +15,13 @@ import (
 
 // otherMeanings lists the files where a process name is a literal in
 // another sense: the -g flag's long name, and columns of tables and CSV
-// files (the graph of a row, the rank of a profile level).
+// files (the graph of a row, the rank of a profile level), and graph
+// specs (the hypergraph file kind hyper:PATH, the rank=s key of a random
+// hypergraph).
 var otherMeanings = map[string][]string{
 	"graph": {"cmd/graphalloc/cli.go", "study/studies_reach.go", "results/write.go"},
-	"rank":  {"results/write.go"},
+	"rank":  {"results/write.go", "graphgen/spec.go", "graphgen/plan.go"},
+	"hyper": {"graphgen/spec.go"},
 }
 
 // TestNamesInOnePlace: each process name appears as a string literal in

@@ -131,6 +131,25 @@ func refPlace(t *testing.T, p Process, L []uint32, m int64, r *Rand) {
 				}
 				cands = []uint64{u, v}
 			}
+		case Hyper:
+			// A uniform hyperedge; the least load; among the tied
+			// vertices, in increasing order, the x-th for x uniform
+			// (random ties, two or more tied) or the first.
+			he := p.H.Hyperedge(int(r.Uint64n(uint64(p.H.Size()))))
+			var tied []uint64
+			for _, v := range he {
+				cands = append(cands, uint64(v))
+				switch {
+				case len(tied) == 0 || L[v] < L[tied[0]]:
+					tied = []uint64{uint64(v)}
+				case L[v] == L[tied[0]]:
+					tied = append(tied, uint64(v))
+				}
+			}
+			c = tied[0]
+			if p.Ties != TiesLeft && len(tied) > 1 {
+				c = tied[r.Uint64n(uint64(len(tied)))]
+			}
 		case MaxOf, OnePlusBeta, FirstDiff, Grouped, Window:
 			// These processes' references sit beside
 			// their tests (refBall in maxof_test.go).
@@ -182,6 +201,22 @@ func contractCases(t *testing.T) []struct {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Hypergraphs: 4-uniform with isolated vertices, one of mixed sizes
+	// (with a single-vertex hyperedge), 1-uniform (one-choice on the
+	// vertices it names), and every 3-subset of [9].
+	hyp4, err := graphgen.RandomUniformHypergraph(500, 4, 300, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mixed, err := graphgen.FromHyperedges(12, []int{0, 5, 6, 8, 12}, []uint32{0, 3, 5, 7, 9, 11, 2, 4, 1, 6, 8, 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hyp1, err := graphgen.RandomUniformHypergraph(50, 1, 40, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k3 := completeUniform(t, 9, 3)
 	return []struct {
 		name string
 		n    int
@@ -230,6 +265,12 @@ func contractCases(t *testing.T) []struct {
 		{"graph/circulant/edge/left", 500, Graphical{G: circ, Ties: TiesLeft}},
 		{"graph/circulant/vertex/left", 500, Graphical{G: circ, Sample: SampleVertex, Ties: TiesLeft}},
 		{"graph/circulant/odd", 500, Graphical{G: circOdd}},
+		{"hyper/4-uniform", 500, Hyper{H: hyp4}},
+		{"hyper/4-uniform/left", 500, Hyper{H: hyp4, Ties: TiesLeft}},
+		{"hyper/mixed", 12, Hyper{H: mixed}},
+		{"hyper/mixed/left", 12, Hyper{H: mixed, Ties: TiesLeft}},
+		{"hyper/1-uniform", 50, Hyper{H: hyp1}},
+		{"hyper/complete-3-uniform", 9, Hyper{H: k3}},
 	}
 }
 
@@ -294,6 +335,7 @@ func TestGreedyTieRulesAgree(t *testing.T) {
 
 func TestCheckRejects(t *testing.T) {
 	empty, _, _ := graphgen.FromEdges(3, nil)
+	noHyperedges, _ := graphgen.FromHyperedges(3, []int{0}, nil)
 	cases := []struct {
 		name string
 		n    int
@@ -309,6 +351,10 @@ func TestCheckRejects(t *testing.T) {
 		{"graph/order", 4, Graphical{G: graphgen.Complete(3)}, "graph has 3 vertices but the run has n=4 bins"},
 		{"graph/K1", 1, Graphical{G: graphgen.Complete(1)}, "complete graph has n=1"},
 		{"graph/no-edges", 3, Graphical{G: empty}, "needs a graph with at least one edge"},
+		{"graph/hypergraph", 3, Graphical{G: noHyperedges}, "use the hyper process"},
+		{"hyper/nil", 3, Hyper{}, "hyper process needs a hypergraph"},
+		{"hyper/order", 4, Hyper{H: noHyperedges}, "hypergraph has 3 vertices but the run has n=4"},
+		{"hyper/empty", 3, Hyper{H: noHyperedges}, "at least one hyperedge"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

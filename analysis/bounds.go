@@ -227,6 +227,13 @@ type Query struct {
 
 	// Weighted balls ("weighted").
 	Weights string // the --weights DIST spec: const, exp, pareto:shape=A, uniform:a=A,b=B; "" means exp
+
+	// Hypergraph process ("hyper"): D is the mean hyperedge size.
+	MinRank float64 // the least hyperedge size, 0 if unknown
+	// Balance is the greatest vertex degree over the mean degree,
+	// max_v deg(v)·n / Σ|e| >= 1: how much more likely than average the
+	// likeliest vertex is to lie in a uniform hyperedge; 0 if unknown.
+	Balance float64
 }
 
 // Validate reports the first field of q that is out of range, naming it and
@@ -256,6 +263,10 @@ func (q Query) Validate() error {
 		return fmt.Errorf("analysis: query needs Core >= 0, got %g", q.Core)
 	case !(q.CoreFraction >= 0 && q.CoreFraction <= 1):
 		return fmt.Errorf("analysis: query needs 0 <= CoreFraction <= 1, got %g", q.CoreFraction)
+	case !fin(q.MinRank) || q.MinRank < 0:
+		return fmt.Errorf("analysis: query needs MinRank >= 0, got %g", q.MinRank)
+	case !fin(q.Balance) || (q.Balance != 0 && q.Balance < 1):
+		return fmt.Errorf("analysis: query needs Balance >= 1 (or 0 if unknown), got %g", q.Balance)
 	case q.Sample != "" && q.Sample != "edge" && q.Sample != "vertex":
 		return fmt.Errorf("analysis: unknown sampling rule %q (allowed: edge, vertex)", q.Sample)
 	}
@@ -293,6 +304,7 @@ func (q Query) weights() (alloc.WeightDist, error) {
 //	[ABKU99] Azar, Broder, Karlin, Upfal, Balanced allocations, SIAM J. Comput. 1999
 //	[BCSV06] Berenbrink, Czumaj, Steger, Vöcking, Balanced allocations: the heavily loaded case, SIAM J. Comput. 2006
 //	[BF22]   Bansal, Feldheim, The power of two choices in graphical allocation, STOC 2022
+//	[God08]  Godfrey, Balls and bins with structure: balanced allocations on hypergraphs, SODA 2008
 //	[KP06]   Kenthapadi, Panigrahy, Balanced allocation on graphs, SODA 2006
 //	[PTW15]  Peres, Talwar, Wieder, Graphical balanced allocations and the (1+β)-choice process, RSA 2015
 //	[RS98]   Raab, Steger, "Balls into bins" — a simple and tight analysis, RANDOM 1998
@@ -427,8 +439,52 @@ func (e *boundEnv) boundsFor(d *alloc.Descriptor) []Bound {
 		return e.window(d.Name)
 	case alloc.FamilyWeighted:
 		return e.weighted()
+	case alloc.FamilyHyper:
+		return e.hyper()
 	}
 	return nil
+}
+
+// MaxHyperBalance is the Balance up to which Bounds takes a hypergraph
+// as balanced in [God08]'s sense. The paper asks that every bin lie in
+// the chosen set with about the same probability, up to a constant
+// factor that enters the O(1); 4 is the threshold taken here.
+const MaxHyperBalance = 4
+
+// hyper: the maximum load is O(1) at m = n when every hyperedge has
+// Ω(log n) vertices and the hypergraph is balanced [God08]; on the
+// complete s-uniform hypergraph it is Greedy[s] without replacement
+// [ABKU99].
+func (e *boundEnv) hyper() []Bound {
+	q := e.q
+	b := Bound{Name: "max load, hyperedges of Ω(log n) vertices, balanced, m = n [God08]", Kind: KindOrder, Order: "O",
+		Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
+		Value: 1, Formula: "O(1)", Base: "",
+		regimeNote: "[God08] state it for m = O(n); the constant grows with m/n"}
+	switch {
+	case q.MinRank == 0 || q.Balance == 0:
+		b.Reason = "needs the least hyperedge size and the degrees of the hypergraph (-g hyper:FILE or hypergraph:rank=s,edges=k)"
+	case q.MinRank < e.ln:
+		b.Reason = fmt.Sprintf("needs every hyperedge of Ω(log n) vertices, taken as at least ln n = %.4g; the smallest has %g", e.ln, q.MinRank)
+	case q.Balance > MaxHyperBalance:
+		b.Reason = fmt.Sprintf("needs a balanced hypergraph, every vertex about equally likely to be in a uniform hyperedge, taken as max degree <= %d × the mean; here %.4g ×", MaxHyperBalance, q.Balance)
+	default:
+		b.Applies = true
+		b.Reason = fmt.Sprintf("w.h.p.; hyperedges of at least %g >= ln n vertices, max degree %.4g × the mean (balanced, taken as <= %d)", q.MinRank, q.Balance, MaxHyperBalance)
+	}
+	// A yardstick on s-uniform hypergraphs: the same number of choices,
+	// independent and uniform.
+	s := e.d
+	c := Bound{Name: "max load, every s-subset a hyperedge (greedy, d = s), m = n [ABKU99]", Kind: KindReference,
+		Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
+		Value: e.lnln / math.Log(s), Formula: "ln ln n / ln s ± O(1)", Base: "ln"}
+	if s >= 2 && s == q.MinRank {
+		c.Applies = true
+		c.Reason = fmt.Sprintf("a reference, not a bound for this hypergraph: on the complete %g-uniform hypergraph a uniform hyperedge is %g distinct uniform bins, greedy with d = %g", s, s, s)
+	} else {
+		c.Reason, c.Value = "a reference for s-uniform hypergraphs, s >= 2 (the complete one is greedy with d = s); this one is not", math.NaN()
+	}
+	return []Bound{b, c}
 }
 
 // oneChoice: ln n / ln ln n (1 + o(1)) for m = n; m/n + sqrt(2 (m/n) ln n)

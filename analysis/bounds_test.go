@@ -177,6 +177,41 @@ func TestBoundsRankBetaGroupedWindowWeighted(t *testing.T) {
 	}
 }
 
+// TestBoundsHyper: [God08]'s O(1) applies with hyperedges of at least
+// ln n vertices on a balanced hypergraph (max degree at most
+// MaxHyperBalance times the mean); the greedy reference on s-uniform
+// hypergraphs, ln ln n / ln s.
+func TestBoundsHyper(t *testing.T) {
+	const n = 1 << 16 // ln n = 11.09
+	god := "max load, hyperedges of Ω(log n) vertices, balanced, m = n [God08]"
+	ref := "max load, every s-subset a hyperedge (greedy, d = s), m = n [ABKU99]"
+	for _, tc := range []struct {
+		name           string
+		q              Query
+		godOK, refOK   bool
+		godWhy, refWhy string
+		refValue       float64
+	}{
+		{"rank 16, balanced", Query{D: 16, MinRank: 16, Balance: 2.25}, true, true, "balanced", "complete 16-uniform", math.Log(math.Log(n)) / math.Log(16)},
+		{"rank 4", Query{D: 4, MinRank: 4, Balance: 1}, false, true, "at least ln n = 11.09; the smallest has 4", "greedy with d = 4", math.Log(math.Log(n)) / math.Log(4)},
+		{"unbalanced", Query{D: 16, MinRank: 16, Balance: 5}, false, true, "here 5 ×", "", math.Log(math.Log(n)) / math.Log(16)},
+		{"mixed sizes", Query{D: 14.5, MinRank: 12, Balance: 1.5}, true, false, "balanced", "this one is not", 0},
+		{"unknown", Query{}, false, false, "needs the least hyperedge size", "this one is not", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := tc.q
+			q.N, q.Process = n, "hyper"
+			checkBounds(t, q, []wantBound{
+				{"hyper", god, 1, KindOrder, "", tc.godOK, tc.godWhy},
+				{"hyper", ref, tc.refValue, KindReference, "ln", tc.refOK, tc.refWhy},
+			})
+		})
+	}
+	if bs := Bounds(Query{N: n, M: 8 * n, D: 16, MinRank: 16, Balance: 1, Process: "hyper"}); bs[0].Applies {
+		t.Errorf("m = 8n: %+v applies outside m = n", bs[0])
+	}
+}
+
 func TestBoundsGraph(t *testing.T) {
 	const n = 65536
 	// Random 16-regular graph, n = 2^16, m = n. ε = ln 16 / ln 2^16 = 1/4:
@@ -320,9 +355,9 @@ func TestBoundsWellFormed(t *testing.T) {
 		}
 	}
 	// All processes but rank: 3 one-choice + 3 greedy + 3 left + 1 (1+β) +
-	// 8 graph + 1 grouped + 1 window + 1 weighted.
-	if got := len(Bounds(Query{N: 1000})); got != 21 {
-		t.Errorf("Bounds for every process: %d, want 21", got)
+	// 8 graph + 1 grouped + 1 window + 1 weighted + 2 hyper.
+	if got := len(Bounds(Query{N: 1000})); got != 23 {
+		t.Errorf("Bounds for every process: %d, want 23", got)
 	}
 	if bs := Bounds(Query{N: 2, M: 2, Process: "greedy"}); bs[0].Applies || !strings.Contains(bs[0].Reason, "n >= 3") {
 		t.Errorf("n = 2: %+v", bs[0])

@@ -75,6 +75,10 @@ type FileInfo struct {
 	Edges      int64  // undirected edges of the graph
 	SelfLoops  int64  // edge lines {v, v}, dropped
 	Duplicates int64  // edge lines repeating an edge already read (either orientation), dropped
+	// Repeats counts, in a hypergraph file (FormatHyper), the vertex ids
+	// repeated within a hyperedge line, dropped; Edges counts its
+	// hyperedges, one per line that names a vertex.
+	Repeats int64
 	// Labels[v] is the id vertex v had in the file: the token for string
 	// ids, the decimal number without leading zeros for integer ids, and
 	// "1".."n" for Matrix Market.

@@ -28,7 +28,9 @@ import (
 //	gnp         n        drawn                p·n(n−1)/2 expected       CSR
 //	nonregular  n        δ; Δ drawn           c(c−1)/2 + (n−c)δ/2 + J   CSR
 //	ba          n        m; Δ drawn†          m·n − m(m+1)/2            CSR
+//	hypergraph  n        drawn (k if s = n)   k hyperedges of s         4ks + 4n
 //	file        unknown  unknown              unknown                   from the file size
+//	hyper       unknown  unknown              unknown                   from the file size
 //
 // (*) ⌈n^ε⌉ capped at n−1 and moved by one when nΔ would be odd; a Note
 // says so. For nonregular, c is the core and J the join edges, min(c,
@@ -107,6 +109,16 @@ type Plan struct {
 	CoreEdges int64
 	// Notes are the adjustments Build will make, in words (BuildInfo.Notes).
 	Notes []string
+	// Hyper reports a hypergraph (hyper:PATH, hypergraph:rank=s,edges=k):
+	// Build makes a *Hypergraph, Edges and ExpectedEdges count its
+	// hyperedges, and the degrees are the numbers of hyperedges at a
+	// vertex, Binomial(k, s/n) for hypergraph, so MeanDegree is k·s/n.
+	// MinRank and MaxRank are the least and the greatest hyperedge size
+	// (s for hypergraph; -1 for a file, unknown until read; 0 for a
+	// graph). The memory is that of the flat vertex array and the
+	// degrees; BuildBytes adds the generator's permutation of [n].
+	Hyper            bool
+	MinRank, MaxRank int
 }
 
 // Plan returns what Build(n, src) will make, without building it, in
@@ -122,7 +134,7 @@ type Plan struct {
 // contents only Build reads, and for memory, which Plan only estimates.
 func (s Spec) Plan(n int) (Plan, error) {
 	p := Plan{N: n, MinDegree: -1, MaxDegree: -1, Edges: -1}
-	if s.Kind == "file" {
+	if s.FromFile() {
 		return s.planFile(p)
 	}
 	if _, ok := kinds[s.Kind]; !ok {
@@ -172,6 +184,8 @@ func (s Spec) Plan(n int) (Plan, error) {
 		err = s.planNonregular(&p, n)
 	case "ba":
 		err = s.planBA(&p, n)
+	case "hypergraph":
+		err = s.planHypergraph(&p, n)
 	}
 	if err != nil {
 		return Plan{}, err
@@ -209,6 +223,9 @@ func (p Plan) finish() Plan {
 	}
 	if p.N > 0 {
 		p.MeanDegree = 2 * p.ExpectedEdges / float64(p.N)
+		if p.Hyper {
+			p.MeanDegree = float64(p.MinRank) * p.ExpectedEdges / float64(p.N)
+		}
 	}
 	return p
 }
@@ -553,6 +570,42 @@ func (s Spec) planBA(p *Plan, n int) error {
 	return nil
 }
 
+// planHypergraph plans hypergraph:rank=s,edges=k.
+func (s Spec) planHypergraph(p *Plan, n int) error {
+	var rank, k int
+	for _, kp := range []struct {
+		key string
+		dst *int
+	}{{"rank", &rank}, {"edges", &k}} {
+		v, ok := s.Params[kp.key]
+		if !ok {
+			return fmt.Errorf("graphgen: hypergraph needs rank=s and edges=k (k hyperedges of s vertices)")
+		}
+		var err error
+		if *kp.dst, err = s.intParam(kp.key, v); err != nil {
+			return err
+		}
+	}
+	switch {
+	case n < 1:
+		return fmt.Errorf("graphgen: hypergraph needs 1 <= n <= %d, got n=%d", MaxOrder, n)
+	case rank < 1 || rank > n:
+		return fmt.Errorf("graphgen: hypergraph:rank=%d needs 1 <= rank <= n = %d", rank, n)
+	case k < 1:
+		return fmt.Errorf("graphgen: hypergraph:edges=%d needs at least one hyperedge", k)
+	case uint64(k)*uint64(rank) > MaxIncidences:
+		return fmt.Errorf("graphgen: %s on n=%d has %d vertex slots, more than %d", s, n, uint64(k)*uint64(rank), int64(MaxIncidences))
+	}
+	p.Hyper, p.MinRank, p.MaxRank = true, rank, rank
+	p.Edges = int64(k)
+	if rank == n {
+		p.MinDegree, p.MaxDegree, p.Regular = k, k, true // every hyperedge is [n]
+	}
+	p.Bytes = hyperBytes(n, int64(k), int64(k)*int64(rank), true)
+	p.BuildBytes = p.Bytes + 4*int64(n)
+	return nil
+}
+
 // planFile plans a file: nothing is known of the graph until it is read,
 // but its size bounds the memory.
 func (s Spec) planFile(p Plan) (Plan, error) {
@@ -567,6 +620,13 @@ func (s Spec) planFile(p Plan) (Plan, error) {
 	}
 	text := st.Size()
 	p.N, p.ExpectedEdges, p.MeanDegree = -1, -1, -1
+	if s.Hyper() {
+		// A vertex id takes at least 2 bytes ("1 ") and becomes 4 bytes
+		// of vertex array and at most 4 of degree; a line 2 ("1\n") and
+		// 8 of offsets: 4 bytes of hypergraph per byte of text bound
+		// both, as for an edge list.
+		p.Hyper, p.MinRank, p.MaxRank = true, -1, -1
+	}
 	p.Bytes, p.BuildBytes = 4*text, 8*text+MaxLineBytes // and the read buffer
 	var magic [2]byte
 	if k, _ := io.ReadFull(f, magic[:]); k == 2 && magic[0] == 0x1f && magic[1] == 0x8b {

@@ -32,14 +32,27 @@ import (
 //	                         joined to 4 distinct earlier ones (m >= 1, m < n)
 //	file:graphs/road.txt.gz  (a bare path containing '/' or with a known
 //	                          extension also works)
+//	hyper:graphs/dht.txt     a hypergraph file, one hyperedge per line
+//	                         (ReadHypergraph); Build makes a *Hypergraph
+//	hypergraph:rank=4,edges=100000
+//	                         k random 4-subsets of the n vertices
+//	                         (RandomUniformHypergraph)
 //
-// Every kind but file accepts n=N to fix the vertex count instead of taking
+// Every kind but file and hyper accepts n=N to fix the vertex count instead of taking
 // it from the run.
 type Spec struct {
 	Kind   string
 	Params map[string]string
-	Path   string // for Kind "file"
+	Path   string // for Kind "file" and "hyper"
 }
+
+// FromFile reports whether s reads a file (file:PATH, hyper:PATH), whose
+// order is the file's.
+func (s Spec) FromFile() bool { return s.Kind == "file" || s.Kind == "hyper" }
+
+// Hyper reports whether Build makes a *Hypergraph (hyper:PATH,
+// hypergraph:...).
+func (s Spec) Hyper() bool { return s.Kind == "hyper" || s.Kind == "hypergraph" }
 
 // kinds lists the accepted kinds and their keys.
 var kinds = map[string][]string{
@@ -52,7 +65,9 @@ var kinds = map[string][]string{
 	"circulant":  {"n", "degree"},
 	"nonregular": {"n", "mindeg", "core"},
 	"ba":         {"n", "m"},
+	"hypergraph": {"n", "rank", "edges"},
 	"file":       nil,
+	"hyper":      nil,
 }
 
 // Kinds returns the accepted kinds, sorted.
@@ -76,11 +91,11 @@ func ParseSpec(s string) (Spec, error) {
 		return Spec{}, fmt.Errorf("graphgen: empty graph spec (kinds: %s)", strings.Join(Kinds(), ", "))
 	}
 	kind, rest, hasParams := strings.Cut(s, ":")
-	if kind == "file" {
+	if kind == "file" || kind == "hyper" {
 		if rest == "" {
-			return Spec{}, fmt.Errorf("graphgen: graph spec %q needs a path after file:", s)
+			return Spec{}, fmt.Errorf("graphgen: graph spec %q needs a path after %s:", s, kind)
 		}
-		return Spec{Kind: "file", Path: rest}, nil
+		return Spec{Kind: kind, Path: rest}, nil
 	}
 	if _, ok := kinds[kind]; !ok {
 		if strings.Contains(s, "/") || slices.Contains(fileExts, strings.ToLower(filepath.Ext(s))) {
@@ -111,8 +126,8 @@ func ParseSpec(s string) (Spec, error) {
 
 // String returns the canonical form of s, with the keys sorted.
 func (s Spec) String() string {
-	if s.Kind == "file" {
-		return "file:" + s.Path
+	if s.FromFile() {
+		return s.Kind + ":" + s.Path
 	}
 	keys := make([]string, 0, len(s.Params))
 	for k := range s.Params {
@@ -161,6 +176,9 @@ type BuildInfo struct {
 // edges) is an error wrapping ErrNoEdges, which says "FILE has no edges"
 // and why, since no topology is made of isolated vertices. A generated
 // graph may have no edges (gnp:p=0); the processes that need one say so.
+// A hypergraph (hyper:PATH, read with LoadHypergraph, which must hold a
+// hyperedge; hypergraph:rank=s,edges=k) is a *Hypergraph, and the
+// BuildInfo's Edges counts its hyperedges.
 func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
 	info := &BuildInfo{Degree: -1}
 	if s.Kind == "file" {
@@ -173,6 +191,20 @@ func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
 		}
 		info.N, info.Edges, info.File = g.Order(), g.Size(), fi
 		return g, info, nil
+	}
+	if s.Kind == "hyper" {
+		h, fi, err := LoadHypergraph(s.Path)
+		if err != nil {
+			return nil, nil, err
+		}
+		if h.Size() == 0 {
+			return nil, nil, fmt.Errorf("graphgen: %s has no hyperedges: %d lines, all comments or blank", fi.Name, fi.Lines)
+		}
+		info.N, info.Edges, info.File = h.Order(), h.Size(), fi
+		if fi.Repeats > 0 {
+			info.Notes = append(info.Notes, fmt.Sprintf("dropped %d vertex ids repeated within a hyperedge line", fi.Repeats))
+		}
+		return h, info, nil
 	}
 	p, err := s.Plan(n)
 	if err != nil {
@@ -218,6 +250,8 @@ func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
 		info.Nonregular = &st
 	case "ba":
 		g, err = BarabasiAlbert(n, p.MinDegree, src)
+	case "hypergraph":
+		g, err = RandomUniformHypergraph(n, p.MinRank, int(p.Edges), src)
 	}
 	if err != nil {
 		return nil, nil, err

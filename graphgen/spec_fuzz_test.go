@@ -11,7 +11,8 @@ import (
 // through its canonical form, and Plan agrees with Build.
 func FuzzParseSpec(f *testing.F) {
 	for _, s := range []string{"complete", "cycle:n=5", "regular:degree=3", "regular:eps=0.5,n=20",
-		"file:x.txt", "a/b.mtx", "regular:degree=3,degree=3", "regular:", ":", "regular:degree=", "torus:dim=2"} {
+		"file:x.txt", "a/b.mtx", "regular:degree=3,degree=3", "regular:", ":", "regular:degree=", "torus:dim=2",
+		"hyper:x.txt", "hypergraph:rank=3,edges=20", "hypergraph:rank=13,edges=1"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
@@ -23,7 +24,7 @@ func FuzzParseSpec(f *testing.F) {
 		if err != nil || again.String() != s.String() {
 			t.Fatalf("%q: canonical form %q does not parse back (%v)", in, s.String(), err)
 		}
-		if s.Kind == "file" {
+		if s.FromFile() {
 			return
 		}
 		// Plan builds nothing, whatever the numbers.

@@ -201,7 +201,7 @@ func TestSpecFamilies(t *testing.T) {
 		"torus:side=3,dims=2": "keys: n, dim, side",
 		"gnp:q=0.1":           "keys: n, p, degree",
 		"ba:k=3":              "keys: n, m",
-		"circ:degree=3":       "ba, circulant, complete, cycle, file, gnp, hypercube, nonregular, regular, torus",
+		"circ:degree=3":       "ba, circulant, complete, cycle, file, gnp, hyper, hypercube, hypergraph, nonregular, regular, torus",
 	} {
 		if _, err := ParseSpec(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want one mentioning %q", in, err, want)

@@ -29,13 +29,19 @@ type Config struct {
 	// Expansion is the lower bound on the edge expansion σ the bounds
 	// used (--expansion, or certified from the graph), 0 if none.
 	Expansion float64 `json:"expansion,omitempty"`
-	Ties      string  `json:"ties"`
-	Seed      uint64  `json:"seed"`
-	Trials    int     `json:"trials"`
-	Shard     string  `json:"shard,omitempty"`
-	Every     int64   `json:"every,omitempty"`
-	Profile   bool    `json:"profile,omitempty"`
-	Version   string  `json:"version"`
+	// MinRank and MaxRank are the least and the greatest hyperedge size
+	// of a hypergraph run (no Sample then), and MeanDegree its mean
+	// number of hyperedges at a vertex; omitted for a graph.
+	MinRank    int     `json:"min_rank,omitempty"`
+	MaxRank    int     `json:"max_rank,omitempty"`
+	MeanDegree float64 `json:"mean_degree,omitempty"`
+	Ties       string  `json:"ties"`
+	Seed       uint64  `json:"seed"`
+	Trials     int     `json:"trials"`
+	Shard      string  `json:"shard,omitempty"`
+	Every      int64   `json:"every,omitempty"`
+	Profile    bool    `json:"profile,omitempty"`
+	Version    string  `json:"version"`
 	// The parameters of one process each: β of (1+β), the probe cap of
 	// FirstDiff[d] (the default resolved), the weights of weighted balls.
 	Beta    *float64 `json:"beta,omitempty"`
@@ -70,7 +76,11 @@ func NewConfig(s study.Setting) Config {
 	}
 	if t := s.Topology; t != nil {
 		c.Graph = t.Spec.String()
-		c.Sample = s.Params.Sample.String()
+		if t.MinRank > 0 {
+			c.MinRank, c.MaxRank, c.MeanDegree = t.MinRank, t.MaxRank, t.Degree.Mean
+		} else {
+			c.Sample = s.Params.Sample.String()
+		}
 		lo, hi := t.Degree.Min, t.Degree.Max
 		c.MinDegree, c.MaxDegree = &lo, &hi
 		if t.Core > 0 {
@@ -114,7 +124,8 @@ func (c Config) Setting() (study.Setting, error) {
 		if err != nil {
 			return study.Setting{}, err
 		}
-		s.Topology = &study.Topology{Spec: sp, Degree: study.Degrees{Min: *c.MinDegree, Max: *c.MaxDegree}}
+		s.Topology = &study.Topology{Spec: sp, Degree: study.Degrees{Min: *c.MinDegree, Max: *c.MaxDegree, Mean: c.MeanDegree},
+			MinRank: c.MinRank, MaxRank: c.MaxRank}
 		if c.Core != nil && c.CoreFraction != nil {
 			s.Topology.Core, s.Topology.CoreFraction = *c.Core, *c.CoreFraction
 		}
@@ -131,6 +142,9 @@ func (c Config) Label() string {
 		return c.Process
 	}
 	d := s.Process
+	if d.Uses&alloc.ParamGraph != 0 && c.Sample == "" {
+		return fmt.Sprintf("%s on %s", d.Name, c.Graph)
+	}
 	if d.Uses&alloc.ParamGraph != 0 {
 		return fmt.Sprintf("%s on %s (%s sampling)", d.Name, c.Graph, c.Sample)
 	}

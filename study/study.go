@@ -97,7 +97,7 @@ func (g *Grid) Points() []Point {
 		if usesGraph(p) {
 			for _, s := range g.Graphs {
 				ns := g.Ns
-				if sp, err := graphgen.ParseSpec(s); err == nil && sp.Kind == "file" && len(ns) > 1 {
+				if sp, err := graphgen.ParseSpec(s); err == nil && sp.FromFile() && len(ns) > 1 {
 					ns = ns[:1]
 				}
 				for _, n := range ns {

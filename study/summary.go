@@ -34,6 +34,10 @@ type Topology struct {
 	// σ, for the bounds that need it (analysis.Query.Expansion); 0 if
 	// unknown.
 	Expansion float64
+	// MinRank and MaxRank are the least and the greatest hyperedge size
+	// of a hypergraph (graphgen.Hypergraph), whose Edges are hyperedges
+	// and Degree the numbers of hyperedges at a vertex; 0 for a graph.
+	MinRank, MaxRank int
 }
 
 // Measure returns the Topology of g, built from sp, with a certified lower
@@ -43,6 +47,9 @@ func Measure(sp graphgen.Spec, g graphgen.Graph) *Topology {
 	deg := GraphQuery(&q, sp, g)
 	t := &Topology{Spec: sp, Edges: g.Size(), Degree: deg, Core: int(q.Core), CoreFraction: q.CoreFraction}
 	t.Expansion = certifiedExpansion(sp, g.Order(), func() graphgen.Graph { return g })
+	if h, ok := g.(*graphgen.Hypergraph); ok {
+		t.MinRank, t.MaxRank = h.Rank()
+	}
 	return t
 }
 
@@ -98,6 +105,12 @@ func (s Setting) Query() analysis.Query {
 	q.Core, q.CoreFraction = float64(t.Core), t.CoreFraction
 	q.Expansion = t.Expansion
 	q.Sample = s.Params.Sample.String()
+	if t.MinRank > 0 {
+		q.MinRank = float64(t.MinRank)
+		if t.Degree.Mean > 0 {
+			q.Balance = max(float64(t.Degree.Max)/t.Degree.Mean, 1)
+		}
+	}
 	return q
 }
 

@@ -28,6 +28,10 @@ func SpecQuery(q *analysis.Query, sp graphgen.Spec, n int, seed uint64) (int, er
 		return n, err
 	}
 	if p.MinDegree >= 0 {
+		if p.Hyper {
+			// Every hyperedge is [n]: s = n, degree k everywhere.
+			q.MinRank, q.Balance, q.D = float64(p.MinRank), 1, float64(p.MinRank)
+		}
 		q.MinDegree = float64(p.MinDegree)
 		if p.Regular {
 			q.Degree = float64(p.MaxDegree)
@@ -69,7 +73,8 @@ func fillSpecQuery(q *analysis.Query, p graphgen.Plan) {
 // regular:eps spec, and for a nonregular spec with core=c the core and the
 // fraction of the edges with both ends among the c vertices of highest
 // degree (the clique core of graphgen.Nonregular). It returns the degree
-// statistics. O(n + |E|) (O(1) for the implicit complete graph).
+// statistics. For a hypergraph it also fills MinRank, Balance and D, the
+// mean hyperedge size. O(n + |E|) (O(1) for the implicit complete graph).
 func GraphQuery(q *analysis.Query, sp graphgen.Spec, g graphgen.Graph) Degrees {
 	q.Topology = sp.Kind
 	deg := degreeStats(g)
@@ -77,6 +82,14 @@ func GraphQuery(q *analysis.Query, sp graphgen.Spec, g graphgen.Graph) Degrees {
 	q.Degree = 0
 	if deg.Min == deg.Max {
 		q.Degree = float64(deg.Min)
+	}
+	if h, ok := g.(*graphgen.Hypergraph); ok && h.Size() > 0 {
+		// [God08]'s terms: the least hyperedge, how unbalanced the
+		// vertices are, and the mean hyperedge size as d.
+		lo, _ := h.Rank()
+		q.MinRank = float64(lo)
+		q.Balance = max(float64(deg.Max)/deg.Mean, 1)
+		q.D = float64(h.Incidences()) / float64(h.Size())
 	}
 	if p, err := sp.Plan(g.Order()); err == nil {
 		fillSpecQuery(q, p)
@@ -99,6 +112,9 @@ func degreeStats(g graphgen.Graph) Degrees {
 		d.Max = max(d.Max, k)
 	}
 	d.Mean = 2 * float64(g.Size()) / float64(n)
+	if h, ok := g.(*graphgen.Hypergraph); ok {
+		d.Mean = float64(h.Incidences()) / float64(n)
+	}
 	return d
 }
 

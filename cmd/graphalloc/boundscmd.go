@@ -117,6 +117,9 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 		q = study.Setting{Process: descs[0], Params: params, N: n, M: m}.Query()
 		q.Topology, q.Degree, q.MinDegree, q.Eps = topo.Topology, topo.Degree, topo.MinDegree, topo.Eps
 		q.Core, q.CoreFraction, q.Expansion = topo.Core, topo.CoreFraction, topo.Expansion
+		if topo.MinRank > 0 {
+			q.MinRank, q.Balance, q.D = topo.MinRank, topo.Balance, topo.D
+		}
 		if descs[0].Uses&alloc.ParamGraph != 0 {
 			q.Sample = params.Sample.String()
 		}

@@ -134,7 +134,7 @@ func parseGraph(arg, bins string, binsSet bool, maxN int64, why string) (graphFl
 		return graphFlag{}, usagef("--graph: %v", err)
 	}
 	g := graphFlag{spec: spec, maxN: maxN}
-	if spec.Kind != "file" || binsSet {
+	if !spec.FromFile() || binsSet {
 		if g.n, err = parseCount(bins, 0); err != nil {
 			return g, usagef("--bins: %v", err)
 		}
@@ -162,7 +162,7 @@ func (g graphFlag) build(seed uint64, stderr io.Writer) (graphgen.Graph, *graphg
 	}
 	// A generated graph states its own n (a torus rounds n up to side^dim,
 	// and says so in a note); for a file, -n is a check.
-	if g.n != 0 && g.spec.Kind == "file" && int64(gr.Order()) != g.n {
+	if g.n != 0 && g.spec.FromFile() && int64(gr.Order()) != g.n {
 		return nil, nil, usagef("--bins: n=%d but graph %s has %d vertices", g.n, g.spec, gr.Order())
 	}
 	for _, note := range info.Notes {

@@ -24,7 +24,11 @@ func TestCommandsAgree(t *testing.T) {
 	}
 	for _, d := range alloc.Descriptors() {
 		graphs := []string{""}
-		if d.Uses&alloc.ParamGraph != 0 {
+		switch {
+		case d.Family == alloc.FamilyHyper:
+			// Hyperedges of ln n or more vertices, and of 3.
+			graphs = []string{"hypergraph:rank=16,edges=1024", "hypergraph:rank=3,edges=4096"}
+		case d.Uses&alloc.ParamGraph != 0:
 			graphs = []string{"complete", "regular:degree=8"}
 		}
 		for _, g := range graphs {

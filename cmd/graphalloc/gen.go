@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
@@ -59,6 +60,9 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	gf, err := parseGraph(o.graph, o.bins, fs.Changed("bins"), graphgen.MaxOrder, "the largest graph")
 	if err != nil {
 		return err
+	}
+	if gf.spec.Hyper() {
+		return usagef("gen: %s is a hypergraph; gen writes graphs (graphalloc info describes it, run -p %s simulates on it)", gf.spec, alloc.Describe(alloc.Hyper{}).Name)
 	}
 	g, info, err := gf.build(o.seed, stderr)
 	if err != nil {

@@ -59,6 +59,9 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 		return err
 	}
 	spec := gf.spec
+	if h, ok := g.(*graphgen.Hypergraph); ok {
+		return writeHyperInfo(stdout, o, spec, h, info)
+	}
 	opt := analysis.DescribeOptions{MaxIter: o.maxIter, Tol: o.tol}
 	if fs.Changed("max-iter") {
 		opt.MaxWork = math.MaxFloat64
@@ -78,7 +81,7 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	var q analysis.Query
 	st.FillQuery(&q)
 	out := infoJSON{Graph: spec.String(), GraphStats: st, Made: madeOf(spec, g, info), ExpansionForBounds: q.Expansion}
-	if spec.Kind != "file" {
+	if !spec.FromFile() {
 		out.Seed = o.seed
 	}
 	var buf bytes.Buffer
@@ -158,6 +161,13 @@ func madeOf(spec graphgen.Spec, g graphgen.Graph, info *graphgen.BuildInfo) made
 // madeLine says in words how the graph was made.
 func madeLine(o infoJSON) string {
 	m := o.Made
+	if m.Format == graphgen.FormatHyper {
+		s := fmt.Sprintf("read from %s (hyperedge list", m.Path)
+		if m.Gzip {
+			s += ", gzip"
+		}
+		return s + fmt.Sprintf(", %s)", plural(m.Lines, "line"))
+	}
 	switch m.Kind {
 	case "complete":
 		return "K_n, implicit (no edges stored)"
@@ -184,6 +194,8 @@ func madeLine(o infoJSON) string {
 	case "nonregular":
 		return fmt.Sprintf("clique core on %d vertices (%d edges, fraction f = %.4f of all edges) joined by %d edges to a random %d-regular remainder (%s; %s drawn, %d switches)",
 			m.Core, m.CoreEdges, m.CoreFraction, m.JoinEdges, o.MinDegree, plural(m.RemainderComponents, "component"), plural(m.PairingAttempts, "pairing"), m.Switches)
+	case "hypergraph":
+		return "random uniform hypergraph: each hyperedge a uniform subset of the vertices"
 	case "file":
 		s := fmt.Sprintf("read from %s (%s", m.Path, m.Format)
 		if m.Gzip {
@@ -320,4 +332,84 @@ func sigDigits(x float64, k int, up bool) string {
 	}
 	v, _ = strconv.ParseFloat(fmt.Sprintf("%de%d", m, p), 64)
 	return fmt.Sprintf("%#.*g", k, v) // trailing zeros kept: k digits
+}
+
+// hyperInfoJSON is the output of info on a hypergraph: vertices,
+// hyperedges, their sizes (the rank) and the vertex degrees (hyperedges
+// at a vertex). The spectral statistics of graphs are not computed.
+type hyperInfoJSON struct {
+	Graph      string   `json:"graph"`
+	Seed       uint64   `json:"seed,omitempty"`
+	Made       madeJSON `json:"made"`
+	N          int      `json:"n"`
+	Hyperedges int64    `json:"hyperedges"`
+	MinRank    int      `json:"min_rank"`
+	MeanRank   float64  `json:"mean_rank"`
+	MaxRank    int      `json:"max_rank"`
+	MinDegree  int      `json:"min_degree"`
+	MeanDegree float64  `json:"mean_degree"`
+	MaxDegree  int      `json:"max_degree"`
+	Isolated   int      `json:"isolated"`
+	// Balance is MaxDegree/MeanDegree, what the bounds take as
+	// [God08]'s balance (analysis.Query.Balance).
+	Balance float64 `json:"balance"`
+}
+
+// writeHyperInfo is info on a hypergraph.
+func writeHyperInfo(stdout io.Writer, o infoOptions, spec graphgen.Spec, h *graphgen.Hypergraph, info *graphgen.BuildInfo) error {
+	out := hyperInfoJSON{Graph: spec.String(), Made: madeOf(spec, h, info), N: h.Order(), Hyperedges: h.Size()}
+	if !spec.FromFile() {
+		out.Seed = o.seed
+	}
+	out.MinRank, out.MaxRank = h.Rank()
+	out.MinDegree = math.MaxInt
+	for v := range out.N {
+		d := h.Degree(v)
+		out.MinDegree, out.MaxDegree = min(out.MinDegree, d), max(out.MaxDegree, d)
+		if d == 0 {
+			out.Isolated++
+		}
+	}
+	if out.N == 0 {
+		out.MinDegree = 0
+	}
+	if out.Hyperedges > 0 {
+		out.MeanRank = float64(h.Incidences()) / float64(out.Hyperedges)
+	}
+	if out.N > 0 {
+		out.MeanDegree = float64(h.Incidences()) / float64(out.N)
+	}
+	if out.MeanDegree > 0 {
+		out.Balance = float64(out.MaxDegree) / out.MeanDegree
+	}
+	var buf bytes.Buffer
+	if o.format == "json" {
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(&buf, "graph:        %s", out.Graph)
+		if out.Seed != 0 {
+			fmt.Fprintf(&buf, " (seed %d)", out.Seed)
+		}
+		fmt.Fprintf(&buf, "\nmade:         %s\n", madeLine(infoJSON{Made: out.Made}))
+		for _, note := range out.Made.Notes {
+			fmt.Fprintf(&buf, "note:         %s\n", note)
+		}
+		fmt.Fprintf(&buf, "vertices:     %d\n", out.N)
+		fmt.Fprintf(&buf, "hyperedges:   %d\n", out.Hyperedges)
+		uniform := "not uniform"
+		if out.MinRank == out.MaxRank {
+			uniform = fmt.Sprintf("%d-uniform", out.MinRank)
+		}
+		fmt.Fprintf(&buf, "rank:         min %d, mean %.4g, max %d (%s)\n", out.MinRank, out.MeanRank, out.MaxRank, uniform)
+		fmt.Fprintf(&buf, "degree:       min %d, mean %.4g, max %d (hyperedges at a vertex; max/mean %.4g)\n", out.MinDegree, out.MeanDegree, out.MaxDegree, out.Balance)
+		if out.Isolated > 0 {
+			fmt.Fprintf(&buf, "isolated:     %d vertices in no hyperedge\n", out.Isolated)
+		}
+	}
+	_, err := stdout.Write(buf.Bytes())
+	return err
 }
