@@ -1,0 +1,202 @@
+package alloc
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/graphalloc/graphalloc/graphgen"
+)
+
+// refImplicit is the reference ball of Graphical on the implicit graphs,
+// drawing as the fast loops do (implicitgraph.go) through the public Rand
+// methods and the graphs' own Perm: it returns the chosen bin and the two
+// candidates, and fails t unless they are adjacent.
+func refImplicit(t *testing.T, g graphgen.Graph, p Graphical, L []uint32, r *Rand) (uint64, []uint64) {
+	t.Helper()
+	n := uint64(len(L))
+	var u, v uint64
+	switch g := g.(type) {
+	case graphgen.PermutationRegular:
+		u = r.Uint64n(n)
+		j := r.Uint64n(uint64(2 * g.Permutations()))
+		v = uint64(g.Perm(int(j/2), int(u)))
+		if j%2 == 1 {
+			u, v = v, u
+		}
+	case graphgen.Lattice:
+		if g.Side() == 2 {
+			u = r.Uint64n(n)
+			j := r.Uint64n(uint64(2 * g.Dim()))
+			v = u ^ 1<<(j/2)
+			if j%2 == 1 {
+				u, v = v, u
+			}
+			break
+		}
+		side := uint64(g.Side())
+		j := r.Uint64n(uint64(2 * g.Dim()))
+		stride := uint64(1)
+		for range j / 2 {
+			stride *= side
+		}
+		a := r.Uint64n(stride)
+		x := r.Uint64n(side)
+		h := r.Uint64n(n / (stride * side))
+		u = a + stride*(x+side*h)
+		y := (x + 1) % side
+		if j%2 == 1 {
+			y = (x + side - 1) % side
+		}
+		v = a + stride*(y+side*h)
+	}
+	if p.Ties == TiesLeft && p.Sample == SampleEdge {
+		u, v = min(u, v), max(u, v)
+	}
+	if !slices.Contains(neighbours(g, int(u)), int(v)) {
+		t.Fatalf("%T: candidates %d, %d are not adjacent", g, u, v)
+	}
+	c := u
+	if L[v] < L[u] {
+		c = v
+	}
+	return c, []uint64{u, v}
+}
+
+func neighbours(g graphgen.Graph, v int) []int {
+	var nb []int
+	g.Visit(v, func(w int, _ int64) bool { nb = append(nb, w); return false })
+	return nb
+}
+
+// implicitCases are the implicit graphs the tests run on, on about n
+// vertices (tori round n to side^dim).
+func implicitCases(t *testing.T, n int) []struct {
+	name string
+	p    Process
+} {
+	perm, err := graphgen.NewPermutationRegular(n, 6, rand.NewPCG(3, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	perm2, err := graphgen.NewPermutationRegular(n, 2, rand.NewPCG(3, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		name string
+		p    Process
+	}
+	add := func(name string, g graphgen.Graph) {
+		for _, s := range []Sampling{SampleEdge, SampleVertex} {
+			for _, ties := range []Ties{TiesRandom, TiesLeft} {
+				cases = append(cases, struct {
+					name string
+					p    Process
+				}{fmt.Sprintf("%s/%s/%s", name, s, ties), Graphical{G: g, Sample: s, Ties: ties}})
+			}
+		}
+	}
+	add("perm6", perm)
+	add("perm2", perm2)
+	return cases
+}
+
+// latticeCases are tori and a hypercube with exactly n = 64 vertices.
+func latticeCases(t *testing.T) []struct {
+	name string
+	g    graphgen.Lattice
+} {
+	var out []struct {
+		name string
+		g    graphgen.Lattice
+	}
+	for _, ds := range [][2]int{{1, 64}, {2, 8}, {3, 4}, {6, 2}} {
+		g, err := graphgen.NewTorusLattice(ds[0], ds[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, struct {
+			name string
+			g    graphgen.Lattice
+		}{fmt.Sprintf("torus%dx%d", ds[0], ds[1]), g})
+	}
+	h, _ := graphgen.NewHypercubeLattice(6)
+	return append(out, struct {
+		name string
+		g    graphgen.Lattice
+	}{"hypercube6", h})
+}
+
+// TestImplicitContract replays the implicit graphs' loops against the
+// reference, compact and four-byte, pipelined and not, through a
+// promotion (m = 300n passes 254 in every bin), in uneven batches, and
+// checks the generator is left where the reference leaves it.
+func TestImplicitContract(t *testing.T) {
+	const n = 64
+	cases := implicitCases(t, n)
+	for _, lc := range latticeCases(t) {
+		for _, ties := range []Ties{TiesRandom, TiesLeft} {
+			for _, s := range []Sampling{SampleEdge, SampleVertex} {
+				cases = append(cases, struct {
+					name string
+					p    Process
+				}{fmt.Sprintf("%s/%s/%s", lc.name, s, ties), Graphical{G: lc.g, Sample: s, Ties: ties}})
+			}
+		}
+	}
+	enginePaths(t, func(t *testing.T) {
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				if err := tc.p.Check(n); err != nil {
+					t.Fatal(err)
+				}
+				for _, m := range []int64{0, 1, 3 * n, 300 * n} {
+					b := NewBins(n)
+					r := NewRand(11)
+					for done, k := int64(0), int64(1); done < m; k *= 3 {
+						k = min(k, m-done)
+						tc.p.Place(b, k, r)
+						done += k
+					}
+					ref := make([]uint32, n)
+					r2 := NewRand(11)
+					refPlace(t, tc.p, ref, m, r2)
+					if want := 1 + 3*btoi(slices.Max(ref) >= 255); m > 0 && b.BytesPerBin() != want {
+						t.Fatalf("m=%d: %d bytes a bin, want %d", m, b.BytesPerBin(), want)
+					}
+					if !slices.Equal(b.Loads(), ref) || b.Balls() != m {
+						t.Fatalf("m=%d: loads differ from the reference", m)
+					}
+					if r.state != r2.state {
+						t.Fatalf("m=%d: generator state differs after the run", m)
+					}
+				}
+			})
+		}
+	})
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestImplicitCheck: Check accepts the implicit graphs with edges and
+// rejects a torus of side 1 (no edges) and a wrong order.
+func TestImplicitCheck(t *testing.T) {
+	g, _ := graphgen.NewPermutationRegular(100, 4, rand.NewPCG(1, 1))
+	if err := (Graphical{G: g}).Check(100); err != nil {
+		t.Error(err)
+	}
+	if err := (Graphical{G: g}).Check(99); err == nil {
+		t.Error("order mismatch accepted")
+	}
+	one, _ := graphgen.NewTorusLattice(3, 1)
+	if err := (Graphical{G: one}).Check(1); err == nil {
+		t.Error("torus without edges accepted")
+	}
+}
