@@ -301,3 +301,35 @@ func welchT(x, y []float64) float64 {
 	vy /= float64(len(y) - 1)
 	return (mx - my) / math.Sqrt(vx/float64(len(x))+vy/float64(len(y)))
 }
+
+// BenchmarkImplicitGraph: two-choice on the implicit graphs against
+// Greedy[2] at the same n (m = n, a fresh Bins each iteration, so the
+// loads start compact as in a run). BENCHMARKS.md has the figures.
+func BenchmarkImplicitGraph(b *testing.B) {
+	for _, lg := range []int{20, 26} {
+		n := 1 << lg
+		perm, err := graphgen.NewPermutationRegular(n, 16, rand.NewPCG(1, 1))
+		if err != nil {
+			b.Fatal(err)
+		}
+		torus, _ := graphgen.NewTorusLattice(2, 1<<(lg/2))
+		cube, _ := graphgen.NewHypercubeLattice(lg)
+		for _, tc := range []struct {
+			name string
+			p    Process
+		}{
+			{"greedy/d=2", Greedy{D: 2}},
+			{"graph/regular16-implicit", Graphical{G: perm}},
+			{"graph/regular16-implicit/vertex", Graphical{G: perm, Sample: SampleVertex}},
+			{"graph/torus2-implicit", Graphical{G: torus}},
+			{"graph/hypercube-implicit", Graphical{G: cube}},
+		} {
+			b.Run(fmt.Sprintf("%s/n=2^%d", tc.name, lg), func(b *testing.B) {
+				r := NewRand(1)
+				benchBalls(b, int64(n), func() {
+					tc.p.Place(NewBins(n), int64(n), r)
+				})
+			})
+		}
+	}
+}
