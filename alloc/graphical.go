@@ -54,8 +54,9 @@ func ParseSampling(s string) (Sampling, error) {
 // probability 1/2; TiesLeft gives it to the endpoint with the smaller id for
 // SampleEdge, to the sampled vertex u for SampleVertex.
 //
-// G must be a *graphgen.CSR, a graphgen.Complete or a graphgen.Circulant;
-// the simulator runs a loop specialised to each.
+// G must be a *graphgen.CSR, a graphgen.Complete, a graphgen.Circulant, a
+// graphgen.PermutationRegular or a graphgen.Lattice; the simulator runs a
+// loop specialised to each (the last two on one-byte loads too).
 type Graphical struct {
 	G      graphgen.Graph
 	Sample Sampling
@@ -116,6 +117,10 @@ func (p Graphical) Check(n int) error {
 		}
 	case *graphgen.Hypergraph:
 		return errors.New("alloc: graph process runs on graphs, not hypergraphs: use the hyper process (a uniform hyperedge, its least loaded vertex)")
+	case graphgen.PermutationRegular, graphgen.Lattice:
+		if p.G.Size() == 0 {
+			return errors.New("alloc: graph process needs a graph with at least one edge")
+		}
 	default:
 		return fmt.Errorf("alloc: graph process does not support graphs of type %T", p.G)
 	}
@@ -147,6 +152,9 @@ func (p Graphical) Place(b *Bins, m int64, r *Rand) Stats {
 		// Regular: a uniform vertex and a uniform incident edge is a
 		// uniform edge, so again the sampling rules coincide.
 		circulantGraph(b.wide(), m, g.ConnectionSet(), random, p.Sample == SampleVertex, r)
+	case graphgen.PermutationRegular, graphgen.Lattice:
+		implicitGraph(b, m, g, random, p.Sample == SampleVertex, r) // implicitgraph.go
+		return Stats{Probes: probes, MaxProbes: min(m, 1) * 2}
 	}
 	runtime.KeepAlive(b) // b.wide() may be mapped memory, freed once b is unreachable
 	b.balls += m

@@ -130,6 +130,8 @@ func refPlace(t *testing.T, p Process, L []uint32, m int64, r *Rand) {
 					t.Fatalf("circulant: candidates %d, %d are not an edge", u, v)
 				}
 				cands = []uint64{u, v}
+			case graphgen.PermutationRegular, graphgen.Lattice:
+				c, cands = refImplicit(t, g, p, L, r) // implicitgraph_test.go
 			}
 		case Hyper:
 			// A uniform hyperedge; the least load; among the tied

@@ -25,6 +25,8 @@ import (
 //	hypercube   2^k      k                    k·2^(k−1)                 CSR
 //	regular     n        Δ or ⌈n^ε⌉*          nΔ/2                      CSR
 //	circulant   n        Δ                    nΔ/2                      4Δ (implicit)
+//	regular:…,implicit   n   Δ (even)         nΔ/2 (a multigraph)       96·Δ/2 (implicit)
+//	torus:…,implicit, hypercube:implicit      as above                  24 (implicit, n ≤ 2^40)
 //	gnp         n        drawn                p·n(n−1)/2 expected       CSR
 //	nonregular  n        δ; Δ drawn           c(c−1)/2 + (n−c)δ/2 + J   CSR
 //	ba          n        m; Δ drawn†          m·n − m(m+1)/2            CSR
@@ -268,14 +270,19 @@ func (s Spec) planLattice(p *Plan, n int, nSet bool) error {
 		order int
 		err   error
 	)
+	implicit := s.Params["implicit"] == "true"
+	limit := MaxOrder
+	if implicit {
+		limit = MaxLatticeOrder
+	}
 	if s.Kind == "hypercube" {
 		if !dimSet {
 			if dim, err = HypercubeDim(n); err != nil {
 				return err
 			}
 		}
-		if dim < 0 || dim > MaxHypercubeDim {
-			return fmt.Errorf("graphgen: hypercube needs 0 <= dim <= %d, got dim=%d", MaxHypercubeDim, dim)
+		if maxDim := bits.Len(uint(limit)) - 1; dim < 0 || dim > maxDim {
+			return fmt.Errorf("graphgen: %s needs 0 <= dim <= %d, got dim=%d", s.Kind, maxDim, dim)
 		}
 		side, order = 2, 1<<dim
 	} else {
@@ -286,22 +293,22 @@ func (s Spec) planLattice(p *Plan, n int, nSet bool) error {
 			return fmt.Errorf("graphgen: torus needs 1 <= dim <= 64, got dim=%d", dim)
 		}
 		if !sideSet {
-			if n < 0 || n > MaxOrder {
-				return fmt.Errorf("graphgen: torus needs 0 <= n <= %d, got n=%d", MaxOrder, n)
+			if n < 0 || n > limit {
+				return fmt.Errorf("graphgen: torus needs 0 <= n <= %d, got n=%d", limit, n)
 			}
 			side = TorusSide(n, dim)
 			// Rounding n up to side^dim may not more than double it:
 			// for dim > log2 n the side is 2 and 2^dim could be
 			// anything.
-			if N, err := torusOrder(dim, side); err != nil || N > 2*max(n, 1) {
+			if N, err := latticeOrder(dim, side, limit); err != nil || N > 2*max(n, 1) {
 				alt := ""
-				if lo, _ := torusOrder(dim, side-1); side > 2 {
+				if lo, _ := latticeOrder(dim, side-1, limit); side > 2 {
 					alt = fmt.Sprintf(" (side=%d gives %d)", side-1, lo)
 				}
 				return fmt.Errorf("graphgen: torus:dim=%d on n=%d: side ⌈n^(1/%d)⌉ = %d gives more than 2n vertices; set side= explicitly%s or use a smaller dim", dim, n, dim, side, alt)
 			}
 		}
-		if order, err = torusOrder(dim, side); err != nil {
+		if order, err = latticeOrder(dim, side, limit); err != nil {
 			return err
 		}
 	}
@@ -324,7 +331,12 @@ func (s Spec) planLattice(p *Plan, n int, nSet bool) error {
 	default:
 		p.setRegular(2 * dim)
 	}
-	p.setCSR(0) // Torus and Hypercube write the rows in place
+	if implicit {
+		// Lattice: n, dim and side.
+		p.Implicit, p.Bytes, p.BuildBytes = true, 24, 24
+	} else {
+		p.setCSR(0) // Torus and Hypercube write the rows in place
+	}
 	if order >= 2 {
 		p.Spectrum = newTorusSpectrum(dim, side)
 	}
@@ -371,12 +383,32 @@ func (s Spec) planRegular(p *Plan, n int) error {
 	default:
 		return fmt.Errorf("graphgen: regular needs degree=D or eps=E")
 	}
+	if s.Params["implicit"] == "true" {
+		return s.planPermutationRegular(p, n, Delta)
+	}
 	if uint64(n)*uint64(Delta) > math.MaxInt/4 {
 		// Both factors are below 2^32, so the product does not overflow.
 		return fmt.Errorf("graphgen: %s on n=%d has n*degree = %d edge ends, more than %d", s, n, uint64(n)*uint64(Delta), math.MaxInt/4)
 	}
 	p.setRegular(Delta)
 	p.setCSR(regularScratch(n, Delta))
+	return nil
+}
+
+// planPermutationRegular plans regular:degree=D,implicit, the permutation
+// model (PermutationRegular).
+func (s Spec) planPermutationRegular(p *Plan, n, Delta int) error {
+	if Delta < 2 || Delta%2 == 1 {
+		return fmt.Errorf("graphgen: %s needs an even degree >= 2 (Delta/2 permutations and their inverses), got degree=%d", s, Delta)
+	}
+	d := Delta / 2
+	p.setRegular(Delta)
+	p.Implicit = true
+	p.Bytes = 8 * 2 * FeistelRounds * int64(d) // the keys
+	p.BuildBytes = p.Bytes
+	p.Notes = append(p.Notes, fmt.Sprintf("a random %d-regular multigraph (permutation model): "+
+		"about %.3g loops and %.3g pairs of parallel edges expected among its %d edges", Delta,
+		PermutationCycleMean(d, 1), PermutationCycleMean(d, 2), p.Edges))
 	return nil
 }
 
@@ -666,7 +698,7 @@ type Spectrum struct {
 // newTorusSpectrum returns the spectrum of the torus with the given
 // dimension and side >= 2.
 func newTorusSpectrum(dim, side int) *Spectrum {
-	n, _ := torusOrder(dim, side)
+	n, _ := latticeOrder(dim, side, MaxLatticeOrder)
 	sin := math.Sin(math.Pi / float64(side))
 	sp := &Spectrum{n: n, dim: dim, side: side, Gap: 2 * sin * sin / float64(dim)}
 	sp.Second = 1 - sp.Gap

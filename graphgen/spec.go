@@ -21,6 +21,12 @@ import (
 //	hypercube                n a power of two; or hypercube:dim=10
 //	regular:degree=16        random 16-regular
 //	regular:eps=0.5          degree ⌈n^ε⌉, made even-compatible with n
+//	regular:degree=16,implicit
+//	                         random 16-regular multigraph of the permutation
+//	                         model (8 keyed permutations and their inverses),
+//	                         implicit: O(degree) memory whatever n
+//	torus:dim=2,implicit     the torus without adjacency (neighbours by
+//	                         arithmetic; its own draw order); also hypercube
 //	gnp:p=0.001              Erdős–Rényi G(n, p)
 //	gnp:degree=16            G(n, p) with p = 16/(n−1)
 //	circulant:degree=16      random Cayley graph of Z_n, implicit
@@ -58,9 +64,9 @@ func (s Spec) Hyper() bool { return s.Kind == "hyper" || s.Kind == "hypergraph" 
 var kinds = map[string][]string{
 	"complete":   {"n"},
 	"cycle":      {"n"},
-	"torus":      {"n", "dim", "side"},
-	"hypercube":  {"n", "dim"},
-	"regular":    {"n", "degree", "eps"},
+	"torus":      {"n", "dim", "side", "implicit"},
+	"hypercube":  {"n", "dim", "implicit"},
+	"regular":    {"n", "degree", "eps", "implicit"},
 	"gnp":        {"n", "p", "degree"},
 	"circulant":  {"n", "degree"},
 	"nonregular": {"n", "mindeg", "core"},
@@ -69,6 +75,9 @@ var kinds = map[string][]string{
 	"file":       nil,
 	"hyper":      nil,
 }
+
+// flagKeys are the keys written bare, without a value ("implicit").
+var flagKeys = map[string]bool{"implicit": true}
 
 // Kinds returns the accepted kinds, sorted.
 func Kinds() []string {
@@ -110,6 +119,13 @@ func ParseSpec(s string) (Spec, error) {
 	for kv := range strings.SplitSeq(rest, ",") {
 		k, v, ok := strings.Cut(kv, "=")
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if flagKeys[k] {
+			// A flag: the bare key, stored as "true".
+			if ok {
+				return Spec{}, fmt.Errorf("graphgen: graph spec %q: %s takes no value", s, k)
+			}
+			ok, v = true, "true"
+		}
 		if !ok || k == "" || v == "" {
 			return Spec{}, fmt.Errorf("graphgen: graph spec %q: %q is not key=value", s, kv)
 		}
@@ -141,6 +157,10 @@ func (s Spec) String() string {
 	b.WriteString(s.Kind)
 	for i, k := range keys {
 		b.WriteByte(":,"[min(i, 1)])
+		if flagKeys[k] {
+			b.WriteString(k)
+			continue
+		}
 		b.WriteString(k + "=" + s.Params[k])
 	}
 	return b.String()
@@ -223,12 +243,25 @@ func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
 			info.Degree = 2
 		}
 	case "torus":
-		g, err = Torus(p.Dim, p.Side)
+		if p.Implicit {
+			g, err = NewTorusLattice(p.Dim, p.Side)
+		} else {
+			g, err = Torus(p.Dim, p.Side)
+		}
 		info.Degree, info.Dim, info.Side = p.MaxDegree, p.Dim, p.Side
 	case "hypercube":
-		g, err = Hypercube(p.Dim)
+		if p.Implicit {
+			g, err = NewHypercubeLattice(p.Dim)
+		} else {
+			g, err = Hypercube(p.Dim)
+		}
 		info.Degree, info.Dim, info.Side = p.MaxDegree, p.Dim, p.Side
 	case "regular":
+		if p.Implicit {
+			g, err = NewPermutationRegular(n, p.MaxDegree, src)
+			info.Degree = p.MaxDegree
+			break
+		}
 		var st RegularStats
 		g, st, err = RandomRegular(n, p.MaxDegree, src)
 		info.Degree, info.Regular = p.MaxDegree, &st

@@ -1,9 +1,6 @@
 package graphgen
 
-import (
-	"fmt"
-	"math"
-)
+import "math"
 
 // Torus returns the dim-dimensional torus (discrete torus, toroidal grid)
 // with side vertices along each axis: the Cartesian product of dim cycles
@@ -86,19 +83,7 @@ func Torus(dim, side int) (*CSR, error) {
 
 // torusOrder returns side^dim, or an error if the parameters are out of
 // range or the torus would have more than MaxOrder vertices.
-func torusOrder(dim, side int) (int, error) {
-	if dim < 1 || side < 1 {
-		return 0, fmt.Errorf("graphgen: torus needs dim >= 1 and side >= 1, got dim=%d side=%d", dim, side)
-	}
-	n := 1
-	for range dim {
-		if n > MaxOrder/side {
-			return 0, fmt.Errorf("graphgen: torus with side=%d dim=%d has side^dim > %d vertices", side, dim, MaxOrder)
-		}
-		n *= side
-	}
-	return n, nil
-}
+func torusOrder(dim, side int) (int, error) { return latticeOrder(dim, side, MaxOrder) }
 
 // TorusSide returns ⌈n^{1/dim}⌉, the smallest side with side^dim >= n: the
 // side of the torus a spec "torus:dim=k" builds for n vertices. It is exact

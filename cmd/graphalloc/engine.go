@@ -44,6 +44,9 @@ func chooseEngine(engine string, d *alloc.Descriptor, graph string, n int64) (le
 	if capable && engine != "bins" && !graphProc {
 		maxN = alloc.MaxLevelBins
 	}
+	if graphProc && implicitLattice(graph) {
+		maxN = graphgen.MaxLatticeOrder
+	}
 	switch engine {
 	case "auto":
 		return capable && n > graphgen.MaxOrder, maxN, nil
@@ -58,11 +61,20 @@ func chooseEngine(engine string, d *alloc.Descriptor, graph string, n int64) (le
 	return false, maxN, usagef("--engine: unknown engine %q (allowed: bins, levels; the default, auto, picks one)", engine)
 }
 
+// implicitLattice reports whether -g is an implicit torus or hypercube,
+// which the per-bin engine runs on up to graphgen.MaxLatticeOrder bins.
+func implicitLattice(graph string) bool {
+	sp, err := graphgen.ParseSpec(graph)
+	return err == nil && (sp.Kind == "torus" || sp.Kind == "hypercube") && sp.Params["implicit"] == "true"
+}
+
 // binsLimit returns the largest -n of the run and what bounds it, for the
 // --bins error.
 func binsLimit(engine string, d *alloc.Descriptor, graph string) (int64, string) {
 	_, maxN, _ := chooseEngine(engine, d, graph, 0)
 	switch {
+	case maxN == graphgen.MaxLatticeOrder && implicitLattice(graph):
+		return maxN, "2^40 for an implicit lattice"
 	case maxN > graphgen.MaxOrder:
 		return maxN, "2^62 with the level engine"
 	case levelsCapable(d, graph) && d.Uses&alloc.ParamGraph == 0:

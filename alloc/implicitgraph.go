@@ -1,0 +1,304 @@
+package alloc
+
+import (
+	"unsafe"
+
+	"github.com/graphalloc/graphalloc/graphgen"
+)
+
+// The loops of Graphical on the implicit graphs that store no adjacency:
+// graphgen.PermutationRegular (regular:degree=D,implicit) and
+// graphgen.Lattice (torus:…,implicit, hypercube:implicit). Each ball makes
+// two random accesses, to the loads of its two bins: the neighbour comes
+// from arithmetic. Both loops run on one-byte loads as well as four-byte
+// ones (Bins.place), so n = 10^9 bins take 1 GB while every load is below
+// 255, and n up to 2^40 as memory permits.
+//
+// Both graphs are regular, so a uniform vertex with a uniform one of its Δ
+// neighbour slots is a uniformly random edge in a uniformly random
+// orientation, loops and multiple edges included: the edge and vertex
+// sampling rules give the same law, and the loops draw the same (u, v) for
+// both. With random ties the first end wins, a fair coin since the
+// orientation is; with left ties the smaller id wins under edge sampling,
+// the sampled vertex u under vertex sampling.
+
+// implicitGraph places m balls of Graphical on an implicit graph g (a
+// graphgen.PermutationRegular or graphgen.Lattice), by b.place.
+func implicitGraph(b *Bins, m int64, g graphgen.Graph, random, vertexFirst bool, r *Rand) {
+	leftEdge := !random && !vertexFirst
+	switch g := g.(type) {
+	case graphgen.PermutationRegular:
+		b.place(m,
+			func(L []uint8, m int64) int64 { return permRegular(L, m, g, leftEdge, r) },
+			func(L []uint32, m int64) int64 { return permRegular(L, m, g, leftEdge, r) })
+	case graphgen.Lattice:
+		if g.Side() == 2 {
+			b.place(m,
+				func(L []uint8, m int64) int64 { return hypercubeGraph(L, m, g.Dim(), leftEdge, r) },
+				func(L []uint32, m int64) int64 { return hypercubeGraph(L, m, g.Dim(), leftEdge, r) })
+			return
+		}
+		lt := newLatticeTables(g)
+		b.place(m,
+			func(L []uint8, m int64) int64 { return torusGraph(L, m, &lt, leftEdge, r) },
+			func(L []uint32, m int64) int64 { return torusGraph(L, m, &lt, leftEdge, r) })
+	}
+}
+
+// permRegular places m balls on the permutation-model regular multigraph
+// g: u uniform in [n], t uniform in [2d], v = π_{t/2}(u) (a Feistel network
+// with cycle walking, inlined), the pair oriented (v, u) when t is odd, or
+// with the smaller id first when leftEdge. It stops before a ball that
+// would overflow a byte load, with the generator as before that ball, and
+// returns the balls placed.
+func permRegular[T uint8 | uint32](L []T, m int64, g graphgen.PermutationRegular, leftEdge bool, r *Rand) int64 {
+	if pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return permRegularPiped(L, m, g, leftEdge, r)
+	}
+	n, d2, w, keys := uint64(len(L)), uint64(2*g.Permutations()), g.Half(), g.Keys()
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		s0 := s
+		var a, b uint64
+		s, a, b = permDraw(s, n, d2, w, keys, leftEdge)
+		la, lb := uint64(L[a]), uint64(L[b])
+		c, mn := a, la
+		if lb < la {
+			c, mn = b, lb
+		}
+		if full(L, mn) {
+			r.state = s0
+			return k
+		}
+		L[c] = T(mn + 1)
+	}
+	r.state = s
+	return m
+}
+
+// permDraw draws one ball's oriented pair for permRegular.
+func permDraw(s, n, d2 uint64, w uint, keys []graphgen.FeistelKey, leftEdge bool) (uint64, uint64, uint64) {
+	var u, t uint64
+	s, u = below(s, n)
+	s, t = below(s, d2)
+	k := &keys[t>>1]
+	// graphgen.FeistelForward written out (the compiler does not inline
+	// it: 25% of the time at n = 2^20), with cycle walking: 4^w/n < 4
+	// passes on average. The reference test replays graphgen's Perm.
+	mask, sh := uint64(1)<<w-1, 64-w
+	v := u
+	for {
+		l, r := v>>w, v&mask
+		l ^= (r ^ k[0]) * k[1] >> sh
+		r ^= (l ^ k[2]) * k[3] >> sh
+		l ^= (r ^ k[4]) * k[5] >> sh
+		r ^= (l ^ k[6]) * k[7] >> sh
+		l ^= (r ^ k[8]) * k[9] >> sh
+		r ^= (l ^ k[10]) * k[11] >> sh
+		if v = l<<w | r; v < n {
+			break
+		}
+	}
+	if t&1 != 0 {
+		u, v = v, u
+	}
+	if leftEdge && v < u {
+		u, v = v, u
+	}
+	return s, u, v
+}
+
+// permRegularPiped is permRegular with the draws ahead balls ahead of the
+// placements and the two loads prefetched (docs/theory.md, note 4): the
+// same balls in the same order.
+func permRegularPiped[T uint8 | uint32](L []T, m int64, g graphgen.PermutationRegular, leftEdge bool, r *Rand) int64 {
+	var ring [ahead]struct{ s, a, b uint64 }
+	n, d2, w, keys := uint64(len(L)), uint64(2*g.Permutations()), g.Half(), g.Keys()
+	s := r.state
+	for k := range min(m, ahead) {
+		e := &ring[k]
+		e.s = s
+		s, e.a, e.b = permDraw(s, n, d2, w, keys, leftEdge)
+		prefetch2(unsafe.Pointer(&L[e.a]), unsafe.Pointer(&L[e.b]))
+	}
+	for k := int64(0); k < m; k++ {
+		e := &ring[k&(ahead-1)]
+		s0, a, b := e.s, e.a, e.b
+		if k+ahead < m {
+			e.s = s
+			s, e.a, e.b = permDraw(s, n, d2, w, keys, leftEdge)
+			prefetch2(unsafe.Pointer(&L[e.a]), unsafe.Pointer(&L[e.b]))
+		}
+		la, lb := uint64(L[a]), uint64(L[b])
+		c, mn := a, la
+		if lb < la {
+			c, mn = b, lb
+		}
+		if full(L, mn) {
+			r.state = s0
+			return k
+		}
+		L[c] = T(mn + 1)
+	}
+	r.state = s
+	return m
+}
+
+// hypercubeGraph places m balls on Q_dim: u uniform in [2^dim], t uniform
+// in [2·dim], v = u XOR 2^(t/2), oriented (v, u) when t is odd (or smaller
+// id first when leftEdge). Drawing t in [2·dim] rather than [dim] keeps
+// the orientation bit in the same draw.
+func hypercubeGraph[T uint8 | uint32](L []T, m int64, dim int, leftEdge bool, r *Rand) int64 {
+	n, d2 := uint64(len(L)), uint64(2*dim)
+	piped := pipelined(len(L), unsafe.Sizeof(L[0]))
+	var ring [ahead]struct{ s, a, b uint64 }
+	draw := func(s uint64) (uint64, uint64, uint64) {
+		var u, t uint64
+		s, u = below(s, n)
+		s, t = below(s, d2)
+		v := u ^ 1<<(t>>1)
+		if t&1 != 0 {
+			u, v = v, u
+		}
+		if leftEdge && v < u {
+			u, v = v, u
+		}
+		return s, u, v
+	}
+	s := r.state
+	lookahead := int64(0)
+	if piped {
+		lookahead = ahead
+	}
+	for k := range min(m, lookahead) {
+		e := &ring[k]
+		e.s = s
+		s, e.a, e.b = draw(s)
+		prefetch2(unsafe.Pointer(&L[e.a]), unsafe.Pointer(&L[e.b]))
+	}
+	for k := int64(0); k < m; k++ {
+		var s0, a, b uint64
+		if piped {
+			e := &ring[k&(ahead-1)]
+			s0, a, b = e.s, e.a, e.b
+			if k+ahead < m {
+				e.s = s
+				s, e.a, e.b = draw(s)
+				prefetch2(unsafe.Pointer(&L[e.a]), unsafe.Pointer(&L[e.b]))
+			}
+		} else {
+			s0 = s
+			s, a, b = draw(s)
+		}
+		la, lb := uint64(L[a]), uint64(L[b])
+		c, mn := a, la
+		if lb < la {
+			c, mn = b, lb
+		}
+		if full(L, mn) {
+			r.state = s0
+			return k
+		}
+		L[c] = T(mn + 1)
+	}
+	r.state = s
+	return m
+}
+
+// latticeTables are a torus's per-axis constants: the stride side^i and
+// the count n/side^(i+1) of the blocks above axis i.
+type latticeTables struct {
+	side   uint64
+	stride []uint64
+	blocks []uint64
+}
+
+func newLatticeTables(g graphgen.Lattice) latticeTables {
+	lt := latticeTables{side: uint64(g.Side())}
+	st := uint64(1)
+	for range g.Dim() {
+		lt.stride = append(lt.stride, st)
+		lt.blocks = append(lt.blocks, uint64(g.Order())/(st*lt.side))
+		st *= lt.side
+	}
+	return lt
+}
+
+// torusDraw draws one ball's oriented pair on a torus without a division:
+// t uniform in [2·dim] names the axis i = t/2 and the direction, and u is
+// drawn by its parts along axis i, a uniform in [side^i] (the coordinates
+// below i), x uniform in [side] (coordinate i) and h uniform in
+// [n/side^(i+1)] (those above), u = a + side^i·(x + side·h): uniform in
+// [n]. v moves x by ±1 mod side. The pair is (u, v), or (v, u) when
+// leftEdge and v < u: t's parity already orients the edge at random.
+func torusDraw(s uint64, lt *latticeTables, leftEdge bool) (uint64, uint64, uint64) {
+	var t, a, x, h uint64
+	s, t = below(s, 2*uint64(len(lt.stride)))
+	i := t >> 1
+	st := lt.stride[i]
+	s, a = below(s, st)
+	s, x = below(s, lt.side)
+	s, h = below(s, lt.blocks[i])
+	u := a + st*(x+lt.side*h)
+	// x' = x ± 1 mod side, written with conditional moves.
+	y := x + 1
+	if y == lt.side {
+		y = 0
+	}
+	z := x - 1
+	if x == 0 {
+		z = lt.side - 1
+	}
+	if t&1 != 0 {
+		y = z
+	}
+	v := u - st*x + st*y
+	if leftEdge && v < u {
+		u, v = v, u
+	}
+	return s, u, v
+}
+
+// torusGraph places m balls on a torus of side >= 3 (see torusDraw).
+func torusGraph[T uint8 | uint32](L []T, m int64, lt *latticeTables, leftEdge bool, r *Rand) int64 {
+	piped := pipelined(len(L), unsafe.Sizeof(L[0]))
+	var ring [ahead]struct{ s, a, b uint64 }
+	s := r.state
+	lookahead := int64(0)
+	if piped {
+		lookahead = ahead
+	}
+	for k := range min(m, lookahead) {
+		e := &ring[k]
+		e.s = s
+		s, e.a, e.b = torusDraw(s, lt, leftEdge)
+		prefetch2(unsafe.Pointer(&L[e.a]), unsafe.Pointer(&L[e.b]))
+	}
+	for k := int64(0); k < m; k++ {
+		var s0, a, b uint64
+		if piped {
+			e := &ring[k&(ahead-1)]
+			s0, a, b = e.s, e.a, e.b
+			if k+ahead < m {
+				e.s = s
+				s, e.a, e.b = torusDraw(s, lt, leftEdge)
+				prefetch2(unsafe.Pointer(&L[e.a]), unsafe.Pointer(&L[e.b]))
+			}
+		} else {
+			s0 = s
+			s, a, b = torusDraw(s, lt, leftEdge)
+		}
+		la, lb := uint64(L[a]), uint64(L[b])
+		c, mn := a, la
+		if lb < la {
+			c, mn = b, lb
+		}
+		if full(L, mn) {
+			r.state = s0
+			return k
+		}
+		L[c] = T(mn + 1)
+	}
+	r.state = s
+	return m
+}

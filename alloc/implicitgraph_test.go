@@ -1,0 +1,335 @@
+package alloc
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/graphalloc/graphalloc/graphgen"
+)
+
+// refImplicit is the reference ball of Graphical on the implicit graphs,
+// drawing as the fast loops do (implicitgraph.go) through the public Rand
+// methods and the graphs' own Perm: it returns the chosen bin and the two
+// candidates, and fails t unless they are adjacent.
+func refImplicit(t *testing.T, g graphgen.Graph, p Graphical, L []uint32, r *Rand) (uint64, []uint64) {
+	t.Helper()
+	n := uint64(len(L))
+	var u, v uint64
+	switch g := g.(type) {
+	case graphgen.PermutationRegular:
+		u = r.Uint64n(n)
+		j := r.Uint64n(uint64(2 * g.Permutations()))
+		v = uint64(g.Perm(int(j/2), int(u)))
+		if j%2 == 1 {
+			u, v = v, u
+		}
+	case graphgen.Lattice:
+		if g.Side() == 2 {
+			u = r.Uint64n(n)
+			j := r.Uint64n(uint64(2 * g.Dim()))
+			v = u ^ 1<<(j/2)
+			if j%2 == 1 {
+				u, v = v, u
+			}
+			break
+		}
+		side := uint64(g.Side())
+		j := r.Uint64n(uint64(2 * g.Dim()))
+		stride := uint64(1)
+		for range j / 2 {
+			stride *= side
+		}
+		a := r.Uint64n(stride)
+		x := r.Uint64n(side)
+		h := r.Uint64n(n / (stride * side))
+		u = a + stride*(x+side*h)
+		y := (x + 1) % side
+		if j%2 == 1 {
+			y = (x + side - 1) % side
+		}
+		v = a + stride*(y+side*h)
+	}
+	if p.Ties == TiesLeft && p.Sample == SampleEdge {
+		u, v = min(u, v), max(u, v)
+	}
+	if !slices.Contains(neighbours(g, int(u)), int(v)) {
+		t.Fatalf("%T: candidates %d, %d are not adjacent", g, u, v)
+	}
+	c := u
+	if L[v] < L[u] {
+		c = v
+	}
+	return c, []uint64{u, v}
+}
+
+func neighbours(g graphgen.Graph, v int) []int {
+	var nb []int
+	g.Visit(v, func(w int, _ int64) bool { nb = append(nb, w); return false })
+	return nb
+}
+
+// implicitCases are the implicit graphs the tests run on, on about n
+// vertices (tori round n to side^dim).
+func implicitCases(t *testing.T, n int) []struct {
+	name string
+	p    Process
+} {
+	perm, err := graphgen.NewPermutationRegular(n, 6, rand.NewPCG(3, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	perm2, err := graphgen.NewPermutationRegular(n, 2, rand.NewPCG(3, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		name string
+		p    Process
+	}
+	add := func(name string, g graphgen.Graph) {
+		for _, s := range []Sampling{SampleEdge, SampleVertex} {
+			for _, ties := range []Ties{TiesRandom, TiesLeft} {
+				cases = append(cases, struct {
+					name string
+					p    Process
+				}{fmt.Sprintf("%s/%s/%s", name, s, ties), Graphical{G: g, Sample: s, Ties: ties}})
+			}
+		}
+	}
+	add("perm6", perm)
+	add("perm2", perm2)
+	return cases
+}
+
+// latticeCases are tori and a hypercube with exactly n = 64 vertices.
+func latticeCases(t *testing.T) []struct {
+	name string
+	g    graphgen.Lattice
+} {
+	var out []struct {
+		name string
+		g    graphgen.Lattice
+	}
+	for _, ds := range [][2]int{{1, 64}, {2, 8}, {3, 4}, {6, 2}} {
+		g, err := graphgen.NewTorusLattice(ds[0], ds[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, struct {
+			name string
+			g    graphgen.Lattice
+		}{fmt.Sprintf("torus%dx%d", ds[0], ds[1]), g})
+	}
+	h, _ := graphgen.NewHypercubeLattice(6)
+	return append(out, struct {
+		name string
+		g    graphgen.Lattice
+	}{"hypercube6", h})
+}
+
+// TestImplicitContract replays the implicit graphs' loops against the
+// reference, compact and four-byte, pipelined and not, through a
+// promotion (m = 300n passes 254 in every bin), in uneven batches, and
+// checks the generator is left where the reference leaves it.
+func TestImplicitContract(t *testing.T) {
+	const n = 64
+	cases := implicitCases(t, n)
+	for _, lc := range latticeCases(t) {
+		for _, ties := range []Ties{TiesRandom, TiesLeft} {
+			for _, s := range []Sampling{SampleEdge, SampleVertex} {
+				cases = append(cases, struct {
+					name string
+					p    Process
+				}{fmt.Sprintf("%s/%s/%s", lc.name, s, ties), Graphical{G: lc.g, Sample: s, Ties: ties}})
+			}
+		}
+	}
+	enginePaths(t, func(t *testing.T) {
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				if err := tc.p.Check(n); err != nil {
+					t.Fatal(err)
+				}
+				for _, m := range []int64{0, 1, 3 * n, 300 * n} {
+					b := NewBins(n)
+					r := NewRand(11)
+					for done, k := int64(0), int64(1); done < m; k *= 3 {
+						k = min(k, m-done)
+						tc.p.Place(b, k, r)
+						done += k
+					}
+					ref := make([]uint32, n)
+					r2 := NewRand(11)
+					refPlace(t, tc.p, ref, m, r2)
+					if want := 1 + 3*btoi(slices.Max(ref) >= 255); m > 0 && b.BytesPerBin() != want {
+						t.Fatalf("m=%d: %d bytes a bin, want %d", m, b.BytesPerBin(), want)
+					}
+					if !slices.Equal(b.Loads(), ref) || b.Balls() != m {
+						t.Fatalf("m=%d: loads differ from the reference", m)
+					}
+					if r.state != r2.state {
+						t.Fatalf("m=%d: generator state differs after the run", m)
+					}
+				}
+			})
+		}
+	})
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestImplicitCheck: Check accepts the implicit graphs with edges and
+// rejects a torus of side 1 (no edges) and a wrong order.
+func TestImplicitCheck(t *testing.T) {
+	g, _ := graphgen.NewPermutationRegular(100, 4, rand.NewPCG(1, 1))
+	if err := (Graphical{G: g}).Check(100); err != nil {
+		t.Error(err)
+	}
+	if err := (Graphical{G: g}).Check(99); err == nil {
+		t.Error("order mismatch accepted")
+	}
+	one, _ := graphgen.NewTorusLattice(3, 1)
+	if err := (Graphical{G: one}).Check(1); err == nil {
+		t.Error("torus without edges accepted")
+	}
+}
+
+// TestImplicitRegularMatchesExplicit is the two-sample test of the
+// permutation model against the uniform model on what the simulator
+// reports: two-choice with m = n = 2^20 on the implicit 16-regular
+// multigraph (a fresh graph each trial) and on an explicit random
+// 16-regular simple graph (RandomRegular). The maximum load is 4 in
+// nearly every trial of both (measured: 60 of 60), so its histogram is
+// compared as a check, and the power comes from the tail that makes it:
+// the number of bins holding 3 balls or more, about 10,800 with a
+// standard deviation near 100 per trial. Welch's t on that count over 16
+// trials a side must stay below 4.5 (two-sided p ≈ 10^-4 at 30 degrees of
+// freedom; the tolerance comes from the trials' own spread). Negative
+// controls, which must exceed it: the cycle (about 22,900 bins, max load
+// 5 or 6; t ≈ 300) and the implicit 8-regular graph (about 12,400; t ≈ 40).
+func TestImplicitRegularMatchesExplicit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("2^20 bins, an explicit 16-regular graph and 64 trials")
+	}
+	const n, trials, tMax = 1 << 20, 16, 4.5
+	reg, _, err := graphgen.RandomRegular(n, 16, rand.NewPCG(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cycle, err := graphgen.NewCirculant(n, []int{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	implicit := func(Delta int) func(i int) graphgen.Graph {
+		return func(i int) graphgen.Graph {
+			g, err := graphgen.NewPermutationRegular(n, Delta, rand.NewPCG(uint64(i), 77))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return g
+		}
+	}
+	sample := func(mk func(i int) graphgen.Graph) (tail []float64, maxes map[uint32]int) {
+		maxes = map[uint32]int{}
+		b := NewBins(n)
+		for i := range trials {
+			b.Reset()
+			Graphical{G: mk(i)}.Place(b, n, TrialRand(2024, i))
+			c, err := b.Counts()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var k int64
+			for l := 3; l < len(c); l++ {
+				k += c[l]
+			}
+			tail = append(tail, float64(k))
+			maxes[uint32(len(c)-1)]++
+		}
+		return tail, maxes
+	}
+	ref, refMax := sample(func(int) graphgen.Graph { return reg })
+	for _, tc := range []struct {
+		name  string
+		mk    func(i int) graphgen.Graph
+		match bool
+	}{
+		{"implicit 16-regular", implicit(16), true},
+		{"cycle (control)", func(int) graphgen.Graph { return cycle }, false},
+		{"implicit 8-regular (control)", implicit(8), false},
+	} {
+		tail, maxes := sample(tc.mk)
+		w := welchT(tail, ref)
+		t.Logf("%s: bins with load >= 3 %.0f against %.0f, Welch t = %.2f; max loads %v against %v",
+			tc.name, mean(tail), mean(ref), w, maxes, refMax)
+		if tc.match && (w > tMax || w < -tMax) {
+			t.Errorf("%s: Welch t = %.2f on the bins with load >= 3, want |t| <= %g", tc.name, w, tMax)
+		}
+		if !tc.match && w <= tMax && w >= -tMax {
+			t.Errorf("%s: not told apart from the explicit graph (Welch t = %.2f)", tc.name, w)
+		}
+	}
+}
+
+func mean(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
+
+// welchT is Welch's t statistic of the difference of the means of x and y.
+func welchT(x, y []float64) float64 {
+	vx, vy := 0.0, 0.0
+	mx, my := mean(x), mean(y)
+	for _, v := range x {
+		vx += (v - mx) * (v - mx)
+	}
+	for _, v := range y {
+		vy += (v - my) * (v - my)
+	}
+	vx /= float64(len(x) - 1)
+	vy /= float64(len(y) - 1)
+	return (mx - my) / math.Sqrt(vx/float64(len(x))+vy/float64(len(y)))
+}
+
+// BenchmarkImplicitGraph: two-choice on the implicit graphs against
+// Greedy[2] at the same n (m = n, a fresh Bins each iteration, so the
+// loads start compact as in a run). BENCHMARKS.md has the figures.
+func BenchmarkImplicitGraph(b *testing.B) {
+	for _, lg := range []int{20, 26} {
+		n := 1 << lg
+		perm, err := graphgen.NewPermutationRegular(n, 16, rand.NewPCG(1, 1))
+		if err != nil {
+			b.Fatal(err)
+		}
+		torus, _ := graphgen.NewTorusLattice(2, 1<<(lg/2))
+		cube, _ := graphgen.NewHypercubeLattice(lg)
+		for _, tc := range []struct {
+			name string
+			p    Process
+		}{
+			{"greedy/d=2", Greedy{D: 2}},
+			{"graph/regular16-implicit", Graphical{G: perm}},
+			{"graph/regular16-implicit/vertex", Graphical{G: perm, Sample: SampleVertex}},
+			{"graph/torus2-implicit", Graphical{G: torus}},
+			{"graph/hypercube-implicit", Graphical{G: cube}},
+		} {
+			b.Run(fmt.Sprintf("%s/n=2^%d", tc.name, lg), func(b *testing.B) {
+				r := NewRand(1)
+				benchBalls(b, int64(n), func() {
+					tc.p.Place(NewBins(n), int64(n), r)
+				})
+			})
+		}
+	}
+}
