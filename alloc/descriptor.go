@@ -41,6 +41,10 @@ type Descriptor struct {
 	// BinBytes is the most bytes a bin takes in the per-bin engine (the
 	// memory guard's estimate; compact loads take less, see Bins).
 	BinBytes int
+	// Moves is set when the process's balls walk from bin to bin before
+	// they settle, and its results count the steps (Result.Moves,
+	// Result.MaxMoves).
+	Moves bool
 	// levels reports whether the level engine runs the process with these
 	// parameters (exchangeable processes on the complete graph); nil if
 	// never.
@@ -81,6 +85,7 @@ const (
 	FamilyWindow                    // unaligned windows of consecutive bins
 	FamilyWeighted                  // d-choice with weighted balls
 	FamilyMaxOf                     // the most loaded of d uniform bins
+	FamilyLocalSearch               // a walk to a local minimum of the loads on a graph
 )
 
 // MeanField is the mean-field (fluid-limit) rule of a process on n → ∞
@@ -121,6 +126,7 @@ var descriptors = []*Descriptor{
 	&oneChoiceDescriptor, &greedyDescriptor, &leftDescriptor, &firstDiffDescriptor,
 	&maxOfDescriptor, &onePlusBetaDescriptor, &rankDescriptor, &graphicalDescriptor,
 	&groupedDescriptor, &windowDescriptor, &weightedDescriptor,
+	&localSearchDescriptor,
 }
 
 // Descriptors returns the descriptor of every process of the package, in

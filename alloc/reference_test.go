@@ -131,6 +131,11 @@ func refPlace(t *testing.T, p Process, L []uint32, m int64, r *Rand) {
 				}
 				cands = []uint64{u, v}
 			}
+		case LocalSearch:
+			// The walk is checked step by step in refLocalSearch; the
+			// ball must end least loaded in its neighbourhood.
+			c, within, _, _ = refLocalSearch(t, p, L, r)
+			cands = []uint64{c}
 		case MaxOf, OnePlusBeta, FirstDiff, Grouped, Window:
 			// These processes' references sit beside
 			// their tests (refBall in maxof_test.go).
@@ -182,7 +187,7 @@ func contractCases(t *testing.T) []struct {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return []struct {
+	cases := []struct {
 		name string
 		n    int
 		p    Process
@@ -231,6 +236,16 @@ func contractCases(t *testing.T) []struct {
 		{"graph/circulant/vertex/left", 500, Graphical{G: circ, Sample: SampleVertex, Ties: TiesLeft}},
 		{"graph/circulant/odd", 500, Graphical{G: circOdd}},
 	}
+	// Local search on a cycle, a torus, a random regular graph, the star,
+	// a circulant and the complete graph (localsearch_test.go).
+	for _, ls := range localSearchCases(t) {
+		cases = append(cases, struct {
+			name string
+			n    int
+			p    Process
+		}{"local-search/" + ls.name, ls.n, ls.p})
+	}
+	return cases
 }
 
 // TestContract checks, for every process, that the fast loop and the
