@@ -65,7 +65,8 @@ const (
 	ParamBeta                      // β in [0, 1] (Params.Beta)
 	ParamCap                       // a probe cap (Params.Cap)
 	ParamWeights                   // a weight distribution (Params.Weights)
-	ParamGraph                     // a topology and a sampling rule (Params.Graph, Params.Sample)
+	ParamGraph                     // a topology (Params.Graph)
+	ParamSample                    // a rule that draws candidates from the graph (Params.Sample)
 )
 
 // Family names the theory that covers a process: the key by which package

@@ -70,7 +70,9 @@ func NewConfig(s study.Setting) Config {
 	}
 	if t := s.Topology; t != nil {
 		c.Graph = t.Spec.String()
-		c.Sample = s.Params.Sample.String()
+		if d.Uses&alloc.ParamSample != 0 {
+			c.Sample = s.Params.Sample.String()
+		}
 		lo, hi := t.Degree.Min, t.Degree.Max
 		c.MinDegree, c.MaxDegree = &lo, &hi
 		if t.Core > 0 {
@@ -132,6 +134,9 @@ func (c Config) Label() string {
 	}
 	d := s.Process
 	if d.Uses&alloc.ParamGraph != 0 {
+		if c.Sample == "" {
+			return fmt.Sprintf("%s on %s", d.Name, c.Graph)
+		}
 		return fmt.Sprintf("%s on %s (%s sampling)", d.Name, c.Graph, c.Sample)
 	}
 	r, err := d.New(s.Params)

@@ -69,7 +69,9 @@ func (s Setting) Query() analysis.Query {
 	}
 	q.Core, q.CoreFraction = float64(t.Core), t.CoreFraction
 	q.Expansion = t.Expansion
-	q.Sample = s.Params.Sample.String()
+	if d.Uses&alloc.ParamSample != 0 {
+		q.Sample = s.Params.Sample.String()
+	}
 	return q
 }
 
@@ -168,7 +170,9 @@ func newRow(s Setting, seed uint64, trials int, rs []alloc.Result) Row {
 	}
 	if s.usesGraph() {
 		row.Topology = s.Topology.Spec.String()
-		row.Sample = s.Params.Sample.String()
+		if s.Process.Uses&alloc.ParamSample != 0 {
+			row.Sample = s.Params.Sample.String()
+		}
 		row.Edges = s.Topology.Edges
 	}
 	return row

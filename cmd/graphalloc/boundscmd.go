@@ -117,7 +117,7 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 		q = study.Setting{Process: descs[0], Params: params, N: n, M: m}.Query()
 		q.Topology, q.Degree, q.MinDegree, q.Eps = topo.Topology, topo.Degree, topo.MinDegree, topo.Eps
 		q.Core, q.CoreFraction = topo.Core, topo.CoreFraction
-		if descs[0].Uses&alloc.ParamGraph != 0 {
+		if descs[0].Uses&alloc.ParamSample != 0 {
 			q.Sample = params.Sample.String()
 		}
 		who = describe(descs[0], params)
