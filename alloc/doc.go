@@ -28,6 +28,10 @@
 //	Grouped{D: 4}, Window{D: 4}     two groups (windows) of d/2 contiguous bins
 //	                                [Kenthapadi, Panigrahy 2006]
 //	Weighted{D: 2, Weights: w}      Greedy[d] with random ball weights [TW07]
+//	LocalSearch{G: g}               a uniform vertex of g, then steps to a least
+//	                                loaded neighbour while one is lighter;
+//	                                Θ(log log n) on constant-degree expanders
+//	                                [Bogdan, Sauerwald, Stauffer, Sun 2013]
 //
 // The definitions, including the tie rules, are those of docs/theory.md
 // (section Processes); each type's doc gives its bound and citation.
