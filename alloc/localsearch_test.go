@@ -509,5 +509,19 @@ func BenchmarkLocalSearch(b *testing.B) {
 				})
 			})
 		}
+		// The random 16-regular graph without pipelining, for
+		// comparison.
+		b.Run(fmt.Sprintf("local-search/regular16/n=2^%d/pipelined=off", lg), func(b *testing.B) {
+			saved := pipelineMin
+			pipelineMin = 1 << 62
+			defer func() { pipelineMin = saved }()
+			p := LocalSearch{G: reg}
+			bins := NewBins(n)
+			r := NewRand(1)
+			benchBalls(b, int64(n), func() {
+				bins.Reset()
+				p.Place(bins, int64(n), r)
+			})
+		})
 	}
 }
