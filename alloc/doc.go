@@ -53,7 +53,7 @@
 // # Engines
 //
 // Bins is the per-bin engine, for any topology: one byte a bin for
-// OneChoice, Greedy[d] and Left[d] from 2^17 bins while every load is below
+// OneChoice, Greedy[d], Left[d] and LocalSearch from 2^17 bins while every load is below
 // 255, four bytes otherwise (promoted in place, never overflowing). Place
 // runs a loop specialised to the process, with no interface call,
 // allocation or division per ball; the batch interface lets Config.Trial
