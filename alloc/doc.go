@@ -53,8 +53,9 @@
 // # Engines
 //
 // Bins is the per-bin engine, for any topology: one byte a bin for
-// OneChoice, Greedy[d], Left[d] and LocalSearch from 2^17 bins while every load is below
-// 255, four bytes otherwise (promoted in place, never overflowing). Place
+// OneChoice, Greedy[d], Left[d] and LocalSearch from 2^17 bins while every
+// load is below 255, four bytes otherwise (promoted in place, never
+// overflowing). Place
 // runs a loop specialised to the process, with no interface call,
 // allocation or division per ball; the batch interface lets Config.Trial
 // stop between batches for cancellation and for the --every series without
