@@ -45,6 +45,10 @@ type Descriptor struct {
 	// D is 0 and it is not Params.D (hyper: the mean hyperedge size);
 	// nil if it is Params.D.
 	choices func(p Params) float64
+	// Moves is set when the process's balls walk from bin to bin before
+	// they settle, and its results count the steps (Result.Moves,
+	// Result.MaxMoves).
+	Moves bool
 	// levels reports whether the level engine runs the process with these
 	// parameters (exchangeable processes on the complete graph); nil if
 	// never.
@@ -65,7 +69,8 @@ const (
 	ParamBeta                      // β in [0, 1] (Params.Beta)
 	ParamCap                       // a probe cap (Params.Cap)
 	ParamWeights                   // a weight distribution (Params.Weights)
-	ParamGraph                     // a topology and a sampling rule (Params.Graph, Params.Sample)
+	ParamGraph                     // a topology (Params.Graph)
+	ParamSample                    // a rule that draws candidates from the graph (Params.Sample)
 )
 
 // Family names the theory that covers a process: the key by which package
@@ -86,6 +91,7 @@ const (
 	FamilyWeighted                  // d-choice with weighted balls
 	FamilyMaxOf                     // the most loaded of d uniform bins
 	FamilyHyper                     // the least loaded vertex of a uniform hyperedge
+	FamilyLocalSearch               // a walk to a local minimum of the loads on a graph
 )
 
 // MeanField is the mean-field (fluid-limit) rule of a process on n → ∞
@@ -127,6 +133,7 @@ var descriptors = []*Descriptor{
 	&maxOfDescriptor, &onePlusBetaDescriptor, &rankDescriptor, &graphicalDescriptor,
 	&groupedDescriptor, &windowDescriptor, &weightedDescriptor,
 	&hyperDescriptor,
+	&localSearchDescriptor,
 }
 
 // Descriptors returns the descriptor of every process of the package, in

@@ -31,6 +31,10 @@
 //	Hyper{H: h}                     a uniform hyperedge of h, its least loaded
 //	                                vertex; O(1) for balanced hyperedges of
 //	                                Ω(log n) vertices [Godfrey 2008]
+//	LocalSearch{G: g}               a uniform vertex of g, then steps to a least
+//	                                loaded neighbour while one is lighter;
+//	                                Θ(log log n) on constant-degree expanders
+//	                                [Bogdan, Sauerwald, Stauffer, Sun 2013]
 //
 // The definitions, including the tie rules, are those of docs/theory.md
 // (section Processes); each type's doc gives its bound and citation.
@@ -52,8 +56,9 @@
 // # Engines
 //
 // Bins is the per-bin engine, for any topology: one byte a bin for
-// OneChoice, Greedy[d] and Left[d] from 2^17 bins while every load is below
-// 255, four bytes otherwise (promoted in place, never overflowing). Place
+// OneChoice, Greedy[d], Left[d] and LocalSearch from 2^17 bins while every
+// load is below 255, four bytes otherwise (promoted in place, never
+// overflowing). Place
 // runs a loop specialised to the process, with no interface call,
 // allocation or division per ball; the batch interface lets Config.Trial
 // stop between batches for cancellation and for the --every series without

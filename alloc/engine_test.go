@@ -54,6 +54,8 @@ func engineCases(t *testing.T, n int) []struct {
 		{"left/d=3/random", Left{D: 3, Ties: TiesRandom}},
 		{"graph/regular4/edge", Graphical{G: g}},
 		{"graph/regular4/edge/left", Graphical{G: g, Ties: TiesLeft}},
+		{"local-search/regular4", LocalSearch{G: g}},
+		{"local-search/regular4/left", LocalSearch{G: g, Ties: TiesLeft}},
 	}
 }
 

@@ -68,7 +68,7 @@ var _ Process = Graphical{}
 var graphicalDescriptor = Descriptor{
 	Name:     "graph",
 	Synopsis: "two-choice on a graph (-g): a uniform edge, the lesser loaded end",
-	Uses:     ParamGraph,
+	Uses:     ParamGraph | ParamSample,
 	D:        2,
 	Family:   FamilyGraph,
 	BinBytes: 4,

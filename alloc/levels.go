@@ -77,6 +77,11 @@ func checkLevels(p Rule, n int) error {
 			return fmt.Errorf("alloc: %s needs a graph with at least one edge, complete graph has n=1", p.Name())
 		}
 		return nil
+	case LocalSearch:
+		if p.G.Order() != n {
+			return fmt.Errorf("alloc: graph has %d vertices but the run has n=%d bins", p.G.Order(), n)
+		}
+		return nil
 	}
 	return p.Check(n)
 }
@@ -89,7 +94,10 @@ func levelsSupport(p Rule) bool {
 		return false
 	}
 	var params Params
-	if g, ok := p.(Graphical); ok {
+	switch g := p.(type) {
+	case Graphical:
+		params.Graph = g.G
+	case LocalSearch:
 		params.Graph = g.G
 	}
 	return d.Levels(params)
@@ -132,6 +140,7 @@ func (c Config) levelsTrial(ctx context.Context, i int) (Result, error) {
 	res.MaxLoad, res.MinLoad = float64(mx), float64(mn)
 	res.Gap = float64(mx) - float64(c.M)/float64(c.N)
 	res.Probes, res.MaxProbes = stats.Probes, stats.MaxProbes
+	res.Moves, res.MaxMoves = stats.Moves, stats.MaxMoves
 	return res, nil
 }
 
@@ -277,6 +286,8 @@ func (st *levelState) place(m int64, r *Rand) Stats {
 	case Graphical:
 		levelsComplete(h, m, r)
 		return Stats{Probes: 2 * m, MaxProbes: min(m, 1) * 2}
+	case LocalSearch:
+		return levelsLocalSearch(h, m, r)
 	case OnePlusBeta:
 		thr, all := betaThreshold(p.Beta)
 		g := levelsOnePlusBeta(h, m, thr, all, r)

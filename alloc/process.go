@@ -1,6 +1,9 @@
 package alloc
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Rule is an allocation rule, what a Config runs. A Rule value holds only
 // parameters (Greedy{D: 2}); the state of a trial lives elsewhere, so one
@@ -39,12 +42,29 @@ type Process interface {
 type Stats struct {
 	Probes    int64 // bins whose load was read
 	MaxProbes int64 // most bins read for a single ball
+	// Moves and MaxMoves count the steps of a process whose balls walk
+	// from bin to bin (Descriptor.Moves): in all, and the most for a
+	// single ball. Zero for every other process.
+	Moves    int64
+	MaxMoves int64
 }
 
-// Add accumulates t into s.
+// Add accumulates t into s. Probes saturate at the largest int64 (local
+// search on K_n reads n loads a ball).
 func (s *Stats) Add(t Stats) {
-	s.Probes += t.Probes
+	s.Probes = satAdd(s.Probes, t.Probes)
 	s.MaxProbes = max(s.MaxProbes, t.MaxProbes)
+	s.Moves += t.Moves
+	s.MaxMoves = max(s.MaxMoves, t.MaxMoves)
+}
+
+// satAdd returns a + b for a, b ≥ 0, or the largest int64 if the sum
+// overflows.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }
 
 // Ties is how a ball chooses among equally loaded candidates.

@@ -152,6 +152,11 @@ func refPlace(t *testing.T, p Process, L []uint32, m int64, r *Rand) {
 			if p.Ties != TiesLeft && len(tied) > 1 {
 				c = tied[r.Uint64n(uint64(len(tied)))]
 			}
+		case LocalSearch:
+			// The walk is checked step by step in refLocalSearch; the
+			// ball must end least loaded in its neighbourhood.
+			c, within, _, _ = refLocalSearch(t, p, L, r)
+			cands = []uint64{c}
 		case MaxOf, OnePlusBeta, FirstDiff, Grouped, Window:
 			// These processes' references sit beside
 			// their tests (refBall in maxof_test.go).
@@ -219,7 +224,7 @@ func contractCases(t *testing.T) []struct {
 		t.Fatal(err)
 	}
 	k3 := completeUniform(t, 9, 3)
-	return []struct {
+	cases := []struct {
 		name string
 		n    int
 		p    Process
@@ -274,6 +279,16 @@ func contractCases(t *testing.T) []struct {
 		{"hyper/1-uniform", 50, Hyper{H: hyp1}},
 		{"hyper/complete-3-uniform", 9, Hyper{H: k3}},
 	}
+	// Local search on a cycle, a torus, a random regular graph, the star,
+	// a circulant and the complete graph (localsearch_test.go).
+	for _, ls := range localSearchCases(t) {
+		cases = append(cases, struct {
+			name string
+			n    int
+			p    Process
+		}{"local-search/" + ls.name, ls.n, ls.p})
+	}
+	return cases
 }
 
 // TestContract checks, for every process, that the fast loop and the

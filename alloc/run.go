@@ -103,7 +103,12 @@ type Result struct {
 	LoadCounts []int64 `json:"load_counts,omitempty"`
 	Probes     int64   `json:"probes"`
 	MaxProbes  int64   `json:"max_probes"`
-	Series     []Point `json:"series,omitempty"`
+	// Moves is the number of steps the balls took from bin to bin, and
+	// MaxMoves the most any one ball took, for a process whose balls walk
+	// (Descriptor.Moves: local search); omitted when zero.
+	Moves    int64   `json:"moves,omitempty"`
+	MaxMoves int64   `json:"max_moves,omitempty"`
+	Series   []Point `json:"series,omitempty"`
 	// Profile is the sorted normalised load vector (load − m/n, highest
 	// first) as run-length pairs, if Config.Profile is set.
 	Profile []ProfileLevel `json:"profile,omitempty"`
@@ -173,6 +178,7 @@ func (c Config) binsTrial(ctx context.Context, i int, b *Bins, place func(b *Bin
 	res.Gap = float64(mx) - float64(c.M)/float64(c.N)
 	res.LoadCounts = counts
 	res.Probes, res.MaxProbes = st.Probes, st.MaxProbes
+	res.Moves, res.MaxMoves = st.Moves, st.MaxMoves
 	res.Series = series
 	if c.Profile {
 		res.Profile = ProfileFromCounts(counts, c.M, c.N)

@@ -224,6 +224,7 @@ type Query struct {
 	Core             float64 // nonregular: vertices c in the dense core, 0 if unknown
 	CoreFraction     float64 // nonregular: fraction f of the edges with both ends in the core, 0 if unknown
 	Sample           string  // "edge" (uniform edge) or "vertex" (uniform vertex, then neighbour); "" means edge
+	Ties             string  // the tie rule the process uses: "random" or "left"; "" means random (local search's O(1) bound needs random ties)
 
 	// Weighted balls ("weighted").
 	Weights string // the --weights DIST spec: const, exp, pareto:shape=A, uniform:a=A,b=B; "" means exp
@@ -270,6 +271,11 @@ func (q Query) Validate() error {
 	case q.Sample != "" && q.Sample != "edge" && q.Sample != "vertex":
 		return fmt.Errorf("analysis: unknown sampling rule %q (allowed: edge, vertex)", q.Sample)
 	}
+	if q.Ties != "" {
+		if _, err := alloc.ParseTies(q.Ties); err != nil {
+			return err
+		}
+	}
 	if q.Process != "" {
 		if _, err := alloc.Lookup(q.Process); err != nil {
 			return err
@@ -303,6 +309,7 @@ func (q Query) weights() (alloc.WeightDist, error) {
 //
 //	[ABKU99] Azar, Broder, Karlin, Upfal, Balanced allocations, SIAM J. Comput. 1999
 //	[BCSV06] Berenbrink, Czumaj, Steger, Vöcking, Balanced allocations: the heavily loaded case, SIAM J. Comput. 2006
+//	[BSSS13] Bogdan, Sauerwald, Stauffer, Sun, Balls into bins via local search, SODA 2013
 //	[BF22]   Bansal, Feldheim, The power of two choices in graphical allocation, STOC 2022
 //	[God08]  Godfrey, Balls and bins with structure: balanced allocations on hypergraphs, SODA 2008
 //	[KP06]   Kenthapadi, Panigrahy, Balanced allocation on graphs, SODA 2006
@@ -441,6 +448,8 @@ func (e *boundEnv) boundsFor(d *alloc.Descriptor) []Bound {
 		return e.weighted()
 	case alloc.FamilyHyper:
 		return e.hyper()
+	case alloc.FamilyLocalSearch:
+		return e.localSearch()
 	}
 	return nil
 }
@@ -864,6 +873,110 @@ func (e *boundEnv) graph() []Bound {
 	if complete {
 		b.Applies = true
 		b.Reason = "w.h.p., every m; an edge of K_n is two distinct uniform bins: greedy with d = 2"
+	} else {
+		b.Reason = fmt.Sprintf("for the complete graph; topology is %s", topo)
+	}
+	bs = append(bs, b)
+	return bs
+}
+
+// localSearch: local search allocation [BSSS13], for m = n, w.h.p.:
+// Θ(log log n) on expanders of constant maximum degree,
+// Θ((log n / log log n)^{1/(k+1)}) on k-dimensional grids, O(1) on almost
+// regular graphs of minimum degree Ω(log n) with random ties; and, from
+// the definition, exactly ⌈m/n⌉ on K_n for every m (each ball goes to a
+// least loaded bin). "Constant degree" and "degree Ω(log n)" describe
+// families of graphs; at one n graphalloc reads a degree below ln n as the
+// first and one at least ln n as the second, so that exactly one of the
+// two applies to a random regular graph of degree ≥ 3.
+func (e *boundEnv) localSearch() []Bound {
+	q := e.q
+	topo, _, _ := strings.Cut(q.Topology, ":")
+	if topo == "" {
+		topo = "complete"
+	}
+	delta := q.Degree
+	if delta == 0 {
+		switch topo {
+		case "complete":
+			delta = e.n - 1
+		case "cycle":
+			delta = 2
+		case "hypercube":
+			if e.lg == math.Trunc(e.lg) {
+				delta = e.lg
+			}
+		}
+	}
+	regular := delta > 0 && topo != "nonregular"
+	nan := math.NaN()
+	var bs []Bound
+
+	// Expanders of constant degree.
+	b := Bound{Name: "max load, expander of constant degree, m = n [BSSS13]", Kind: KindOrder, Order: "Θ",
+		Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
+		Value: e.lg2, Formula: "Θ(log log n)", Base: "log2"}
+	switch {
+	case topo != "regular":
+		b.Reason = fmt.Sprintf("for expanders of constant maximum degree (graphalloc takes a random regular graph, regular:degree=D with D ≥ 3); topology is %s", topo)
+	case delta < 3:
+		b.Reason = fmt.Sprintf("a random Δ-regular graph is an expander w.h.p. for Δ ≥ 3; here Δ = %g", delta)
+	case delta >= e.ln:
+		b.Reason = fmt.Sprintf("for constant degree, read as Δ < ln n = %.4g; here Δ = %g, where the O(1) bound of degree Ω(log n) applies", e.ln, delta)
+	default:
+		b.Applies = true
+		b.Reason = fmt.Sprintf("w.h.p.; a random %g-regular graph is an expander w.h.p., its degree read as constant (Δ < ln n = %.4g)", delta, e.ln)
+	}
+	bs = append(bs, b)
+
+	// k-dimensional grids: the torus (a cycle for k = 1).
+	k := 0.0
+	switch topo {
+	case "cycle":
+		k = 1
+	case "torus":
+		if regular {
+			k = delta / 2 // 2k-regular for side ≥ 3
+		}
+	}
+	b = Bound{Name: "max load, k-dimensional torus, m = n [BSSS13]", Kind: KindOrder, Order: "Θ",
+		Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
+		Value: math.Pow(e.lg/e.lg2, 1/(k+1)), Formula: "Θ((log n / log log n)^{1/(k+1)})", Base: "log2"}
+	switch {
+	case k == 0:
+		b.Reason, b.Value = fmt.Sprintf("for k-dimensional grids and tori (torus:dim=K, cycle); topology is %s", topo), nan
+	case k != math.Trunc(k) || math.Pow(e.n, 1/k) < 3-1e-9:
+		b.Reason, b.Value = fmt.Sprintf("needs a torus of side ≥ 3 (degree 2k); here Δ = %g, n = %g", delta, e.n), nan
+	default:
+		b.Applies = true
+		b.Reason = fmt.Sprintf("w.h.p.; k = %g; stated for k-dimensional grids of constant k, graphalloc's torus is the grid with its boundary wrapped around", k)
+	}
+	bs = append(bs, b)
+
+	// Almost regular, minimum degree Ω(log n), random ties.
+	b = Bound{Name: "max load, almost regular, minimum degree Ω(log n), m = n [BSSS13]", Kind: KindOrder, Order: "O",
+		Quantity: QuantityMaxLoad, Regime: RegimeMEqN, NoValue: true,
+		Formula: "O(1), a constant independent of n", Base: ""}
+	switch {
+	case !regular:
+		b.Reason = fmt.Sprintf("for almost regular graphs (max degree / min degree bounded); graphalloc knows it of regular graphs only, and %s is not regular or its degrees are unknown", topo)
+	case delta < e.ln:
+		b.Reason = fmt.Sprintf("needs minimum degree Ω(log n), read as δ ≥ ln n = %.4g; here δ = %g", e.ln, delta)
+	case q.Ties == alloc.TiesLeft.String():
+		b.Reason = "needs random ties: with a fixed tie rule the paper shows graphs of this kind with a larger maximum load"
+	default:
+		b.Applies = true
+		b.Reason = fmt.Sprintf("w.h.p. with random ties; Δ = %g ≥ ln n = %.4g", delta, e.ln)
+	}
+	bs = append(bs, b)
+
+	// The complete graph, from the definition.
+	b = Bound{Name: "max load, complete graph, any m (exact)", Kind: KindUpper,
+		Quantity: QuantityMaxLoad, Regime: RegimeAnyM,
+		Value: math.Ceil(e.m / e.n), Formula: "⌈m/n⌉", Base: ""}
+	if topo == "complete" {
+		b.Applies = true
+		b.Reason = "always: on K_n every ball goes to a least loaded bin, so the max load is ⌈m/n⌉, the least any allocation reaches"
 	} else {
 		b.Reason = fmt.Sprintf("for the complete graph; topology is %s", topo)
 	}

@@ -296,6 +296,7 @@ func TestBoundsWellFormed(t *testing.T) {
 	for _, topo := range []string{"", "complete", "cycle", "torus:dim=2", "hypercube", "regular:degree=4", "nonregular", "gnp:p=0.01", "file:x.txt"} {
 		for _, deg := range []float64{0, 4} {
 			queries = append(queries, Query{N: 1024, M: 1024, Process: "graph", Topology: topo, Degree: deg, Expansion: 0.1})
+			queries = append(queries, Query{N: 1024, M: 1024, Process: "local-search", Topology: topo, Degree: deg})
 		}
 	}
 	queries = append(queries, Query{N: 1024, M: 1024, Process: "graph", Expansion: 3}, Query{N: 1024, M: 1024, Process: "one-plus-beta", Beta: 2})
@@ -355,9 +356,9 @@ func TestBoundsWellFormed(t *testing.T) {
 		}
 	}
 	// All processes but rank: 3 one-choice + 3 greedy + 3 left + 1 (1+β) +
-	// 8 graph + 1 grouped + 1 window + 1 weighted + 2 hyper.
-	if got := len(Bounds(Query{N: 1000})); got != 23 {
-		t.Errorf("Bounds for every process: %d, want 23", got)
+	// 8 graph + 1 grouped + 1 window + 1 weighted + 2 hyper + 4 local-search.
+	if got := len(Bounds(Query{N: 1000})); got != 27 {
+		t.Errorf("Bounds for every process: %d, want 27", got)
 	}
 	if bs := Bounds(Query{N: 2, M: 2, Process: "greedy"}); bs[0].Applies || !strings.Contains(bs[0].Reason, "n >= 3") {
 		t.Errorf("n = 2: %+v", bs[0])

@@ -78,7 +78,7 @@ func NewConfig(s study.Setting) Config {
 		c.Graph = t.Spec.String()
 		if t.MinRank > 0 {
 			c.MinRank, c.MaxRank, c.MeanDegree = t.MinRank, t.MaxRank, t.Degree.Mean
-		} else {
+		} else if d.Uses&alloc.ParamSample != 0 {
 			c.Sample = s.Params.Sample.String()
 		}
 		lo, hi := t.Degree.Min, t.Degree.Max
@@ -142,10 +142,10 @@ func (c Config) Label() string {
 		return c.Process
 	}
 	d := s.Process
-	if d.Uses&alloc.ParamGraph != 0 && c.Sample == "" {
-		return fmt.Sprintf("%s on %s", d.Name, c.Graph)
-	}
 	if d.Uses&alloc.ParamGraph != 0 {
+		if c.Sample == "" {
+			return fmt.Sprintf("%s on %s", d.Name, c.Graph)
+		}
 		return fmt.Sprintf("%s on %s (%s sampling)", d.Name, c.Graph, c.Sample)
 	}
 	r, err := d.New(s.Params)

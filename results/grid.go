@@ -48,7 +48,10 @@ func NewGridConfig(g study.Grid, balls string) GridConfig {
 			continue
 		}
 		if d.Uses&alloc.ParamGraph != 0 {
-			c.Graphs, c.Sample = g.Graphs, g.Params.Sample.String()
+			c.Graphs = g.Graphs
+		}
+		if d.Uses&alloc.ParamSample != 0 {
+			c.Sample = g.Params.Sample.String()
 		}
 		if d.Uses&alloc.ParamBeta != 0 {
 			c.Beta = g.Params.Beta

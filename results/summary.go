@@ -42,8 +42,14 @@ type Summary struct {
 	MaxLoad Stat    `json:"max_load"`
 	Gap     Stat    `json:"gap"`
 	Probes  float64 `json:"probes_per_ball"`
-	Bounds  []Bound `json:"bounds"`
-	Fluid   *Fluid  `json:"fluid,omitempty"`
+	// MovesPerBall is the mean number of steps a ball took from bin to bin,
+	// over the trials, and MaxMoves the most any one ball took, for a
+	// process whose balls walk (alloc.Descriptor.Moves: local search);
+	// nil for the others.
+	MovesPerBall *float64 `json:"moves_per_ball,omitempty"`
+	MaxMoves     *int64   `json:"max_moves,omitempty"`
+	Bounds       []Bound  `json:"bounds"`
+	Fluid        *Fluid   `json:"fluid,omitempty"`
 	// Series is the --every series averaged over the trials, Profile the
 	// mean sorted normalised load vector (--profile); nil without them.
 	Series  []SeriesPoint        `json:"series,omitempty"`
@@ -66,6 +72,16 @@ func Summarize(c Config, rs []alloc.Result) (Summary, error) {
 		s.Fluid = &Fluid{Process: f.Process, Tails: f.Tails, PredMax: f.PredictedMaxLoad, PMaxAtLst: f.PMaxAtLeast}
 	}
 	s.Series, s.Profile = meanSeries(rs, c.N), meanProfile(rs)
+	if set.Process.Moves && c.M > 0 && len(rs) > 0 {
+		var moves float64
+		var most int64
+		for _, r := range rs {
+			moves += float64(r.Moves)
+			most = max(most, r.MaxMoves)
+		}
+		perBall := moves / float64(c.M) / float64(len(rs))
+		s.MovesPerBall, s.MaxMoves = &perBall, &most
+	}
 	for _, b := range sum.Bounds {
 		bj := Bound{Name: b.Name, Kind: b.Kind, Formula: b.Formula, Base: b.Base}
 		if !b.NoValue {

@@ -159,19 +159,32 @@ func writeTable(out io.Writer, f *File) error {
 	fmt.Fprintf(w, "%s: n=%d m=%d (m/n=%.4g), ties=%s, seed=%d, %d trials\n\n",
 		c.Label(), c.N, c.M, float64(c.M)/float64(c.N), c.Ties, c.Seed, len(rs))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "trial\tmax_load\tmin_load\tgap\tprobes/ball\t")
+	moves := s.MovesPerBall != nil // a process whose balls walk
+	head := "trial\tmax_load\tmin_load\tgap\tprobes/ball\t"
+	if moves {
+		head += "moves/ball\tmax_moves\t"
+	}
+	fmt.Fprintln(tw, head)
 	for _, r := range rs {
-		ppb := 0.0
+		ppb, mpb := 0.0, 0.0
 		if c.M > 0 {
 			ppb = float64(r.Probes) / float64(c.M)
+			mpb = float64(r.Moves) / float64(c.M)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%.4f\t%.3f\t\n", r.Trial, formatLoad(r.MaxLoad), formatLoad(r.MinLoad), r.Gap, ppb)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%.4f\t%.3f\t", r.Trial, formatLoad(r.MaxLoad), formatLoad(r.MinLoad), r.Gap, ppb)
+		if moves {
+			fmt.Fprintf(tw, "%.4f\t%d\t", mpb, r.MaxMoves)
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "max load: mean %.3f ± %.3f (95%% CI %s), distribution %s\n",
 		s.MaxLoad.Mean, s.MaxLoad.Std, s.MaxLoad.Interval("%.3f"), FormatCounts(s.MaxLoad.Counts))
 	fmt.Fprintf(w, "gap:      mean %.3f ± %.3f\n", s.Gap.Mean, s.Gap.Std)
+	if moves {
+		fmt.Fprintf(w, "moves:    %.4f per ball on average, at most %d for one ball\n", *s.MovesPerBall, *s.MaxMoves)
+	}
 	fmt.Fprint(w, "measured, load ≥ i (mean fraction):")
 	if rs := trialsWithCounts(rs); len(rs) > 0 {
 		for i, tail := range study.MeanTails(rs, c.N) {

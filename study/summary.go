@@ -86,7 +86,8 @@ func (s Setting) usesGraph() bool {
 // Query returns the bounds query of s.
 func (s Setting) Query() analysis.Query {
 	d := s.Process
-	q := analysis.Query{N: float64(s.N), M: float64(s.M), D: d.Choices(s.Params), Beta: s.Params.Beta, Process: d.Name}
+	q := analysis.Query{N: float64(s.N), M: float64(s.M), D: d.Choices(s.Params), Beta: s.Params.Beta, Process: d.Name,
+		Ties: d.TiesFor(s.Params).String()}
 	if d.Uses&alloc.ParamWeights != 0 {
 		q.Weights = s.Params.Weights.String()
 	}
@@ -104,7 +105,9 @@ func (s Setting) Query() analysis.Query {
 	}
 	q.Core, q.CoreFraction = float64(t.Core), t.CoreFraction
 	q.Expansion = t.Expansion
-	q.Sample = s.Params.Sample.String()
+	if d.Uses&alloc.ParamSample != 0 {
+		q.Sample = s.Params.Sample.String()
+	}
 	if t.MinRank > 0 {
 		q.MinRank = float64(t.MinRank)
 		if t.Degree.Mean > 0 {
@@ -209,7 +212,9 @@ func newRow(s Setting, seed uint64, trials int, rs []alloc.Result) Row {
 	}
 	if s.usesGraph() {
 		row.Topology = s.Topology.Spec.String()
-		row.Sample = s.Params.Sample.String()
+		if s.Process.Uses&alloc.ParamSample != 0 {
+			row.Sample = s.Params.Sample.String()
+		}
 		row.Edges = s.Topology.Edges
 	}
 	return row

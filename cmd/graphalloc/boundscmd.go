@@ -120,7 +120,7 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 		if topo.MinRank > 0 {
 			q.MinRank, q.Balance, q.D = topo.MinRank, topo.Balance, topo.D
 		}
-		if descs[0].Uses&alloc.ParamGraph != 0 {
+		if descs[0].Uses&alloc.ParamSample != 0 {
 			q.Sample = params.Sample.String()
 		}
 		who = describe(descs[0], params)

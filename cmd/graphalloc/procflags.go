@@ -45,7 +45,7 @@ var flagParams = []struct {
 	param alloc.Param
 }{
 	{"beta", alloc.ParamBeta}, {"cap", alloc.ParamCap}, {"weights", alloc.ParamWeights},
-	{"sample", alloc.ParamGraph}, {graphFlagName, alloc.ParamGraph}, {"expansion", alloc.ParamGraph},
+	{"sample", alloc.ParamSample}, {graphFlagName, alloc.ParamGraph}, {"expansion", alloc.ParamGraph},
 }
 
 // users lists the processes that read parameter p.

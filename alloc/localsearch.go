@@ -1,0 +1,559 @@
+package alloc
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"unsafe"
+
+	"github.com/graphalloc/graphalloc/graphgen"
+)
+
+// LocalSearch is the local search allocation of Bogdan, Sauerwald, Stauffer
+// and Sun on a graph G whose vertices are the bins [BSSS13]: each ball
+// starts at a uniform vertex u; while u has a neighbour of strictly smaller
+// load, the ball moves to a neighbour of least load, chosen uniformly among
+// the neighbours of that load; at a local minimum (no neighbour strictly
+// lighter) it stays. Every step lowers the load under the ball, so a ball
+// takes at most (its start's load − the least load) moves.
+//
+// For m = n, w.h.p. [BSSS13]: the maximum load is Θ(log log n) on
+// expanders of constant maximum degree; Θ((log n / log log n)^{1/(k+1)}) on
+// k-dimensional grids (graphalloc's torus:dim=K, and the cycle, k = 1); and
+// O(1) on almost regular graphs of minimum degree Ω(log n), with random
+// ties (the paper shows that this last bound needs them). On the complete
+// graph every ball goes to a uniform one of the least loaded bins: a ball
+// whose start is not least loaded moves once, to a least loaded bin, where
+// it stays; so the maximum load is exactly ⌈m/n⌉, and the number of moves
+// of ball k (from 0) is 1 with probability (k mod n)/n (docs/theory.md).
+//
+// Ties: TiesRandom (the default) is the definition's uniform choice among
+// the least loaded neighbours; TiesLeft takes the first of them in
+// adjacency order (ascending id on a CSR graph and on K_n, the connection
+// set's order on a circulant), a fixed rule of the kind the paper sets
+// against random ties.
+//
+// Randomness. A ball draws its start u = Uint64n(n) and then one Uint64,
+// the seed of its own generator (a Rand with that state), from which every
+// other draw of the ball comes: on a CSR graph or a circulant, at each
+// step one pass over the neighbours finds the least load and how many c
+// neighbours hold it, without a branch (docs/theory.md, note 3), and one
+// draw j = Uint64n(c) picks the j-th of them in adjacency order (a second
+// pass, only when the ball moves); on K_n, the least loaded bin (see
+// below). Two draws a ball from r, whatever the walk, so the loop can
+// draw balls ahead of placing them (pipelined on large graphs), and the
+// draws are those of the plain loop in reference_test.go. One draw per
+// move rather than one per tie (single-pass reservoir sampling): at m = n a
+// ball that moves has about half its neighbours tied, and the reservoir
+// draws and their branches cost half the time of the loop (measured on a
+// random 16-regular graph, n = 2^12: 9.4 against 19 million balls per
+// second of CPU time).
+//
+// The complete graph is not scanned: the neighbourhood of u is every other
+// bin, so the loop keeps the least load μ, the number f of bins holding
+// it, and for blocks of 64 bins (and groups of 64 blocks, and so on) how
+// many hold μ. A ball whose start holds more than μ draws up to
+// completeTries uniform bins from its generator and takes the first that
+// holds μ; if none does, it draws j uniform in [0, f) and takes the j-th
+// bin holding μ in index order. Either way the bin is uniform among those
+// holding μ, so the law is the definition's, and the choice depends on
+// the loads and the draws alone (not on how the balls were batched). The
+// counts are rebuilt from the loads in O(n) at each call of Place and when
+// the least load rises.
+//
+// On every graph a bin holding the least load of all is a local minimum,
+// whatever its neighbours hold: a ball that starts at or steps to one
+// stops there without its neighbours' loads being read (at m = n most
+// balls do, and on a large graph the neighbour list is a cache miss). The
+// least load and the number of bins holding it are rebuilt in O(n) at each
+// call of Place and when it rises, as on K_n.
+//
+// Stats: Probes counts the loads the definition reads, the start's and
+// those of the neighbours of every vertex the ball visits (on K_n,
+// 1 + (n−1)·(1 + moves), though the loop reads O(1) on average); Moves and
+// MaxMoves the steps.
+//
+// G must be a *graphgen.CSR, a graphgen.Complete or a graphgen.Circulant.
+type LocalSearch struct {
+	G    graphgen.Graph
+	Ties Ties
+}
+
+var _ Process = LocalSearch{}
+
+var localSearchDescriptor = Descriptor{
+	Name:     "local-search",
+	Synopsis: "local search on a graph (-g): a uniform vertex, then steps to a least loaded neighbour while one is strictly lighter",
+	Uses:     ParamGraph,
+	D:        1,
+	Family:   FamilyLocalSearch,
+	BinBytes: 4,
+	Moves:    true,
+	levels:   onComplete,
+	build:    func(p Params) Rule { return LocalSearch{G: p.Graph, Ties: p.Ties} },
+}
+
+// Name returns the command-line name, "local-search".
+func (LocalSearch) Name() string { return localSearchDescriptor.Name }
+
+// String returns "local-search".
+func (p LocalSearch) String() string { return p.Name() }
+
+// Check requires G to be a supported graph with n ≥ 1 vertices. A graph
+// without edges is allowed: every vertex is then a local minimum, and the
+// process is one-choice.
+func (p LocalSearch) Check(n int) error {
+	if p.G == nil {
+		return fmt.Errorf("alloc: %s needs a graph", p.Name())
+	}
+	if p.G.Order() != n {
+		return fmt.Errorf("alloc: graph has %d vertices but the run has n=%d bins", p.G.Order(), n)
+	}
+	if err := checkBins(p.Name(), n); err != nil {
+		return err
+	}
+	switch p.G.(type) {
+	case *graphgen.CSR, graphgen.Complete, graphgen.Circulant:
+		return nil
+	}
+	return fmt.Errorf("alloc: %s does not support graphs of type %T", p.Name(), p.G)
+}
+
+// Place throws m balls; see LocalSearch for the stats.
+func (p LocalSearch) Place(b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
+	left := p.Ties.resolve(TiesRandom) == TiesLeft
+	var st Stats
+	switch g := p.G.(type) {
+	case *graphgen.CSR:
+		off, adj := g.Offsets(), g.Adjacency()
+		b.place(m,
+			func(L []uint8, m int64) int64 { return localSearchCSR(L, m, off, adj, left, r, &st) },
+			func(L []uint32, m int64) int64 { return localSearchCSR(L, m, off, adj, left, r, &st) })
+	case graphgen.Circulant:
+		S := g.ConnectionSet()
+		b.place(m,
+			func(L []uint8, m int64) int64 { return localSearchCirculant(L, m, S, left, r, &st) },
+			func(L []uint32, m int64) int64 { return localSearchCirculant(L, m, S, left, r, &st) })
+	case graphgen.Complete:
+		b.place(m,
+			func(L []uint8, m int64) int64 { return localSearchComplete(L, m, left, r, &st) },
+			func(L []uint32, m int64) int64 { return localSearchComplete(L, m, left, r, &st) })
+	}
+	return st
+}
+
+// localSearchCSR places m balls by local search on the CSR graph (off,
+// adj) and returns how many it placed (see oneChoice: on one-byte loads it
+// stops before a ball that would raise a bin to 255, with r at that
+// ball's first draw). With a large graph or large loads it runs the
+// pipelined loop, which places the same balls.
+func localSearchCSR[T uint8 | uint32](L []T, m int64, off []int, adj []uint32, left bool, r *Rand, st *Stats) int64 {
+	delta := regularDegree(off)
+	if len(adj) > 0 && (pipelined(len(adj), 4) || pipelined(len(L), unsafe.Sizeof(L[0]))) {
+		return localSearchCSRPiped(L, m, off, adj, delta, left, r, st)
+	}
+	n := uint64(len(L))
+	mu, f := leastCount(L)
+	s := r.state
+	var probes, most, moves, mostMoves int64
+	k := int64(0)
+	for ; k < m; k++ {
+		s0 := s
+		var u, t uint64
+		s, u = below(s, n)
+		s, t = next(s)
+		u, lu, read, steps := walkCSR(L, off, adj, delta, mu, u, t, off[u], off[u+1], left)
+		if full(L, lu) {
+			s = s0
+			break
+		}
+		L[u] = T(lu + 1)
+		if lu == mu {
+			if f--; f == 0 {
+				mu, f = leastCount(L)
+			}
+		}
+		probes += read
+		most = max(most, read)
+		moves += steps
+		mostMoves = max(mostMoves, steps)
+	}
+	r.state = s
+	st.Add(Stats{Probes: probes, MaxProbes: most, Moves: moves, MaxMoves: mostMoves})
+	return k
+}
+
+// regularDegree returns Δ if the rows off describe a Δ-regular graph
+// (off[v] = v·Δ for every v), else 0. O(n), sequential: of the order of
+// the MaxMin scan a --every sample takes between two calls of Place.
+func regularDegree(off []int) int {
+	if len(off) < 2 {
+		return 0
+	}
+	delta := off[1] - off[0]
+	for v, o := range off {
+		if o != v*delta {
+			return 0
+		}
+	}
+	return delta
+}
+
+// walkCSR walks a ball from its start u, whose row is adj[lo:hi], drawing
+// its ties from its generator state t, and returns the local minimum it
+// stops at, that bin's load, the loads read and the moves. If delta > 0
+// the graph is delta-regular and vertex v's row is adj[v·delta:(v+1)·delta].
+// mu is the least load of all bins: a vertex holding it is a local
+// minimum whatever its neighbours hold, so its row is not read (at m = n
+// most balls start at or step to such a vertex, and its row is a cache
+// miss); the loads the definition reads there are counted all the same.
+func walkCSR[T uint8 | uint32](L []T, off []int, adj []uint32, delta int, mu, u, t uint64, lo, hi int, left bool) (c, lc uint64, read, steps int64) {
+	lu := uint64(L[u])
+	read = 1
+	for {
+		read += int64(hi - lo)
+		if lu == mu {
+			return u, lu, read, steps
+		}
+		row := adj[lo:hi]
+		best, cnt := leastOf(L, row, lu)
+		if best == lu {
+			return u, lu, read, steps // a local minimum
+		}
+		var j uint64
+		if !left {
+			t, j = below(t, cnt)
+		}
+		u, lu = jthOf(L, row, best, j), best
+		if delta > 0 {
+			lo = int(u) * delta // a regular graph: no offsets to read
+			hi = lo + delta
+		} else {
+			lo, hi = off[u], off[u+1]
+		}
+		steps++
+	}
+}
+
+// leastCount returns the least load of L and the number of bins holding
+// it. O(n): at each call of Place and when the least load rises (about
+// once every n balls when the loads are even).
+func leastCount[T uint8 | uint32](L []T) (mu, f uint64) {
+	mn := L[0]
+	for _, l := range L {
+		if l < mn {
+			mn, f = l, 0
+		}
+		if l == mn {
+			f++
+		}
+	}
+	return uint64(mn), f
+}
+
+// localSearchCirculant is localSearchCSR on the circulant graph with
+// connection set S: the neighbours of v are v + S[j] mod n, in the order
+// of S.
+func localSearchCirculant[T uint8 | uint32](L []T, m int64, S []uint32, left bool, r *Rand, st *Stats) int64 {
+	n := uint64(len(L))
+	mu, f := leastCount(L)
+	s := r.state
+	var probes, most, moves, mostMoves int64
+	k := int64(0)
+	for ; k < m; k++ {
+		s0 := s
+		var u, t uint64
+		s, u = below(s, n)
+		s, t = next(s)
+		lu := uint64(L[u])
+		read, steps := int64(1), int64(0)
+		for {
+			read += int64(len(S))
+			if lu == mu {
+				break // a least loaded bin (see walkCSR)
+			}
+			best, cnt := leastAround(L, S, u, lu)
+			if best == lu {
+				break
+			}
+			var j uint64
+			if !left {
+				t, j = below(t, cnt)
+			}
+			u, lu = jthAround(L, S, u, best, j), best
+			steps++
+		}
+		if full(L, lu) {
+			s = s0
+			break
+		}
+		L[u] = T(lu + 1)
+		if lu == mu {
+			if f--; f == 0 {
+				mu, f = leastCount(L)
+			}
+		}
+		probes += read
+		most = max(most, read)
+		moves += steps
+		mostMoves = max(mostMoves, steps)
+	}
+	r.state = s
+	st.Add(Stats{Probes: probes, MaxProbes: most, Moves: moves, MaxMoves: mostMoves})
+	return k
+}
+
+// leastOf returns the least load among lu and the loads of the bins in
+// row, and how many bins of row hold it (0 if none is below lu): one pass
+// written so that the compiler emits conditional moves, not branches
+// (docs/theory.md, note 3; at m = n a row's loads are a few small values
+// in random order).
+func leastOf[T uint8 | uint32](L []T, row []uint32, lu uint64) (best, cnt uint64) {
+	best = lu
+	for _, w := range row {
+		lw := uint64(L[w])
+		if lw < best {
+			best, cnt = lw, 0
+		}
+		if lw == best {
+			cnt++
+		}
+	}
+	return best, cnt
+}
+
+// jthOf returns the j-th bin of row (from 0, in row order) holding best.
+func jthOf[T uint8 | uint32](L []T, row []uint32, best, j uint64) uint64 {
+	for _, w := range row {
+		if uint64(L[w]) == best {
+			if j == 0 {
+				return uint64(w)
+			}
+			j--
+		}
+	}
+	panic("alloc: local search lost its least loaded neighbour")
+}
+
+// leastAround is leastOf for the neighbours u + S[i] mod n of a circulant.
+func leastAround[T uint8 | uint32](L []T, S []uint32, u, lu uint64) (best, cnt uint64) {
+	n := uint64(len(L))
+	best = lu
+	for _, d := range S {
+		w := u + uint64(d)
+		if w >= n {
+			w -= n
+		}
+		lw := uint64(L[w])
+		if lw < best {
+			best, cnt = lw, 0
+		}
+		if lw == best {
+			cnt++
+		}
+	}
+	return best, cnt
+}
+
+// jthAround is jthOf for the neighbours of u in a circulant.
+func jthAround[T uint8 | uint32](L []T, S []uint32, u, best, j uint64) uint64 {
+	n := uint64(len(L))
+	for _, d := range S {
+		w := u + uint64(d)
+		if w >= n {
+			w -= n
+		}
+		if uint64(L[w]) == best {
+			if j == 0 {
+				return w
+			}
+			j--
+		}
+	}
+	panic("alloc: local search lost its least loaded neighbour")
+}
+
+// completeTries is how many uniform bins a ball on K_n tries before it
+// counts its way to a least loaded bin through the index (see
+// LocalSearch). Measured at n = 2^20, m = n, million balls per second of
+// CPU time: 26 with 4 tries, 33 with 8, 39 with 16, 40 with 32, 42 with
+// 64, 41 with 256.
+const completeTries = 64
+
+// localSearchComplete places m balls by local search on K_n (see
+// LocalSearch and localSearchCSR).
+func localSearchComplete[T uint8 | uint32](L []T, m int64, left bool, r *Rand, st *Stats) int64 {
+	n := uint64(len(L))
+	var x minIndex
+	mu, f := buildIndex(&x, L)
+	s := r.state
+	var moves, mostMoves int64
+	k := int64(0)
+	for ; k < m; k++ {
+		if full(L, mu) {
+			break // every ball goes to a bin holding mu
+		}
+		var u, t uint64
+		s, u = below(s, n)
+		s, t = next(s)
+		c := u
+		if uint64(L[u]) != mu {
+			moves++
+			mostMoves = 1
+			found := false
+			if !left {
+				for range completeTries {
+					var v uint64
+					t, v = below(t, n)
+					if uint64(L[v]) == mu {
+						c, found = v, true
+						break
+					}
+				}
+			}
+			if !found {
+				j := uint64(0)
+				if !left {
+					t, j = below(t, f)
+				}
+				c = findMin(&x, L, mu, j)
+			}
+		}
+		L[c] = T(mu + 1)
+		x.remove(c)
+		if f--; f == 0 {
+			mu, f = buildIndex(&x, L)
+		}
+	}
+	r.state = s
+	st.Add(completeStats(n, k, moves, mostMoves))
+	return k
+}
+
+// completeStats are the stats of k balls on K_n that moved moves times in
+// all, at most mostMoves (0 or 1) for one ball: each reads its start and
+// the start's n−1 neighbours, and a ball that moves the n−1 neighbours of
+// the bin it reaches. Probes saturate at the largest int64 (n·m passes it
+// from n·m ≈ 9.2·10^18).
+func completeStats(n uint64, k, moves, mostMoves int64) Stats {
+	nb := n - 1
+	hi, probes := bits.Mul64(uint64(k), n)
+	hi2, p2 := bits.Mul64(uint64(moves), nb)
+	probes, carry := bits.Add64(probes, p2, 0)
+	if hi != 0 || hi2 != 0 || carry != 0 || probes > math.MaxInt64 {
+		probes = math.MaxInt64
+	}
+	return Stats{Probes: int64(probes), MaxProbes: min(k, 1) * int64(1+nb*uint64(1+mostMoves)),
+		Moves: moves, MaxMoves: mostMoves}
+}
+
+// levelsLocalSearch is local search on K_n in the level engine: every ball
+// raises a least loaded bin, and moves iff its start, a uniform rank, is
+// not least loaded (rank below t[1]); it draws its start and its seed as
+// the per-bin loop does.
+func levelsLocalSearch(h *tails, m int64, r *Rand) Stats {
+	n := h.n
+	s := r.state
+	var moves, most int64
+	for range m {
+		var u uint64
+		s, u = below(s, n)
+		s, _ = next(s)
+		if len(h.t) > 1 && u < h.t[1] {
+			moves++
+			most = 1
+		}
+		h.raise(0)
+	}
+	r.state = s
+	return completeStats(n, m, moves, most)
+}
+
+// minIndex counts the bins that hold the least load μ: lv[0][b] among the
+// 64 bins [64b, 64b+64), and lv[i+1][g] = lv[i][64g] + … + lv[i][64g+63],
+// up to a last level of at most 64 entries. Removing a bin costs one
+// decrement a level; finding the j-th bin holding μ scans at most 64
+// entries a level and the 64 loads of one block.
+type minIndex struct {
+	lv [][]uint32
+}
+
+// buildIndex sets x to the bins of L that hold its least load, and
+// returns that load μ and their number. O(n).
+func buildIndex[T uint8 | uint32](x *minIndex, L []T) (mu, f uint64) {
+	mn := L[0]
+	for _, l := range L {
+		mn = min(mn, l)
+	}
+	if x.lv == nil {
+		for size := len(L); ; {
+			size = (size + 63) / 64
+			x.lv = append(x.lv, make([]uint32, size))
+			if size <= 64 {
+				break
+			}
+		}
+	}
+	a := x.lv[0]
+	for b := range a {
+		cnt := uint32(0)
+		for _, l := range L[64*b : min(64*b+64, len(L))] {
+			if l == mn {
+				cnt++
+			}
+		}
+		a[b] = cnt
+		f += uint64(cnt)
+	}
+	for i := 1; i < len(x.lv); i++ {
+		lo, hi := x.lv[i-1], x.lv[i]
+		for g := range hi {
+			sum := uint32(0)
+			for _, c := range lo[64*g : min(64*g+64, len(lo))] {
+				sum += c
+			}
+			hi[g] = sum
+		}
+	}
+	return uint64(mn), f
+}
+
+// remove takes bin c out of the count (its load has risen above μ).
+func (x *minIndex) remove(c uint64) {
+	for i, a := range x.lv {
+		a[c>>(6*(i+1))]--
+	}
+}
+
+// findMin returns the j-th bin (from 0, in index order) of L holding mu;
+// j must be below their count.
+func findMin[T uint8 | uint32](x *minIndex, L []T, mu, j uint64) uint64 {
+	top := len(x.lv) - 1
+	g := uint64(0)
+	for i := top; i >= 0; i-- {
+		a := x.lv[i]
+		lo := 64 * g
+		if i == top {
+			lo = 0
+		}
+		for e := lo; ; e++ {
+			if c := uint64(a[e]); j >= c {
+				j -= c
+			} else {
+				g = e
+				break
+			}
+		}
+	}
+	for b := 64 * g; ; b++ {
+		if uint64(L[b]) == mu {
+			if j == 0 {
+				return b
+			}
+			j--
+		}
+	}
+}
