@@ -3,6 +3,7 @@ package alloc
 import (
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 
 	"github.com/graphalloc/graphalloc/graphgen"
@@ -54,46 +55,91 @@ func ParseSampling(s string) (Sampling, error) {
 // probability 1/2; TiesLeft gives it to the endpoint with the smaller id for
 // SampleEdge, to the sampled vertex u for SampleVertex.
 //
+// Graphical (1+β) [PTW15]: with OneMinusBeta = 1 − β > 0, each ball draws
+// its edge as above and, with probability β, goes to the lesser loaded end;
+// otherwise it goes to a uniform end of the edge, whatever the loads. For
+// β = 1 (OneMinusBeta = 0, the zero value) it is the two-choice process
+// above. Its gap is O(log n / (βσ)) on a regular graph of edge expansion σ
+// (the form of [PTW15]'s theorem for a (1+β) mixture of the graphical
+// process; docs/theory.md), and on the complete graph it is (1+β) up to
+// O(1/n): its fluid limit is OnePlusBeta's. Randomness: each ball draws a
+// 64-bit coin x first, then its edge (and orientation, tie coin) as the
+// two-choice loop does; it takes the one-choice step iff
+// x < ⌊(1−β)·2^64⌋, and then takes a fair coin from the coin buffer to pick
+// the end (u or v). With β = 1 no coin is drawn: the draws, and the loads,
+// are those of the two-choice loops.
+//
 // G must be a *graphgen.CSR, a graphgen.Complete or a graphgen.Circulant;
-// the simulator runs a loop specialised to each.
+// the simulator runs a loop specialised to each (β < 1 runs the process's
+// rule, see rule, on the generic driver).
 type Graphical struct {
 	G      graphgen.Graph
 	Sample Sampling
 	Ties   Ties
+	// OneMinusBeta is 1 − β of graphical (1+β), in [0, 1): the
+	// probability that a ball goes to a uniform end of its edge instead of
+	// the lesser loaded one. The zero value is β = 1, two-choice.
+	OneMinusBeta float64
 }
 
 var _ Process = Graphical{}
 
 var graphicalDescriptor = Descriptor{
 	Name:     "graph",
-	Synopsis: "two-choice on a graph (-g): a uniform edge, the lesser loaded end",
-	Uses:     ParamGraph,
+	Synopsis: "two-choice on a graph (-g): a uniform edge, the lesser loaded end; with --beta β, that end with probability β, else a uniform end (graphical (1+β))",
+	Uses:     ParamGraph | ParamBeta,
 	D:        2,
 	Family:   FamilyGraph,
 	BinBytes: 4,
 	levels:   onComplete,
 	meanField: func(p Params) (MeanField, bool) {
 		// An edge of K_n is two distinct uniform bins: Greedy[2] up to
-		// O(1/n).
+		// O(1/n), and graphical (1+β) is (1+β) up to O(1/n).
 		if !onComplete(p) {
 			return MeanField{}, false
 		}
+		if beta := graphBeta(p); beta < 1 {
+			return MeanField{Family: FamilyOnePlusBeta, D: 2, Beta: beta}, true
+		}
 		return MeanField{Family: FamilyGreedy, D: 2}, true
 	},
-	build: func(p Params) Rule { return Graphical{G: p.Graph, Sample: p.Sample, Ties: p.Ties} },
+	build: func(p Params) Rule {
+		return Graphical{G: p.Graph, Sample: p.Sample, Ties: p.Ties, OneMinusBeta: 1 - graphBeta(p)}
+	},
+}
+
+// graphBeta is the β of the graph process with p: Params.Beta if
+// Params.GraphBeta is set, else 1 (two-choice).
+func graphBeta(p Params) float64 {
+	if p.GraphBeta {
+		return p.Beta
+	}
+	return 1
 }
 
 // Name returns the command-line name, "graph".
 func (Graphical) Name() string { return graphicalDescriptor.Name }
 
-// String returns "graph".
-func (p Graphical) String() string { return p.Name() }
+// Beta returns β = 1 − OneMinusBeta.
+func (p Graphical) Beta() float64 { return 1 - p.OneMinusBeta }
+
+// String returns "graph", or "graph (1+β), β = B" for β < 1.
+func (p Graphical) String() string {
+	if p.OneMinusBeta != 0 {
+		return fmt.Sprintf("%s (1+β), β = %g", p.Name(), p.Beta())
+	}
+	return p.Name()
+}
 
 // Check requires G to be a supported graph with n vertices that has an edge
-// to sample.
+// to sample, and 0 ≤ OneMinusBeta < 1 (0 < β ≤ 1: with β = 0 no ball
+// would compare loads).
 func (p Graphical) Check(n int) error {
 	if p.G == nil {
 		return errors.New("alloc: graph process needs a graph")
+	}
+	if !(p.OneMinusBeta >= 0 && p.OneMinusBeta < 1) {
+		return fmt.Errorf("alloc: %s needs 0 < beta <= 1 (graphical (1+β); β = 0 never compares loads), got beta=%g", p.Name(), p.Beta())
 	}
 	if p.G.Order() != n {
 		return fmt.Errorf("alloc: graph has %d vertices but the run has n=%d bins", p.G.Order(), n)
@@ -125,6 +171,9 @@ func (p Graphical) Check(n int) error {
 func (p Graphical) Place(b *Bins, m int64, r *Rand) Stats {
 	if p.Check(b.N()) != nil {
 		return Stats{} // see Process: no ball is placed
+	}
+	if p.OneMinusBeta != 0 {
+		return placeRule(b, p.rule(b.N()), m, r) // graphical (1+β)
 	}
 	random := p.Ties.resolve(TiesRandom) == TiesRandom
 	probes := 2 * m
@@ -282,4 +331,254 @@ func circulantGraph(L []uint32, m int64, S []uint32, random, vertexFirst bool, r
 		L[c] = mn + 1
 	}
 	r.state = s
+}
+
+// rule returns the graph process's rule on its graph for the batched
+// driver and for graphical (1+β) (see rule).
+func (p Graphical) rule(int) rule {
+	g := graphRule{random: p.Ties.resolve(TiesRandom) == TiesRandom, vertexFirst: p.Sample == SampleVertex}
+	if p.OneMinusBeta > 0 {
+		g.lazy, g.thr = true, uint64(math.Ldexp(p.OneMinusBeta, 64)) // exact, below 2^64 for 1 − β < 1
+	}
+	switch gr := p.G.(type) {
+	case *graphgen.CSR:
+		if p.Sample == SampleVertex {
+			return vertexRule{g, gr.Offsets(), gr.Adjacency()}
+		}
+		return edgeRule{g, gr.EdgeList()}
+	case graphgen.Complete:
+		return completeRule{g}
+	case graphgen.Circulant:
+		return circulantRule{g, gr.ConnectionSet()}
+	}
+	panic(fmt.Sprintf("alloc: graph process on unsupported graph %T", p.G)) // Check rejects it first
+}
+
+// graphRule holds what the rules of the graph process share: the tie and
+// sampling rules, and for graphical (1+β) (lazy) the threshold of its coin.
+// Each rule below draws a ball's edge and decides as the two-choice loop of
+// its graph does (graphEdge, graphVertex, completeGraph, circulantGraph), a
+// coin before the edge when lazy (see Graphical).
+type graphRule struct {
+	random, vertexFirst bool
+	lazy                bool
+	thr                 uint64 // lazy: a one-choice step iff the coin is below thr
+}
+
+// coin takes a fair coin from the buffer (coins, nc), refilling it from s.
+func coin(s, coins uint64, nc int) (uint64, uint64, int, bool) {
+	if nc == 0 {
+		s, coins = next(s)
+		nc = 64
+	}
+	return s, coins >> 1, nc - 1, coins&1 != 0
+}
+
+// lazyStep draws the coin of graphical (1+β), if lazy, and reports a
+// one-choice step.
+func (g graphRule) lazyStep(s uint64) (uint64, bool) {
+	if !g.lazy {
+		return s, false
+	}
+	var x uint64
+	s, x = next(s)
+	return s, x < g.thr
+}
+
+// decide returns the bin of a ball whose edge is (u, v), oriented by the
+// sampling rule: the lesser loaded end, the first winning ties, or in a
+// one-choice step a uniform end by a fair coin; and the number of loads it
+// read.
+func decide(L []uint32, u, v uint64, one bool, s, coins uint64, nc int) (c uint64, l uint32, probes int64, _ uint64, _ uint64, _ int) {
+	if one {
+		var heads bool
+		s, coins, nc, heads = coin(s, coins, nc)
+		c = u
+		if heads {
+			c = v
+		}
+		return c, L[c], 1, s, coins, nc
+	}
+	lu, lv := L[u], L[v]
+	c, l = u, lu
+	if lv < lu {
+		c, l = v, lv
+	}
+	return c, l, 2, s, coins, nc
+}
+
+// graphStats is what m balls cost that read probes loads, steps of them
+// comparing two (greedy): Place's figures for two-choice.
+func (g graphRule) stats(m, probes int64, greedy bool) Stats {
+	st := Stats{Probes: probes, MaxProbes: min(m, 1) * 2}
+	if g.lazy && !greedy {
+		st.MaxProbes = min(m, 1)
+	}
+	return st
+}
+
+// edgeRule is the graph process on the flat edge array e of a CSR graph
+// with edge sampling (graphEdge).
+type edgeRule struct {
+	graphRule
+	e []uint32
+}
+
+func (g edgeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	e := g.e
+	ne := uint64(len(e) / 2)
+	random := g.random
+	s, coins, nc := r.state, r.coins, r.ncoins
+	var probes int64
+	greedy := false
+	for k := int64(0); k < m; k++ {
+		var one, flip bool
+		s, one = g.lazyStep(s)
+		var x uint64
+		s, x = below(s, ne)
+		u, v := uint64(e[2*x]), uint64(e[2*x+1])
+		if random {
+			if s, coins, nc, flip = coin(s, coins, nc); flip {
+				u, v = v, u
+			}
+		}
+		var c uint64
+		var l uint32
+		var p int64
+		c, l, p, s, coins, nc = decide(L, u, v, one, s, coins, nc)
+		probes += p
+		greedy = greedy || !one
+		put(L, out, k, c, l)
+	}
+	r.state, r.coins, r.ncoins = s, coins, nc
+	return g.stats(m, probes, greedy)
+}
+
+// vertexRule is the graph process on a CSR graph with vertex sampling
+// (graphVertex): a uniform vertex u, a uniform neighbour v; an isolated u
+// takes the ball itself (one probe); random ties are a fair coin drawn
+// only on a tie.
+type vertexRule struct {
+	graphRule
+	off []int
+	adj []uint32
+}
+
+func (g vertexRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	off, adj := g.off, g.adj
+	n := uint64(len(L))
+	random := g.random
+	s, coins, nc := r.state, r.coins, r.ncoins
+	var probes int64
+	greedy := false
+	for k := int64(0); k < m; k++ {
+		var one bool
+		s, one = g.lazyStep(s)
+		var u uint64
+		s, u = below(s, n)
+		deg := uint64(off[u+1] - off[u])
+		if deg == 0 {
+			put(L, out, k, u, L[u])
+			probes++
+			continue
+		}
+		var j uint64
+		s, j = below(s, deg)
+		v := uint64(adj[uint64(off[u])+j])
+		var c uint64
+		var l uint32
+		var p int64
+		c, l, p, s, coins, nc = decide(L, u, v, one, s, coins, nc)
+		if !one && random && L[u] == L[v] {
+			var heads bool
+			if s, coins, nc, heads = coin(s, coins, nc); heads {
+				c = v
+			}
+		}
+		probes += p
+		greedy = greedy || !one
+		put(L, out, k, c, l)
+	}
+	r.state, r.coins, r.ncoins = s, coins, nc
+	st := g.stats(m, probes, greedy)
+	if !g.lazy {
+		st.MaxProbes = min(m, 1) * 2 // as Place: 2 even if every vertex drawn was isolated
+	}
+	return st
+}
+
+// completeRule is the graph process on K_n (completeGraph): u uniform, v
+// uniform among the other n − 1; with left ties the smaller id comes first
+// (edge sampling) or u does (vertex sampling).
+type completeRule struct{ graphRule }
+
+func (g completeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	n := uint64(len(L))
+	swap := !g.random && !g.vertexFirst
+	s, coins, nc := r.state, r.coins, r.ncoins
+	var probes int64
+	greedy := false
+	for k := int64(0); k < m; k++ {
+		var one bool
+		s, one = g.lazyStep(s)
+		var u, v uint64
+		s, u = below(s, n)
+		s, v = below(s, n-1)
+		if v >= u {
+			v++
+		}
+		if swap && v < u {
+			u, v = v, u
+		}
+		var c uint64
+		var l uint32
+		var p int64
+		c, l, p, s, coins, nc = decide(L, u, v, one, s, coins, nc)
+		probes += p
+		greedy = greedy || !one
+		put(L, out, k, c, l)
+	}
+	r.state, r.coins, r.ncoins = s, coins, nc
+	return g.stats(m, probes, greedy)
+}
+
+// circulantRule is the graph process on a circulant graph with connection
+// set S (circulantGraph): u uniform, s uniform in S, v = u + s mod n, ties
+// as on K_n.
+type circulantRule struct {
+	graphRule
+	S []uint32
+}
+
+func (g circulantRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	n := uint64(len(L))
+	S := g.S
+	d := uint64(len(S))
+	swap := !g.random && !g.vertexFirst
+	s, coins, nc := r.state, r.coins, r.ncoins
+	var probes int64
+	greedy := false
+	for k := int64(0); k < m; k++ {
+		var one bool
+		s, one = g.lazyStep(s)
+		var u, j uint64
+		s, u = below(s, n)
+		s, j = below(s, d)
+		v := u + uint64(S[j])
+		if v >= n {
+			v -= n
+		}
+		if swap && v < u {
+			u, v = v, u
+		}
+		var c uint64
+		var l uint32
+		var p int64
+		c, l, p, s, coins, nc = decide(L, u, v, one, s, coins, nc)
+		probes += p
+		greedy = greedy || !one
+		put(L, out, k, c, l)
+	}
+	r.state, r.coins, r.ncoins = s, coins, nc
+	return g.stats(m, probes, greedy)
 }
