@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"runtime"
+	"unsafe"
 
 	"github.com/graphalloc/graphalloc/graphgen"
 )
@@ -63,11 +65,11 @@ func ParseSampling(s string) (Sampling, error) {
 // (the form of [PTW15]'s theorem for a (1+β) mixture of the graphical
 // process; docs/theory.md), and on the complete graph it is (1+β) up to
 // O(1/n): its fluid limit is OnePlusBeta's. Randomness: each ball draws a
-// 64-bit coin x first, then its edge (and orientation, tie coin) as the
-// two-choice loop does; it takes the one-choice step iff
-// x < ⌊(1−β)·2^64⌋, and then takes a fair coin from the coin buffer to pick
-// the end (u or v). With β = 1 no coin is drawn: the draws, and the loads,
-// are those of the two-choice loops.
+// 64-bit coin x first, then its edge as the two-choice loop does, then one
+// fair coin from the coin buffer (a tie under vertex sampling draws its coin
+// after that); it takes the one-choice step iff x < ⌊(1−β)·2^64⌋, going to
+// the end the fair coin names (u on 0, v on 1). With β = 1 no coin is drawn:
+// the draws, and the loads, are those of the two-choice loops.
 //
 // G must be a *graphgen.CSR, a graphgen.Complete or a graphgen.Circulant;
 // the simulator runs a loop specialised to each (β < 1 runs the process's
@@ -354,11 +356,20 @@ func (p Graphical) rule(int) rule {
 	panic(fmt.Sprintf("alloc: graph process on unsupported graph %T", p.G)) // Check rejects it first
 }
 
+// The rules of the graph process. Each draws a ball's edge as the
+// two-choice loop of its graph does (graphEdge, graphVertex, completeGraph,
+// circulantGraph) and decides as it does; for graphical (1+β) (lazy) a
+// ball first draws a 64-bit coin x, a one-choice step iff x < thr, and
+// after its edge takes one fair coin from the coin buffer, which names the
+// end a one-choice step takes (u on 0, v on 1), whether or not the step is
+// one. Except under vertex sampling, where a tie draws a coin, no draw
+// depends on the loads, so these rules draw a block of balls first and then
+// place them one by one in order (the draws, and so the balls, are those of
+// drawing and placing ball by ball), prefetching what the block will read
+// (docs/theory.md, notes 4 and 8).
+
 // graphRule holds what the rules of the graph process share: the tie and
 // sampling rules, and for graphical (1+β) (lazy) the threshold of its coin.
-// Each rule below draws a ball's edge and decides as the two-choice loop of
-// its graph does (graphEdge, graphVertex, completeGraph, circulantGraph), a
-// coin before the edge when lazy (see Graphical).
 type graphRule struct {
 	random, vertexFirst bool
 	lazy                bool
@@ -374,51 +385,91 @@ func coin(s, coins uint64, nc int) (uint64, uint64, int, bool) {
 	return s, coins >> 1, nc - 1, coins&1 != 0
 }
 
-// lazyStep draws the coin of graphical (1+β), if lazy, and reports a
-// one-choice step.
-func (g graphRule) lazyStep(s uint64) (uint64, bool) {
-	if !g.lazy {
-		return s, false
-	}
-	var x uint64
-	s, x = next(s)
-	return s, x < g.thr
-}
-
-// decide returns the bin of a ball whose edge is (u, v), oriented by the
-// sampling rule: the lesser loaded end, the first winning ties, or in a
-// one-choice step a uniform end by a fair coin; and the number of loads it
-// read.
-func decide(L []uint32, u, v uint64, one bool, s, coins uint64, nc int) (c uint64, l uint32, probes int64, _ uint64, _ uint64, _ int) {
-	if one {
-		var heads bool
-		s, coins, nc, heads = coin(s, coins, nc)
-		c = u
-		if heads {
-			c = v
-		}
-		return c, L[c], 1, s, coins, nc
-	}
-	lu, lv := L[u], L[v]
-	c, l = u, lu
-	if lv < lu {
-		c, l = v, lv
-	}
-	return c, l, 2, s, coins, nc
-}
-
-// graphStats is what m balls cost that read probes loads, steps of them
-// comparing two (greedy): Place's figures for two-choice.
-func (g graphRule) stats(m, probes int64, greedy bool) Stats {
+// stats is what m balls cost that read probes loads: Place's figures for
+// two-choice (2 a ball, MaxProbes 2); for graphical (1+β) one-choice steps
+// read one.
+func (g graphRule) stats(m, probes int64) Stats {
 	st := Stats{Probes: probes, MaxProbes: min(m, 1) * 2}
-	if g.lazy && !greedy {
-		st.MaxProbes = min(m, 1)
+	if g.lazy && probes == m {
+		st.MaxProbes = min(m, 1) // no step compared two loads
 	}
 	return st
 }
 
+// graphBlockLen is how many balls a graph rule draws ahead: enough
+// outstanding prefetches to cover a DRAM access (note 4), few enough that
+// the block stays in L1.
+const graphBlockLen = 64
+
+// graphBlock holds the draws of a block of balls: each ball's ends, in the
+// order the tie rule reads them (the first wins ties), and its coins.
+type graphBlock struct {
+	u, v [graphBlockLen]uint32
+	// flags: bit 0 a one-choice step, bit 1 its coin names v.
+	flags [graphBlockLen]uint8
+}
+
+// first draws a lazy ball's step coin, before its edge, and returns its
+// flags (bit 0: a one-choice step). No branch depends on the coin (note 3).
+func (g graphRule) first(s uint64) (uint64, uint8) {
+	if !g.lazy {
+		return s, 0
+	}
+	var x uint64
+	s, x = next(s)
+	_, borrow := bits.Sub64(x, g.thr, 0) // 1 iff x < thr
+	return s, uint8(borrow)
+}
+
+// second draws the end's coin of a lazy ball into bit 1 of its flags.
+func (g graphRule) second(s, coins uint64, nc int, f uint8) (uint64, uint64, int, uint8) {
+	if !g.lazy {
+		return s, coins, nc, f
+	}
+	return flagCoin(s, coins, nc, f, 1)
+}
+
+// flagCoin takes a fair coin from the buffer into bit b of the flags f,
+// without a branch on its value.
+func flagCoin(s, coins uint64, nc int, f uint8, b uint) (uint64, uint64, int, uint8) {
+	if nc == 0 {
+		s, coins = next(s)
+		nc = 64
+	}
+	return s, coins >> 1, nc - 1, f | uint8(coins&1)<<b
+}
+
+// place places the first nb balls of the block, ball j being ball k0+j of
+// the run (see put): the lesser loaded end, the first winning ties, or in a
+// one-choice step the end its coin names. It returns the loads read.
+func (blk *graphBlock) place(L, out []uint32, k0 int64, nb int) (probes int64) {
+	for j := range nb {
+		u, v := uint64(blk.u[j]), uint64(blk.v[j])
+		f := blk.flags[j]
+		lu, lv := L[u], L[v]
+		// Selections written for conditional moves (note 3).
+		c, l := u, lu
+		if lv < lu {
+			c, l = v, lv
+		}
+		hc, hl := u, lu
+		if f&2 != 0 {
+			hc, hl = v, lv
+		}
+		if f&1 != 0 {
+			c, l = hc, hl
+		}
+		probes += 2 - int64(f&1)
+		put(L, out, k0+int64(j), c, l)
+	}
+	return probes
+}
+
 // edgeRule is the graph process on the flat edge array e of a CSR graph
-// with edge sampling (graphEdge).
+// with edge sampling (graphEdge): a uniform edge, oriented by a fair coin
+// with random ties. Pipelined twice when large, as graphEdgePiped: the
+// block's edge slots are prefetched as they are drawn, then read and both
+// ends' loads prefetched.
 type edgeRule struct {
 	graphRule
 	e []uint32
@@ -427,84 +478,39 @@ type edgeRule struct {
 func (g edgeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	e := g.e
 	ne := uint64(len(e) / 2)
-	random := g.random
+	random, pipe := g.random, pipelined(len(e), 4) || pipelined(len(L), 4)
 	s, coins, nc := r.state, r.coins, r.ncoins
+	var blk graphBlock
+	var x [graphBlockLen]uint64
 	var probes int64
-	greedy := false
-	for k := int64(0); k < m; k++ {
-		var one, flip bool
-		s, one = g.lazyStep(s)
-		var x uint64
-		s, x = below(s, ne)
-		u, v := uint64(e[2*x]), uint64(e[2*x+1])
-		if random {
-			if s, coins, nc, flip = coin(s, coins, nc); flip {
+	for k0 := int64(0); k0 < m; k0 += graphBlockLen {
+		nb := int(min(graphBlockLen, m-k0))
+		for j := range nb {
+			var f uint8
+			s, f = g.first(s)
+			s, x[j] = below(s, ne)
+			if random {
+				s, coins, nc, f = flagCoin(s, coins, nc, f, 2)
+			}
+			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
+			if pipe {
+				prefetch(unsafe.Pointer(&e[2*x[j]]))
+			}
+		}
+		for j := range nb {
+			u, v := e[2*x[j]], e[2*x[j]+1]
+			if blk.flags[j]&4 != 0 { // a conditional move
 				u, v = v, u
 			}
-		}
-		var c uint64
-		var l uint32
-		var p int64
-		c, l, p, s, coins, nc = decide(L, u, v, one, s, coins, nc)
-		probes += p
-		greedy = greedy || !one
-		put(L, out, k, c, l)
-	}
-	r.state, r.coins, r.ncoins = s, coins, nc
-	return g.stats(m, probes, greedy)
-}
-
-// vertexRule is the graph process on a CSR graph with vertex sampling
-// (graphVertex): a uniform vertex u, a uniform neighbour v; an isolated u
-// takes the ball itself (one probe); random ties are a fair coin drawn
-// only on a tie.
-type vertexRule struct {
-	graphRule
-	off []int
-	adj []uint32
-}
-
-func (g vertexRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	off, adj := g.off, g.adj
-	n := uint64(len(L))
-	random := g.random
-	s, coins, nc := r.state, r.coins, r.ncoins
-	var probes int64
-	greedy := false
-	for k := int64(0); k < m; k++ {
-		var one bool
-		s, one = g.lazyStep(s)
-		var u uint64
-		s, u = below(s, n)
-		deg := uint64(off[u+1] - off[u])
-		if deg == 0 {
-			put(L, out, k, u, L[u])
-			probes++
-			continue
-		}
-		var j uint64
-		s, j = below(s, deg)
-		v := uint64(adj[uint64(off[u])+j])
-		var c uint64
-		var l uint32
-		var p int64
-		c, l, p, s, coins, nc = decide(L, u, v, one, s, coins, nc)
-		if !one && random && L[u] == L[v] {
-			var heads bool
-			if s, coins, nc, heads = coin(s, coins, nc); heads {
-				c = v
+			blk.u[j], blk.v[j] = u, v
+			if pipe {
+				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
 			}
 		}
-		probes += p
-		greedy = greedy || !one
-		put(L, out, k, c, l)
+		probes += blk.place(L, out, k0, nb)
 	}
 	r.state, r.coins, r.ncoins = s, coins, nc
-	st := g.stats(m, probes, greedy)
-	if !g.lazy {
-		st.MaxProbes = min(m, 1) * 2 // as Place: 2 even if every vertex drawn was isolated
-	}
-	return st
+	return g.stats(m, probes)
 }
 
 // completeRule is the graph process on K_n (completeGraph): u uniform, v
@@ -514,32 +520,34 @@ type completeRule struct{ graphRule }
 
 func (g completeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	n := uint64(len(L))
-	swap := !g.random && !g.vertexFirst
+	swap, pipe := !g.random && !g.vertexFirst, pipelined(len(L), 4)
 	s, coins, nc := r.state, r.coins, r.ncoins
+	var blk graphBlock
 	var probes int64
-	greedy := false
-	for k := int64(0); k < m; k++ {
-		var one bool
-		s, one = g.lazyStep(s)
-		var u, v uint64
-		s, u = below(s, n)
-		s, v = below(s, n-1)
-		if v >= u {
-			v++
+	for k0 := int64(0); k0 < m; k0 += graphBlockLen {
+		nb := int(min(graphBlockLen, m-k0))
+		for j := range nb {
+			var f uint8
+			s, f = g.first(s)
+			var u, v uint64
+			s, u = below(s, n)
+			s, v = below(s, n-1)
+			if v >= u {
+				v++
+			}
+			if swap && v < u {
+				u, v = v, u
+			}
+			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
+			blk.u[j], blk.v[j] = uint32(u), uint32(v)
+			if pipe {
+				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
+			}
 		}
-		if swap && v < u {
-			u, v = v, u
-		}
-		var c uint64
-		var l uint32
-		var p int64
-		c, l, p, s, coins, nc = decide(L, u, v, one, s, coins, nc)
-		probes += p
-		greedy = greedy || !one
-		put(L, out, k, c, l)
+		probes += blk.place(L, out, k0, nb)
 	}
 	r.state, r.coins, r.ncoins = s, coins, nc
-	return g.stats(m, probes, greedy)
+	return g.stats(m, probes)
 }
 
 // circulantRule is the graph process on a circulant graph with connection
@@ -554,31 +562,96 @@ func (g circulantRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	n := uint64(len(L))
 	S := g.S
 	d := uint64(len(S))
-	swap := !g.random && !g.vertexFirst
+	swap, pipe := !g.random && !g.vertexFirst, pipelined(len(L), 4)
+	s, coins, nc := r.state, r.coins, r.ncoins
+	var blk graphBlock
+	var probes int64
+	for k0 := int64(0); k0 < m; k0 += graphBlockLen {
+		nb := int(min(graphBlockLen, m-k0))
+		for j := range nb {
+			var f uint8
+			s, f = g.first(s)
+			var u, i uint64
+			s, u = below(s, n)
+			s, i = below(s, d)
+			v := u + uint64(S[i])
+			if v >= n {
+				v -= n
+			}
+			if swap && v < u {
+				u, v = v, u
+			}
+			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
+			blk.u[j], blk.v[j] = uint32(u), uint32(v)
+			if pipe {
+				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
+			}
+		}
+		probes += blk.place(L, out, k0, nb)
+	}
+	r.state, r.coins, r.ncoins = s, coins, nc
+	return g.stats(m, probes)
+}
+
+// vertexRule is the graph process on a CSR graph with vertex sampling
+// (graphVertex): a uniform vertex u, a uniform neighbour v; an isolated u
+// takes the ball itself (one probe); random ties are a fair coin drawn
+// only on a tie, after the ball's other draws. That draw depends on the
+// loads, so this rule places each ball as soon as it has drawn it.
+type vertexRule struct {
+	graphRule
+	off []int
+	adj []uint32
+}
+
+func (g vertexRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	off, adj := g.off, g.adj
+	n := uint64(len(L))
+	random := g.random
 	s, coins, nc := r.state, r.coins, r.ncoins
 	var probes int64
-	greedy := false
 	for k := int64(0); k < m; k++ {
-		var one bool
-		s, one = g.lazyStep(s)
-		var u, j uint64
+		var f uint8
+		s, f = g.first(s)
+		var u uint64
 		s, u = below(s, n)
-		s, j = below(s, d)
-		v := u + uint64(S[j])
-		if v >= n {
-			v -= n
+		deg := uint64(off[u+1] - off[u])
+		if deg == 0 {
+			s, coins, nc, _ = g.second(s, coins, nc, f)
+			put(L, out, k, u, L[u])
+			probes++
+			continue
 		}
-		if swap && v < u {
-			u, v = v, u
+		var j uint64
+		s, j = below(s, deg)
+		v := uint64(adj[uint64(off[u])+j])
+		s, coins, nc, f = g.second(s, coins, nc, f)
+		lu, lv := L[u], L[v]
+		c, l := u, lu
+		switch {
+		case f&1 != 0: // a one-choice step: the end the coin names
+			if f&2 != 0 {
+				c, l = v, lv
+			}
+			probes++
+		default:
+			if lv < lu {
+				c, l = v, lv
+			}
+			if random && lv == lu {
+				var heads bool
+				if s, coins, nc, heads = coin(s, coins, nc); heads {
+					c = v
+				}
+			}
+			probes += 2
 		}
-		var c uint64
-		var l uint32
-		var p int64
-		c, l, p, s, coins, nc = decide(L, u, v, one, s, coins, nc)
-		probes += p
-		greedy = greedy || !one
 		put(L, out, k, c, l)
 	}
 	r.state, r.coins, r.ncoins = s, coins, nc
-	return g.stats(m, probes, greedy)
+	st := g.stats(m, probes)
+	if !g.lazy {
+		st.MaxProbes = min(m, 1) * 2 // as Place: 2 even if every vertex drawn was isolated
+	}
+	return st
 }

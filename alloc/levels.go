@@ -280,7 +280,7 @@ func (st *levelState) place(m int64, r *Rand) Stats {
 	case Graphical:
 		if p.OneMinusBeta != 0 {
 			g := levelsCompleteBeta(h, m, uint64(math.Ldexp(p.OneMinusBeta, 64)), r)
-			return graphRule{lazy: true}.stats(m, m+g, g > 0)
+			return graphRule{lazy: true}.stats(m, m+g)
 		}
 		levelsComplete(h, m, r)
 		return Stats{Probes: 2 * m, MaxProbes: min(m, 1) * 2}
@@ -465,10 +465,11 @@ func levelsComplete(h *tails, m int64, r *Rand) {
 	r.state = s
 }
 
-// levelsCompleteBeta is graphical (1+β) on K_n: a coin, then two distinct
-// ranks, as completeRule draws them; a one-choice step (coin below thr)
-// takes either rank by a fair coin from the coin buffer, a uniform bin
-// either way. It returns the number of steps that compared two loads.
+// levelsCompleteBeta is graphical (1+β) on K_n: a coin, two distinct
+// ranks and a fair coin from the coin buffer, as completeRule draws them; a
+// one-choice step (coin below thr) takes the rank the fair coin names, a
+// uniform bin either way. It returns the number of steps that compared two
+// loads.
 func levelsCompleteBeta(h *tails, m int64, thr uint64, r *Rand) (greedy int64) {
 	n := h.n
 	s, coins, nc := r.state, r.coins, r.ncoins
@@ -480,9 +481,10 @@ func levelsCompleteBeta(h *tails, m int64, thr uint64, r *Rand) (greedy int64) {
 		if v >= u {
 			v++
 		}
+		var heads bool
+		s, coins, nc, heads = coin(s, coins, nc)
 		if x < thr {
-			var heads bool
-			if s, coins, nc, heads = coin(s, coins, nc); heads {
+			if heads {
 				u = v
 			}
 		} else {

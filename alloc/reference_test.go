@@ -75,13 +75,15 @@ func refChoose(t *testing.T, p Process, L []uint32, k int64, r *Rand) uint64 {
 			}
 		case Graphical:
 			random := p.Ties != TiesLeft
-			// Graphical (1+β): a coin first; a one-choice step sends
-			// the ball to an end of its edge by a fair coin.
-			one := p.OneMinusBeta > 0 && refOneChoiceStep(p.OneMinusBeta, r.Uint64())
+			// Graphical (1+β): a coin first; after the edge a fair
+			// coin, which names the end a one-choice step takes.
+			lazy := p.OneMinusBeta > 0
+			one := lazy && refOneChoiceStep(p.OneMinusBeta, r.Uint64())
 			lesser := func(u, v uint64) uint64 {
+				heads := lazy && r.Coin()
 				if one {
 					within = []uint64{} // see below
-					if r.Coin() {
+					if heads {
 						return v
 					}
 					return u
@@ -98,6 +100,9 @@ func refChoose(t *testing.T, p Process, L []uint32, k int64, r *Rand) uint64 {
 					u = r.Uint64n(n)
 					nb := g.Neighbors(int(u))
 					if len(nb) == 0 {
+						if lazy {
+							r.Coin() // the end's coin, drawn for every ball
+						}
 						c = u
 						cands = []uint64{u}
 						break
