@@ -203,6 +203,9 @@ func parseBalls(s string, n int64) (int64, error) {
 // describe is "Greedy[2]"-style label of process d with parameters p.
 func describe(d *alloc.Descriptor, p alloc.Params) string {
 	if d.Uses&alloc.ParamGraph != 0 {
+		if b, ok := d.BetaOf(p); ok {
+			return fmt.Sprintf("%s (1+β), β = %g", d.Name, b)
+		}
 		return d.Name
 	}
 	r, err := d.New(p)
