@@ -116,6 +116,11 @@ type Params struct {
 	// Beta is β of (1+β), in [0, 1] (the command line's default is 0.5;
 	// the zero value here is β = 0, one-choice).
 	Beta float64
+	// GraphBeta makes the graph process graphical (1+β) with β = Beta
+	// (the command line sets it when --beta is given); unset, graph is
+	// two-choice (β = 1) whatever Beta holds, so that the zero value, and
+	// a Params shared with one-plus-beta, keep the two-choice process.
+	GraphBeta bool
 	// Cap is the probe cap of FirstDiff[d]; 0 means DefaultFirstDiffCap(d).
 	Cap int
 	// Weights is the weight distribution of weighted balls (zero value:
@@ -212,6 +217,21 @@ func (d *Descriptor) TiesFor(p Params) Ties { return p.Ties.resolve(d.Ties).reso
 // Levels reports whether the level engine (Config.Engine) can run the
 // process with p.
 func (d *Descriptor) Levels(p Params) bool { return d.levels != nil && d.levels(p) }
+
+// BetaOf returns the β the process reads from p, and whether it reads
+// one: Params.Beta for one-plus-beta, and for graph when Params.GraphBeta
+// is set (graphical (1+β)); graph without it is two-choice and reads none.
+func (d *Descriptor) BetaOf(p Params) (float64, bool) {
+	if d.Uses&ParamBeta == 0 || (d.Uses&ParamGraph != 0 && !p.GraphBeta) {
+		return 0, false
+	}
+	return p.Beta, true
+}
+
+// Batches reports whether the process runs in batches (Config.Batch > 1):
+// whether its rule is Batchable, which is a property of its type, not of
+// its parameters.
+func (d *Descriptor) Batches() bool { return Batchable(d.build(Params{})) }
 
 // MeanField returns the mean-field rule of the process with p, if it has
 // one (for the fluid limit of package analysis).

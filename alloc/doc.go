@@ -18,6 +18,9 @@
 //	Graphical{G: g}                 a uniform edge of g, lesser loaded end;
 //	                                log log n + O(log n / log(Δ/log⁴ n)) on
 //	                                Δ-regular graphs [Kenthapadi, Panigrahy 2006]
+//	Graphical{G: g, OneMinusBeta: 0.5}
+//	                                graphical (1+β): that end with probability
+//	                                β, else a uniform end; O(log n / (βσ)) [PTW15]
 //	FirstDiff{D: 2}                 probe until a load differs from the first
 //	                                probe's (or a cap) [Augustine et al. 2016]
 //	MaxOf{D: 2}                     d uniform bins, the MOST loaded wins [Redlich]
@@ -69,6 +72,16 @@
 // per load level instead of a load per bin, so its memory does not depend
 // on n (up to 2^62). Both engines give the same
 // distribution of results, not the same numbers for a seed.
+//
+// # Batches
+//
+// Config.Batch = B runs the batched setting [Berenbrink et al. 2012; Los,
+// Sauerwald 2022]: each ball chooses its bin from the loads at the start of
+// its batch of B balls. Every Process of this package has its rule written
+// once for it (see batch.go), and the batched driver defers each batch's
+// increments to the batch's end, so the draws and decisions are the
+// sequential rule's and the loads are exactly those of the setting. B ≤ 1
+// runs the sequential loops unchanged.
 //
 // # Running trials
 //

@@ -143,3 +143,38 @@ func firstDiff(L []uint32, m, cap int64, r *Rand) (probes, most int64) {
 	r.state = s
 	return probes, most
 }
+
+// rule returns FirstDiff[d]'s rule for the batched driver (see rule).
+func (p FirstDiff) rule(int) rule { return firstDiffRule{cap: int64(p.cap())} }
+
+// firstDiffRule is FirstDiff[d] as a rule: the probes of firstDiff.
+type firstDiffRule struct{ cap int64 }
+
+func (g firstDiffRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	n := uint64(len(L))
+	cap := g.cap
+	s := r.state
+	var probes, most int64
+	for k := int64(0); k < m; k++ {
+		var c uint64
+		s, c = below(s, n)
+		l := L[c]
+		t := int64(1)
+		for t < cap {
+			var x uint64
+			s, x = below(s, n)
+			t++
+			if lx := L[x]; lx != l {
+				if lx < l {
+					c, l = x, lx
+				}
+				break
+			}
+		}
+		put(L, out, k, c, l)
+		probes += t
+		most = max(most, t)
+	}
+	r.state = s
+	return Stats{Probes: probes, MaxProbes: most}
+}

@@ -3,7 +3,10 @@ package alloc
 import (
 	"errors"
 	"fmt"
+	"math"
+	"math/bits"
 	"runtime"
+	"unsafe"
 
 	"github.com/graphalloc/graphalloc/graphgen"
 )
@@ -54,47 +57,92 @@ func ParseSampling(s string) (Sampling, error) {
 // probability 1/2; TiesLeft gives it to the endpoint with the smaller id for
 // SampleEdge, to the sampled vertex u for SampleVertex.
 //
+// Graphical (1+β) [PTW15]: with OneMinusBeta = 1 − β > 0, each ball draws
+// its edge as above and, with probability β, goes to the lesser loaded end;
+// otherwise it goes to a uniform end of the edge, whatever the loads. For
+// β = 1 (OneMinusBeta = 0, the zero value) it is the two-choice process
+// above. Its gap is O(log n / (βσ)) on a regular graph of edge expansion σ
+// (the form of [PTW15]'s theorem for a (1+β) mixture of the graphical
+// process; docs/theory.md), and on the complete graph it is (1+β) up to
+// O(1/n): its fluid limit is OnePlusBeta's. Randomness: each ball draws a
+// 64-bit coin x first, then its edge as the two-choice loop does, then one
+// fair coin from the coin buffer (a tie under vertex sampling draws its coin
+// after that); it takes the one-choice step iff x < ⌊(1−β)·2^64⌋, going to
+// the end the fair coin names (u on 0, v on 1). With β = 1 no coin is drawn:
+// the draws, and the loads, are those of the two-choice loops.
+//
 // G must be a *graphgen.CSR, a graphgen.Complete, a graphgen.Circulant, a
 // graphgen.PermutationRegular or a graphgen.Lattice; the simulator runs a
-// loop specialised to each (the last two on one-byte loads too).
+// loop specialised to each (the last two on one-byte loads too; β < 1 runs
+// the process's rule, see rule, on the generic driver).
 type Graphical struct {
 	G      graphgen.Graph
 	Sample Sampling
 	Ties   Ties
+	// OneMinusBeta is 1 − β of graphical (1+β), in [0, 1): the
+	// probability that a ball goes to a uniform end of its edge instead of
+	// the lesser loaded one. The zero value is β = 1, two-choice.
+	OneMinusBeta float64
 }
 
 var _ Process = Graphical{}
 
 var graphicalDescriptor = Descriptor{
 	Name:     "graph",
-	Synopsis: "two-choice on a graph (-g): a uniform edge, the lesser loaded end",
-	Uses:     ParamGraph | ParamSample,
+	Synopsis: "two-choice on a graph (-g): a uniform edge, the lesser loaded end; with --beta β, that end with probability β, else a uniform end (graphical (1+β))",
+	Uses:     ParamGraph | ParamSample | ParamBeta,
 	D:        2,
 	Family:   FamilyGraph,
 	BinBytes: 4,
 	levels:   onComplete,
 	meanField: func(p Params) (MeanField, bool) {
 		// An edge of K_n is two distinct uniform bins: Greedy[2] up to
-		// O(1/n).
+		// O(1/n), and graphical (1+β) is (1+β) up to O(1/n).
 		if !onComplete(p) {
 			return MeanField{}, false
 		}
+		if beta := graphBeta(p); beta < 1 {
+			return MeanField{Family: FamilyOnePlusBeta, D: 2, Beta: beta}, true
+		}
 		return MeanField{Family: FamilyGreedy, D: 2}, true
 	},
-	build: func(p Params) Rule { return Graphical{G: p.Graph, Sample: p.Sample, Ties: p.Ties} },
+	build: func(p Params) Rule {
+		return Graphical{G: p.Graph, Sample: p.Sample, Ties: p.Ties, OneMinusBeta: 1 - graphBeta(p)}
+	},
+}
+
+// graphBeta is the β of the graph process with p: Params.Beta if
+// Params.GraphBeta is set, else 1 (two-choice).
+func graphBeta(p Params) float64 {
+	if p.GraphBeta {
+		return p.Beta
+	}
+	return 1
 }
 
 // Name returns the command-line name, "graph".
 func (Graphical) Name() string { return graphicalDescriptor.Name }
 
-// String returns "graph".
-func (p Graphical) String() string { return p.Name() }
+// Beta returns β = 1 − OneMinusBeta.
+func (p Graphical) Beta() float64 { return 1 - p.OneMinusBeta }
+
+// String returns "graph", or "graph (1+β), β = B" for β < 1.
+func (p Graphical) String() string {
+	if p.OneMinusBeta != 0 {
+		return fmt.Sprintf("%s (1+β), β = %g", p.Name(), p.Beta())
+	}
+	return p.Name()
+}
 
 // Check requires G to be a supported graph with n vertices that has an edge
-// to sample.
+// to sample, and 0 ≤ OneMinusBeta < 1 (0 < β ≤ 1: with β = 0 no ball
+// would compare loads).
 func (p Graphical) Check(n int) error {
 	if p.G == nil {
 		return errors.New("alloc: graph process needs a graph")
+	}
+	if !(p.OneMinusBeta >= 0 && p.OneMinusBeta < 1) {
+		return fmt.Errorf("alloc: %s needs 0 < beta <= 1 (graphical (1+β); β = 0 never compares loads), got beta=%g", p.Name(), p.Beta())
 	}
 	if p.G.Order() != n {
 		return fmt.Errorf("alloc: graph has %d vertices but the run has n=%d bins", p.G.Order(), n)
@@ -132,6 +180,9 @@ func (p Graphical) Check(n int) error {
 func (p Graphical) Place(b *Bins, m int64, r *Rand) Stats {
 	if p.Check(b.N()) != nil {
 		return Stats{} // see Process: no ball is placed
+	}
+	if p.OneMinusBeta != 0 {
+		return placeRule(b, p.rule(b.N()), m, r) // graphical (1+β)
 	}
 	random := p.Ties.resolve(TiesRandom) == TiesRandom
 	probes := 2 * m
@@ -292,4 +343,325 @@ func circulantGraph(L []uint32, m int64, S []uint32, random, vertexFirst bool, r
 		L[c] = mn + 1
 	}
 	r.state = s
+}
+
+// rule returns the graph process's rule on its graph for the batched
+// driver and for graphical (1+β) (see rule).
+func (p Graphical) rule(int) rule {
+	g := graphRule{random: p.Ties.resolve(TiesRandom) == TiesRandom, vertexFirst: p.Sample == SampleVertex}
+	if p.OneMinusBeta > 0 {
+		g.lazy, g.thr = true, uint64(math.Ldexp(p.OneMinusBeta, 64)) // exact, below 2^64 for 1 − β < 1
+	}
+	switch gr := p.G.(type) {
+	case *graphgen.CSR:
+		if p.Sample == SampleVertex {
+			return vertexRule{g, gr.Offsets(), gr.Adjacency()}
+		}
+		return edgeRule{g, gr.EdgeList()}
+	case graphgen.Complete:
+		return completeRule{g}
+	case graphgen.Circulant:
+		return circulantRule{g, gr.ConnectionSet()}
+	}
+	panic(fmt.Sprintf("alloc: graph process on unsupported graph %T", p.G)) // Check rejects it first
+}
+
+// The rules of the graph process. Each draws a ball's edge as the
+// two-choice loop of its graph does (graphEdge, graphVertex, completeGraph,
+// circulantGraph) and decides as it does; for graphical (1+β) (lazy) a
+// ball first draws a 64-bit coin x, a one-choice step iff x < thr, and
+// after its edge takes one fair coin from the coin buffer, which names the
+// end a one-choice step takes (u on 0, v on 1), whether or not the step is
+// one. Except under vertex sampling, where a tie draws a coin, no draw
+// depends on the loads, so these rules draw a block of balls first and then
+// place them one by one in order (the draws, and so the balls, are those of
+// drawing and placing ball by ball), prefetching what the block will read
+// (docs/theory.md, notes 4 and 8).
+
+// graphRule holds what the rules of the graph process share: the tie and
+// sampling rules, and for graphical (1+β) (lazy) the threshold of its coin.
+type graphRule struct {
+	random, vertexFirst bool
+	lazy                bool
+	thr                 uint64 // lazy: a one-choice step iff the coin is below thr
+}
+
+// coin takes a fair coin from the buffer (coins, nc), refilling it from s.
+func coin(s, coins uint64, nc int) (uint64, uint64, int, bool) {
+	if nc == 0 {
+		s, coins = next(s)
+		nc = 64
+	}
+	return s, coins >> 1, nc - 1, coins&1 != 0
+}
+
+// stats is what m balls cost that read probes loads: Place's figures for
+// two-choice (2 a ball, MaxProbes 2); for graphical (1+β) one-choice steps
+// read one.
+func (g graphRule) stats(m, probes int64) Stats {
+	st := Stats{Probes: probes, MaxProbes: min(m, 1) * 2}
+	if g.lazy && probes == m {
+		st.MaxProbes = min(m, 1) // no step compared two loads
+	}
+	return st
+}
+
+// graphBlockLen is how many balls a graph rule draws ahead: enough
+// outstanding prefetches to cover a DRAM access (note 4), few enough that
+// the block stays in L1.
+const graphBlockLen = 64
+
+// graphBlock holds the draws of a block of balls: each ball's ends, in the
+// order the tie rule reads them (the first wins ties), and its coins.
+type graphBlock struct {
+	u, v [graphBlockLen]uint32
+	// flags: bit 0 a one-choice step, bit 1 its coin names v.
+	flags [graphBlockLen]uint8
+}
+
+// first draws a lazy ball's step coin, before its edge, and returns its
+// flags (bit 0: a one-choice step). No branch depends on the coin (note 3).
+func (g graphRule) first(s uint64) (uint64, uint8) {
+	if !g.lazy {
+		return s, 0
+	}
+	var x uint64
+	s, x = next(s)
+	_, borrow := bits.Sub64(x, g.thr, 0) // 1 iff x < thr
+	return s, uint8(borrow)
+}
+
+// second draws the end's coin of a lazy ball into bit 1 of its flags.
+func (g graphRule) second(s, coins uint64, nc int, f uint8) (uint64, uint64, int, uint8) {
+	if !g.lazy {
+		return s, coins, nc, f
+	}
+	return flagCoin(s, coins, nc, f, 1)
+}
+
+// flagCoin takes a fair coin from the buffer into bit b of the flags f,
+// without a branch on its value.
+func flagCoin(s, coins uint64, nc int, f uint8, b uint) (uint64, uint64, int, uint8) {
+	if nc == 0 {
+		s, coins = next(s)
+		nc = 64
+	}
+	return s, coins >> 1, nc - 1, f | uint8(coins&1)<<b
+}
+
+// place places the first nb balls of the block, ball j being ball k0+j of
+// the run (see put): the lesser loaded end, the first winning ties, or in a
+// one-choice step the end its coin names. It returns the loads read.
+func (blk *graphBlock) place(L, out []uint32, k0 int64, nb int) (probes int64) {
+	for j := range nb {
+		u, v := uint64(blk.u[j]), uint64(blk.v[j])
+		f := blk.flags[j]
+		lu, lv := L[u], L[v]
+		// Selections written for conditional moves (note 3).
+		c, l := u, lu
+		if lv < lu {
+			c, l = v, lv
+		}
+		hc, hl := u, lu
+		if f&2 != 0 {
+			hc, hl = v, lv
+		}
+		if f&1 != 0 {
+			c, l = hc, hl
+		}
+		probes += 2 - int64(f&1)
+		put(L, out, k0+int64(j), c, l)
+	}
+	return probes
+}
+
+// edgeRule is the graph process on the flat edge array e of a CSR graph
+// with edge sampling (graphEdge): a uniform edge, oriented by a fair coin
+// with random ties. Pipelined twice when large, as graphEdgePiped: the
+// block's edge slots are prefetched as they are drawn, then read and both
+// ends' loads prefetched.
+type edgeRule struct {
+	graphRule
+	e []uint32
+}
+
+func (g edgeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	e := g.e
+	ne := uint64(len(e) / 2)
+	random, pipe := g.random, pipelined(len(e), 4) || pipelined(len(L), 4)
+	s, coins, nc := r.state, r.coins, r.ncoins
+	var blk graphBlock
+	var x [graphBlockLen]uint64
+	var probes int64
+	for k0 := int64(0); k0 < m; k0 += graphBlockLen {
+		nb := int(min(graphBlockLen, m-k0))
+		for j := range nb {
+			var f uint8
+			s, f = g.first(s)
+			s, x[j] = below(s, ne)
+			if random {
+				s, coins, nc, f = flagCoin(s, coins, nc, f, 2)
+			}
+			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
+			if pipe {
+				prefetch(unsafe.Pointer(&e[2*x[j]]))
+			}
+		}
+		for j := range nb {
+			u, v := e[2*x[j]], e[2*x[j]+1]
+			if blk.flags[j]&4 != 0 { // a conditional move
+				u, v = v, u
+			}
+			blk.u[j], blk.v[j] = u, v
+			if pipe {
+				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
+			}
+		}
+		probes += blk.place(L, out, k0, nb)
+	}
+	r.state, r.coins, r.ncoins = s, coins, nc
+	return g.stats(m, probes)
+}
+
+// completeRule is the graph process on K_n (completeGraph): u uniform, v
+// uniform among the other n − 1; with left ties the smaller id comes first
+// (edge sampling) or u does (vertex sampling).
+type completeRule struct{ graphRule }
+
+func (g completeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	n := uint64(len(L))
+	swap, pipe := !g.random && !g.vertexFirst, pipelined(len(L), 4)
+	s, coins, nc := r.state, r.coins, r.ncoins
+	var blk graphBlock
+	var probes int64
+	for k0 := int64(0); k0 < m; k0 += graphBlockLen {
+		nb := int(min(graphBlockLen, m-k0))
+		for j := range nb {
+			var f uint8
+			s, f = g.first(s)
+			var u, v uint64
+			s, u = below(s, n)
+			s, v = below(s, n-1)
+			if v >= u {
+				v++
+			}
+			if swap && v < u {
+				u, v = v, u
+			}
+			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
+			blk.u[j], blk.v[j] = uint32(u), uint32(v)
+			if pipe {
+				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
+			}
+		}
+		probes += blk.place(L, out, k0, nb)
+	}
+	r.state, r.coins, r.ncoins = s, coins, nc
+	return g.stats(m, probes)
+}
+
+// circulantRule is the graph process on a circulant graph with connection
+// set S (circulantGraph): u uniform, s uniform in S, v = u + s mod n, ties
+// as on K_n.
+type circulantRule struct {
+	graphRule
+	S []uint32
+}
+
+func (g circulantRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	n := uint64(len(L))
+	S := g.S
+	d := uint64(len(S))
+	swap, pipe := !g.random && !g.vertexFirst, pipelined(len(L), 4)
+	s, coins, nc := r.state, r.coins, r.ncoins
+	var blk graphBlock
+	var probes int64
+	for k0 := int64(0); k0 < m; k0 += graphBlockLen {
+		nb := int(min(graphBlockLen, m-k0))
+		for j := range nb {
+			var f uint8
+			s, f = g.first(s)
+			var u, i uint64
+			s, u = below(s, n)
+			s, i = below(s, d)
+			v := u + uint64(S[i])
+			if v >= n {
+				v -= n
+			}
+			if swap && v < u {
+				u, v = v, u
+			}
+			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
+			blk.u[j], blk.v[j] = uint32(u), uint32(v)
+			if pipe {
+				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
+			}
+		}
+		probes += blk.place(L, out, k0, nb)
+	}
+	r.state, r.coins, r.ncoins = s, coins, nc
+	return g.stats(m, probes)
+}
+
+// vertexRule is the graph process on a CSR graph with vertex sampling
+// (graphVertex): a uniform vertex u, a uniform neighbour v; an isolated u
+// takes the ball itself (one probe); random ties are a fair coin drawn
+// only on a tie, after the ball's other draws. That draw depends on the
+// loads, so this rule places each ball as soon as it has drawn it.
+type vertexRule struct {
+	graphRule
+	off []int
+	adj []uint32
+}
+
+func (g vertexRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	off, adj := g.off, g.adj
+	n := uint64(len(L))
+	random := g.random
+	s, coins, nc := r.state, r.coins, r.ncoins
+	var probes int64
+	for k := int64(0); k < m; k++ {
+		var f uint8
+		s, f = g.first(s)
+		var u uint64
+		s, u = below(s, n)
+		deg := uint64(off[u+1] - off[u])
+		if deg == 0 {
+			s, coins, nc, _ = g.second(s, coins, nc, f)
+			put(L, out, k, u, L[u])
+			probes++
+			continue
+		}
+		var j uint64
+		s, j = below(s, deg)
+		v := uint64(adj[uint64(off[u])+j])
+		s, coins, nc, f = g.second(s, coins, nc, f)
+		lu, lv := L[u], L[v]
+		c, l := u, lu
+		switch {
+		case f&1 != 0: // a one-choice step: the end the coin names
+			if f&2 != 0 {
+				c, l = v, lv
+			}
+			probes++
+		default:
+			if lv < lu {
+				c, l = v, lv
+			}
+			if random && lv == lu {
+				var heads bool
+				if s, coins, nc, heads = coin(s, coins, nc); heads {
+					c = v
+				}
+			}
+			probes += 2
+		}
+		put(L, out, k, c, l)
+	}
+	r.state, r.coins, r.ncoins = s, coins, nc
+	st := g.stats(m, probes)
+	if !g.lazy {
+		st.MaxProbes = min(m, 1) * 2 // as Place: 2 even if every vertex drawn was isolated
+	}
+	return st
 }

@@ -317,3 +317,37 @@ func greedyD[T uint8 | uint32](L []T, m int64, d int, r *Rand) int64 {
 	r.state = s
 	return m - left
 }
+
+// rule returns Greedy[d]'s rule for the batched driver (see rule).
+func (p Greedy) rule(int) rule {
+	if p.D == 1 {
+		return oneChoiceRule{} // Place runs OneChoice's loop for d = 1
+	}
+	return greedyRule{d: p.D}
+}
+
+// greedyRule is Greedy[d] as a rule: d uniform bins drawn in order, as
+// every Greedy loop draws them (greedy2, choose with one range, greedyD),
+// the first drawn of the least loaded winning.
+type greedyRule struct{ d int }
+
+func (g greedyRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	n := uint64(len(L))
+	d := g.d
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		var c uint64
+		s, c = below(s, n)
+		mn := L[c]
+		for j := 1; j < d; j++ {
+			var x uint64
+			s, x = below(s, n)
+			if lx := L[x]; lx < mn {
+				c, mn = x, lx
+			}
+		}
+		put(L, out, k, c, mn)
+	}
+	r.state = s
+	return Stats{Probes: m * int64(d), MaxProbes: min(m, 1) * int64(d)}
+}

@@ -254,3 +254,86 @@ func rangeTotal(L []uint32, a, w, n uint64) uint64 {
 	}
 	return t
 }
+
+// rule returns grouped[d]'s rule on n bins for the batched driver (see
+// rule).
+func (p Grouped) rule(n int) rule {
+	w := uint64(p.D / 2)
+	return rangesRule{k: uint64(n) / w, stride: w, w: w, random: p.Ties.resolve(TiesLeft) == TiesRandom}
+}
+
+// rule returns window[d]'s rule on n bins for the batched driver (see
+// rule).
+func (p Window) rule(n int) rule {
+	return rangesRule{k: uint64(n), stride: 1, w: uint64(p.D / 2), random: p.Ties.resolve(TiesLeft) == TiesRandom}
+}
+
+// rangesRule is the rule of both schemes, as twoRanges (random ties) and
+// twoRangesLeft (the definition's left ties) draw and decide.
+type rangesRule struct {
+	k, stride, w uint64
+	random       bool
+}
+
+func (g rangesRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	n := uint64(len(L))
+	k, stride, w, random := g.k, g.stride, g.w, g.random
+	s := r.state
+	for t := int64(0); t < m; t++ {
+		var u, v uint64
+		s, u = below(s, k)
+		s, v = below(s, k)
+		a, b := u*stride, v*stride
+		var c uint64
+		var mn uint32
+		if random {
+			ta, tb := rangeTotal(L, a, w, n), rangeTotal(L, b, w, n)
+			st := a
+			switch {
+			case tb < ta:
+				st = b
+			case tb == ta:
+				var z uint64
+				if s, z = below(s, 2); z == 1 {
+					st = b
+				}
+			}
+			// The least loaded bin of the range, ties uniform by
+			// reservoir sampling.
+			c, mn = st, L[st]
+			tied := uint64(1)
+			x := st
+			for j := uint64(1); j < w; j++ {
+				x++
+				if x == n {
+					x = 0
+				}
+				lx := L[x]
+				switch {
+				case lx < mn:
+					c, mn, tied = x, lx, 1
+				case lx == mn:
+					tied++
+					var z uint64
+					if s, z = below(s, tied); z == 0 {
+						c = x
+					}
+				}
+			}
+		} else {
+			ta, ca, ma := rangeScan(L, a, w, n)
+			tb, cb, mb := rangeScan(L, b, w, n)
+			// (tb, b) < (ta, a) lexicographically (see twoRangesLeft).
+			_, lo := bits.Sub64(b, a, 0)
+			_, second := bits.Sub64(tb, ta, lo)
+			c, mn = ca, ma
+			if second != 0 {
+				c, mn = cb, mb
+			}
+		}
+		put(L, out, t, c, mn)
+	}
+	r.state = s
+	d := int64(2 * w)
+	return Stats{Probes: m * d, MaxProbes: min(m, 1) * d}
+}

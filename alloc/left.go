@@ -133,3 +133,50 @@ func leftRandom[T uint8 | uint32](L []T, m int64, r *Rand, start, size []uint64)
 	r.state = s
 	return m
 }
+
+// rule returns Left[d]'s rule on n bins for the batched driver (see rule).
+func (p Left) rule(n int) rule {
+	start, size := leftGroups(n, p.D)
+	return leftRule{start: start, size: size, random: p.Ties.resolve(TiesLeft) != TiesLeft}
+}
+
+// leftRule is Left[d] as a rule: one uniform bin in each group, drawn in
+// group order; the least loaded wins, ties to the leftmost group (two,
+// choose) or, with random ties, uniformly by reservoir sampling
+// (leftRandom).
+type leftRule struct {
+	start, size []uint64
+	random      bool
+}
+
+func (g leftRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	start, size, random := g.start, g.size, g.random
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		var c uint64
+		s, c = below(s, size[0])
+		c += start[0]
+		mn := L[c]
+		tied := uint64(1)
+		for j := 1; j < len(size); j++ {
+			var x uint64
+			s, x = below(s, size[j])
+			x += start[j]
+			lx := L[x]
+			switch {
+			case lx < mn:
+				c, mn, tied = x, lx, 1
+			case lx == mn && random:
+				tied++
+				var u uint64
+				if s, u = below(s, tied); u == 0 {
+					c = x
+				}
+			}
+		}
+		put(L, out, k, c, mn)
+	}
+	r.state = s
+	d := int64(len(size))
+	return Stats{Probes: m * d, MaxProbes: min(m, 1) * d}
+}

@@ -76,6 +76,9 @@ func checkLevels(p Rule, n int) error {
 		if n < 2 {
 			return fmt.Errorf("alloc: %s needs a graph with at least one edge, complete graph has n=1", p.Name())
 		}
+		if !(p.OneMinusBeta >= 0 && p.OneMinusBeta < 1) {
+			return p.Check(n) // its error names β
+		}
 		return nil
 	case LocalSearch:
 		if p.G.Order() != n {
@@ -284,6 +287,10 @@ func (st *levelState) place(m int64, r *Rand) Stats {
 		levelsMaxOf(h, m, p.D, r)
 		return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
 	case Graphical:
+		if p.OneMinusBeta != 0 {
+			g := levelsCompleteBeta(h, m, uint64(math.Ldexp(p.OneMinusBeta, 64)), r)
+			return graphRule{lazy: true}.stats(m, m+g)
+		}
 		levelsComplete(h, m, r)
 		return Stats{Probes: 2 * m, MaxProbes: min(m, 1) * 2}
 	case LocalSearch:
@@ -467,6 +474,38 @@ func levelsComplete(h *tails, m int64, r *Rand) {
 		h.raise(h.level(max(u, v)))
 	}
 	r.state = s
+}
+
+// levelsCompleteBeta is graphical (1+β) on K_n: a coin, two distinct
+// ranks and a fair coin from the coin buffer, as completeRule draws them; a
+// one-choice step (coin below thr) takes the rank the fair coin names, a
+// uniform bin either way. It returns the number of steps that compared two
+// loads.
+func levelsCompleteBeta(h *tails, m int64, thr uint64, r *Rand) (greedy int64) {
+	n := h.n
+	s, coins, nc := r.state, r.coins, r.ncoins
+	for k := int64(0); k < m; k++ {
+		var x, u, v uint64
+		s, x = next(s)
+		s, u = below(s, n)
+		s, v = below(s, n-1)
+		if v >= u {
+			v++
+		}
+		var heads bool
+		s, coins, nc, heads = coin(s, coins, nc)
+		if x < thr {
+			if heads {
+				u = v
+			}
+		} else {
+			greedy++
+			u = max(u, v)
+		}
+		h.raise(h.level(u))
+	}
+	r.state, r.coins, r.ncoins = s, coins, nc
+	return greedy
 }
 
 // levelsOnePlusBeta is (1+β): a coin, then two ranks, as onePlusBeta

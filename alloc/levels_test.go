@@ -36,6 +36,7 @@ func levelsCases(n int) []struct {
 		{"rank/d=2", Rank{D: 2}},
 		{"graph/complete", Graphical{G: graphgen.Complete(n)}},
 		{"local-search/complete", LocalSearch{G: graphgen.Complete(n)}},
+		{"graph/complete/beta=0.4", Graphical{G: graphgen.Complete(n), OneMinusBeta: 0.6}},
 	}
 }
 

@@ -107,3 +107,36 @@ func maxOfD(L []uint32, m int64, d int, r *Rand) {
 	}
 	r.state = s
 }
+
+// rule returns MaxOf[d]'s rule for the batched driver (see rule).
+func (p MaxOf) rule(int) rule {
+	if p.D == 1 {
+		return oneChoiceRule{} // Place runs OneChoice's loop for d = 1
+	}
+	return maxOfRule{d: p.D}
+}
+
+// maxOfRule is MaxOf[d] as a rule: d uniform bins drawn in order, the
+// first drawn of the most loaded winning (maxOf2, maxOfD).
+type maxOfRule struct{ d int }
+
+func (g maxOfRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	n := uint64(len(L))
+	d := g.d
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		var c uint64
+		s, c = below(s, n)
+		mx := L[c]
+		for j := 1; j < d; j++ {
+			var x uint64
+			s, x = below(s, n)
+			if lx := L[x]; lx > mx {
+				c, mx = x, lx
+			}
+		}
+		put(L, out, k, c, mx)
+	}
+	r.state = s
+	return Stats{Probes: m * int64(d), MaxProbes: min(m, 1) * int64(d)}
+}

@@ -1,6 +1,7 @@
 package alloc
 
 import (
+	"math/big"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -20,8 +21,18 @@ import (
 // ball breaks the contract.
 func refPlace(t *testing.T, p Process, L []uint32, m int64, r *Rand) {
 	t.Helper()
-	n := uint64(len(L))
 	for k := int64(0); k < m; k++ {
+		L[refChoose(t, p, L, k, r)]++
+	}
+}
+
+// refChoose returns the bin the reference rule of p chooses for ball k from
+// the loads L, which it only reads, and fails t if the choice breaks the
+// contract.
+func refChoose(t *testing.T, p Process, L []uint32, k int64, r *Rand) uint64 {
+	t.Helper()
+	n := uint64(len(L))
+	{
 		var cands []uint64
 		var c uint64
 		// within: the bins c must be least (most, for MaxOf) loaded
@@ -64,6 +75,24 @@ func refPlace(t *testing.T, p Process, L []uint32, m int64, r *Rand) {
 			}
 		case Graphical:
 			random := p.Ties != TiesLeft
+			// Graphical (1+β): a coin first; after the edge a fair
+			// coin, which names the end a one-choice step takes.
+			lazy := p.OneMinusBeta > 0
+			one := lazy && refOneChoiceStep(p.OneMinusBeta, r.Uint64())
+			lesser := func(u, v uint64) uint64 {
+				heads := lazy && r.Coin()
+				if one {
+					within = []uint64{} // see below
+					if heads {
+						return v
+					}
+					return u
+				}
+				if L[v] < L[u] {
+					return v
+				}
+				return u
+			}
 			var u, v uint64
 			switch g := p.G.(type) {
 			case *graphgen.CSR:
@@ -71,13 +100,16 @@ func refPlace(t *testing.T, p Process, L []uint32, m int64, r *Rand) {
 					u = r.Uint64n(n)
 					nb := g.Neighbors(int(u))
 					if len(nb) == 0 {
+						if lazy {
+							r.Coin() // the end's coin, drawn for every ball
+						}
 						c = u
 						cands = []uint64{u}
 						break
 					}
 					v = uint64(nb[r.Uint64n(uint64(len(nb)))])
-					c = u
-					if L[v] < L[u] || (random && L[v] == L[u] && r.Coin()) {
+					c = lesser(u, v)
+					if !one && random && L[v] == L[u] && r.Coin() {
 						c = v
 					}
 				} else {
@@ -87,10 +119,7 @@ func refPlace(t *testing.T, p Process, L []uint32, m int64, r *Rand) {
 					if random && r.Coin() {
 						u, v = v, u
 					}
-					c = u
-					if L[v] < L[u] {
-						c = v
-					}
+					c = lesser(u, v)
 				}
 				if len(cands) == 0 {
 					if !g.HasEdge(int(u), int(v)) {
@@ -107,10 +136,7 @@ func refPlace(t *testing.T, p Process, L []uint32, m int64, r *Rand) {
 				if !random && p.Sample == SampleEdge {
 					u, v = min(u, v), max(u, v)
 				}
-				c = u
-				if L[v] < L[u] {
-					c = v
-				}
+				c = lesser(u, v)
 				if u == v {
 					t.Fatalf("complete: candidates equal")
 				}
@@ -122,10 +148,7 @@ func refPlace(t *testing.T, p Process, L []uint32, m int64, r *Rand) {
 				if !random && p.Sample == SampleEdge {
 					u, v = min(u, v), max(u, v)
 				}
-				c = u
-				if L[v] < L[u] {
-					c = v
-				}
+				c = lesser(u, v)
 				if !g.HasEdge(int(u), int(v)) {
 					t.Fatalf("circulant: candidates %d, %d are not an edge", u, v)
 				}
@@ -169,6 +192,8 @@ func refPlace(t *testing.T, p Process, L []uint32, m int64, r *Rand) {
 		}
 		if within == nil {
 			within = cands
+		} else if len(within) == 0 {
+			within = []uint64{c} // a one-choice step: no load compared
 		}
 		for _, x := range within {
 			if !most && L[x] < L[c] {
@@ -178,8 +203,16 @@ func refPlace(t *testing.T, p Process, L []uint32, m int64, r *Rand) {
 				t.Fatalf("ball %d: bin %d (load %d) chosen over more loaded candidate %d (load %d)", k, c, L[c], x, L[x])
 			}
 		}
-		L[c]++
+		return c
 	}
+}
+
+// refOneChoiceStep reports whether coin x makes a one-choice step of
+// graphical (1+β) with 1 − β = lazy: x < ⌊lazy·2^64⌋, computed exactly in
+// big.Float.
+func refOneChoiceStep(lazy float64, x uint64) bool {
+	lim, _ := new(big.Float).SetMantExp(big.NewFloat(lazy), 64).Int(nil)
+	return new(big.Int).SetUint64(x).Cmp(lim) < 0
 }
 
 // contractCases are the processes every contract test runs on.
@@ -278,6 +311,15 @@ func contractCases(t *testing.T) []struct {
 		{"hyper/mixed/left", 12, Hyper{H: mixed, Ties: TiesLeft}},
 		{"hyper/1-uniform", 50, Hyper{H: hyp1}},
 		{"hyper/complete-3-uniform", 9, Hyper{H: k3}},
+		// Graphical (1+β) on every graph type and sampling rule.
+		{"graph-beta/regular/edge", 500, Graphical{G: reg, OneMinusBeta: 0.5}},
+		{"graph-beta/regular/edge/left", 500, Graphical{G: reg, Ties: TiesLeft, OneMinusBeta: 0.3}},
+		{"graph-beta/regular/vertex", 500, Graphical{G: reg, Sample: SampleVertex, OneMinusBeta: 0.5}},
+		{"graph-beta/star/vertex/left", 12, Graphical{G: star, Sample: SampleVertex, Ties: TiesLeft, OneMinusBeta: 0.7}},
+		{"graph-beta/complete", 300, Graphical{G: graphgen.Complete(300), OneMinusBeta: 0.5}},
+		{"graph-beta/complete/left", 300, Graphical{G: graphgen.Complete(300), Ties: TiesLeft, OneMinusBeta: 0.9}},
+		{"graph-beta/circulant/odd", 500, Graphical{G: circOdd, OneMinusBeta: 0.25}},
+		{"graph-beta/tiny", 500, Graphical{G: reg, OneMinusBeta: 1e-30}},
 	}
 	// Local search on a cycle, a torus, a random regular graph, the star,
 	// a circulant and the complete graph (localsearch_test.go).

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 )
 
@@ -25,6 +26,18 @@ type Config struct {
 	// Profile records the sorted normalised load vector at the end of each
 	// trial in Result.Profile.
 	Profile bool
+	// Batch, if above 1, is the batch size B of the batched setting (see
+	// batch.go and docs/theory.md, section Batches): each ball chooses
+	// its bin from the loads at the start of its batch of B balls, which
+	// do not include the balls of its own batch; the last batch of a
+	// trial holds the m mod B balls left when B does not divide m. 0 and
+	// 1 are the sequential process, ball by ball, run by the same loops
+	// as without this field. The per-bin engine runs every Batchable
+	// process so, on four-byte loads and with up to 4·min(B, n) bytes
+	// beside them; the level engine and TrialRunners are refused. The
+	// --every series counts the balls chosen so far, their batch complete
+	// or not.
+	Batch int64
 	// Loads, if set, is called at the end of each trial of the per-bin
 	// engine with the trial's index and its final loads, from the worker
 	// goroutine that ran it (calls for different trials may overlap). The
@@ -50,6 +63,9 @@ func (c Config) Check() error {
 	}
 	if c.Loads != nil && !c.usesBins() {
 		return errors.New("alloc: per-bin loads (Config.Loads) need a Process on the per-bin engine")
+	}
+	if err := c.checkBatch(); err != nil {
+		return err
 	}
 	if c.Engine == EngineLevels {
 		return checkLevels(c.Process, c.N)
@@ -145,6 +161,33 @@ func (c Config) Trial(ctx context.Context, i int, b *Bins) (Result, error) {
 	return Result{}, c.Check()
 }
 
+// checkBatch checks Batch: not negative, and above 1 only for a Batchable
+// process on the per-bin engine.
+func (c Config) checkBatch() error {
+	switch {
+	case c.Batch < 0:
+		return fmt.Errorf("alloc: batch size must be 1 or more (0 for one ball at a time), got batch=%d", c.Batch)
+	case c.Batch <= 1:
+		return nil
+	case c.Engine == EngineLevels:
+		return fmt.Errorf("alloc: the level engine does not run batches (batch=%d): a ball of a batch may hit a bin another ball of the batch hit, and the level counts do not tell bins apart; use the per-bin engine", c.Batch)
+	case !Batchable(c.Process):
+		return fmt.Errorf("alloc: %v has no batched form (batch=%d); batches run the per-bin processes (%s)", c.Process, c.Batch, strings.Join(batchNames(), ", "))
+	}
+	return nil
+}
+
+// batchNames lists the processes that run in batches.
+func batchNames() []string {
+	var names []string
+	for _, d := range descriptors {
+		if d.Batches() {
+			names = append(names, d.Name)
+		}
+	}
+	return names
+}
+
 // usesBins reports whether the trials of c run in Bins.
 func (c Config) usesBins() bool {
 	_, runner := c.Process.(TrialRunner)
@@ -160,14 +203,33 @@ func (c Config) binsTrial(ctx context.Context, i int, b *Bins, place func(b *Bin
 	b.Reset()
 	r := TrialRand(c.Seed, i)
 	res := Result{Trial: i}
+	maxMin := b.MaxMin
+	var bt *batcher
+	if c.Batch > 1 {
+		// Batches: the process's rule through the batched driver.
+		if err := c.checkBatch(); err != nil {
+			return Result{}, err
+		}
+		ru := c.Process.(batchable).rule(c.N)
+		bt = newBatcher(c.Batch, c.N, c.M)
+		place = func(b *Bins, m int64, r *Rand) Stats { return bt.place(b, ru, m, r) }
+		maxMin = func() (mx, mn uint32) {
+			bt.peek(b, func() { mx, mn = b.MaxMin() })
+			return mx, mn
+		}
+	}
 	st, series, err := c.batches(ctx,
 		func(k int64) Stats { return place(b, k, r) },
 		func(placed int64) Point {
-			mx, mn := b.MaxMin()
+			mx, mn := maxMin()
 			return c.point(placed, float64(mx), float64(mn))
 		})
 	if err != nil {
 		return Result{}, err
+	}
+	if bt != nil {
+		bt.flush(b, b.wide()) // the last batch ends with the trial
+		runtime.KeepAlive(b)
 	}
 	counts, err := b.Counts()
 	if err != nil {

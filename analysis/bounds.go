@@ -87,6 +87,7 @@ type Bound struct {
 	NoValue   bool    `json:"-"`                    // no number to give: Value is 0, JSON null
 
 	regimeNote string // added to the reason when the query is outside the regime; cleared by finish
+	batched    bool   // a statement about the batched setting (Query.Batch > 1); cleared by finish
 }
 
 // boundJSON is Bound as JSON encodes it, with a nullable value.
@@ -208,6 +209,15 @@ type Query struct {
 	D       float64 // choices d (real for rank); 0 means 2
 	Beta    float64 // β in [0, 1] for one-plus-beta
 	Process string  // a CLI process name; "" for all (rank excepted)
+	// GraphBeta is β in (0, 1] of graphical (1+β) for graph; 0 stands
+	// for the default 1, two-choice.
+	GraphBeta float64
+	// Batch is the batch size b of the batched setting (alloc.Config.Batch:
+	// every ball reads the loads at the start of its batch of b); 0 and 1
+	// mean one ball at a time. With b > 1 the sequential statements do not
+	// apply (one-choice's excepted: it reads no load) and the batched ones
+	// are listed.
+	Batch float64
 
 	// Graphical process ("graph").
 	Topology  string  // graph kind: complete, cycle, torus, hypercube, regular, circulant, nonregular, gnp, file; a full SPEC is cut at ':'; "" means complete
@@ -250,6 +260,10 @@ func (q Query) Validate() error {
 		return fmt.Errorf("analysis: query needs d >= 1 (or 0 for the default 2), got %g", q.D)
 	case !(q.Beta >= 0 && q.Beta <= 1):
 		return fmt.Errorf("analysis: query needs 0 <= beta <= 1, got %g", q.Beta)
+	case !(q.GraphBeta >= 0 && q.GraphBeta <= 1):
+		return fmt.Errorf("analysis: query needs 0 < GraphBeta <= 1 (or 0 for two-choice), got %g", q.GraphBeta)
+	case !fin(q.Batch) || (q.Batch != 0 && q.Batch < 1) || q.Batch != math.Trunc(q.Batch):
+		return fmt.Errorf("analysis: query needs a whole batch size b >= 1 (or 0 for one ball at a time), got %g", q.Batch)
 	case !fin(q.Degree) || q.Degree < 0:
 		return fmt.Errorf("analysis: query needs Degree >= 0, got %g", q.Degree)
 	case !fin(q.MinDegree) || q.MinDegree < 0:
@@ -308,11 +322,15 @@ func (q Query) weights() (alloc.WeightDist, error) {
 // References, as cited in the names:
 //
 //	[ABKU99] Azar, Broder, Karlin, Upfal, Balanced allocations, SIAM J. Comput. 1999
+//	[BCEFN12] Berenbrink, Czumaj, Englert, Friedetzky, Nagel, Multiple-choice balanced allocation in (almost) parallel, RANDOM 2012
 //	[BCSV06] Berenbrink, Czumaj, Steger, Vöcking, Balanced allocations: the heavily loaded case, SIAM J. Comput. 2006
 //	[BSSS13] Bogdan, Sauerwald, Stauffer, Sun, Balls into bins via local search, SODA 2013
 //	[BF22]   Bansal, Feldheim, The power of two choices in graphical allocation, STOC 2022
 //	[God08]  Godfrey, Balls and bins with structure: balanced allocations on hypergraphs, SODA 2008
 //	[KP06]   Kenthapadi, Panigrahy, Balanced allocation on graphs, SODA 2006
+//	[LS22a]  Los, Sauerwald, Balanced allocations with the choice of noise, PODC 2022 (J. ACM 2023)
+//	[LS22b]  Los, Sauerwald, Balanced allocations in batches: simplified and generalized, SPAA 2022
+//	[LS23]   Los, Sauerwald, Balanced allocations in batches: the tower of two choices, SPAA 2023
 //	[PTW15]  Peres, Talwar, Wieder, Graphical balanced allocations and the (1+β)-choice process, RSA 2015
 //	[RS98]   Raab, Steger, "Balls into bins" — a simple and tight analysis, RANDOM 1998
 //	[TW07]   Talwar, Wieder, Balanced allocations: the weighted case, STOC 2007
@@ -328,7 +346,16 @@ func Bounds(q Query) []Bound {
 		if q.Process == d.Name || (q.Process == "" && d.Family != alloc.FamilyRank) {
 			for _, b := range e.boundsFor(d) {
 				b.Process = d.Name
+				if e.q.Batch > 1 && !b.batched && d.Family != alloc.FamilyOneChoice {
+					b = e.sequentialOnly(b)
+				}
 				out = append(out, e.finish(b))
+			}
+			if e.q.Batch > 1 && d.Batches() {
+				for _, b := range e.batched(d) {
+					b.Process = d.Name
+					out = append(out, e.finish(b))
+				}
 			}
 		}
 	}
@@ -394,7 +421,20 @@ func (e *boundEnv) finish(b Bound) Bound {
 	if e.bad != "" {
 		b.Applies, b.Reason = false, e.bad
 	}
-	b.regimeNote = ""
+	b.regimeNote, b.batched = "", false
+	return b
+}
+
+// sequentialOnly marks a statement about balls placed one at a time as
+// not applying to a batched query (one-choice's excepted by the caller: it
+// reads no load, and batches change nothing).
+func (e *boundEnv) sequentialOnly(b Bound) Bound {
+	why := fmt.Sprintf("stated for balls placed one at a time; here they come in batches of b = %g, each ball reading the loads at the start of its batch", e.q.Batch)
+	if b.Applies {
+		b.Applies, b.Reason = false, why
+	} else {
+		b.Reason += "; also " + why
+	}
 	return b
 }
 
@@ -855,7 +895,7 @@ func (e *boundEnv) graph() []Bound {
 
 	// The complete graph: an edge is two distinct uniform bins, Greedy[2]
 	// without replacement [ABKU99; BCSV06].
-	complete := topo == "complete"
+	complete := e.onComplete()
 	v := e.lnln / math.Ln2
 	b = Bound{Name: "max load, complete graph, m = n [ABKU99]", Kind: KindLeading, Precision: PrecisionAdditive,
 		Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
@@ -877,6 +917,185 @@ func (e *boundEnv) graph() []Bound {
 		b.Reason = fmt.Sprintf("for the complete graph; topology is %s", topo)
 	}
 	bs = append(bs, b)
+	if beta := e.graphBeta(); beta < 1 {
+		bs = e.graphicalBeta(bs, beta, regular, notRegular, complete)
+	}
+	return bs
+}
+
+// graphBeta is the β of graphical (1+β) of the query: Query.GraphBeta, 0
+// standing for 1 (two-choice).
+func (e *boundEnv) graphBeta() float64 {
+	if e.q.GraphBeta == 0 {
+		return 1
+	}
+	return e.q.GraphBeta
+}
+
+// onComplete reports whether the query's topology is the complete graph.
+func (e *boundEnv) onComplete() bool {
+	topo, _, _ := strings.Cut(e.q.Topology, ":")
+	return topo == "" || topo == "complete"
+}
+
+// graphicalBeta: graphical (1+β) with 0 < β < 1 [PTW15]. The statements
+// about two-choice on the graph do not apply to it, except the two that
+// hold for any way of placing a ball at an end of its edge (the dense core's
+// counting argument, [BF22]'s lower bound for every strategy); its own
+// are added. Listed only for β < 1, so that a two-choice query lists what it
+// always listed.
+func (e *boundEnv) graphicalBeta(bs []Bound, beta float64, regular bool, notRegular string, complete bool) []Bound {
+	for i := range bs {
+		if strings.Contains(bs[i].Name, "dense core") || strings.Contains(bs[i].Name, "any allocation strategy") {
+			continue
+		}
+		why := fmt.Sprintf("stated for two-choice on the graph (β = 1); here graphical (1+β) with β = %g", beta)
+		if bs[i].Applies {
+			bs[i].Applies, bs[i].Reason = false, why
+		} else {
+			bs[i].Reason += "; also " + why
+		}
+	}
+	sigma := e.q.Expansion
+	b := Bound{Name: "gap, graphical (1+β), edge expansion σ, any m [PTW15]", Kind: KindOrder, Order: "O",
+		Quantity: QuantityGap, Regime: RegimeAnyM,
+		Value: e.lg / (beta * sigma), Formula: "O(log n / (β σ))", Base: "log2"}
+	switch {
+	case !regular:
+		b.Reason, b.Value = notRegular, math.NaN()
+	case sigma == 0:
+		b.Reason = "needs the edge expansion σ: give it with --expansion σ (graphalloc info measures it)"
+	default:
+		b.Applies = true
+		b.Reason = fmt.Sprintf("w.h.p., every m; [PTW15]'s theorem for a process whose bias towards light bins is ε gives O(log n / ε): ε is of order σ for the graph's edges, times β for a (1+β) mixture; σ = %.4g, β = %g", sigma, beta)
+	}
+	bs = append(bs, b)
+	heavy := e.ln / (beta * beta)
+	b = Bound{Name: "gap, graphical (1+β), complete graph, heavily loaded [PTW15]", Kind: KindOrder, Order: "Θ",
+		Quantity: QuantityGap, Regime: RegimeHeavy, HeavyFrom: heavy,
+		Value: e.lg / beta, Formula: "Θ(log n / β)", Base: "log2",
+		regimeNote: "ln n / β², as for one-plus-beta"}
+	if complete {
+		b.Applies = true
+		b.Reason = fmt.Sprintf("w.h.p.; on K_n graphical (1+β) is the (1+β) process up to O(1/n) (an edge is two distinct uniform bins, and a uniform end of it a uniform bin); taken to hold from m/n = ln n / β² = %.4g, as for one-plus-beta", heavy)
+	} else {
+		b.Reason = "for the complete graph"
+	}
+	return append(bs, b)
+}
+
+// batched returns the statements about process d in the batched setting
+// (Query.Batch = b > 1) [BCEFN12; LS22a; LS22b; LS23]: for two choices
+// (greedy with d = 2, graph on the complete graph) and for (1+β) (and
+// graphical (1+β) on the complete graph). Each is about the gap at the end
+// of a batch, so it applies only when m is a whole number of batches.
+func (e *boundEnv) batched(d *alloc.Descriptor) []Bound {
+	switch d.Family {
+	case alloc.FamilyGreedy:
+		ok, why := e.d == 2, fmt.Sprintf("stated for two choices, got d = %g", e.d)
+		return e.batchedTwoChoice(ok, why, "d = 2 uniform bins")
+	case alloc.FamilyOnePlusBeta:
+		return e.batchedOnePlusBeta(e.q.Beta, "")
+	case alloc.FamilyGraph:
+		if beta := e.graphBeta(); beta < 1 {
+			return e.batchedOnePlusBeta(beta, "graphical (1+β) on K_n is (1+β) up to O(1/n); ")
+		}
+		return e.batchedTwoChoice(e.onComplete(), "stated for two uniform bins: the complete graph only", "an edge of K_n is two distinct uniform bins")
+	}
+	return nil
+}
+
+// batchCheck says whether the query's b and m fit a batched statement for
+// batch sizes in [lo, hi], and why not.
+func (e *boundEnv) batchCheck(lo, hi float64, rng string) (bool, string) {
+	b := e.q.Batch
+	switch {
+	case b < lo || b > hi:
+		return false, fmt.Sprintf("stated for b %s; here b = %g, n = %g", rng, b, e.n)
+	case e.m < b:
+		return false, fmt.Sprintf("no batch is complete (m = %g < b = %g): every ball read the empty loads, one-choice's law", e.m, b)
+	case math.Mod(e.m, b) != 0:
+		return false, fmt.Sprintf("about the end of a batch; here m = %g is not a whole number of batches of b = %g", e.m, b)
+	}
+	return true, ""
+}
+
+// batchedTwoChoice: Greedy[2] in batches of b.
+func (e *boundEnv) batchedTwoChoice(ok bool, notOK, what string) []Bound {
+	b := e.q.Batch
+	nlog := e.n * e.ln
+	rows := []struct {
+		bound  Bound
+		lo, hi float64
+		rng    string
+		why    string
+	}{
+		{Bound{Name: "gap, batches of b = n [BCEFN12]", Kind: KindOrder, Order: "O",
+			Value: e.lg, Formula: "O(log n)", Base: "log2"},
+			e.n, e.n, "= n", "w.h.p. at the end of every batch; the first bound for batches, improved by [LS22a]"},
+		{Bound{Name: "gap, batches of b = n [LS22a]", Kind: KindOrder, Order: "Θ",
+			Value: e.ln / e.lnln, Formula: "Θ(log n / log log n)", Base: "ln"},
+			e.n, e.n, "= n", "w.h.p. at the end of every batch, tight; one-choice's max load for n balls ([LS23]: up to b = n log n the gap follows one-choice's for b balls)"},
+		{Bound{Name: "gap, batches of b in [n, n³] [LS22b]", Kind: KindOrder, Order: "O",
+			Value: b/e.n + e.ln, Formula: "O(b/n + log n)", Base: "ln"},
+			e.n, e.n * e.n * e.n, "in [n, n³]", "w.h.p. at the end of every batch (for any b >= n, O(b/n · log n))"},
+		{Bound{Name: "gap, batches of b >= n log n [LS23]", Kind: KindOrder, Order: "Θ",
+			Value: b / e.n, Formula: "Θ(b/n)", Base: ""},
+			nlog, math.Inf(1), "≥ n ln n", "w.h.p. at the end of every batch, tight: two choices overshoot, each batch sending about 2b/n balls to the lightest bins"},
+	}
+	var bs []Bound
+	for _, r := range rows {
+		bd := r.bound
+		bd.Quantity, bd.Regime, bd.batched = QuantityGap, RegimeAnyM, true
+		fits, why := e.batchCheck(r.lo, r.hi, r.rng)
+		switch {
+		case !ok:
+			bd.Reason = notOK
+		case !fits:
+			bd.Reason = why
+		default:
+			bd.Applies = true
+			bd.Reason = r.why + "; " + what
+		}
+		bs = append(bs, bd)
+	}
+	return bs
+}
+
+// batchedOnePlusBeta: (1+β) in batches of b [LS22b], for a constant β.
+func (e *boundEnv) batchedOnePlusBeta(beta float64, pre string) []Bound {
+	b := e.q.Batch
+	ok := beta > 0 && beta <= 1
+	notOK := fmt.Sprintf("needs 0 < β <= 1, got %g", beta)
+	rows := []struct {
+		bound  Bound
+		lo, hi float64
+		rng    string
+		why    string
+	}{
+		{Bound{Name: "gap, batches of b in [n, n log n], (1+β) [LS22b]", Kind: KindOrder, Order: "Θ",
+			Value: e.ln, Formula: "Θ(log n), β a constant", Base: "ln"},
+			e.n, e.n * e.ln, "in [n, n ln n]", "w.h.p. at the end of every batch, for a constant β (the constant factor depends on β)"},
+		{Bound{Name: "gap, batches of b in [n, n³], (1+β) [LS22b]", Kind: KindOrder, Order: "O",
+			Value: b/e.n + e.ln, Formula: "O(b/n + log n), β a constant", Base: "ln"},
+			e.n, e.n * e.n * e.n, "in [n, n³]", "w.h.p. at the end of every batch, for a constant β"},
+	}
+	var bs []Bound
+	for _, r := range rows {
+		bd := r.bound
+		bd.Quantity, bd.Regime, bd.batched = QuantityGap, RegimeAnyM, true
+		fits, why := e.batchCheck(r.lo, r.hi, r.rng)
+		switch {
+		case !ok:
+			bd.Reason = notOK
+		case !fits:
+			bd.Reason = why
+		default:
+			bd.Applies = true
+			bd.Reason = pre + r.why + fmt.Sprintf("; β = %g", beta)
+		}
+		bs = append(bs, bd)
+	}
 	return bs
 }
 

@@ -300,6 +300,16 @@ func TestBoundsWellFormed(t *testing.T) {
 		}
 	}
 	queries = append(queries, Query{N: 1024, M: 1024, Process: "graph", Expansion: 3}, Query{N: 1024, M: 1024, Process: "one-plus-beta", Beta: 2})
+	// Batches, and graphical (1+β).
+	for _, n := range []float64{3, 1000, 1 << 20} {
+		for _, b := range []float64{2, n, 16 * n, 1e12} {
+			for _, m := range []float64{1, n, 16 * n} {
+				for _, p := range append([]string{""}, processNames()...) {
+					queries = append(queries, Query{N: n, M: m, Beta: 0.5, GraphBeta: 0.5, Expansion: 0.2, Process: p, Batch: b})
+				}
+			}
+		}
+	}
 	kinds := []string{KindUpper, KindLower, KindLeading, KindOrder, KindReference}
 	for _, q := range queries {
 		bs := Bounds(q)

@@ -50,6 +50,10 @@ type Config struct {
 	// Engine is "levels" for a run of the level engine, omitted for the
 	// per-bin engine.
 	Engine string `json:"engine,omitempty"`
+	// Batch is the batch size B of a batched run (alloc.Config.Batch:
+	// each ball reads the loads at the start of its batch of B), omitted
+	// for one ball at a time.
+	Batch int64 `json:"batch,omitempty"`
 }
 
 // NewConfig is the config of a run of s: the fields that describe the
@@ -61,9 +65,11 @@ func NewConfig(s study.Setting) Config {
 		Process: d.Name, D: d.Choices(s.Params), N: s.N, M: s.M, Graph: "complete",
 		Ties: d.TiesFor(s.Params).String(),
 	}
-	if d.Uses&alloc.ParamBeta != 0 {
-		b := s.Params.Beta
-		c.Beta = &b
+	if b, ok := d.BetaOf(s.Params); ok {
+		c.Beta = &b // graph: only when --beta was given
+	}
+	if s.Batch > 1 {
+		c.Batch = s.Batch
 	}
 	if d.Uses&alloc.ParamCap != 0 {
 		c.Cap = s.Params.Cap
@@ -101,7 +107,7 @@ func (c Config) Setting() (study.Setting, error) {
 	}
 	p := alloc.Params{D: c.D, Cap: c.Cap}
 	if c.Beta != nil {
-		p.Beta = *c.Beta
+		p.Beta, p.GraphBeta = *c.Beta, true
 	}
 	if c.Weights != "" {
 		if p.Weights, err = alloc.ParseWeights(c.Weights); err != nil {
@@ -118,7 +124,7 @@ func (c Config) Setting() (study.Setting, error) {
 			return study.Setting{}, err
 		}
 	}
-	s := study.Setting{Process: d, Params: p, N: c.N, M: c.M}
+	s := study.Setting{Process: d, Params: p, N: c.N, M: c.M, Batch: c.Batch}
 	if d.Uses&alloc.ParamGraph != 0 && c.MinDegree != nil && c.MaxDegree != nil {
 		sp, err := graphgen.ParseSpec(c.Graph)
 		if err != nil {
@@ -142,11 +148,20 @@ func (c Config) Label() string {
 		return c.Process
 	}
 	d := s.Process
+	batch := ""
+	if c.Batch > 1 {
+		batch = fmt.Sprintf(", batches of %d", c.Batch)
+	}
 	if d.Uses&alloc.ParamGraph != 0 {
-		if c.Sample == "" {
-			return fmt.Sprintf("%s on %s", d.Name, c.Graph)
+		sampling := ""
+		if c.Sample != "" {
+			sampling = " (" + c.Sample + " sampling)"
 		}
-		return fmt.Sprintf("%s on %s (%s sampling)", d.Name, c.Graph, c.Sample)
+		label := fmt.Sprintf("%s on %s%s", d.Name, c.Graph, sampling)
+		if b, ok := d.BetaOf(s.Params); ok {
+			label = fmt.Sprintf("%s (1+β), β = %g, on %s%s", d.Name, b, c.Graph, sampling)
+		}
+		return label + batch
 	}
 	r, err := d.New(s.Params)
 	if err != nil {
@@ -159,7 +174,7 @@ func (c Config) Label() string {
 	if d.Uses&alloc.ParamWeights != 0 {
 		label += ", weights " + c.Weights
 	}
-	return label
+	return label + batch
 }
 
 // SameRun reports, as an error naming the first difference, whether a and b

@@ -24,14 +24,20 @@ type GridConfig struct {
 	M         string   `json:"m"`
 	D         float64  `json:"d"`
 	Beta      float64  `json:"beta,omitempty"`
-	Cap       int      `json:"cap,omitempty"`
-	Weights   string   `json:"weights,omitempty"`
-	Ties      string   `json:"ties,omitempty"`
-	Sample    string   `json:"sample,omitempty"`
-	Trials    int      `json:"trials"`
-	Seed      uint64   `json:"seed"`
-	Shard     string   `json:"shard,omitempty"`
-	Version   string   `json:"version"`
+	// GraphBeta: the graph process ran as graphical (1+β) with Beta
+	// (--beta given); otherwise it ran two-choice whatever Beta says.
+	GraphBeta bool   `json:"graph_beta,omitempty"`
+	Cap       int    `json:"cap,omitempty"`
+	Weights   string `json:"weights,omitempty"`
+	Ties      string `json:"ties,omitempty"`
+	Sample    string `json:"sample,omitempty"`
+	Trials    int    `json:"trials"`
+	Seed      uint64 `json:"seed"`
+	Shard     string `json:"shard,omitempty"`
+	Version   string `json:"version"`
+	// Batch is the batch size of a batched grid, omitted for one ball at
+	// a time.
+	Batch int64 `json:"batch,omitempty"`
 }
 
 // NewGridConfig is the config of grid g, whose -m was balls (the caller
@@ -39,6 +45,9 @@ type GridConfig struct {
 // grid read them.
 func NewGridConfig(g study.Grid, balls string) GridConfig {
 	c := GridConfig{Processes: g.Processes, Ns: g.Ns, M: balls, D: g.Params.D, Trials: g.Trials, Seed: g.Seed}
+	if g.Batch > 1 {
+		c.Batch = g.Batch
+	}
 	if g.TiesSet {
 		c.Ties = g.Params.Ties.String()
 	}
@@ -53,8 +62,9 @@ func NewGridConfig(g study.Grid, balls string) GridConfig {
 		if d.Uses&alloc.ParamSample != 0 {
 			c.Sample = g.Params.Sample.String()
 		}
-		if d.Uses&alloc.ParamBeta != 0 {
-			c.Beta = g.Params.Beta
+		if b, ok := d.BetaOf(g.Params); ok {
+			c.Beta = b
+			c.GraphBeta = c.GraphBeta || d.Uses&alloc.ParamGraph != 0
 		}
 		if d.Uses&alloc.ParamCap != 0 {
 			c.Cap = g.Params.Cap
@@ -139,6 +149,9 @@ func writeGridTable(w io.Writer, c GridConfig, rows []study.Row, skipped []strin
 	if c.Ties != "" {
 		extra += ", ties " + c.Ties
 	}
+	if c.Batch > 1 {
+		extra += fmt.Sprintf(", batches of %d", c.Batch)
+	}
 	fmt.Fprintf(w, "compare: %s, %d trials per point, seed %d%s\n", describeM(c.M), c.Trials, c.Seed, extra)
 	fmt.Fprintf(w, "max load: mean and 95%% CI over the trials; fluid: the max load the fluid limit predicts at this n\n\n")
 	var legend boundLegend
@@ -166,7 +179,7 @@ func writeGridTable(w io.Writer, c GridConfig, rows []study.Row, skipped []strin
 			dist = "-"
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%.3f\t%s\t%s\t%.3f\t%s\t%s\n",
-			topo, r.N, fmtDegrees(r.Degree), processLabel(r, alloc.Params{Beta: c.Beta, Cap: c.Cap}), r.MaxLoad.Mean, r.MaxLoad.Interval("%.3f"),
+			topo, r.N, fmtDegrees(r.Degree), processLabel(r, alloc.Params{Beta: c.Beta, GraphBeta: c.GraphBeta, Cap: c.Cap}), r.MaxLoad.Mean, r.MaxLoad.Interval("%.3f"),
 			dist, r.Gap.Mean, fluid, bounds)
 	}
 	tw.Flush()
@@ -228,6 +241,9 @@ func processLabel(r study.Row, p alloc.Params) string {
 	}
 	p.D = r.D
 	if d.Uses&alloc.ParamGraph != 0 {
+		if b, ok := d.BetaOf(p); ok {
+			return fmt.Sprintf("%s (1+β), β = %g", d.Name, b)
+		}
 		return d.Name
 	}
 	proc, err := d.New(p)
@@ -241,13 +257,17 @@ func processLabel(r study.Row, p alloc.Params) string {
 // the CSV files of many grids concatenate into one data frame).
 func writeGridCSV(w io.Writer, c GridConfig, rows []study.Row) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"topology", "n", "m", "edges", "deg_min", "deg_mean", "deg_max", "process", "d", "sample", "ties", "beta", "cap", "weights", "trials", "seed",
-		"max_load_mean", "max_load_std", "max_load_ci_lo", "max_load_ci_hi", "max_load_dist", "gap_mean", "gap_std", "fluid_max_load", "bounds"})
+	head := []string{"topology", "n", "m", "edges", "deg_min", "deg_mean", "deg_max", "process", "d", "sample", "ties", "beta", "cap", "weights", "trials", "seed",
+		"max_load_mean", "max_load_std", "max_load_ci_lo", "max_load_ci_hi", "max_load_dist", "gap_mean", "gap_std", "fluid_max_load", "bounds"}
+	if c.Batch > 1 {
+		head = append(head, "batch") // last, as in a run's CSV
+	}
+	cw.Write(head)
 	for _, r := range rows {
 		// The parameters of the processes that read them.
 		var beta, capacity, weights string
 		if d, err := alloc.Lookup(r.Process); err == nil {
-			if d.Uses&alloc.ParamBeta != 0 {
+			if _, ok := d.BetaOf(alloc.Params{GraphBeta: c.GraphBeta}); ok {
 				beta = FormatFloat(c.Beta)
 			}
 			if d.Uses&alloc.ParamCap != 0 && c.Cap != 0 {
@@ -278,10 +298,14 @@ func writeGridCSV(w io.Writer, c GridConfig, rows []study.Row) error {
 			}
 			bs = append(bs, b.Name+" "+v)
 		}
-		cw.Write([]string{r.Topology, strconv.FormatInt(r.N, 10), strconv.FormatInt(r.M, 10), edges, dmin, dmean, dmax,
+		cells := []string{r.Topology, strconv.FormatInt(r.N, 10), strconv.FormatInt(r.M, 10), edges, dmin, dmean, dmax,
 			r.Process, FormatFloat(r.D), r.Sample, r.Ties, beta, capacity, weights, strconv.Itoa(r.Trials), strconv.FormatUint(r.Seed, 10),
 			FormatFloat(r.MaxLoad.Mean), FormatFloat(r.MaxLoad.Std), ciLo, ciHi,
-			FormatCounts(r.MaxLoad.Counts), FormatFloat(r.Gap.Mean), FormatFloat(r.Gap.Std), fluid, strings.Join(bs, "; ")})
+			FormatCounts(r.MaxLoad.Counts), FormatFloat(r.Gap.Mean), FormatFloat(r.Gap.Std), fluid, strings.Join(bs, "; ")}
+		if c.Batch > 1 {
+			cells = append(cells, strconv.FormatInt(c.Batch, 10))
+		}
+		cw.Write(cells)
 	}
 	cw.Flush()
 	return cw.Error()

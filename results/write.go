@@ -87,11 +87,31 @@ func Write(w io.Writer, format string, f *File) error {
 }
 
 // configColumns are the columns that say which run a CSV row belongs to,
-// so that the CSV files of many runs concatenate into one data frame.
+// so that the CSV files of many runs concatenate into one data frame (by
+// column name: a batched run adds a last column, batch, which a frame reads
+// as missing, one ball at a time, for the other runs).
 var configColumns = []string{"process", "d", "n", "m", "graph", "sample", "ties", "seed", "beta", "cap", "weights"}
 
-// configCells are c's values of configColumns.
+// configHeader is the config columns of c's rows.
+func configHeader(c Config) []string {
+	h := slices.Clone(configColumns)
+	if c.Batch > 1 {
+		h = append(h, "batch")
+	}
+	return h
+}
+
+// configCells are c's values of configHeader(c).
 func configCells(c Config) []string {
+	cells := configCellsSequential(c)
+	if c.Batch > 1 {
+		cells = append(cells, strconv.FormatInt(c.Batch, 10))
+	}
+	return cells
+}
+
+// configCellsSequential are c's values of configColumns.
+func configCellsSequential(c Config) []string {
 	beta := ""
 	if c.Beta != nil {
 		beta = FormatFloat(*c.Beta)
@@ -115,13 +135,13 @@ func writeCSV(w io.Writer, f *File) error {
 	row := func(cells ...string) { cw.Write(append(slices.Clone(cfg), cells...)) }
 	s := f.Summary
 	if len(s.Series) == 0 && len(s.Profile) == 0 {
-		cw.Write(append(slices.Clone(configColumns), "trial", "max_load", "min_load", "gap", "probes", "max_probes"))
+		cw.Write(append(configHeader(f.Config), "trial", "max_load", "min_load", "gap", "probes", "max_probes"))
 		for _, r := range f.Trials {
 			row(strconv.Itoa(r.Trial), FormatFloat(r.MaxLoad), FormatFloat(r.MinLoad), FormatFloat(r.Gap),
 				strconv.FormatInt(r.Probes, 10), strconv.FormatInt(r.MaxProbes, 10))
 		}
 	} else {
-		cw.Write(append(slices.Clone(configColumns), "balls", "load", "statistic", "rank", "count", "mean", "ci_lo", "ci_hi", "trials"))
+		cw.Write(append(configHeader(f.Config), "balls", "load", "statistic", "rank", "count", "mean", "ci_lo", "ci_hi", "trials"))
 		for _, p := range s.Series {
 			balls, load, t := strconv.FormatInt(p.Balls, 10), FormatFloat(p.Load), strconv.Itoa(p.Trials)
 			row(balls, load, "gap", "", "", FormatFloat(p.Gap), FormatFloat(p.GapCI[0]), FormatFloat(p.GapCI[1]), t)

@@ -63,9 +63,13 @@ type Grid struct {
 	// Expansion, if positive, is the edge expansion σ the bounds use for
 	// the graph (one topology: σ is a fact of one graph).
 	Expansion float64
-	Trials    int
-	Seed      uint64
-	Workers   int // trials in parallel, 0 for one per CPU; never changes results
+	// Batch, if above 1, runs every point in batches of Batch balls
+	// (alloc.Config.Batch); every process of the grid must run in
+	// batches (alloc.Descriptor.Batches).
+	Batch   int64
+	Trials  int
+	Seed    uint64
+	Workers int // trials in parallel, 0 for one per CPU; never changes results
 	// Shard, if Of > 1, keeps only the points i (in Points order) with
 	// i mod Of = Index.
 	Shard struct{ Index, Of int }
@@ -143,9 +147,16 @@ func (g *Grid) Check() error {
 	case g.Shard.Of > 1 && (g.Shard.Index < 0 || g.Shard.Index >= g.Shard.Of):
 		return fmt.Errorf("study: shard %d of %d out of range", g.Shard.Index, g.Shard.Of)
 	}
+	if g.Batch < 0 {
+		return fmt.Errorf("study: batch size must be 1 or more, got %d", g.Batch)
+	}
 	for _, p := range g.Processes {
-		if _, err := alloc.Lookup(p); err != nil {
+		d, err := alloc.Lookup(p)
+		if err != nil {
 			return err
+		}
+		if g.Batch > 1 && !d.Batches() {
+			return fmt.Errorf("study: process %s does not run in batches (batch=%d)", p, g.Batch)
 		}
 		if usesGraph(p) && len(g.Graphs) == 0 {
 			return fmt.Errorf("study: process %s needs at least one topology", p)
@@ -203,6 +214,9 @@ type Row struct {
 	Ties     string   `json:"ties"`
 	Seed     uint64   `json:"seed"`
 	Trials   int      `json:"trials"`
+	// Batch is the batch size of a batched grid, omitted for one ball at
+	// a time.
+	Batch int64 `json:"batch,omitempty"`
 	// MaxLoad and Gap summarise the trials (mean, std, CI95, counts).
 	MaxLoad analysis.Summary `json:"max_load"`
 	Gap     analysis.Summary `json:"gap"`
@@ -333,7 +347,7 @@ func Run(ctx context.Context, g Grid, emit func(Row) error, note func(string)) (
 		if err != nil {
 			return skipped, err
 		}
-		cfg := alloc.Config{Process: proc, N: n, M: m, Seed: g.Seed}
+		cfg := alloc.Config{Process: proc, N: n, M: m, Seed: g.Seed, Batch: g.Batch}
 		if err := cfg.Check(); err != nil {
 			return skipped, err
 		}
@@ -357,7 +371,7 @@ func Run(ctx context.Context, g Grid, emit func(Row) error, note func(string)) (
 				topo.Expansion = g.Expansion
 			}
 		}
-		row := newRow(Setting{Process: desc, Params: params, N: int64(n), M: m, Topology: topo}, g.Seed, g.Trials, results)
+		row := newRow(Setting{Process: desc, Params: params, N: int64(n), M: m, Topology: topo, Batch: g.Batch}, g.Seed, g.Trials, results)
 		if err := emit(row); err != nil {
 			return skipped, err
 		}

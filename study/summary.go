@@ -19,6 +19,9 @@ type Setting struct {
 	Params   alloc.Params
 	N, M     int64
 	Topology *Topology // for a graph process
+	// Batch is the batch size of a batched run (alloc.Config.Batch); 0 or
+	// 1 for one ball at a time.
+	Batch int64
 }
 
 // Topology is what the bounds need to know of a built graph.
@@ -88,6 +91,13 @@ func (s Setting) Query() analysis.Query {
 	d := s.Process
 	q := analysis.Query{N: float64(s.N), M: float64(s.M), D: d.Choices(s.Params), Beta: s.Params.Beta, Process: d.Name,
 		Ties: d.TiesFor(s.Params).String()}
+	if d.Uses&alloc.ParamGraph != 0 {
+		q.Beta = 0
+		q.GraphBeta, _ = d.BetaOf(s.Params) // 0 for two-choice
+	}
+	if s.Batch > 1 {
+		q.Batch = float64(s.Batch)
+	}
 	if d.Uses&alloc.ParamWeights != 0 {
 		q.Weights = s.Params.Weights.String()
 	}
@@ -122,9 +132,10 @@ func (s Setting) Query() analysis.Query {
 const maxFluidLoad = 64
 
 // Fluid returns the mean-field prediction for s, or nil if the process has
-// none with these parameters or m/n is outside (0, 64].
+// none with these parameters, m/n is outside (0, 64], or the balls come in
+// batches (the fluid limits are those of the sequential processes).
 func (s Setting) Fluid() *Fluid {
-	if s.N < 1 || s.M < 1 || float64(s.M)/float64(s.N) > maxFluidLoad {
+	if s.N < 1 || s.M < 1 || float64(s.M)/float64(s.N) > maxFluidLoad || s.Batch > 1 {
 		return nil
 	}
 	p := s.Params
@@ -206,7 +217,7 @@ func newRow(s Setting, seed uint64, trials int, rs []alloc.Result) Row {
 	sum := Summarize(s, rs)
 	row := Row{
 		N: s.N, M: s.M, Process: s.Process.Name, D: s.Process.Choices(s.Params),
-		Ties: s.Process.TiesFor(s.Params).String(), Seed: seed, Trials: trials,
+		Ties: s.Process.TiesFor(s.Params).String(), Seed: seed, Trials: trials, Batch: s.Batch,
 		MaxLoad: sum.MaxLoad, Gap: sum.Gap, Tails: sum.Tails, Fluid: sum.Fluid,
 		Bounds: sum.Bounds, Query: sum.Query, Degree: sum.Degree,
 	}

@@ -18,6 +18,7 @@ type boundsOptions struct {
 	sizeFlags
 	pf     processFlags
 	format string
+	batch  string
 	seed   uint64
 }
 
@@ -28,6 +29,7 @@ func cmdBounds(_ context.Context, stdout, stderr io.Writer, args []string) error
 	o.addSizes(fs, "", "topology SPEC for the graph bounds (gnp and files are built to be measured)", true)
 	addSeed(fs, &o.seed)
 	o.addExpansion(fs)
+	addBatch(fs, &o.batch)
 	fs.StringVarP(&o.format, "format", "f", "table", "output format: table or json")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
@@ -98,6 +100,20 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 			return q, "", usagef("--choices: need a number d >= 1, got %q", o.pf.choices)
 		}
 		q = analysis.Query{N: float64(n), M: float64(m), D: params.D, Beta: o.pf.beta, Sample: params.Sample.String()}
+		if fs.Changed("beta") {
+			q.GraphBeta = o.pf.beta // graph is two-choice unless --beta is given
+		}
+		var batched []*alloc.Descriptor
+		for _, d := range alloc.Descriptors() {
+			if d.Batches() {
+				batched = append(batched, d)
+			}
+		}
+		b, err := parseBatch(o.batch, n, batched)
+		if err != nil {
+			return q, "", err
+		}
+		q.Batch = float64(b)
 		if fs.Changed("weights") {
 			q.Weights = params.Weights.String()
 		}
@@ -113,8 +129,12 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 		if err := checkParams(descs, params, stderr); err != nil {
 			return q, "", err
 		}
+		b, err := parseBatch(o.batch, n, descs)
+		if err != nil {
+			return q, "", err
+		}
 		topo := q
-		q = study.Setting{Process: descs[0], Params: params, N: n, M: m}.Query()
+		q = study.Setting{Process: descs[0], Params: params, N: n, M: m, Batch: b}.Query()
 		q.Topology, q.Degree, q.MinDegree, q.Eps = topo.Topology, topo.Degree, topo.MinDegree, topo.Eps
 		q.Core, q.CoreFraction, q.Expansion = topo.Core, topo.CoreFraction, topo.Expansion
 		if topo.MinRank > 0 {
@@ -137,6 +157,9 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 	topo := ""
 	if o.graph != "" {
 		topo = fmt.Sprintf("; topology %s (%s)", sp, q.DescribeGraph())
+	}
+	if q.Batch > 1 {
+		topo += fmt.Sprintf("; batches of b=%g", q.Batch)
 	}
 	return q, fmt.Sprintf("bounds for %s: n=%d m=%d (m/n=%.4g) d=%g%s", who, n, m, float64(m)/float64(n), q.D, topo), nil
 }

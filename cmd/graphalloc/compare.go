@@ -26,6 +26,7 @@ type compareOptions struct {
 	pf                            processFlags
 	graphs                        []string
 	graphList, bins, balls, shard string
+	batch                         string
 	expansion                     float64
 }
 
@@ -39,6 +40,7 @@ func cmdCompare(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	fs.StringVarP(&o.bins, "bins", "n", "2^16", "sizes n: a list 2^10,2^12, or a range 2^10..2^20 (n, 2n, 4n, … up to the end)")
 	fs.StringVarP(&o.balls, "balls", "m", "n", "balls m per point: a count (1e6) or a multiple of n (n, 16n)")
 	o.add(fs, study.DefaultTrials, "table, csv, json, jsonl (one line per point as it finishes)")
+	addBatch(fs, &o.batch)
 	fs.StringVar(&o.shard, "shard", "", "run only the grid points i with i mod K = I, as I/K")
 	o.addPlot(fs, "the results")
 	if err := parseFlags(fs, args, 0); err != nil {
@@ -114,6 +116,16 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 		return g, cfg, err
 	}
 	g.TiesSet = fs.Changed("ties")
+	// --batch: a count, the same at every n (a multiple of n is read at
+	// the grid's first n; say the count to mean it).
+	if fs.Changed("batch") {
+		if strings.HasSuffix(strings.TrimSpace(o.batch), "n") {
+			return g, cfg, usagef("--batch: compare runs several n: give the batch size as a count (1024, 2^16), not %q", o.batch)
+		}
+		if g.Batch, err = parseBatch(o.batch, 0, descs); err != nil {
+			return g, cfg, err
+		}
+	}
 	if fs.Changed("expansion") {
 		if len(g.Graphs) != 1 || !(o.expansion > 0 && o.expansion <= 1) {
 			return g, cfg, usagef("--expansion: the edge expansion 0 < σ <= 1 of the one topology compared, got %g for %d topologies", o.expansion, len(g.Graphs))

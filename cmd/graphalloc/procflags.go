@@ -32,7 +32,7 @@ func processList() string {
 func (o *processFlags) add(fs *pflag.FlagSet, defProcess, processHelp string) {
 	fs.StringVarP(&o.process, "process", "p", defProcess, processHelp)
 	fs.StringVarP(&o.choices, "choices", "d", "2", "number of choices d (a real number >= 1 for rank)")
-	fs.Float64Var(&o.beta, "beta", 0.5, "β of -p one-plus-beta, in [0, 1]: the probability of a Greedy[2] step")
+	fs.Float64Var(&o.beta, "beta", 0.5, "β of -p one-plus-beta, in [0, 1]: the probability of a Greedy[2] step; with -p graph (given: graph is two-choice, β = 1, without it), the probability that a ball compares the ends of its edge (graphical (1+β), 0 < β <= 1)")
 	fs.StringVar(&o.probeCap, "cap", "", "probe cap of -p firstdiff (default 2^d)")
 	fs.StringVar(&o.weights, "weights", "exp", "ball weights of -p weighted: const, exp, pareto:shape=A, uniform:a=A,b=B")
 	fs.StringVar(&o.ties, "ties", "random", "tie rule: random or left (left, grouped, window and rank use left unless this is given)")
@@ -124,6 +124,8 @@ func (o *processFlags) params(fs *pflag.FlagSet, ds []*alloc.Descriptor) (alloc.
 	}
 	if uses&alloc.ParamBeta != 0 {
 		p.Beta = o.beta
+		// graph reads β only when it is given (see alloc.Params).
+		p.GraphBeta = fs.Changed("beta")
 	}
 	if o.probeCap != "" {
 		c, err := parseCount(o.probeCap, 0)
@@ -156,6 +158,36 @@ func checkParams(ds []*alloc.Descriptor, p alloc.Params, stderr io.Writer) error
 	return nil
 }
 
+// addBatch defines --batch on fs.
+func addBatch(fs *pflag.FlagSet, batch *string) {
+	fs.StringVar(batch, "batch", "1", "batch size B: balls come in batches of B, each ball reading the loads at the start of its batch (1: one at a time); a count (1024, 2^10) or a multiple of n (n, 16n)")
+}
+
+// parseBatch parses --batch for n bins and the processes ds: B >= 1, and
+// B > 1 only for processes that run in batches. It returns 0 for one ball
+// at a time (B = 1).
+func parseBatch(s string, n int64, ds []*alloc.Descriptor) (int64, error) {
+	b, err := parseCount(s, n)
+	if err != nil || b < 1 {
+		return 0, usagef("--batch: need a batch size B >= 1 (a count or a multiple of n), got %q", s)
+	}
+	if b == 1 {
+		return 0, nil
+	}
+	for _, d := range ds {
+		if !d.Batches() {
+			var names []string
+			for _, e := range alloc.Descriptors() {
+				if e.Batches() {
+					names = append(names, e.Name)
+				}
+			}
+			return 0, usagef("--batch applies only to the per-bin processes (-p %s), not to -p %s", strings.Join(names, ", -p "), d.Name)
+		}
+	}
+	return b, nil
+}
+
 // parseBalls parses -m for n bins: at least one ball.
 func parseBalls(s string, n int64) (int64, error) {
 	m, err := parseCount(s, n)
@@ -171,6 +203,9 @@ func parseBalls(s string, n int64) (int64, error) {
 // describe is "Greedy[2]"-style label of process d with parameters p.
 func describe(d *alloc.Descriptor, p alloc.Params) string {
 	if d.Uses&alloc.ParamGraph != 0 {
+		if b, ok := d.BetaOf(p); ok {
+			return fmt.Sprintf("%s (1+β), β = %g", d.Name, b)
+		}
 		return d.Name
 	}
 	r, err := d.New(p)

@@ -28,6 +28,7 @@ type runOptions struct {
 	pf                        processFlags
 	shard, every, perVertex   string
 	resume, maxMemory, engine string
+	batch                     string
 	profile                   bool
 }
 
@@ -44,6 +45,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs.StringVar(&o.every, "every", "", "record the gap and max-min every K balls (K or a multiple of n)")
 	fs.BoolVar(&o.profile, "profile", false, "record each trial's sorted normalised load vector (load - m/n, as value/count pairs)")
 	fs.StringVar(&o.maxMemory, "max-memory", "", "refuse runs estimated to need more memory than this (512M, 4G; default: the memory available)")
+	addBatch(fs, &o.batch)
 	fs.StringVar(&o.engine, "engine", "auto", "bins (a load per bin) or levels (a count per load: exchangeable processes on complete, n up to 2^62); auto: bins up to n = 2^32-1, levels beyond")
 	fs.StringVar(&o.resume, "resume", "", "skip the trials FILE (an earlier output of this run, json or jsonl) holds and finish the run; with -f jsonl -o FILE the same file is continued")
 	if err := parseFlags(fs, args, 0); err != nil {
@@ -164,8 +166,20 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 	if err != nil {
 		return cfg, head, nil, err
 	}
+	batch, err := parseBatch(o.batch, n, descs)
+	if err != nil {
+		return cfg, head, nil, err
+	}
+	if batch > 1 && levels {
+		return cfg, head, nil, usagef("--batch: the level engine does not run batches (a ball of a batch may hit a bin another ball of the batch hit, and the level counts do not tell bins apart): use --engine bins, n <= 2^32-1")
+	}
 	if topo == nil && !levels {
-		if err := checkMemory(binBytes(n), memLimit); err != nil {
+		// A batch in progress: its bins (B <= n) or a count per bin.
+		extra := int64(0)
+		if batch > 1 {
+			extra = binBytes(min(batch, n))
+		}
+		if err := checkMemory(binBytes(n)+extra, memLimit); err != nil {
 			return cfg, head, nil, err
 		}
 	}
@@ -173,7 +187,7 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 	if err != nil {
 		return cfg, head, nil, usageError{err}
 	}
-	cfg = alloc.Config{Process: p, N: int(n), M: m, Seed: o.seed, Every: every, Profile: o.profile}
+	cfg = alloc.Config{Process: p, N: int(n), M: m, Seed: o.seed, Every: every, Profile: o.profile, Batch: batch}
 	if pv != nil {
 		cfg.Loads = func(_ int, loads []uint32) { pv.Add(loads) }
 	}
@@ -183,7 +197,7 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 	if err := cfg.Check(); err != nil {
 		return cfg, head, nil, usageError{err}
 	}
-	head = results.NewConfig(study.Setting{Process: desc, Params: params, N: n, M: m, Topology: topo})
+	head = results.NewConfig(study.Setting{Process: desc, Params: params, N: n, M: m, Topology: topo, Batch: batch})
 	head.Seed, head.Trials, head.Shard, head.Version = o.seed, o.trials, o.shard, Version
 	head.Every, head.Profile = every, o.profile
 	if levels {

@@ -1,0 +1,80 @@
+package alloc
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/graphalloc/graphalloc/graphgen"
+)
+
+// BenchmarkBatch reports balls/s of the batched driver at m = n = 2^20 for
+// batch sizes 16, 1024 and n, beside the sequential loop (B = 1, Place:
+// the code of BenchmarkPlace), for Greedy[2] and for the graph process on
+// a random 16-regular graph and on K_n. Each iteration resets the loads.
+func BenchmarkBatch(b *testing.B) {
+	const lg = 20
+	n := 1 << lg
+	reg, _, err := graphgen.RandomRegular(n, 16, rand.NewPCG(1, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		p    Process
+	}{
+		{"greedy/d=2", Greedy{D: 2}},
+		{"graph/complete", Graphical{G: graphgen.Complete(n)}},
+		{"graph/regular16/edge", Graphical{G: reg}},
+	} {
+		for _, B := range []int64{1, 16, 1024, int64(n)} {
+			b.Run(fmt.Sprintf("%s/n=2^%d/B=%d", c.name, lg, B), func(b *testing.B) {
+				bins := NewBins(n)
+				r := NewRand(1)
+				if B == 1 {
+					benchBalls(b, int64(n), func() {
+						bins.Reset()
+						c.p.Place(bins, int64(n), r)
+					})
+					return
+				}
+				ru := c.p.(batchable).rule(n)
+				bt := newBatcher(B, n, int64(n))
+				benchBalls(b, int64(n), func() {
+					bins.Reset()
+					bt.reset()
+					bt.place(bins, ru, int64(n), r)
+					bt.flush(bins, bins.wide())
+				})
+			})
+		}
+	}
+}
+
+// BenchmarkGraphBeta reports balls/s of graphical (1+β) (the graph rule on
+// the generic sequential path) at m = n = 2^20 on K_n and on a random
+// 16-regular graph, beside two-choice (β = 1, the specialised loops).
+func BenchmarkGraphBeta(b *testing.B) {
+	const lg = 20
+	n := 1 << lg
+	reg, _, err := graphgen.RandomRegular(n, 16, rand.NewPCG(1, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, g := range []struct {
+		name string
+		g    graphgen.Graph
+	}{{"complete", graphgen.Complete(n)}, {"regular16/edge", reg}} {
+		for _, beta := range []float64{1, 0.5} {
+			b.Run(fmt.Sprintf("graph/%s/n=2^%d/beta=%g", g.name, lg, beta), func(b *testing.B) {
+				p := Graphical{G: g.g, OneMinusBeta: 1 - beta}
+				bins := NewBins(n)
+				r := NewRand(1)
+				benchBalls(b, int64(n), func() {
+					bins.Reset()
+					p.Place(bins, int64(n), r)
+				})
+			})
+		}
+	}
+}
