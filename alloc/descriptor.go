@@ -62,6 +62,8 @@ const (
 	ParamCap                       // a probe cap (Params.Cap)
 	ParamWeights                   // a weight distribution (Params.Weights)
 	ParamGraph                     // a topology and a sampling rule (Params.Graph, Params.Sample)
+	ParamG                         // a load-difference threshold g ≥ 0 (Params.G)
+	ParamSigma                     // a noise level σ ≥ 0 (Params.Sigma)
 )
 
 // Family names the theory that covers a process: the key by which package
@@ -81,18 +83,23 @@ const (
 	FamilyWindow                    // unaligned windows of consecutive bins
 	FamilyWeighted                  // d-choice with weighted balls
 	FamilyMaxOf                     // the most loaded of d uniform bins
+	FamilyGBounded                  // two samples, an adversary decides within g
+	FamilyGMyopic                   // two samples, a coin decides within g
+	FamilyNoisy                     // two samples compared through Gaussian noise
 )
 
 // MeanField is the mean-field (fluid-limit) rule of a process on n → ∞
 // exchangeable bins: the key by which package analysis solves its ODE.
-// Family is one of FamilyOneChoice, FamilyGreedy, FamilyLeft, FamilyMaxOf
-// and FamilyOnePlusBeta (the graphical process on the complete graph, and
-// Rank[d] for a whole d, follow Greedy's rule); D and Beta are the rule's
-// parameters.
+// Family is one of FamilyOneChoice, FamilyGreedy, FamilyLeft, FamilyMaxOf,
+// FamilyOnePlusBeta, FamilyGBounded, FamilyGMyopic and FamilyNoisy (the
+// graphical process on the complete graph, and Rank[d] for a whole d,
+// follow Greedy's rule); D, Beta, G and Sigma are the rule's parameters.
 type MeanField struct {
 	Family Family
 	D      int
 	Beta   float64
+	G      int     // the threshold g of FamilyGBounded and FamilyGMyopic
+	Sigma  float64 // the noise σ of FamilyNoisy
 }
 
 // Params are the parameters of a process; each process reads those its
@@ -110,6 +117,10 @@ type Params struct {
 	// Weights is the weight distribution of weighted balls (zero value:
 	// const).
 	Weights WeightDist
+	// G is the load-difference threshold g ≥ 0 of g-bounded and g-myopic.
+	G int
+	// Sigma is the standard deviation σ ≥ 0 of the noise of noisy.
+	Sigma float64
 }
 
 // maxChoices bounds d: a ball's candidates are kept on the stack.
@@ -121,6 +132,7 @@ var descriptors = []*Descriptor{
 	&oneChoiceDescriptor, &greedyDescriptor, &leftDescriptor, &firstDiffDescriptor,
 	&maxOfDescriptor, &onePlusBetaDescriptor, &rankDescriptor, &graphicalDescriptor,
 	&groupedDescriptor, &windowDescriptor, &weightedDescriptor,
+	&gBoundedDescriptor, &gMyopicDescriptor, &noisyDescriptor,
 }
 
 // Descriptors returns the descriptor of every process of the package, in
@@ -221,6 +233,10 @@ func (d *Descriptor) Check(p Params) error {
 		return fmt.Errorf("alloc: %s needs a probe cap 1 <= cap <= %d, got cap=%d", d.Name, maxChoices, p.Cap)
 	case uses&ParamGraph != 0 && p.Graph == nil:
 		return fmt.Errorf("alloc: %s needs a graph", d.Name)
+	case uses&ParamG != 0 && (p.G < 0 || p.G > MaxG):
+		return fmt.Errorf("alloc: %s needs a threshold 0 <= g <= %d, got g=%d", d.Name, MaxG, p.G)
+	case uses&ParamSigma != 0 && !(p.Sigma >= 0 && p.Sigma <= MaxSigma):
+		return fmt.Errorf("alloc: %s needs a noise level 0 <= sigma <= %g, got sigma=%g", d.Name, float64(MaxSigma), p.Sigma)
 	}
 	if uses&ParamWeights != 0 {
 		if err := checkWeights(d.Name, p.Weights); err != nil {
