@@ -50,6 +50,10 @@ type Descriptor struct {
 	meanField func(p Params) (MeanField, bool)
 	// build returns the process, its parameters already checked.
 	build func(p Params) Rule
+	// candidates says how a graph process draws its candidates with these
+	// parameters, when that is not its sampling rule (see Candidates); nil
+	// if it always is.
+	candidates func(p Params) string
 }
 
 // Param is a set of process parameters (of Params).
@@ -215,6 +219,19 @@ func (d *Descriptor) MeanField(p Params) (MeanField, bool) {
 		return MeanField{}, false
 	}
 	return d.meanField(p)
+}
+
+// Candidates says, for labels, how a graph process draws its candidates
+// with p: "edge sampling" or "vertex sampling" (Params.Sample), or for the
+// two-sample rules on the complete graph "two uniform bins" (with
+// replacement, not an edge).
+func (d *Descriptor) Candidates(p Params) string {
+	if d.candidates != nil {
+		if c := d.candidates(p); c != "" {
+			return c
+		}
+	}
+	return p.Sample.String() + " sampling"
 }
 
 // Check reports whether p holds valid parameters for the process: every

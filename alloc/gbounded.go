@@ -60,7 +60,8 @@ var gBoundedDescriptor = Descriptor{
 		}
 		return MeanField{Family: FamilyGBounded, D: 2, G: p.G}, true
 	},
-	build: func(p Params) Rule { return GBounded{G: p.G, Graph: p.Graph, Sample: p.Sample, Ties: p.Ties} },
+	build:      func(p Params) Rule { return GBounded{G: p.G, Graph: p.Graph, Sample: p.Sample, Ties: p.Ties} },
+	candidates: pairCandidates,
 }
 
 // Name returns the command-line name, "g-bounded".

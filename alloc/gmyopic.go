@@ -54,7 +54,8 @@ var gMyopicDescriptor = Descriptor{
 		}
 		return MeanField{Family: FamilyGMyopic, D: 2, G: p.G}, true
 	},
-	build: func(p Params) Rule { return GMyopic{G: p.G, Graph: p.Graph, Sample: p.Sample} },
+	build:      func(p Params) Rule { return GMyopic{G: p.G, Graph: p.Graph, Sample: p.Sample} },
+	candidates: pairCandidates,
 }
 
 // Name returns the command-line name, "g-myopic".

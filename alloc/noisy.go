@@ -61,7 +61,8 @@ var noisyDescriptor = Descriptor{
 		}
 		return MeanField{Family: FamilyNoisy, D: 2, Sigma: p.Sigma}, true
 	},
-	build: func(p Params) Rule { return Noisy{Sigma: p.Sigma, Graph: p.Graph, Sample: p.Sample} },
+	build:      func(p Params) Rule { return Noisy{Sigma: p.Sigma, Graph: p.Graph, Sample: p.Sample} },
+	candidates: pairCandidates,
 }
 
 // Name returns the command-line name, "noisy".

@@ -170,6 +170,15 @@ func newTwoRule(kind ruleKind, g int, sigma float64, left bool) *twoRule {
 	return r
 }
 
+// pairCandidates is the candidates of the two-sample rules' descriptors:
+// on the complete graph two uniform bins, not an edge.
+func pairCandidates(p Params) string {
+	if onComplete(p) {
+		return "two uniform bins"
+	}
+	return ""
+}
+
 // pairSource is where a two-sample rule takes its candidates from.
 type pairSource struct {
 	g      graphgen.Graph // nil: the complete graph, two independent uniform bins

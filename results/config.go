@@ -41,6 +41,9 @@ type Config struct {
 	Beta    *float64 `json:"beta,omitempty"`
 	Cap     int      `json:"cap,omitempty"`
 	Weights string   `json:"weights,omitempty"`
+	// G is g of g-bounded and g-myopic, Sigma σ of noisy.
+	G     *int     `json:"g,omitempty"`
+	Sigma *float64 `json:"sigma,omitempty"`
 	// Engine is "levels" for a run of the level engine, omitted for the
 	// per-bin engine.
 	Engine string `json:"engine,omitempty"`
@@ -68,6 +71,14 @@ func NewConfig(s study.Setting) Config {
 	if d.Uses&alloc.ParamWeights != 0 {
 		c.Weights = s.Params.Weights.String()
 	}
+	if d.Uses&alloc.ParamG != 0 {
+		g := s.Params.G
+		c.G = &g
+	}
+	if d.Uses&alloc.ParamSigma != 0 {
+		sigma := s.Params.Sigma
+		c.Sigma = &sigma
+	}
 	if t := s.Topology; t != nil {
 		c.Graph = t.Spec.String()
 		c.Sample = s.Params.Sample.String()
@@ -92,6 +103,12 @@ func (c Config) Setting() (study.Setting, error) {
 	p := alloc.Params{D: c.D, Cap: c.Cap}
 	if c.Beta != nil {
 		p.Beta = *c.Beta
+	}
+	if c.G != nil {
+		p.G = *c.G
+	}
+	if c.Sigma != nil {
+		p.Sigma = *c.Sigma
 	}
 	if c.Weights != "" {
 		if p.Weights, err = alloc.ParseWeights(c.Weights); err != nil {
@@ -132,7 +149,20 @@ func (c Config) Label() string {
 	}
 	d := s.Process
 	if d.Uses&alloc.ParamGraph != 0 {
-		return fmt.Sprintf("%s on %s (%s sampling)", d.Name, c.Graph, c.Sample)
+		// The label names the parameters, not the graph; but the
+		// candidates depend on whether the graph is complete.
+		p := s.Params
+		p.Graph = graphgen.Complete(2)
+		name := d.Name
+		if d.Uses&^alloc.ParamGraph != 0 { // parameters besides the graph
+			if r, err := d.New(p); err == nil {
+				name = r.String()
+			}
+		}
+		if sp, err := graphgen.ParseSpec(c.Graph); err != nil || sp.Kind != "complete" {
+			p.Graph = nil
+		}
+		return fmt.Sprintf("%s on %s (%s)", name, c.Graph, d.Candidates(p))
 	}
 	r, err := d.New(s.Params)
 	if err != nil {

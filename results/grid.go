@@ -13,6 +13,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -26,6 +27,8 @@ type GridConfig struct {
 	Beta      float64  `json:"beta,omitempty"`
 	Cap       int      `json:"cap,omitempty"`
 	Weights   string   `json:"weights,omitempty"`
+	G         *int     `json:"g,omitempty"`
+	Sigma     *float64 `json:"sigma,omitempty"`
 	Ties      string   `json:"ties,omitempty"`
 	Sample    string   `json:"sample,omitempty"`
 	Trials    int      `json:"trials"`
@@ -59,8 +62,28 @@ func NewGridConfig(g study.Grid, balls string) GridConfig {
 		if d.Uses&alloc.ParamWeights != 0 {
 			c.Weights = g.Params.Weights.String()
 		}
+		if d.Uses&alloc.ParamG != 0 {
+			v := g.Params.G
+			c.G = &v
+		}
+		if d.Uses&alloc.ParamSigma != 0 {
+			v := g.Params.Sigma
+			c.Sigma = &v
+		}
 	}
 	return c
+}
+
+// params returns the process parameters c records (besides d).
+func (c GridConfig) params() alloc.Params {
+	p := alloc.Params{Beta: c.Beta, Cap: c.Cap}
+	if c.G != nil {
+		p.G = *c.G
+	}
+	if c.Sigma != nil {
+		p.Sigma = *c.Sigma
+	}
+	return p
 }
 
 // Grid is a grid's output: its config, a row per point in the grid's
@@ -163,7 +186,7 @@ func writeGridTable(w io.Writer, c GridConfig, rows []study.Row, skipped []strin
 			dist = "-"
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%.3f\t%s\t%s\t%.3f\t%s\t%s\n",
-			topo, r.N, fmtDegrees(r.Degree), processLabel(r, alloc.Params{Beta: c.Beta, Cap: c.Cap}), r.MaxLoad.Mean, r.MaxLoad.Interval("%.3f"),
+			topo, r.N, fmtDegrees(r.Degree), processLabel(r, c.params()), r.MaxLoad.Mean, r.MaxLoad.Interval("%.3f"),
 			dist, r.Gap.Mean, fluid, bounds)
 	}
 	tw.Flush()
@@ -225,7 +248,10 @@ func processLabel(r study.Row, p alloc.Params) string {
 	}
 	p.D = r.D
 	if d.Uses&alloc.ParamGraph != 0 {
-		return d.Name
+		if d.Uses&^alloc.ParamGraph == 0 {
+			return d.Name
+		}
+		p.Graph = graphgen.Complete(2) // the label names the parameters, not the graph
 	}
 	proc, err := d.New(p)
 	if err != nil {
@@ -238,12 +264,18 @@ func processLabel(r study.Row, p alloc.Params) string {
 // the CSV files of many grids concatenate into one data frame).
 func writeGridCSV(w io.Writer, c GridConfig, rows []study.Row) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"topology", "n", "m", "edges", "deg_min", "deg_mean", "deg_max", "process", "d", "sample", "ties", "beta", "cap", "weights", "trials", "seed",
+	cw.Write([]string{"topology", "n", "m", "edges", "deg_min", "deg_mean", "deg_max", "process", "d", "sample", "ties", "beta", "cap", "weights", "g", "sigma", "trials", "seed",
 		"max_load_mean", "max_load_std", "max_load_ci_lo", "max_load_ci_hi", "max_load_dist", "gap_mean", "gap_std", "fluid_max_load", "bounds"})
 	for _, r := range rows {
 		// The parameters of the processes that read them.
-		var beta, capacity, weights string
+		var beta, capacity, weights, g, sigma string
 		if d, err := alloc.Lookup(r.Process); err == nil {
+			if d.Uses&alloc.ParamG != 0 && c.G != nil {
+				g = strconv.Itoa(*c.G)
+			}
+			if d.Uses&alloc.ParamSigma != 0 && c.Sigma != nil {
+				sigma = FormatFloat(*c.Sigma)
+			}
 			if d.Uses&alloc.ParamBeta != 0 {
 				beta = FormatFloat(c.Beta)
 			}
@@ -276,7 +308,7 @@ func writeGridCSV(w io.Writer, c GridConfig, rows []study.Row) error {
 			bs = append(bs, b.Name+" "+v)
 		}
 		cw.Write([]string{r.Topology, strconv.FormatInt(r.N, 10), strconv.FormatInt(r.M, 10), edges, dmin, dmean, dmax,
-			r.Process, FormatFloat(r.D), r.Sample, r.Ties, beta, capacity, weights, strconv.Itoa(r.Trials), strconv.FormatUint(r.Seed, 10),
+			r.Process, FormatFloat(r.D), r.Sample, r.Ties, beta, capacity, weights, g, sigma, strconv.Itoa(r.Trials), strconv.FormatUint(r.Seed, 10),
 			FormatFloat(r.MaxLoad.Mean), FormatFloat(r.MaxLoad.Std), ciLo, ciHi,
 			FormatCounts(r.MaxLoad.Counts), FormatFloat(r.Gap.Mean), FormatFloat(r.Gap.Std), fluid, strings.Join(bs, "; ")})
 	}

@@ -88,7 +88,7 @@ func Write(w io.Writer, format string, f *File) error {
 
 // configColumns are the columns that say which run a CSV row belongs to,
 // so that the CSV files of many runs concatenate into one data frame.
-var configColumns = []string{"process", "d", "n", "m", "graph", "sample", "ties", "seed", "beta", "cap", "weights"}
+var configColumns = []string{"process", "d", "n", "m", "graph", "sample", "ties", "seed", "beta", "cap", "weights", "g", "sigma"}
 
 // configCells are c's values of configColumns.
 func configCells(c Config) []string {
@@ -100,8 +100,15 @@ func configCells(c Config) []string {
 	if c.Cap != 0 {
 		capacity = strconv.Itoa(c.Cap)
 	}
+	g, sigma := "", ""
+	if c.G != nil {
+		g = strconv.Itoa(*c.G)
+	}
+	if c.Sigma != nil {
+		sigma = FormatFloat(*c.Sigma)
+	}
 	return []string{c.Process, FormatFloat(c.D), strconv.FormatInt(c.N, 10), strconv.FormatInt(c.M, 10), c.Graph,
-		c.Sample, c.Ties, strconv.FormatUint(c.Seed, 10), beta, capacity, c.Weights}
+		c.Sample, c.Ties, strconv.FormatUint(c.Seed, 10), beta, capacity, c.Weights, g, sigma}
 }
 
 // writeCSV writes a run as CSV, every row led by the config columns: a row

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/graphgen"
 )
 
 // processFlags are the process flags of run, compare, bounds and fluid: one
@@ -17,6 +18,8 @@ import (
 type processFlags struct {
 	process, choices, ties, sample, probeCap, weights string
 	beta                                              float64
+	g                                                 int
+	sigma                                             float64
 }
 
 // processList is the list of processes for a help text.
@@ -37,6 +40,8 @@ func (o *processFlags) add(fs *pflag.FlagSet, defProcess, processHelp string) {
 	fs.StringVar(&o.weights, "weights", "exp", "ball weights of -p weighted: const, exp, pareto:shape=A, uniform:a=A,b=B")
 	fs.StringVar(&o.ties, "ties", "random", "tie rule: random or left (left, grouped, window and rank use left unless this is given)")
 	fs.StringVar(&o.sample, "sample", "edge", "graph sampling: edge (uniform edge) or vertex (uniform vertex, then uniform neighbour)")
+	fs.IntVar(&o.g, "g", 1, "threshold g >= 0 of -p g-bounded and g-myopic: two loads within g are compared by the adversary (g-bounded) or a coin (g-myopic); not -g, the graph")
+	fs.Float64Var(&o.sigma, "sigma", 1, "noise σ >= 0 of -p noisy: each candidate's load is read as load + N(0, σ²)")
 }
 
 // flagParams maps the parameter flags to the parameters they set.
@@ -46,6 +51,7 @@ var flagParams = []struct {
 }{
 	{"beta", alloc.ParamBeta}, {"cap", alloc.ParamCap}, {"weights", alloc.ParamWeights},
 	{"sample", alloc.ParamGraph}, {graphFlagName, alloc.ParamGraph}, {"expansion", alloc.ParamGraph},
+	{"g", alloc.ParamG}, {"sigma", alloc.ParamSigma},
 }
 
 // users lists the processes that read parameter p.
@@ -125,6 +131,18 @@ func (o *processFlags) params(fs *pflag.FlagSet, ds []*alloc.Descriptor) (alloc.
 	if uses&alloc.ParamBeta != 0 {
 		p.Beta = o.beta
 	}
+	if o.g < 0 || o.g > alloc.MaxG {
+		return p, usagef("--g: need a threshold 0 <= g <= %d, got %d", alloc.MaxG, o.g)
+	}
+	if !(o.sigma >= 0 && o.sigma <= alloc.MaxSigma) {
+		return p, usagef("--sigma: need a noise level 0 <= σ <= %g, got %g", float64(alloc.MaxSigma), o.sigma)
+	}
+	if uses&alloc.ParamG != 0 {
+		p.G = o.g
+	}
+	if uses&alloc.ParamSigma != 0 {
+		p.Sigma = o.sigma
+	}
 	if o.probeCap != "" {
 		c, err := parseCount(o.probeCap, 0)
 		if err != nil || c < 1 || c > 1<<20 {
@@ -168,10 +186,15 @@ func parseBalls(s string, n int64) (int64, error) {
 	return m, nil
 }
 
-// describe is "Greedy[2]"-style label of process d with parameters p.
+// describe is "Greedy[2]"-style label of process d with parameters p; a
+// graph process is named by its name, or its label when it has parameters
+// besides the graph (g, σ).
 func describe(d *alloc.Descriptor, p alloc.Params) string {
 	if d.Uses&alloc.ParamGraph != 0 {
-		return d.Name
+		if d.Uses&^alloc.ParamGraph == 0 {
+			return d.Name
+		}
+		p.Graph = graphgen.Complete(2) // the label names the parameters, not the graph
 	}
 	r, err := d.New(p)
 	if err != nil {
