@@ -51,7 +51,8 @@ func (s Setting) usesGraph() bool {
 // Query returns the bounds query of s.
 func (s Setting) Query() analysis.Query {
 	d := s.Process
-	q := analysis.Query{N: float64(s.N), M: float64(s.M), D: d.Choices(s.Params), Beta: s.Params.Beta, Process: d.Name}
+	q := analysis.Query{N: float64(s.N), M: float64(s.M), D: d.Choices(s.Params), Beta: s.Params.Beta, Process: d.Name,
+		G: float64(s.Params.G), Sigma: s.Params.Sigma}
 	if d.Uses&alloc.ParamWeights != 0 {
 		q.Weights = s.Params.Weights.String()
 	}
