@@ -340,10 +340,10 @@ func TestCheckRejects(t *testing.T) {
 		{"graph/order", 4, Graphical{G: graphgen.Complete(3)}, "graph has 3 vertices but the run has n=4 bins"},
 		{"graph/K1", 1, Graphical{G: graphgen.Complete(1)}, "complete graph has n=1"},
 		{"graph/no-edges", 3, Graphical{G: empty}, "needs a graph with at least one edge"},
-		{"g-bounded/g<0", 3, GBounded{G: -1}, "g-bounded needs a threshold 0 <= g <= 1073741824, got g=-1"},
+		{"g-bounded/g<0", 3, GBounded{G: -1}, "g-bounded needs a threshold 0 <= g <= 16383, got g=-1"},
 		{"g-myopic/order", 4, GMyopic{Graph: graphgen.Complete(3)}, "graph has 3 vertices but the run has n=4 bins"},
 		{"g-myopic/no-edges", 3, GMyopic{Graph: empty}, "g-myopic needs a graph with at least one edge"},
-		{"noisy/sigma<0", 3, Noisy{Sigma: -1}, "noisy needs a noise level 0 <= sigma <= 1.073741824e+09, got sigma=-1"},
+		{"noisy/sigma<0", 3, Noisy{Sigma: -1}, "noisy needs a noise level 0 <= sigma <= 1024, got sigma=-1"},
 		{"noisy/n=0", 0, Noisy{}, "noisy needs at least one bin, got n=0"},
 	}
 	for _, tc := range cases {

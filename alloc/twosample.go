@@ -22,12 +22,14 @@ import (
 // and thr(d) = 2^63·P(the ball goes to b | d). The probabilities of these
 // rules are 0, 1/2 and 1 (g-bounded, g-myopic) or Φ(d/(σ√2)) (noisy), so
 // the table is exact for the first two and exact to 2^-63 (plus the
-// float64 rounding of Φ, about 1e-16) for the third. A loop reads
-// thr(d) from an array indexed by d for |d| ≤ ruleK and calls twoRule.at
-// beyond, a branch that is never taken while the loads differ by at most
-// ruleK (always, for the rules' usual parameters): no call, interface or
-// data-dependent branch per ball, and the choice is a conditional move
-// (docs/theory.md, note 3).
+// float64 rounding of Φ, about 1e-16) for the third. The table holds
+// |d| ≤ ruleK and a loop clamps d into that range: exact, because MaxG and
+// MaxSigma keep every rule constant beyond it (g < ruleK; at σ ≤ MaxSigma,
+// 2^63·Φ(−ruleK/(σ√2)) rounds to 0). A ball costs a subtraction, a clamp
+// and a load from a table of which a run reads a few lines: no call,
+// interface or data-dependent branch, and the choice is a conditional move
+// (docs/theory.md, note 3). (A call for larger |d| in the loop, even one
+// never taken, cost 25% at n = 2^20: measured.)
 //
 // The source. Two independent uniform bins on the complete graph (as the
 // two-sample processes of [LS22] draw them: with replacement), the ends of
@@ -46,17 +48,21 @@ import (
 // tie to a, the first drawn (the smaller id of an edge, the sampled vertex
 // under vertex sampling), as Graphical does.
 
-// ruleK is the largest |d| the rule tables hold; beyond it a loop calls
-// twoRule.at. 2·4096+1 entries of 8 bytes: 64 KiB, of which a run reads the
-// few lines around d = 0.
-const ruleK = 4096
+// ruleK is the largest |d| the rule tables hold: 2·2^14+1 entries of 8
+// bytes, 256 KiB a table (one per parameters, shared), of which a run
+// reads the few lines around d = 0.
+const ruleK = 1 << 14
 
 // MaxG and MaxSigma are the largest threshold g and noise level σ the
-// two-sample rules accept: loads are below 2^32, so a g or σ this large
-// already leaves every comparison to the adversary, the coin or the noise.
+// two-sample rules accept, so that their tables cover every load
+// difference at which the rule is not yet constant (see twoRule): g < ruleK,
+// and at σ = MaxSigma a difference of ruleK is ruleK/(σ√2) ≈ 11.3 standard
+// deviations of the difference of the two noises, Φ(−11.3) ≈ 6e-30, which
+// the table's resolution 2^-63 rounds to 0. (At σ = 1024 the comparison of
+// loads that differ by a few dozen is all but a coin already.)
 const (
-	MaxG     = 1 << 30
-	MaxSigma = 1 << 30
+	MaxG     = ruleK - 1
+	MaxSigma = 1024
 )
 
 // thrAlways and thrHalf are thr for P = 1 and P = 1/2.
@@ -243,20 +249,15 @@ func (s pairSource) place(b *Bins, m int64, ru *twoRule, r *Rand) Stats {
 	return Stats{Probes: probes, MaxProbes: min(m, 1) * 2}
 }
 
-// pick returns thr(d) for the loads la of a and lb of b: the table, or
-// twoRule.at beyond it.
-func (ru *twoRule) pick(la, lb uint64) uint64 {
-	d := int64(la) - int64(lb)
-	if i := uint64(d + ruleK); i <= 2*ruleK {
-		return ru.thr[i]
-	}
-	return ru.far(d)
-}
+// pick returns thr(d) for the loads la of a and lb of b.
+func (ru *twoRule) pick(la, lb uint64) uint64 { return pickIn(ru.thr, la, lb) }
 
-// far is at for |d| > ruleK, kept out of line so that pick inlines.
-//
-//go:noinline
-func (ru *twoRule) far(d int64) uint64 { return ru.at(d) }
+// pickIn is pick from the table thr, which a loop keeps in a register.
+func pickIn(thr *[2*ruleK + 1]uint64, la, lb uint64) uint64 {
+	d := int64(la) - int64(lb)
+	d = min(max(d, -ruleK), ruleK) // exact: the rule is constant beyond
+	return thr[d+ruleK]
+}
 
 // twoUniform places m balls, each with candidates a, b two independent
 // uniform bins and a decision word w, drawn in that order. See oneChoice
@@ -267,6 +268,7 @@ func twoUniform[T uint8 | uint32](L []T, m int64, ru *twoRule, r *Rand) int64 {
 	}
 	n := uint64(len(L))
 	s := r.state
+	thr := ru.thr
 	for k := int64(0); k < m; k++ {
 		s0 := s
 		var i, j, w uint64
@@ -274,7 +276,7 @@ func twoUniform[T uint8 | uint32](L []T, m int64, ru *twoRule, r *Rand) int64 {
 		s, j = below(s, n)
 		s, w = next(s)
 		li, lj := uint64(L[i]), uint64(L[j])
-		t := ru.pick(li, lj)
+		t := pickIn(thr, li, lj)
 		c, l := i, li
 		if w>>1 < t {
 			c, l = j, lj
@@ -296,6 +298,7 @@ func twoUniformPiped[T uint8 | uint32](L []T, m int64, ru *twoRule, r *Rand) int
 	var ring [ahead]struct{ s, i, j, w uint64 }
 	n := uint64(len(L))
 	s := r.state
+	thr := ru.thr
 	for k := range min(m, ahead) {
 		e := &ring[k]
 		e.s = s
@@ -315,7 +318,7 @@ func twoUniformPiped[T uint8 | uint32](L []T, m int64, ru *twoRule, r *Rand) int
 			prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
 		}
 		li, lj := uint64(L[i]), uint64(L[j])
-		t := ru.pick(li, lj)
+		t := pickIn(thr, li, lj)
 		c, l := i, li
 		if w>>1 < t {
 			c, l = j, lj
@@ -339,13 +342,14 @@ func twoEdge(L []uint32, m int64, e []uint32, ru *twoRule, r *Rand) {
 	}
 	ne := uint64(len(e) / 2)
 	s := r.state
+	thr := ru.thr
 	for k := int64(0); k < m; k++ {
 		var x, w uint64
 		s, x = below(s, ne)
 		s, w = next(s)
 		u, v := e[2*x], e[2*x+1]
 		lu, lv := L[u], L[v]
-		t := ru.pick(uint64(lu), uint64(lv))
+		t := pickIn(thr, uint64(lu), uint64(lv))
 		c, l := u, lu
 		if w>>1 < t {
 			c, l = v, lv
@@ -366,6 +370,7 @@ func twoEdgePiped(L []uint32, m int64, e []uint32, ru *twoRule, r *Rand) {
 	}
 	ne := uint64(len(e) / 2)
 	s := r.state
+	thr := ru.thr
 	for j := range min(m, R) {
 		slot := &ring[j&(R-1)]
 		s, slot.x = below(s, ne)
@@ -381,7 +386,7 @@ func twoEdgePiped(L []uint32, m int64, e []uint32, ru *twoRule, r *Rand) {
 		slot := &ring[k&(R-1)]
 		u, v, w := slot.u, slot.v, slot.w
 		lu, lv := L[u], L[v]
-		t := ru.pick(uint64(lu), uint64(lv))
+		t := pickIn(thr, uint64(lu), uint64(lv))
 		c, l := u, lu
 		if w>>1 < t {
 			c, l = v, lv
@@ -412,6 +417,7 @@ func twoEdgePiped(L []uint32, m int64, e []uint32, ru *twoRule, r *Rand) {
 func twoVertex(L []uint32, m int64, off []int, adj []uint32, ru *twoRule, r *Rand) (isolated int64) {
 	n := uint64(len(L))
 	s := r.state
+	thr := ru.thr
 	for k := int64(0); k < m; k++ {
 		var u uint64
 		s, u = below(s, n)
@@ -426,7 +432,7 @@ func twoVertex(L []uint32, m int64, off []int, adj []uint32, ru *twoRule, r *Ran
 		s, w = next(s)
 		v := uint64(adj[uint64(off[u])+j])
 		lu, lv := L[u], L[v]
-		t := ru.pick(uint64(lu), uint64(lv))
+		t := pickIn(thr, uint64(lu), uint64(lv))
 		c, l := u, lu
 		if w>>1 < t {
 			c, l = v, lv
@@ -445,6 +451,7 @@ func twoCirculant(L []uint32, m int64, S []uint32, ru *twoRule, smallerFirst boo
 	n := uint64(len(L))
 	d := uint64(len(S))
 	s := r.state
+	thr := ru.thr
 	for k := int64(0); k < m; k++ {
 		var u, j, w uint64
 		s, u = below(s, n)
@@ -458,7 +465,7 @@ func twoCirculant(L []uint32, m int64, S []uint32, ru *twoRule, smallerFirst boo
 			u, v = v, u
 		}
 		lu, lv := L[u], L[v]
-		t := ru.pick(uint64(lu), uint64(lv))
+		t := pickIn(thr, uint64(lu), uint64(lv))
 		c, l := u, lu
 		if w>>1 < t {
 			c, l = v, lv
@@ -474,6 +481,7 @@ func twoCirculant(L []uint32, m int64, S []uint32, ru *twoRule, smallerFirst boo
 func levelsTwo(h *tails, m int64, ru *twoRule, r *Rand) {
 	n := h.n
 	s := r.state
+	thr := ru.thr
 	for k := int64(0); k < m; k++ {
 		var u, v, w uint64
 		s, u = below(s, n)
@@ -481,7 +489,7 @@ func levelsTwo(h *tails, m int64, ru *twoRule, r *Rand) {
 		s, w = next(s)
 		lu, lv := h.level(u), h.level(v)
 		l := lu
-		if w>>1 < ru.pick(uint64(lu), uint64(lv)) {
+		if w>>1 < pickIn(thr, uint64(lu), uint64(lv)) {
 			l = lv
 		}
 		h.raise(l)

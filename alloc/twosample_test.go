@@ -134,7 +134,8 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// TestTwoRuleTables: every table entry is the rule's thr(d), the symmetric
+// TestTwoRuleTables: every table entry, and the clamped entries beyond the
+// table, are the rule's thr(d) (the clamp is exact); the symmetric
 // rules have thr(d) + thr(−d) = 2^63 (so which candidate is drawn first
 // does not change their law), and noisy's table is Φ(d/(σ√2)) to 1e-15.
 func TestTwoRuleTables(t *testing.T) {
@@ -147,6 +148,9 @@ func TestTwoRuleTables(t *testing.T) {
 		{"bounded/g=3", GBounded{G: 3}.rule(), true},
 		{"bounded/g=3/left", GBounded{G: 3, Ties: TiesLeft}.rule(), false},
 		{"bounded/g=5000", GBounded{G: 5000}.rule(), true},
+		{"bounded/g=max", GBounded{G: MaxG}.rule(), true},
+		{"myopic/g=max", GMyopic{G: MaxG}.rule(), true},
+		{"noisy/sigma=max", Noisy{Sigma: MaxSigma}.rule(), true},
 		{"myopic/g=0", GMyopic{}.rule(), true},
 		{"myopic/g=7", GMyopic{G: 7}.rule(), true},
 		{"noisy/sigma=0", Noisy{}.rule(), true},
@@ -182,14 +186,18 @@ func TestTwoRuleTables(t *testing.T) {
 	}
 }
 
-// TestTwoSampleFarLoads: loads more than ruleK apart take twoRule.at
-// instead of the table; the loops must still follow the reference.
+// TestTwoSampleFarLoads: loads more than ruleK apart are clamped to the
+// table's end, which is exact at the largest g and σ; the loops must still
+// follow the reference.
 func TestTwoSampleFarLoads(t *testing.T) {
 	const n = 64
-	for _, p := range []Process{GBounded{G: 6000}, GMyopic{G: 5000}, Noisy{Sigma: 3000}} {
+	for _, p := range []Process{GBounded{G: MaxG}, GMyopic{G: MaxG}, Noisy{Sigma: MaxSigma}, GBounded{G: 300}} {
+		if err := p.Check(n); err != nil {
+			t.Fatal(err)
+		}
 		L := make([]uint32, n)
 		for i := range L {
-			L[i] = uint32(i) * 250 // loads up to 15750 apart
+			L[i] = uint32(i) * 600 // loads up to 37800 apart
 		}
 		ref := slices.Clone(L)
 		r := NewRand(4)
