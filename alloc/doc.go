@@ -28,6 +28,11 @@
 //	Grouped{D: 4}, Window{D: 4}     two groups (windows) of d/2 contiguous bins
 //	                                [Kenthapadi, Panigrahy 2006]
 //	Weighted{D: 2, Weights: w}      Greedy[d] with random ball weights [TW07]
+//	GBounded{G: 2}, GMyopic{G: 2}   two candidates; loads within g go to the
+//	                                heavier (the adversary) or a coin; gap
+//	                                Θ(g/log g · log log n), g ≤ log n [LS22]
+//	Noisy{Sigma: 1}                 two candidates, loads read with N(0, σ²)
+//	                                noise, the lesser reading wins [LS22]
 //
 // The definitions, including the tie rules, are those of docs/theory.md
 // (section Processes); each type's doc gives its bound and citation.
@@ -49,7 +54,8 @@
 // # Engines
 //
 // Bins is the per-bin engine, for any topology: one byte a bin for
-// OneChoice, Greedy[d] and Left[d] from 2^17 bins while every load is below
+// OneChoice, Greedy[d], Left[d] and the two-sample rules on the complete
+// graph from 2^17 bins while every load is below
 // 255, four bytes otherwise (promoted in place, never overflowing). Place
 // runs a loop specialised to the process, with no interface call,
 // allocation or division per ball; the batch interface lets Config.Trial

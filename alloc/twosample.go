@@ -51,17 +51,18 @@ import (
 // ruleK is the largest |d| the rule tables hold: 2·2^14+1 entries of 8
 // bytes, 256 KiB a table (one per parameters, shared), of which a run
 // reads the few lines around d = 0.
-const ruleK = 1 << 14
+const ruleK = MaxG + 1
 
 // MaxG and MaxSigma are the largest threshold g and noise level σ the
-// two-sample rules accept, so that their tables cover every load
-// difference at which the rule is not yet constant (see twoRule): g < ruleK,
-// and at σ = MaxSigma a difference of ruleK is ruleK/(σ√2) ≈ 11.3 standard
+// two-sample rules accept, so that their decision tables (a probability
+// per load difference d, |d| ≤ 2^14, clamped beyond) cover every
+// difference at which a rule is not yet constant: g < 2^14,
+// and at σ = MaxSigma a difference of 2^14 is 2^14/(σ√2) ≈ 11.3 standard
 // deviations of the difference of the two noises, Φ(−11.3) ≈ 6e-30, which
-// the table's resolution 2^-63 rounds to 0. (At σ = 1024 the comparison of
+// the tables' resolution 2^-63 rounds to 0. (At σ = 1024 the comparison of
 // loads that differ by a few dozen is all but a coin already.)
 const (
-	MaxG     = ruleK - 1
+	MaxG     = 1<<14 - 1
 	MaxSigma = 1024
 )
 
@@ -168,8 +169,9 @@ func newTwoRule(kind ruleKind, g int, sigma float64, left bool) *twoRule {
 	for i := range t {
 		t[i] = r.at(int64(i) - ruleK)
 	}
-	if ruleTables.m == nil || len(ruleTables.m) >= 64 {
-		ruleTables.m = map[twoRuleKey]*[2*ruleK + 1]uint64{} // a run uses a few
+	if ruleTables.m == nil || len(ruleTables.m) >= 16 {
+		// A run uses one or a few; at most 16 tables (4 MiB) are kept.
+		ruleTables.m = map[twoRuleKey]*[2*ruleK + 1]uint64{}
 	}
 	ruleTables.m[key] = t
 	r.thr = t
