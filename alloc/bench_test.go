@@ -65,6 +65,15 @@ func BenchmarkPlace(b *testing.B) {
 		// GiB in CSR and edge list): left out.
 		{"graph/regular16/edge", func(_, lg int) Process { return Graphical{G: regular16(lg)} }, []int{12, 20}},
 		{"graph/regular16/vertex", func(_, lg int) Process { return Graphical{G: regular16(lg), Sample: SampleVertex} }, []int{12, 20}},
+		// The two-sample rules: two uniform bins (against greedy/d=2,
+		// the loop of the same memory footprint) and a 16-regular graph's
+		// edges (against graph/regular16/edge).
+		{"g-bounded/g=2", func(int, int) Process { return GBounded{G: 2} }, all},
+		{"g-myopic/g=2", func(int, int) Process { return GMyopic{G: 2} }, all},
+		{"noisy/sigma=1", func(int, int) Process { return Noisy{Sigma: 1} }, all},
+		{"g-bounded/g=2/regular16/edge", func(_, lg int) Process { return GBounded{G: 2, Graph: regular16(lg)} }, []int{12, 20}},
+		{"g-myopic/g=2/regular16/edge", func(_, lg int) Process { return GMyopic{G: 2, Graph: regular16(lg)} }, []int{12, 20}},
+		{"noisy/sigma=1/regular16/edge", func(_, lg int) Process { return Noisy{Sigma: 1, Graph: regular16(lg)} }, []int{12, 20}},
 	}
 	for _, c := range cases {
 		for _, lg := range c.lgs {

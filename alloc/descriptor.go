@@ -58,6 +58,10 @@ type Descriptor struct {
 	meanField func(p Params) (MeanField, bool)
 	// build returns the process, its parameters already checked.
 	build func(p Params) Rule
+	// candidates says how a graph process draws its candidates with these
+	// parameters, when that is not its sampling rule (see Candidates); nil
+	// if it always is.
+	candidates func(p Params) string
 }
 
 // Param is a set of process parameters (of Params).
@@ -71,6 +75,8 @@ const (
 	ParamWeights                   // a weight distribution (Params.Weights)
 	ParamGraph                     // a topology (Params.Graph)
 	ParamSample                    // a rule that draws candidates from the graph (Params.Sample)
+	ParamG                         // a load-difference threshold g ≥ 0 (Params.G)
+	ParamSigma                     // a noise level σ ≥ 0 (Params.Sigma)
 )
 
 // Family names the theory that covers a process: the key by which package
@@ -92,18 +98,23 @@ const (
 	FamilyMaxOf                     // the most loaded of d uniform bins
 	FamilyHyper                     // the least loaded vertex of a uniform hyperedge
 	FamilyLocalSearch               // a walk to a local minimum of the loads on a graph
+	FamilyGBounded                  // two samples, an adversary decides within g
+	FamilyGMyopic                   // two samples, a coin decides within g
+	FamilyNoisy                     // two samples compared through Gaussian noise
 )
 
 // MeanField is the mean-field (fluid-limit) rule of a process on n → ∞
 // exchangeable bins: the key by which package analysis solves its ODE.
-// Family is one of FamilyOneChoice, FamilyGreedy, FamilyLeft, FamilyMaxOf
-// and FamilyOnePlusBeta (the graphical process on the complete graph, and
-// Rank[d] for a whole d, follow Greedy's rule); D and Beta are the rule's
-// parameters.
+// Family is one of FamilyOneChoice, FamilyGreedy, FamilyLeft, FamilyMaxOf,
+// FamilyOnePlusBeta, FamilyGBounded, FamilyGMyopic and FamilyNoisy (the
+// graphical process on the complete graph, and Rank[d] for a whole d,
+// follow Greedy's rule); D, Beta, G and Sigma are the rule's parameters.
 type MeanField struct {
 	Family Family
 	D      int
 	Beta   float64
+	G      int     // the threshold g of FamilyGBounded and FamilyGMyopic
+	Sigma  float64 // the noise σ of FamilyNoisy
 }
 
 // Params are the parameters of a process; each process reads those its
@@ -126,6 +137,10 @@ type Params struct {
 	// Weights is the weight distribution of weighted balls (zero value:
 	// const).
 	Weights WeightDist
+	// G is the load-difference threshold g ≥ 0 of g-bounded and g-myopic.
+	G int
+	// Sigma is the standard deviation σ ≥ 0 of the noise of noisy.
+	Sigma float64
 }
 
 // maxChoices bounds d: a ball's candidates are kept on the stack.
@@ -139,6 +154,7 @@ var descriptors = []*Descriptor{
 	&groupedDescriptor, &windowDescriptor, &weightedDescriptor,
 	&hyperDescriptor,
 	&localSearchDescriptor,
+	&gBoundedDescriptor, &gMyopicDescriptor, &noisyDescriptor,
 }
 
 // Descriptors returns the descriptor of every process of the package, in
@@ -242,6 +258,42 @@ func (d *Descriptor) MeanField(p Params) (MeanField, bool) {
 	return d.meanField(p)
 }
 
+// Candidates says, for labels, how a graph process draws its candidates
+// with p: "edge sampling" or "vertex sampling" (Params.Sample), or for the
+// two-sample rules on the complete graph "two uniform bins" (with
+// replacement, not an edge).
+// Label is the process's label with parameters p, the String of the rule
+// ("Greedy[2]", "(1+β), β = 0.3", "g-bounded, g = 2"), or for a graph
+// process without parameters besides its graph, its name; graphical
+// (1+β) reads "graph (1+β), β = B". Every output names a process so.
+func (d *Descriptor) Label(p Params) string {
+	if d.Uses&ParamGraph != 0 {
+		if b, ok := d.BetaOf(p); ok {
+			return fmt.Sprintf("%s (1+β), β = %g", d.Name, b)
+		}
+		if d.Uses&^(ParamGraph|ParamSample|ParamBeta) == 0 {
+			return d.Name
+		}
+		p.Graph = graphgen.Complete(2) // the label names the parameters, not the graph
+	}
+	r, err := d.New(p)
+	if err != nil {
+		return fmt.Sprintf("%s[%g]", d.Name, d.Choices(p))
+	}
+	return r.String()
+}
+
+// Candidates says how the process draws its candidates with p ("edge
+// sampling", "two uniform bins").
+func (d *Descriptor) Candidates(p Params) string {
+	if d.candidates != nil {
+		if c := d.candidates(p); c != "" {
+			return c
+		}
+	}
+	return p.Sample.String() + " sampling"
+}
+
 // Check reports whether p holds valid parameters for the process: every
 // parameter it reads (Uses) in range; the others are ignored. The error
 // names the parameter and what is allowed.
@@ -258,6 +310,10 @@ func (d *Descriptor) Check(p Params) error {
 		return fmt.Errorf("alloc: %s needs a probe cap 1 <= cap <= %d, got cap=%d", d.Name, maxChoices, p.Cap)
 	case uses&ParamGraph != 0 && p.Graph == nil:
 		return fmt.Errorf("alloc: %s needs a graph", d.Name)
+	case uses&ParamG != 0 && (p.G < 0 || p.G > MaxG):
+		return fmt.Errorf("alloc: %s needs a threshold 0 <= g <= %d, got g=%d", d.Name, MaxG, p.G)
+	case uses&ParamSigma != 0 && !(p.Sigma >= 0 && p.Sigma <= MaxSigma):
+		return fmt.Errorf("alloc: %s needs a noise level 0 <= sigma <= %g, got sigma=%g", d.Name, float64(MaxSigma), p.Sigma)
 	}
 	if uses&ParamWeights != 0 {
 		if err := checkWeights(d.Name, p.Weights); err != nil {

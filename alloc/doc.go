@@ -38,6 +38,11 @@
 //	                                loaded neighbour while one is lighter;
 //	                                Θ(log log n) on constant-degree expanders
 //	                                [Bogdan, Sauerwald, Stauffer, Sun 2013]
+//	GBounded{G: 2}, GMyopic{G: 2}   two candidates; loads within g go to the
+//	                                heavier (the adversary) or a coin; gap
+//	                                Θ(g/log g · log log n), g ≤ log n [LS22]
+//	Noisy{Sigma: 1}                 two candidates, loads read with N(0, σ²)
+//	                                noise, the lesser reading wins [LS22]
 //
 // The definitions, including the tie rules, are those of docs/theory.md
 // (section Processes); each type's doc gives its bound and citation.
@@ -62,6 +67,9 @@
 // OneChoice, Greedy[d], Left[d] and LocalSearch from 2^17 bins while every
 // load is below 255, four bytes otherwise (promoted in place, never
 // overflowing). Place
+// OneChoice, Greedy[d], Left[d] and the two-sample rules on the complete
+// graph from 2^17 bins while every load is below
+// 255, four bytes otherwise (promoted in place, never overflowing). Place
 // runs a loop specialised to the process, with no interface call,
 // allocation or division per ball; the batch interface lets Config.Trial
 // stop between batches for cancellation and for the --every series without

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/graphalloc/graphalloc/graphgen"
 )
 
 // The level engine (EngineLevels) runs an exchangeable process on the
@@ -25,8 +27,11 @@ import (
 // integer draws only (no floating point, no rounding). MaxOf[d] takes the
 // smallest rank, OneChoice a single one, (1+β) and FirstDiff[d] apply their
 // rules to the probes' levels, Rank[d] draws its rank as the per-bin engine
-// does (floating point for a fractional d, see Rank), and two-choice on the
-// complete graph draws two distinct ranks. Left[d] keeps one histogram per
+// does (floating point for a fractional d, see Rank), two-choice on the
+// complete graph draws two distinct ranks, and the two-sample rules
+// (g-Bounded, g-Myopic, σ-Noisy-Load) two independent ranks, deciding from
+// their levels' difference as the per-bin loop does from the loads'
+// (levelsTwo). Left[d] keeps one histogram per
 // group, since its groups are not exchangeable with each other. The draws
 // are those of the per-bin loop, one per probe, in the same order; the
 // loads that result differ (a rank is not a bin), but their law is the
@@ -59,7 +64,7 @@ const MaxLevelBins = 1 << 62
 // with valid parameters and 1 ≤ n ≤ MaxLevelBins.
 func checkLevels(p Rule, n int) error {
 	if !levelsSupport(p) {
-		return fmt.Errorf("alloc: the level engine runs the exchangeable processes (%s), and graph on the complete graph only, not %v", strings.Join(levelsNames(), ", "), p)
+		return fmt.Errorf("alloc: the level engine runs the exchangeable processes (%s), and %s on the complete graph only, not %v", strings.Join(levelsNames(), ", "), strings.Join(levelsGraphNames(), ", "), p)
 	}
 	if n < 1 || uint64(n) > MaxLevelBins {
 		return fmt.Errorf("alloc: the level engine needs 1 <= n <= 2^62, got n=%d", n)
@@ -97,13 +102,41 @@ func levelsSupport(p Rule) bool {
 		return false
 	}
 	var params Params
-	switch g := p.(type) {
+	switch p := p.(type) {
 	case Graphical:
-		params.Graph = g.G
+		params.Graph = p.G
 	case LocalSearch:
-		params.Graph = g.G
+		params.Graph = p.G
+	case GBounded:
+		params.Graph = completeIfNil(p.Graph)
+	case GMyopic:
+		params.Graph = completeIfNil(p.Graph)
+	case Noisy:
+		params.Graph = completeIfNil(p.Graph)
 	}
 	return d.Levels(params)
+}
+
+// completeIfNil returns g, or a complete graph (of any order: the level
+// engine asks only whether it is complete) if g is nil, which the
+// two-sample rules read as the complete graph.
+func completeIfNil(g graphgen.Graph) graphgen.Graph {
+	if g == nil {
+		return graphgen.Complete(2)
+	}
+	return g
+}
+
+// levelsGraphNames lists the graph processes the level engine runs on the
+// complete graph.
+func levelsGraphNames() []string {
+	var names []string
+	for _, d := range descriptors {
+		if !d.Levels(Params{}) && d.Levels(Params{Graph: graphgen.Complete(2)}) {
+			names = append(names, d.Name)
+		}
+	}
+	return names
 }
 
 // levelsNames lists the processes the level engine runs on any graph.
@@ -312,6 +345,15 @@ func (st *levelState) place(m int64, r *Rand) Stats {
 	case Left:
 		levelsLeft(st.groups, m, p.Ties.resolve(TiesLeft) == TiesLeft, r)
 		return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
+	case GBounded:
+		levelsTwo(h, m, p.rule(), r)
+		return Stats{Probes: 2 * m, MaxProbes: min(m, 1) * 2}
+	case GMyopic:
+		levelsTwo(h, m, p.rule(), r)
+		return Stats{Probes: 2 * m, MaxProbes: min(m, 1) * 2}
+	case Noisy:
+		levelsTwo(h, m, p.rule(), r)
+		return Stats{Probes: 2 * m, MaxProbes: min(m, 1) * 2}
 	}
 	panic(fmt.Sprintf("alloc: level engine for unsupported process %T", st.p))
 }

@@ -37,6 +37,10 @@ func levelsCases(n int) []struct {
 		{"graph/complete", Graphical{G: graphgen.Complete(n)}},
 		{"local-search/complete", LocalSearch{G: graphgen.Complete(n)}},
 		{"graph/complete/beta=0.4", Graphical{G: graphgen.Complete(n), OneMinusBeta: 0.6}},
+		{"g-bounded/g=2", GBounded{G: 2}},
+		{"g-bounded/g=1/left/K_n", GBounded{G: 1, Graph: graphgen.Complete(n), Ties: TiesLeft}},
+		{"g-myopic/g=2", GMyopic{G: 2}},
+		{"noisy/sigma=1.5", Noisy{Sigma: 1.5}},
 	}
 }
 
@@ -164,6 +168,8 @@ func TestLevelsNegativeControls(t *testing.T) {
 		{"greedy2-vs-levels-left2", Greedy{D: 2}, Left{D: 2}},
 		{"left2-random-vs-levels-left2", Left{D: 2, Ties: TiesRandom}, Left{D: 2}},
 		{"one-choice-vs-levels-beta0.3", OneChoice{}, OnePlusBeta{Beta: 0.3}},
+		{"g-bounded1-vs-levels-g-myopic1", GBounded{G: 1}, GMyopic{G: 1}},
+		{"noisy1-vs-levels-noisy0.5", Noisy{Sigma: 1}, Noisy{Sigma: 0.5}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -267,6 +273,12 @@ func TestLevelsCheck(t *testing.T) {
 	}
 	if !levelsSupport(Graphical{G: graphgen.Complete(4)}) || levelsSupport(Graphical{G: reg}) {
 		t.Error("LevelsSupport on graphs")
+	}
+	if !levelsSupport(Noisy{}) || !levelsSupport(GMyopic{Graph: graphgen.Complete(4)}) || levelsSupport(GBounded{Graph: reg}) {
+		t.Error("LevelsSupport of the two-sample rules")
+	}
+	if c := (Config{Process: GBounded{Graph: reg}, Engine: EngineLevels, N: 3}); c.Check() == nil {
+		t.Error("g-bounded on a CSR graph: accepted by the level engine")
 	}
 }
 

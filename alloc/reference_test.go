@@ -184,6 +184,12 @@ func refChoose(t *testing.T, p Process, L []uint32, k int64, r *Rand) uint64 {
 			// These processes' references sit beside
 			// their tests (refBall in maxof_test.go).
 			c, cands, within, most = refBall(t, p, L, r)
+		case GBounded, GMyopic, Noisy:
+			// The two-sample rules may choose the more loaded
+			// candidate; refTwoSample (twosample_test.go) checks
+			// each ball against its rule.
+			c, cands = refTwoSample(t, p, L, r)
+			within = []uint64{c}
 		default:
 			t.Fatalf("no reference for %T", p)
 		}
@@ -320,6 +326,31 @@ func contractCases(t *testing.T) []struct {
 		{"graph-beta/complete/left", 300, Graphical{G: graphgen.Complete(300), Ties: TiesLeft, OneMinusBeta: 0.9}},
 		{"graph-beta/circulant/odd", 500, Graphical{G: circOdd, OneMinusBeta: 0.25}},
 		{"graph-beta/tiny", 500, Graphical{G: reg, OneMinusBeta: 1e-30}},
+		// The two-sample rules (references in twosample_test.go), on
+		// every source: two uniform bins, K_n, an edge, a vertex and
+		// a neighbour, a circulant, with isolated vertices.
+		{"g-bounded/g=0", 1000, GBounded{}},
+		{"g-bounded/g=2", 1000, GBounded{G: 2}},
+		{"g-bounded/g=2/left", 1000, GBounded{G: 2, Ties: TiesLeft}},
+		{"g-bounded/g=1/complete", 300, GBounded{G: 1, Graph: graphgen.Complete(300)}},
+		{"g-bounded/g=1/regular/edge", 500, GBounded{G: 1, Graph: reg}},
+		{"g-bounded/g=1/regular/edge/left", 500, GBounded{G: 1, Graph: reg, Ties: TiesLeft}},
+		{"g-bounded/g=1/regular/vertex/left", 500, GBounded{G: 1, Graph: reg, Sample: SampleVertex, Ties: TiesLeft}},
+		{"g-bounded/g=1/star/vertex", 12, GBounded{G: 1, Graph: star, Sample: SampleVertex}},
+		{"g-bounded/g=1/circulant/edge/left", 500, GBounded{G: 1, Graph: circ, Ties: TiesLeft}},
+		{"g-bounded/g=1/circulant/vertex/left", 500, GBounded{G: 1, Graph: circOdd, Sample: SampleVertex, Ties: TiesLeft}},
+		{"g-myopic/g=0", 1000, GMyopic{}},
+		{"g-myopic/g=3", 1000, GMyopic{G: 3}},
+		{"g-myopic/g=1/regular/edge", 500, GMyopic{G: 1, Graph: reg}},
+		{"g-myopic/g=1/star/vertex", 12, GMyopic{G: 1, Graph: star, Sample: SampleVertex}},
+		{"g-myopic/g=1/circulant", 500, GMyopic{G: 1, Graph: circ}},
+		{"noisy/sigma=0", 1000, Noisy{}},
+		{"noisy/sigma=0.7", 1000, Noisy{Sigma: 0.7}},
+		{"noisy/sigma=3/K_n", 300, Noisy{Sigma: 3, Graph: graphgen.Complete(300)}},
+		{"noisy/sigma=1/regular/edge", 500, Noisy{Sigma: 1, Graph: reg}},
+		{"noisy/sigma=1/regular/vertex", 500, Noisy{Sigma: 1, Graph: reg, Sample: SampleVertex}},
+		{"noisy/sigma=1/circulant/odd", 500, Noisy{Sigma: 1, Graph: circOdd}},
+		{"noisy/n=1", 1, Noisy{Sigma: 1}},
 	}
 	// Local search on a cycle, a torus, a random regular graph, the star,
 	// a circulant and the complete graph (localsearch_test.go).
@@ -414,6 +445,11 @@ func TestCheckRejects(t *testing.T) {
 		{"hyper/nil", 3, Hyper{}, "hyper process needs a hypergraph"},
 		{"hyper/order", 4, Hyper{H: noHyperedges}, "hypergraph has 3 vertices but the run has n=4"},
 		{"hyper/empty", 3, Hyper{H: noHyperedges}, "at least one hyperedge"},
+		{"g-bounded/g<0", 3, GBounded{G: -1}, "g-bounded needs a threshold 0 <= g <= 16383, got g=-1"},
+		{"g-myopic/order", 4, GMyopic{Graph: graphgen.Complete(3)}, "graph has 3 vertices but the run has n=4 bins"},
+		{"g-myopic/no-edges", 3, GMyopic{Graph: empty}, "g-myopic needs a graph with at least one edge"},
+		{"noisy/sigma<0", 3, Noisy{Sigma: -1}, "noisy needs a noise level 0 <= sigma <= 1024, got sigma=-1"},
+		{"noisy/n=0", 0, Noisy{}, "noisy needs at least one bin, got n=0"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -245,6 +245,9 @@ type Query struct {
 	// max_v deg(v)·n / Σ|e| >= 1: how much more likely than average the
 	// likeliest vertex is to lie in a uniform hyperedge; 0 if unknown.
 	Balance float64
+	// The two-sample rules of [LS22].
+	G     float64 // the threshold g of g-bounded and g-myopic, a whole number >= 0
+	Sigma float64 // the noise σ >= 0 of noisy
 }
 
 // Validate reports the first field of q that is out of range, naming it and
@@ -284,6 +287,10 @@ func (q Query) Validate() error {
 		return fmt.Errorf("analysis: query needs Balance >= 1 (or 0 if unknown), got %g", q.Balance)
 	case q.Sample != "" && q.Sample != "edge" && q.Sample != "vertex":
 		return fmt.Errorf("analysis: unknown sampling rule %q (allowed: edge, vertex)", q.Sample)
+	case !(q.G >= 0 && q.G <= alloc.MaxG) || q.G != math.Trunc(q.G):
+		return fmt.Errorf("analysis: query needs a whole threshold 0 <= g <= %d, got %g", alloc.MaxG, q.G)
+	case !(q.Sigma >= 0 && q.Sigma <= alloc.MaxSigma):
+		return fmt.Errorf("analysis: query needs a noise level 0 <= sigma <= %g, got %g", float64(alloc.MaxSigma), q.Sigma)
 	}
 	if q.Ties != "" {
 		if _, err := alloc.ParseTies(q.Ties); err != nil {
@@ -331,6 +338,7 @@ func (q Query) weights() (alloc.WeightDist, error) {
 //	[LS22a]  Los, Sauerwald, Balanced allocations with the choice of noise, PODC 2022 (J. ACM 2023)
 //	[LS22b]  Los, Sauerwald, Balanced allocations in batches: simplified and generalized, SPAA 2022
 //	[LS23]   Los, Sauerwald, Balanced allocations in batches: the tower of two choices, SPAA 2023
+//	[LS22]   Los, Sauerwald, Balanced allocations with the choice of noise, PODC 2022; J. ACM 2023
 //	[PTW15]  Peres, Talwar, Wieder, Graphical balanced allocations and the (1+β)-choice process, RSA 2015
 //	[RS98]   Raab, Steger, "Balls into bins" — a simple and tight analysis, RANDOM 1998
 //	[TW07]   Talwar, Wieder, Balanced allocations: the weighted case, STOC 2007
@@ -490,6 +498,12 @@ func (e *boundEnv) boundsFor(d *alloc.Descriptor) []Bound {
 		return e.hyper()
 	case alloc.FamilyLocalSearch:
 		return e.localSearch()
+	case alloc.FamilyGBounded:
+		return e.gRule(d.Name, false)
+	case alloc.FamilyGMyopic:
+		return e.gRule(d.Name, true)
+	case alloc.FamilyNoisy:
+		return e.noisy()
 	}
 	return nil
 }
@@ -736,6 +750,89 @@ func (e *boundEnv) weightMoments() (finite2 bool, name string, err error) {
 	}
 	name, _, _ = strings.Cut(w.String(), ":")
 	return true, name, nil
+}
+
+// twoUniform reports whether the query's candidates are two independent
+// uniform bins, the setting of [LS22] (the complete graph, or no graph),
+// and if not why.
+func (e *boundEnv) twoUniform() (bool, string) {
+	topo, _, _ := strings.Cut(e.q.Topology, ":")
+	if topo == "" || topo == "complete" {
+		return true, ""
+	}
+	return false, fmt.Sprintf("stated for two independent uniform bins (the complete graph); topology is %s", topo)
+}
+
+// twoChoiceGap is Two-Choice's gap, ln ln n / ln 2 ± O(1) for every m
+// [BCSV06], as a bound of a two-sample rule at the parameter value where it
+// is Two-Choice (g = 0, σ = 0); why is "" there, else why not.
+func (e *boundEnv) twoChoiceGap(param, why string) Bound {
+	b := Bound{Name: fmt.Sprintf("gap, %s = 0, any m [BCSV06]", param), Kind: KindLeading, Precision: PrecisionAdditive,
+		Quantity: QuantityGap, Regime: RegimeAnyM,
+		Value: e.lnln / math.Ln2, Formula: "ln ln n / ln 2 ± O(1)", Base: "ln"}
+	if ok, w := e.twoUniform(); !ok {
+		why = w
+	}
+	b.Applies = why == ""
+	b.Reason = why
+	if b.Applies {
+		b.Reason = fmt.Sprintf("w.h.p., every m: %s = 0 is Two-Choice (Greedy[2], two uniform bins, random ties)", param)
+	}
+	return b
+}
+
+// gRule: g-bounded and g-myopic [LS22]. Both are adversaries of the
+// g-Bounded setting (every comparison of loads within g decided by an
+// adaptive adversary), for which [LS22] prove the gap O(g + log n) for every
+// m ≥ n, and O(g/log g · log log n) for g ≤ log n with matching lower
+// bounds; g = 0 is Two-Choice.
+func (e *boundEnv) gRule(proc string, myopic bool) []Bound {
+	g := e.q.G
+	who := "g-bounded is the worst adversary, always the more loaded"
+	if myopic {
+		who = "g-myopic's coin is one such adversary"
+	}
+	uniform, notUniform := e.twoUniform()
+	zeroWhy := ""
+	if g != 0 {
+		zeroWhy = fmt.Sprintf("applies at g = 0 only, where %s is Two-Choice; here g = %g", proc, g)
+	}
+	const anyMNote = "[LS22] state it for every m ≥ n"
+	upper := Bound{Name: "gap, any m ≥ n [LS22]", Kind: KindOrder, Order: "O",
+		Quantity: QuantityGap, Regime: RegimeHeavy, HeavyFrom: 1,
+		Value: g + e.ln, Formula: "O(g + log n)", Base: "ln",
+		Applies: uniform, Reason: notUniform, regimeNote: anyMNote}
+	if uniform {
+		upper.Reason = fmt.Sprintf("w.h.p., every m ≥ n, for every adaptive adversary deciding the comparisons within g (%s); g = %g", who, g)
+	}
+	// g/log g, with log g read as max(1, ln g): the formula's order for
+	// g ≥ 3 and a finite value at g = 1, 2.
+	tight := Bound{Name: "gap, g ≤ log n, any m ≥ n [LS22]", Kind: KindOrder, Order: "Θ",
+		Quantity: QuantityGap, Regime: RegimeHeavy, HeavyFrom: 1,
+		Value: g / max(1, math.Log(g)) * e.lnln, Formula: "Θ(g / log g · log log n)", Base: "ln",
+		regimeNote: anyMNote}
+	switch {
+	case !uniform:
+		tight.Reason = notUniform
+	case g == 0:
+		tight.Reason = "needs g ≥ 1 (g = 0 is Two-Choice: see its bound)"
+	case g > e.ln:
+		tight.Reason = fmt.Sprintf("stated for g ≤ log n; here g = %g > ln n = %.4g, where O(g + log n) = O(g) is the bound", g, e.ln)
+	default:
+		tight.Applies = true
+		tight.Reason = fmt.Sprintf("w.h.p.: the upper bound for every m ≥ n and every adversary within g, and a matching lower bound, [LS22] (g-Bounded and g-Myopic alike); log g read as max(1, ln g); g = %g", g)
+	}
+	return []Bound{e.twoChoiceGap("g", zeroWhy), upper, tight}
+}
+
+// noisy: σ-Noisy-Load [LS22]. Its gap bounds in [LS22] are not restated
+// here (see docs/theory.md); σ = 0 is Two-Choice.
+func (e *boundEnv) noisy() []Bound {
+	why := ""
+	if e.q.Sigma != 0 {
+		why = fmt.Sprintf("applies at σ = 0 only, where noisy is Two-Choice; here σ = %g (graphalloc states no bound of [LS22] for σ > 0, see docs/theory.md)", e.q.Sigma)
+	}
+	return []Bound{e.twoChoiceGap("σ", why)}
 }
 
 // vertexTransitive families: connected ones have edge connectivity k = Δ.

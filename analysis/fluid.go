@@ -19,6 +19,9 @@ import (
 //	                   s_i = (1/d)·Σ_j y_{i,j}                           [Vöcking 2003]
 //	FamilyMaxOf        ds_i/dt = (1 − s_i)^d − (1 − s_{i−1})^d           [Redlich, "Unbalanced allocations"]
 //	FamilyOnePlusBeta  ds_i/dt = (1−β)(s_{i−1} − s_i) + β(s_{i−1}² − s_i²) [Peres, Talwar, Wieder 2015]
+//	FamilyGBounded     ds_i/dt = 2 p_j (s_{j+g+1} + s_{j−g} − (s_j + s_{j+1})/2)       j = i−1, p_j = s_j − s_{j+1}
+//	FamilyGMyopic      ds_i/dt = p_j (s_{j−g} + s_{j+g+1})                            (s_k = 1 for k ≤ 0)
+//	FamilyNoisy        ds_i/dt = 2 p_j Σ_b p_b Φ((b − j)/(σ√2))                       [Los, Sauerwald 2022: the rules]
 //
 // Each right-hand side is the rate at which bins move from load i−1 to
 // load i: a ball raises a bin from i−1 to i exactly when the bin it picks
@@ -36,6 +39,13 @@ import (
 // least i−1. That has probability (y_{i−1,j} − y_{i,j})·Π_{k<j} y_{i,k}·Π_{k>j} y_{i−1,k}
 // per ball; dividing by the group's share 1/d of the bins gives the factor d.
 //
+// For the two-sample rules of Los and Sauerwald (g-bounded, g-myopic,
+// noisy), two independent uniform candidates of loads j and b, the first
+// taking the ball with probability f(j − b), f(δ) + f(−δ) = 1: the chosen
+// bin holds j balls with probability 2 p_j Σ_b p_b f(j − b), which gives
+// the three lines above (twoSampleSystem derives them). g = 0 and σ = 0
+// are greedy with d = 2.
+//
 // Summed over i ≥ 1, every right-hand side telescopes to 1 (for left, first
 // over j: Π_k y_{i−1,k} − Π_k y_{i,k}), so Σ_{i≥1} s_i(t) = t: balls are
 // conserved. For d = 1 greedy, left and unbalanced are one-choice, and so is
@@ -46,10 +56,13 @@ import (
 // The Power of Two Random Choices: A Survey (2001), for the method and
 // greedy; Vöcking, How Asymmetry Helps Load Balancing, JACM 2003, for left;
 // Redlich, Unbalanced Allocations, for unbalanced; Peres, Talwar, Wieder,
-// Graphical Balanced Allocations and the (1+β)-Choice Process, RSA 2015.
+// Graphical Balanced Allocations and the (1+β)-Choice Process, RSA 2015;
+// Los, Sauerwald, Balanced Allocations with the Choice of Noise, PODC 2022,
+// for the two-sample rules (the equations are derived here, docs/theory.md).
 //
 // D is the number of choices, 1 ≤ d ≤ MaxFluidD, of the greedy, left and
-// MaxOf families; Beta is β in [0, 1] of (1+β).
+// MaxOf families; Beta is β in [0, 1] of (1+β); G is g in [0, alloc.MaxG]
+// of g-bounded and g-myopic; Sigma is σ in [0, alloc.MaxSigma] of noisy.
 type FluidProcess = alloc.MeanField
 
 // DefaultTailTol is the cut-off of Tails: it returns the tails down to the
@@ -92,8 +105,10 @@ func Tails(p FluidProcess, t float64) ([]float64, error) {
 // the last s_i ≥ tol (s_0 = 1 is always there).
 //
 // Method. The equations for levels 0..K are closed: level i reads only
-// levels i−1 and i, so truncating the system above any level is exact for
-// the levels kept. The solver integrates the levels that are moving (from
+// levels i−1 and i (the two-sample rules read levels around i−1 too, but
+// only the frozen levels, exactly 1, and the empty ones, exactly 0, lie
+// outside what is integrated), so truncating the system above any level is
+// exact for the levels kept. The solver integrates the levels that are moving (from
 // the first one not yet exactly 1 to a few levels past the last one above
 // tol·1e-5, growing the system as the front advances) with the adaptive
 // Dormand–Prince 5(4) Runge–Kutta pair, holding the local error of every
@@ -109,8 +124,12 @@ func Tails(p FluidProcess, t float64) ([]float64, error) {
 // up to t = 1000); relative error below 1e-9 where s_i ≥ 1e-15, and below
 // 1e-3 on the deepest tails, down to 1e-300.
 //
+// Cost: noisy reads every level, O(levels²) a step; t = 100 takes about a
+// second at σ = 1.5.
+//
 // Errors: a family without a fluid limit, d outside [1, MaxFluidD], β outside
-// [0, 1], t outside [0, MaxFluidLoad] or tol outside [1e-300, 1).
+// [0, 1], g or σ out of range, t outside [0, MaxFluidLoad] or tol outside
+// [1e-300, 1).
 func TailsTol(p FluidProcess, t, tol float64) ([]float64, error) {
 	return tailsWith(p, t, tol, defaultSettings)
 }
@@ -213,6 +232,16 @@ func newFluidSystem(p FluidProcess) (*fluidSystem, error) {
 				dy[i] = (a - b) * ((1 - beta) + beta*(a+b))
 			}
 		}}, nil
+	case alloc.FamilyGBounded, alloc.FamilyGMyopic:
+		if p.G < 0 || p.G > alloc.MaxG {
+			return nil, fmt.Errorf("analysis: %v needs 0 <= g <= %d, got %d", p.Family, alloc.MaxG, p.G)
+		}
+		return twoSampleSystem(p), nil
+	case alloc.FamilyNoisy:
+		if !(p.Sigma >= 0 && p.Sigma <= alloc.MaxSigma) {
+			return nil, fmt.Errorf("analysis: %v needs 0 <= sigma <= %g, got %g", p.Family, float64(alloc.MaxSigma), p.Sigma)
+		}
+		return twoSampleSystem(p), nil
 	case alloc.FamilyLeft:
 		if err := needD(); err != nil {
 			return nil, err
@@ -238,6 +267,103 @@ func newFluidSystem(p FluidProcess) (*fluidSystem, error) {
 		}}, nil
 	}
 	return nil, fmt.Errorf("analysis: no fluid limit for the %v family", p.Family)
+}
+
+// twoSampleSystem is the mean-field system of a two-sample rule (g-bounded,
+// g-myopic, noisy): two independent uniform candidates, of loads j and b,
+// and a rule that gives the ball to the first with probability f(j − b),
+// where f(δ) + f(−δ) = 1. The chosen bin holds j balls with probability
+// Σ_b p_j p_b f(j−b) + Σ_a p_a p_j (1 − f(a−j)) = 2 p_j A_j, with
+// p_b = s_b − s_{b+1} and A_j = Σ_b p_b f(j−b), so
+//
+//	ds_i/dt = 2 (s_{i−1} − s_i) A_{i−1}.
+//
+// Per rule, with S(k) = s_k (1 for k ≤ 0):
+//
+//	g-myopic   f = 1, 1/2, 0 for δ < −g, |δ| ≤ g, δ > g:      A_j = (S(j−g) + S(j+g+1)) / 2
+//	g-bounded  f = 1 for δ < −g or 0 < δ ≤ g, 1/2 at δ = 0:    A_j = S(j+g+1) + S(j−g) − (S(j) + S(j+1)) / 2
+//	noisy      f(δ) = Φ(−δ/(σ√2)):                            A_j = Σ_b p_b Φ((b − j)/(σ√2))
+//
+// (g-bounded: the adversary sends a ball to the more loaded of two
+// candidates within g, and either at equal loads.) g = 0 and σ = 0 give
+// A_j = (s_j + s_{j+1})/2 and Greedy[2]'s s_{i−1}² − s_i². Every A_j reads
+// levels j−g..j+g+1 (the noise: all levels), not only i−1 and i; the
+// levels the solver does not hold are exactly 1 (below its window) or 0
+// (above it), which A_j reads as such, so truncation stays exact. Each
+// system conserves balls (Σ_j 2 p_j A_j = Σ_{j,b} p_j p_b (f(j−b) +
+// f(b−j)) = 1) and is cooperative (every rate grows with every other
+// level), as the solver's error control assumes.
+func twoSampleSystem(p FluidProcess) *fluidSystem {
+	g := p.G
+	sigma := p.Sigma
+	var pb []float64  // p_b for b = lo−1..hi
+	var phi []float64 // phi[h+δ] = Φ(δ/(σ√2)) for |δ| ≤ h, grown on demand
+	h := -1
+	growPhi := func(need int) {
+		if need <= h {
+			return
+		}
+		h = max(2*h, need, 64)
+		phi = make([]float64, 2*h+1)
+		for k := range phi {
+			x := float64(k - h)
+			switch {
+			case sigma > 0:
+				phi[k] = math.Erfc(-x/(2*sigma)) / 2 // Φ(x/(σ√2))
+			case x > 0:
+				phi[k] = 1
+			case x == 0:
+				phi[k] = 0.5
+			}
+		}
+	}
+	return &fluidSystem{w: 1, f: func(y, dy []float64, lo, hi int) {
+		S := func(k int) float64 {
+			switch {
+			case k <= lo-1:
+				return 1
+			case k > hi:
+				return 0
+			}
+			return y[k]
+		}
+		switch p.Family {
+		case alloc.FamilyGMyopic:
+			for i := lo; i <= hi; i++ {
+				j := i - 1
+				dy[i] = (S(j) - S(i)) * (S(j-g) + S(j+g+1))
+			}
+		case alloc.FamilyGBounded:
+			for i := lo; i <= hi; i++ {
+				j := i - 1
+				pj := S(j) - S(i)
+				dy[i] = 2 * pj * (S(j+g+1) + (S(j-g) - S(j)) + pj/2)
+			}
+		case alloc.FamilyNoisy:
+			pb = pb[:0]
+			for b := lo - 1; b <= hi; b++ {
+				pb = append(pb, S(b)-S(b+1))
+			}
+			growPhi(len(pb))
+			for i := lo; i <= hi; i++ {
+				// A_j = Σ_k pb[k]·Φ((b − j)/(σ√2)), b = lo−1+k, j = i−1:
+				// phi[h + k − (i − lo)] for k = 0..len(pb)−1.
+				row := phi[h-(i-lo):]
+				var a float64
+				for k, v := range pb {
+					a += v * row[k]
+				}
+				dy[i] = 2 * pb[i-lo] * a
+			}
+		}
+	}}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // powSum returns Σ_{k=0}^{d−1} a^k b^{d−1−k}, so that

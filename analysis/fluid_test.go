@@ -165,6 +165,7 @@ func TestTailsConservation(t *testing.T) {
 		{Family: alloc.FamilyLeft, D: 2}, {Family: alloc.FamilyLeft, D: 3}, {Family: alloc.FamilyLeft, D: 4},
 		{Family: alloc.FamilyMaxOf, D: 2}, {Family: alloc.FamilyMaxOf, D: 3},
 		{Family: alloc.FamilyOnePlusBeta, Beta: 0.25}, {Family: alloc.FamilyOnePlusBeta, Beta: 0.75},
+		{Family: alloc.FamilyGBounded, G: 3}, {Family: alloc.FamilyGMyopic, G: 3}, {Family: alloc.FamilyNoisy, Sigma: 1.5},
 	}
 	loads := []float64{0.3, 1, 4, 25, 100}
 	if testing.Short() {
@@ -172,6 +173,9 @@ func TestTailsConservation(t *testing.T) {
 	}
 	for _, p := range procs {
 		for _, at := range loads {
+			if at > 25 && pairRule(p) != nil {
+				continue // the two-sample rules: O(levels²) a step (noisy), 1–3 s at t = 100
+			}
 			s := mustTails(t, p, at)
 			checkShape(t, s)
 			var sum float64
@@ -205,6 +209,29 @@ func TestTailsSpecialCases(t *testing.T) {
 		same("unbalanced d=1", FluidProcess{Family: alloc.FamilyMaxOf, D: 1}, one, at)
 		same("one-plus-beta β=0", FluidProcess{Family: alloc.FamilyOnePlusBeta}, one, at)
 		same("one-plus-beta β=1", FluidProcess{Family: alloc.FamilyOnePlusBeta, Beta: 1}, FluidProcess{Family: alloc.FamilyGreedy, D: 2}, at)
+		// The two-sample rules: g = 0 and σ = 0 are Two-Choice; a g
+		// beyond every load difference leaves every ball to the coin
+		// (g-myopic: one-choice) or to the adversary (g-bounded: the
+		// more loaded of two, MaxOf[2]).
+		greedy2 := FluidProcess{Family: alloc.FamilyGreedy, D: 2}
+		same("g-bounded g=0", FluidProcess{Family: alloc.FamilyGBounded}, greedy2, at)
+		same("g-myopic g=0", FluidProcess{Family: alloc.FamilyGMyopic}, greedy2, at)
+		same("noisy σ=0", FluidProcess{Family: alloc.FamilyNoisy}, greedy2, at)
+		same("g-myopic g=1000", FluidProcess{Family: alloc.FamilyGMyopic, G: 1000}, one, at)
+		same("g-bounded g=1000", FluidProcess{Family: alloc.FamilyGBounded, G: 1000}, FluidProcess{Family: alloc.FamilyMaxOf, D: 2}, at)
+	}
+	// σ → ∞: the readings are a coin, Φ(δ/(σ√2)) = 1/2 + O(δ/σ): one-choice
+	// to O(1/σ) (measured 1.0e-4 at σ = 1024; 3e-4 allowed). Down to 1e-12:
+	// the noise reads every level, O(levels²).
+	sa, err := TailsTol(FluidProcess{Family: alloc.FamilyNoisy, Sigma: alloc.MaxSigma}, 1, 1e-12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := mustTails(t, one, 1)
+	for i := range min(len(sa), len(sb)) {
+		if math.Abs(sa[i]-sb[i]) > 3e-4 {
+			t.Errorf("noisy σ=1024: s_%d %.10g against one-choice %.10g", i, sa[i], sb[i])
+		}
 	}
 	if s := mustTails(t, FluidProcess{Family: alloc.FamilyLeft, D: 3}, 0); len(s) != 1 || s[0] != 1 {
 		t.Errorf("t = 0: got %v, want [1]", s)
@@ -230,6 +257,10 @@ func rk4Reference(p FluidProcess, at float64, K int) []float64 {
 		w = d
 	}
 	rhs := func(y, dy []float64) {
+		if pairRule(p) != nil {
+			pairRates(p, y, dy, K)
+			return
+		}
 		for i := 1; i <= K; i++ {
 			for j := range w {
 				a, b := y[(i-1)*w+j], y[i*w+j]
@@ -292,6 +323,83 @@ func rk4Reference(p FluidProcess, at float64, K int) []float64 {
 	return s
 }
 
+// pairRule returns, for a two-sample rule, P(the first of two candidates
+// takes the ball | its load a, the other's b), straight from the
+// definitions (nil for the other families): g-bounded sends a ball to the
+// more loaded within g (either at a tie), g-myopic to either within g, and
+// both to the lesser beyond; noisy compares a + σZ_1 with b + σZ_2.
+func pairRule(p FluidProcess) func(a, b int) float64 {
+	g := p.G
+	switch p.Family {
+	case alloc.FamilyGBounded:
+		return func(a, b int) float64 {
+			switch {
+			case a == b:
+				return 0.5
+			case a-b > g || b-a > g:
+				return b2f(a < b)
+			}
+			return b2f(a > b)
+		}
+	case alloc.FamilyGMyopic:
+		return func(a, b int) float64 {
+			if a-b > g || b-a > g {
+				return b2f(a < b)
+			}
+			return 0.5
+		}
+	case alloc.FamilyNoisy:
+		return func(a, b int) float64 {
+			if p.Sigma == 0 || a == b {
+				return b2f(a < b) + b2f(a == b)/2
+			}
+			return distuv.Normal{Mu: 0, Sigma: p.Sigma * math.Sqrt2}.CDF(float64(b - a))
+		}
+	}
+	return nil
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// pairRates is the right-hand side of a two-sample rule's system written
+// as the sum over ordered pairs of candidate loads (a, b): the ball raises
+// a bin from i−1 to i when the candidate that takes it holds i−1 balls,
+// dy_i = Σ_{a,b} p_a p_b [P(first | a, b)·[a = i−1] + (1 − P(first | a, b))·[b = i−1]],
+// with p_k = y_k − y_{k+1} on levels 0..K (y_{K+1} = 0). O(K²) a level: the
+// fast system's closed forms are not used.
+func pairRates(p FluidProcess, y, dy []float64, K int) {
+	first := pairRule(p)
+	pk := func(k int) float64 {
+		if k == K {
+			return y[K]
+		}
+		return y[k] - y[k+1]
+	}
+	for i := 1; i <= K; i++ {
+		dy[i] = 0
+	}
+	for a := 0; a <= K; a++ {
+		for b := 0; b <= K; b++ {
+			w := pk(a) * pk(b)
+			if w == 0 {
+				continue
+			}
+			f := first(a, b)
+			if a+1 <= K {
+				dy[a+1] += w * f
+			}
+			if b+1 <= K {
+				dy[b+1] += w * (1 - f)
+			}
+		}
+	}
+}
+
 // Every process against the independent RK4 reference, every level, to
 // 1e-9 absolute.
 func TestTailsAgainstRK4(t *testing.T) {
@@ -300,6 +408,8 @@ func TestTailsAgainstRK4(t *testing.T) {
 		{Family: alloc.FamilyLeft, D: 2}, {Family: alloc.FamilyLeft, D: 3}, {Family: alloc.FamilyLeft, D: 4},
 		{Family: alloc.FamilyMaxOf, D: 2}, {Family: alloc.FamilyMaxOf, D: 4},
 		{Family: alloc.FamilyOnePlusBeta, Beta: 0.5},
+		{Family: alloc.FamilyGBounded, G: 1}, {Family: alloc.FamilyGBounded, G: 3},
+		{Family: alloc.FamilyGMyopic, G: 2}, {Family: alloc.FamilyNoisy, Sigma: 0.8},
 	}
 	const at, K = 2.0, 30 // t = 2: s_30 < 1e-20 for every process here
 	for _, p := range procs {
@@ -513,6 +623,8 @@ func TestTailsErrors(t *testing.T) {
 		{FluidProcess{Family: alloc.FamilyOnePlusBeta, Beta: 1.5}, 1, "analysis: one-plus-beta needs 0 <= beta <= 1, got 1.5"},
 		{FluidProcess{Family: alloc.FamilyOnePlusBeta, Beta: math.NaN()}, 1, "needs 0 <= beta <= 1"},
 		{FluidProcess{Family: alloc.FamilyRank, D: 2}, 1, `no fluid limit for the rank family`},
+		{FluidProcess{Family: alloc.FamilyGBounded, G: -1}, 1, "analysis: g-bounded needs 0 <= g <= 16383, got -1"},
+		{FluidProcess{Family: alloc.FamilyNoisy, Sigma: math.NaN()}, 1, "analysis: noisy needs 0 <= sigma <= 1024, got NaN"},
 		{FluidProcess{Family: alloc.FamilyOneChoice}, -1, "analysis: fluid limit needs a load t = m/n in [0, 10000], got -1"},
 		{FluidProcess{Family: alloc.FamilyOneChoice}, math.NaN(), "got NaN"},
 		{FluidProcess{Family: alloc.FamilyOneChoice}, math.Inf(1), "got +Inf"},

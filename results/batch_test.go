@@ -41,7 +41,7 @@ func TestConfigBatchAndGraphBeta(t *testing.T) {
 	for _, tc := range []struct {
 		c    Config
 		last string
-	}{{seq, "weights"}, {bat, "batch"}} {
+	}{{seq, "sigma"}, {bat, "batch"}} {
 		var buf bytes.Buffer
 		if err := Write(&buf, "csv", &File{Config: tc.c}); err != nil {
 			t.Fatal(err)

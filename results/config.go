@@ -47,6 +47,9 @@ type Config struct {
 	Beta    *float64 `json:"beta,omitempty"`
 	Cap     int      `json:"cap,omitempty"`
 	Weights string   `json:"weights,omitempty"`
+	// G is g of g-bounded and g-myopic, Sigma σ of noisy.
+	G     *int     `json:"g,omitempty"`
+	Sigma *float64 `json:"sigma,omitempty"`
 	// Engine is "levels" for a run of the level engine, omitted for the
 	// per-bin engine.
 	Engine string `json:"engine,omitempty"`
@@ -80,6 +83,14 @@ func NewConfig(s study.Setting) Config {
 	if d.Uses&alloc.ParamWeights != 0 {
 		c.Weights = s.Params.Weights.String()
 	}
+	if d.Uses&alloc.ParamG != 0 {
+		g := s.Params.G
+		c.G = &g
+	}
+	if d.Uses&alloc.ParamSigma != 0 {
+		sigma := s.Params.Sigma
+		c.Sigma = &sigma
+	}
 	if t := s.Topology; t != nil {
 		c.Graph = t.Spec.String()
 		if t.MinRank > 0 {
@@ -108,6 +119,12 @@ func (c Config) Setting() (study.Setting, error) {
 	p := alloc.Params{D: c.D, Cap: c.Cap}
 	if c.Beta != nil {
 		p.Beta, p.GraphBeta = *c.Beta, true
+	}
+	if c.G != nil {
+		p.G = *c.G
+	}
+	if c.Sigma != nil {
+		p.Sigma = *c.Sigma
 	}
 	if c.Weights != "" {
 		if p.Weights, err = alloc.ParseWeights(c.Weights); err != nil {
@@ -153,15 +170,17 @@ func (c Config) Label() string {
 		batch = fmt.Sprintf(", batches of %d", c.Batch)
 	}
 	if d.Uses&alloc.ParamGraph != 0 {
-		sampling := ""
-		if c.Sample != "" {
-			sampling = " (" + c.Sample + " sampling)"
+		// The candidates depend on whether the graph is complete.
+		p := s.Params
+		p.Graph = nil
+		if sp, err := graphgen.ParseSpec(c.Graph); err == nil && sp.Kind == "complete" {
+			p.Graph = graphgen.Complete(2)
 		}
-		label := fmt.Sprintf("%s on %s%s", d.Name, c.Graph, sampling)
-		if b, ok := d.BetaOf(s.Params); ok {
-			label = fmt.Sprintf("%s (1+β), β = %g, on %s%s", d.Name, b, c.Graph, sampling)
+		how := ""
+		if d.Uses&alloc.ParamSample != 0 {
+			how = " (" + d.Candidates(p) + ")"
 		}
-		return label + batch
+		return fmt.Sprintf("%s on %s%s", d.Label(s.Params), c.Graph, how) + batch
 	}
 	r, err := d.New(s.Params)
 	if err != nil {

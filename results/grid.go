@@ -26,15 +26,17 @@ type GridConfig struct {
 	Beta      float64  `json:"beta,omitempty"`
 	// GraphBeta: the graph process ran as graphical (1+β) with Beta
 	// (--beta given); otherwise it ran two-choice whatever Beta says.
-	GraphBeta bool   `json:"graph_beta,omitempty"`
-	Cap       int    `json:"cap,omitempty"`
-	Weights   string `json:"weights,omitempty"`
-	Ties      string `json:"ties,omitempty"`
-	Sample    string `json:"sample,omitempty"`
-	Trials    int    `json:"trials"`
-	Seed      uint64 `json:"seed"`
-	Shard     string `json:"shard,omitempty"`
-	Version   string `json:"version"`
+	GraphBeta bool     `json:"graph_beta,omitempty"`
+	Cap       int      `json:"cap,omitempty"`
+	Weights   string   `json:"weights,omitempty"`
+	G         *int     `json:"g,omitempty"`
+	Sigma     *float64 `json:"sigma,omitempty"`
+	Ties      string   `json:"ties,omitempty"`
+	Sample    string   `json:"sample,omitempty"`
+	Trials    int      `json:"trials"`
+	Seed      uint64   `json:"seed"`
+	Shard     string   `json:"shard,omitempty"`
+	Version   string   `json:"version"`
 	// Batch is the batch size of a batched grid, omitted for one ball at
 	// a time.
 	Batch int64 `json:"batch,omitempty"`
@@ -72,8 +74,28 @@ func NewGridConfig(g study.Grid, balls string) GridConfig {
 		if d.Uses&alloc.ParamWeights != 0 {
 			c.Weights = g.Params.Weights.String()
 		}
+		if d.Uses&alloc.ParamG != 0 {
+			v := g.Params.G
+			c.G = &v
+		}
+		if d.Uses&alloc.ParamSigma != 0 {
+			v := g.Params.Sigma
+			c.Sigma = &v
+		}
 	}
 	return c
+}
+
+// params returns the process parameters c records (besides d).
+func (c GridConfig) params() alloc.Params {
+	p := alloc.Params{Beta: c.Beta, Cap: c.Cap}
+	if c.G != nil {
+		p.G = *c.G
+	}
+	if c.Sigma != nil {
+		p.Sigma = *c.Sigma
+	}
+	return p
 }
 
 // Grid is a grid's output: its config, a row per point in the grid's
@@ -179,7 +201,7 @@ func writeGridTable(w io.Writer, c GridConfig, rows []study.Row, skipped []strin
 			dist = "-"
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%.3f\t%s\t%s\t%.3f\t%s\t%s\n",
-			topo, r.N, fmtDegrees(r.Degree), processLabel(r, alloc.Params{Beta: c.Beta, GraphBeta: c.GraphBeta, Cap: c.Cap}), r.MaxLoad.Mean, r.MaxLoad.Interval("%.3f"),
+			topo, r.N, fmtDegrees(r.Degree), processLabel(r, c.params()), r.MaxLoad.Mean, r.MaxLoad.Interval("%.3f"),
 			dist, r.Gap.Mean, fluid, bounds)
 	}
 	tw.Flush()
@@ -240,24 +262,14 @@ func processLabel(r study.Row, p alloc.Params) string {
 		return r.Process
 	}
 	p.D = r.D
-	if d.Uses&alloc.ParamGraph != 0 {
-		if b, ok := d.BetaOf(p); ok {
-			return fmt.Sprintf("%s (1+β), β = %g", d.Name, b)
-		}
-		return d.Name
-	}
-	proc, err := d.New(p)
-	if err != nil {
-		return fmt.Sprintf("%s[%g]", d.Name, r.D)
-	}
-	return proc.String()
+	return d.Label(p)
 }
 
 // writeGridCSV writes a row per point, with every config column (so that
 // the CSV files of many grids concatenate into one data frame).
 func writeGridCSV(w io.Writer, c GridConfig, rows []study.Row) error {
 	cw := csv.NewWriter(w)
-	head := []string{"topology", "n", "m", "edges", "deg_min", "deg_mean", "deg_max", "process", "d", "sample", "ties", "beta", "cap", "weights", "trials", "seed",
+	head := []string{"topology", "n", "m", "edges", "deg_min", "deg_mean", "deg_max", "process", "d", "sample", "ties", "beta", "cap", "weights", "g", "sigma", "trials", "seed",
 		"max_load_mean", "max_load_std", "max_load_ci_lo", "max_load_ci_hi", "max_load_dist", "gap_mean", "gap_std", "fluid_max_load", "bounds"}
 	if c.Batch > 1 {
 		head = append(head, "batch") // last, as in a run's CSV
@@ -265,10 +277,16 @@ func writeGridCSV(w io.Writer, c GridConfig, rows []study.Row) error {
 	cw.Write(head)
 	for _, r := range rows {
 		// The parameters of the processes that read them.
-		var beta, capacity, weights string
+		var beta, capacity, weights, g, sigma string
 		if d, err := alloc.Lookup(r.Process); err == nil {
 			if _, ok := d.BetaOf(alloc.Params{GraphBeta: c.GraphBeta}); ok {
 				beta = FormatFloat(c.Beta)
+			}
+			if d.Uses&alloc.ParamG != 0 && c.G != nil {
+				g = strconv.Itoa(*c.G)
+			}
+			if d.Uses&alloc.ParamSigma != 0 && c.Sigma != nil {
+				sigma = FormatFloat(*c.Sigma)
 			}
 			if d.Uses&alloc.ParamCap != 0 && c.Cap != 0 {
 				capacity = strconv.Itoa(c.Cap)
@@ -299,7 +317,7 @@ func writeGridCSV(w io.Writer, c GridConfig, rows []study.Row) error {
 			bs = append(bs, b.Name+" "+v)
 		}
 		cells := []string{r.Topology, strconv.FormatInt(r.N, 10), strconv.FormatInt(r.M, 10), edges, dmin, dmean, dmax,
-			r.Process, FormatFloat(r.D), r.Sample, r.Ties, beta, capacity, weights, strconv.Itoa(r.Trials), strconv.FormatUint(r.Seed, 10),
+			r.Process, FormatFloat(r.D), r.Sample, r.Ties, beta, capacity, weights, g, sigma, strconv.Itoa(r.Trials), strconv.FormatUint(r.Seed, 10),
 			FormatFloat(r.MaxLoad.Mean), FormatFloat(r.MaxLoad.Std), ciLo, ciHi,
 			FormatCounts(r.MaxLoad.Counts), FormatFloat(r.Gap.Mean), FormatFloat(r.Gap.Std), fluid, strings.Join(bs, "; ")}
 		if c.Batch > 1 {

@@ -90,7 +90,7 @@ func Write(w io.Writer, format string, f *File) error {
 // so that the CSV files of many runs concatenate into one data frame (by
 // column name: a batched run adds a last column, batch, which a frame reads
 // as missing, one ball at a time, for the other runs).
-var configColumns = []string{"process", "d", "n", "m", "graph", "sample", "ties", "seed", "beta", "cap", "weights"}
+var configColumns = []string{"process", "d", "n", "m", "graph", "sample", "ties", "seed", "beta", "cap", "weights", "g", "sigma"}
 
 // configHeader is the config columns of c's rows.
 func configHeader(c Config) []string {
@@ -120,8 +120,15 @@ func configCellsSequential(c Config) []string {
 	if c.Cap != 0 {
 		capacity = strconv.Itoa(c.Cap)
 	}
+	g, sigma := "", ""
+	if c.G != nil {
+		g = strconv.Itoa(*c.G)
+	}
+	if c.Sigma != nil {
+		sigma = FormatFloat(*c.Sigma)
+	}
 	return []string{c.Process, FormatFloat(c.D), strconv.FormatInt(c.N, 10), strconv.FormatInt(c.M, 10), c.Graph,
-		c.Sample, c.Ties, strconv.FormatUint(c.Seed, 10), beta, capacity, c.Weights}
+		c.Sample, c.Ties, strconv.FormatUint(c.Seed, 10), beta, capacity, c.Weights, g, sigma}
 }
 
 // writeCSV writes a run as CSV, every row led by the config columns: a row

@@ -114,6 +114,8 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 			return q, "", err
 		}
 		q.Batch = float64(b)
+		q = analysis.Query{N: float64(n), M: float64(m), D: params.D, Beta: o.pf.beta, Sample: params.Sample.String(),
+			G: float64(o.pf.g), Sigma: o.pf.sigma}
 		if fs.Changed("weights") {
 			q.Weights = params.Weights.String()
 		}

@@ -20,7 +20,8 @@ func TestCommandsAgree(t *testing.T) {
 	params := map[string][]string{
 		"greedy": {"-d", "3"}, "left": {"-d", "2"}, "firstdiff": {"-d", "3"}, "unbalanced": {"-d", "2"},
 		"one-plus-beta": {"--beta", "0.3"}, "rank": {"-d", "2"}, "grouped": {"-d", "4"}, "window": {"-d", "4"},
-		"weighted": {"-d", "2", "--weights", "pareto:shape=3"},
+		"weighted":  {"-d", "2", "--weights", "pareto:shape=3"},
+		"g-bounded": {"--g", "2"}, "g-myopic": {"--g", "3"}, "noisy": {"--sigma", "1.5"},
 	}
 	for _, d := range alloc.Descriptors() {
 		graphs := []string{""}

@@ -27,6 +27,8 @@ type fluidJSONOut struct {
 	Process     string    `json:"process"`
 	D           float64   `json:"d"`
 	Beta        *float64  `json:"beta,omitempty"`
+	G           *int      `json:"g,omitempty"`
+	Sigma       *float64  `json:"sigma,omitempty"`
 	Load        float64   `json:"load"`
 	Tails       []float64 `json:"tails"`
 	N           int64     `json:"n"`
@@ -114,6 +116,14 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 	if desc.Uses&alloc.ParamBeta != 0 {
 		b := params.Beta
 		out.Beta = &b
+	}
+	if desc.Uses&alloc.ParamG != 0 {
+		g := params.G
+		out.G = &g
+	}
+	if desc.Uses&alloc.ParamSigma != 0 {
+		sigma := params.Sigma
+		out.Sigma = &sigma
 	}
 	return writeOutput(stdout, "", func(w io.Writer) error {
 		if o.format == "json" {

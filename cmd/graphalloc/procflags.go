@@ -17,6 +17,8 @@ import (
 type processFlags struct {
 	process, choices, ties, sample, probeCap, weights string
 	beta                                              float64
+	g                                                 int
+	sigma                                             float64
 }
 
 // processList is the list of processes for a help text.
@@ -37,6 +39,8 @@ func (o *processFlags) add(fs *pflag.FlagSet, defProcess, processHelp string) {
 	fs.StringVar(&o.weights, "weights", "exp", "ball weights of -p weighted: const, exp, pareto:shape=A, uniform:a=A,b=B")
 	fs.StringVar(&o.ties, "ties", "random", "tie rule: random or left (left, grouped, window and rank use left unless this is given)")
 	fs.StringVar(&o.sample, "sample", "edge", "graph sampling: edge (uniform edge) or vertex (uniform vertex, then uniform neighbour)")
+	fs.IntVar(&o.g, "g", 1, "threshold g >= 0 of -p g-bounded and g-myopic: two loads within g are compared by the adversary (g-bounded) or a coin (g-myopic); not -g, the graph")
+	fs.Float64Var(&o.sigma, "sigma", 1, "noise σ >= 0 of -p noisy: each candidate's load is read as load + N(0, σ²)")
 }
 
 // flagParams maps the parameter flags to the parameters they set.
@@ -46,6 +50,8 @@ var flagParams = []struct {
 }{
 	{"beta", alloc.ParamBeta}, {"cap", alloc.ParamCap}, {"weights", alloc.ParamWeights},
 	{"sample", alloc.ParamSample}, {graphFlagName, alloc.ParamGraph}, {"expansion", alloc.ParamGraph},
+	{"sample", alloc.ParamGraph}, {graphFlagName, alloc.ParamGraph}, {"expansion", alloc.ParamGraph},
+	{"g", alloc.ParamG}, {"sigma", alloc.ParamSigma},
 }
 
 // users lists the processes that read parameter p.
@@ -127,6 +133,18 @@ func (o *processFlags) params(fs *pflag.FlagSet, ds []*alloc.Descriptor) (alloc.
 		// graph reads β only when it is given (see alloc.Params).
 		p.GraphBeta = fs.Changed("beta")
 	}
+	if o.g < 0 || o.g > alloc.MaxG {
+		return p, usagef("--g: need a threshold 0 <= g <= %d, got %d", alloc.MaxG, o.g)
+	}
+	if !(o.sigma >= 0 && o.sigma <= alloc.MaxSigma) {
+		return p, usagef("--sigma: need a noise level 0 <= σ <= %g, got %g", float64(alloc.MaxSigma), o.sigma)
+	}
+	if uses&alloc.ParamG != 0 {
+		p.G = o.g
+	}
+	if uses&alloc.ParamSigma != 0 {
+		p.Sigma = o.sigma
+	}
 	if o.probeCap != "" {
 		c, err := parseCount(o.probeCap, 0)
 		if err != nil || c < 1 || c > 1<<20 {
@@ -200,20 +218,8 @@ func parseBalls(s string, n int64) (int64, error) {
 	return m, nil
 }
 
-// describe is "Greedy[2]"-style label of process d with parameters p.
-func describe(d *alloc.Descriptor, p alloc.Params) string {
-	if d.Uses&alloc.ParamGraph != 0 {
-		if b, ok := d.BetaOf(p); ok {
-			return fmt.Sprintf("%s (1+β), β = %g", d.Name, b)
-		}
-		return d.Name
-	}
-	r, err := d.New(p)
-	if err != nil {
-		return fmt.Sprintf("%s[%g]", d.Name, d.Choices(p))
-	}
-	return r.String()
-}
+// describe is the label of process d with parameters p (Descriptor.Label).
+func describe(d *alloc.Descriptor, p alloc.Params) string { return d.Label(p) }
 
 // processHelp lists the processes with their synopses, for help texts.
 func processHelp() string {

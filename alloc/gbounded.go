@@ -1,0 +1,94 @@
+package alloc
+
+import (
+	"fmt"
+
+	"github.com/graphalloc/graphalloc/graphgen"
+)
+
+// GBounded is the g-Bounded process of Los and Sauerwald [LS22]: Two-Choice
+// with a load comparison that an adversary may decide whenever it is close.
+// Each ball draws two candidate bins; if their loads differ by more than G
+// the comparison is right and the ball goes to the lesser loaded, otherwise
+// the adversary decides, and this is its worst case, the one [LS22] draw and
+// name g-Bounded: it sends the ball to the MORE loaded candidate. Equal
+// loads make both "more loaded": by default (TiesRandom) the ball goes to
+// either with probability 1/2; TiesLeft sends it to the candidate drawn
+// first (the smaller id of an edge, the sampled vertex under vertex
+// sampling). G = 0 is Two-Choice (Greedy[2]) itself.
+//
+// Candidates: with Graph nil or graphgen.Complete, two independent uniform
+// bins (with replacement, as in [LS22]); on a *graphgen.CSR or a
+// graphgen.Circulant, the two ends of a uniform edge (SampleEdge), or a
+// uniform vertex and a uniform neighbour (SampleVertex), exactly as
+// Graphical draws them.
+//
+// Known bounds, on the complete graph [LS22]: for every m ≥ n the gap
+// (max load − m/n) is O(g + log n) w.h.p., in g-Bounded's setting of an
+// adaptive adversary that decides every comparison within g (this process
+// is one such adversary); for g ≤ log n it is O(g/log g · log log n), and
+// [LS22] show matching lower bounds, so that g-Bounded and g-Myopic both
+// have gap Θ(g/log g · log log n) in that range. analysis.Bounds evaluates
+// them (FamilyGBounded). The fluid limit on the complete graph,
+// ds_i/dt = 2(s_{i−1} − s_i)·Σ_b p_b·f(i−1−b) with p_b = s_b − s_{b+1} and
+// f(δ) the probability that a candidate δ balls above the other takes the
+// ball (1 for δ < −g, 0 for −g ≤ δ < 0, 1/2 at 0, 1 for 0 < δ ≤ g, 0 for
+// δ > g), is solved by analysis.Tails (docs/theory.md).
+//
+// [LS22] D. Los, T. Sauerwald. Balanced allocations with the choice of
+// noise. PODC 2022; J. ACM 70(6), 2023.
+type GBounded struct {
+	G      int
+	Graph  graphgen.Graph
+	Sample Sampling
+	Ties   Ties
+}
+
+var _ Process = GBounded{}
+
+var gBoundedDescriptor = Descriptor{
+	Name:     "g-bounded",
+	Synopsis: "g-Bounded: two candidates (-g: an edge); loads within --g go to the MORE loaded (the adversary), else the lesser",
+	Uses:     ParamG | ParamGraph | ParamSample,
+	D:        2,
+	Family:   FamilyGBounded,
+	BinBytes: 4,
+	levels:   onComplete,
+	meanField: func(p Params) (MeanField, bool) {
+		if !onComplete(p) {
+			return MeanField{}, false
+		}
+		return MeanField{Family: FamilyGBounded, D: 2, G: p.G}, true
+	},
+	build:      func(p Params) Rule { return GBounded{G: p.G, Graph: p.Graph, Sample: p.Sample, Ties: p.Ties} },
+	candidates: pairCandidates,
+}
+
+// Name returns the command-line name, "g-bounded".
+func (GBounded) Name() string { return gBoundedDescriptor.Name }
+
+// String returns "g-Bounded, g = G".
+func (p GBounded) String() string { return fmt.Sprintf("g-Bounded, g = %d", p.G) }
+
+// Check requires 0 ≤ G ≤ MaxG and a graph with n vertices that the loops
+// support (nil, Complete, CSR or Circulant), with an edge to sample.
+func (p GBounded) Check(n int) error {
+	if p.G < 0 || p.G > MaxG {
+		return fmt.Errorf("alloc: %s needs a threshold 0 <= g <= %d, got g=%d", p.Name(), MaxG, p.G)
+	}
+	return pairSource{p.Graph, p.Sample}.check(p.Name(), n)
+}
+
+// rule returns the decision table.
+func (p GBounded) rule() *twoRule {
+	return newTwoRule(ruleBounded, p.G, 0, p.Ties.resolve(TiesRandom) == TiesLeft)
+}
+
+// Place throws m balls, two probes each (one when vertex sampling finds an
+// isolated vertex).
+func (p GBounded) Place(b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
+	return pairSource{p.Graph, p.Sample}.place(b, m, p.rule(), r)
+}

@@ -1,0 +1,85 @@
+package alloc
+
+import (
+	"fmt"
+
+	"github.com/graphalloc/graphalloc/graphgen"
+)
+
+// GMyopic is the g-Myopic process of Los and Sauerwald [LS22] (g-Myopic-Comp
+// in the paper): each ball draws two candidate bins; if their loads differ
+// by at most G it goes to one of the two chosen uniformly at random,
+// otherwise to the lesser loaded. Equal loads are within G, so the
+// definition itself breaks ties by a fair coin and the tie rule is not
+// used. G = 0 is Two-Choice (Greedy[2]) with random ties.
+//
+// Candidates as for GBounded: two independent uniform bins with Graph nil or
+// graphgen.Complete, or an edge or a vertex and a neighbour of a
+// *graphgen.CSR or a graphgen.Circulant, drawn as Graphical draws them.
+//
+// Known bounds, on the complete graph [LS22]: g-Myopic is one of the
+// adversaries of the g-Bounded setting, so its gap is O(g + log n) w.h.p.
+// for every m ≥ n, and O(g/log g · log log n) for g ≤ log n; [LS22] show
+// it is Θ(g/log g · log log n) in that range, as for g-Bounded. Fluid
+// limit on the complete graph (docs/theory.md; analysis.Tails with
+// FamilyGMyopic): a ball raises a bin from load j = i−1 iff the candidate
+// that takes it holds j balls; summed over the other candidate's load b,
+//
+//	ds_i/dt = 2(s_{i−1} − s_i)·(s_{j+g+1} + ½·(s_{j−g} − s_{j+g+1})),  j = i−1,
+//
+// (s_k = 1 for k ≤ 0): the other candidate is more than g above (the ball
+// is ours), or within g (a coin).
+//
+// [LS22] D. Los, T. Sauerwald. Balanced allocations with the choice of
+// noise. PODC 2022; J. ACM 70(6), 2023.
+type GMyopic struct {
+	G      int
+	Graph  graphgen.Graph
+	Sample Sampling
+}
+
+var _ Process = GMyopic{}
+
+var gMyopicDescriptor = Descriptor{
+	Name:     "g-myopic",
+	Synopsis: "g-Myopic: two candidates (-g: an edge); loads within --g: a uniform one of the two, else the lesser",
+	Uses:     ParamG | ParamGraph | ParamSample,
+	D:        2,
+	Family:   FamilyGMyopic,
+	BinBytes: 4,
+	levels:   onComplete,
+	meanField: func(p Params) (MeanField, bool) {
+		if !onComplete(p) {
+			return MeanField{}, false
+		}
+		return MeanField{Family: FamilyGMyopic, D: 2, G: p.G}, true
+	},
+	build:      func(p Params) Rule { return GMyopic{G: p.G, Graph: p.Graph, Sample: p.Sample} },
+	candidates: pairCandidates,
+}
+
+// Name returns the command-line name, "g-myopic".
+func (GMyopic) Name() string { return gMyopicDescriptor.Name }
+
+// String returns "g-Myopic, g = G".
+func (p GMyopic) String() string { return fmt.Sprintf("g-Myopic, g = %d", p.G) }
+
+// Check requires 0 ≤ G ≤ MaxG and a supported graph with n vertices (see
+// GBounded.Check).
+func (p GMyopic) Check(n int) error {
+	if p.G < 0 || p.G > MaxG {
+		return fmt.Errorf("alloc: %s needs a threshold 0 <= g <= %d, got g=%d", p.Name(), MaxG, p.G)
+	}
+	return pairSource{p.Graph, p.Sample}.check(p.Name(), n)
+}
+
+func (p GMyopic) rule() *twoRule { return newTwoRule(ruleMyopic, p.G, 0, false) }
+
+// Place throws m balls, two probes each (one when vertex sampling finds an
+// isolated vertex).
+func (p GMyopic) Place(b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
+	return pairSource{p.Graph, p.Sample}.place(b, m, p.rule(), r)
+}

@@ -1,0 +1,500 @@
+package alloc
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"unsafe"
+
+	"github.com/graphalloc/graphalloc/graphgen"
+)
+
+// Two-sample rules with imperfect information (GBounded, GMyopic, Noisy):
+// each ball draws two candidate bins a and b and a rule decides which of
+// them takes it. The rule and the source of the candidates are separate
+// parts that meet in one loop per source.
+//
+// The rule. Every such rule decides from d = load(a) − load(b) alone, plus
+// fresh randomness, and is written as a table: the ball goes to b iff
+// w>>1 < thr(d), with w a uniform 64-bit word drawn after the candidates
+// and thr(d) = 2^63·P(the ball goes to b | d). The probabilities of these
+// rules are 0, 1/2 and 1 (g-bounded, g-myopic) or Φ(d/(σ√2)) (noisy), so
+// the table is exact for the first two and exact to 2^-63 (plus the
+// float64 rounding of Φ, about 1e-16) for the third. The table holds
+// |d| ≤ ruleK and a loop clamps d into that range: exact, because MaxG and
+// MaxSigma keep every rule constant beyond it (g < ruleK; at σ ≤ MaxSigma,
+// 2^63·Φ(−ruleK/(σ√2)) rounds to 0). A ball costs a subtraction, a clamp
+// and a load from a table of which a run reads a few lines: no call,
+// interface or data-dependent branch, and the choice is a conditional move
+// (docs/theory.md, note 3). (A call for larger |d| in the loop, even one
+// never taken, cost 25% at n = 2^20: measured.)
+//
+// The source. Two independent uniform bins on the complete graph (as the
+// two-sample processes of [LS22] draw them: with replacement), the ends of
+// a uniform edge of a CSR graph or a circulant, or a uniform vertex and a
+// uniform neighbour: the samplers of Graphical (graphEdge, graphVertex,
+// circulantGraph), with the same draws but no orientation coin, which the
+// rules do not need (below). Each source has one loop, taking the rule as
+// data; on the complete graph it runs on compact loads and, like
+// Greedy[2], pipelines for large n; the edge loop pipelines twice like
+// graphEdgePiped.
+//
+// Draw order per ball: the candidates as the source draws them (a first),
+// then w. Symmetry: for g-myopic, noisy and g-bounded with random ties,
+// thr(d) + thr(−d) = 2^63, so which candidate is called a does not change
+// the law, and no coin orients an edge; g-bounded with left ties gives a
+// tie to a, the first drawn (the smaller id of an edge, the sampled vertex
+// under vertex sampling), as Graphical does.
+
+// ruleK is the largest |d| the rule tables hold: 2·2^14+1 entries of 8
+// bytes, 256 KiB a table (one per parameters, shared), of which a run
+// reads the few lines around d = 0.
+const ruleK = MaxG + 1
+
+// MaxG and MaxSigma are the largest threshold g and noise level σ the
+// two-sample rules accept, so that their decision tables (a probability
+// per load difference d, |d| ≤ 2^14, clamped beyond) cover every
+// difference at which a rule is not yet constant: g < 2^14,
+// and at σ = MaxSigma a difference of 2^14 is 2^14/(σ√2) ≈ 11.3 standard
+// deviations of the difference of the two noises, Φ(−11.3) ≈ 6e-30, which
+// the tables' resolution 2^-63 rounds to 0. (At σ = 1024 the comparison of
+// loads that differ by a few dozen is all but a coin already.)
+const (
+	MaxG     = 1<<14 - 1
+	MaxSigma = 1024
+)
+
+// thrAlways and thrHalf are thr for P = 1 and P = 1/2.
+const (
+	thrAlways = 1 << 63
+	thrHalf   = 1 << 62
+)
+
+type ruleKind uint8
+
+const (
+	ruleBounded ruleKind = iota
+	ruleMyopic
+	ruleNoisy
+)
+
+// twoRule is a two-sample rule: its kind and parameters, and its table
+// thr(d) for |d| ≤ ruleK.
+type twoRule struct {
+	kind  ruleKind
+	g     int64
+	sigma float64
+	left  bool // g-bounded: a tie goes to a instead of a fair coin
+	thr   *[2*ruleK + 1]uint64
+}
+
+// at returns thr(d) = 2^63·P(the ball goes to b | load(a) − load(b) = d).
+func (r *twoRule) at(d int64) uint64 {
+	switch r.kind {
+	case ruleBounded:
+		switch {
+		case d > r.g: // b lesser by more than g: the comparison is right
+			return thrAlways
+		case d > 0: // a heavier, within g: the adversary picks a
+			return 0
+		case d == 0: // both "more loaded": the tie rule
+			if r.left {
+				return 0
+			}
+			return thrHalf
+		case d >= -r.g: // b heavier, within g
+			return thrAlways
+		}
+		return 0
+	case ruleMyopic:
+		switch {
+		case d > r.g:
+			return thrAlways
+		case d >= -r.g:
+			return thrHalf
+		}
+		return 0
+	}
+	return noisyThr(d, r.sigma)
+}
+
+// noisyThr is thr(d) of noisy: the readings are load + σZ_a and load + σZ_b,
+// and b's is the lesser iff σ(Z_b − Z_a) < d, with Z_b − Z_a ~ N(0, 2): so
+// P = Φ(d/(σ√2)) = erfc(−d/(2σ))/2. The table stores the smaller of P and
+// 1 − P, erfc(|d|/(2σ))/2, rounded to 2^-63, and the larger as its
+// complement, so that thr(d) + thr(−d) = 2^63 exactly. σ = 0 is the exact
+// comparison with fair ties.
+func noisyThr(d int64, sigma float64) uint64 {
+	if d == 0 {
+		return thrHalf
+	}
+	var t uint64 // 2^63·P for |d|, the lesser side
+	if sigma > 0 {
+		ad := math.Abs(float64(d))
+		t = uint64(math.Round(math.Ldexp(math.Erfc(ad/(2*sigma))/2, 63)))
+	}
+	if d > 0 {
+		return thrAlways - t
+	}
+	return t
+}
+
+// Rule tables are built once per parameters and shared, read-only, by
+// every trial: a batch of balls (Place) may be a single ball.
+var ruleTables struct {
+	sync.Mutex
+	m map[twoRuleKey]*[2*ruleK + 1]uint64
+}
+
+type twoRuleKey struct {
+	kind  ruleKind
+	g     int64
+	sigma uint64 // math.Float64bits
+	left  bool
+}
+
+// newTwoRule returns the rule with its table.
+func newTwoRule(kind ruleKind, g int, sigma float64, left bool) *twoRule {
+	r := &twoRule{kind: kind, g: int64(g), sigma: sigma, left: left}
+	key := twoRuleKey{kind, r.g, math.Float64bits(sigma), left}
+	ruleTables.Lock()
+	defer ruleTables.Unlock()
+	if t := ruleTables.m[key]; t != nil {
+		r.thr = t
+		return r
+	}
+	t := new([2*ruleK + 1]uint64)
+	for i := range t {
+		t[i] = r.at(int64(i) - ruleK)
+	}
+	if ruleTables.m == nil || len(ruleTables.m) >= 16 {
+		// A run uses one or a few; at most 16 tables (4 MiB) are kept.
+		ruleTables.m = map[twoRuleKey]*[2*ruleK + 1]uint64{}
+	}
+	ruleTables.m[key] = t
+	r.thr = t
+	return r
+}
+
+// pairCandidates is the candidates of the two-sample rules' descriptors:
+// on the complete graph two uniform bins, not an edge.
+func pairCandidates(p Params) string {
+	if onComplete(p) {
+		return "two uniform bins"
+	}
+	return ""
+}
+
+// pairSource is where a two-sample rule takes its candidates from.
+type pairSource struct {
+	g      graphgen.Graph // nil: the complete graph, two independent uniform bins
+	sample Sampling
+}
+
+// check requires a graph the loops support, with n vertices and an edge
+// to sample; nil and K_n take any n ≥ 1 (two uniform bins, with
+// replacement).
+func (s pairSource) check(name string, n int) error {
+	if err := checkBins(name, n); err != nil {
+		return err
+	}
+	if s.g == nil {
+		return nil
+	}
+	if s.g.Order() != n {
+		return fmt.Errorf("alloc: graph has %d vertices but the run has n=%d bins", s.g.Order(), n)
+	}
+	switch g := s.g.(type) {
+	case graphgen.Complete:
+	case *graphgen.CSR:
+		if g.Size() == 0 {
+			return fmt.Errorf("alloc: %s needs a graph with at least one edge", name)
+		}
+	case graphgen.Circulant:
+		if g.Size() == 0 {
+			return fmt.Errorf("alloc: %s needs a graph with at least one edge, circulant has degree 0", name)
+		}
+	default:
+		return fmt.Errorf("alloc: %s does not support graphs of type %T", name, s.g)
+	}
+	return nil
+}
+
+// errBadSource is what place returns for a source check rejects.
+var errBadSource = errors.New("alloc: unsupported source")
+
+// place throws m balls with rule ru, candidates from s: two probes a ball
+// (one when vertex sampling finds an isolated vertex).
+func (s pairSource) place(b *Bins, m int64, ru *twoRule, r *Rand) Stats {
+	probes := 2 * m
+	switch g := s.g.(type) {
+	case nil, graphgen.Complete:
+		b.place(m,
+			func(L []uint8, m int64) int64 { return twoUniform(L, m, ru, r) },
+			func(L []uint32, m int64) int64 { return twoUniform(L, m, ru, r) })
+		return Stats{Probes: probes, MaxProbes: min(m, 1) * 2}
+	case *graphgen.CSR:
+		if s.sample == SampleVertex {
+			probes -= twoVertex(b.wide(), m, g.Offsets(), g.Adjacency(), ru, r)
+		} else {
+			twoEdge(b.wide(), m, g.EdgeList(), ru, r)
+		}
+	case graphgen.Circulant:
+		twoCirculant(b.wide(), m, g.ConnectionSet(), ru, ru.left && s.sample == SampleEdge, r)
+	default:
+		panic(errBadSource) // check rejects it: a caller that skipped Check
+	}
+	runtime.KeepAlive(b) // b.wide() may be mapped memory, freed once b is unreachable
+	b.balls += m
+	return Stats{Probes: probes, MaxProbes: min(m, 1) * 2}
+}
+
+// pick returns thr(d) for the loads la of a and lb of b.
+func (ru *twoRule) pick(la, lb uint64) uint64 { return pickIn(ru.thr, la, lb) }
+
+// pickIn is pick from the table thr, which a loop keeps in a register.
+func pickIn(thr *[2*ruleK + 1]uint64, la, lb uint64) uint64 {
+	d := int64(la) - int64(lb)
+	d = min(max(d, -ruleK), ruleK) // exact: the rule is constant beyond
+	return thr[d+ruleK]
+}
+
+// twoUniform places m balls, each with candidates a, b two independent
+// uniform bins and a decision word w, drawn in that order. See oneChoice
+// for the compact loads and the return value.
+func twoUniform[T uint8 | uint32](L []T, m int64, ru *twoRule, r *Rand) int64 {
+	if pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return twoUniformPiped(L, m, ru, r)
+	}
+	n := uint64(len(L))
+	s := r.state
+	thr := ru.thr
+	for k := int64(0); k < m; k++ {
+		s0 := s
+		var i, j, w uint64
+		s, i = below(s, n)
+		s, j = below(s, n)
+		s, w = next(s)
+		li, lj := uint64(L[i]), uint64(L[j])
+		t := pickIn(thr, li, lj)
+		c, l := i, li
+		if w>>1 < t {
+			c, l = j, lj
+		}
+		if full(L, l) {
+			r.state = s0
+			return k
+		}
+		L[c] = T(l + 1)
+	}
+	r.state = s
+	return m
+}
+
+// twoUniformPiped is twoUniform with each ball's draws made ahead balls
+// early and its two bins prefetched (docs/theory.md, note 4); the draws and
+// the placements are in ball order, so the loads are twoUniform's.
+func twoUniformPiped[T uint8 | uint32](L []T, m int64, ru *twoRule, r *Rand) int64 {
+	var ring [ahead]struct{ s, i, j, w uint64 }
+	n := uint64(len(L))
+	s := r.state
+	thr := ru.thr
+	for k := range min(m, ahead) {
+		e := &ring[k]
+		e.s = s
+		s, e.i = below(s, n)
+		s, e.j = below(s, n)
+		s, e.w = next(s)
+		prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
+	}
+	for k := int64(0); k < m; k++ {
+		e := &ring[k&(ahead-1)]
+		s0, i, j, w := e.s, e.i, e.j, e.w
+		if k+ahead < m {
+			e.s = s
+			s, e.i = below(s, n)
+			s, e.j = below(s, n)
+			s, e.w = next(s)
+			prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
+		}
+		li, lj := uint64(L[i]), uint64(L[j])
+		t := pickIn(thr, li, lj)
+		c, l := i, li
+		if w>>1 < t {
+			c, l = j, lj
+		}
+		if full(L, l) {
+			r.state = s0
+			return k
+		}
+		L[c] = T(l + 1)
+	}
+	r.state = s
+	return m
+}
+
+// twoEdge places m balls on the ends a = e[2x], b = e[2x+1] (a < b) of a
+// uniform edge x of the flat edge array e, then draws w.
+func twoEdge(L []uint32, m int64, e []uint32, ru *twoRule, r *Rand) {
+	if pipelined(len(e), 4) || pipelined(len(L), 4) {
+		twoEdgePiped(L, m, e, ru, r) // the same balls, cache misses overlapped
+		return
+	}
+	ne := uint64(len(e) / 2)
+	s := r.state
+	thr := ru.thr
+	for k := int64(0); k < m; k++ {
+		var x, w uint64
+		s, x = below(s, ne)
+		s, w = next(s)
+		u, v := e[2*x], e[2*x+1]
+		lu, lv := L[u], L[v]
+		t := pickIn(thr, uint64(lu), uint64(lv))
+		c, l := u, lu
+		if w>>1 < t {
+			c, l = v, lv
+		}
+		L[c] = l + 1
+	}
+	r.state = s
+}
+
+// twoEdgePiped is twoEdge pipelined twice, as graphEdgePiped: ball k + 2·ahead
+// draws its edge and its word and prefetches the edge's slot; ball k + ahead
+// reads the slot and prefetches both ends' loads; ball k is placed.
+func twoEdgePiped(L []uint32, m int64, e []uint32, ru *twoRule, r *Rand) {
+	const R = 2 * ahead // a power of two: slot k and slot k+R coincide
+	var ring [R]struct {
+		x, w uint64
+		u, v uint32
+	}
+	ne := uint64(len(e) / 2)
+	s := r.state
+	thr := ru.thr
+	for j := range min(m, R) {
+		slot := &ring[j&(R-1)]
+		s, slot.x = below(s, ne)
+		s, slot.w = next(s)
+		prefetch(unsafe.Pointer(&e[2*slot.x]))
+	}
+	for j := range min(m, ahead) {
+		slot := &ring[j&(R-1)]
+		slot.u, slot.v = e[2*slot.x], e[2*slot.x+1]
+		prefetch2(unsafe.Pointer(&L[slot.u]), unsafe.Pointer(&L[slot.v]))
+	}
+	for k := int64(0); k < m; k++ {
+		slot := &ring[k&(R-1)]
+		u, v, w := slot.u, slot.v, slot.w
+		lu, lv := L[u], L[v]
+		t := pickIn(thr, uint64(lu), uint64(lv))
+		c, l := u, lu
+		if w>>1 < t {
+			c, l = v, lv
+		}
+		L[c] = l + 1
+		if k+R < m {
+			// The slot of ball k is free: draw ball k+R into it.
+			var x uint64
+			s, x = below(s, ne)
+			s, slot.w = next(s)
+			slot.x = x
+			// Ball k+ahead's ends too, in the same call.
+			nx := &ring[(k+ahead)&(R-1)]
+			nx.u, nx.v = e[2*nx.x], e[2*nx.x+1]
+			prefetch3(unsafe.Pointer(&e[2*x]), unsafe.Pointer(&L[nx.u]), unsafe.Pointer(&L[nx.v]))
+		} else if k+ahead < m {
+			nx := &ring[(k+ahead)&(R-1)]
+			nx.u, nx.v = e[2*nx.x], e[2*nx.x+1]
+			prefetch2(unsafe.Pointer(&L[nx.u]), unsafe.Pointer(&L[nx.v]))
+		}
+	}
+	r.state = s
+}
+
+// twoVertex places m balls on a = u, a uniform vertex, and b = v, a uniform
+// neighbour of u, then draws w; an isolated u takes the ball itself (no
+// further draw). It returns the number of such balls.
+func twoVertex(L []uint32, m int64, off []int, adj []uint32, ru *twoRule, r *Rand) (isolated int64) {
+	n := uint64(len(L))
+	s := r.state
+	thr := ru.thr
+	for k := int64(0); k < m; k++ {
+		var u uint64
+		s, u = below(s, n)
+		deg := uint64(off[u+1] - off[u])
+		if deg == 0 {
+			L[u]++
+			isolated++
+			continue
+		}
+		var j, w uint64
+		s, j = below(s, deg)
+		s, w = next(s)
+		v := uint64(adj[uint64(off[u])+j])
+		lu, lv := L[u], L[v]
+		t := pickIn(thr, uint64(lu), uint64(lv))
+		c, l := u, lu
+		if w>>1 < t {
+			c, l = v, lv
+		}
+		L[c] = l + 1
+	}
+	r.state = s
+	return isolated
+}
+
+// twoCirculant places m balls on u, uniform, and v = u + S[j] mod n, j
+// uniform (a uniform edge, uniformly oriented, as in circulantGraph), then
+// draws w. With smallerFirst (left ties under edge sampling) a is the end
+// with the smaller id.
+func twoCirculant(L []uint32, m int64, S []uint32, ru *twoRule, smallerFirst bool, r *Rand) {
+	n := uint64(len(L))
+	d := uint64(len(S))
+	s := r.state
+	thr := ru.thr
+	for k := int64(0); k < m; k++ {
+		var u, j, w uint64
+		s, u = below(s, n)
+		s, j = below(s, d)
+		s, w = next(s)
+		v := u + uint64(S[j])
+		if v >= n {
+			v -= n
+		}
+		if smallerFirst && v < u {
+			u, v = v, u
+		}
+		lu, lv := L[u], L[v]
+		t := pickIn(thr, uint64(lu), uint64(lv))
+		c, l := u, lu
+		if w>>1 < t {
+			c, l = v, lv
+		}
+		L[c] = l + 1
+	}
+	r.state = s
+}
+
+// levelsTwo is a two-sample rule on K_n in the level engine: two
+// independent uniform ranks and a word, drawn as twoUniform draws its bins
+// and word; the candidates' loads are their levels.
+func levelsTwo(h *tails, m int64, ru *twoRule, r *Rand) {
+	n := h.n
+	s := r.state
+	thr := ru.thr
+	for k := int64(0); k < m; k++ {
+		var u, v, w uint64
+		s, u = below(s, n)
+		s, v = below(s, n)
+		s, w = next(s)
+		lu, lv := h.level(u), h.level(v)
+		l := lu
+		if w>>1 < pickIn(thr, uint64(lu), uint64(lv)) {
+			l = lv
+		}
+		h.raise(l)
+	}
+	r.state = s
+}
