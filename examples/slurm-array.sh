@@ -21,7 +21,10 @@
 #SBATCH --requeue
 set -euo pipefail
 
-K=${SLURM_ARRAY_TASK_COUNT:-16}
+# K is the array's size. To rerun some tasks, requeue them (scontrol requeue
+# JOBID_3) or resubmit them with K given: GRAPHALLOC_SHARDS=16 sbatch
+# --array=3,7 examples/slurm-array.sh (a 2-task array would otherwise be K=2).
+K=${GRAPHALLOC_SHARDS:-${SLURM_ARRAY_TASK_COUNT:-16}}
 I=${SLURM_ARRAY_TASK_ID:?run this under sbatch}
 OUT=results/shard-${I}-of-${K}.jsonl
 mkdir -p results
