@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/graphalloc/graphalloc/alloc"
@@ -48,7 +46,7 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	}
 	format := o.format
 	if format == "" {
-		format = formatFromName(o.output)
+		format = graphgen.FormatFromName(o.output)
 	}
 	switch format {
 	case "edgelist", "mtx", "dot", "graph6":
@@ -76,24 +74,27 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	namesFile := ""
 	switch {
 	case names == nil:
-	case format == "mtx" && isIndices(names, 1):
+	case format == "mtx" && graphgen.IsIndices(names, 1):
 	case format == "mtx" && toStdout:
 		fmt.Fprintf(stderr, "graphalloc: warning: %s: Matrix Market numbers the vertices 1..n, and their names go to a file beside the output: give -o FILE to get FILE.names\n", gf.spec.Path)
 	case format == "mtx":
-		namesFile = namesPath(o.output)
+		namesFile = graphgen.NamesPath(o.output)
 	case format != "edgelist":
 		fmt.Fprintf(stderr, "graphalloc: warning: %s: %s numbers the vertices 0..n-1 and drops the file's vertex names (edgelist keeps them, mtx writes them beside)\n", gf.spec.Path, format)
 	}
 	if format == "mtx" && namesFile == "" && !toStdout {
-		if _, err := os.Stat(namesPath(o.output)); err == nil {
-			fmt.Fprintf(stderr, "graphalloc: warning: %s is left from another graph (this one's vertices have no names): delete it\n", namesPath(o.output))
+		if _, err := os.Stat(graphgen.NamesPath(o.output)); err == nil {
+			fmt.Fprintf(stderr, "graphalloc: warning: %s is left from another graph (this one's vertices have no names): delete it\n", graphgen.NamesPath(o.output))
 		}
 	}
 	if format != "edgelist" {
 		names = nil
 	}
 	spec := gf.spec
-	csr, err := listGraph(spec, g)
+	if g.Size() > maxListEdges {
+		return usagef("gen: %s on n=%d is implicit with %d edges, more than the %d gen lists (run simulates it without listing it)", spec, g.Order(), g.Size(), maxListEdges)
+	}
+	csr, err := graphgen.List(g)
 	if err != nil {
 		return err
 	}
@@ -109,12 +110,12 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 			// on an edge list; graph files are written once and read
 			// back by this tool.
 			zw, _ := gzip.NewWriterLevel(w, gzip.BestSpeed)
-			if err := writeGraph(zw, csr, format, names); err != nil {
+			if err := graphgen.WriteFormat(zw, csr, format, names); err != nil {
 				return err
 			}
 			return zw.Close()
 		}
-		return writeGraph(w, csr, format, names)
+		return graphgen.WriteFormat(w, csr, format, names)
 	}
 	if err := writeOutput(stdout, o.output, write); err != nil || toStdout {
 		return err
@@ -132,82 +133,4 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		fmt.Fprintf(stderr, "graphalloc: wrote %s: the file's vertex names, one \"index name\" line for each of the %d Matrix Market indices\n", namesFile, len(labels))
 	}
 	return ctx.Err()
-}
-
-// listGraph returns g as a CSR, listing the implicit graphs (K_n as the
-// circulant with every offset) unless they exceed maxListEdges.
-func listGraph(spec graphgen.Spec, g graphgen.Graph) (*graphgen.CSR, error) {
-	if csr, ok := g.(*graphgen.CSR); ok {
-		return csr, nil
-	}
-	if g.Size() > maxListEdges {
-		return nil, usagef("gen: %s on n=%d is implicit with %d edges, more than the %d gen lists (run simulates it without listing it)", spec, g.Order(), g.Size(), maxListEdges)
-	}
-	switch g := g.(type) {
-	case graphgen.Circulant:
-		return g.CSR()
-	case graphgen.Complete:
-		if g.Order() < 2 {
-			return graphgen.FromIterator(g)
-		}
-		jumps := make([]int, g.Order()/2)
-		for i := range jumps {
-			jumps[i] = i + 1
-		}
-		c, err := graphgen.NewCirculant(g.Order(), jumps)
-		if err != nil {
-			return nil, err
-		}
-		return c.CSR()
-	}
-	return graphgen.FromIterator(g)
-}
-
-// formatFromName guesses the output format from a file name.
-func formatFromName(name string) string {
-	name = strings.TrimSuffix(strings.ToLower(name), ".gz")
-	switch filepath.Ext(name) {
-	case ".mtx":
-		return "mtx"
-	case ".dot", ".gv":
-		return "dot"
-	case ".g6", ".graph6":
-		return "graph6"
-	}
-	return "edgelist"
-}
-
-// namesPath is the names file beside the Matrix Market file path: path,
-// less a final .gz, with .names added. It is plain text.
-func namesPath(path string) string {
-	if strings.HasSuffix(strings.ToLower(path), ".gz") {
-		path = path[:len(path)-3]
-	}
-	return path + ".names"
-}
-
-// isIndices reports whether names are the decimal numbers first, first+1, ….
-func isIndices(names []string, first int) bool {
-	for v, name := range names {
-		if name != strconv.Itoa(first+v) {
-			return false
-		}
-	}
-	return true
-}
-
-// writeGraph writes g in format; an edge list by names if names is not nil.
-func writeGraph(w io.Writer, g *graphgen.CSR, format string, names []string) error {
-	switch format {
-	case "mtx":
-		return graphgen.WriteMatrixMarket(w, g)
-	case "dot":
-		return graphgen.WriteDOT(w, g)
-	case "graph6":
-		return graphgen.WriteGraph6(w, g)
-	}
-	if names != nil {
-		return graphgen.WriteEdgeListNamed(w, g, names)
-	}
-	return graphgen.WriteEdgeList(w, g)
 }

@@ -228,7 +228,7 @@ func TestGenNames(t *testing.T) {
 	if _, errs, code := invoke("gen", "-g", karate, "-o", kpath); code != 0 {
 		t.Fatalf("karate to edgelist: exit %d, %s", code, errs)
 	}
-	if _, info, err := graphgen.LoadGraph(kpath); err != nil || !isIndices(info.Labels, 1) || info.Vertices != 34 {
+	if _, info, err := graphgen.LoadGraph(kpath); err != nil || !graphgen.IsIndices(info.Labels, 1) || info.Vertices != 34 {
 		t.Errorf("karate read back: %v, labels %q", err, info.Labels)
 	}
 
