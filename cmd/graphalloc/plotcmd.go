@@ -5,11 +5,8 @@ import (
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/pflag"
-	"gonum.org/v1/plot/vg"
 
 	"github.com/graphalloc/graphalloc/results"
 	"github.com/graphalloc/graphalloc/study"
@@ -112,78 +109,22 @@ func (f *figureFlags) add(fs *pflag.FlagSet, withFormat bool) {
 }
 
 // options checks the flags, each error naming its flag, and returns the
-// figure's options for a figure written to path (named by pathFlag): the
-// format from --format, else from path's extension.
+// figure's options for a figure written to path (named by pathFlag)
+// (study.FigureRequest).
 func (f *figureFlags) options(fs *pflag.FlagSet, pathFlag, path string) (study.FigureOptions, error) {
-	var o study.FigureOptions
-	formatGiven := f.withFormat && fs.Changed("format")
-	ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
-	known := func(s string) bool { return s == study.FormatPNG || s == study.FormatSVG || s == study.FormatPDF }
-	switch {
-	case formatGiven && !known(f.format):
-		return o, usagef("--format: unknown format %q (allowed: %s)", f.format, strings.Join(study.FigureFormats, ", "))
-	case formatGiven && known(ext) && ext != f.format:
-		return o, usagef("--format %s, but %s %s ends in .%s", f.format, pathFlag, path, ext)
-	case formatGiven:
-		o.Format = f.format
-	case known(ext):
-		o.Format = ext
-	default:
-		return o, usagef("%s: %q: name a .png, .svg or .pdf file, or give --format", pathFlag, path)
+	req := study.FigureRequest{Size: f.size, Legend: f.legend, Title: f.title, Linear: f.linear, Log: f.log}
+	if f.withFormat && fs.Changed("format") {
+		req.Format = f.format
 	}
-	if f.size != "" {
-		w, h, err := study.ParseFigureSize(f.size)
-		if err != nil {
-			return o, usagef("--size: %v", strings.TrimPrefix(err.Error(), "study: "))
-		}
-		o.Width, o.Height = w, h
-	}
-	// 0 stands for the default in study.FigureOptions: refused here.
 	if fs.Changed("font-size") {
-		o.FontSize = vg.Length(f.fontSize)
-		if err := (study.FigureOptions{FontSize: o.FontSize}).Check(); err != nil || f.fontSize == 0 {
-			return o, usagef("--font-size: need 4 to 72 points, got %g", f.fontSize)
-		}
+		req.FontSize = &f.fontSize
 	}
 	if fs.Changed("dpi") {
-		if o.Format != study.FormatPNG {
-			return o, usagef("--dpi: a resolution applies to PNG only, not to %s", o.Format)
-		}
-		o.DPI = f.dpi
-		if err := (study.FigureOptions{DPI: o.DPI}).Check(); err != nil || f.dpi == 0 {
-			return o, usagef("--dpi: need 10 to 2400 dots per inch, got %d", f.dpi)
-		}
+		req.DPI = &f.dpi
 	}
-	for _, a := range []struct {
-		flag, scale string
-		axes        []string
-	}{{"--linear", study.AxisLinear, f.linear}, {"--log", study.AxisLog, f.log}} {
-		for _, axis := range a.axes {
-			var to *string
-			switch strings.TrimSpace(axis) {
-			case "x":
-				to = &o.XScale
-			case "y":
-				to = &o.YScale
-			default:
-				return o, usagef("%s: unknown axis %q (allowed: x, y)", a.flag, axis)
-			}
-			if *to != "" && *to != a.scale {
-				return o, usagef("--linear and --log both name axis %s", strings.TrimSpace(axis))
-			}
-			*to = a.scale
-		}
-	}
-	o.Title = f.title
-	switch f.legend {
-	case study.LegendOutside, study.LegendInside, study.LegendNone:
-		o.Legend = f.legend
-	default:
-		return o, usagef("--legend: unknown place %q (allowed: outside, inside, none)", f.legend)
-	}
-	if err := o.Check(); err != nil {
-		// What the checks above leave: the size's range.
-		return o, usagef("--size: %s", strings.TrimPrefix(err.Error(), "study: "))
+	o, err := req.Options(pathFlag, path)
+	if err != nil {
+		return o, usageError{err}
 	}
 	return o, nil
 }
