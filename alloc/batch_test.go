@@ -21,7 +21,7 @@ import (
 // noRuleYet are the per-bin processes that do not run in batches yet
 // (Config.Check refuses --batch for them with that message); the list only
 // shrinks.
-var noRuleYet = map[string]bool{"hyper": true, "local-search": true, "g-bounded": true, "g-myopic": true, "noisy": true}
+var noRuleYet = map[string]bool{"local-search": true}
 
 func TestRuleMatchesPlace(t *testing.T) {
 	for _, tc := range contractCases(t) {
