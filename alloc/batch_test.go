@@ -17,18 +17,10 @@ import (
 // very balls Place places, with the same draws (the generator ends in the
 // same state) and the same stats. This is what makes the rules the
 // processes: the batched driver differs from Place only in when the
-// balls are added to the loads.
-// noRuleYet are the per-bin processes that do not run in batches yet
-// (Config.Check refuses --batch for them with that message); the list only
-// shrinks.
-var noRuleYet = map[string]bool{"hyper": true, "local-search": true, "g-bounded": true, "g-myopic": true, "noisy": true}
-
+// balls are added to the loads. Every per-bin process has a rule.
 func TestRuleMatchesPlace(t *testing.T) {
 	for _, tc := range contractCases(t) {
 		bp, ok := tc.p.(batchable)
-		if !ok && noRuleYet[tc.p.Name()] {
-			continue
-		}
 		if !ok {
 			t.Fatalf("%s: %T has no rule", tc.name, tc.p)
 		}
@@ -86,9 +78,6 @@ func refBatches(t *testing.T, p Process, n int, m, batch, every int64, r *Rand) 
 // interval that ends samples inside batches.
 func TestBatchReference(t *testing.T) {
 	for _, tc := range contractCases(t) {
-		if noRuleYet[tc.p.Name()] {
-			continue
-		}
 		n := int64(tc.n)
 		m := 5*n + 3
 		// Pending bins (B ≤ n), small and large; per-bin counts (B > n).
@@ -424,7 +413,7 @@ func TestBatchChecks(t *testing.T) {
 		}
 	}
 	for _, d := range Descriptors() {
-		want := d.Name != "rank" && d.Name != "weighted" && !noRuleYet[d.Name]
+		want := d.Name != "rank" && d.Name != "weighted"
 		if d.Batches() != want {
 			t.Errorf("%s: Batches() = %v", d.Name, d.Batches())
 		}

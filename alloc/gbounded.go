@@ -79,8 +79,8 @@ func (p GBounded) Check(n int) error {
 	return pairSource{p.Graph, p.Sample}.check(p.Name(), n)
 }
 
-// rule returns the decision table.
-func (p GBounded) rule() *twoRule {
+// table returns the decision table.
+func (p GBounded) table() *twoRule {
 	return newTwoRule(ruleBounded, p.G, 0, p.Ties.resolve(TiesRandom) == TiesLeft)
 }
 
@@ -90,5 +90,9 @@ func (p GBounded) Place(b *Bins, m int64, r *Rand) Stats {
 	if p.Check(b.N()) != nil {
 		return Stats{} // see Process: no ball is placed
 	}
-	return pairSource{p.Graph, p.Sample}.place(b, m, p.rule(), r)
+	return pairSource{p.Graph, p.Sample}.place(b, m, p.table(), r)
 }
+
+// rule returns the rule on n bins for the batched driver (see rule): the
+// candidates and the word w drawn as Place draws them, the same decision.
+func (p GBounded) rule(int) rule { return pairSource{p.Graph, p.Sample}.rule(p.table()) }

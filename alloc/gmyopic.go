@@ -73,7 +73,7 @@ func (p GMyopic) Check(n int) error {
 	return pairSource{p.Graph, p.Sample}.check(p.Name(), n)
 }
 
-func (p GMyopic) rule() *twoRule { return newTwoRule(ruleMyopic, p.G, 0, false) }
+func (p GMyopic) table() *twoRule { return newTwoRule(ruleMyopic, p.G, 0, false) }
 
 // Place throws m balls, two probes each (one when vertex sampling finds an
 // isolated vertex).
@@ -81,5 +81,9 @@ func (p GMyopic) Place(b *Bins, m int64, r *Rand) Stats {
 	if p.Check(b.N()) != nil {
 		return Stats{} // see Process: no ball is placed
 	}
-	return pairSource{p.Graph, p.Sample}.place(b, m, p.rule(), r)
+	return pairSource{p.Graph, p.Sample}.place(b, m, p.table(), r)
 }
+
+// rule returns the rule on n bins for the batched driver (see rule): the
+// candidates and the word w drawn as Place draws them, the same decision.
+func (p GMyopic) rule(int) rule { return pairSource{p.Graph, p.Sample}.rule(p.table()) }

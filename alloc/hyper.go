@@ -155,6 +155,14 @@ func hyperGeneral(L []uint32, m int64, verts []uint32, off []int, random bool, r
 // x-th is taken for x uniform below their count (one draw, and none when
 // the least load is unique).
 func hyperBall(L []uint32, he []uint32, random bool, st uint64) uint64 {
+	c, mn, st := hyperChoose(L, he, random, st)
+	L[c] = mn + 1
+	return st
+}
+
+// hyperChoose is hyperBall's choice: it returns the vertex of he that takes
+// the ball, its load and the generator's state, and writes nothing.
+func hyperChoose(L []uint32, he []uint32, random bool, st uint64) (uint32, uint32, uint64) {
 	mn := L[he[0]]
 	for _, v := range he[1:] {
 		mn = min(mn, L[v])
@@ -181,6 +189,57 @@ func hyperBall(L []uint32, he []uint32, random bool, st uint64) uint64 {
 			}
 		}
 	}
-	L[c] = mn + 1
-	return st
+	return c, mn, st
+}
+
+// rule returns the hypergraph process's rule for the batched driver (see
+// rule): each ball draws its hyperedge and, on a tie, its tie as Place's
+// loops do (hyperUniform, hyperGeneral, hyperBall), and takes the same
+// vertex.
+func (p Hyper) rule(int) rule {
+	g := hyperRule{verts: p.H.Vertices(), random: p.Ties.resolve(TiesRandom) == TiesRandom}
+	if s := p.H.Uniform(); s > 0 {
+		g.s = s
+	} else {
+		g.off = p.H.Offsets()
+	}
+	return g
+}
+
+// hyperRule is Hyper as a rule: hyperedge e is verts[e·s:(e+1)·s] on an
+// s-uniform hypergraph (s > 0), else verts[off[e]:off[e+1]].
+type hyperRule struct {
+	verts  []uint32
+	off    []int
+	s      int
+	random bool
+}
+
+func (g hyperRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	var k uint64
+	if g.s > 0 {
+		k = uint64(len(g.verts) / g.s)
+	} else {
+		k = uint64(len(g.off) - 1)
+	}
+	st := r.state
+	var probes, most int64
+	for i := int64(0); i < m; i++ {
+		var e uint64
+		st, e = below(st, k)
+		var he []uint32
+		if g.s > 0 {
+			lo := e * uint64(g.s)
+			he = g.verts[lo : lo+uint64(g.s)]
+		} else {
+			he = g.verts[g.off[e]:g.off[e+1]]
+		}
+		var c, l uint32
+		c, l, st = hyperChoose(L, he, g.random, st)
+		put(L, out, i, uint64(c), l)
+		probes += int64(len(he))
+		most = max(most, int64(len(he)))
+	}
+	r.state = st
+	return Stats{Probes: probes, MaxProbes: most}
 }

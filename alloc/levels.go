@@ -346,13 +346,13 @@ func (st *levelState) place(m int64, r *Rand) Stats {
 		levelsLeft(st.groups, m, p.Ties.resolve(TiesLeft) == TiesLeft, r)
 		return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
 	case GBounded:
-		levelsTwo(h, m, p.rule(), r)
+		levelsTwo(h, m, p.table(), r)
 		return Stats{Probes: 2 * m, MaxProbes: min(m, 1) * 2}
 	case GMyopic:
-		levelsTwo(h, m, p.rule(), r)
+		levelsTwo(h, m, p.table(), r)
 		return Stats{Probes: 2 * m, MaxProbes: min(m, 1) * 2}
 	case Noisy:
-		levelsTwo(h, m, p.rule(), r)
+		levelsTwo(h, m, p.table(), r)
 		return Stats{Probes: 2 * m, MaxProbes: min(m, 1) * 2}
 	}
 	panic(fmt.Sprintf("alloc: level engine for unsupported process %T", st.p))

@@ -73,6 +73,15 @@ import (
 // 1 + (n−1)·(1 + moves), though the loop reads O(1) on average); Moves and
 // MaxMoves the steps.
 //
+// Batches (Config.Batch, see batch.go). Every ball of a batch walks on
+// the loads at the start of its batch, that being the batched setting's
+// definition (every ball decides from the loads at the start of its batch):
+// its walk reads only those loads, never the balls of its own batch, and
+// steps to a neighbour that was strictly lighter then, to stop at a local
+// minimum of those loads. Its draws are those of the sequential loops,
+// start, seed and ties, so batches of one ball are the sequential process
+// (see lsRule).
+//
 // G must be a *graphgen.CSR, a graphgen.Complete or a graphgen.Circulant.
 type LocalSearch struct {
 	G    graphgen.Graph
@@ -268,24 +277,7 @@ func localSearchCirculant[T uint8 | uint32](L []T, m int64, S []uint32, left boo
 		var u, t uint64
 		s, u = below(s, n)
 		s, t = next(s)
-		lu := uint64(L[u])
-		read, steps := int64(1), int64(0)
-		for {
-			read += int64(len(S))
-			if lu == mu {
-				break // a least loaded bin (see walkCSR)
-			}
-			best, cnt := leastAround(L, S, u, lu)
-			if best == lu {
-				break
-			}
-			var j uint64
-			if !left {
-				t, j = below(t, cnt)
-			}
-			u, lu = jthAround(L, S, u, best, j), best
-			steps++
-		}
+		u, lu, read, steps := walkCirculant(L, S, mu, u, t, left)
 		if full(L, lu) {
 			s = s0
 			break
@@ -304,6 +296,28 @@ func localSearchCirculant[T uint8 | uint32](L []T, m int64, S []uint32, left boo
 	r.state = s
 	st.Add(Stats{Probes: probes, MaxProbes: most, Moves: moves, MaxMoves: mostMoves})
 	return k
+}
+
+// walkCirculant is walkCSR on the circulant graph with connection set S.
+func walkCirculant[T uint8 | uint32](L []T, S []uint32, mu, u, t uint64, left bool) (c, lc uint64, read, steps int64) {
+	lu := uint64(L[u])
+	read = 1
+	for {
+		read += int64(len(S))
+		if lu == mu {
+			return u, lu, read, steps // a least loaded bin (see walkCSR)
+		}
+		best, cnt := leastAround(L, S, u, lu)
+		if best == lu {
+			return u, lu, read, steps
+		}
+		var j uint64
+		if !left {
+			t, j = below(t, cnt)
+		}
+		u, lu = jthAround(L, S, u, best, j), best
+		steps++
+	}
 }
 
 // leastOf returns the least load among lu and the loads of the bins in
@@ -556,4 +570,216 @@ func findMin[T uint8 | uint32](x *minIndex, L []T, mu, j uint64) uint64 {
 			j--
 		}
 	}
+}
+
+// rule returns local search's rule on n bins for the batched driver (see
+// rule and LocalSearch, section Batches).
+func (p LocalSearch) rule(int) rule {
+	g := &lsRule{left: p.Ties.resolve(TiesRandom) == TiesLeft}
+	switch gr := p.G.(type) {
+	case *graphgen.CSR:
+		g.kind, g.off, g.adj = lsCSR, gr.Offsets(), gr.Adjacency()
+		g.delta = regularDegree(g.off)
+	case graphgen.Circulant:
+		g.kind, g.S = lsCirculant, gr.ConnectionSet()
+	case graphgen.Complete:
+		g.kind = lsComplete
+	}
+	return g
+}
+
+type lsKind uint8
+
+const (
+	lsCSR lsKind = iota
+	lsCirculant
+	lsComplete
+)
+
+// lsRule is local search as a rule. One ball at a time (out == nil) it
+// runs Place's loops. In a batch (out != nil) each ball draws its start
+// and its seed as those loops do and walks on L, which holds the loads at
+// the start of its batch and which nothing writes during the batch, so the
+// walk is the sequential walk on those loads.
+//
+// The walks need the least load of all bins. On a CSR graph or a
+// circulant it is only a shortcut (a bin holding it is a local minimum),
+// and any earlier least load mu will do: loads never fall, so mu is at
+// most the least load now, and a bin holding mu holds the least load now.
+// The rule takes it from L at its first call and again once n balls have
+// been chosen since, O(1) a ball. On K_n the walk needs the least load
+// itself, how many bins hold it and the index of them (see LocalSearch):
+// the rule keeps them from one batch to the next, as the loads at the
+// start of the current batch, and brings them up to date when a batch has
+// been added. It knows that from the batched driver (batcher.place and
+// flush): between two calls L either is unchanged or has had every ball
+// chosen since the last update added, the last of them included, and that
+// ball's bin then holds more than the rule saw. The bins chosen since the
+// last update are kept (up to n of them, else the index is rebuilt, O(n)
+// for n balls or more), and each that held the least load leaves the
+// index; once none does, the index is rebuilt from L.
+type lsRule struct {
+	kind  lsKind
+	left  bool
+	off   []int    // CSR: rows
+	adj   []uint32 // CSR: adjacency
+	delta int      // CSR: Δ of a Δ-regular graph, else 0
+	S     []uint32 // circulant: connection set
+
+	// CSR and circulant in batches: an earlier least load, and the balls
+	// chosen since it was taken.
+	mu     uint64
+	haveMu bool
+	since  int64
+
+	// K_n in batches: the least load of the loads at the start of the
+	// batch (mu), the number f of bins holding it, their index x and set
+	// in (a bit a bin); rec the bins chosen since the last update (over:
+	// more than n), last the bin of the last ball chosen and lastLoad its
+	// load then (any: a ball was chosen since the last update).
+	x              minIndex
+	in             []uint64
+	f              uint64
+	built          bool
+	rec            []uint32
+	over, any      bool
+	last, lastLoad uint32
+}
+
+func (g *lsRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	var st Stats
+	if out == nil {
+		switch g.kind {
+		case lsCSR:
+			localSearchCSR(L, m, g.off, g.adj, g.left, r, &st)
+		case lsCirculant:
+			localSearchCirculant(L, m, g.S, g.left, r, &st)
+		case lsComplete:
+			localSearchComplete(L, m, g.left, r, &st)
+		}
+		return st
+	}
+	if g.kind == lsComplete {
+		return g.complete(L, m, out, r)
+	}
+	n := uint64(len(L))
+	if !g.haveMu || g.since >= int64(n) {
+		g.mu, _ = leastCount(L)
+		g.haveMu, g.since = true, 0
+	}
+	g.since += m
+	mu, left := g.mu, g.left
+	s := r.state
+	var probes, most, moves, mostMoves int64
+	for k := int64(0); k < m; k++ {
+		var u, t, c uint64
+		var read, steps int64
+		s, u = below(s, n)
+		s, t = next(s)
+		if g.kind == lsCSR {
+			c, _, read, steps = walkCSR(L, g.off, g.adj, g.delta, mu, u, t, g.off[u], g.off[u+1], left)
+		} else {
+			c, _, read, steps = walkCirculant(L, g.S, mu, u, t, left)
+		}
+		out[k] = uint32(c)
+		probes += read
+		most = max(most, read)
+		moves += steps
+		mostMoves = max(mostMoves, steps)
+	}
+	r.state = s
+	return Stats{Probes: probes, MaxProbes: most, Moves: moves, MaxMoves: mostMoves}
+}
+
+// complete chooses the bins of m balls of a batch on K_n from the loads L
+// at the start of the batch: the draws and the choice of
+// localSearchComplete, on those loads.
+func (g *lsRule) complete(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	g.update(L)
+	n := uint64(len(L))
+	mu, f, left := g.mu, g.f, g.left
+	s := r.state
+	var moves, mostMoves int64
+	for k := int64(0); k < m; k++ {
+		var u, t uint64
+		s, u = below(s, n)
+		s, t = next(s)
+		c := u
+		if uint64(L[u]) != mu {
+			moves++
+			mostMoves = 1
+			found := false
+			if !left {
+				for range completeTries {
+					var v uint64
+					t, v = below(t, n)
+					if uint64(L[v]) == mu {
+						c, found = v, true
+						break
+					}
+				}
+			}
+			if !found {
+				j := uint64(0)
+				if !left {
+					t, j = below(t, f)
+				}
+				c = findMin(&g.x, L, mu, j)
+			}
+		}
+		out[k] = uint32(c)
+		if !g.over {
+			if len(g.rec) < len(L) {
+				g.rec = append(g.rec, uint32(c))
+			} else {
+				g.over, g.rec = true, g.rec[:0]
+			}
+		}
+	}
+	if m > 0 {
+		c := out[m-1]
+		g.last, g.lastLoad, g.any = c, L[c], true
+	}
+	r.state = s
+	return completeStats(n, m, moves, mostMoves)
+}
+
+// update brings the least load, its count and its index up to date with
+// L (see lsRule).
+func (g *lsRule) update(L []uint32) {
+	switch {
+	case !g.built:
+		g.build(L)
+	case g.any && L[g.last] != g.lastLoad: // the balls chosen have been added
+		if g.over {
+			g.build(L)
+			return
+		}
+		for _, c := range g.rec {
+			if w, bit := c>>6, uint64(1)<<(c&63); g.in[w]&bit != 0 {
+				g.in[w] &^= bit
+				g.x.remove(uint64(c))
+				g.f--
+			}
+		}
+		g.rec, g.any = g.rec[:0], false
+		if g.f == 0 {
+			g.build(L)
+		}
+	}
+}
+
+// build sets the least load, its count and its index from L. O(n).
+func (g *lsRule) build(L []uint32) {
+	g.mu, g.f = buildIndex(&g.x, L)
+	if g.in == nil {
+		g.in = make([]uint64, (len(L)+63)/64)
+	}
+	clear(g.in)
+	for i, l := range L {
+		if uint64(l) == g.mu {
+			g.in[i>>6] |= 1 << (i & 63)
+		}
+	}
+	g.built, g.rec, g.over, g.any = true, g.rec[:0], false, false
 }

@@ -525,3 +525,26 @@ func BenchmarkLocalSearch(b *testing.B) {
 		})
 	}
 }
+
+// TestLocalSearchBatchComplete: on K_n the batched rule keeps the least
+// load and its index from one batch to the next (see lsRule); against the
+// snapshot reference, ball for ball, over batch sizes that divide n or not,
+// below and above n, and many rises of the least load.
+func TestLocalSearchBatchComplete(t *testing.T) {
+	const n = 50
+	for _, ties := range []Ties{TiesRandom, TiesLeft} {
+		p := LocalSearch{G: graphgen.Complete(n), Ties: ties}
+		for _, batch := range []int64{2, 3, 7, n, n + 1, 3*n - 1, 40 * n} {
+			var got []uint32
+			c := Config{Process: p, N: n, M: 30*n + 11, Seed: 5, Batch: batch,
+				Loads: func(_ int, L []uint32) { got = slices.Clone(L) }}
+			if _, err := c.Trial(context.Background(), 3, NewBins(n)); err != nil {
+				t.Fatal(err)
+			}
+			want, _ := refBatches(t, p, n, c.M, batch, 0, TrialRand(5, 3))
+			if !slices.Equal(got, want) {
+				t.Fatalf("ties %v, batch %d: loads differ from the snapshot reference", ties, batch)
+			}
+		}
+	}
+}

@@ -80,7 +80,7 @@ func (p Noisy) Check(n int) error {
 	return pairSource{p.Graph, p.Sample}.check(p.Name(), n)
 }
 
-func (p Noisy) rule() *twoRule { return newTwoRule(ruleNoisy, 0, p.Sigma, false) }
+func (p Noisy) table() *twoRule { return newTwoRule(ruleNoisy, 0, p.Sigma, false) }
 
 // Place throws m balls, two probes each (one when vertex sampling finds an
 // isolated vertex).
@@ -88,5 +88,9 @@ func (p Noisy) Place(b *Bins, m int64, r *Rand) Stats {
 	if p.Check(b.N()) != nil {
 		return Stats{} // see Process: no ball is placed
 	}
-	return pairSource{p.Graph, p.Sample}.place(b, m, p.rule(), r)
+	return pairSource{p.Graph, p.Sample}.place(b, m, p.table(), r)
 }
+
+// rule returns the rule on n bins for the batched driver (see rule): the
+// candidates and the word w drawn as Place draws them, the same decision.
+func (p Noisy) rule(int) rule { return pairSource{p.Graph, p.Sample}.rule(p.table()) }

@@ -498,3 +498,95 @@ func levelsTwo(h *tails, m int64, ru *twoRule, r *Rand) {
 	}
 	r.state = s
 }
+
+// pairRule is a two-sample rule with its source, as a rule (see rule): the
+// draws of each ball are those of the source's loop (twoUniform, twoEdge,
+// twoVertex, twoCirculant), the candidates then w, and the decision is
+// that loop's, so a rule one ball at a time, or in batches of one, places
+// the balls Place places.
+type pairRule struct {
+	ru           *twoRule
+	kind         pairKind
+	e            []uint32 // edge: the flat edge array
+	off          []int    // vertex: the CSR rows
+	adj          []uint32
+	S            []uint32 // circulant: the connection set
+	smallerFirst bool     // circulant: a is the end with the smaller id
+}
+
+type pairKind uint8
+
+const (
+	pairUniform pairKind = iota
+	pairEdge
+	pairVertex
+	pairCirculant
+)
+
+// rule returns the rule of decision table ru with candidates from s (a
+// source check accepted).
+func (s pairSource) rule(ru *twoRule) rule {
+	switch g := s.g.(type) {
+	case *graphgen.CSR:
+		if s.sample == SampleVertex {
+			return pairRule{ru: ru, kind: pairVertex, off: g.Offsets(), adj: g.Adjacency()}
+		}
+		return pairRule{ru: ru, kind: pairEdge, e: g.EdgeList()}
+	case graphgen.Circulant:
+		return pairRule{ru: ru, kind: pairCirculant, S: g.ConnectionSet(), smallerFirst: ru.left && s.sample == SampleEdge}
+	}
+	return pairRule{ru: ru, kind: pairUniform}
+}
+
+func (g pairRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	n := uint64(len(L))
+	s := r.state
+	thr := g.ru.thr
+	var isolated int64
+	for k := int64(0); k < m; k++ {
+		var a, b, w uint64
+		switch g.kind {
+		case pairUniform:
+			s, a = below(s, n)
+			s, b = below(s, n)
+			s, w = next(s)
+		case pairEdge:
+			var x uint64
+			s, x = below(s, uint64(len(g.e)/2))
+			s, w = next(s)
+			a, b = uint64(g.e[2*x]), uint64(g.e[2*x+1])
+		case pairVertex:
+			s, a = below(s, n)
+			deg := uint64(g.off[a+1] - g.off[a])
+			if deg == 0 {
+				put(L, out, k, a, L[a]) // an isolated vertex takes the ball
+				isolated++
+				continue
+			}
+			var j uint64
+			s, j = below(s, deg)
+			s, w = next(s)
+			b = uint64(g.adj[uint64(g.off[a])+j])
+		case pairCirculant:
+			var j uint64
+			s, a = below(s, n)
+			s, j = below(s, uint64(len(g.S)))
+			s, w = next(s)
+			b = a + uint64(g.S[j])
+			if b >= n {
+				b -= n
+			}
+			if g.smallerFirst && b < a {
+				a, b = b, a
+			}
+		}
+		la, lb := L[a], L[b]
+		c, l := a, la
+		if w>>1 < pickIn(thr, uint64(la), uint64(lb)) {
+			c, l = b, lb
+		}
+		put(L, out, k, c, l)
+	}
+	r.state = s
+	return Stats{Probes: 2*m - isolated, MaxProbes: min(m, 1) * 2}
+}

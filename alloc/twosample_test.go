@@ -144,19 +144,19 @@ func TestTwoRuleTables(t *testing.T) {
 		ru        *twoRule
 		symmetric bool
 	}{
-		{"bounded/g=0", GBounded{}.rule(), true},
-		{"bounded/g=3", GBounded{G: 3}.rule(), true},
-		{"bounded/g=3/left", GBounded{G: 3, Ties: TiesLeft}.rule(), false},
-		{"bounded/g=5000", GBounded{G: 5000}.rule(), true},
-		{"bounded/g=max", GBounded{G: MaxG}.rule(), true},
-		{"myopic/g=max", GMyopic{G: MaxG}.rule(), true},
-		{"noisy/sigma=max", Noisy{Sigma: MaxSigma}.rule(), true},
-		{"myopic/g=0", GMyopic{}.rule(), true},
-		{"myopic/g=7", GMyopic{G: 7}.rule(), true},
-		{"noisy/sigma=0", Noisy{}.rule(), true},
-		{"noisy/sigma=0.3", Noisy{Sigma: 0.3}.rule(), true},
-		{"noisy/sigma=2.5", Noisy{Sigma: 2.5}.rule(), true},
-		{"noisy/sigma=1000", Noisy{Sigma: 1000}.rule(), true},
+		{"bounded/g=0", GBounded{}.table(), true},
+		{"bounded/g=3", GBounded{G: 3}.table(), true},
+		{"bounded/g=3/left", GBounded{G: 3, Ties: TiesLeft}.table(), false},
+		{"bounded/g=5000", GBounded{G: 5000}.table(), true},
+		{"bounded/g=max", GBounded{G: MaxG}.table(), true},
+		{"myopic/g=max", GMyopic{G: MaxG}.table(), true},
+		{"noisy/sigma=max", Noisy{Sigma: MaxSigma}.table(), true},
+		{"myopic/g=0", GMyopic{}.table(), true},
+		{"myopic/g=7", GMyopic{G: 7}.table(), true},
+		{"noisy/sigma=0", Noisy{}.table(), true},
+		{"noisy/sigma=0.3", Noisy{Sigma: 0.3}.table(), true},
+		{"noisy/sigma=2.5", Noisy{Sigma: 2.5}.table(), true},
+		{"noisy/sigma=1000", Noisy{Sigma: 1000}.table(), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for d := int64(-ruleK - 300); d <= ruleK+300; d++ {
@@ -178,7 +178,7 @@ func TestTwoRuleTables(t *testing.T) {
 	}
 	// The adversary within g: b heavier by 1..g takes the ball, a heavier
 	// keeps it; beyond g the lesser.
-	ru := GBounded{G: 2}.rule()
+	ru := GBounded{G: 2}.table()
 	for d, want := range map[int64]uint64{-3: 0, -2: thrAlways, -1: thrAlways, 0: thrHalf, 1: 0, 2: 0, 3: thrAlways} {
 		if ru.at(d) != want {
 			t.Errorf("g-bounded g=2: thr(%d) = %d, want %d", d, ru.at(d), want)
@@ -201,7 +201,7 @@ func TestTwoSampleFarLoads(t *testing.T) {
 		}
 		ref := slices.Clone(L)
 		r := NewRand(4)
-		twoUniform(L, 5000, p.(interface{ rule() *twoRule }).rule(), r)
+		twoUniform(L, 5000, p.(interface{ table() *twoRule }).table(), r)
 		refPlace(t, p, ref, 5000, NewRand(4))
 		if !slices.Equal(L, ref) {
 			t.Errorf("%v: loads differ from the reference", p)
