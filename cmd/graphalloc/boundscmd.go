@@ -59,7 +59,7 @@ func cmdBounds(_ context.Context, stdout, stderr io.Writer, args []string) error
 // study.Setting as run and compare, and a one-line description.
 func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Query, string, error) {
 	var q analysis.Query
-	n, err := parseCount(o.bins, 0)
+	n, err := study.ParseCount(o.bins, 0)
 	if err != nil {
 		return q, "", usagef("--bins: %v", err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
+	"github.com/graphalloc/graphalloc/study"
 )
 
 // helpTexts are the help texts of the commands, help/NAME.txt, with
@@ -135,7 +136,7 @@ func parseGraph(arg, bins string, binsSet bool, maxN int64, why string) (graphFl
 	}
 	g := graphFlag{spec: spec, maxN: maxN}
 	if !spec.FromFile() || binsSet {
-		if g.n, err = parseCount(bins, 0); err != nil {
+		if g.n, err = study.ParseCount(bins, 0); err != nil {
 			return g, usagef("--bins: %v", err)
 		}
 		if g.n < 1 || g.n > maxN {

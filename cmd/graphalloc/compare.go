@@ -92,7 +92,7 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 	if usesGraph && len(g.Graphs) == 0 {
 		g.Graphs = slices.Clone(study.DefaultGraphs)
 	}
-	ns, err := parseSizes(o.bins)
+	ns, err := study.ParseSizes(o.bins)
 	if err != nil {
 		return g, cfg, usagef("--bins: %v", err)
 	}
@@ -101,7 +101,7 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 	// work.
 	balls := o.balls
 	g.Balls = func(n int) int64 {
-		m, _ := parseCount(balls, int64(n))
+		m, _ := study.ParseCount(balls, int64(n))
 		return m
 	}
 	for _, n := range ns {
@@ -234,60 +234,4 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 	}
 	f := &results.Grid{Config: cfg, Points: rows, Skipped: skips}
 	return writeOutput(stdout, o.output, func(w io.Writer) error { return results.WriteGrid(w, o.format, f) })
-}
-
-// parseSizes parses -n: comma-separated counts and ranges A..B, a range
-// being A, 2A, 4A, … up to B (the powers of two between when A is one).
-// Every count, and both ends of a range, must lie in [1, graphgen.MaxOrder],
-// the bins the per-bin engine of compare holds; outside it is an error.
-// The result is sorted, without repeats.
-func parseSizes(s string) ([]int, error) {
-	size := func(t string) (int64, error) {
-		v, err := parseCount(t, 0)
-		if err == nil && (v < 1 || v > graphgen.MaxOrder) {
-			what := strings.TrimSpace(t)
-			if what != strconv.FormatInt(v, 10) {
-				what += " = " + strconv.FormatInt(v, 10)
-			}
-			err = fmt.Errorf("%s is out of range: need 1 <= n <= %d (2^32-1)", what, int64(graphgen.MaxOrder))
-		}
-		return v, err
-	}
-	var ns []int
-	for item := range strings.SplitSeq(s, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
-		if a, b, ok := strings.Cut(item, ".."); ok {
-			lo, err := size(a)
-			if err != nil {
-				return nil, err
-			}
-			hi, err := size(b)
-			if err != nil {
-				return nil, err
-			}
-			if hi < lo {
-				return nil, fmt.Errorf("range %q needs start <= end", item)
-			}
-			for v := lo; v <= hi; v *= 2 {
-				ns = append(ns, int(v))
-				if v > hi/2 {
-					break
-				}
-			}
-			continue
-		}
-		v, err := size(item)
-		if err != nil {
-			return nil, err
-		}
-		ns = append(ns, int(v))
-	}
-	if len(ns) == 0 {
-		return nil, fmt.Errorf("no size given in %q", s)
-	}
-	slices.Sort(ns)
-	return slices.Compact(ns), nil
 }

@@ -302,21 +302,21 @@ func TestParseSizes(t *testing.T) {
 		{"4294967295", []int{4294967295}}, // graphgen.MaxOrder
 	}
 	for _, tc := range good {
-		got, err := parseSizes(tc.in)
+		got, err := study.ParseSizes(tc.in)
 		if err != nil || !slices.Equal(got, tc.want) {
-			t.Errorf("parseSizes(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+			t.Errorf("study.ParseSizes(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
 		}
 	}
 	for _, in := range []string{"", "x", "2^12..2^10", "0..4", "1..", "..8"} {
-		if got, err := parseSizes(in); err == nil {
-			t.Errorf("parseSizes(%q) = %v, want an error", in, got)
+		if got, err := study.ParseSizes(in); err == nil {
+			t.Errorf("study.ParseSizes(%q) = %v, want an error", in, got)
 		}
 	}
 	// One rule for counts and ranges: a size beyond what the engine holds
 	// is an error naming the range, never clamped.
 	for _, in := range []string{"2^32", "2^30..2^33", "2^33..2^34", "2^10,0", "0..4"} {
-		if got, err := parseSizes(in); err == nil || !strings.Contains(err.Error(), "need 1 <= n <= 4294967295") {
-			t.Errorf("parseSizes(%q) = %v, %v; want an out-of-range error", in, got, err)
+		if got, err := study.ParseSizes(in); err == nil || !strings.Contains(err.Error(), "need 1 <= n <= 4294967295") {
+			t.Errorf("study.ParseSizes(%q) = %v, %v; want an out-of-range error", in, got, err)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
+	"github.com/graphalloc/graphalloc/study"
 )
 
 type fluidOptions struct {
@@ -81,14 +82,14 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 	if !(o.tol >= 1e-300 && o.tol < 1) {
 		return usagef("--tol: need 1e-300 <= tol < 1, got %g", o.tol)
 	}
-	n, err := parseCount(o.bins, 0)
+	n, err := study.ParseCount(o.bins, 0)
 	if err != nil {
 		return usagef("--bins: %v", err)
 	}
 	if n < 1 || n > graphgen.MaxOrder {
 		return usagef("--bins: need 1 <= n <= %d, got %d", int64(graphgen.MaxOrder), n)
 	}
-	m, err := parseCount(o.balls, n)
+	m, err := study.ParseCount(o.balls, n)
 	if err != nil {
 		return usagef("--balls: %v", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/graphalloc/graphalloc/results"
+	"github.com/graphalloc/graphalloc/study"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -240,14 +241,14 @@ func TestParseCount(t *testing.T) {
 		{"9223372036854775807", 0, 1<<63 - 1},
 	}
 	for _, tc := range good {
-		got, err := parseCount(tc.in, tc.n)
+		got, err := study.ParseCount(tc.in, tc.n)
 		if err != nil || got != tc.want {
-			t.Errorf("parseCount(%q, %d) = %d, %v; want %d", tc.in, tc.n, got, err, tc.want)
+			t.Errorf("study.ParseCount(%q, %d) = %d, %v; want %d", tc.in, tc.n, got, err, tc.want)
 		}
 	}
 	for _, in := range []string{"", "x", "-1", "1.5", "n", "1e99999", "2^-1", "2^99", "9223372036854775808", "1e", "^2", "0.35n"} {
-		if got, err := parseCount(in, map[bool]int64{true: 0, false: 10}[in == "n"]); err == nil {
-			t.Errorf("parseCount(%q) = %d, want an error", in, got)
+		if got, err := study.ParseCount(in, map[bool]int64{true: 0, false: 10}[in == "n"]); err == nil {
+			t.Errorf("study.ParseCount(%q) = %d, want an error", in, got)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/study"
 )
 
 // processFlags are the process flags of run, compare, bounds and fluid: one
@@ -146,7 +147,7 @@ func (o *processFlags) params(fs *pflag.FlagSet, ds []*alloc.Descriptor) (alloc.
 		p.Sigma = o.sigma
 	}
 	if o.probeCap != "" {
-		c, err := parseCount(o.probeCap, 0)
+		c, err := study.ParseCount(o.probeCap, 0)
 		if err != nil || c < 1 || c > 1<<20 {
 			return p, usagef("--cap: need a probe cap 1 <= cap <= 2^20, got %q", o.probeCap)
 		}
@@ -185,7 +186,7 @@ func addBatch(fs *pflag.FlagSet, batch *string) {
 // B > 1 only for processes that run in batches. It returns 0 for one ball
 // at a time (B = 1).
 func parseBatch(s string, n int64, ds []*alloc.Descriptor) (int64, error) {
-	b, err := parseCount(s, n)
+	b, err := study.ParseCount(s, n)
 	if err != nil || b < 1 {
 		return 0, usagef("--batch: need a batch size B >= 1 (a count or a multiple of n), got %q", s)
 	}
@@ -208,7 +209,7 @@ func parseBatch(s string, n int64, ds []*alloc.Descriptor) (int64, error) {
 
 // parseBalls parses -m for n bins: at least one ball.
 func parseBalls(s string, n int64) (int64, error) {
-	m, err := parseCount(s, n)
+	m, err := study.ParseCount(s, n)
 	if err != nil {
 		return 0, usagef("--balls: %v", err)
 	}

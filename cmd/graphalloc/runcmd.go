@@ -158,7 +158,7 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 	}
 	var every int64
 	if o.every != "" {
-		if every, err = parseCount(o.every, n); err != nil || every < 1 {
+		if every, err = study.ParseCount(o.every, n); err != nil || every < 1 {
 			return cfg, head, nil, usagef("--every: need a positive count, got %q", o.every)
 		}
 	}

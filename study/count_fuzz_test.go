@@ -1,4 +1,4 @@
-package main
+package study
 
 import (
 	"strconv"
@@ -17,16 +17,16 @@ func FuzzParseCount(f *testing.F) {
 		if n < 0 {
 			n = -n
 		}
-		v, err := parseCount(in, n)
+		v, err := ParseCount(in, n)
 		if err != nil {
 			return
 		}
 		if v < 0 {
-			t.Fatalf("parseCount(%q, %d) = %d < 0", in, n, v)
+			t.Fatalf("ParseCount(%q, %d) = %d < 0", in, n, v)
 		}
 		if plain := strings.ReplaceAll(in, "_", ""); plain != "" && strings.Trim(plain, "0123456789") == "" {
 			if want, err := strconv.ParseInt(plain, 10, 64); err == nil && want != v {
-				t.Fatalf("parseCount(%q) = %d, want %d", in, v, want)
+				t.Fatalf("ParseCount(%q) = %d, want %d", in, v, want)
 			}
 		}
 	})

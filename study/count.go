@@ -1,17 +1,21 @@
-package main
+package study
 
 import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/graphalloc/graphalloc/graphgen"
 )
 
-// parseCount parses a non-negative count as the command line accepts it:
+// ParseCount parses a non-negative count as graphalloc accepts it:
 // 1000000, 1_000_000, 1e6, 2^20, and, when n > 0, multiples of n written
 // n, 16n or 0.5n. The value must be an integer (0.5n must come out whole)
 // no larger than 2^63-1.
-func parseCount(s string, n int64) (int64, error) {
+func ParseCount(s string, n int64) (int64, error) {
 	orig := s
 	s = strings.ReplaceAll(strings.TrimSpace(s), "_", "")
 	if s == "" {
@@ -63,4 +67,60 @@ func parseCount(s string, n int64) (int64, error) {
 		return 0, fmt.Errorf("%q is larger than %d", orig, int64(math.MaxInt64))
 	}
 	return v.Int64(), nil
+}
+
+// ParseSizes parses a list of sizes n (compare's -n): comma-separated counts and ranges A..B, a range
+// being A, 2A, 4A, … up to B (the powers of two between when A is one).
+// Every count, and both ends of a range, must lie in [1, graphgen.MaxOrder],
+// the bins the per-bin engine of compare holds; outside it is an error.
+// The result is sorted, without repeats.
+func ParseSizes(s string) ([]int, error) {
+	size := func(t string) (int64, error) {
+		v, err := ParseCount(t, 0)
+		if err == nil && (v < 1 || v > graphgen.MaxOrder) {
+			what := strings.TrimSpace(t)
+			if what != strconv.FormatInt(v, 10) {
+				what += " = " + strconv.FormatInt(v, 10)
+			}
+			err = fmt.Errorf("%s is out of range: need 1 <= n <= %d (2^32-1)", what, int64(graphgen.MaxOrder))
+		}
+		return v, err
+	}
+	var ns []int
+	for item := range strings.SplitSeq(s, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		if a, b, ok := strings.Cut(item, ".."); ok {
+			lo, err := size(a)
+			if err != nil {
+				return nil, err
+			}
+			hi, err := size(b)
+			if err != nil {
+				return nil, err
+			}
+			if hi < lo {
+				return nil, fmt.Errorf("range %q needs start <= end", item)
+			}
+			for v := lo; v <= hi; v *= 2 {
+				ns = append(ns, int(v))
+				if v > hi/2 {
+					break
+				}
+			}
+			continue
+		}
+		v, err := size(item)
+		if err != nil {
+			return nil, err
+		}
+		ns = append(ns, int(v))
+	}
+	if len(ns) == 0 {
+		return nil, fmt.Errorf("no size given in %q", s)
+	}
+	slices.Sort(ns)
+	return slices.Compact(ns), nil
 }
