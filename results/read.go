@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -167,4 +168,30 @@ func Merge(paths []string, partial bool) (*File, error) {
 		return nil, err
 	}
 	return &File{Config: head, Trials: trials, Summary: sum}, nil
+}
+
+// Reopen cuts the file at path to n bytes (Partial.Valid: the end of its
+// last complete line) and returns it opened for appending: how an
+// interrupted JSON-lines file is continued.
+func Reopen(path string, n int64) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Truncate(n); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if _, err := f.Seek(0, io.SeekEnd); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// SameFile reports whether two paths name the same file.
+func SameFile(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }

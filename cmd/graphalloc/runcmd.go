@@ -112,7 +112,7 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 	}
 	var memLimit int64
 	if o.maxMemory != "" {
-		if memLimit, err = parseBytes(o.maxMemory); err != nil {
+		if memLimit, err = study.ParseBytes(o.maxMemory); err != nil {
 			return cfg, head, nil, usagef("--max-memory: %v", err)
 		}
 	}
@@ -311,12 +311,12 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 // the interrupted file --resume continues after its last complete line. A
 // new stream starts with the config and the trials already done.
 func (o *runOptions) openStream(stdout io.Writer, prev *results.Partial, head results.Config, done []alloc.Result) (io.Writer, func() error, error) {
-	continuing := prev != nil && !prev.Complete && o.output != "" && sameFile(o.output, o.resume)
+	continuing := prev != nil && !prev.Complete && o.output != "" && results.SameFile(o.output, o.resume)
 	var w io.Writer = stdout
 	closeFn := func() error { return nil }
 	switch {
 	case continuing:
-		f, err := truncateTo(o.output, prev.Valid)
+		f, err := results.Reopen(o.output, prev.Valid)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -340,29 +340,4 @@ func (o *runOptions) openStream(stdout io.Writer, prev *results.Partial, head re
 		}
 	}
 	return w, closeFn, nil
-}
-
-// truncateTo cuts the file at path to n bytes and returns it opened for
-// appending.
-func truncateTo(path string, n int64) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		return nil, err
-	}
-	if err := f.Truncate(n); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if _, err := f.Seek(0, io.SeekEnd); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
-}
-
-// sameFile reports whether two paths name the same file.
-func sameFile(a, b string) bool {
-	sa, err1 := os.Stat(a)
-	sb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
