@@ -110,6 +110,6 @@ func runNoise(_ context.Context, r *runner, p Params) (*Report, error) {
 		"(log g read as max(1, ln g)); '-' where the bound does not apply. Both are orders: their constants are unknown.",
 		"g = 0 is two-choice for both rules.",
 	}
-	ts.Notes = []string{"σ = 0 is two-choice. [LS22] bound noisy's gap through its g-bounded coupling; graphalloc states no bound for σ > 0."}
+	ts.Notes = []string{"σ = 0 is two-choice; graphalloc states no bound of [LS22] for σ > 0."}
 	return &Report{Tables: []*Table{tg, ts}, Findings: findings, Figure: fig}, nil
 }
