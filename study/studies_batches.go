@@ -20,8 +20,8 @@ var batchesStudy = &Study{
 		"of Greedy[2] grow as b goes from 1 to 10^5, against one-choice and against the bounds for batches: O(log n) and " +
 		"Θ(log n / log log n) at b = n [BCEFN12; LS22a], O(b/n + log n) for b in [n, n³] [LS22b] and Θ(b/n) for " +
 		"b ≥ n log n [LS23]?",
-	Sources: []string{"[BCEFN12] Berenbrink, Czumaj, Englert, Friedetzky, Nagel 2012", "[LS22a] Los, Sauerwald 2022",
-		"[LS22b] Los, Sauerwald 2022", "[LS23] Los, Sauerwald 2023"},
+	Sources: []string{"[BCEFN12] Berenbrink, Czumaj, Englert, Friedetzky, Nagel 2012", "[LS22a] Los, Sauerwald 2022 (noise)",
+		"[LS22b] Los, Sauerwald 2022 (batches)", "[LS23] Los, Sauerwald 2023"},
 	Default: Params{N: 1000, Load: 1000, Trials: 5},
 	Full:    Params{N: 10_000, Load: 1000, Trials: 20},
 	Tiny:    Params{N: 100, Load: 100, Trials: 2},

@@ -47,7 +47,7 @@ func runLocalSearch(_ context.Context, r *runner, p Params) (*Report, error) {
 		"two-choice", "%.2f", "95% CI ", "%.2f", "moves/ball", "%.3f", "most moves", "")
 	tf := newTable("fit", "(b) max load of local search on the k-dimensional torus against x = (ln n / ln ln n)^{1/(k+1)}: least squares, 95% CI from Student's t on k − 2 df",
 		"topology", "", "k", "", "sizes", "", "slope", "%.3f", "95% CI", "%.3f", "intercept", "%.3f", "R²", "%.3f")
-	pa := fig.add(&Panel{Title: "(a) max load at m = n against n (mean, 95% CI); filled: local search; dashed: two-choice",
+	pa := fig.add(&Panel{Title: "(a) max load at m = n against n (mean, 95% CI); solid: local search; dashed: two-choice",
 		XLabel: "n", YLabel: "max load", XScale: ScaleLog2})
 	pb := fig.add(&Panel{Title: "(b) local search on tori: max load against (ln n / ln ln n)^{1/(k+1)}; dashed: least-squares line",
 		XLabel: "(ln n / ln ln n)^{1/(k+1)}", YLabel: "max load"})
