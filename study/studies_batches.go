@@ -51,7 +51,7 @@ func runBatches(_ context.Context, r *runner, p Params) (*Report, error) {
 	r.plan(len(bs) * len(procs))
 	fig := &Figure{}
 	t := newTable("batches", fmt.Sprintf("mean gap (max load − m/n) at n = %d, m = %dn, balls in batches of b (95%% CI), against the explicit terms of the bounds for batches of Greedy[2]", n, p.Load),
-		"b", "", "b/n", "%.3g", "one-choice", "%.2f", "95% CI", "%.2f", "Greedy[2]", "%.2f", "95% CI ", "%.2f",
+		"b", "", "b/n", "%.3g", nameOneChoice, "%.2f", "95% CI", "%.2f", "Greedy[2]", "%.2f", "95% CI ", "%.2f",
 		"b = n: log2 n", "%.2f", "b = n: ln n/ln ln n", "%.2f", "b/n + ln n", "%.2f", "b/n", "%.2f")
 	pa := fig.add(&Panel{Title: fmt.Sprintf("gap against the batch size b, n = %d, m = %dn (mean, 95%% CI); dashed: b/n + ln n; dotted: b/n", n, p.Load),
 		XLabel: "b", YLabel: "gap", XScale: ScaleLog, YScale: ScaleLog})

@@ -13,7 +13,7 @@ import (
 
 // localSearchStudy reads Params: Ns (sizes; at least 3), Trials.
 var localSearchStudy = &Study{
-	Name:   "local-search",
+	Name:   alloc.LocalSearch{}.Name(), // the study of the process of that name
 	Number: 11,
 	Title:  "balls into bins via local search: max load on cycles, tori, hypercubes and random regular graphs (BSSS13)",
 	Question: "A ball starts at a uniform vertex and walks to a neighbour of least load while one is strictly lighter. " +
@@ -62,7 +62,7 @@ func runLocalSearch(_ context.Context, r *runner, p Params) (*Report, error) {
 			if top.spec == "hypercube" && n&(n-1) != 0 {
 				continue
 			}
-			pl, err := r.run(pointSpec{process: "local-search", graph: top.spec, n: n, load: 1, trials: p.Trials})
+			pl, err := r.run(pointSpec{process: alloc.LocalSearch{}.Name(), graph: top.spec, n: n, load: 1, trials: p.Trials})
 			if err != nil {
 				return nil, err
 			}

@@ -40,10 +40,10 @@ func runNoise(_ context.Context, r *runner, p Params) (*Report, error) {
 	r.plan(len(p.Ns) * (2*len(noiseGs) + len(noiseSigmas)))
 	fig := &Figure{}
 	tg := newTable("g", fmt.Sprintf("(a) mean gap (max load − m/n) at m = %dn against g, with its 95%% CI, and the explicit terms of the [LS22] bounds", p.Load),
-		"n", "", "g", "", "g-bounded", "%.2f", "95% CI", "%.2f", "g-myopic", "%.2f", "95% CI ", "%.2f",
+		"n", "", "g", "", alloc.GBounded{}.Name(), "%.2f", "95% CI", "%.2f", alloc.GMyopic{}.Name(), "%.2f", "95% CI ", "%.2f",
 		"g + ln n", "%.2f", "g/ln g · ln ln n", "%.2f")
 	ts := newTable("sigma", fmt.Sprintf("(b) mean gap at m = %dn against σ for noisy (each load read as load + N(0, σ²)), 95%% CI", p.Load),
-		"n", "", "σ", "%.1f", "noisy", "%.2f", "95% CI", "%.2f")
+		"n", "", "σ", "%.1f", alloc.Noisy{}.Name(), "%.2f", "95% CI", "%.2f")
 	pg := fig.add(&Panel{Title: fmt.Sprintf("(a) gap at m = %dn against g (mean, 95%% CI); dashed: g + ln n", p.Load),
 		XLabel: "g", XInt: true, YLabel: "gap"})
 	ps := fig.add(&Panel{Title: fmt.Sprintf("(b) noisy: gap at m = %dn against σ (mean, 95%% CI)", p.Load),
@@ -57,7 +57,7 @@ func runNoise(_ context.Context, r *runner, p Params) (*Report, error) {
 		var bFirst, bLast, mFirst, mLast float64
 		for gi, g := range noiseGs {
 			var rows [2]Row
-			for k, name := range []string{"g-bounded", "g-myopic"} {
+			for k, name := range []string{alloc.GBounded{}.Name(), alloc.GMyopic{}.Name()} {
 				pt, err := r.run(pointSpec{process: name, params: alloc.Params{G: g}, graph: "complete", n: n, load: p.Load, trials: p.Trials})
 				if err != nil {
 					return nil, err
@@ -90,7 +90,7 @@ func runNoise(_ context.Context, r *runner, p Params) (*Report, error) {
 		sn := ps.add(&Series{Name: "noisy, n = " + pow2(int64(n)), Color: 2 * ni, Shape: 2 * ni, Style: StylePoints})
 		var sFirst, sLast float64
 		for si, sigma := range noiseSigmas {
-			pt, err := r.run(pointSpec{process: "noisy", params: alloc.Params{Sigma: sigma}, graph: "complete", n: n, load: p.Load, trials: p.Trials})
+			pt, err := r.run(pointSpec{process: alloc.Noisy{}.Name(), params: alloc.Params{Sigma: sigma}, graph: "complete", n: n, load: p.Load, trials: p.Trials})
 			if err != nil {
 				return nil, err
 			}
