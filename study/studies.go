@@ -247,8 +247,7 @@ func (r *runner) run(ps pointSpec) (*point, error) {
 	}
 	n := ps.n
 	var sp graphgen.Spec
-	// The two-sample rules take a graph only when given one.
-	if usesGraph(ps.process) && ps.graph != "" {
+	if usesGraph(ps.process) {
 		g, err := r.buildGraph(ps.graph, ps.n)
 		if err != nil {
 			return nil, err
