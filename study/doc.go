@@ -59,7 +59,7 @@
 // # Studies
 //
 // A Study reproduces one published result as one call (Studies lists the
-// eight; `graphalloc study NAME` runs one): it runs its points at the sizes
+// eleven; `graphalloc study NAME` runs one): it runs its points at the sizes
 // of Params — Default in seconds, Full at the source papers' scale, Tiny for
 // tests — and returns a Report of tables, findings computed from them (a
 // growth exponent with its Student-t interval from FitLine, a drift with

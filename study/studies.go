@@ -29,7 +29,7 @@ import (
 // 2^32 bins). The number of workers never changes a report.
 type Study struct {
 	Name     string   // the command-line name, e.g. "two-choices"
-	Number   int      // its number in docs/studies/README.md, 1..8
+	Number   int      // its number in docs/studies/README.md, 1..11
 	Title    string   // one line
 	Question string   // what the study asks, in a few sentences
 	Sources  []string // the papers it reproduces, as cited in the pages
@@ -145,6 +145,7 @@ func Studies() []*Study {
 	return []*Study{
 		twoChoicesStudy, graphDegreeStudy, contiguousStudy, firstDiffStudy,
 		unbalancedStudy, heavyStudy, heavyGraphsStudy, reachabilityStudy,
+		noiseStudy, batchesStudy, localSearchStudy,
 	}
 }
 
@@ -212,6 +213,9 @@ type pointSpec struct {
 	every   int64 // record the gap every this many balls (Config.Every)
 	// everyDiv, if positive, records the gap every m/everyDiv balls.
 	everyDiv int64
+	// batch, if above 1, runs the balls in batches of batch
+	// (alloc.Config.Batch).
+	batch int64
 }
 
 // point is the outcome of a pointSpec: the row compare would print and the
@@ -270,7 +274,7 @@ func (r *runner) run(ps pointSpec) (*point, error) {
 	if ps.everyDiv > 0 {
 		every = max(m/ps.everyDiv, 1)
 	}
-	cfg := alloc.Config{Process: proc, N: n, M: m, Seed: r.o.Seed, Every: every}
+	cfg := alloc.Config{Process: proc, N: n, M: m, Seed: r.o.Seed, Every: every, Batch: ps.batch}
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
@@ -291,7 +295,7 @@ func (r *runner) run(ps pointSpec) (*point, error) {
 	if params.Graph != nil {
 		topo = Measure(sp, params.Graph)
 	}
-	row := newRow(Setting{Process: desc, Params: params, N: int64(n), M: m, Topology: topo}, r.o.Seed, ps.trials, results)
+	row := newRow(Setting{Process: desc, Params: params, N: int64(n), M: m, Topology: topo, Batch: ps.batch}, r.o.Seed, ps.trials, results)
 	return &point{Row: row, Results: results}, nil
 }
 

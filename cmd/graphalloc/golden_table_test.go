@@ -41,6 +41,9 @@ var goldenTable = [][]string{
 	{"study", "heavy", "--tiny"},
 	{"study", "7", "--tiny"},
 	{"study", "8", "--tiny"},
+	{"study", "noise", "--tiny"},
+	{"study", "batches", "--tiny"},
+	{"study", "local-search", "--tiny"},
 }
 
 // TestGoldenTable reruns every invocation of goldenTable with -f json and
