@@ -12,6 +12,7 @@
 //	graphalloc fluid    print the fluid-limit prediction of the load distribution
 //	graphalloc merge    merge the outputs of a sharded run or compare into one
 //	graphalloc plot     redraw the figure of a saved result as PNG, SVG or PDF
+//	graphalloc serve    serve the web explorer (two runs side by side, live)
 //	graphalloc version  print the version
 //
 // Run `graphalloc CMD --help` for the flags of a command, with examples.
@@ -91,6 +92,8 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		return cmdFluid(ctx, stdout, stderr, args[1:])
 	case "gen":
 		return cmdGen(ctx, stdout, stderr, args[1:])
+	case "serve":
+		return cmdServe(ctx, stdout, stderr, args[1:])
 	case "info":
 		return cmdInfo(ctx, stdout, stderr, args[1:])
 	case "version", "--version":
@@ -100,5 +103,5 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		fmt.Fprint(stdout, helpText("graphalloc"))
 		return nil
 	}
-	return usagef("unknown command %q (commands: run, compare, study, gen, info, bounds, fluid, merge, plot, version)", args[0])
+	return usagef("unknown command %q (commands: run, compare, study, gen, info, bounds, fluid, merge, plot, serve, version)", args[0])
 }
