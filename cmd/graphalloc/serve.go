@@ -148,9 +148,6 @@ func (s *server) resolveData(arg string) (string, error) {
 	if err != nil || sp.Path == "" {
 		return arg, nil // run's parser reports a bad spec
 	}
-	if !sp.FromFile() {
-		return "", usagef("--graph: %s: the explorer reads graph files only (file:NAME under --data)", sp.Kind)
-	}
 	if s.opt.data == "" {
 		return "", usagef("--graph: %s: this server has no --data directory; it reads no files", sp.Path)
 	}
@@ -233,6 +230,10 @@ func (s *server) setupJob(q url.Values) (*job, error) {
 		j.cfg.Every = max(1, j.cfg.M/20)
 		j.head.Every = j.cfg.Every
 		j.args = append(j.args, fmt.Sprintf("--every=%d", j.cfg.Every))
+	}
+	if orig, err := graphgen.ParseSpec(q.Get("graph")); err == nil && orig.FromFile() {
+		// The file as the page named it (run in --data gives this file).
+		j.head.Graph = orig.String()
 	}
 	j.notes = notes.String()
 	if sp, err := graphgen.ParseSpec(j.o.graph); err == nil {
