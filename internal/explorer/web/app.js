@@ -23,6 +23,7 @@ function query(slot) {
 function permalink() {
   const p = new URLSearchParams();
   for (const slot of ["a", "b"]) {
+    if (!panels[slot]) continue;
     for (const [k, v] of query(slot)) p.set(slot + "." + k, v);
   }
   return location.pathname + "?" + p.toString();
