@@ -417,7 +417,7 @@ type snapshot struct {
 	Final   bool            `json:"final"`
 	Results []alloc.Result  `json:"results"` // the finished trials, in trial order
 	Summary results.Summary `json:"summary"`
-	Loads   []uint32        `json:"loads,omitempty"` // the loads of the last finished trial (n ≤ 16384)
+	Loads   []uint32        `json:"loads,omitempty"` // the loads of the lowest finished trial (n ≤ 16384; trial 0 when final)
 	Trial   int             `json:"trial"`           // whose loads
 }
 
@@ -477,9 +477,13 @@ func (s *server) handleRun(w http.ResponseWriter, r *http.Request) {
 	cfg := j.cfg
 	if cfg.N <= graphPictureMax {
 		cfg.Loads = func(i int, loads []uint32) {
+			// The lowest trial so far: trial 0's loads in the end, whatever
+			// order the workers finish in.
 			mu.Lock()
-			last = append(last[:0], loads...)
-			lastTrial = i
+			if lastTrial < 0 || i < lastTrial {
+				last = append(last[:0], loads...)
+				lastTrial = i
+			}
 			mu.Unlock()
 		}
 	}

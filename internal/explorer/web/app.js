@@ -133,18 +133,24 @@ function drawDist(P, s) {
     for (let i = c.length - 1; i >= 0; i--) { acc += c[i]; tails[i] = (tails[i] || 0) + acc / n / s.results.length; }
   }
   const fluid = (s.summary.fluid && s.summary.fluid.tails) || [];
-  const L = Math.max(tails.length, Math.min(fluid.length, tails.length + 3), 1);
+  const top = Math.max(tails.length, Math.min(fluid.length, tails.length + 3), 1);
+  // From just below the loads every bin reaches (fraction 1) to the top.
+  let first = 0;
+  while (first + 1 < tails.length && tails[first + 1] >= 0.9999 && (fluid[first + 1] === undefined || fluid[first + 1] >= 0.9999)) first++;
+  const L = top - first;
   const lo = 1e-6, y = (v) => 10 + (h - 35) * (Math.log10(Math.max(v, lo)) / Math.log10(lo));
   const bw = (w - 60) / L;
   for (let e = 0; e >= -6; e -= 2) { ctx.fillText("1e" + e, 4, y(Math.pow(10, e)) + 4); }
-  for (let i = 0; i < L; i++) {
-    const x = 45 + i * bw;
+  for (let k = 0; k < L; k++) {
+    const i = first + k, x = 45 + k * bw;
     if (tails[i] > 0) { ctx.fillStyle = "#4a78b0"; ctx.fillRect(x, y(tails[i]), bw * 0.8, h - 25 - y(tails[i])); }
     if (fluid[i] > 0) { ctx.fillStyle = "#d0452a"; ctx.beginPath(); ctx.arc(x + bw * 0.4, y(fluid[i]), 3.5, 0, 7); ctx.fill(); }
     ctx.fillStyle = "#333";
-    if (L <= 30 || i % 5 === 0) ctx.fillText(String(i), x + bw * 0.3, h - 12);
+    if (L <= 30 || k % 5 === 0) ctx.fillText(String(i), x + bw * 0.3, h - 12);
   }
-  if (!fluid.length) ctx.fillText("no fluid limit for this process", w - 190, 20);
+  const note = fluid.length ? "• fluid limit" : "no fluid limit for this process";
+  ctx.fillStyle = "rgba(255,255,255,0.85)"; ctx.fillRect(w - 175, 6, 170, 16);
+  ctx.fillStyle = "#d0452a"; ctx.fillText(note, w - 170, 18);
 }
 
 // The gap and max − min against m/n, from the summary's series.
@@ -216,15 +222,18 @@ function drawGraph(P, s) {
   const mean = P.config.m / P.config.n;
   let mx = 0; for (const v of loads) mx = Math.max(mx, Math.abs(v - mean));
   const c = (v) => colour(0.5 + 0.5 * (v - mean) / (mx || 1));
-  cap.textContent = "the " + g.kind + " coloured by load (trial " + s.trial + "; blue below m/n = " + fmt(mean) + ", red above, ±" + fmt(mx) + ")";
+  cap.textContent = (P.config.graph || g.kind) + " coloured by load (trial " + s.trial + "; blue below m/n = " + fmt(mean) + ", red above, ±" + fmt(mx) + ")";
   const n = g.n;
   if (g.kind === "cycle") {
-    const R = w / 2 - 20, r = Math.max(1.5, Math.min(8, Math.PI * R / n * 1.8));
+    // A ring of arcs, one a bin, vertex 0 at the top, clockwise.
+    const R = w / 2 - 30;
+    ctx.lineWidth = 36;
     for (let v = 0; v < n; v++) {
-      const a = 2 * Math.PI * v / n;
-      ctx.fillStyle = c(loads[v]); ctx.beginPath();
-      ctx.arc(w / 2 + R * Math.cos(a), h / 2 + R * Math.sin(a), r, 0, 7); ctx.fill();
+      const a = 2 * Math.PI * v / n - Math.PI / 2;
+      ctx.strokeStyle = c(loads[v]); ctx.beginPath();
+      ctx.arc(w / 2, h / 2, R, a, a + 2 * Math.PI / n + 0.002); ctx.stroke();
     }
+    ctx.lineWidth = 1;
     return;
   }
   if (g.kind === "torus" || g.kind === "complete" || !g.edges) {
