@@ -103,7 +103,7 @@ func TestExplorerInBrowser(t *testing.T) {
 			body, _ := chromedp.Run(context.WithoutCancel(ctx), chromedp.Evaluate[string](`document.body.innerText`))
 			t.Fatalf("panel %s: waiting for the final snapshot: %v\n%s", slot, err, body)
 		}
-		command, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#` + slot + `-command`)))
+		command, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#`+slot+`-command`)))
 		if err != nil {
 			t.Fatal(err)
 		}

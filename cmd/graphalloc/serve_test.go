@@ -337,3 +337,13 @@ func TestServeFlags(t *testing.T) {
 		t.Errorf("stderr: %q", errb.String())
 	}
 }
+
+func TestServeHelp(t *testing.T) {
+	out, _, code := invoke("serve", "--help")
+	if code != 0 || !strings.Contains(out, "Usage: graphalloc serve") || !strings.Contains(out, "Examples:") || !strings.Contains(out, "--max-bin-trials") {
+		t.Errorf("serve --help: exit %d, output %.200q", code, out)
+	}
+	if out, _, _ := invoke(); !strings.Contains(out, "serve    serve the web explorer") {
+		t.Errorf("graphalloc's usage does not list serve: %.300q", out)
+	}
+}
