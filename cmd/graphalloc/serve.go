@@ -45,7 +45,7 @@ type serveOptions struct {
 const graphPictureMax = 16384
 
 // serveKeys are the run flags the page may set, as query keys.
-var serveKeys = []string{"process", "graph", "bins", "balls", "seed", "trials", "choices", "beta", "cap", "weights", "ties", "sample", "g", "sigma", "batch", "every", "engine", "expansion"}
+var serveKeys = []string{"process", graphFlagName, "bins", "balls", "seed", "trials", "choices", "beta", "cap", "weights", "ties", "sample", "g", "sigma", "batch", "every", "engine", "expansion"}
 
 func cmdServe(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var o serveOptions
@@ -189,7 +189,7 @@ func (s *server) setupJob(q url.Values) (*job, error) {
 			continue
 		}
 		j.args = append(j.args, "--"+k+"="+v)
-		if k == "graph" {
+		if k == graphFlagName {
 			var err error
 			if v, err = s.resolveData(v); err != nil {
 				return nil, err
@@ -231,7 +231,7 @@ func (s *server) setupJob(q url.Values) (*job, error) {
 		j.head.Every = j.cfg.Every
 		j.args = append(j.args, fmt.Sprintf("--every=%d", j.cfg.Every))
 	}
-	if orig, err := graphgen.ParseSpec(q.Get("graph")); err == nil && orig.FromFile() {
+	if orig, err := graphgen.ParseSpec(q.Get(graphFlagName)); err == nil && orig.FromFile() {
 		// The file as the page named it (run in --data gives this file).
 		j.head.Graph = orig.String()
 	}
@@ -410,6 +410,15 @@ func (j *job) buildGraph() {
 	}
 }
 
+// configEvent is the first event of a run: its config, the equivalent
+// command, setup's notes and the graph picture.
+type configEvent struct {
+	Config  results.Config `json:"config"`
+	Command string         `json:"command"`
+	Notes   string         `json:"notes,omitempty"`
+	Graph   *graphPicture  `json:"graph"`
+}
+
 // snapshot is one server-sent event of a run in progress.
 type snapshot struct {
 	Done    int             `json:"done"`
@@ -464,12 +473,7 @@ func (s *server) handleRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	j.buildGraph()
-	send("config", map[string]any{
-		"config":  j.head,
-		"command": j.command("json"),
-		"notes":   strings.TrimSpace(j.notes),
-		"graph":   j.picture(),
-	})
+	send("config", configEvent{Config: j.head, Command: j.command("json"), Notes: strings.TrimSpace(j.notes), Graph: j.picture()})
 
 	var mu sync.Mutex
 	var last []uint32
