@@ -491,6 +491,9 @@ func (s *server) handleRun(w http.ResponseWriter, r *http.Request) {
 			mu.Unlock()
 		}
 	}
+	if cfg.Check() != nil {
+		cfg.Loads = nil // a rule without per-bin loads (weighted balls, the level engine): no picture
+	}
 	var all []alloc.Result
 	snap := func(final bool) *snapshot {
 		sorted := slices.Clone(all)

@@ -347,3 +347,30 @@ func TestServeHelp(t *testing.T) {
 		t.Errorf("graphalloc's usage does not list serve: %.300q", out)
 	}
 }
+
+// TestServeEveryProcess: each kind of rule streams to the end, with the
+// picture's loads where the engine has per-bin loads.
+func TestServeEveryProcess(t *testing.T) {
+	ts := newTestServer(t, "../../testdata/graphs", 0, 0, "")
+	for q, loads := range map[string]bool{
+		"process=weighted&bins=500&trials=2":                                    false,
+		"process=hyper&graph=hypergraph:rank%3D3,edges%3D300&bins=200&trials=2": true,
+		"process=hyper&graph=hyper:hyper.txt&trials=2":                          true,
+		"process=local-search&graph=torus&bins=400&trials=2":                    true,
+		"process=graph&graph=file:karate.txt&batch=4&trials=2":                  true,
+		"process=greedy&bins=100&engine=levels&trials=2":                        false,
+	} {
+		evs := getEvents(t, ts, q)
+		if msg := failMessage(t, evs); msg != "" || evs[len(evs)-1].name != "done" {
+			t.Errorf("%s: %q %v", q, msg, evs)
+			continue
+		}
+		var done snapshot
+		if err := json.Unmarshal([]byte(evs[len(evs)-1].data), &done); err != nil {
+			t.Fatal(err)
+		}
+		if (len(done.Loads) > 0) != loads || done.Done != 2 {
+			t.Errorf("%s: %d loads, %d trials done", q, len(done.Loads), done.Done)
+		}
+	}
+}
