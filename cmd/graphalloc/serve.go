@@ -494,6 +494,9 @@ func (s *server) handleRun(w http.ResponseWriter, r *http.Request) {
 	if cfg.Check() != nil {
 		cfg.Loads = nil // a rule without per-bin loads (weighted balls, the level engine): no picture
 	}
+	if cfg.Loads != nil && !s.frames(ctx, cfg, send) {
+		return
+	}
 	var all []alloc.Result
 	snap := func(final bool) *snapshot {
 		sorted := slices.Clone(all)
@@ -527,4 +530,42 @@ func (s *server) handleRun(w http.ResponseWriter, r *http.Request) {
 	if sn := snap(true); sn != nil {
 		send("done", sn)
 	}
+}
+
+// frameBudget bounds the balls the frames of a run replay (about 10.5 m).
+const frameBudget = 1 << 25
+
+// frame is the loads of trial 0 after its first Balls balls.
+type frame struct {
+	Balls int64    `json:"balls"`
+	Loads []uint32 `json:"loads"`
+}
+
+// frames sends the picture's frames: trial 0 run with m = k·m/20 balls,
+// k = 1..20, each the state of the process after that many balls (the
+// same seed and trial; a run of -m k·m/20 gives it). It returns false if
+// the request ended.
+func (s *server) frames(ctx context.Context, cfg alloc.Config, send func(string, any)) bool {
+	if cfg.M < 20 || cfg.M > frameBudget*2/21 {
+		return true
+	}
+	var loads []uint32
+	prev := int64(0)
+	for k := int64(1); k <= 20; k++ {
+		c := cfg
+		c.M, c.Every = cfg.M*k/20, 0
+		if c.M == prev {
+			continue
+		}
+		prev = c.M
+		c.Loads = func(_ int, l []uint32) { loads = append(loads[:0], l...) }
+		if c.Check() != nil {
+			return true
+		}
+		if err := alloc.Run(ctx, c, []int{0}, 1, func(alloc.Result) error { return nil }); err != nil {
+			return ctx.Err() == nil
+		}
+		send("frame", frame{Balls: c.M, Loads: loads})
+	}
+	return true
 }

@@ -126,7 +126,7 @@ func TestExplorerInBrowser(t *testing.T) {
 	}
 	check("a", "graphalloc run --process=graph --graph=cycle --bins=1024 --balls=16n --seed=1 --trials=10 --every=819 -f json")
 	check("b", "graphalloc run --process=graph --graph=regular:degree=4 --bins=1024 --balls=16n --seed=1 --trials=10 --every=819 -f json")
-	if err := chromedp.Do(ctx, chromedp.Sleep(300*time.Millisecond)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Sleep(2500*time.Millisecond)); err != nil {
 		t.Fatal(err)
 	}
 	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))

@@ -5,12 +5,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -371,6 +373,47 @@ func TestServeEveryProcess(t *testing.T) {
 		}
 		if (len(done.Loads) > 0) != loads || done.Done != 2 {
 			t.Errorf("%s: %d loads, %d trials done", q, len(done.Loads), done.Done)
+		}
+	}
+}
+
+// TestServeFrames: the picture's frames are trial 0 after k·m/20 balls,
+// what run -m k·m/20 gives for trial 0.
+func TestServeFrames(t *testing.T) {
+	ts := newTestServer(t, "", 0, 0, "")
+	evs := getEvents(t, ts, "process=graph&graph=cycle&bins=300&balls=8n&seed=4&trials=2")
+	var frames []frame
+	for _, e := range evs {
+		if e.name == "frame" {
+			var f frame
+			if err := json.Unmarshal([]byte(e.data), &f); err != nil {
+				t.Fatal(err)
+			}
+			frames = append(frames, f)
+		}
+	}
+	if len(frames) != 20 || frames[19].Balls != 2400 {
+		t.Fatalf("%d frames", len(frames))
+	}
+	for _, k := range []int{0, 9, 19} {
+		f := frames[k]
+		out, msg := cliRun(t, "run", "-p", "graph", "-g", "cycle", "-n", "300", "-m", strconv.FormatInt(f.Balls, 10), "-s", "4", "-t", "1", "-f", "json")
+		if msg != "" {
+			t.Fatal(msg)
+		}
+		var file struct{ Trials []alloc.Result }
+		if err := json.Unmarshal([]byte(out), &file); err != nil {
+			t.Fatal(err)
+		}
+		counts := make([]int64, len(file.Trials[0].LoadCounts))
+		for _, l := range f.Loads {
+			if int(l) >= len(counts) {
+				t.Fatalf("frame %d: load %d above run's max", k, l)
+			}
+			counts[l]++
+		}
+		if fmt.Sprint(counts) != fmt.Sprint(file.Trials[0].LoadCounts) {
+			t.Errorf("frame %d (%d balls): counts %v, run -m %d gives %v", k, f.Balls, counts, f.Balls, file.Trials[0].LoadCounts)
 		}
 	}
 }

@@ -78,6 +78,19 @@ function run(slot) {
     P.el.querySelector(".command").textContent = c.command;
     if (c.notes) { err.hidden = false; err.textContent = c.notes; }
   });
+  P.frames = []; P.last = null;
+  if (P.timer) { clearInterval(P.timer); P.timer = null; }
+  src.addEventListener("frame", (e) => {
+    // Trial 0 after k·m/20 balls: shown one every 80 ms, then the last snapshot.
+    P.frames.push(JSON.parse(e.data));
+    if (P.timer) return;
+    P.timer = setInterval(() => {
+      const f = P.frames.shift();
+      if (f) { drawGraph(P, { loads: f.loads, trial: 0, balls: f.balls }); return; }
+      clearInterval(P.timer); P.timer = null;
+      if (P.last) drawGraph(P, P.last);
+    }, 80);
+  });
   src.addEventListener("snapshot", (e) => show(slot, JSON.parse(e.data)));
   src.addEventListener("done", (e) => { src.close(); show(slot, JSON.parse(e.data)); });
   src.addEventListener("fail", (e) => {
@@ -108,7 +121,8 @@ function show(slot, s) {
   }
   drawDist(P, s);
   drawSeries(P, s);
-  drawGraph(P, s);
+  P.last = s;
+  if (!P.timer) drawGraph(P, s);
 }
 
 function fmt(x) { return Number.isInteger(x) ? String(x) : x.toFixed(3); }
@@ -219,10 +233,11 @@ function drawGraph(P, s) {
   const g = P.graph, loads = s.loads;
   const cap = P.el.querySelector(".graph-caption");
   if (!g || !loads || !loads.length) { ctx.fillStyle = "#555"; ctx.fillText("n > 16384: no picture of the graph", 20, 30); return; }
-  const mean = P.config.m / P.config.n;
+  const mean = (s.balls ?? P.config.m) / P.config.n;
   let mx = 0; for (const v of loads) mx = Math.max(mx, Math.abs(v - mean));
   const c = (v) => colour(0.5 + 0.5 * (v - mean) / (mx || 1));
-  cap.textContent = (P.config.graph || g.kind) + " coloured by load (trial " + s.trial + "; blue below m/n = " + fmt(mean) + ", red above, ±" + fmt(mx) + ")";
+  const when = s.balls !== undefined && s.balls < P.config.m ? " after " + s.balls + " balls" : "";
+  cap.textContent = (P.config.graph || g.kind) + " coloured by load (trial " + s.trial + when + "; blue below m/n = " + fmt(mean) + ", red above, ±" + fmt(mx) + ")";
   const n = g.n;
   if (g.kind === "cycle") {
     // A ring of arcs, one a bin, vertex 0 at the top, clockwise.
