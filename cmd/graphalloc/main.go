@@ -12,7 +12,6 @@
 //	graphalloc fluid    print the fluid-limit prediction of the load distribution
 //	graphalloc merge    merge the outputs of a sharded run or compare into one
 //	graphalloc plot     redraw the figure of a saved result as PNG, SVG or PDF
-//	graphalloc serve    serve the web explorer (two runs side by side, live)
 //	graphalloc version  print the version
 //
 // Run `graphalloc CMD --help` for the flags of a command, with examples.
@@ -103,5 +102,5 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		fmt.Fprint(stdout, helpText("graphalloc"))
 		return nil
 	}
-	return usagef("unknown command %q (commands: run, compare, study, gen, info, bounds, fluid, merge, plot, serve, version)", args[0])
+	return usagef("unknown command %q (commands: run, compare, study, gen, info, bounds, fluid, merge, plot, version)", args[0])
 }
