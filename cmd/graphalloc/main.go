@@ -91,6 +91,8 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		return cmdFluid(ctx, stdout, stderr, args[1:])
 	case "gen":
 		return cmdGen(ctx, stdout, stderr, args[1:])
+	case "serve":
+		return cmdServe(ctx, stdout, stderr, args[1:])
 	case "info":
 		return cmdInfo(ctx, stdout, stderr, args[1:])
 	case "version", "--version":

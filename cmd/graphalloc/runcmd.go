@@ -32,8 +32,8 @@ type runOptions struct {
 	profile                   bool
 }
 
-func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error {
-	var o runOptions
+// parse parses and checks the flags of run (run and serve share it).
+func (o *runOptions) parse(args []string, stdout, stderr io.Writer) (*pflag.FlagSet, error) {
 	fs := newFlags("run", stdout, stderr)
 	o.pf.add(fs, alloc.Greedy{}.Name(), "process: "+processList())
 	o.addSizes(fs, "complete", "topology for -p graph: KIND[:key=value,...] with KIND one of "+strings.Join(graphgen.Kinds(), ", ")+", or file:PATH", true)
@@ -49,28 +49,37 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs.StringVar(&o.engine, "engine", "auto", "bins (a load per bin) or levels (a count per load: exchangeable processes on complete, n up to 2^62); auto: bins up to n = 2^32-1, levels beyond")
 	fs.StringVar(&o.resume, "resume", "", "skip the trials FILE (an earlier output of this run, json or jsonl) holds and finish the run; with -f jsonl -o FILE the same file is continued")
 	if err := parseFlags(fs, args, 0); err != nil {
-		return err
+		return fs, err
 	}
 	if err := checkFormat(o.format, results.Formats...); err != nil {
-		return err
+		return fs, err
 	}
 	if o.trials < 1 {
-		return usagef("--trials: need at least 1 trial, got %d", o.trials)
+		return fs, usagef("--trials: need at least 1 trial, got %d", o.trials)
 	}
 	if err := o.check(); err != nil {
-		return err
+		return fs, err
 	}
 	if err := o.checkExpansion(fs); err != nil {
-		return err
+		return fs, err
 	}
 	if err := checkOutput("--per-vertex", o.perVertex); err != nil {
-		return err
+		return fs, err
 	}
 	if err := o.checkPlot(fs); err != nil {
-		return err
+		return fs, err
 	}
 	if o.perVertex != "" && o.resume != "" {
-		return usagef("--per-vertex gathers every trial's loads: it cannot follow --resume (rerun the whole run)")
+		return fs, usagef("--per-vertex gathers every trial's loads: it cannot follow --resume (rerun the whole run)")
+	}
+	return fs, nil
+}
+
+func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	var o runOptions
+	fs, err := o.parse(args, stdout, stderr)
+	if err != nil {
+		return err
 	}
 	cfg, head, pv, err := o.setup(fs, stderr)
 	if err != nil {

@@ -1,0 +1,571 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/graphgen"
+	"github.com/graphalloc/graphalloc/internal/explorer"
+	"github.com/graphalloc/graphalloc/results"
+)
+
+// serve: the web explorer. The page (internal/explorer, embedded) sends a
+// run's flags as the query of /api/run; the server parses them with run's
+// own parser and setup (runOptions.parse, runOptions.setup), runs them on
+// alloc.Run and streams a snapshot per finished trial as server-sent
+// events. /api/download runs the same query again and writes what
+// `graphalloc run` writes: the same seed gives the same file.
+
+// serveOptions are the flags of serve.
+type serveOptions struct {
+	addr, data, maxMemory string
+	maxBinTrials          int64
+	maxBallTrials         int64
+}
+
+// graphPictureMax is the largest n whose per-bin loads the page draws.
+const graphPictureMax = 16384
+
+// serveKeys are the run flags the page may set, as query keys.
+var serveKeys = []string{"process", graphFlagName, "bins", "balls", "seed", "trials", "choices", "beta", "cap", "weights", "ties", "sample", "g", "sigma", "batch", "every", "engine", "expansion"}
+
+func cmdServe(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	var o serveOptions
+	fs := newFlags("serve", stdout, stderr)
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port); 127.0.0.1 keeps it to this machine")
+	fs.StringVar(&o.data, "data", "", "directory of graph files the page may name (file:NAME, relative to DIR); none if unset")
+	fs.StringVar(&o.maxMemory, "max-memory", "", "refuse runs estimated to need more memory than this (default: the memory available)")
+	fs.Int64Var(&o.maxBinTrials, "max-bin-trials", 1<<26, "refuse a request whose n·trials exceeds this")
+	fs.Int64Var(&o.maxBallTrials, "max-ball-trials", 1<<31, "refuse a request whose m·trials exceeds this")
+	if err := parseFlags(fs, args, 0); err != nil {
+		return err
+	}
+	if o.maxMemory != "" {
+		if _, err := parseBytes(o.maxMemory); err != nil {
+			return usagef("--max-memory: %v", err)
+		}
+	}
+	if o.data != "" {
+		st, err := os.Stat(o.data)
+		if err != nil || !st.IsDir() {
+			return usagef("--data: %s is not a directory", o.data)
+		}
+	}
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return usagef("--addr: %v", err)
+	}
+	srv := &http.Server{Handler: newServer(o, stderr), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stderr, "graphalloc: serving the explorer on http://%s/ (Ctrl-C stops)\n", ln.Addr())
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// server is the explorer's HTTP handler.
+type server struct {
+	opt    serveOptions
+	log    io.Writer
+	mux    *http.ServeMux
+	mu     sync.Mutex
+	active map[string]*running // the running simulation of each page slot
+}
+
+// running is a simulation in progress.
+type running struct{ cancel context.CancelFunc }
+
+func newServer(o serveOptions, log io.Writer) *server {
+	s := &server{opt: o, log: log, mux: http.NewServeMux(), active: map[string]*running{}}
+	static, err := fs.Sub(explorer.Files, "web")
+	if err != nil {
+		panic(err) // the embedded files: a build defect
+	}
+	s.mux.Handle("GET /", http.FileServerFS(static))
+	s.mux.HandleFunc("GET /api/run", s.handleRun)
+	s.mux.HandleFunc("GET /api/download", s.handleDownload)
+	s.mux.HandleFunc("GET /api/processes", func(w http.ResponseWriter, _ *http.Request) {
+		var names []string
+		for _, d := range alloc.Descriptors() {
+			names = append(names, d.Name)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(names)
+	})
+	return s
+}
+
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// cliMessage is err as the CLI prints it, "graphalloc: ..." on one line.
+func cliMessage(err error) string {
+	var b bytes.Buffer
+	report(&b, err)
+	return strings.TrimSpace(b.String())
+}
+
+// job is a request's run, set up by run's own code.
+type job struct {
+	o     runOptions
+	cfg   alloc.Config
+	head  results.Config
+	args  []string // the flags of the equivalent `graphalloc run`
+	notes string   // what setup wrote to stderr
+	graph graphgen.Graph
+	spec  graphgen.Spec
+	fset  *pflag.FlagSet
+}
+
+// resolveData checks a --graph value that names a file: only a relative
+// name under --data, no "..", no absolute path, no link out of it. It
+// returns the value to run with.
+func (s *server) resolveData(arg string) (string, error) {
+	sp, err := graphgen.ParseSpec(arg)
+	if err != nil || sp.Path == "" {
+		return arg, nil // run's parser reports a bad spec
+	}
+	if s.opt.data == "" {
+		return "", usagef("--graph: %s: this server has no --data directory; it reads no files", sp.Path)
+	}
+	p := sp.Path
+	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) {
+		return "", usagef("--graph: %s: an absolute path is refused; name a file under --data", p)
+	}
+	if slices.Contains(strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }), "..") {
+		return "", usagef("--graph: %s: '..' is refused; name a file under --data", p)
+	}
+	root, err := filepath.EvalSymlinks(s.opt.data)
+	if err != nil {
+		return "", usagef("--graph: the --data directory: %v", err)
+	}
+	full, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(p)))
+	if err != nil {
+		return "", usagef("--graph: %s: no such file under --data", p)
+	}
+	if rel, err := filepath.Rel(root, full); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", usagef("--graph: %s: leads out of --data; refused", p)
+	}
+	sp.Path = full
+	return sp.String(), nil
+}
+
+// setupJob turns a request's query into a run: the flags of `graphalloc
+// run`, parsed and set up by run's code, within the server's caps.
+func (s *server) setupJob(q url.Values) (*job, error) {
+	j := &job{}
+	for k := range q {
+		if k != "page" && k != "slot" && k != "format" && !slices.Contains(serveKeys, k) {
+			return nil, usagef("unknown parameter %q (allowed: %s)", k, strings.Join(serveKeys, ", "))
+		}
+	}
+	var runArgs []string
+	for _, k := range serveKeys {
+		v := strings.TrimSpace(q.Get(k))
+		if v == "" {
+			continue
+		}
+		j.args = append(j.args, "--"+k+"="+v)
+		if k == graphFlagName {
+			var err error
+			if v, err = s.resolveData(v); err != nil {
+				return nil, err
+			}
+		}
+		runArgs = append(runArgs, "--"+k+"="+v)
+	}
+	if s.opt.maxMemory != "" {
+		runArgs = append(runArgs, "--max-memory="+s.opt.maxMemory)
+	}
+	runArgs = append(runArgs, "--format=json")
+	var notes bytes.Buffer
+	fset, err := j.o.parse(runArgs, io.Discard, &notes)
+	j.fset = fset
+	if err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return nil, usagef("help is not a run")
+		}
+		return nil, err
+	}
+	// The caps, before anything is built: n from -n where it is given.
+	if n, err := parseCount(j.o.bins, 0); err == nil && fset.Changed("bins") && float64(n)*float64(j.o.trials) > float64(s.opt.maxBinTrials) {
+		return nil, usagef("n·trials = %d·%d is above this server's cap of %d (--max-bin-trials)", n, j.o.trials, s.opt.maxBinTrials)
+	}
+	j.cfg, j.head, _, err = j.o.setup(fset, &notes)
+	if err != nil {
+		return nil, err
+	}
+	if float64(j.cfg.N)*float64(j.o.trials) > float64(s.opt.maxBinTrials) {
+		return nil, usagef("n·trials = %d·%d is above this server's cap of %d (--max-bin-trials)", j.cfg.N, j.o.trials, s.opt.maxBinTrials)
+	}
+	if float64(j.cfg.M)*float64(j.o.trials) > float64(s.opt.maxBallTrials) {
+		return nil, usagef("m·trials = %d·%d is above this server's cap of %d (--max-ball-trials)", j.cfg.M, j.o.trials, s.opt.maxBallTrials)
+	}
+	if j.cfg.Every == 0 {
+		// The series of the picture: about 20 points (and the same flag in
+		// the command, so that run gives the same file).
+		j.cfg.Every = max(1, j.cfg.M/20)
+		j.head.Every = j.cfg.Every
+		j.args = append(j.args, fmt.Sprintf("--every=%d", j.cfg.Every))
+	}
+	if orig, err := graphgen.ParseSpec(q.Get(graphFlagName)); err == nil && orig.FromFile() {
+		// The file as the page named it (run in --data gives this file).
+		j.head.Graph = orig.String()
+	}
+	j.notes = notes.String()
+	if sp, err := graphgen.ParseSpec(j.o.graph); err == nil {
+		j.spec = sp
+	}
+	return j, nil
+}
+
+// command is the job's equivalent command line.
+func (j *job) command(format string) string {
+	parts := []string{"graphalloc", "run"}
+	for _, a := range j.args {
+		parts = append(parts, shellQuote(a))
+	}
+	return strings.Join(append(parts, "-f", format), " ")
+}
+
+// shellQuote quotes s for a POSIX shell where it needs it.
+func shellQuote(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_=.,:/^+", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// trialList is 0..trials-1.
+func (j *job) trialList() []int {
+	ts := make([]int, j.o.trials)
+	for i := range ts {
+		ts[i] = i
+	}
+	return ts
+}
+
+// runAll runs every trial and returns them in trial order (the file run
+// writes).
+func (j *job) runAll(ctx context.Context) (*results.File, error) {
+	var all []alloc.Result
+	err := alloc.Run(ctx, j.cfg, j.trialList(), j.o.workers, func(r alloc.Result) error {
+		all = append(all, r)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(all, func(a, b alloc.Result) int { return a.Trial - b.Trial })
+	sum, err := results.Summarize(j.head, all)
+	if err != nil {
+		return nil, err
+	}
+	return &results.File{Config: j.head, Trials: all, Summary: sum}, nil
+}
+
+// httpError writes err as JSON {"error": the CLI's message}.
+func httpError(w http.ResponseWriter, status int, err error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]string{"error": cliMessage(err)})
+}
+
+// handleDownload writes the run's JSON, CSV or PNG, as run -f json|csv and
+// --plot FILE.png write them.
+func (s *server) handleDownload(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	format := q.Get("format")
+	if format != "json" && format != "csv" && format != "png" {
+		httpError(w, http.StatusBadRequest, usagef("format: want json, csv or png, got %q", format))
+		return
+	}
+	j, err := s.setupJob(q)
+	if err != nil {
+		httpError(w, http.StatusBadRequest, err)
+		return
+	}
+	f, err := j.runAll(r.Context())
+	if err != nil {
+		httpError(w, http.StatusInternalServerError, err)
+		return
+	}
+	var b bytes.Buffer
+	switch format {
+	case "png":
+		fig, err := results.RunFigure(j.head, f.Trials)
+		if err == nil {
+			// The options of run --plot FILE.png without figure flags.
+			opts, err := j.o.ff.options(j.fset, "--plot", "run.png")
+			if err == nil {
+				err = fig.Draw(&b, opts)
+			}
+		}
+		if err != nil {
+			httpError(w, http.StatusInternalServerError, err)
+			return
+		}
+		w.Header().Set("Content-Type", "image/png")
+	default:
+		if err := results.Write(&b, format, f); err != nil {
+			httpError(w, http.StatusInternalServerError, err)
+			return
+		}
+		w.Header().Set("Content-Type", map[string]string{"json": "application/json", "csv": "text/csv"}[format])
+	}
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", "graphalloc-run."+format))
+	w.Write(b.Bytes())
+}
+
+// graphPicture is what the page needs to draw the graph: its kind, the
+// torus side, and for other graphs the edges (for a layout computed once
+// on the page).
+type graphPicture struct {
+	Kind  string  `json:"kind"`
+	N     int     `json:"n"`
+	Dim   int     `json:"dim,omitempty"`
+	Side  int     `json:"side,omitempty"`
+	Edges [][]int `json:"edges,omitempty"`
+}
+
+// picture describes the job's graph for the page; nil above
+// graphPictureMax bins.
+func (j *job) picture() *graphPicture {
+	n := j.cfg.N
+	if n > graphPictureMax {
+		return nil
+	}
+	kind := j.spec.Kind
+	if j.cfg.Process != nil && alloc.Describe(j.cfg.Process).Uses&alloc.ParamGraph == 0 {
+		kind = "complete"
+	}
+	p := &graphPicture{Kind: kind, N: n}
+	switch kind {
+	case "cycle", "complete":
+		return p
+	case "torus":
+		p.Dim = 2
+		if d, err := fmt.Sscan(j.spec.Params["dim"], &p.Dim); d != 1 || err != nil {
+			p.Dim = 2
+		}
+		p.Side = int(math.Round(math.Pow(float64(n), 1/float64(p.Dim))))
+		return p
+	}
+	if j.graph == nil {
+		return p
+	}
+	for v := range n {
+		j.graph.Visit(v, func(w int, _ int64) bool {
+			if v < w {
+				p.Edges = append(p.Edges, []int{v, w})
+			}
+			return len(p.Edges) >= 1<<18
+		})
+	}
+	return p
+}
+
+// buildGraph rebuilds the job's graph for the picture, exactly as setup
+// built it (the same spec, n and graph stream of the seed).
+func (j *job) buildGraph() {
+	if j.cfg.N > graphPictureMax || j.spec.Kind == "" || j.spec.Kind == "cycle" || j.spec.Kind == "torus" || j.spec.Kind == "complete" {
+		return
+	}
+	if d := alloc.Describe(j.cfg.Process); d == nil || d.Uses&alloc.ParamGraph == 0 {
+		return
+	}
+	maxN, why := binsLimit(j.o.engine, alloc.Describe(j.cfg.Process), j.o.graph)
+	gf, err := parseGraph(j.o.graph, j.o.bins, true, maxN, why)
+	if err != nil {
+		return
+	}
+	gf.n = int64(j.cfg.N)
+	if g, _, err := gf.build(j.o.seed, io.Discard); err == nil {
+		j.graph = g
+	}
+}
+
+// configEvent is the first event of a run: its config, the equivalent
+// command, setup's notes and the graph picture.
+type configEvent struct {
+	Config  results.Config `json:"config"`
+	Command string         `json:"command"`
+	Notes   string         `json:"notes,omitempty"`
+	Graph   *graphPicture  `json:"graph"`
+}
+
+// snapshot is one server-sent event of a run in progress.
+type snapshot struct {
+	Done    int             `json:"done"`
+	Trials  int             `json:"trials"`
+	Final   bool            `json:"final"`
+	Results []alloc.Result  `json:"results"` // the finished trials, in trial order
+	Summary results.Summary `json:"summary"`
+	Loads   []uint32        `json:"loads,omitempty"` // the loads of the lowest finished trial (n ≤ 16384; trial 0 when final)
+	Trial   int             `json:"trial"`           // whose loads
+}
+
+// handleRun streams a run as server-sent events: "config" (the config,
+// the command, the graph picture), "snapshot" after trials finish,
+// "done" with the last snapshot, or "fail" with the CLI's message.
+func (s *server) handleRun(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	send := func(event string, v any) {
+		b, _ := json.Marshal(v)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
+		fl.Flush()
+	}
+	q := r.URL.Query()
+	// One simulation per page slot: a new run cancels the old one.
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	slot := q.Get("page") + "/" + q.Get("slot")
+	s.mu.Lock()
+	if old, ok := s.active[slot]; ok {
+		old.cancel()
+	}
+	me := &running{cancel}
+	s.active[slot] = me
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		// Only if it is still ours (a newer run may have taken the slot).
+		if s.active[slot] == me {
+			delete(s.active, slot)
+		}
+		s.mu.Unlock()
+	}()
+
+	j, err := s.setupJob(q)
+	if err != nil {
+		send("fail", map[string]string{"error": cliMessage(err)})
+		return
+	}
+	j.buildGraph()
+	send("config", configEvent{Config: j.head, Command: j.command("json"), Notes: strings.TrimSpace(j.notes), Graph: j.picture()})
+
+	var mu sync.Mutex
+	var last []uint32
+	lastTrial := -1
+	cfg := j.cfg
+	if cfg.N <= graphPictureMax {
+		cfg.Loads = func(i int, loads []uint32) {
+			// The lowest trial so far: trial 0's loads in the end, whatever
+			// order the workers finish in.
+			mu.Lock()
+			if lastTrial < 0 || i < lastTrial {
+				last = append(last[:0], loads...)
+				lastTrial = i
+			}
+			mu.Unlock()
+		}
+	}
+	if cfg.Check() != nil {
+		cfg.Loads = nil // a rule without per-bin loads (weighted balls, the level engine): no picture
+	}
+	if cfg.Loads != nil && !s.frames(ctx, cfg, send) {
+		return
+	}
+	var all []alloc.Result
+	snap := func(final bool) *snapshot {
+		sorted := slices.Clone(all)
+		slices.SortFunc(sorted, func(a, b alloc.Result) int { return a.Trial - b.Trial })
+		sum, err := results.Summarize(j.head, sorted)
+		if err != nil {
+			return nil
+		}
+		mu.Lock()
+		sn := &snapshot{Done: len(sorted), Trials: j.o.trials, Final: final, Results: sorted, Summary: sum, Loads: slices.Clone(last), Trial: lastTrial}
+		mu.Unlock()
+		return sn
+	}
+	lastSent := time.Time{}
+	err = alloc.Run(ctx, cfg, j.trialList(), j.o.workers, func(res alloc.Result) error {
+		all = append(all, res)
+		if time.Since(lastSent) > 150*time.Millisecond && len(all) < j.o.trials {
+			if sn := snap(false); sn != nil {
+				send("snapshot", sn)
+			}
+			lastSent = time.Now()
+		}
+		return nil
+	})
+	if err != nil {
+		if ctx.Err() == nil {
+			send("fail", map[string]string{"error": cliMessage(err)})
+		}
+		return
+	}
+	if sn := snap(true); sn != nil {
+		send("done", sn)
+	}
+}
+
+// frameBudget bounds the balls the frames of a run replay (about 10.5 m).
+const frameBudget = 1 << 25
+
+// frame is the loads of trial 0 after its first Balls balls.
+type frame struct {
+	Balls int64    `json:"balls"`
+	Loads []uint32 `json:"loads"`
+}
+
+// frames sends the picture's frames: trial 0 run with m = k·m/20 balls,
+// k = 1..20, each the state of the process after that many balls (the
+// same seed and trial; a run of -m k·m/20 gives it). It returns false if
+// the request ended.
+func (s *server) frames(ctx context.Context, cfg alloc.Config, send func(string, any)) bool {
+	if cfg.M < 20 || cfg.M > frameBudget*2/21 {
+		return true
+	}
+	var loads []uint32
+	prev := int64(0)
+	for k := int64(1); k <= 20; k++ {
+		c := cfg
+		c.M, c.Every = cfg.M*k/20, 0
+		if c.M == prev {
+			continue
+		}
+		prev = c.M
+		c.Loads = func(_ int, l []uint32) { loads = append(loads[:0], l...) }
+		if c.Check() != nil {
+			return true
+		}
+		if err := alloc.Run(ctx, c, []int{0}, 1, func(alloc.Result) error { return nil }); err != nil {
+			return ctx.Err() == nil
+		}
+		send("frame", frame{Balls: c.M, Loads: loads})
+	}
+	return true
+}

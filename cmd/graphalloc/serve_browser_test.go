@@ -1,0 +1,182 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/graphalloc/graphalloc/alloc"
+)
+
+// The explorer in a real browser: chromedp drives the distribution's
+// chromium, headless. It runs only with GRAPHALLOC_BROWSER=1 (.ci/run sets
+// it after installing chromium), so that go test ./... stays fast; with
+// GRAPHALLOC_EXPLORER_SHOT=FILE it also saves the side-by-side screenshot
+// of the README (docs/explorer.png) to FILE.
+
+// findChromium returns the path of a chromium or chrome binary, or "".
+func findChromium() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// trialRows is what the page shows of each trial: trial, max load, load
+// counts, as text.
+func trialRows(rs []alloc.Result) [][]string {
+	var rows [][]string
+	for _, r := range rs {
+		var counts []string
+		for _, c := range r.LoadCounts {
+			counts = append(counts, strconv.FormatInt(c, 10))
+		}
+		rows = append(rows, []string{strconv.Itoa(r.Trial), strconv.FormatFloat(r.MaxLoad, 'f', -1, 64), strings.Join(counts, " ")})
+	}
+	return rows
+}
+
+// cliTrials runs graphalloc with a command line as the page shows it and
+// returns its trials.
+func cliTrials(t *testing.T, command string) []alloc.Result {
+	t.Helper()
+	args := strings.Fields(strings.TrimPrefix(command, "graphalloc "))
+	out, msg := cliRun(t, args...)
+	if msg != "" {
+		t.Fatalf("%s: %s", command, msg)
+	}
+	var f struct{ Trials []alloc.Result }
+	if err := json.Unmarshal([]byte(out), &f); err != nil {
+		t.Fatal(err)
+	}
+	return f.Trials
+}
+
+func TestExplorerInBrowser(t *testing.T) {
+	if os.Getenv("GRAPHALLOC_BROWSER") == "" {
+		t.Skip("browser test: set GRAPHALLOC_BROWSER=1 to run it (needs chromium; .ci/run does)")
+	}
+	if testing.Short() {
+		t.Skip("browser test: skipped in -short mode")
+	}
+	bin := findChromium()
+	if bin == "" {
+		t.Skip("browser test: no chromium found (apt-get install -y chromium)")
+	}
+	ts := httptest.NewServer(newServer(serveOptions{maxBinTrials: 1 << 26, maxBallTrials: 1 << 31}, os.Stderr))
+	defer ts.Close()
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.WindowSize(1500, 1250))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelA()
+	ctx, cancelC := chromedp.NewContext(actx, chromedp.WithBrowserOption(chromedp.WithConsolef(func(f string, a ...any) { t.Logf("console: "+f, a...) })))
+	defer cancelC()
+	ctx, cancelT := context.WithTimeout(ctx, 30*time.Second)
+	defer cancelT()
+
+	// rows reads the trial table of panel slot.
+	rows := func(slot string) [][]string {
+		js := `Array.from(document.querySelectorAll("#` + slot + `-trials tbody tr")).map(tr => Array.from(tr.cells).map(td => td.textContent))`
+		rs, err := chromedp.Run(ctx, chromedp.Evaluate[[][]string](js))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rs
+	}
+	// check compares panel slot, once done, with graphalloc run.
+	check := func(slot, wantCommand string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`#`+slot+`-status[data-state="done"]`))); err != nil {
+			body, _ := chromedp.Run(context.WithoutCancel(ctx), chromedp.Evaluate[string](`document.body.innerText`))
+			t.Fatalf("panel %s: waiting for the final snapshot: %v\n%s", slot, err, body)
+		}
+		command, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#`+slot+`-command`)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wantCommand != "" && command != wantCommand {
+			t.Errorf("panel %s: command %q, want %q", slot, command, wantCommand)
+		}
+		want := trialRows(cliTrials(t, command))
+		got := rows(slot)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("panel %s: the page shows\n%v\nbut %s gives\n%v", slot, got, command, want)
+		}
+	}
+
+	// The default configuration.
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS(`#panel-a button.run`)),
+		chromedp.Click(chromedp.CSS(`#run-both`))); err != nil {
+		t.Fatal(err)
+	}
+	check("a", "graphalloc run --process=graph --graph=cycle --bins=1024 --balls=16n --seed=1 --trials=10 --every=819 -f json")
+	check("b", "graphalloc run --process=graph --graph=regular:degree=4 --bins=1024 --balls=16n --seed=1 --trials=10 --every=819 -f json")
+	if err := chromedp.Do(ctx, chromedp.Sleep(2500*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if p := os.Getenv("GRAPHALLOC_SCREENSHOT_DIR"); p != "" {
+		dir = p // kept after the test (a CI artifact)
+	}
+	path := filepath.Join(dir, "explorer.png")
+	if err := os.WriteFile(path, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(os.Stderr, "browser test: screenshot of the explorer in %s\n", path)
+	if p := os.Getenv("GRAPHALLOC_EXPLORER_SHOT"); p != "" {
+		if err := os.WriteFile(p, shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// A permalink: both panels run from the URL alone.
+	attr, err := chromedp.Run(ctx, chromedp.AttributeValue(chromedp.CSS(`#permalink`), "href"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := attr.Value
+	if !strings.Contains(link, "a.graph=cycle") || !strings.Contains(link, "b.graph=regular%3Adegree%3D4") {
+		t.Errorf("permalink %q", link)
+	}
+	perma := ts.URL + "/?a.process=graph&a.graph=torus%3Adim%3D2&a.bins=256&a.balls=4n&a.seed=3&a.trials=3&b.process=greedy&b.bins=1000&b.seed=9&b.trials=2"
+	if err := chromedp.Do(ctx, chromedp.Navigate(perma)); err != nil {
+		t.Fatal(err)
+	}
+	check("a", "graphalloc run --process=graph --graph=torus:dim=2 --bins=256 --balls=4n --seed=3 --trials=3 --every=51 -f json")
+	check("b", "graphalloc run --process=greedy --bins=1000 --seed=9 --trials=2 --every=50 -f json")
+
+	// A bad spec: the page shows the CLI's message.
+	if err := chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.CSS(`#panel-a input[name="graph"]`), "torus:dimension=2"),
+		chromedp.Click(chromedp.CSS(`#panel-a button.run`)),
+		chromedp.WaitVisible(chromedp.CSS(`#a-status[data-state="failed"]`))); err != nil {
+		t.Fatal(err)
+	}
+	msg, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#a-error`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, want := cliRun(t, "run", "--process=graph", "--graph=torus:dimension=2", "--bins=256", "--balls=4n", "--seed=3", "--trials=3")
+	if want == "" || msg != want {
+		t.Errorf("bad spec: the page shows %q, run says %q", msg, want)
+	}
+}

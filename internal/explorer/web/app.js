@@ -1,0 +1,289 @@
+// The graphalloc explorer: two configurations side by side, each run by
+// the server (/api/run, server-sent events) on the engine of graphalloc run.
+"use strict";
+
+const KEYS = ["process", "graph", "bins", "balls", "seed", "trials", "choices", "beta", "sample", "ties", "g", "sigma", "batch", "cap", "weights", "every"];
+const DEFAULTS = {
+  a: { process: "graph", graph: "cycle", bins: "1024", balls: "16n", seed: "1", trials: "10" },
+  b: { process: "graph", graph: "regular:degree=4", bins: "1024", balls: "16n", seed: "1", trials: "10" },
+};
+const PAGE = Math.random().toString(36).slice(2);
+const panels = {};
+
+function query(slot) {
+  const p = new URLSearchParams();
+  const f = panels[slot].form;
+  for (const k of KEYS) {
+    const v = f.elements[k].value.trim();
+    if (v !== "") p.set(k, v);
+  }
+  return p;
+}
+
+function permalink() {
+  const p = new URLSearchParams();
+  for (const slot of ["a", "b"]) {
+    if (!panels[slot]) continue;
+    for (const [k, v] of query(slot)) p.set(slot + "." + k, v);
+  }
+  return location.pathname + "?" + p.toString();
+}
+
+function updateLinks(slot) {
+  const q = query(slot).toString();
+  const el = panels[slot].el;
+  for (const f of ["json", "csv", "png"]) {
+    const a = el.querySelector(".dl-" + f);
+    a.href = "api/download?format=" + f + "&" + q;
+    a.download = "graphalloc-" + slot + "." + f;
+  }
+  document.getElementById("permalink").href = permalink();
+}
+
+function setup(slot, values) {
+  const el = document.getElementById("panel-template").content.firstElementChild.cloneNode(true);
+  el.id = "panel-" + slot;
+  el.querySelector(".title").textContent = slot === "a" ? "Configuration A" : "Configuration B";
+  const form = el.querySelector("form");
+  for (const k of KEYS) form.elements[k].value = values[k] ?? "";
+  const P = { el, form, source: null, graph: null, layout: null };
+  panels[slot] = P;
+  // Stable ids for the tests and for the eye.
+  el.querySelector(".error").id = slot + "-error";
+  el.querySelector(".status").id = slot + "-status";
+  el.querySelector("table.trials").id = slot + "-trials";
+  el.querySelector(".command").id = slot + "-command";
+  form.addEventListener("submit", (e) => { e.preventDefault(); run(slot); });
+  form.addEventListener("input", () => updateLinks(slot));
+  document.getElementById("panels").appendChild(el);
+  updateLinks(slot);
+}
+
+function run(slot) {
+  const P = panels[slot];
+  if (P.source) P.source.close(); // one simulation per panel: the server cancels the old one too
+  history.replaceState(null, "", permalink());
+  updateLinks(slot);
+  const err = P.el.querySelector(".error");
+  err.hidden = true; err.textContent = "";
+  P.el.querySelector(".status").textContent = "starting…";
+  P.el.querySelector(".status").dataset.state = "running";
+  P.el.querySelector("tbody").innerHTML = "";
+  const src = new EventSource("api/run?page=" + PAGE + "&slot=" + slot + "&" + query(slot).toString());
+  P.source = src;
+  src.addEventListener("config", (e) => {
+    const c = JSON.parse(e.data);
+    P.config = c.config;
+    P.graph = c.graph; P.layout = null;
+    P.el.querySelector(".command").textContent = c.command;
+    if (c.notes) { err.hidden = false; err.textContent = c.notes; }
+  });
+  P.frames = []; P.last = null;
+  if (P.timer) { clearInterval(P.timer); P.timer = null; }
+  src.addEventListener("frame", (e) => {
+    // Trial 0 after k·m/20 balls: shown one every 80 ms, then the last snapshot.
+    P.frames.push(JSON.parse(e.data));
+    if (P.timer) return;
+    P.timer = setInterval(() => {
+      const f = P.frames.shift();
+      if (f) { drawGraph(P, { loads: f.loads, trial: 0, balls: f.balls }); return; }
+      clearInterval(P.timer); P.timer = null;
+      if (P.last) drawGraph(P, P.last);
+    }, 80);
+  });
+  src.addEventListener("snapshot", (e) => show(slot, JSON.parse(e.data)));
+  src.addEventListener("done", (e) => { src.close(); show(slot, JSON.parse(e.data)); });
+  src.addEventListener("fail", (e) => {
+    src.close();
+    err.hidden = false;
+    err.textContent = JSON.parse(e.data).error;
+    const st = P.el.querySelector(".status");
+    st.textContent = "failed"; st.dataset.state = "failed";
+  });
+  src.onerror = () => { if (src.readyState === EventSource.CLOSED) return; src.close(); };
+}
+
+function show(slot, s) {
+  const P = panels[slot];
+  const st = P.el.querySelector(".status");
+  const sum = s.summary;
+  st.textContent = (s.final ? "done" : "running") + ": " + s.done + "/" + s.trials + " trials; max load mean " +
+    fmt(sum.max_load.mean) + ", gap mean " + fmt(sum.gap.mean);
+  st.dataset.state = s.final ? "done" : "running";
+  const tb = P.el.querySelector("tbody");
+  tb.innerHTML = "";
+  for (const r of s.results) {
+    const tr = document.createElement("tr");
+    for (const v of [r.trial, r.max_load, (r.load_counts || []).join(" ")]) {
+      const td = document.createElement("td"); td.textContent = String(v); tr.appendChild(td);
+    }
+    tb.appendChild(tr);
+  }
+  drawDist(P, s);
+  drawSeries(P, s);
+  P.last = s;
+  if (!P.timer) drawGraph(P, s);
+}
+
+function fmt(x) { return Number.isInteger(x) ? String(x) : x.toFixed(3); }
+
+function axes(ctx, w, h) {
+  ctx.clearRect(0, 0, w, h);
+  ctx.strokeStyle = "#999"; ctx.beginPath();
+  ctx.moveTo(40, 10); ctx.lineTo(40, h - 25); ctx.lineTo(w - 10, h - 25); ctx.stroke();
+  ctx.fillStyle = "#333"; ctx.font = "11px sans-serif";
+}
+
+// The fraction of bins with load ≥ i, mean over the trials, against the
+// fluid limit's tails s_i.
+function drawDist(P, s) {
+  const cv = P.el.querySelector("canvas.dist"), ctx = cv.getContext("2d"), w = cv.width, h = cv.height;
+  axes(ctx, w, h);
+  const tails = [];
+  for (const r of s.results) {
+    const c = r.load_counts || [];
+    const n = c.reduce((a, b) => a + b, 0);
+    let acc = 0;
+    for (let i = c.length - 1; i >= 0; i--) { acc += c[i]; tails[i] = (tails[i] || 0) + acc / n / s.results.length; }
+  }
+  const fluid = (s.summary.fluid && s.summary.fluid.tails) || [];
+  const top = Math.max(tails.length, Math.min(fluid.length, tails.length + 3), 1);
+  // From just below the loads every bin reaches (fraction 1) to the top.
+  let first = 0;
+  while (first + 1 < tails.length && tails[first + 1] >= 0.9999 && (fluid[first + 1] === undefined || fluid[first + 1] >= 0.9999)) first++;
+  const L = top - first;
+  const lo = 1e-6, y = (v) => 10 + (h - 35) * (Math.log10(Math.max(v, lo)) / Math.log10(lo));
+  const bw = (w - 60) / L;
+  for (let e = 0; e >= -6; e -= 2) { ctx.fillText("1e" + e, 4, y(Math.pow(10, e)) + 4); }
+  for (let k = 0; k < L; k++) {
+    const i = first + k, x = 45 + k * bw;
+    if (tails[i] > 0) { ctx.fillStyle = "#4a78b0"; ctx.fillRect(x, y(tails[i]), bw * 0.8, h - 25 - y(tails[i])); }
+    if (fluid[i] > 0) { ctx.fillStyle = "#d0452a"; ctx.beginPath(); ctx.arc(x + bw * 0.4, y(fluid[i]), 3.5, 0, 7); ctx.fill(); }
+    ctx.fillStyle = "#333";
+    if (L <= 30 || k % 5 === 0) ctx.fillText(String(i), x + bw * 0.3, h - 12);
+  }
+  const note = fluid.length ? "• fluid limit" : "no fluid limit for this process";
+  ctx.fillStyle = "rgba(255,255,255,0.85)"; ctx.fillRect(w - 175, 6, 170, 16);
+  ctx.fillStyle = "#d0452a"; ctx.fillText(note, w - 170, 18);
+}
+
+// The gap and max − min against m/n, from the summary's series.
+function drawSeries(P, s) {
+  const cv = P.el.querySelector("canvas.series"), ctx = cv.getContext("2d"), w = cv.width, h = cv.height;
+  axes(ctx, w, h);
+  const ser = s.summary.series || [];
+  if (!ser.length) return;
+  const xmax = ser[ser.length - 1].load || 1;
+  const ymax = Math.max(1, ...ser.map((p) => Math.max(p.spread, p.gap))) * 1.1;
+  const X = (v) => 40 + (w - 50) * v / xmax, Y = (v) => h - 25 - (h - 35) * v / ymax;
+  for (const [key, col] of [["gap", "#4a78b0"], ["spread", "#d0452a"]]) {
+    ctx.strokeStyle = col; ctx.beginPath();
+    ser.forEach((p, i) => { i ? ctx.lineTo(X(p.load), Y(p[key])) : ctx.moveTo(X(p.load), Y(p[key])); });
+    ctx.stroke();
+  }
+  ctx.fillStyle = "#4a78b0"; ctx.fillText("gap", 50, 20);
+  ctx.fillStyle = "#d0452a"; ctx.fillText("max − min", 80, 20);
+  ctx.fillStyle = "#333";
+  ctx.fillText(fmt(ymax), 4, 16); ctx.fillText("0", 28, h - 25);
+  ctx.fillText("m/n = " + fmt(xmax), w - 80, h - 8);
+}
+
+function colour(t) { // t in [0, 1]: blue, white, red
+  t = Math.max(0, Math.min(1, t));
+  const a = t < 0.5 ? [49, 104, 172] : [250, 250, 250], b = t < 0.5 ? [250, 250, 250] : [196, 40, 30];
+  const u = t < 0.5 ? t * 2 : t * 2 - 1;
+  return "rgb(" + a.map((v, i) => Math.round(v + (b[i] - v) * u)).join(",") + ")";
+}
+
+// A layout computed once: a spectral layout (two smooth vectors of the
+// random walk, by power iteration), which keeps neighbours close.
+function layout(g) {
+  const n = g.n, adj = Array.from({ length: n }, () => []);
+  for (const [u, v] of g.edges || []) { adj[u].push(v); adj[v].push(u); }
+  let seed = 12345;
+  const rnd = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648 - 0.5; };
+  const vecs = [];
+  for (let k = 0; k < 2; k++) {
+    let x = Float64Array.from({ length: n }, rnd);
+    for (let it = 0; it < 120; it++) {
+      const y = new Float64Array(n);
+      for (let v = 0; v < n; v++) {
+        let sum = 0; for (const w of adj[v]) sum += x[w];
+        y[v] = 0.5 * x[v] + 0.5 * (adj[v].length ? sum / adj[v].length : x[v]);
+      }
+      let mean = 0; for (const v of y) mean += v; mean /= n;
+      for (let v = 0; v < n; v++) y[v] -= mean;
+      for (const o of vecs) { let d = 0; for (let v = 0; v < n; v++) d += y[v] * o[v]; for (let v = 0; v < n; v++) y[v] -= d * o[v]; }
+      let norm = 0; for (const v of y) norm += v * v; norm = Math.sqrt(norm) || 1;
+      for (let v = 0; v < n; v++) y[v] /= norm;
+      x = y;
+    }
+    vecs.push(x);
+  }
+  // Spread the points: rank-normalise each coordinate.
+  return vecs.map((x) => {
+    const idx = Array.from({ length: n }, (_, i) => i).sort((a, b) => x[a] - x[b]);
+    const r = new Float64Array(n); idx.forEach((v, i) => { r[v] = (i + 0.5) / n; }); return r;
+  });
+}
+
+function drawGraph(P, s) {
+  const cv = P.el.querySelector("canvas.graph"), ctx = cv.getContext("2d"), w = cv.width, h = cv.height;
+  ctx.clearRect(0, 0, w, h);
+  const g = P.graph, loads = s.loads;
+  const cap = P.el.querySelector(".graph-caption");
+  if (!g || !loads || !loads.length) { ctx.fillStyle = "#555"; ctx.fillText("n > 16384: no picture of the graph", 20, 30); return; }
+  const mean = (s.balls ?? P.config.m) / P.config.n;
+  let mx = 0; for (const v of loads) mx = Math.max(mx, Math.abs(v - mean));
+  const c = (v) => colour(0.5 + 0.5 * (v - mean) / (mx || 1));
+  const when = s.balls !== undefined && s.balls < P.config.m ? " after " + s.balls + " balls" : "";
+  cap.textContent = (P.config.graph || g.kind) + " coloured by load (trial " + s.trial + when + "; blue below m/n = " + fmt(mean) + ", red above, ±" + fmt(mx) + ")";
+  const n = g.n;
+  if (g.kind === "cycle") {
+    // A ring of arcs, one a bin, vertex 0 at the top, clockwise.
+    const R = w / 2 - 30;
+    ctx.lineWidth = 36;
+    for (let v = 0; v < n; v++) {
+      const a = 2 * Math.PI * v / n - Math.PI / 2;
+      ctx.strokeStyle = c(loads[v]); ctx.beginPath();
+      ctx.arc(w / 2, h / 2, R, a, a + 2 * Math.PI / n + 0.002); ctx.stroke();
+    }
+    ctx.lineWidth = 1;
+    return;
+  }
+  if (g.kind === "torus" || g.kind === "complete" || !g.edges) {
+    const cols = g.kind === "torus" ? g.side : Math.ceil(Math.sqrt(n)), rows = Math.ceil(n / cols);
+    const cw = w / cols, ch = h / rows;
+    for (let v = 0; v < n; v++) { ctx.fillStyle = c(loads[v]); ctx.fillRect((v % cols) * cw, Math.floor(v / cols) * ch, Math.ceil(cw), Math.ceil(ch)); }
+    return;
+  }
+  if (!P.layout) P.layout = layout(g);
+  const [X, Y] = P.layout, px = (v) => 10 + (w - 20) * X[v], py = (v) => 10 + (h - 20) * Y[v];
+  if (g.edges.length <= 20000) {
+    ctx.strokeStyle = "rgba(0,0,0,0.08)"; ctx.beginPath();
+    for (const [u, v] of g.edges) { ctx.moveTo(px(u), py(u)); ctx.lineTo(px(v), py(v)); }
+    ctx.stroke();
+  }
+  const r = Math.max(1.2, Math.min(5, 200 / Math.sqrt(n)));
+  for (let v = 0; v < n; v++) { ctx.fillStyle = c(loads[v]); ctx.beginPath(); ctx.arc(px(v), py(v), r, 0, 7); ctx.fill(); }
+}
+
+async function main() {
+  try {
+    const ps = await (await fetch("api/processes")).json();
+    const dl = document.getElementById("processes");
+    for (const p of ps) { const o = document.createElement("option"); o.value = p; dl.appendChild(o); }
+  } catch (e) { /* the list is a convenience */ }
+  const url = new URLSearchParams(location.search);
+  let fromURL = false;
+  for (const slot of ["a", "b"]) {
+    const v = {};
+    let any = false;
+    for (const k of KEYS) if (url.has(slot + "." + k)) { v[k] = url.get(slot + "." + k); any = true; }
+    fromURL = fromURL || any;
+    setup(slot, any ? v : DEFAULTS[slot]);
+  }
+  document.getElementById("run-both").addEventListener("click", () => { run("a"); run("b"); });
+  if (fromURL) { run("a"); run("b"); }
+}
+main();
