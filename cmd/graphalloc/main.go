@@ -12,6 +12,7 @@
 //	graphalloc fluid    print the fluid-limit prediction of the load distribution
 //	graphalloc merge    merge the outputs of a sharded run or compare into one
 //	graphalloc plot     redraw the figure of a saved result as PNG, SVG or PDF
+//	graphalloc serve    the web explorer: watch a process run, two side by side
 //	graphalloc version  print the version
 //
 // Run `graphalloc CMD --help` for the flags of a command, with examples.
@@ -102,5 +103,5 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		fmt.Fprint(stdout, helpText("graphalloc"))
 		return nil
 	}
-	return usagef("unknown command %q (commands: run, compare, study, gen, info, bounds, fluid, merge, plot, version)", args[0])
+	return usagef("unknown command %q (commands: run, compare, study, gen, info, bounds, fluid, merge, plot, serve, version)", args[0])
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/internal/explorer"
 	"github.com/graphalloc/graphalloc/results"
+	"github.com/graphalloc/graphalloc/study"
 )
 
 // serve: the web explorer. The page (internal/explorer, embedded) sends a
@@ -59,7 +60,7 @@ func cmdServe(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		return err
 	}
 	if o.maxMemory != "" {
-		if _, err := parseBytes(o.maxMemory); err != nil {
+		if _, err := study.ParseBytes(o.maxMemory); err != nil {
 			return usagef("--max-memory: %v", err)
 		}
 	}
@@ -211,7 +212,7 @@ func (s *server) setupJob(q url.Values) (*job, error) {
 		return nil, err
 	}
 	// The caps, before anything is built: n from -n where it is given.
-	if n, err := parseCount(j.o.bins, 0); err == nil && fset.Changed("bins") && float64(n)*float64(j.o.trials) > float64(s.opt.maxBinTrials) {
+	if n, err := study.ParseCount(j.o.bins, 0); err == nil && fset.Changed("bins") && float64(n)*float64(j.o.trials) > float64(s.opt.maxBinTrials) {
 		return nil, usagef("n·trials = %d·%d is above this server's cap of %d (--max-bin-trials)", n, j.o.trials, s.opt.maxBinTrials)
 	}
 	j.cfg, j.head, _, err = j.o.setup(fset, &notes)
