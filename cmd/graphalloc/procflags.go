@@ -19,6 +19,7 @@ type processFlags struct {
 	beta                                              float64
 	g                                                 int
 	sigma                                             float64
+	memory, k                                         int
 }
 
 // processList is the list of processes for a help text.
@@ -41,6 +42,8 @@ func (o *processFlags) add(fs *pflag.FlagSet, defProcess, processHelp string) {
 	fs.StringVar(&o.sample, "sample", "edge", "graph sampling: edge (uniform edge) or vertex (uniform vertex, then uniform neighbour)")
 	fs.IntVar(&o.g, "g", 1, "threshold g >= 0 of -p g-bounded and g-myopic: two loads within g are compared by the adversary (g-bounded) or a coin (g-myopic); not -g, the graph")
 	fs.Float64Var(&o.sigma, "sigma", 1, "noise σ >= 0 of -p noisy: each candidate's load is read as load + N(0, σ²)")
+	fs.IntVar(&o.memory, "memory", 1, "memory K >= 0 of -p memory: the K least loaded candidates of the last ball are candidates again")
+	fs.IntVar(&o.k, "k", 1, "balls per round k of -p kd-choice, 1 <= k <= d: each round puts k balls in the k least loaded of d uniform bins")
 }
 
 // flagParams maps the parameter flags to the parameters they set.
@@ -52,6 +55,7 @@ var flagParams = []struct {
 	{"sample", alloc.ParamSample}, {graphFlagName, alloc.ParamGraph}, {"expansion", alloc.ParamGraph},
 	{"sample", alloc.ParamGraph}, {graphFlagName, alloc.ParamGraph}, {"expansion", alloc.ParamGraph},
 	{"g", alloc.ParamG}, {"sigma", alloc.ParamSigma},
+	{"memory", alloc.ParamMemory}, {"k", alloc.ParamK},
 }
 
 // users lists the processes that read parameter p.
@@ -144,6 +148,18 @@ func (o *processFlags) params(fs *pflag.FlagSet, ds []*alloc.Descriptor) (alloc.
 	}
 	if uses&alloc.ParamSigma != 0 {
 		p.Sigma = o.sigma
+	}
+	if o.memory < 0 || o.memory > alloc.MaxMemory {
+		return p, usagef("--memory: need 0 <= K <= %d, got %d", alloc.MaxMemory, o.memory)
+	}
+	if o.k < 1 {
+		return p, usagef("--k: need k >= 1, got %d", o.k)
+	}
+	if uses&alloc.ParamMemory != 0 {
+		p.Memory = o.memory
+	}
+	if uses&alloc.ParamK != 0 {
+		p.K = o.k
 	}
 	if o.probeCap != "" {
 		c, err := parseCount(o.probeCap, 0)
