@@ -16,9 +16,10 @@ import (
 // least loaded it takes two balls in the round. K = 1 is Greedy[d]; K = D is
 // one-choice (every draw takes a ball).
 //
-// Bound: for 1 ≤ K < D and m = n, the maximum load is
-// ln ln n / ln(D/K) + O(1) w.h.p. when D ≥ 2K, and O(1)·ln ln n / ln(D/(D−K))
-// in general [Park17] (docs/theory.md).
+// Bound: Park gives tight bounds on the maximum load for every
+// 1 ≤ K < D at m = n, and for m > n when D ≥ 2K; graphalloc states only
+// the case K = 1, Greedy[d]'s ln ln n / ln d + O(1) [ABKU99] (see
+// docs/theory.md).
 //
 // Ties: among equally loaded slots the earlier draws are filled first. The
 // D draws are independent and identically distributed, so their order is

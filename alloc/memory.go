@@ -17,11 +17,11 @@ import (
 // is remembered"; the first ball of a trial has no memory. K = 0 is
 // Greedy[d], draw for draw.
 //
-// Bound: for d = K = 1 the maximum load at m = n is
-// ln ln n / (2 ln φ) + O(1) w.h.p., φ = (1+√5)/2 the golden ratio, better
-// than Greedy[2]'s ln ln n / ln 2 and equal to Vöcking's Left[2]; for
-// general d and K = 1, ln ln n / ln F_d + O(1) with F_d the larger root of
-// x² = d·x + 1 [MPS02] (docs/theory.md).
+// Bound: for d = K = 1 (one fresh bin and the one remembered) the maximum
+// load at m = n is ln ln n / (2 ln φ) + O(1) w.h.p., φ = (1+√5)/2 the golden
+// ratio: better than Greedy[2]'s ln ln n / ln 2, and the same as Vöcking's
+// Left[2] [MPS02]. For other d and K graphalloc states no bound (see
+// docs/theory.md).
 //
 // Ties: among the least loaded candidates the ball goes to a uniformly
 // random one, counted with multiplicity as Greedy's draws are (TiesRandom:
