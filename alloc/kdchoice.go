@@ -7,8 +7,8 @@ import (
 )
 
 // KD is the (k, d)-choice process of Park ("A generalization of multiple
-// choice balls-into-bins: tight bounds", Algorithmica 2017; after the
-// parallel allocations of Czumaj and Stemann): balls come in rounds of K;
+// choice balls-into-bins: tight bounds", arXiv:1201.3310): balls come in
+// rounds of K;
 // each round draws D ≥ K bins uniformly and independently (with
 // replacement) and places its K balls into the K least loaded of the D
 // draws, by the loads before the round. With multiplicity: the D draws are

@@ -345,7 +345,7 @@ func (q Query) weights() (alloc.WeightDist, error) {
 //	[KP06]   Kenthapadi, Panigrahy, Balanced allocation on graphs, SODA 2006
 //	[LS22a]  Los, Sauerwald, Balanced allocations with the choice of noise, PODC 2022 (J. ACM 2023)
 //	[MPS02]  Mitzenmacher, Prabhakar, Shah, Load balancing with memory, FOCS 2002
-//	[Park17] Park, A generalization of multiple choice balls-into-bins: tight bounds, Algorithmica 2017
+//	[Park17] Park, A generalization of multiple choice balls-into-bins: tight bounds, arXiv:1201.3310
 //	[LS22b]  Los, Sauerwald, Balanced allocations in batches: simplified and generalized, SPAA 2022
 //	[LS23]   Los, Sauerwald, Balanced allocations in batches: the tower of two choices, SPAA 2023
 //	[LS22]   Los, Sauerwald, Balanced allocations with the choice of noise, PODC 2022; J. ACM 2023
