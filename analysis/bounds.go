@@ -233,7 +233,7 @@ type Query struct {
 	EdgeConnectivity float64 // k, 0 if unknown (k = Δ is inferred for vertex-transitive families and random regular graphs)
 	Core             float64 // nonregular: vertices c in the dense core, 0 if unknown
 	CoreFraction     float64 // nonregular: fraction f of the edges with both ends in the core, 0 if unknown
-	Sample           string  // "edge" (uniform edge) or "vertex" (uniform vertex, then neighbour); "" means edge
+	Sample           string  // "edge" (uniform edge), "vertex" (uniform vertex, then neighbour) or "walk:len=L" (ends of two random walks); "" means edge
 	Ties             string  // the tie rule the process uses: "random" or "left"; "" means random (local search's O(1) bound needs random ties)
 
 	// Weighted balls ("weighted").
@@ -289,8 +289,8 @@ func (q Query) Validate() error {
 		return fmt.Errorf("analysis: query needs MinRank >= 0, got %g", q.MinRank)
 	case !fin(q.Balance) || (q.Balance != 0 && q.Balance < 1):
 		return fmt.Errorf("analysis: query needs Balance >= 1 (or 0 if unknown), got %g", q.Balance)
-	case q.Sample != "" && q.Sample != "edge" && q.Sample != "vertex":
-		return fmt.Errorf("analysis: unknown sampling rule %q (allowed: edge, vertex)", q.Sample)
+	case q.Sample != "" && q.Sample != "edge" && q.Sample != "vertex" && !strings.HasPrefix(q.Sample, "walk:len="):
+		return fmt.Errorf("analysis: unknown sampling rule %q (allowed: edge, vertex, walk:len=L)", q.Sample)
 	case !(q.G >= 0 && q.G <= alloc.MaxG) || q.G != math.Trunc(q.G):
 		return fmt.Errorf("analysis: query needs a whole threshold 0 <= g <= %d, got %g", alloc.MaxG, q.G)
 	case !(q.Memory >= 0 && q.Memory <= alloc.MaxMemory) || q.Memory != math.Trunc(q.Memory):
@@ -364,6 +364,9 @@ func Bounds(q Query) []Bound {
 		if q.Process == d.Name || (q.Process == "" && d.Family != alloc.FamilyRank) {
 			for _, b := range e.boundsFor(d) {
 				b.Process = d.Name
+				if d.Uses&alloc.ParamSample != 0 && strings.HasPrefix(e.q.Sample, "walk:") && !strings.Contains(b.Name, "any allocation strategy") {
+					b = e.notForWalks(b)
+				}
 				if e.q.Batch > 1 && !b.batched && d.Family != alloc.FamilyOneChoice {
 					b = e.sequentialOnly(b)
 				}
@@ -440,6 +443,18 @@ func (e *boundEnv) finish(b Bound) Bound {
 		b.Applies, b.Reason = false, e.bad
 	}
 	b.regimeNote, b.batched = "", false
+	return b
+}
+
+// notForWalks marks a statement about candidates drawn as an edge or a
+// vertex and a neighbour as not applying under walk sampling.
+func (e *boundEnv) notForWalks(b Bound) Bound {
+	why := fmt.Sprintf("stated for candidates drawn as an edge or a vertex and a neighbour; here each is the end of a random walk (%s; graphalloc states no bound for walk sampling, see docs/theory.md)", e.q.Sample)
+	if b.Applies {
+		b.Applies, b.Reason = false, why
+	} else {
+		b.Reason += "; also " + why
+	}
 	return b
 }
 
