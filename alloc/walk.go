@@ -6,17 +6,26 @@ import (
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
-// Walk sampling: each of a ball's two candidates is the end of an L-step
-// simple random walk from a uniform vertex, the two walks independent
-// (Pourmiri's "balanced allocation via random walks" and its follow-ups;
-// docs/theory.md). A step moves to a uniform neighbour of the current
-// vertex; an isolated vertex stays. L = 0 makes the candidates two
-// independent uniform vertices; on a connected non-bipartite regular graph a
-// long walk ends at a nearly uniform vertex, so the candidates tend to two
-// independent uniform bins, Greedy[2]'s. The two candidates are
-// independent and identically distributed, so "the first walk's end wins
-// ties" has the law of random ties and no coin is drawn. Draws: the first
-// walk's start and steps, then the second's. A ball reads two loads.
+// Walk sampling (--sample walk:len=L): each of a ball's two candidates is
+// the end of an L-step simple random walk from a uniform vertex, the two
+// walks independent, from independent starts. A step moves to a uniform
+// neighbour of the current vertex; an isolated vertex stays. The two
+// candidates are independent and identically distributed, so "the first
+// walk's end wins ties" has the law of random ties and no coin is drawn.
+// Draws: the first walk's start and steps, then the second's. A ball reads
+// two loads.
+//
+// What it is, and is not. The uniform distribution is stationary for a
+// simple random walk on a regular graph, so on a regular graph the end of
+// a walk from a uniform start is itself uniform, whatever L: the two
+// candidates are two independent uniform bins and the process is Greedy[2]
+// (with replacement) for every L, which TestWalkTails checks. Only on a
+// non-regular graph does L matter: the end's law moves from uniform (L = 0)
+// towards the degree-weighted stationary law. This is NOT the process of
+// Pourmiri ("Balanced allocation on graphs: a random walk approach",
+// arXiv:1407.2575; Random Structures Algorithms 2019), where a ball takes
+// ONE uniform vertex, walks ℓ steps without backtracking, and goes to a
+// least loaded vertex among those visited (docs/theory.md).
 
 // MaxWalk bounds the walk length L of SampleWalk.
 const MaxWalk = 1 << 16
