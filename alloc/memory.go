@@ -15,7 +15,7 @@ import (
 // bin drawn twice, or drawn and remembered, counts once). With K = 1 this is
 // the paper's rule, "the least loaded of the ball's choices after placement
 // is remembered"; the first ball of a trial has no memory. K = 0 is
-// Greedy[d], draw for draw.
+// Greedy[d] (draw for draw with TiesLeft; random ties draw a coin on a tie).
 //
 // Bound: for d = K = 1 (one fresh bin and the one remembered) the maximum
 // load at m = n is ln ln n / (2 ln φ) + O(1) w.h.p., φ = (1+√5)/2 the golden
