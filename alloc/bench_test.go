@@ -74,6 +74,15 @@ func BenchmarkPlace(b *testing.B) {
 		{"g-bounded/g=2/regular16/edge", func(_, lg int) Process { return GBounded{G: 2, Graph: regular16(lg)} }, []int{12, 20}},
 		{"g-myopic/g=2/regular16/edge", func(_, lg int) Process { return GMyopic{G: 2, Graph: regular16(lg)} }, []int{12, 20}},
 		{"noisy/sigma=1/regular16/edge", func(_, lg int) Process { return Noisy{Sigma: 1, Graph: regular16(lg)} }, []int{12, 20}},
+		// Memory and (k, d)-choice, against greedy/d=2 (their loops read
+		// four-byte loads through the public Rand methods).
+		{"memory/d=1/K=1", func(int, int) Process { return Memory{D: 1, K: 1} }, all},
+		{"memory/d=2/K=1", func(int, int) Process { return Memory{D: 2, K: 1} }, all},
+		{"kd-choice/k=1/d=2", func(int, int) Process { return KD{D: 2, K: 1} }, all},
+		{"kd-choice/k=2/d=4", func(int, int) Process { return KD{D: 4, K: 2} }, all},
+		// Walk sampling (a plain loop): against graph/regular16/edge.
+		{"graph/regular16/walk:len=4", func(_, lg int) Process { return Graphical{G: regular16(lg), Sample: SampleWalk(4)} }, []int{12, 20}},
+		{"graph/regular16/walk:len=0", func(_, lg int) Process { return Graphical{G: regular16(lg), Sample: SampleWalk(0)} }, []int{12, 20}},
 	}
 	for _, c := range cases {
 		for _, lg := range c.lgs {

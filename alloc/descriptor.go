@@ -77,6 +77,8 @@ const (
 	ParamSample                    // a rule that draws candidates from the graph (Params.Sample)
 	ParamG                         // a load-difference threshold g ≥ 0 (Params.G)
 	ParamSigma                     // a noise level σ ≥ 0 (Params.Sigma)
+	ParamMemory                    // a memory of K ≥ 0 bins (Params.Memory)
+	ParamK                         // balls per round k ≥ 1 (Params.K)
 )
 
 // Family names the theory that covers a process: the key by which package
@@ -101,6 +103,8 @@ const (
 	FamilyGBounded                  // two samples, an adversary decides within g
 	FamilyGMyopic                   // two samples, a coin decides within g
 	FamilyNoisy                     // two samples compared through Gaussian noise
+	FamilyMemory                    // d uniform bins and K remembered from the last ball
+	FamilyKD                        // k balls into the k least loaded of d uniform bins
 )
 
 // MeanField is the mean-field (fluid-limit) rule of a process on n → ∞
@@ -141,6 +145,10 @@ type Params struct {
 	G int
 	// Sigma is the standard deviation σ ≥ 0 of the noise of noisy.
 	Sigma float64
+	// Memory is the number K ≥ 0 of bins memory remembers.
+	Memory int
+	// K is the number of balls per round of kd-choice, 1 ≤ K ≤ D.
+	K int
 }
 
 // maxChoices bounds d: a ball's candidates are kept on the stack.
@@ -155,6 +163,7 @@ var descriptors = []*Descriptor{
 	&hyperDescriptor,
 	&localSearchDescriptor,
 	&gBoundedDescriptor, &gMyopicDescriptor, &noisyDescriptor,
+	&memoryDescriptor, &kdDescriptor,
 }
 
 // Descriptors returns the descriptor of every process of the package, in
@@ -314,6 +323,10 @@ func (d *Descriptor) Check(p Params) error {
 		return fmt.Errorf("alloc: %s needs a threshold 0 <= g <= %d, got g=%d", d.Name, MaxG, p.G)
 	case uses&ParamSigma != 0 && !(p.Sigma >= 0 && p.Sigma <= MaxSigma):
 		return fmt.Errorf("alloc: %s needs a noise level 0 <= sigma <= %g, got sigma=%g", d.Name, float64(MaxSigma), p.Sigma)
+	case uses&ParamMemory != 0 && (p.Memory < 0 || p.Memory > MaxMemory):
+		return fmt.Errorf("alloc: %s needs a memory 0 <= K <= %d, got memory=%d", d.Name, MaxMemory, p.Memory)
+	case uses&ParamK != 0 && (p.K < 1 || float64(p.K) > p.D):
+		return fmt.Errorf("alloc: %s needs 1 <= k <= d balls per round, got k=%d d=%g", d.Name, p.K, p.D)
 	}
 	if uses&ParamWeights != 0 {
 		if err := checkWeights(d.Name, p.Weights); err != nil {

@@ -6,13 +6,17 @@ import (
 	"math"
 	"math/bits"
 	"runtime"
+	"strconv"
+	"strings"
 	"unsafe"
 
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
-// Sampling is how the graphical process draws its two candidate bins.
-type Sampling uint8
+// Sampling is how the graphical process draws its two candidate bins:
+// SampleEdge, SampleVertex, or SampleWalk(L) (the walk's length in the bits
+// above the kind).
+type Sampling uint32
 
 const (
 	// SampleEdge draws a uniformly random edge {u, v}. On a non-regular
@@ -21,17 +25,23 @@ const (
 	// SampleVertex draws a uniform vertex u, then a uniform neighbour v of
 	// u. An isolated u takes the ball itself.
 	SampleVertex
+	// sampleWalk is the kind of SampleWalk.
+	sampleWalk
 )
 
-// String returns "edge" or "vertex".
+// String returns "edge", "vertex" or "walk:len=L".
 func (s Sampling) String() string {
+	if l, ok := s.Walk(); ok {
+		return fmt.Sprintf("walk:len=%d", l)
+	}
 	if s == SampleVertex {
 		return "vertex"
 	}
 	return "edge"
 }
 
-// ParseSampling parses "edge" or "vertex".
+// ParseSampling parses "edge", "vertex" or "walk:len=L" (0 <= L <=
+// MaxWalk).
 func ParseSampling(s string) (Sampling, error) {
 	switch s {
 	case "edge":
@@ -39,7 +49,14 @@ func ParseSampling(s string) (Sampling, error) {
 	case "vertex":
 		return SampleVertex, nil
 	}
-	return SampleEdge, fmt.Errorf("alloc: unknown sampling rule %q (allowed: edge, vertex)", s)
+	if v, ok := strings.CutPrefix(s, "walk:len="); ok {
+		l, err := strconv.Atoi(v)
+		if err != nil || l < 0 || l > MaxWalk {
+			return SampleEdge, fmt.Errorf("alloc: walk sampling needs a length 0 <= L <= %d, got %q", MaxWalk, s)
+		}
+		return SampleWalk(l), nil
+	}
+	return SampleEdge, fmt.Errorf("alloc: unknown sampling rule %q (allowed: edge, vertex, walk:len=L)", s)
 }
 
 // Graphical is the two-choice process on a graph G whose vertices are the
@@ -150,6 +167,9 @@ func (p Graphical) Check(n int) error {
 	if err := checkBins(p.Name(), n); err != nil {
 		return err
 	}
+	if _, ok := p.Sample.Walk(); ok {
+		return checkWalk(p.Name(), p.G)
+	}
 	switch g := p.G.(type) {
 	case *graphgen.CSR:
 		if g.Size() == 0 {
@@ -181,8 +201,8 @@ func (p Graphical) Place(b *Bins, m int64, r *Rand) Stats {
 	if p.Check(b.N()) != nil {
 		return Stats{} // see Process: no ball is placed
 	}
-	if p.OneMinusBeta != 0 {
-		return placeRule(b, p.rule(b.N()), m, r) // graphical (1+β)
+	if _, walk := p.Sample.Walk(); p.OneMinusBeta != 0 || walk {
+		return placeRule(b, p.rule(b.N()), m, r) // graphical (1+β), walk sampling
 	}
 	random := p.Ties.resolve(TiesRandom) == TiesRandom
 	probes := 2 * m
@@ -351,6 +371,9 @@ func (p Graphical) rule(int) rule {
 	g := graphRule{random: p.Ties.resolve(TiesRandom) == TiesRandom, vertexFirst: p.Sample == SampleVertex}
 	if p.OneMinusBeta > 0 {
 		g.lazy, g.thr = true, uint64(math.Ldexp(p.OneMinusBeta, 64)) // exact, below 2^64 for 1 − β < 1
+	}
+	if l, ok := p.Sample.Walk(); ok {
+		return walkGraphRule{g, newWalker(p.G, l)}
 	}
 	switch gr := p.G.(type) {
 	case *graphgen.CSR:

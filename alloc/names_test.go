@@ -17,11 +17,13 @@ import (
 // another sense: the -g flag's long name, and columns of tables and CSV
 // files (the graph of a row, the rank of a profile level), and graph
 // specs (the hypergraph file kind hyper:PATH, the rank=s key of a random
-// hypergraph).
+// hypergraph), and the flag --memory.
 var otherMeanings = map[string][]string{
 	"graph": {"cmd/graphalloc/cli.go", "study/studies_reach.go", "results/write.go"},
 	"rank":  {"results/write.go", "graphgen/spec.go", "graphgen/plan.go"},
 	"hyper": {"graphgen/spec.go"},
+	// --memory K, the parameter of the process memory.
+	"memory": {"cmd/graphalloc/procflags.go"},
 }
 
 // TestNamesInOnePlace: each process name appears as a string literal in

@@ -200,6 +200,15 @@ func (s pairSource) check(name string, n int) error {
 	if err := checkBins(name, n); err != nil {
 		return err
 	}
+	if _, ok := s.sample.Walk(); ok {
+		if s.g == nil {
+			return nil
+		}
+		if s.g.Order() != n {
+			return fmt.Errorf("alloc: graph has %d vertices but the run has n=%d bins", s.g.Order(), n)
+		}
+		return checkWalk(name, s.g)
+	}
 	if s.g == nil {
 		return nil
 	}
@@ -229,6 +238,16 @@ var errBadSource = errors.New("alloc: unsupported source")
 // (one when vertex sampling finds an isolated vertex).
 func (s pairSource) place(b *Bins, m int64, ru *twoRule, r *Rand) Stats {
 	probes := 2 * m
+	if l, ok := s.sample.Walk(); ok {
+		g := s.g
+		if g == nil {
+			g = graphgen.Complete(b.N())
+		}
+		twoWalk(b.wide(), m, ru, newWalker(g, l), r)
+		runtime.KeepAlive(b)
+		b.balls += m
+		return Stats{Probes: probes, MaxProbes: min(m, 1) * 2}
+	}
 	switch g := s.g.(type) {
 	case nil, graphgen.Complete:
 		b.place(m,

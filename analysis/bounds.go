@@ -233,7 +233,7 @@ type Query struct {
 	EdgeConnectivity float64 // k, 0 if unknown (k = Δ is inferred for vertex-transitive families and random regular graphs)
 	Core             float64 // nonregular: vertices c in the dense core, 0 if unknown
 	CoreFraction     float64 // nonregular: fraction f of the edges with both ends in the core, 0 if unknown
-	Sample           string  // "edge" (uniform edge) or "vertex" (uniform vertex, then neighbour); "" means edge
+	Sample           string  // "edge" (uniform edge), "vertex" (uniform vertex, then neighbour) or "walk:len=L" (ends of two random walks); "" means edge
 	Ties             string  // the tie rule the process uses: "random" or "left"; "" means random (local search's O(1) bound needs random ties)
 
 	// Weighted balls ("weighted").
@@ -248,6 +248,10 @@ type Query struct {
 	// The two-sample rules of [LS22].
 	G     float64 // the threshold g of g-bounded and g-myopic, a whole number >= 0
 	Sigma float64 // the noise σ >= 0 of noisy
+	// Memory is K, the bins memory remembers; K the balls per round of
+	// kd-choice (0 means 1).
+	Memory float64
+	K      float64
 }
 
 // Validate reports the first field of q that is out of range, naming it and
@@ -285,10 +289,14 @@ func (q Query) Validate() error {
 		return fmt.Errorf("analysis: query needs MinRank >= 0, got %g", q.MinRank)
 	case !fin(q.Balance) || (q.Balance != 0 && q.Balance < 1):
 		return fmt.Errorf("analysis: query needs Balance >= 1 (or 0 if unknown), got %g", q.Balance)
-	case q.Sample != "" && q.Sample != "edge" && q.Sample != "vertex":
-		return fmt.Errorf("analysis: unknown sampling rule %q (allowed: edge, vertex)", q.Sample)
+	case q.Sample != "" && q.Sample != "edge" && q.Sample != "vertex" && !strings.HasPrefix(q.Sample, "walk:len="):
+		return fmt.Errorf("analysis: unknown sampling rule %q (allowed: edge, vertex, walk:len=L)", q.Sample)
 	case !(q.G >= 0 && q.G <= alloc.MaxG) || q.G != math.Trunc(q.G):
 		return fmt.Errorf("analysis: query needs a whole threshold 0 <= g <= %d, got %g", alloc.MaxG, q.G)
+	case !(q.Memory >= 0 && q.Memory <= alloc.MaxMemory) || q.Memory != math.Trunc(q.Memory):
+		return fmt.Errorf("analysis: memory must be a whole number in [0, %d], got %g", alloc.MaxMemory, q.Memory)
+	case !fin(q.K) || q.K < 0 || q.K != math.Trunc(q.K):
+		return fmt.Errorf("analysis: k must be a whole number >= 1 (0 for 1), got %g", q.K)
 	case !(q.Sigma >= 0 && q.Sigma <= alloc.MaxSigma):
 		return fmt.Errorf("analysis: query needs a noise level 0 <= sigma <= %g, got %g", float64(alloc.MaxSigma), q.Sigma)
 	}
@@ -336,6 +344,8 @@ func (q Query) weights() (alloc.WeightDist, error) {
 //	[God08]  Godfrey, Balls and bins with structure: balanced allocations on hypergraphs, SODA 2008
 //	[KP06]   Kenthapadi, Panigrahy, Balanced allocation on graphs, SODA 2006
 //	[LS22a]  Los, Sauerwald, Balanced allocations with the choice of noise, PODC 2022 (J. ACM 2023)
+//	[MPS02]  Mitzenmacher, Prabhakar, Shah, Load balancing with memory, FOCS 2002
+//	[Park17] Park, A generalization of multiple choice balls-into-bins: tight bounds, arXiv:1201.3310
 //	[LS22b]  Los, Sauerwald, Balanced allocations in batches: simplified and generalized, SPAA 2022
 //	[LS23]   Los, Sauerwald, Balanced allocations in batches: the tower of two choices, SPAA 2023
 //	[LS22]   Los, Sauerwald, Balanced allocations with the choice of noise, PODC 2022; J. ACM 2023
@@ -354,6 +364,9 @@ func Bounds(q Query) []Bound {
 		if q.Process == d.Name || (q.Process == "" && d.Family != alloc.FamilyRank) {
 			for _, b := range e.boundsFor(d) {
 				b.Process = d.Name
+				if d.Uses&alloc.ParamSample != 0 && strings.HasPrefix(e.q.Sample, "walk:") && !strings.Contains(b.Name, "any allocation strategy") {
+					b = e.notForWalks(b)
+				}
 				if e.q.Batch > 1 && !b.batched && d.Family != alloc.FamilyOneChoice {
 					b = e.sequentialOnly(b)
 				}
@@ -433,6 +446,18 @@ func (e *boundEnv) finish(b Bound) Bound {
 	return b
 }
 
+// notForWalks marks a statement about candidates drawn as an edge or a
+// vertex and a neighbour as not applying under walk sampling.
+func (e *boundEnv) notForWalks(b Bound) Bound {
+	why := fmt.Sprintf("stated for candidates drawn as an edge or a vertex and a neighbour; here each is the end of a random walk (%s; graphalloc states no bound for walk sampling, see docs/theory.md)", e.q.Sample)
+	if b.Applies {
+		b.Applies, b.Reason = false, why
+	} else {
+		b.Reason += "; also " + why
+	}
+	return b
+}
+
 // sequentialOnly marks a statement about balls placed one at a time as
 // not applying to a batched query (one-choice's excepted by the caller: it
 // reads no load, and batches change nothing).
@@ -504,8 +529,51 @@ func (e *boundEnv) boundsFor(d *alloc.Descriptor) []Bound {
 		return e.gRule(d.Name, true)
 	case alloc.FamilyNoisy:
 		return e.noisy()
+	case alloc.FamilyMemory:
+		return e.memory()
+	case alloc.FamilyKD:
+		return e.kd(d.Name)
 	}
 	return nil
+}
+
+// memory: (1, 1)-memory, one fresh bin and one remembered, has maximum
+// load ln ln n / (2 ln φ) + O(1) at m = n [MPS02]; with no memory it is
+// Greedy[d]. No bound is stated for other d and K.
+func (e *boundEnv) memory() []Bound {
+	if e.q.Memory == 0 {
+		bs := e.greedy("memory with K = 0")
+		for i := range bs {
+			bs[i].Name = strings.Replace(bs[i].Name, "[", "(K = 0: Greedy[d]) [", 1)
+		}
+		return bs
+	}
+	ok, why := e.d == 1 && e.q.Memory == 1, "w.h.p.; one fresh uniform bin and the one remembered, the least loaded of the last ball's two after placing"
+	if !ok {
+		why = fmt.Sprintf("stated for d = 1, K = 1; here d = %g, K = %g (graphalloc states no bound for other d and K, see docs/theory.md)", e.d, e.q.Memory)
+	}
+	phi := (1 + math.Sqrt(5)) / 2
+	return []Bound{
+		{Name: "max load, m = n, d = K = 1 [MPS02]", Kind: KindLeading, Precision: PrecisionAdditive,
+			Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
+			Value: e.lnln / (2 * math.Log(phi)), Formula: "ln ln n / (2 ln φ) + O(1), φ = (1+√5)/2", Base: "ln",
+			Applies: ok, Reason: why},
+	}
+}
+
+// kd: (k, d)-choice with k = 1 is Greedy[d] [ABKU99; BCSV06]; [Park17]'s
+// bounds for k > 1 are not stated here.
+func (e *boundEnv) kd(proc string) []Bound {
+	bs := e.greedy(proc)
+	k := max(e.q.K, 1)
+	for i := range bs {
+		bs[i].Name = strings.Replace(bs[i].Name, "[", "(k = 1: Greedy[d]) [", 1)
+		if k != 1 && bs[i].Applies {
+			bs[i].Applies = false
+			bs[i].Reason = fmt.Sprintf("stated for k = 1, where (k, d)-choice is Greedy[d]; here k = %g (graphalloc states no bound of [Park17] for k > 1, see docs/theory.md)", k)
+		}
+	}
+	return bs
 }
 
 // MaxHyperBalance is the Balance up to which Bounds takes a hypergraph

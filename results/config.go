@@ -50,6 +50,9 @@ type Config struct {
 	// G is g of g-bounded and g-myopic, Sigma σ of noisy.
 	G     *int     `json:"g,omitempty"`
 	Sigma *float64 `json:"sigma,omitempty"`
+	// Memory is K of memory, K the balls per round of kd-choice.
+	Memory *int `json:"memory,omitempty"`
+	K      *int `json:"k,omitempty"`
 	// Engine is "levels" for a run of the level engine, omitted for the
 	// per-bin engine.
 	Engine string `json:"engine,omitempty"`
@@ -91,6 +94,14 @@ func NewConfig(s study.Setting) Config {
 		sigma := s.Params.Sigma
 		c.Sigma = &sigma
 	}
+	if d.Uses&alloc.ParamMemory != 0 {
+		k := s.Params.Memory
+		c.Memory = &k
+	}
+	if d.Uses&alloc.ParamK != 0 {
+		k := s.Params.K
+		c.K = &k
+	}
 	if t := s.Topology; t != nil {
 		c.Graph = t.Spec.String()
 		if t.MinRank > 0 {
@@ -125,6 +136,12 @@ func (c Config) Setting() (study.Setting, error) {
 	}
 	if c.Sigma != nil {
 		p.Sigma = *c.Sigma
+	}
+	if c.Memory != nil {
+		p.Memory = *c.Memory
+	}
+	if c.K != nil {
+		p.K = *c.K
 	}
 	if c.Weights != "" {
 		if p.Weights, err = alloc.ParseWeights(c.Weights); err != nil {

@@ -31,6 +31,8 @@ type GridConfig struct {
 	Weights   string   `json:"weights,omitempty"`
 	G         *int     `json:"g,omitempty"`
 	Sigma     *float64 `json:"sigma,omitempty"`
+	Memory    *int     `json:"memory,omitempty"`
+	K         *int     `json:"k,omitempty"`
 	Ties      string   `json:"ties,omitempty"`
 	Sample    string   `json:"sample,omitempty"`
 	Trials    int      `json:"trials"`
@@ -82,6 +84,14 @@ func NewGridConfig(g study.Grid, balls string) GridConfig {
 			v := g.Params.Sigma
 			c.Sigma = &v
 		}
+		if d.Uses&alloc.ParamMemory != 0 {
+			v := g.Params.Memory
+			c.Memory = &v
+		}
+		if d.Uses&alloc.ParamK != 0 {
+			v := g.Params.K
+			c.K = &v
+		}
 	}
 	return c
 }
@@ -94,6 +104,12 @@ func (c GridConfig) params() alloc.Params {
 	}
 	if c.Sigma != nil {
 		p.Sigma = *c.Sigma
+	}
+	if c.Memory != nil {
+		p.Memory = *c.Memory
+	}
+	if c.K != nil {
+		p.K = *c.K
 	}
 	return p
 }

@@ -20,6 +20,7 @@ type processFlags struct {
 	beta                                              float64
 	g                                                 int
 	sigma                                             float64
+	memory, k                                         int
 }
 
 // processList is the list of processes for a help text.
@@ -39,9 +40,11 @@ func (o *processFlags) add(fs *pflag.FlagSet, defProcess, processHelp string) {
 	fs.StringVar(&o.probeCap, "cap", "", "probe cap of -p firstdiff (default 2^d)")
 	fs.StringVar(&o.weights, "weights", "exp", "ball weights of -p weighted: const, exp, pareto:shape=A, uniform:a=A,b=B")
 	fs.StringVar(&o.ties, "ties", "random", "tie rule: random or left (left, grouped, window and rank use left unless this is given)")
-	fs.StringVar(&o.sample, "sample", "edge", "graph sampling: edge (uniform edge) or vertex (uniform vertex, then uniform neighbour)")
+	fs.StringVar(&o.sample, "sample", "edge", "graph sampling: edge (uniform edge), vertex (uniform vertex, then uniform neighbour) or walk:len=L (the ends of two L-step random walks from independent uniform vertices; CSR graphs and complete)")
 	fs.IntVar(&o.g, "g", 1, "threshold g >= 0 of -p g-bounded and g-myopic: two loads within g are compared by the adversary (g-bounded) or a coin (g-myopic); not -g, the graph")
 	fs.Float64Var(&o.sigma, "sigma", 1, "noise σ >= 0 of -p noisy: each candidate's load is read as load + N(0, σ²)")
+	fs.IntVar(&o.memory, "memory", 1, "memory K >= 0 of -p memory: the K least loaded candidates of the last ball are candidates again")
+	fs.IntVar(&o.k, "k", 1, "balls per round k of -p kd-choice, 1 <= k <= d: each round puts k balls in the k least loaded of d uniform bins")
 }
 
 // flagParams maps the parameter flags to the parameters they set.
@@ -53,6 +56,7 @@ var flagParams = []struct {
 	{"sample", alloc.ParamSample}, {graphFlagName, alloc.ParamGraph}, {"expansion", alloc.ParamGraph},
 	{"sample", alloc.ParamGraph}, {graphFlagName, alloc.ParamGraph}, {"expansion", alloc.ParamGraph},
 	{"g", alloc.ParamG}, {"sigma", alloc.ParamSigma},
+	{"memory", alloc.ParamMemory}, {"k", alloc.ParamK},
 }
 
 // users lists the processes that read parameter p.
@@ -145,6 +149,18 @@ func (o *processFlags) params(fs *pflag.FlagSet, ds []*alloc.Descriptor) (alloc.
 	}
 	if uses&alloc.ParamSigma != 0 {
 		p.Sigma = o.sigma
+	}
+	if o.memory < 0 || o.memory > alloc.MaxMemory {
+		return p, usagef("--memory: need 0 <= K <= %d, got %d", alloc.MaxMemory, o.memory)
+	}
+	if o.k < 1 {
+		return p, usagef("--k: need k >= 1, got %d", o.k)
+	}
+	if uses&alloc.ParamMemory != 0 {
+		p.Memory = o.memory
+	}
+	if uses&alloc.ParamK != 0 {
+		p.K = o.k
 	}
 	if o.probeCap != "" {
 		c, err := study.ParseCount(o.probeCap, 0)

@@ -1,0 +1,131 @@
+package alloc
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+)
+
+// KD is the (k, d)-choice process of Park ("A generalization of multiple
+// choice balls-into-bins: tight bounds", arXiv:1201.3310): balls come in
+// rounds of K;
+// each round draws D ≥ K bins uniformly and independently (with
+// replacement) and places its K balls into the K least loaded of the D
+// draws, by the loads before the round. With multiplicity: the D draws are
+// D slots, a bin drawn twice fills two slots, and if both are among the K
+// least loaded it takes two balls in the round. K = 1 is Greedy[d]; K = D is
+// one-choice (every draw takes a ball).
+//
+// Bound: Park gives tight bounds on the maximum load for every
+// 1 ≤ K < D at m = n, and for m > n when D ≥ 2K; graphalloc states only
+// the case K = 1, Greedy[d]'s ln ln n / ln d + O(1) [ABKU99] (see
+// docs/theory.md).
+//
+// Ties: among equally loaded slots the earlier draws are filled first. The
+// D draws are independent and identically distributed, so their order is
+// exchangeable and this has the law of random ties (as for Greedy).
+//
+// A round that a batch of balls (Config.Every) or m ends in the middle of:
+// Run and Config.Trial keep the round across batches (KD is a TrialRunner),
+// so a trial is the same process whatever its batches; the last round of a
+// trial whose m is not a multiple of K places only the balls left, into
+// the least loaded of its slots. Place, for callers with their own Bins,
+// starts a new round at every call. Probes: D per round, counted when the
+// round is drawn.
+type KD struct {
+	D int
+	K int
+}
+
+var (
+	_ Process     = KD{}
+	_ TrialRunner = KD{}
+)
+
+var kdDescriptor = Descriptor{
+	Name:     "kd-choice",
+	Synopsis: "(k, d)-choice: each round draws d uniform bins and puts k balls in the k least loaded draws",
+	Uses:     ParamD | ParamK,
+	Family:   FamilyKD,
+	BinBytes: 4,
+	build:    func(p Params) Rule { return KD{D: intD(p), K: p.K} },
+}
+
+// Name returns the command-line name, "kd-choice".
+func (KD) Name() string { return kdDescriptor.Name }
+
+// String returns "(k, d)-choice[K, D]".
+func (p KD) String() string { return fmt.Sprintf("(k, d)-choice[%d, %d]", p.K, p.D) }
+
+// Check requires n ≥ 1 and 1 ≤ K ≤ D ≤ 2^20.
+func (p KD) Check(n int) error {
+	if p.D < 1 || p.D > maxChoices {
+		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
+	}
+	if p.K < 1 || p.K > p.D {
+		return fmt.Errorf("alloc: %s needs 1 <= k <= d, got k=%d d=%d", p.Name(), p.K, p.D)
+	}
+	return checkBins(p.Name(), n)
+}
+
+// Place throws m balls, starting a new round (see KD).
+func (p KD) Place(b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
+	return newKDState(p).place(b, m, r)
+}
+
+// RunTrial runs trial i of c on per-bin loads, a round kept across batches.
+func (p KD) RunTrial(ctx context.Context, c Config, i int) (Result, error) {
+	if err := p.Check(c.N); err != nil {
+		return Result{}, err
+	}
+	return c.binsTrial(ctx, i, NewBins(c.N), newKDState(p).place)
+}
+
+// kdState is the round under way: slot holds its D draws sorted by load
+// before the round (stable, so earlier draws first among equals) and next
+// is the slot of the round's next ball; next = K when no round is open.
+type kdState struct {
+	p    KD
+	slot []uint32
+	next int
+}
+
+func newKDState(p KD) *kdState {
+	return &kdState{p: p, slot: make([]uint32, p.D), next: p.K}
+}
+
+// place throws m balls of p into b.
+func (st *kdState) place(b *Bins, m int64, r *Rand) Stats {
+	L := b.wide()
+	n := uint64(len(L))
+	d, k, slot, next := st.p.D, st.p.K, st.slot, st.next
+	var s Stats
+	for t := int64(0); t < m; t++ {
+		if next == k {
+			// A new round: D draws, sorted by load by insertion (only
+			// the K least need be in order; D is small).
+			for j := range d {
+				x := uint32(r.Uint64n(n))
+				lx := L[x]
+				i := j
+				for i > 0 && L[slot[i-1]] > lx {
+					slot[i] = slot[i-1]
+					i--
+				}
+				slot[i] = x
+			}
+			next = 0
+			s.Probes += int64(d)
+			s.MaxProbes = int64(d)
+		}
+		L[slot[next]]++
+		next++
+	}
+	st.next = next
+	b.balls += m
+	runtime.KeepAlive(b) // L may be mapped memory, freed once b is unreachable
+	return s
+}

@@ -1,0 +1,182 @@
+package alloc
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+)
+
+// Memory is (d, K)-memory, d-choice with memory of Mitzenmacher, Prabhakar
+// and Shah ("Load balancing with memory", FOCS 2002): each ball draws D bins
+// uniformly and independently (with replacement) and also considers the K
+// bins remembered from the previous ball; it goes to the least loaded of
+// these D + K candidates; then, after placing it, the process remembers the
+// K least loaded of the candidates, with their new loads (distinct bins; a
+// bin drawn twice, or drawn and remembered, counts once). With K = 1 this is
+// the paper's rule, "the least loaded of the ball's choices after placement
+// is remembered"; the first ball of a trial has no memory. K = 0 is
+// Greedy[d] (draw for draw with TiesLeft; random ties draw a coin on a tie).
+//
+// Bound: for d = K = 1 (one fresh bin and the one remembered) the maximum
+// load at m = n is ln ln n / (2 ln φ) + O(1) w.h.p., φ = (1+√5)/2 the golden
+// ratio: better than Greedy[2]'s ln ln n / ln 2, and the same as Vöcking's
+// Left[2] [MPS02]. For other d and K graphalloc states no bound (see
+// docs/theory.md).
+//
+// Ties: among the least loaded candidates the ball goes to a uniformly
+// random one, counted with multiplicity as Greedy's draws are (TiesRandom:
+// reservoir sampling, a draw only on a tie), or to
+// the first in candidate order, the draws then the memory in remembered
+// order (TiesLeft). The memory keeps, among equally loaded candidates, the
+// first in that order. A memory bin is not exchangeable with a draw, so
+// the two tie rules differ in law.
+//
+// State. The memory lives through a trial: Memory is a TrialRunner and Run
+// and Config.Trial keep it across the batches of balls between samples
+// (Config.Every), so a trial is the same process whatever its batches.
+// Keeping it in Bins instead would give every process a field only this
+// one reads, and a Bins handed from one process to another would carry a
+// stale memory. Place, for callers with their own Bins, starts with an
+// empty memory on every call (as Rank rebuilds its structure).
+type Memory struct {
+	D    int
+	K    int
+	Ties Ties
+}
+
+var (
+	_ Process     = Memory{}
+	_ TrialRunner = Memory{}
+)
+
+// MaxMemory bounds K: the candidates of a ball are scanned K times.
+const MaxMemory = 1 << 10
+
+var memoryDescriptor = Descriptor{
+	Name:     "memory",
+	Synopsis: "(d, K)-memory: d uniform bins and the K least loaded remembered from the last ball; the least loaded wins",
+	Uses:     ParamD | ParamMemory,
+	Family:   FamilyMemory,
+	BinBytes: 4,
+	build:    func(p Params) Rule { return Memory{D: intD(p), K: p.Memory, Ties: p.Ties} },
+}
+
+// Name returns the command-line name, "memory".
+func (Memory) Name() string { return memoryDescriptor.Name }
+
+// String returns "Memory[d, K]".
+func (p Memory) String() string { return fmt.Sprintf("Memory[%d, %d]", p.D, p.K) }
+
+// Check requires n ≥ 1, 1 ≤ D ≤ 2^20 and 0 ≤ K ≤ MaxMemory.
+func (p Memory) Check(n int) error {
+	if p.D < 1 || p.D > maxChoices {
+		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
+	}
+	if p.K < 0 || p.K > MaxMemory {
+		return fmt.Errorf("alloc: %s needs a memory 0 <= K <= %d, got K=%d", p.Name(), MaxMemory, p.K)
+	}
+	return checkBins(p.Name(), n)
+}
+
+// Place throws m balls, starting with an empty memory (see Memory). A ball
+// reads D + (bins remembered) loads.
+func (p Memory) Place(b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
+	st := newMemState(p)
+	return st.place(b, m, r)
+}
+
+// RunTrial runs trial i of c on per-bin loads, the memory kept for the
+// whole trial.
+func (p Memory) RunTrial(ctx context.Context, c Config, i int) (Result, error) {
+	if err := p.Check(c.N); err != nil {
+		return Result{}, err
+	}
+	st := newMemState(p)
+	return c.binsTrial(ctx, i, NewBins(c.N), st.place)
+}
+
+// memState is the memory of a trial: mem holds the remembered bins, least
+// loaded first; cand is scratch for a ball's candidates.
+type memState struct {
+	p    Memory
+	mem  []uint32
+	cand []uint32
+}
+
+func newMemState(p Memory) *memState {
+	return &memState{p: p, mem: make([]uint32, 0, p.K), cand: make([]uint32, 0, p.D+p.K)}
+}
+
+// place throws m balls of p into b.
+func (st *memState) place(b *Bins, m int64, r *Rand) Stats {
+	L := b.wide()
+	n := uint64(len(L))
+	d, k := st.p.D, st.p.K
+	random := st.p.Ties != TiesLeft
+	mem, cand := st.mem, st.cand
+	var probes, maxProbes int64
+	for t := int64(0); t < m; t++ {
+		cand = cand[:0]
+		for range d {
+			cand = append(cand, uint32(r.Uint64n(n)))
+		}
+		cand = append(cand, mem...)
+		probes += int64(len(cand))
+		maxProbes = max(maxProbes, int64(len(cand)))
+		c, lc, tied := cand[0], L[cand[0]], uint64(1)
+		for _, x := range cand[1:] {
+			switch lx := L[x]; {
+			case lx < lc:
+				c, lc, tied = x, lx, 1
+			case lx == lc && random:
+				tied++
+				if r.Uint64n(tied) == 0 {
+					c = x
+				}
+			}
+		}
+		L[c] = lc + 1
+		// The new memory: the k least loaded distinct candidates, by
+		// insertion, earlier candidates first among equal loads.
+		mem = mem[:0]
+		for _, x := range cand {
+			if k == 0 {
+				break
+			}
+			if containsBin(mem, x) {
+				continue
+			}
+			lx := L[x]
+			j := len(mem)
+			if j == k {
+				if lx >= L[mem[k-1]] {
+					continue
+				}
+				j--
+			} else {
+				mem = append(mem, x)
+			}
+			for j > 0 && L[mem[j-1]] > lx {
+				mem[j] = mem[j-1]
+				j--
+			}
+			mem[j] = x
+		}
+	}
+	st.mem, st.cand = mem, cand
+	b.balls += m
+	runtime.KeepAlive(b) // L may be mapped memory, freed once b is unreachable
+	return Stats{Probes: probes, MaxProbes: maxProbes}
+}
+
+func containsBin(s []uint32, x uint32) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
