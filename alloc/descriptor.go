@@ -68,15 +68,16 @@ type Descriptor struct {
 type Param uint16
 
 const (
-	ParamD       Param = 1 << iota // a whole number of choices d ≥ 1 (Params.D)
-	ParamRealD                     // a real number of choices d ≥ 1 (Params.D)
-	ParamBeta                      // β in [0, 1] (Params.Beta)
-	ParamCap                       // a probe cap (Params.Cap)
-	ParamWeights                   // a weight distribution (Params.Weights)
-	ParamGraph                     // a topology (Params.Graph)
-	ParamSample                    // a rule that draws candidates from the graph (Params.Sample)
-	ParamG                         // a load-difference threshold g ≥ 0 (Params.G)
-	ParamSigma                     // a noise level σ ≥ 0 (Params.Sigma)
+	ParamD         Param = 1 << iota // a whole number of choices d ≥ 1 (Params.D)
+	ParamRealD                       // a real number of choices d ≥ 1 (Params.D)
+	ParamBeta                        // β in [0, 1] (Params.Beta)
+	ParamCap                         // a probe cap (Params.Cap)
+	ParamWeights                     // a weight distribution (Params.Weights)
+	ParamGraph                       // a topology (Params.Graph)
+	ParamSample                      // a rule that draws candidates from the graph (Params.Sample)
+	ParamG                           // a load-difference threshold g ≥ 0 (Params.G)
+	ParamSigma                       // a noise level σ ≥ 0 (Params.Sigma)
+	ParamThreshold                   // a load threshold L ≥ 0 (Params.Threshold)
 )
 
 // Family names the theory that covers a process: the key by which package
@@ -85,28 +86,33 @@ const (
 type Family uint8
 
 const (
-	FamilyNone        Family = iota // no stated bound
-	FamilyOneChoice                 // one uniform bin
-	FamilyGreedy                    // least loaded of d uniform bins
-	FamilyLeft                      // Vöcking's asymmetric d-choice
-	FamilyRank                      // the rank characterisation, real d
-	FamilyOnePlusBeta               // a mixture of one and two choices
-	FamilyGraph                     // two-choice on the edges of a graph
-	FamilyGrouped                   // aligned groups of consecutive bins
-	FamilyWindow                    // unaligned windows of consecutive bins
-	FamilyWeighted                  // d-choice with weighted balls
-	FamilyMaxOf                     // the most loaded of d uniform bins
-	FamilyHyper                     // the least loaded vertex of a uniform hyperedge
-	FamilyLocalSearch               // a walk to a local minimum of the loads on a graph
-	FamilyGBounded                  // two samples, an adversary decides within g
-	FamilyGMyopic                   // two samples, a coin decides within g
-	FamilyNoisy                     // two samples compared through Gaussian noise
+	FamilyNone         Family = iota // no stated bound
+	FamilyOneChoice                  // one uniform bin
+	FamilyGreedy                     // least loaded of d uniform bins
+	FamilyLeft                       // Vöcking's asymmetric d-choice
+	FamilyRank                       // the rank characterisation, real d
+	FamilyOnePlusBeta                // a mixture of one and two choices
+	FamilyGraph                      // two-choice on the edges of a graph
+	FamilyGrouped                    // aligned groups of consecutive bins
+	FamilyWindow                     // unaligned windows of consecutive bins
+	FamilyWeighted                   // d-choice with weighted balls
+	FamilyMaxOf                      // the most loaded of d uniform bins
+	FamilyHyper                      // the least loaded vertex of a uniform hyperedge
+	FamilyLocalSearch                // a walk to a local minimum of the loads on a graph
+	FamilyGBounded                   // two samples, an adversary decides within g
+	FamilyGMyopic                    // two samples, a coin decides within g
+	FamilyNoisy                      // two samples compared through Gaussian noise
+	FamilyMeanThinning               // a second uniform bin when the first is at or above the average
+	FamilyThreshold                  // a second uniform bin when the first holds at least L balls
+	FamilyTwinning                   // one sample; two balls below the average, else one
+	FamilyPacking                    // one sample; filled past the average if below it, else one ball
 )
 
 // MeanField is the mean-field (fluid-limit) rule of a process on n → ∞
 // exchangeable bins: the key by which package analysis solves its ODE.
 // Family is one of FamilyOneChoice, FamilyGreedy, FamilyLeft, FamilyMaxOf,
-// FamilyOnePlusBeta, FamilyGBounded, FamilyGMyopic and FamilyNoisy (the
+// FamilyOnePlusBeta, FamilyGBounded, FamilyGMyopic, FamilyNoisy,
+// FamilyMeanThinning and FamilyThreshold (the
 // graphical process on the complete graph, and Rank[d] for a whole d,
 // follow Greedy's rule); D, Beta, G and Sigma are the rule's parameters.
 type MeanField struct {
@@ -115,6 +121,8 @@ type MeanField struct {
 	Beta   float64
 	G      int     // the threshold g of FamilyGBounded and FamilyGMyopic
 	Sigma  float64 // the noise σ of FamilyNoisy
+	// Threshold is the load threshold L of FamilyThreshold.
+	Threshold int
 }
 
 // Params are the parameters of a process; each process reads those its
@@ -141,6 +149,8 @@ type Params struct {
 	G int
 	// Sigma is the standard deviation σ ≥ 0 of the noise of noisy.
 	Sigma float64
+	// Threshold is the load threshold L ≥ 0 of threshold.
+	Threshold int
 }
 
 // maxChoices bounds d: a ball's candidates are kept on the stack.
@@ -155,6 +165,7 @@ var descriptors = []*Descriptor{
 	&hyperDescriptor,
 	&localSearchDescriptor,
 	&gBoundedDescriptor, &gMyopicDescriptor, &noisyDescriptor,
+	&meanThinningDescriptor, &thresholdDescriptor, &twinningDescriptor, &packingDescriptor,
 }
 
 // Descriptors returns the descriptor of every process of the package, in
@@ -314,6 +325,8 @@ func (d *Descriptor) Check(p Params) error {
 		return fmt.Errorf("alloc: %s needs a threshold 0 <= g <= %d, got g=%d", d.Name, MaxG, p.G)
 	case uses&ParamSigma != 0 && !(p.Sigma >= 0 && p.Sigma <= MaxSigma):
 		return fmt.Errorf("alloc: %s needs a noise level 0 <= sigma <= %g, got sigma=%g", d.Name, float64(MaxSigma), p.Sigma)
+	case uses&ParamThreshold != 0 && (p.Threshold < 0 || p.Threshold > MaxThreshold):
+		return fmt.Errorf("alloc: %s needs a threshold 0 <= L <= %d, got threshold=%d", d.Name, MaxThreshold, p.Threshold)
 	}
 	if uses&ParamWeights != 0 {
 		if err := checkWeights(d.Name, p.Weights); err != nil {
