@@ -68,16 +68,18 @@ type Descriptor struct {
 type Param uint16
 
 const (
-	ParamD         Param = 1 << iota // a whole number of choices d ≥ 1 (Params.D)
-	ParamRealD                       // a real number of choices d ≥ 1 (Params.D)
-	ParamBeta                        // β in [0, 1] (Params.Beta)
-	ParamCap                         // a probe cap (Params.Cap)
-	ParamWeights                     // a weight distribution (Params.Weights)
-	ParamGraph                       // a topology (Params.Graph)
-	ParamSample                      // a rule that draws candidates from the graph (Params.Sample)
-	ParamG                           // a load-difference threshold g ≥ 0 (Params.G)
-	ParamSigma                       // a noise level σ ≥ 0 (Params.Sigma)
-	ParamThreshold                   // a load threshold L ≥ 0 (Params.Threshold)
+	ParamD       Param = 1 << iota // a whole number of choices d ≥ 1 (Params.D)
+	ParamRealD                     // a real number of choices d ≥ 1 (Params.D)
+	ParamBeta                      // β in [0, 1] (Params.Beta)
+	ParamCap                       // a probe cap (Params.Cap)
+	ParamWeights                   // a weight distribution (Params.Weights)
+	ParamGraph                     // a topology (Params.Graph)
+	ParamSample                    // a rule that draws candidates from the graph (Params.Sample)
+	ParamG                         // a load-difference threshold g ≥ 0 (Params.G)
+	ParamSigma                     // a noise level σ ≥ 0 (Params.Sigma)
+
+	// The thinning family's.
+	ParamThreshold // a load threshold L ≥ 0 (Params.Threshold)
 )
 
 // Family names the theory that covers a process: the key by which package
@@ -86,26 +88,28 @@ const (
 type Family uint8
 
 const (
-	FamilyNone         Family = iota // no stated bound
-	FamilyOneChoice                  // one uniform bin
-	FamilyGreedy                     // least loaded of d uniform bins
-	FamilyLeft                       // Vöcking's asymmetric d-choice
-	FamilyRank                       // the rank characterisation, real d
-	FamilyOnePlusBeta                // a mixture of one and two choices
-	FamilyGraph                      // two-choice on the edges of a graph
-	FamilyGrouped                    // aligned groups of consecutive bins
-	FamilyWindow                     // unaligned windows of consecutive bins
-	FamilyWeighted                   // d-choice with weighted balls
-	FamilyMaxOf                      // the most loaded of d uniform bins
-	FamilyHyper                      // the least loaded vertex of a uniform hyperedge
-	FamilyLocalSearch                // a walk to a local minimum of the loads on a graph
-	FamilyGBounded                   // two samples, an adversary decides within g
-	FamilyGMyopic                    // two samples, a coin decides within g
-	FamilyNoisy                      // two samples compared through Gaussian noise
-	FamilyMeanThinning               // a second uniform bin when the first is at or above the average
-	FamilyThreshold                  // a second uniform bin when the first holds at least L balls
-	FamilyTwinning                   // one sample; two balls below the average, else one
-	FamilyPacking                    // one sample; filled past the average if below it, else one ball
+	FamilyNone        Family = iota // no stated bound
+	FamilyOneChoice                 // one uniform bin
+	FamilyGreedy                    // least loaded of d uniform bins
+	FamilyLeft                      // Vöcking's asymmetric d-choice
+	FamilyRank                      // the rank characterisation, real d
+	FamilyOnePlusBeta               // a mixture of one and two choices
+	FamilyGraph                     // two-choice on the edges of a graph
+	FamilyGrouped                   // aligned groups of consecutive bins
+	FamilyWindow                    // unaligned windows of consecutive bins
+	FamilyWeighted                  // d-choice with weighted balls
+	FamilyMaxOf                     // the most loaded of d uniform bins
+	FamilyHyper                     // the least loaded vertex of a uniform hyperedge
+	FamilyLocalSearch               // a walk to a local minimum of the loads on a graph
+	FamilyGBounded                  // two samples, an adversary decides within g
+	FamilyGMyopic                   // two samples, a coin decides within g
+	FamilyNoisy                     // two samples compared through Gaussian noise
+
+	// The thinning family [LSS22] (alloc/thinning.go).
+	FamilyMeanThinning // a second uniform bin when the first is at or above the average
+	FamilyThreshold    // a second uniform bin when the first holds at least L balls
+	FamilyTwinning     // one sample; two balls below the average, else one
+	FamilyPacking      // one sample; filled past the average if below it, else one ball
 )
 
 // MeanField is the mean-field (fluid-limit) rule of a process on n → ∞
