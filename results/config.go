@@ -50,6 +50,8 @@ type Config struct {
 	// G is g of g-bounded and g-myopic, Sigma σ of noisy.
 	G     *int     `json:"g,omitempty"`
 	Sigma *float64 `json:"sigma,omitempty"`
+	// Threshold is L of threshold.
+	Threshold *int `json:"threshold,omitempty"`
 	// Engine is "levels" for a run of the level engine, omitted for the
 	// per-bin engine.
 	Engine string `json:"engine,omitempty"`
@@ -91,6 +93,10 @@ func NewConfig(s study.Setting) Config {
 		sigma := s.Params.Sigma
 		c.Sigma = &sigma
 	}
+	if d.Uses&alloc.ParamThreshold != 0 {
+		l := s.Params.Threshold
+		c.Threshold = &l
+	}
 	if t := s.Topology; t != nil {
 		c.Graph = t.Spec.String()
 		if t.MinRank > 0 {
@@ -125,6 +131,9 @@ func (c Config) Setting() (study.Setting, error) {
 	}
 	if c.Sigma != nil {
 		p.Sigma = *c.Sigma
+	}
+	if c.Threshold != nil {
+		p.Threshold = *c.Threshold
 	}
 	if c.Weights != "" {
 		if p.Weights, err = alloc.ParseWeights(c.Weights); err != nil {

@@ -31,6 +31,7 @@ type GridConfig struct {
 	Weights   string   `json:"weights,omitempty"`
 	G         *int     `json:"g,omitempty"`
 	Sigma     *float64 `json:"sigma,omitempty"`
+	Threshold *int     `json:"threshold,omitempty"`
 	Ties      string   `json:"ties,omitempty"`
 	Sample    string   `json:"sample,omitempty"`
 	Trials    int      `json:"trials"`
@@ -82,6 +83,10 @@ func NewGridConfig(g study.Grid, balls string) GridConfig {
 			v := g.Params.Sigma
 			c.Sigma = &v
 		}
+		if d.Uses&alloc.ParamThreshold != 0 {
+			v := g.Params.Threshold
+			c.Threshold = &v
+		}
 	}
 	return c
 }
@@ -94,6 +99,9 @@ func (c GridConfig) params() alloc.Params {
 	}
 	if c.Sigma != nil {
 		p.Sigma = *c.Sigma
+	}
+	if c.Threshold != nil {
+		p.Threshold = *c.Threshold
 	}
 	return p
 }

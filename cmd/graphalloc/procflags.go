@@ -19,6 +19,7 @@ type processFlags struct {
 	beta                                              float64
 	g                                                 int
 	sigma                                             float64
+	threshold                                         int
 }
 
 // processList is the list of processes for a help text.
@@ -41,6 +42,7 @@ func (o *processFlags) add(fs *pflag.FlagSet, defProcess, processHelp string) {
 	fs.StringVar(&o.sample, "sample", "edge", "graph sampling: edge (uniform edge) or vertex (uniform vertex, then uniform neighbour)")
 	fs.IntVar(&o.g, "g", 1, "threshold g >= 0 of -p g-bounded and g-myopic: two loads within g are compared by the adversary (g-bounded) or a coin (g-myopic); not -g, the graph")
 	fs.Float64Var(&o.sigma, "sigma", 1, "noise σ >= 0 of -p noisy: each candidate's load is read as load + N(0, σ²)")
+	fs.IntVar(&o.threshold, "threshold", 1, "load threshold L >= 0 of -p threshold: a first bin with fewer than L balls takes the ball, else a second uniform bin")
 }
 
 // flagParams maps the parameter flags to the parameters they set.
@@ -52,6 +54,7 @@ var flagParams = []struct {
 	{"sample", alloc.ParamSample}, {graphFlagName, alloc.ParamGraph}, {"expansion", alloc.ParamGraph},
 	{"sample", alloc.ParamGraph}, {graphFlagName, alloc.ParamGraph}, {"expansion", alloc.ParamGraph},
 	{"g", alloc.ParamG}, {"sigma", alloc.ParamSigma},
+	{"threshold", alloc.ParamThreshold},
 }
 
 // users lists the processes that read parameter p.
@@ -144,6 +147,12 @@ func (o *processFlags) params(fs *pflag.FlagSet, ds []*alloc.Descriptor) (alloc.
 	}
 	if uses&alloc.ParamSigma != 0 {
 		p.Sigma = o.sigma
+	}
+	if o.threshold < 0 || o.threshold > alloc.MaxThreshold {
+		return p, usagef("--threshold: need a load threshold 0 <= L <= %d, got %d", alloc.MaxThreshold, o.threshold)
+	}
+	if uses&alloc.ParamThreshold != 0 {
+		p.Threshold = o.threshold
 	}
 	if o.probeCap != "" {
 		c, err := parseCount(o.probeCap, 0)
