@@ -22,6 +22,7 @@ func TestCommandsAgree(t *testing.T) {
 		"one-plus-beta": {"--beta", "0.3"}, "rank": {"-d", "2"}, "grouped": {"-d", "4"}, "window": {"-d", "4"},
 		"weighted":  {"-d", "2", "--weights", "pareto:shape=3"},
 		"g-bounded": {"--g", "2"}, "g-myopic": {"--g", "3"}, "noisy": {"--sigma", "1.5"},
+		"threshold": {"--threshold", "2"},
 	}
 	for _, d := range alloc.Descriptors() {
 		graphs := []string{""}
