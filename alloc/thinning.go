@@ -71,9 +71,13 @@ func (p MeanThinning) rule(int) rule { return &thinRule{mean: true} }
 
 // Threshold is the Threshold(L) process, the thinning of [FG21] with an
 // absolute threshold: each ball samples a uniform bin i; if x_i < L, i takes
-// it; otherwise a second uniform bin takes it. For m = n, [FG21] show that
-// the best thinning rule has maximum load (1+o(1))·√(2 log n / log log n)
-// and that a threshold rule attains it, with L of that order. Once every
+// it; otherwise a second uniform bin takes it. [FG21] define two-thinning
+// (a rule may reject a ball's uniform bin once, and a second uniform bin
+// takes it) and show that at m = Θ(n) no rule keeps the maximum load below
+// (1 + o(1))·√(8 ln n / ln ln n) w.h.p., and that their rule attains it;
+// Threshold(L) is a two-thinning rule, so that is a lower bound for it.
+// The threshold here is on the bin's whole load (a rule of the kind [LSS22]
+// call Thinning with a fixed threshold). Once every
 // bin holds L balls the process is one-choice at two probes a ball, so L
 // is meant for m = O(n); Mean-Thinning is the threshold at the average.
 // Fluid limit (docs/theory.md, FamilyThreshold):

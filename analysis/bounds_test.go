@@ -368,9 +368,10 @@ func TestBoundsWellFormed(t *testing.T) {
 	// All processes but rank: 3 one-choice + 3 greedy + 3 left + 1 (1+β) +
 	// 8 graph + 1 grouped + 1 window + 1 weighted + 2 hyper + 4 local-search.
 	// 8 graph + 1 grouped + 1 window + 1 weighted + 2 hyper + 4 local-search
-	// + 3 g-bounded + 3 g-myopic + 1 noisy.
-	if got := len(Bounds(Query{N: 1000, M: 1000})); got != 34 {
-		t.Errorf("Bounds for every process: %d, want 34", got)
+	// + 3 g-bounded + 3 g-myopic + 1 noisy + 4 thinning (mean-thinning,
+	// threshold, twinning, packing: one each).
+	if got := len(Bounds(Query{N: 1000, M: 1000})); got != 38 {
+		t.Errorf("Bounds for every process: %d, want 38", got)
 	}
 	if bs := Bounds(Query{N: 2, M: 2, Process: "greedy"}); bs[0].Applies || !strings.Contains(bs[0].Reason, "n >= 3") {
 		t.Errorf("n = 2: %+v", bs[0])
