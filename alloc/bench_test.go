@@ -74,6 +74,12 @@ func BenchmarkPlace(b *testing.B) {
 		{"g-bounded/g=2/regular16/edge", func(_, lg int) Process { return GBounded{G: 2, Graph: regular16(lg)} }, []int{12, 20}},
 		{"g-myopic/g=2/regular16/edge", func(_, lg int) Process { return GMyopic{G: 2, Graph: regular16(lg)} }, []int{12, 20}},
 		{"noisy/sigma=1/regular16/edge", func(_, lg int) Process { return Noisy{Sigma: 1, Graph: regular16(lg)} }, []int{12, 20}},
+		// The thinning family: one probe a ball, a second on rejection
+		// (against one-choice and greedy/d=2), or one probe a step.
+		{"mean-thinning", func(int, int) Process { return MeanThinning{} }, all},
+		{"threshold/L=2", func(int, int) Process { return Threshold{L: 2} }, all},
+		{"twinning", func(int, int) Process { return Twinning{} }, all},
+		{"packing", func(int, int) Process { return Packing{} }, all},
 	}
 	for _, c := range cases {
 		for _, lg := range c.lgs {

@@ -3,6 +3,7 @@ package alloc
 import (
 	"fmt"
 	"runtime"
+	"unsafe"
 )
 
 // The thinning family: processes that read one uniform bin per ball, or per
@@ -144,43 +145,81 @@ func (g *thinRule) setBalls(t int64) { g.t = t }
 
 func (g *thinRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	n := uint64(len(L))
-	s := r.state
+	// Both rules reject iff x_i·n ≥ t: Mean-Thinning with t the balls
+	// placed, raised by every ball placed at once; Threshold(L) with
+	// t = L·n, fixed.
+	t, step := uint64(g.t), uint64(0)
+	if !g.mean {
+		t = uint64(g.level) * n
+	} else if out == nil {
+		step = 1
+	}
 	var second int64
-	if g.mean {
-		t := uint64(g.t)
-		var step uint64
-		if out == nil {
-			step = 1
-		}
+	if out == nil && pipelined(len(L), 4) {
+		second = thinPiped(L, m, t, step, r)
+	} else {
+		s := r.state
 		for k := int64(0); k < m; k++ {
 			var i, j uint64
 			s, i = below(s, n)
 			s, j = below(s, n)
-			c, l := i, L[i]
-			if uint64(l)*n >= t { // x_i ≥ t/n: rejected
-				c = j
-				second++
+			// Written for conditional moves: the test is
+			// unpredictable (docs/theory.md, note 3).
+			var rej int64
+			if uint64(L[i])*n >= t {
+				rej = 1
 			}
+			c := i
+			if rej != 0 {
+				c = j
+			}
+			second += rej
 			put(L, out, k, c, L[c])
 			t += step
 		}
-		g.t = int64(t)
-	} else {
-		lv := g.level
-		for k := int64(0); k < m; k++ {
-			var i, j uint64
-			s, i = below(s, n)
-			s, j = below(s, n)
-			c := i
-			if L[i] >= lv {
-				c = j
-				second++
-			}
-			put(L, out, k, c, L[c])
+		r.state = s
+	}
+	if g.mean {
+		g.t += m * int64(step)
+	}
+	return thinStats(m, second)
+}
+
+// thinPiped is the sequential loop of thinRule.run for large n, pipelined
+// as twoPiped is: the two bins of ball k+ahead are drawn, and their cache
+// lines fetched, before ball k is placed. Same draws, same balls.
+func thinPiped(L []uint32, m int64, t, step uint64, r *Rand) (second int64) {
+	n := uint64(len(L))
+	var ring [ahead]struct{ i, j uint64 }
+	s := r.state
+	for k := range min(m, ahead) {
+		e := &ring[k]
+		s, e.i = below(s, n)
+		s, e.j = below(s, n)
+		prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
+	}
+	for k := int64(0); k < m; k++ {
+		e := &ring[k&(ahead-1)]
+		i, j := e.i, e.j
+		if k+ahead < m {
+			s, e.i = below(s, n)
+			s, e.j = below(s, n)
+			prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
 		}
+		var rej int64
+		if uint64(L[i])*n >= t {
+			rej = 1
+		}
+		c := i
+		if rej != 0 {
+			c = j
+		}
+		second += rej
+		L[c]++
+		t += step
 	}
 	r.state = s
-	return thinStats(m, second)
+	return second
 }
 
 // thinStats are the stats of m balls of which second were rejected by
