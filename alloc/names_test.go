@@ -22,6 +22,8 @@ var otherMeanings = map[string][]string{
 	"graph": {"cmd/graphalloc/cli.go", "study/studies_reach.go", "results/write.go"},
 	"rank":  {"results/write.go", "graphgen/spec.go", "graphgen/plan.go"},
 	"hyper": {"graphgen/spec.go"},
+	// The flag --threshold, L of -p threshold (as --g is g of g-bounded).
+	"threshold": {"cmd/graphalloc/procflags.go"},
 }
 
 // TestNamesInOnePlace: each process name appears as a string literal in
