@@ -73,7 +73,8 @@ import (
 //
 // D is the number of choices, 1 ≤ d ≤ MaxFluidD, of the greedy, left and
 // MaxOf families; Beta is β in [0, 1] of (1+β); G is g in [0, alloc.MaxG]
-// of g-bounded and g-myopic; Sigma is σ in [0, alloc.MaxSigma] of noisy.
+// of g-bounded and g-myopic; Sigma is σ in [0, alloc.MaxSigma] of noisy;
+// Threshold is L in [0, alloc.MaxThreshold] of threshold.
 type FluidProcess = alloc.MeanField
 
 // DefaultTailTol is the cut-off of Tails: it returns the tails down to the
