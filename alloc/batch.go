@@ -64,6 +64,12 @@ func Batchable(r Rule) bool {
 	return ok
 }
 
+// averaged is a rule that reads the number of balls in its loads (the
+// average t/n of Mean-Thinning); the drivers tell it before every run.
+type averaged interface {
+	setBalls(t int64)
+}
+
 // put ends ball k of a rule's loop, which chose bin c holding l balls:
 // with out == nil it raises the bin, else it records the choice. The test
 // is the same for every ball, so the branch is predicted.
@@ -79,6 +85,9 @@ func put(L, out []uint32, k int64, c uint64, l uint32) {
 // bin at once: the sequential process, for the processes whose Place has no
 // specialised loop of its own for these parameters.
 func placeRule(b *Bins, ru rule, m int64, r *Rand) Stats {
+	if a, ok := ru.(averaged); ok {
+		a.setBalls(b.balls)
+	}
 	st := ru.run(b.wide(), m, nil, r)
 	runtime.KeepAlive(b) // b.wide() may be mapped memory, freed once b is unreachable
 	b.balls += m
@@ -128,8 +137,12 @@ func (bt *batcher) reset() {
 func (bt *batcher) place(b *Bins, ru rule, m int64, r *Rand) Stats {
 	L := b.wide()
 	var st Stats
+	a, _ := ru.(averaged)
 	for m > 0 {
 		k := min(m, bt.size-bt.done)
+		if a != nil {
+			a.setBalls(b.balls) // the balls of the earlier batches, all in L
+		}
 		if bt.count == nil {
 			st.Add(ru.run(L, k, bt.pending[bt.done:bt.done+k], r))
 		} else {

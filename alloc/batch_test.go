@@ -17,15 +17,28 @@ import (
 // very balls Place places, with the same draws (the generator ends in the
 // same state) and the same stats. This is what makes the rules the
 // processes: the batched driver differs from Place only in when the
-// balls are added to the loads. Every per-bin process has a rule.
+// balls are added to the loads. Every per-bin process that places one
+// ball at a time has a rule.
 
-// trialRunners are the processes that run whole trials on a state of their
-// own (rank's sorted structure, weighted loads, memory's remembered bins,
-// kd-choice's unfinished round): they have no batched form.
-var trialRunners = map[string]bool{"rank": true, "weighted": true, "memory": true, "kd-choice": true}
+// noBatch are the processes with no batched form: those that run whole
+// trials on a state of their own (rank's sorted structure, weighted loads,
+// memory's remembered bins, kd-choice's unfinished round), and twinning and
+// packing, which place several balls a step and have no per-ball rule.
+var noBatch = map[string]bool{"rank": true, "weighted": true, "memory": true, "kd-choice": true,
+	"twinning": true, "packing": true}
+
+// batchCase reports whether the contract case name is of a process that
+// runs in batches.
+func batchCase(name string) bool {
+	p, _, _ := strings.Cut(name, "/")
+	return !noBatch[p]
+}
 
 func TestRuleMatchesPlace(t *testing.T) {
 	for _, tc := range contractCases(t) {
+		if !batchCase(tc.name) {
+			continue
+		}
 		bp, ok := tc.p.(batchable)
 		if !ok {
 			t.Fatalf("%s: %T has no rule", tc.name, tc.p)
@@ -84,6 +97,9 @@ func refBatches(t *testing.T, p Process, n int, m, batch, every int64, r *Rand) 
 // interval that ends samples inside batches.
 func TestBatchReference(t *testing.T) {
 	for _, tc := range contractCases(t) {
+		if !batchCase(tc.name) {
+			continue
+		}
 		n := int64(tc.n)
 		m := 5*n + 3
 		// Pending bins (B ≤ n), small and large; per-bin counts (B > n).
@@ -419,7 +435,7 @@ func TestBatchChecks(t *testing.T) {
 		}
 	}
 	for _, d := range Descriptors() {
-		want := !trialRunners[d.Name]
+		want := !noBatch[d.Name]
 		if d.Batches() != want {
 			t.Errorf("%s: Batches() = %v", d.Name, d.Batches())
 		}

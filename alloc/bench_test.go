@@ -83,6 +83,12 @@ func BenchmarkPlace(b *testing.B) {
 		// Walk sampling (a plain loop): against graph/regular16/edge.
 		{"graph/regular16/walk:len=4", func(_, lg int) Process { return Graphical{G: regular16(lg), Sample: SampleWalk(4)} }, []int{12, 20}},
 		{"graph/regular16/walk:len=0", func(_, lg int) Process { return Graphical{G: regular16(lg), Sample: SampleWalk(0)} }, []int{12, 20}},
+		// The thinning family: one probe a ball, a second on rejection
+		// (against one-choice and greedy/d=2), or one probe a step.
+		{"mean-thinning", func(int, int) Process { return MeanThinning{} }, all},
+		{"threshold/L=2", func(int, int) Process { return Threshold{L: 2} }, all},
+		{"twinning", func(int, int) Process { return Twinning{} }, all},
+		{"packing", func(int, int) Process { return Packing{} }, all},
 	}
 	for _, c := range cases {
 		for _, lg := range c.lgs {

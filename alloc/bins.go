@@ -42,6 +42,11 @@ type Bins struct {
 	loads []uint32
 	balls int64
 	mem   *binsMem // mappings behind small and loads; nil if none
+	// owed balls of the step in progress of a process that places
+	// several balls a step (Twinning, Packing) go to bin owedBin first:
+	// so a trial does not depend on how its balls are split into calls.
+	owed    int64
+	owedBin uint64
 }
 
 // binsMem holds the mappings (as returned by mapHuge) behind a Bins's
@@ -227,6 +232,7 @@ func (b *Bins) Reset() {
 	clear(b.small)
 	clear(b.loads)
 	b.balls = 0
+	b.owed = 0
 }
 
 // MaxMin returns the largest and smallest load, in one pass.

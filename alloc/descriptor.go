@@ -79,6 +79,9 @@ const (
 	ParamSigma                     // a noise level σ ≥ 0 (Params.Sigma)
 	ParamMemory                    // a memory of K ≥ 0 bins (Params.Memory)
 	ParamK                         // balls per round k ≥ 1 (Params.K)
+
+	// The thinning family's.
+	ParamThreshold // a load threshold L ≥ 0 (Params.Threshold)
 )
 
 // Family names the theory that covers a process: the key by which package
@@ -105,12 +108,19 @@ const (
 	FamilyNoisy                     // two samples compared through Gaussian noise
 	FamilyMemory                    // d uniform bins and K remembered from the last ball
 	FamilyKD                        // k balls into the k least loaded of d uniform bins
+
+	// The thinning family [LSS22] (alloc/thinning.go).
+	FamilyMeanThinning // a second uniform bin when the first is at or above the average
+	FamilyThreshold    // a second uniform bin when the first holds at least L balls
+	FamilyTwinning     // one sample; two balls below the average, else one
+	FamilyPacking      // one sample; filled past the average if below it, else one ball
 )
 
 // MeanField is the mean-field (fluid-limit) rule of a process on n → ∞
 // exchangeable bins: the key by which package analysis solves its ODE.
 // Family is one of FamilyOneChoice, FamilyGreedy, FamilyLeft, FamilyMaxOf,
-// FamilyOnePlusBeta, FamilyGBounded, FamilyGMyopic and FamilyNoisy (the
+// FamilyOnePlusBeta, FamilyGBounded, FamilyGMyopic, FamilyNoisy,
+// FamilyMeanThinning and FamilyThreshold (the
 // graphical process on the complete graph, and Rank[d] for a whole d,
 // follow Greedy's rule); D, Beta, G and Sigma are the rule's parameters.
 type MeanField struct {
@@ -119,6 +129,8 @@ type MeanField struct {
 	Beta   float64
 	G      int     // the threshold g of FamilyGBounded and FamilyGMyopic
 	Sigma  float64 // the noise σ of FamilyNoisy
+	// Threshold is the load threshold L of FamilyThreshold.
+	Threshold int
 }
 
 // Params are the parameters of a process; each process reads those its
@@ -149,6 +161,8 @@ type Params struct {
 	Memory int
 	// K is the number of balls per round of kd-choice, 1 ≤ K ≤ D.
 	K int
+	// Threshold is the load threshold L ≥ 0 of threshold.
+	Threshold int
 }
 
 // maxChoices bounds d: a ball's candidates are kept on the stack.
@@ -164,6 +178,7 @@ var descriptors = []*Descriptor{
 	&localSearchDescriptor,
 	&gBoundedDescriptor, &gMyopicDescriptor, &noisyDescriptor,
 	&memoryDescriptor, &kdDescriptor,
+	&meanThinningDescriptor, &thresholdDescriptor, &twinningDescriptor, &packingDescriptor,
 }
 
 // Descriptors returns the descriptor of every process of the package, in
@@ -327,6 +342,8 @@ func (d *Descriptor) Check(p Params) error {
 		return fmt.Errorf("alloc: %s needs a memory 0 <= K <= %d, got memory=%d", d.Name, MaxMemory, p.Memory)
 	case uses&ParamK != 0 && (p.K < 1 || float64(p.K) > p.D):
 		return fmt.Errorf("alloc: %s needs 1 <= k <= d balls per round, got k=%d d=%g", d.Name, p.K, p.D)
+	case uses&ParamThreshold != 0 && (p.Threshold < 0 || p.Threshold > MaxThreshold):
+		return fmt.Errorf("alloc: %s needs a threshold 0 <= L <= %d, got threshold=%d", d.Name, MaxThreshold, p.Threshold)
 	}
 	if uses&ParamWeights != 0 {
 		if err := checkWeights(d.Name, p.Weights); err != nil {

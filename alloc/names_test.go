@@ -24,6 +24,8 @@ var otherMeanings = map[string][]string{
 	"hyper": {"graphgen/spec.go"},
 	// --memory K, the parameter of the process memory.
 	"memory": {"cmd/graphalloc/procflags.go"},
+	// The flag --threshold, L of -p threshold (as --g is g of g-bounded).
+	"threshold": {"cmd/graphalloc/procflags.go"},
 }
 
 // TestNamesInOnePlace: each process name appears as a string literal in

@@ -21,6 +21,9 @@ import (
 // ball breaks the contract.
 func refPlace(t *testing.T, p Process, L []uint32, m int64, r *Rand) {
 	t.Helper()
+	if refSteps(t, p, L, m, r) {
+		return // twinning, packing: several balls a step (thinning_test.go)
+	}
 	for k := int64(0); k < m; k++ {
 		L[refChoose(t, p, L, k, r)]++
 	}
@@ -184,6 +187,11 @@ func refChoose(t *testing.T, p Process, L []uint32, k int64, r *Rand) uint64 {
 			// These processes' references sit beside
 			// their tests (refBall in maxof_test.go).
 			c, cands, within, most = refBall(t, p, L, r)
+		case MeanThinning, Threshold:
+			// The thinning rules take the second sample whatever its
+			// load; refThin (thinning_test.go) checks the rule.
+			c, cands = refThin(t, p, L, r)
+			within = []uint64{c}
 		case GBounded, GMyopic, Noisy:
 			// The two-sample rules may choose the more loaded
 			// candidate; refTwoSample (twosample_test.go) checks
@@ -351,6 +359,19 @@ func contractCases(t *testing.T) []struct {
 		{"noisy/sigma=1/regular/vertex", 500, Noisy{Sigma: 1, Graph: reg, Sample: SampleVertex}},
 		{"noisy/sigma=1/circulant/odd", 500, Noisy{Sigma: 1, Graph: circOdd}},
 		{"noisy/n=1", 1, Noisy{Sigma: 1}},
+		// The thinning family (references in thinning_test.go).
+		{"mean-thinning", 1000, MeanThinning{}},
+		{"mean-thinning/n=1", 1, MeanThinning{}},
+		{"mean-thinning/n=7", 7, MeanThinning{}},
+		{"threshold/L=0", 1000, Threshold{}},
+		{"threshold/L=1", 1000, Threshold{L: 1}},
+		{"threshold/L=3", 997, Threshold{L: 3}},
+		{"twinning", 1000, Twinning{}},
+		{"twinning/n=1", 1, Twinning{}},
+		{"twinning/n=7", 7, Twinning{}},
+		{"packing", 1000, Packing{}},
+		{"packing/n=1", 1, Packing{}},
+		{"packing/n=7", 7, Packing{}},
 	}
 	// Local search on a cycle, a torus, a random regular graph, the star,
 	// a circulant and the complete graph (localsearch_test.go).
@@ -399,7 +420,7 @@ func TestContract(t *testing.T) {
 				if sum != m || bins != int64(tc.n) || b.Balls() != m {
 					t.Fatalf("m=%d: counts hold %d balls in %d bins, Balls()=%d", m, sum, bins, b.Balls())
 				}
-				if m > 0 && (st.Probes < m || st.MaxProbes < 1) {
+				if m > 0 && ((st.Probes < m && !severalPerStep(tc.p)) || st.MaxProbes < 1) {
 					t.Fatalf("m=%d: implausible stats %+v", m, st)
 				}
 				b2 := NewBins(tc.n)

@@ -533,6 +533,10 @@ func (e *boundEnv) boundsFor(d *alloc.Descriptor) []Bound {
 		return e.memory()
 	case alloc.FamilyKD:
 		return e.kd(d.Name)
+	case alloc.FamilyMeanThinning, alloc.FamilyTwinning, alloc.FamilyPacking:
+		return e.lssGap(d.Name)
+	case alloc.FamilyThreshold:
+		return e.thinning()
 	}
 	return nil
 }
@@ -1401,4 +1405,40 @@ func Phi(d int) float64 {
 			hi = mid
 		}
 	}
+}
+
+// lssGap: Mean-Thinning, Twinning and Packing keep the gap O(log n) w.h.p.
+// for every m ≥ n [LSS22] (D. Los, T. Sauerwald, J. Sylvester, Balanced
+// allocations: caching and packing, twinning and thinning, SODA 2022).
+func (e *boundEnv) lssGap(proc string) []Bound {
+	return []Bound{
+		{Name: "gap, any m [LSS22]", Kind: KindOrder, Order: "O",
+			Quantity: QuantityGap, Regime: RegimeAnyM,
+			Value: e.lg, Formula: "O(log n)", Base: "log2",
+			Applies: true, Reason: fmt.Sprintf("w.h.p., for every m >= n; %s reads one uniform bin per ball or step against the average load", proc)},
+	}
+}
+
+// thinning: no two-thinning rule — a ball's uniform bin, or if the rule
+// rejects it a second uniform bin — does better at m = Θ(n) than a
+// maximum load of (1 + o(1))·√(8 ln n / ln ln n) w.h.p., and a rule of
+// that kind attains it [FG21] (O. N. Feldheim, O. Gurel-Gurevich, The
+// power of thinning in balanced allocation, Electron. Commun. Probab.
+// 2021); Threshold(L) is such a rule for every L, so the bound is a lower
+// bound for it.
+func (e *boundEnv) thinning() []Bound {
+	return []Bound{
+		{Name: "max load, m = n, any thinning rule [FG21]", Kind: KindOrder, Order: "Ω",
+			Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
+			Value: math.Sqrt(8 * e.ln / e.lnln), Formula: "(1 − o(1))·√(8 ln n / ln ln n)", Base: "ln",
+			Applies: e.n >= 16, Reason: thinningWhy(e.n)},
+	}
+}
+
+// thinningWhy is the reason of the thinning bound at n bins.
+func thinningWhy(n float64) string {
+	if n < 16 {
+		return fmt.Sprintf("needs ln ln n > 1, n >= 16; got n = %g", n)
+	}
+	return "w.h.p.; a lower bound for every two-thinning rule, Threshold(L) among them, attained to 1 + o(1) by the best rule"
 }

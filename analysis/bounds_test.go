@@ -369,9 +369,10 @@ func TestBoundsWellFormed(t *testing.T) {
 	// 8 graph + 1 grouped + 1 window + 1 weighted + 2 hyper + 4 local-search.
 	// 8 graph + 1 grouped + 1 window + 1 weighted + 2 hyper + 4 local-search
 	// + 3 g-bounded + 3 g-myopic + 1 noisy + 3 memory (K = 0, Greedy[d]'s)
-	// + 3 kd-choice (Greedy[d]'s).
-	if got := len(Bounds(Query{N: 1000, M: 1000})); got != 40 {
-		t.Errorf("Bounds for every process: %d, want 40", got)
+	// + 3 kd-choice (Greedy[d]'s) + 4 thinning (mean-thinning, threshold,
+	// twinning, packing: one each).
+	if got := len(Bounds(Query{N: 1000, M: 1000})); got != 44 {
+		t.Errorf("Bounds for every process: %d, want 44", got)
 	}
 	if bs := Bounds(Query{N: 2, M: 2, Process: "greedy"}); bs[0].Applies || !strings.Contains(bs[0].Reason, "n >= 3") {
 		t.Errorf("n = 2: %+v", bs[0])

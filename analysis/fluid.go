@@ -22,6 +22,8 @@ import (
 //	FamilyGBounded     ds_i/dt = 2 p_j (s_{j+g+1} + s_{j−g} − (s_j + s_{j+1})/2)       j = i−1, p_j = s_j − s_{j+1}
 //	FamilyGMyopic      ds_i/dt = p_j (s_{j−g} + s_{j+g+1})                            (s_k = 1 for k ≤ 0)
 //	FamilyNoisy        ds_i/dt = 2 p_j Σ_b p_b Φ((b − j)/(σ√2))                       [Los, Sauerwald 2022: the rules]
+//	FamilyThreshold    ds_i/dt = ([i ≤ L] + s_L)(s_{i−1} − s_i)
+//	FamilyMeanThinning ds_i/dt = ([i ≤ ⌈t⌉] + s_⌈t⌉)(s_{i−1} − s_i)   (time-dependent; derived in docs/theory.md)
 //
 // Each right-hand side is the rate at which bins move from load i−1 to
 // load i: a ball raises a bin from i−1 to i exactly when the bin it picks
@@ -46,6 +48,15 @@ import (
 // the three lines above (twoSampleSystem derives them). g = 0 and σ = 0
 // are greedy with d = 2.
 //
+// For the thinning rules (Threshold(L), Mean-Thinning) a ball's first
+// uniform bin takes it iff its load is below the threshold — L, or the
+// average t, which for t in (k, k+1) means a load ≤ k, i.e. below ⌈t⌉ —
+// and otherwise a second uniform bin takes it: a bin of load i−1 is hit
+// first with probability s_{i−1} − s_i, and the ball is rejected with
+// probability s_L (s_⌈t⌉), whence the lines above. Mean-Thinning's
+// right-hand side changes at every whole t; the solver steps exactly to
+// each such time (see fluidSystem.piece).
+//
 // Summed over i ≥ 1, every right-hand side telescopes to 1 (for left, first
 // over j: Π_k y_{i−1,k} − Π_k y_{i,k}), so Σ_{i≥1} s_i(t) = t: balls are
 // conserved. For d = 1 greedy, left and unbalanced are one-choice, and so is
@@ -62,7 +73,8 @@ import (
 //
 // D is the number of choices, 1 ≤ d ≤ MaxFluidD, of the greedy, left and
 // MaxOf families; Beta is β in [0, 1] of (1+β); G is g in [0, alloc.MaxG]
-// of g-bounded and g-myopic; Sigma is σ in [0, alloc.MaxSigma] of noisy.
+// of g-bounded and g-myopic; Sigma is σ in [0, alloc.MaxSigma] of noisy;
+// Threshold is L in [0, alloc.MaxThreshold] of threshold.
 type FluidProcess = alloc.MeanField
 
 // DefaultTailTol is the cut-off of Tails: it returns the tails down to the
@@ -178,6 +190,11 @@ type fluidSystem struct {
 	// f sets dy for the components of levels lo..hi (1 ≤ lo), reading
 	// levels lo−1..hi of y.
 	f func(y, dy []float64, lo, hi int)
+	// piece, if not nil, makes the system piecewise autonomous: its
+	// right-hand side may change at every whole t, and the solver calls
+	// piece(k) before it integrates over [k, k+1), never stepping across
+	// a whole t (Mean-Thinning's threshold is the average load t).
+	piece func(k int)
 }
 
 func newFluidSystem(p FluidProcess) (*fluidSystem, error) {
@@ -242,6 +259,13 @@ func newFluidSystem(p FluidProcess) (*fluidSystem, error) {
 			return nil, fmt.Errorf("analysis: %v needs 0 <= sigma <= %g, got %g", p.Family, float64(alloc.MaxSigma), p.Sigma)
 		}
 		return twoSampleSystem(p), nil
+	case alloc.FamilyThreshold:
+		if p.Threshold < 0 || p.Threshold > alloc.MaxThreshold {
+			return nil, fmt.Errorf("analysis: %v needs 0 <= threshold <= %d, got %d", p.Family, alloc.MaxThreshold, p.Threshold)
+		}
+		return thinningSystem(p.Threshold, false), nil
+	case alloc.FamilyMeanThinning:
+		return thinningSystem(0, true), nil
 	case alloc.FamilyLeft:
 		if err := needD(); err != nil {
 			return nil, err
@@ -267,6 +291,39 @@ func newFluidSystem(p FluidProcess) (*fluidSystem, error) {
 		}}, nil
 	}
 	return nil, fmt.Errorf("analysis: no fluid limit for the %v family", p.Family)
+}
+
+// thinningSystem is the mean-field system of Threshold(L), or with mean of
+// Mean-Thinning, whose threshold is ⌈t⌉ (L = k+1 on the piece [k, k+1)):
+//
+//	ds_i/dt = ([i ≤ L] + s_L)·(s_{i−1} − s_i).
+//
+// Level i reads level L besides i−1 and i; a level L below the window is
+// exactly 1 and one above it exactly 0, so truncation stays exact. The
+// system conserves balls (the rates sum to (1 − s_L) + s_L = 1) and is
+// cooperative (every rate grows with s_L and s_{i−1}).
+func thinningSystem(L int, mean bool) *fluidSystem {
+	sys := &fluidSystem{w: 1}
+	sys.f = func(y, dy []float64, lo, hi int) {
+		sL := 0.0
+		switch {
+		case L < lo:
+			sL = 1 // frozen: levels below lo may be stale in a stage state
+		case L <= hi:
+			sL = y[L]
+		}
+		for i := lo; i <= hi; i++ {
+			r := sL
+			if i <= L {
+				r++
+			}
+			dy[i] = r * (y[i-1] - y[i])
+		}
+	}
+	if mean {
+		sys.piece = func(k int) { L = k + 1 }
+	}
+	return sys
 }
 
 // twoSampleSystem is the mean-field system of a two-sample rule (g-bounded,
@@ -456,14 +513,20 @@ func (sys *fluidSystem) solve(t, tol, flush float64, set solverSettings) ([]floa
 		h = t
 	}
 	now := 0.0
+	// end is the end of the current piece (t for an autonomous system).
+	end, piece := t, 0
+	if sys.piece != nil {
+		sys.piece(0)
+		end = min(t, 1)
+	}
 	sys.f(y, k[0], lo, hi)
 	for steps := 0; now < t; steps++ {
 		if steps >= maxSteps {
 			return nil, 0, fmt.Errorf("analysis: fluid solver took more than %d steps at t = %g of %g", maxSteps, now, t)
 		}
 		last := false
-		if now+h >= t {
-			h, last = t-now, true
+		if now+h >= end {
+			h, last = end-now, true
 		}
 		a, b := lo*w, (hi+1)*w // components of the window
 		k0, k1, k2, k3, k4, k5 := k[0][a:b], k[1][a:b], k[2][a:b], k[3][a:b], k[4][a:b], k[5][a:b]
@@ -515,12 +578,18 @@ func (sys *fluidSystem) solve(t, tol, flush float64, set solverSettings) ([]floa
 		}
 
 		// Accept: y += inc with compensation.
+		changed := false // did flushing or freezing move y off yt, or a new piece begin?
 		if last {
-			now = t
+			now = end
+			if now < t { // the next piece of a piecewise system
+				piece++
+				sys.piece(piece)
+				end = min(t, float64(piece+1))
+				changed = true
+			}
 		} else {
 			now += h
 		}
-		changed := false // did flushing or freezing move y off yt?
 		for c := a; c < b; c++ {
 			yv := y[c]
 			d := inc[c] + comp[c]

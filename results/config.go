@@ -53,6 +53,8 @@ type Config struct {
 	// Memory is K of memory, K the balls per round of kd-choice.
 	Memory *int `json:"memory,omitempty"`
 	K      *int `json:"k,omitempty"`
+	// Threshold is L of threshold.
+	Threshold *int `json:"threshold,omitempty"`
 	// Engine is "levels" for a run of the level engine, omitted for the
 	// per-bin engine.
 	Engine string `json:"engine,omitempty"`
@@ -102,6 +104,10 @@ func NewConfig(s study.Setting) Config {
 		k := s.Params.K
 		c.K = &k
 	}
+	if d.Uses&alloc.ParamThreshold != 0 {
+		l := s.Params.Threshold
+		c.Threshold = &l
+	}
 	if t := s.Topology; t != nil {
 		c.Graph = t.Spec.String()
 		if t.MinRank > 0 {
@@ -142,6 +148,9 @@ func (c Config) Setting() (study.Setting, error) {
 	}
 	if c.K != nil {
 		p.K = *c.K
+	}
+	if c.Threshold != nil {
+		p.Threshold = *c.Threshold
 	}
 	if c.Weights != "" {
 		if p.Weights, err = alloc.ParseWeights(c.Weights); err != nil {

@@ -33,6 +33,7 @@ type GridConfig struct {
 	Sigma     *float64 `json:"sigma,omitempty"`
 	Memory    *int     `json:"memory,omitempty"`
 	K         *int     `json:"k,omitempty"`
+	Threshold *int     `json:"threshold,omitempty"`
 	Ties      string   `json:"ties,omitempty"`
 	Sample    string   `json:"sample,omitempty"`
 	Trials    int      `json:"trials"`
@@ -92,6 +93,10 @@ func NewGridConfig(g study.Grid, balls string) GridConfig {
 			v := g.Params.K
 			c.K = &v
 		}
+		if d.Uses&alloc.ParamThreshold != 0 {
+			v := g.Params.Threshold
+			c.Threshold = &v
+		}
 	}
 	return c
 }
@@ -110,6 +115,9 @@ func (c GridConfig) params() alloc.Params {
 	}
 	if c.K != nil {
 		p.K = *c.K
+	}
+	if c.Threshold != nil {
+		p.Threshold = *c.Threshold
 	}
 	return p
 }

@@ -30,6 +30,7 @@ type fluidJSONOut struct {
 	Beta        *float64  `json:"beta,omitempty"`
 	G           *int      `json:"g,omitempty"`
 	Sigma       *float64  `json:"sigma,omitempty"`
+	Threshold   *int      `json:"threshold,omitempty"`
 	Load        float64   `json:"load"`
 	Tails       []float64 `json:"tails"`
 	N           int64     `json:"n"`
@@ -125,6 +126,10 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 	if desc.Uses&alloc.ParamSigma != 0 {
 		sigma := params.Sigma
 		out.Sigma = &sigma
+	}
+	if desc.Uses&alloc.ParamThreshold != 0 {
+		l := params.Threshold
+		out.Threshold = &l
 	}
 	return writeOutput(stdout, "", func(w io.Writer) error {
 		if o.format == "json" {

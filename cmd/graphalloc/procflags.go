@@ -21,6 +21,7 @@ type processFlags struct {
 	g                                                 int
 	sigma                                             float64
 	memory, k                                         int
+	threshold                                         int
 }
 
 // processList is the list of processes for a help text.
@@ -45,6 +46,7 @@ func (o *processFlags) add(fs *pflag.FlagSet, defProcess, processHelp string) {
 	fs.Float64Var(&o.sigma, "sigma", 1, "noise σ >= 0 of -p noisy: each candidate's load is read as load + N(0, σ²)")
 	fs.IntVar(&o.memory, "memory", 1, "memory K >= 0 of -p memory: the K least loaded candidates of the last ball are candidates again")
 	fs.IntVar(&o.k, "k", 1, "balls per round k of -p kd-choice, 1 <= k <= d: each round puts k balls in the k least loaded of d uniform bins")
+	fs.IntVar(&o.threshold, "threshold", 1, "load threshold L >= 0 of -p threshold: a first bin with fewer than L balls takes the ball, else a second uniform bin")
 }
 
 // flagParams maps the parameter flags to the parameters they set.
@@ -57,6 +59,7 @@ var flagParams = []struct {
 	{"sample", alloc.ParamGraph}, {graphFlagName, alloc.ParamGraph}, {"expansion", alloc.ParamGraph},
 	{"g", alloc.ParamG}, {"sigma", alloc.ParamSigma},
 	{"memory", alloc.ParamMemory}, {"k", alloc.ParamK},
+	{"threshold", alloc.ParamThreshold},
 }
 
 // users lists the processes that read parameter p.
@@ -161,6 +164,12 @@ func (o *processFlags) params(fs *pflag.FlagSet, ds []*alloc.Descriptor) (alloc.
 	}
 	if uses&alloc.ParamK != 0 {
 		p.K = o.k
+	}
+	if o.threshold < 0 || o.threshold > alloc.MaxThreshold {
+		return p, usagef("--threshold: need a load threshold 0 <= L <= %d, got %d", alloc.MaxThreshold, o.threshold)
+	}
+	if uses&alloc.ParamThreshold != 0 {
+		p.Threshold = o.threshold
 	}
 	if o.probeCap != "" {
 		c, err := study.ParseCount(o.probeCap, 0)

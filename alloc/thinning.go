@@ -1,0 +1,401 @@
+package alloc
+
+import (
+	"fmt"
+	"runtime"
+	"unsafe"
+)
+
+// The thinning family: processes that read one uniform bin per ball, or per
+// step, and compare its load with a threshold, instead of comparing two
+// loads. Their point is the number of probes per ball, which Stats counts:
+// between one and two for the thinning rules, below one for twinning and
+// packing. Definitions as in [FG21] and [LSS22]; docs/theory.md (section
+// Thinning) has them with their bounds and fluid limits.
+//
+// [FG21] O. N. Feldheim, O. Gurel-Gurevich. The power of thinning in
+// balanced allocation. Electron. Commun. Probab. 26, 2021.
+// [LSS22] D. Los, T. Sauerwald, J. Sylvester. Balanced allocations: caching
+// and packing, twinning and thinning. SODA 2022.
+//
+// Randomness: every ball (every step for twinning and packing) draws its
+// bins from the trial's generator in the order the definitions name them;
+// the thinning rules always draw the second bin, read only when the first
+// rejects the ball, so the loop has no unpredictable branch on the draws
+// (docs/theory.md, note 3). The threshold tests are written without a
+// division: a load x is below the average t/n iff x·n < t.
+
+// MeanThinning is Mean-Thinning [LSS22]: each ball samples a uniform bin i;
+// if x_i < t/n, the average load before the ball (t balls placed so far),
+// i takes it; otherwise a second uniform bin j takes it, whatever its load.
+// The gap is O(log n) w.h.p. for every m ≥ n [LSS22]. A ball reads one bin,
+// or two when i is at or above the average. Fluid limit (docs/theory.md,
+// analysis.Tails with FamilyMeanThinning), t in balls per bin:
+//
+//	ds_i/dt = ([i−1 < t] + s_⌈t⌉)·(s_{i−1} − s_i),
+//
+// s_⌈t⌉ the fraction of bins at or above the average, which reject.
+type MeanThinning struct{}
+
+var _ Process = MeanThinning{}
+
+var meanThinningDescriptor = Descriptor{
+	Name:     "mean-thinning",
+	Synopsis: "Mean-Thinning: a uniform bin below the average load t/n takes the ball, else a second uniform bin",
+	D:        2,
+	Family:   FamilyMeanThinning,
+	BinBytes: 4,
+	meanField: func(Params) (MeanField, bool) {
+		return MeanField{Family: FamilyMeanThinning, D: 2}, true
+	},
+	build: func(Params) Rule { return MeanThinning{} },
+}
+
+// Name returns the command-line name, "mean-thinning".
+func (MeanThinning) Name() string { return meanThinningDescriptor.Name }
+
+// String returns "Mean-Thinning".
+func (MeanThinning) String() string { return "Mean-Thinning" }
+
+// Check requires n ≥ 1.
+func (p MeanThinning) Check(n int) error { return checkBins(p.Name(), n) }
+
+// Place throws m balls: one probe, two when the first bin rejects.
+func (p MeanThinning) Place(b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
+	return placeRule(b, &thinRule{mean: true, t: b.Balls()}, m, r)
+}
+
+func (p MeanThinning) rule(int) rule { return &thinRule{mean: true} }
+
+// Threshold is the Threshold(L) process, the thinning of [FG21] with an
+// absolute threshold: each ball samples a uniform bin i; if x_i < L, i takes
+// it; otherwise a second uniform bin takes it. [FG21] define two-thinning
+// (a rule may reject a ball's uniform bin once, and a second uniform bin
+// takes it) and show that at m = Θ(n) no rule keeps the maximum load below
+// (1 + o(1))·√(8 ln n / ln ln n) w.h.p., and that their rule attains it;
+// Threshold(L) is a two-thinning rule, so that is a lower bound for it.
+// The threshold here is on the bin's whole load (a rule of the kind [LSS22]
+// call Thinning with a fixed threshold). Once every
+// bin holds L balls the process is one-choice at two probes a ball, so L
+// is meant for m = O(n); Mean-Thinning is the threshold at the average.
+// Fluid limit (docs/theory.md, FamilyThreshold):
+//
+//	ds_i/dt = ([i ≤ L] + s_L)·(s_{i−1} − s_i).
+type Threshold struct {
+	L int // the threshold load, 0 ≤ L ≤ MaxThreshold
+}
+
+// MaxThreshold bounds Threshold.L (the fluid limit keeps L+2 levels).
+const MaxThreshold = 1 << 20
+
+var _ Process = Threshold{}
+
+var thresholdDescriptor = Descriptor{
+	Name:     "threshold",
+	Synopsis: "Threshold(L): a uniform bin with fewer than --threshold balls takes the ball, else a second uniform bin",
+	Uses:     ParamThreshold,
+	D:        2,
+	Family:   FamilyThreshold,
+	BinBytes: 4,
+	meanField: func(p Params) (MeanField, bool) {
+		return MeanField{Family: FamilyThreshold, D: 2, Threshold: p.Threshold}, true
+	},
+	build: func(p Params) Rule { return Threshold{L: p.Threshold} },
+}
+
+// Name returns the command-line name, "threshold".
+func (Threshold) Name() string { return thresholdDescriptor.Name }
+
+// String returns "Threshold, L = L".
+func (p Threshold) String() string { return fmt.Sprintf("Threshold, L = %d", p.L) }
+
+// Check requires n ≥ 1 and 0 ≤ L ≤ MaxThreshold.
+func (p Threshold) Check(n int) error {
+	if p.L < 0 || p.L > MaxThreshold {
+		return fmt.Errorf("alloc: %s needs 0 <= threshold <= %d, got threshold=%d", p.Name(), MaxThreshold, p.L)
+	}
+	return checkBins(p.Name(), n)
+}
+
+// Place throws m balls: one probe, two when the first bin rejects.
+func (p Threshold) Place(b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
+	return placeRule(b, p.rule(b.N()), m, r)
+}
+
+func (p Threshold) rule(int) rule { return &thinRule{level: uint32(p.L)} }
+
+// thinRule is Mean-Thinning (mean) or Threshold(level) as a rule. t is the
+// number of balls in the loads it reads: run raises it with every ball it
+// places (out == nil), and the batched driver sets it at every batch (see
+// setBalls).
+type thinRule struct {
+	mean  bool
+	level uint32
+	t     int64
+}
+
+// setBalls tells the rule that the loads hold t balls.
+func (g *thinRule) setBalls(t int64) { g.t = t }
+
+func (g *thinRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	n := uint64(len(L))
+	// Both rules reject iff x_i·n ≥ t: Mean-Thinning with t the balls
+	// placed, raised by every ball placed at once; Threshold(L) with
+	// t = L·n, fixed.
+	t, step := uint64(g.t), uint64(0)
+	if !g.mean {
+		t = uint64(g.level) * n
+	} else if out == nil {
+		step = 1
+	}
+	var second int64
+	if out == nil && pipelined(len(L), 4) {
+		second = thinPiped(L, m, t, step, r)
+	} else {
+		s := r.state
+		for k := int64(0); k < m; k++ {
+			var i, j uint64
+			s, i = below(s, n)
+			s, j = below(s, n)
+			// Written for conditional moves: the test is
+			// unpredictable (docs/theory.md, note 3).
+			var rej int64
+			if uint64(L[i])*n >= t {
+				rej = 1
+			}
+			c := i
+			if rej != 0 {
+				c = j
+			}
+			second += rej
+			put(L, out, k, c, L[c])
+			t += step
+		}
+		r.state = s
+	}
+	if g.mean {
+		g.t += m * int64(step)
+	}
+	return thinStats(m, second)
+}
+
+// thinPiped is the sequential loop of thinRule.run for large n, pipelined
+// as twoPiped is: the two bins of ball k+ahead are drawn, and their cache
+// lines fetched, before ball k is placed. Same draws, same balls.
+func thinPiped(L []uint32, m int64, t, step uint64, r *Rand) (second int64) {
+	n := uint64(len(L))
+	var ring [ahead]struct{ i, j uint64 }
+	s := r.state
+	for k := range min(m, ahead) {
+		e := &ring[k]
+		s, e.i = below(s, n)
+		s, e.j = below(s, n)
+		prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
+	}
+	for k := int64(0); k < m; k++ {
+		e := &ring[k&(ahead-1)]
+		i, j := e.i, e.j
+		if k+ahead < m {
+			s, e.i = below(s, n)
+			s, e.j = below(s, n)
+			prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
+		}
+		var rej int64
+		if uint64(L[i])*n >= t {
+			rej = 1
+		}
+		c := i
+		if rej != 0 {
+			c = j
+		}
+		second += rej
+		L[c]++
+		t += step
+	}
+	r.state = s
+	return second
+}
+
+// thinStats are the stats of m balls of which second were rejected by
+// their first bin.
+func thinStats(m, second int64) Stats {
+	st := Stats{Probes: m + second, MaxProbes: min(m, 1)}
+	if second > 0 {
+		st.MaxProbes = 2
+	}
+	return st
+}
+
+// Twinning is the Twinning process [LSS22]: each step samples one uniform
+// bin i; if x_i < t/n (t balls placed so far) it places two balls in i,
+// otherwise one. The gap is O(log n) w.h.p. for every m ≥ n [LSS22], with
+// one probe per step, so fewer than one per ball. A trial's last step
+// places only the balls that remain (one), so a trial has exactly m balls;
+// a step cut by the end of a call to Place is completed by the next.
+// Its steps place two balls at once, so it does not run in batches.
+type Twinning struct{}
+
+var _ Process = Twinning{}
+
+var twinningDescriptor = Descriptor{
+	Name:     "twinning",
+	Synopsis: "Twinning: one uniform bin per step; two balls if it is below the average load t/n, else one",
+	D:        1,
+	Family:   FamilyTwinning,
+	BinBytes: 4,
+	build:    func(Params) Rule { return Twinning{} },
+}
+
+// Name returns the command-line name, "twinning".
+func (Twinning) Name() string { return twinningDescriptor.Name }
+
+// String returns "Twinning".
+func (Twinning) String() string { return "Twinning" }
+
+// Check requires n ≥ 1.
+func (p Twinning) Check(n int) error { return checkBins(p.Name(), n) }
+
+// Place throws m balls, one probe per step.
+func (p Twinning) Place(b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
+	steps := severalSteps(b, m, r, false)
+	b.balls += m
+	return Stats{Probes: steps, MaxProbes: min(m, 1)}
+}
+
+// severalSteps places m balls of twinning or packing into b: first the
+// balls b still owes from the step in progress (no probe), then new steps;
+// the last step's balls beyond m are owed to the next call. It returns the
+// number of new steps.
+func severalSteps(b *Bins, m int64, r *Rand, pack bool) int64 {
+	L := b.wide()
+	t := b.balls
+	if k := min(m, b.owed); k > 0 {
+		L[b.owedBin] += uint32(k)
+		b.owed -= k
+		m -= k
+		t += k
+	}
+	var steps, owed int64
+	var bin uint64
+	if pack {
+		steps, owed, bin = packing(L, m, t, r)
+	} else {
+		steps, owed, bin = twinning(L, m, t, r)
+	}
+	if owed > 0 {
+		b.owed, b.owedBin = owed, bin
+	}
+	runtime.KeepAlive(b) // L may be mapped memory
+	return steps
+}
+
+// twinning places m balls into L, which holds t, and returns the number
+// of steps, and the balls beyond m that the last step owes to bin.
+func twinning(L []uint32, m, t int64, r *Rand) (steps, owed int64, bin uint64) {
+	n := uint64(len(L))
+	s := r.state
+	tt := uint64(t)
+	for m > 0 {
+		var i uint64
+		s, i = below(s, n)
+		l := L[i]
+		k := uint32(1)
+		if uint64(l)*n < tt {
+			k = 2
+		}
+		if int64(k) > m {
+			owed, bin = int64(k)-m, i
+			k = uint32(m)
+		}
+		L[i] = l + k
+		tt += uint64(k)
+		m -= int64(k)
+		steps++
+	}
+	r.state = s
+	return steps, owed, bin
+}
+
+// Packing is the Packing process [LSS22]: each step samples one uniform
+// bin i; if x_i < t/n (t balls placed so far) it fills i to ⌈t/n⌉ + 1,
+// otherwise it places one ball in i. The gap is O(log n) w.h.p. for every
+// m ≥ n [LSS22], with one probe per step. A trial's last step places only
+// the balls that remain; a step cut by the end of a call to Place is
+// completed by the next. Its steps place several balls at once, so it does
+// not run in batches.
+type Packing struct{}
+
+var _ Process = Packing{}
+
+var packingDescriptor = Descriptor{
+	Name:     "packing",
+	Synopsis: "Packing: one uniform bin per step; below the average t/n it is filled to ⌈t/n⌉+1, else one ball",
+	D:        1,
+	Family:   FamilyPacking,
+	BinBytes: 4,
+	build:    func(Params) Rule { return Packing{} },
+}
+
+// Name returns the command-line name, "packing".
+func (Packing) Name() string { return packingDescriptor.Name }
+
+// String returns "Packing".
+func (Packing) String() string { return "Packing" }
+
+// Check requires n ≥ 1.
+func (p Packing) Check(n int) error { return checkBins(p.Name(), n) }
+
+// Place throws m balls, one probe per step.
+func (p Packing) Place(b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
+	steps := severalSteps(b, m, r, true)
+	b.balls += m
+	return Stats{Probes: steps, MaxProbes: min(m, 1)}
+}
+
+// packing places m balls into L, which holds t, and returns the number of
+// steps, and the balls beyond m that the last step owes to bin. It keeps t = a·n + rem, 0 ≤ rem < n, so that the average's floor
+// and ceiling need no division per step.
+func packing(L []uint32, m, t int64, r *Rand) (steps, owed int64, bin uint64) {
+	n := uint64(len(L))
+	s := r.state
+	a, rem := uint64(t)/n, uint64(t)%n // once per call
+	for m > 0 {
+		var i uint64
+		s, i = below(s, n)
+		l := uint64(L[i])
+		k := uint64(1)
+		if l < a || (l == a && rem > 0) { // x_i < t/n
+			ceil := a
+			if rem > 0 {
+				ceil++
+			}
+			k = ceil + 1 - l
+		}
+		if k > uint64(m) {
+			owed, bin = int64(k)-m, i
+			k = uint64(m)
+		}
+		L[i] = uint32(l + k)
+		m -= int64(k)
+		rem += k
+		for rem >= n {
+			rem -= n
+			a++
+		}
+		steps++
+	}
+	r.state = s
+	return steps, owed, bin
+}
