@@ -22,10 +22,11 @@ var otherMeanings = map[string][]string{
 	"graph": {"cmd/graphalloc/cli.go", "study/studies_reach.go", "results/write.go"},
 	"rank":  {"results/write.go", "graphgen/spec.go", "graphgen/plan.go"},
 	"hyper": {"graphgen/spec.go"},
-	// --memory K, the parameter of the process memory.
-	"memory": {"cmd/graphalloc/procflags.go"},
-	// The flag --threshold, L of -p threshold (as --g is g of g-bounded).
-	"threshold": {"cmd/graphalloc/procflags.go"},
+	// --memory K, the parameter of the process memory, and its CSV column.
+	"memory": {"cmd/graphalloc/procflags.go", "results/params.go"},
+	// The flag --threshold, L of -p threshold (as --g is g of g-bounded),
+	// and its CSV column.
+	"threshold": {"cmd/graphalloc/procflags.go", "results/params.go"},
 }
 
 // TestNamesInOnePlace: each process name appears as a string literal in

@@ -47,14 +47,7 @@ type Config struct {
 	Beta    *float64 `json:"beta,omitempty"`
 	Cap     int      `json:"cap,omitempty"`
 	Weights string   `json:"weights,omitempty"`
-	// G is g of g-bounded and g-myopic, Sigma σ of noisy.
-	G     *int     `json:"g,omitempty"`
-	Sigma *float64 `json:"sigma,omitempty"`
-	// Memory is K of memory, K the balls per round of kd-choice.
-	Memory *int `json:"memory,omitempty"`
-	K      *int `json:"k,omitempty"`
-	// Threshold is L of threshold.
-	Threshold *int `json:"threshold,omitempty"`
+	ProcessParams
 	// Engine is "levels" for a run of the level engine, omitted for the
 	// per-bin engine.
 	Engine string `json:"engine,omitempty"`
@@ -88,26 +81,7 @@ func NewConfig(s study.Setting) Config {
 	if d.Uses&alloc.ParamWeights != 0 {
 		c.Weights = s.Params.Weights.String()
 	}
-	if d.Uses&alloc.ParamG != 0 {
-		g := s.Params.G
-		c.G = &g
-	}
-	if d.Uses&alloc.ParamSigma != 0 {
-		sigma := s.Params.Sigma
-		c.Sigma = &sigma
-	}
-	if d.Uses&alloc.ParamMemory != 0 {
-		k := s.Params.Memory
-		c.Memory = &k
-	}
-	if d.Uses&alloc.ParamK != 0 {
-		k := s.Params.K
-		c.K = &k
-	}
-	if d.Uses&alloc.ParamThreshold != 0 {
-		l := s.Params.Threshold
-		c.Threshold = &l
-	}
+	c.record(d.Uses, s.Params)
 	if t := s.Topology; t != nil {
 		c.Graph = t.Spec.String()
 		if t.MinRank > 0 {
@@ -137,21 +111,7 @@ func (c Config) Setting() (study.Setting, error) {
 	if c.Beta != nil {
 		p.Beta, p.GraphBeta = *c.Beta, true
 	}
-	if c.G != nil {
-		p.G = *c.G
-	}
-	if c.Sigma != nil {
-		p.Sigma = *c.Sigma
-	}
-	if c.Memory != nil {
-		p.Memory = *c.Memory
-	}
-	if c.K != nil {
-		p.K = *c.K
-	}
-	if c.Threshold != nil {
-		p.Threshold = *c.Threshold
-	}
+	c.apply(&p)
 	if c.Weights != "" {
 		if p.Weights, err = alloc.ParseWeights(c.Weights); err != nil {
 			return study.Setting{}, err

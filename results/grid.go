@@ -26,20 +26,16 @@ type GridConfig struct {
 	Beta      float64  `json:"beta,omitempty"`
 	// GraphBeta: the graph process ran as graphical (1+β) with Beta
 	// (--beta given); otherwise it ran two-choice whatever Beta says.
-	GraphBeta bool     `json:"graph_beta,omitempty"`
-	Cap       int      `json:"cap,omitempty"`
-	Weights   string   `json:"weights,omitempty"`
-	G         *int     `json:"g,omitempty"`
-	Sigma     *float64 `json:"sigma,omitempty"`
-	Memory    *int     `json:"memory,omitempty"`
-	K         *int     `json:"k,omitempty"`
-	Threshold *int     `json:"threshold,omitempty"`
-	Ties      string   `json:"ties,omitempty"`
-	Sample    string   `json:"sample,omitempty"`
-	Trials    int      `json:"trials"`
-	Seed      uint64   `json:"seed"`
-	Shard     string   `json:"shard,omitempty"`
-	Version   string   `json:"version"`
+	GraphBeta bool   `json:"graph_beta,omitempty"`
+	Cap       int    `json:"cap,omitempty"`
+	Weights   string `json:"weights,omitempty"`
+	ProcessParams
+	Ties    string `json:"ties,omitempty"`
+	Sample  string `json:"sample,omitempty"`
+	Trials  int    `json:"trials"`
+	Seed    uint64 `json:"seed"`
+	Shard   string `json:"shard,omitempty"`
+	Version string `json:"version"`
 	// Batch is the batch size of a batched grid, omitted for one ball at
 	// a time.
 	Batch int64 `json:"batch,omitempty"`
@@ -77,26 +73,7 @@ func NewGridConfig(g study.Grid, balls string) GridConfig {
 		if d.Uses&alloc.ParamWeights != 0 {
 			c.Weights = g.Params.Weights.String()
 		}
-		if d.Uses&alloc.ParamG != 0 {
-			v := g.Params.G
-			c.G = &v
-		}
-		if d.Uses&alloc.ParamSigma != 0 {
-			v := g.Params.Sigma
-			c.Sigma = &v
-		}
-		if d.Uses&alloc.ParamMemory != 0 {
-			v := g.Params.Memory
-			c.Memory = &v
-		}
-		if d.Uses&alloc.ParamK != 0 {
-			v := g.Params.K
-			c.K = &v
-		}
-		if d.Uses&alloc.ParamThreshold != 0 {
-			v := g.Params.Threshold
-			c.Threshold = &v
-		}
+		c.record(d.Uses, g.Params)
 	}
 	return c
 }
@@ -104,21 +81,7 @@ func NewGridConfig(g study.Grid, balls string) GridConfig {
 // params returns the process parameters c records (besides d).
 func (c GridConfig) params() alloc.Params {
 	p := alloc.Params{Beta: c.Beta, Cap: c.Cap}
-	if c.G != nil {
-		p.G = *c.G
-	}
-	if c.Sigma != nil {
-		p.Sigma = *c.Sigma
-	}
-	if c.Memory != nil {
-		p.Memory = *c.Memory
-	}
-	if c.K != nil {
-		p.K = *c.K
-	}
-	if c.Threshold != nil {
-		p.Threshold = *c.Threshold
-	}
+	c.apply(&p)
 	return p
 }
 
@@ -293,24 +256,22 @@ func processLabel(r study.Row, p alloc.Params) string {
 // the CSV files of many grids concatenate into one data frame).
 func writeGridCSV(w io.Writer, c GridConfig, rows []study.Row) error {
 	cw := csv.NewWriter(w)
-	head := []string{"topology", "n", "m", "edges", "deg_min", "deg_mean", "deg_max", "process", "d", "sample", "ties", "beta", "cap", "weights", "g", "sigma", "trials", "seed",
-		"max_load_mean", "max_load_std", "max_load_ci_lo", "max_load_ci_hi", "max_load_dist", "gap_mean", "gap_std", "fluid_max_load", "bounds"}
+	head := []string{"topology", "n", "m", "edges", "deg_min", "deg_mean", "deg_max", "process", "d", "sample", "ties", "beta", "cap", "weights"}
+	paramHead, _ := c.cells(^alloc.Param(0))
+	head = append(append(head, paramHead...), "trials", "seed",
+		"max_load_mean", "max_load_std", "max_load_ci_lo", "max_load_ci_hi", "max_load_dist", "gap_mean", "gap_std", "fluid_max_load", "bounds")
 	if c.Batch > 1 {
 		head = append(head, "batch") // last, as in a run's CSV
 	}
 	cw.Write(head)
 	for _, r := range rows {
 		// The parameters of the processes that read them.
-		var beta, capacity, weights, g, sigma string
+		var beta, capacity, weights string
+		uses := alloc.Param(0)
 		if d, err := alloc.Lookup(r.Process); err == nil {
+			uses = d.Uses
 			if _, ok := d.BetaOf(alloc.Params{GraphBeta: c.GraphBeta}); ok {
 				beta = FormatFloat(c.Beta)
-			}
-			if d.Uses&alloc.ParamG != 0 && c.G != nil {
-				g = strconv.Itoa(*c.G)
-			}
-			if d.Uses&alloc.ParamSigma != 0 && c.Sigma != nil {
-				sigma = FormatFloat(*c.Sigma)
 			}
 			if d.Uses&alloc.ParamCap != 0 && c.Cap != 0 {
 				capacity = strconv.Itoa(c.Cap)
@@ -340,10 +301,12 @@ func writeGridCSV(w io.Writer, c GridConfig, rows []study.Row) error {
 			}
 			bs = append(bs, b.Name+" "+v)
 		}
+		_, params := c.cells(uses)
 		cells := []string{r.Topology, strconv.FormatInt(r.N, 10), strconv.FormatInt(r.M, 10), edges, dmin, dmean, dmax,
-			r.Process, FormatFloat(r.D), r.Sample, r.Ties, beta, capacity, weights, g, sigma, strconv.Itoa(r.Trials), strconv.FormatUint(r.Seed, 10),
+			r.Process, FormatFloat(r.D), r.Sample, r.Ties, beta, capacity, weights}
+		cells = append(append(cells, params...), strconv.Itoa(r.Trials), strconv.FormatUint(r.Seed, 10),
 			FormatFloat(r.MaxLoad.Mean), FormatFloat(r.MaxLoad.Std), ciLo, ciHi,
-			FormatCounts(r.MaxLoad.Counts), FormatFloat(r.Gap.Mean), FormatFloat(r.Gap.Std), fluid, strings.Join(bs, "; ")}
+			FormatCounts(r.MaxLoad.Counts), FormatFloat(r.Gap.Mean), FormatFloat(r.Gap.Std), fluid, strings.Join(bs, "; "))
 		if c.Batch > 1 {
 			cells = append(cells, strconv.FormatInt(c.Batch, 10))
 		}

@@ -155,7 +155,11 @@ func TestCSVReadBack(t *testing.T) {
 	var b bytes.Buffer
 	Write(&b, "csv", f)
 	rows := read(b.Bytes())
-	if len(rows) != 1+3 || !slices.Equal(rows[0][:len(configColumns)], configColumns) || rows[0][len(configColumns)] != "trial" {
+	head := configHeader(f.Config)
+	if !slices.Equal(head[len(head)-2:], []string{"g", "sigma"}) {
+		t.Errorf("config header %v: g and sigma are not its last columns", head)
+	}
+	if len(rows) != 1+3 || !slices.Equal(rows[0][:len(head)], head) || rows[0][len(head)] != "trial" {
 		t.Errorf("run CSV: %d rows, header %v", len(rows), rows[0])
 	}
 	for _, r := range rows[1:] {
@@ -168,7 +172,7 @@ func TestCSVReadBack(t *testing.T) {
 	b.Reset()
 	Write(&b, "csv", f)
 	rows = read(b.Bytes())
-	if len(rows) != 1+2*2 || rows[0][len(configColumns)] != "balls" || rows[1][len(configColumns)+2] != "gap" || rows[2][len(configColumns)+2] != "spread" {
+	if len(rows) != 1+2*2 || rows[0][len(head)] != "balls" || rows[1][len(head)+2] != "gap" || rows[2][len(head)+2] != "spread" {
 		t.Errorf("series CSV: %v", rows)
 	}
 
@@ -196,5 +200,45 @@ func TestPerVertexClasses(t *testing.T) {
 	c := pv.Classes()
 	if len(c) != 2 || c[0].Lo != 1 || c[0].Vertices != 4 || c[1].Lo != 4 || c[1].MeanLoad != 3 || c[1].MeanMaxLoad != 3 || c[0].MeanMaxLoad != 1 || c[0].MeanLoad != 0.5 {
 		t.Errorf("classes %+v", c)
+	}
+}
+
+// TestCSVProcessParams: a run of memory, kd-choice or threshold carries its
+// parameter in a column of its own (so that CSV files of runs with
+// different K, k or L tell their rows apart), and a run of another process
+// has no such column.
+func TestCSVProcessParams(t *testing.T) {
+	for _, tc := range []struct {
+		name, col, want string
+		p               alloc.Params
+	}{
+		{"memory", "memory", "3", alloc.Params{D: 1, Memory: 3}},
+		{"kd-choice", "k", "2", alloc.Params{D: 4, K: 2}},
+		{"threshold", "threshold", "5", alloc.Params{D: 2, Threshold: 5}},
+		{"greedy", "", "", alloc.Params{D: 2}},
+	} {
+		d, err := alloc.Lookup(tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := NewConfig(study.Setting{Process: d, Params: tc.p, N: 10, M: 10})
+		head, cells := configHeader(c), configCells(c)
+		if len(head) != len(cells) {
+			t.Fatalf("%s: %d columns, %d cells", tc.name, len(head), len(cells))
+		}
+		i := slices.Index(head, tc.col)
+		switch {
+		case tc.col == "" && len(head) != len(configColumns)+2:
+			t.Errorf("%s: header %v has extra columns", tc.name, head)
+		case tc.col != "" && (i < 0 || cells[i] != tc.want):
+			t.Errorf("%s: header %v, cells %v: want %s = %s", tc.name, head, cells, tc.col, tc.want)
+		}
+		s, err := c.Setting()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Params.Memory != tc.p.Memory || s.Params.K != tc.p.K || s.Params.Threshold != tc.p.Threshold {
+			t.Errorf("%s: Setting() reads back %+v, want %+v", tc.name, s.Params, tc.p)
+		}
 	}
 }

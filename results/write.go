@@ -90,11 +90,12 @@ func Write(w io.Writer, format string, f *File) error {
 // so that the CSV files of many runs concatenate into one data frame (by
 // column name: a batched run adds a last column, batch, which a frame reads
 // as missing, one ball at a time, for the other runs).
-var configColumns = []string{"process", "d", "n", "m", "graph", "sample", "ties", "seed", "beta", "cap", "weights", "g", "sigma"}
+var configColumns = []string{"process", "d", "n", "m", "graph", "sample", "ties", "seed", "beta", "cap", "weights"}
 
 // configHeader is the config columns of c's rows.
 func configHeader(c Config) []string {
-	h := slices.Clone(configColumns)
+	params, _ := c.cells(^alloc.Param(0))
+	h := append(slices.Clone(configColumns), params...)
 	if c.Batch > 1 {
 		h = append(h, "batch")
 	}
@@ -120,15 +121,9 @@ func configCellsSequential(c Config) []string {
 	if c.Cap != 0 {
 		capacity = strconv.Itoa(c.Cap)
 	}
-	g, sigma := "", ""
-	if c.G != nil {
-		g = strconv.Itoa(*c.G)
-	}
-	if c.Sigma != nil {
-		sigma = FormatFloat(*c.Sigma)
-	}
-	return []string{c.Process, FormatFloat(c.D), strconv.FormatInt(c.N, 10), strconv.FormatInt(c.M, 10), c.Graph,
-		c.Sample, c.Ties, strconv.FormatUint(c.Seed, 10), beta, capacity, c.Weights, g, sigma}
+	_, params := c.cells(^alloc.Param(0))
+	return append([]string{c.Process, FormatFloat(c.D), strconv.FormatInt(c.N, 10), strconv.FormatInt(c.M, 10), c.Graph,
+		c.Sample, c.Ties, strconv.FormatUint(c.Seed, 10), beta, capacity, c.Weights}, params...)
 }
 
 // writeCSV writes a run as CSV, every row led by the config columns: a row
