@@ -8,17 +8,25 @@ import "unsafe"
 // prefetches both ends' loads; ball k is placed. The draws happen in ball
 // order, one ball at a time, exactly as in graphEdge, and placement too, so
 // the loads and the generator's state afterwards are those of graphEdge.
-func graphEdgePiped(L []uint32, m int64, e []uint32, random bool, r *Rand) {
+// On one-byte loads each slot also keeps the generator as it was before its
+// ball's draw, to leave r there if that ball would overflow a byte.
+func graphEdgePiped[T uint8 | uint32](L []T, m int64, e []uint32, random bool, r *Rand) int64 {
 	const R = 2 * ahead // a power of two: slot k and slot k+R coincide
+	compact := unsafe.Sizeof(L[0]) == 1
 	var ring [R]struct {
-		x    uint64 // the edge, until stage two
-		u, v uint32 // its ends, oriented
-		flip bool
+		x        uint64 // the edge, until stage two
+		s, coins uint64 // compact: the generator before the draw
+		nc       int
+		u, v     uint32 // its ends, oriented
+		flip     bool
 	}
 	ne := uint64(len(e) / 2)
 	g := edgeGen{s: r.state, coins: r.coins, nc: r.ncoins}
 	for j := range min(m, R) {
 		slot := &ring[j&(R-1)]
+		if compact {
+			slot.s, slot.coins, slot.nc = g.s, g.coins, g.nc
+		}
 		slot.x, slot.flip = g.draw(ne, random)
 		prefetch(unsafe.Pointer(&e[2*slot.x]))
 	}
@@ -33,14 +41,21 @@ func graphEdgePiped(L []uint32, m int64, e []uint32, random bool, r *Rand) {
 	for k := int64(0); k < m; k++ {
 		slot := &ring[k&(R-1)]
 		u, v := slot.u, slot.v
-		lu, lv := L[u], L[v]
+		lu, lv := uint64(L[u]), uint64(L[v])
 		c, mn := u, lu
 		if lv < lu {
 			c, mn = v, lv
 		}
-		L[c] = mn + 1
+		if full(L, mn) {
+			r.state, r.coins, r.ncoins = slot.s, slot.coins, slot.nc
+			return k
+		}
+		L[c] = T(mn + 1)
 		if k+R < m {
 			// The slot of ball k is free: draw ball k+R into it.
+			if compact {
+				slot.s, slot.coins, slot.nc = s, coins, nc
+			}
 			var x uint64
 			s, x = below(s, ne)
 			flip := false
@@ -65,6 +80,7 @@ func graphEdgePiped(L []uint32, m int64, e []uint32, random bool, r *Rand) {
 		}
 	}
 	r.state, r.coins, r.ncoins = s, coins, nc
+	return m
 }
 
 // edgeGen is the generator state of graphEdge, kept in a local struct.
