@@ -211,6 +211,13 @@ func (p Graphical) Place(b *Bins, m int64, r *Rand) Stats {
 					return k
 				})
 			probes -= isolated
+		} else if D := uint64(g.RegularDegree()); D > 0 {
+			// A regular graph samples half-edges of its rows: no edge
+			// array.
+			adj, leftEdge := g.Adjacency(), !random
+			b.place(m,
+				func(L []uint8, m int64) int64 { return regularEdge(L, m, adj, D, leftEdge, r) },
+				func(L []uint32, m int64) int64 { return regularEdge(L, m, adj, D, leftEdge, r) })
 		} else {
 			e := g.EdgeList()
 			b.place(m,
@@ -279,6 +286,45 @@ func graphEdge[T uint8 | uint32](L []T, m int64, e []uint32, random bool, r *Ran
 		L[c] = T(mn + 1)
 	}
 	r.state, r.coins, r.ncoins = s, coins, nc
+	return m
+}
+
+// regularEdge places m balls at the lesser loaded end of uniform edges of
+// a D-regular graph with fixed-width rows adj (the neighbours of u in
+// adj[u·D : u·D+D]): u uniform in [n] and j uniform in [D] name the
+// half-edge u·D + j, each of the 2|E| = nD half-edges with probability
+// 1/(nD), so {u, adj[u·D+j]} is a uniform edge in a uniform orientation
+// (each edge {a, b} is the half-edges (a, b) and (b, a)). The first end wins
+// ties, a fair coin, so no coin is drawn; with leftEdge the smaller id comes
+// first. It needs no edge array, and draws differently from graphEdge: the
+// law of the loads is the same, the loads for a seed are not.
+func regularEdge[T uint8 | uint32](L []T, m int64, adj []uint32, D uint64, leftEdge bool, r *Rand) int64 {
+	if pipelined(len(adj), 4) || pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return regularEdgePiped(L, m, adj, D, leftEdge, r)
+	}
+	n := uint64(len(L))
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		s0 := s
+		var u, j uint64
+		s, u = below(s, n)
+		s, j = below(s, D)
+		v := uint64(adj[u*D+j])
+		if leftEdge && v < u {
+			u, v = v, u
+		}
+		lu, lv := uint64(L[u]), uint64(L[v])
+		c, mn := u, lu
+		if lv < lu {
+			c, mn = v, lv
+		}
+		if full(L, mn) {
+			r.state = s0
+			return k
+		}
+		L[c] = T(mn + 1)
+	}
+	r.state = s
 	return m
 }
 
@@ -414,6 +460,9 @@ func (p Graphical) rule(int) rule {
 	case *graphgen.CSR:
 		if p.Sample == SampleVertex {
 			return vertexRule{g, gr.Offsets(), gr.Adjacency()}
+		}
+		if D := gr.RegularDegree(); D > 0 {
+			return regularEdgeRule{g, gr.Adjacency(), uint64(D)}
 		}
 		return edgeRule{g, gr.EdgeList()}
 	case graphgen.Complete:
@@ -571,6 +620,51 @@ func (g edgeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 				u, v = v, u
 			}
 			blk.u[j], blk.v[j] = u, v
+			if pipe {
+				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
+			}
+		}
+		probes += blk.place(L, out, k0, nb)
+	}
+	r.state, r.coins, r.ncoins = s, coins, nc
+	return g.stats(m, probes)
+}
+
+// regularEdgeRule is the graph process on a D-regular CSR graph with edge
+// sampling (regularEdge): a uniform half-edge of the rows adj, u uniform
+// and a uniform slot of u's row, the smaller id first with left ties.
+// Pipelined twice as edgeRule.
+type regularEdgeRule struct {
+	graphRule
+	adj []uint32
+	D   uint64
+}
+
+func (g regularEdgeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	adj, D := g.adj, g.D
+	n := uint64(len(L))
+	leftEdge, pipe := !g.random, pipelined(len(adj), 4) || pipelined(len(L), 4)
+	s, coins, nc := r.state, r.coins, r.ncoins
+	var blk graphBlock
+	var h [graphBlockLen]uint64
+	var probes int64
+	for k0 := int64(0); k0 < m; k0 += graphBlockLen {
+		nb := int(min(graphBlockLen, m-k0))
+		for j := range nb {
+			var f uint8
+			s, f = g.first(s)
+			var u, i uint64
+			s, u = below(s, n)
+			s, i = below(s, D)
+			blk.u[j], h[j] = uint32(u), u*D+i
+			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
+			if pipe {
+				prefetch(unsafe.Pointer(&adj[h[j]]))
+			}
+		}
+		for j := range nb {
+			u, v := halfEdgeEnds(adj, uint64(blk.u[j]), h[j], leftEdge)
+			blk.u[j], blk.v[j] = uint32(u), uint32(v)
 			if pipe {
 				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
 			}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	ybgraph "github.com/yourbasic/graph"
 	"gonum.org/v1/gonum/graph"
@@ -18,10 +19,15 @@ const MaxOrder = math.MaxUint32
 // CSR is a compact, immutable, simple undirected graph on the vertices
 // 0..n-1 in compressed sparse row form.
 //
-// Besides the adjacency rows it keeps every undirected edge once as a pair
-// (u, v) with u < v in a flat array, so that a uniformly random edge costs one
-// bounded random draw and one cache line: this is what the graphical
-// two-choice process samples from. Memory is 4(n+1)·8/4 + 16|E| bytes.
+// Unless the graph is regular, it keeps besides the adjacency rows every
+// undirected edge once as a pair (u, v) with u < v in a flat array, so that a
+// uniformly random edge costs one bounded random draw and one cache line:
+// this is what the graphical two-choice process samples from. A Δ-regular
+// graph needs no such array: a uniform half-edge, the slot u·Δ + j of the
+// adjacency for u uniform in [n] and j uniform in [Δ], is a uniform edge in a
+// uniform orientation (RegularDegree), and its edge array is built only if
+// EdgeList is called. Memory is 8(n+1) + 8|E| bytes (the offsets and the
+// rows), plus 8|E| for the edge array of a graph that is not regular.
 //
 // CSR implements gonum's graph.Undirected and yourbasic's graph.Iterator,
 // so the algorithms of both libraries run on it unchanged.
@@ -29,6 +35,8 @@ type CSR struct {
 	off   []int    // off[v]..off[v+1] indexes adj; len n+1
 	adj   []uint32 // neighbours of each vertex, sorted ascending
 	edges []uint32 // edges[2k], edges[2k+1]: the k-th edge, u < v, sorted
+	delta int      // Δ of a Δ-regular graph with Δ ≥ 1, else 0
+	once  sync.Once
 }
 
 var (
@@ -91,7 +99,7 @@ func FromEdges(n int, e []uint32) (*CSR, Dropped, error) {
 	}
 	g := &CSR{off: off, adj: adj}
 	d.Duplicates = g.sortAndDedup()
-	g.buildEdges()
+	g.finish()
 	return g, d, nil
 }
 
@@ -99,8 +107,29 @@ func FromEdges(n int, e []uint32) (*CSR, Dropped, error) {
 // symmetric. It is used by generators that construct the rows directly.
 func fromRows(off []int, adj []uint32) *CSR {
 	g := &CSR{off: off, adj: adj}
-	g.buildEdges()
+	g.finish()
 	return g
+}
+
+// finish records the degree of a regular graph, or builds the edge array of
+// one that is not.
+func (g *CSR) finish() {
+	n := len(g.off) - 1
+	if n > 0 && len(g.adj) > 0 && len(g.adj)%n == 0 {
+		d := len(g.adj) / n
+		regular := true
+		for v := range n {
+			if g.off[v+1]-g.off[v] != d {
+				regular = false
+				break
+			}
+		}
+		if regular {
+			g.delta = d
+			return
+		}
+	}
+	g.buildEdges()
 }
 
 // sortAndDedup sorts every row, removes repeated neighbours and compacts adj
@@ -148,7 +177,12 @@ func (g *CSR) buildEdges() {
 func (g *CSR) Order() int { return len(g.off) - 1 }
 
 // Size returns the number of undirected edges.
-func (g *CSR) Size() int64 { return int64(len(g.edges) / 2) }
+func (g *CSR) Size() int64 { return int64(len(g.adj) / 2) }
+
+// RegularDegree returns Δ if g is Δ-regular with Δ ≥ 1, else 0. The rows of a
+// regular graph have fixed width: the neighbours of v are
+// Adjacency()[v·Δ : v·Δ+Δ].
+func (g *CSR) RegularDegree() int { return g.delta }
 
 // Degree returns the degree of v.
 func (g *CSR) Degree(v int) int { return g.off[v+1] - g.off[v] }
@@ -166,8 +200,15 @@ func (g *CSR) Adjacency() []uint32 { return g.adj }
 
 // EdgeList returns every undirected edge once as the pairs
 // (EdgeList()[2k], EdgeList()[2k+1]) with the first endpoint smaller,
-// in lexicographic order. Shared with g; do not modify.
-func (g *CSR) EdgeList() []uint32 { return g.edges }
+// in lexicographic order. Shared with g; do not modify. For a regular graph
+// the array (8 bytes an edge) is built on the first call, which the graph
+// process never makes (see CSR); it is safe for concurrent use.
+func (g *CSR) EdgeList() []uint32 {
+	if g.delta > 0 {
+		g.once.Do(g.buildEdges)
+	}
+	return g.edges
+}
 
 // HasEdge reports whether {u, v} is an edge, in O(log deg u).
 func (g *CSR) HasEdge(u, v int) bool {
