@@ -59,6 +59,13 @@ type Dropped struct {
 // It returns an error if n is negative or larger than MaxOrder, if e has odd
 // length, or if an endpoint is not below n.
 func FromEdges(n int, e []uint32) (*CSR, Dropped, error) {
+	return fromEdges(n, e, false)
+}
+
+// fromEdges is FromEdges; if owned, e is the caller's to overwrite and the
+// graph's edge array (if it is not regular) is built in its storage, so
+// that a reader holds 8 bytes an edge less at its peak.
+func fromEdges(n int, e []uint32, owned bool) (*CSR, Dropped, error) {
 	var d Dropped
 	if n < 0 || n > MaxOrder {
 		return nil, d, fmt.Errorf("graphgen: vertex count %d outside [0, %d]", n, MaxOrder)
@@ -99,6 +106,11 @@ func FromEdges(n int, e []uint32) (*CSR, Dropped, error) {
 	}
 	g := &CSR{off: off, adj: adj}
 	d.Duplicates = g.sortAndDedup()
+	if owned && !g.isRegular() && 4*cap(e) <= 5*len(g.adj) {
+		// len(adj) <= len(e) entries fit; the graph keeps e's storage,
+		// if that wastes at most a fifth of it.
+		g.edges = e[:0]
+	}
 	g.finish()
 	return g, d, nil
 }
@@ -114,22 +126,26 @@ func fromRows(off []int, adj []uint32) *CSR {
 // finish records the degree of a regular graph, or builds the edge array of
 // one that is not.
 func (g *CSR) finish() {
-	n := len(g.off) - 1
-	if n > 0 && len(g.adj) > 0 && len(g.adj)%n == 0 {
-		d := len(g.adj) / n
-		regular := true
-		for v := range n {
-			if g.off[v+1]-g.off[v] != d {
-				regular = false
-				break
-			}
-		}
-		if regular {
-			g.delta = d
-			return
-		}
+	if g.isRegular() {
+		g.delta = len(g.adj) / (len(g.off) - 1)
+		return
 	}
 	g.buildEdges()
+}
+
+// isRegular reports whether every row has the same length, at least 1.
+func (g *CSR) isRegular() bool {
+	n := len(g.off) - 1
+	if n == 0 || len(g.adj) == 0 || len(g.adj)%n != 0 {
+		return false
+	}
+	d := len(g.adj) / n
+	for v := range n {
+		if g.off[v+1]-g.off[v] != d {
+			return false
+		}
+	}
+	return true
 }
 
 // sortAndDedup sorts every row, removes repeated neighbours and compacts adj
@@ -162,7 +178,9 @@ func (g *CSR) sortAndDedup() int64 {
 // buildEdges fills the flat edge array from the rows: pairs (u, v), u < v,
 // in lexicographic order.
 func (g *CSR) buildEdges() {
-	g.edges = make([]uint32, 0, len(g.adj))
+	if cap(g.edges) < len(g.adj) {
+		g.edges = make([]uint32, 0, len(g.adj))
+	}
 	n := len(g.off) - 1
 	for u := 0; u < n; u++ {
 		for _, v := range g.adj[g.off[u]:g.off[u+1]] {
