@@ -335,3 +335,57 @@ func BenchmarkRunWorkers(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGraphLoads measures what one-byte loads bring to the graph
+// process: the default (one byte a bin) against four-byte loads
+// (loads=uint32, the form every graph loop ran on before), on K_n and on a
+// random 16-regular graph (edge and vertex sampling), at n = 2^20 (the
+// four-byte loads in L3) and 2^24 (they are not; the one-byte ones fit in
+// L3). The regular graph on 2^24 vertices takes about 2.2 GiB and a minute
+// to generate; -short skips it.
+func BenchmarkGraphLoads(b *testing.B) {
+	reg16 := map[int]*graphgen.CSR{}
+	regular16 := func(lg int) *graphgen.CSR {
+		if reg16[lg] == nil {
+			g, _, err := graphgen.RandomRegular(1<<lg, 16, rand.NewPCG(1, 1))
+			if err != nil {
+				b.Fatal(err)
+			}
+			reg16[lg] = g
+		}
+		return reg16[lg]
+	}
+	for _, c := range []struct {
+		name string
+		p    func(n, lg int) Process
+	}{
+		{"graph/complete", func(n, _ int) Process { return Graphical{G: graphgen.Complete(n)} }},
+		{"graph/regular16/edge", func(_, lg int) Process { return Graphical{G: regular16(lg)} }},
+		{"graph/regular16/vertex", func(_, lg int) Process { return Graphical{G: regular16(lg), Sample: SampleVertex} }},
+	} {
+		for _, lg := range []int{20, 24} {
+			for _, wide := range []bool{false, true} {
+				n := 1 << lg
+				name := fmt.Sprintf("%s/n=2^%d/loads=uint8", c.name, lg)
+				if wide {
+					name = fmt.Sprintf("%s/n=2^%d/loads=uint32", c.name, lg)
+				}
+				b.Run(name, func(b *testing.B) {
+					if lg >= 24 && testing.Short() {
+						b.Skip("n=2^24 skipped in short mode")
+					}
+					p := c.p(n, lg)
+					bins := NewBins(n)
+					if wide {
+						bins.wide()
+					}
+					r := NewRand(1)
+					benchBalls(b, int64(n), func() {
+						bins.Reset()
+						p.Place(bins, int64(n), r)
+					})
+				})
+			}
+		}
+	}
+}

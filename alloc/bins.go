@@ -15,7 +15,8 @@ import (
 // ball would raise a load to 255, or when a process that has only a uint32
 // loop, or a caller of Loads, asks for them; fewer bins start at four
 // bytes, which is faster while they fit in L2. The loops of OneChoice,
-// Greedy[d], Left[d] and LocalSearch run on either form and stop just before the ball
+// Greedy[d], Left[d], LocalSearch and Graphical (two-choice, on every
+// graph) run on either form and stop just before the ball
 // that would overflow a byte, so a load never wraps, and the loads, and
 // every result, are the same whichever form held them. Memory: n bytes
 // while every load is below 255 (m = n, and any m below about 250n), 4n

@@ -38,8 +38,11 @@ type Descriptor struct {
 	// Family is the key of the process's theory: package analysis picks
 	// its bounds by it.
 	Family Family
-	// BinBytes is the most bytes a bin takes in the per-bin engine (the
-	// memory guard's estimate; compact loads take less, see Bins).
+	// BinBytes is the bytes a bin takes in the per-bin engine, the memory
+	// guard's estimate: the most, or 1 for a process whose every per-bin
+	// loop runs on compact loads (see Bins), which hold while every load is
+	// below 255 (m = n, and any m below about 250n; 5 a bin during a
+	// promotion, 4 after it).
 	BinBytes int
 	// choices returns the number of choices with these parameters when
 	// D is 0 and it is not Params.D (hyper: the mean hyperedge size);

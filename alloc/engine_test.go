@@ -39,6 +39,20 @@ func engineCases(t *testing.T, n int) []struct {
 	if err != nil {
 		t.Fatal(err)
 	}
+	circ, err := graphgen.RandomCirculant(n, 5, rand.NewPCG(3, 4)) // odd degree: n/2 in S
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A path on the first third of the vertices, the rest isolated: the
+	// isolated-vertex rule of vertex sampling on one-byte loads.
+	var path []uint32
+	for v := range uint32(n/3 - 1) {
+		path = append(path, v, v+1)
+	}
+	sparse, _, err := graphgen.FromEdges(n, path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return []struct {
 		name string
 		p    Process
@@ -54,6 +68,15 @@ func engineCases(t *testing.T, n int) []struct {
 		{"left/d=3/random", Left{D: 3, Ties: TiesRandom}},
 		{"graph/regular4/edge", Graphical{G: g}},
 		{"graph/regular4/edge/left", Graphical{G: g, Ties: TiesLeft}},
+		{"graph/regular4/vertex", Graphical{G: g, Sample: SampleVertex}},
+		{"graph/regular4/vertex/left", Graphical{G: g, Sample: SampleVertex, Ties: TiesLeft}},
+		{"graph/complete", Graphical{G: graphgen.Complete(n)}},
+		{"graph/complete/left", Graphical{G: graphgen.Complete(n), Ties: TiesLeft}},
+		{"graph/circulant", Graphical{G: circ}},
+		{"graph/circulant/vertex/left", Graphical{G: circ, Sample: SampleVertex, Ties: TiesLeft}},
+		{"graph/sparse/edge", Graphical{G: sparse}},
+		{"graph/sparse/vertex", Graphical{G: sparse, Sample: SampleVertex}},
+		{"graph/regular4/beta=0.5", Graphical{G: g, OneMinusBeta: 0.5}},
 		{"local-search/regular4", LocalSearch{G: g}},
 		{"local-search/regular4/left", LocalSearch{G: g, Ties: TiesLeft}},
 		{"g-bounded/g=2", GBounded{G: 2}},
@@ -65,11 +88,11 @@ func engineCases(t *testing.T, n int) []struct {
 }
 
 // wideOnly reports whether p places its balls on four-byte loads from the
-// start: the graph loops.
+// start: the rules on a graph that run on the generic driver.
 func wideOnly(p Process) bool {
 	switch p := p.(type) {
 	case Graphical:
-		return true
+		return p.OneMinusBeta != 0
 	case GBounded:
 		return onGraph(p.Graph)
 	case GMyopic:

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"runtime"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -90,8 +89,9 @@ func ParseSampling(s string) (Sampling, error) {
 //
 // G must be a *graphgen.CSR, a graphgen.Complete, a graphgen.Circulant, a
 // graphgen.PermutationRegular or a graphgen.Lattice; the simulator runs a
-// loop specialised to each (the last two on one-byte loads too; β < 1 runs
-// the process's rule, see rule, on the generic driver).
+// loop specialised to each, on one-byte loads as well as four-byte ones
+// (see Bins; β < 1 runs the process's rule, see rule, on the generic driver
+// and four-byte loads).
 type Graphical struct {
 	G      graphgen.Graph
 	Sample Sampling
@@ -110,7 +110,9 @@ var graphicalDescriptor = Descriptor{
 	Uses:     ParamGraph | ParamSample | ParamBeta,
 	D:        2,
 	Family:   FamilyGraph,
-	BinBytes: 4,
+	// Compact loads on every graph (Place); graphical (1+β) and batches
+	// run on four bytes a bin, which the estimate leaves out.
+	BinBytes: 1,
 	levels:   onComplete,
 	meanField: func(p Params) (MeanField, bool) {
 		// An edge of K_n is two distinct uniform bins: Greedy[2] up to
@@ -206,43 +208,78 @@ func (p Graphical) Place(b *Bins, m int64, r *Rand) Stats {
 	}
 	random := p.Ties.resolve(TiesRandom) == TiesRandom
 	probes := 2 * m
+	vertexFirst := p.Sample == SampleVertex
+	// Every loop runs on one-byte loads as well as four-byte ones
+	// (Bins.place): it stops before a ball that would raise a load to
+	// 255, with the generator and coin buffer as before that ball, and
+	// the four-byte loop places the rest, so the loads are the same
+	// whichever form held them.
 	switch g := p.G.(type) {
 	case *graphgen.CSR:
-		if p.Sample == SampleVertex {
-			probes -= graphVertex(b.wide(), m, g.Offsets(), g.Adjacency(), random, r)
+		if vertexFirst {
+			off, adj := g.Offsets(), g.Adjacency()
+			var isolated int64
+			b.place(m,
+				func(L []uint8, m int64) int64 {
+					k, i := graphVertex(L, m, off, adj, random, r)
+					isolated += i
+					return k
+				},
+				func(L []uint32, m int64) int64 {
+					k, i := graphVertex(L, m, off, adj, random, r)
+					isolated += i
+					return k
+				})
+			probes -= isolated
+		} else if D := uint64(g.RegularDegree()); D > 0 {
+			// A regular graph samples half-edges of its rows: no edge
+			// array.
+			adj, leftEdge := g.Adjacency(), !random
+			b.place(m,
+				func(L []uint8, m int64) int64 { return regularEdge(L, m, adj, D, leftEdge, r) },
+				func(L []uint32, m int64) int64 { return regularEdge(L, m, adj, D, leftEdge, r) })
 		} else {
-			graphEdge(b.wide(), m, g.EdgeList(), random, r)
+			e := g.EdgeList()
+			b.place(m,
+				func(L []uint8, m int64) int64 { return graphEdge(L, m, e, random, r) },
+				func(L []uint32, m int64) int64 { return graphEdge(L, m, e, random, r) })
 		}
 	case graphgen.Complete:
 		// On K_n a uniform vertex and a uniform neighbour is a uniform
 		// ordered pair of distinct vertices, and so is a uniformly
 		// oriented uniform edge: the sampling rules coincide, but the
 		// left tie rule names a different winner.
-		completeGraph(b.wide(), m, random, p.Sample == SampleVertex, r)
+		b.place(m,
+			func(L []uint8, m int64) int64 { return completeGraph(L, m, random, vertexFirst, r) },
+			func(L []uint32, m int64) int64 { return completeGraph(L, m, random, vertexFirst, r) })
 	case graphgen.Circulant:
 		// Regular: a uniform vertex and a uniform incident edge is a
 		// uniform edge, so again the sampling rules coincide.
-		circulantGraph(b.wide(), m, g.ConnectionSet(), random, p.Sample == SampleVertex, r)
+		S := g.ConnectionSet()
+		b.place(m,
+			func(L []uint8, m int64) int64 { return circulantGraph(L, m, S, random, vertexFirst, r) },
+			func(L []uint32, m int64) int64 { return circulantGraph(L, m, S, random, vertexFirst, r) })
 	case graphgen.PermutationRegular, graphgen.Lattice:
-		implicitGraph(b, m, g, random, p.Sample == SampleVertex, r) // implicitgraph.go
-		return Stats{Probes: probes, MaxProbes: min(m, 1) * 2}
+		implicitGraph(b, m, g, random, vertexFirst, r) // implicitgraph.go
 	}
-	runtime.KeepAlive(b) // b.wide() may be mapped memory, freed once b is unreachable
-	b.balls += m
 	return Stats{Probes: probes, MaxProbes: min(m, 1) * 2}
 }
+
+// The loops below stop before a ball that would raise a one-byte load to
+// 255 (see full), leave r as it was before that ball, and return the balls
+// placed; on four-byte loads they place all m.
 
 // graphEdge places m balls at the lesser loaded end of uniform edges of the
 // flat edge array e. With random ties each edge is oriented by a fair coin
 // (from r's coin buffer) and the first end wins ties.
-func graphEdge(L []uint32, m int64, e []uint32, random bool, r *Rand) {
-	if pipelined(len(e), 4) || pipelined(len(L), 4) {
-		graphEdgePiped(L, m, e, random, r) // the same balls, cache misses overlapped
-		return
+func graphEdge[T uint8 | uint32](L []T, m int64, e []uint32, random bool, r *Rand) int64 {
+	if pipelined(len(e), 4) || pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return graphEdgePiped(L, m, e, random, r) // the same balls, cache misses overlapped
 	}
 	ne := uint64(len(e) / 2)
 	s, coins, nc := r.state, r.coins, r.ncoins
 	for k := int64(0); k < m; k++ {
+		s0, coins0, nc0 := s, coins, nc
 		var x uint64
 		s, x = below(s, ne)
 		u, v := e[2*x], e[2*x+1]
@@ -257,26 +294,76 @@ func graphEdge(L []uint32, m int64, e []uint32, random bool, r *Rand) {
 			coins >>= 1
 			nc--
 		}
-		lu, lv := L[u], L[v]
+		lu, lv := uint64(L[u]), uint64(L[v])
 		c, mn := u, lu
 		if lv < lu {
 			c, mn = v, lv
 		}
-		L[c] = mn + 1
+		if full(L, mn) {
+			r.state, r.coins, r.ncoins = s0, coins0, nc0
+			return k
+		}
+		L[c] = T(mn + 1)
 	}
 	r.state, r.coins, r.ncoins = s, coins, nc
+	return m
+}
+
+// regularEdge places m balls at the lesser loaded end of uniform edges of
+// a D-regular graph with fixed-width rows adj (the neighbours of u in
+// adj[u·D : u·D+D]): u uniform in [n] and j uniform in [D] name the
+// half-edge u·D + j, each of the 2|E| = nD half-edges with probability
+// 1/(nD), so {u, adj[u·D+j]} is a uniform edge in a uniform orientation
+// (each edge {a, b} is the half-edges (a, b) and (b, a)). The first end wins
+// ties, a fair coin, so no coin is drawn; with leftEdge the smaller id comes
+// first. It needs no edge array, and draws differently from graphEdge: the
+// law of the loads is the same, the loads for a seed are not.
+func regularEdge[T uint8 | uint32](L []T, m int64, adj []uint32, D uint64, leftEdge bool, r *Rand) int64 {
+	if pipelined(len(adj), 4) || pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return regularEdgePiped(L, m, adj, D, leftEdge, r)
+	}
+	n := uint64(len(L))
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		s0 := s
+		var u, j uint64
+		s, u = below(s, n)
+		s, j = below(s, D)
+		v := uint64(adj[u*D+j])
+		if leftEdge && v < u {
+			u, v = v, u
+		}
+		lu, lv := uint64(L[u]), uint64(L[v])
+		c, mn := u, lu
+		if lv < lu {
+			c, mn = v, lv
+		}
+		if full(L, mn) {
+			r.state = s0
+			return k
+		}
+		L[c] = T(mn + 1)
+	}
+	r.state = s
+	return m
 }
 
 // graphVertex places m balls by a uniform vertex and a uniform neighbour of
-// it, and returns how many balls found an isolated vertex (one probe).
-func graphVertex(L []uint32, m int64, off []int, adj []uint32, random bool, r *Rand) (isolated int64) {
+// it, and returns the balls placed and how many of them found an isolated
+// vertex (one probe).
+func graphVertex[T uint8 | uint32](L []T, m int64, off []int, adj []uint32, random bool, r *Rand) (placed, isolated int64) {
 	n := uint64(len(L))
 	s, coins, nc := r.state, r.coins, r.ncoins
 	for k := int64(0); k < m; k++ {
+		s0, coins0, nc0 := s, coins, nc
 		var u uint64
 		s, u = below(s, n)
 		deg := uint64(off[u+1] - off[u])
 		if deg == 0 {
+			if l := uint64(L[u]); full(L, l) {
+				r.state, r.coins, r.ncoins = s0, coins0, nc0
+				return k, isolated
+			}
 			L[u]++
 			isolated++
 			continue
@@ -284,10 +371,15 @@ func graphVertex(L []uint32, m int64, off []int, adj []uint32, random bool, r *R
 		var j uint64
 		s, j = below(s, deg)
 		v := uint64(adj[uint64(off[u])+j])
-		lu, lv := L[u], L[v]
+		lu, lv := uint64(L[u]), uint64(L[v])
 		c, mn := u, lu
 		if lv < lu {
 			c, mn = v, lv
+		}
+		if full(L, mn) {
+			// Before the tie's coin: the four-byte loop draws it again.
+			r.state, r.coins, r.ncoins = s0, coins0, nc0
+			return k, isolated
 		}
 		if random && lv == lu {
 			if nc == 0 {
@@ -300,19 +392,20 @@ func graphVertex(L []uint32, m int64, off []int, adj []uint32, random bool, r *R
 			coins >>= 1
 			nc--
 		}
-		L[c] = mn + 1
+		L[c] = T(mn + 1)
 	}
 	r.state, r.coins, r.ncoins = s, coins, nc
-	return isolated
+	return m, isolated
 }
 
 // completeGraph places m balls on K_n: u uniform, v uniform among the other
 // n-1 vertices. With left ties the smaller id wins (edge sampling) or u does
 // (vertex sampling).
-func completeGraph(L []uint32, m int64, random, vertexFirst bool, r *Rand) {
+func completeGraph[T uint8 | uint32](L []T, m int64, random, vertexFirst bool, r *Rand) int64 {
 	n := uint64(len(L))
 	s := r.state
 	for k := int64(0); k < m; k++ {
+		s0 := s
 		var u, v uint64
 		s, u = below(s, n)
 		s, v = below(s, n-1)
@@ -325,14 +418,19 @@ func completeGraph(L []uint32, m int64, random, vertexFirst bool, r *Rand) {
 		// With random ties the pair (u, v) is already a uniformly
 		// random ordering of the edge, so the first end winning ties
 		// is a fair coin.
-		lu, lv := L[u], L[v]
+		lu, lv := uint64(L[u]), uint64(L[v])
 		c, mn := u, lu
 		if lv < lu {
 			c, mn = v, lv
 		}
-		L[c] = mn + 1
+		if full(L, mn) {
+			r.state = s0
+			return k
+		}
+		L[c] = T(mn + 1)
 	}
 	r.state = s
+	return m
 }
 
 // circulantGraph places m balls on the circulant graph with connection set
@@ -340,11 +438,12 @@ func completeGraph(L []uint32, m int64, random, vertexFirst bool, r *Rand) {
 // edge {a, b} arises from (a, b−a) and (b, a−b) (or (a, n/2) and (b, n/2)),
 // so the edge is uniform and its orientation a fair coin; ties are handled
 // as in completeGraph.
-func circulantGraph(L []uint32, m int64, S []uint32, random, vertexFirst bool, r *Rand) {
+func circulantGraph[T uint8 | uint32](L []T, m int64, S []uint32, random, vertexFirst bool, r *Rand) int64 {
 	n := uint64(len(L))
 	d := uint64(len(S))
 	s := r.state
 	for k := int64(0); k < m; k++ {
+		s0 := s
 		var u, j uint64
 		s, u = below(s, n)
 		s, j = below(s, d)
@@ -355,14 +454,19 @@ func circulantGraph(L []uint32, m int64, S []uint32, random, vertexFirst bool, r
 		if !random && !vertexFirst && v < u {
 			u, v = v, u
 		}
-		lu, lv := L[u], L[v]
+		lu, lv := uint64(L[u]), uint64(L[v])
 		c, mn := u, lu
 		if lv < lu {
 			c, mn = v, lv
 		}
-		L[c] = mn + 1
+		if full(L, mn) {
+			r.state = s0
+			return k
+		}
+		L[c] = T(mn + 1)
 	}
 	r.state = s
+	return m
 }
 
 // rule returns the graph process's rule on its graph for the batched
@@ -379,6 +483,9 @@ func (p Graphical) rule(int) rule {
 	case *graphgen.CSR:
 		if p.Sample == SampleVertex {
 			return vertexRule{g, gr.Offsets(), gr.Adjacency()}
+		}
+		if D := gr.RegularDegree(); D > 0 {
+			return regularEdgeRule{g, gr.Adjacency(), uint64(D)}
 		}
 		return edgeRule{g, gr.EdgeList()}
 	case graphgen.Complete:
@@ -536,6 +643,51 @@ func (g edgeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 				u, v = v, u
 			}
 			blk.u[j], blk.v[j] = u, v
+			if pipe {
+				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
+			}
+		}
+		probes += blk.place(L, out, k0, nb)
+	}
+	r.state, r.coins, r.ncoins = s, coins, nc
+	return g.stats(m, probes)
+}
+
+// regularEdgeRule is the graph process on a D-regular CSR graph with edge
+// sampling (regularEdge): a uniform half-edge of the rows adj, u uniform
+// and a uniform slot of u's row, the smaller id first with left ties.
+// Pipelined twice as edgeRule.
+type regularEdgeRule struct {
+	graphRule
+	adj []uint32
+	D   uint64
+}
+
+func (g regularEdgeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	adj, D := g.adj, g.D
+	n := uint64(len(L))
+	leftEdge, pipe := !g.random, pipelined(len(adj), 4) || pipelined(len(L), 4)
+	s, coins, nc := r.state, r.coins, r.ncoins
+	var blk graphBlock
+	var h [graphBlockLen]uint64
+	var probes int64
+	for k0 := int64(0); k0 < m; k0 += graphBlockLen {
+		nb := int(min(graphBlockLen, m-k0))
+		for j := range nb {
+			var f uint8
+			s, f = g.first(s)
+			var u, i uint64
+			s, u = below(s, n)
+			s, i = below(s, D)
+			blk.u[j], h[j] = uint32(u), u*D+i
+			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
+			if pipe {
+				prefetch(unsafe.Pointer(&adj[h[j]]))
+			}
+		}
+		for j := range nb {
+			u, v := halfEdgeEnds(adj, uint64(blk.u[j]), h[j], leftEdge)
+			blk.u[j], blk.v[j] = uint32(u), uint32(v)
 			if pipe {
 				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
 			}

@@ -115,6 +115,15 @@ func refChoose(t *testing.T, p Process, L []uint32, k int64, r *Rand) uint64 {
 					if !one && random && L[v] == L[u] && r.Coin() {
 						c = v
 					}
+				} else if D := uint64(g.RegularDegree()); D > 0 {
+					// A uniform half-edge: a uniform vertex, a
+					// uniform slot of its row; already oriented.
+					u = r.Uint64n(n)
+					v = uint64(g.Neighbors(int(u))[r.Uint64n(D)])
+					if !random && v < u {
+						u, v = v, u
+					}
+					c = lesser(u, v)
 				} else {
 					e := g.EdgeList()
 					x := r.Uint64n(uint64(len(e) / 2))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	ybgraph "github.com/yourbasic/graph"
 	"gonum.org/v1/gonum/graph"
@@ -18,10 +19,15 @@ const MaxOrder = math.MaxUint32
 // CSR is a compact, immutable, simple undirected graph on the vertices
 // 0..n-1 in compressed sparse row form.
 //
-// Besides the adjacency rows it keeps every undirected edge once as a pair
-// (u, v) with u < v in a flat array, so that a uniformly random edge costs one
-// bounded random draw and one cache line: this is what the graphical
-// two-choice process samples from. Memory is 4(n+1)·8/4 + 16|E| bytes.
+// Unless the graph is regular, it keeps besides the adjacency rows every
+// undirected edge once as a pair (u, v) with u < v in a flat array, so that a
+// uniformly random edge costs one bounded random draw and one cache line:
+// this is what the graphical two-choice process samples from. A Δ-regular
+// graph needs no such array: a uniform half-edge, the slot u·Δ + j of the
+// adjacency for u uniform in [n] and j uniform in [Δ], is a uniform edge in a
+// uniform orientation (RegularDegree), and its edge array is built only if
+// EdgeList is called. Memory is 8(n+1) + 8|E| bytes (the offsets and the
+// rows), plus 8|E| for the edge array of a graph that is not regular.
 //
 // CSR implements gonum's graph.Undirected and yourbasic's graph.Iterator,
 // so the algorithms of both libraries run on it unchanged.
@@ -29,6 +35,8 @@ type CSR struct {
 	off   []int    // off[v]..off[v+1] indexes adj; len n+1
 	adj   []uint32 // neighbours of each vertex, sorted ascending
 	edges []uint32 // edges[2k], edges[2k+1]: the k-th edge, u < v, sorted
+	delta int      // Δ of a Δ-regular graph with Δ ≥ 1, else 0
+	once  sync.Once
 }
 
 var (
@@ -51,6 +59,13 @@ type Dropped struct {
 // It returns an error if n is negative or larger than MaxOrder, if e has odd
 // length, or if an endpoint is not below n.
 func FromEdges(n int, e []uint32) (*CSR, Dropped, error) {
+	return fromEdges(n, e, false)
+}
+
+// fromEdges is FromEdges; if owned, e is the caller's to overwrite and the
+// graph's edge array (if it is not regular) is built in its storage, so
+// that a reader holds 8 bytes an edge less at its peak.
+func fromEdges(n int, e []uint32, owned bool) (*CSR, Dropped, error) {
 	var d Dropped
 	if n < 0 || n > MaxOrder {
 		return nil, d, fmt.Errorf("graphgen: vertex count %d outside [0, %d]", n, MaxOrder)
@@ -91,7 +106,12 @@ func FromEdges(n int, e []uint32) (*CSR, Dropped, error) {
 	}
 	g := &CSR{off: off, adj: adj}
 	d.Duplicates = g.sortAndDedup()
-	g.buildEdges()
+	if owned && !g.isRegular() && 4*cap(e) <= 5*len(g.adj) {
+		// len(adj) <= len(e) entries fit; the graph keeps e's storage,
+		// if that wastes at most a fifth of it.
+		g.edges = e[:0]
+	}
+	g.finish()
 	return g, d, nil
 }
 
@@ -99,8 +119,33 @@ func FromEdges(n int, e []uint32) (*CSR, Dropped, error) {
 // symmetric. It is used by generators that construct the rows directly.
 func fromRows(off []int, adj []uint32) *CSR {
 	g := &CSR{off: off, adj: adj}
-	g.buildEdges()
+	g.finish()
 	return g
+}
+
+// finish records the degree of a regular graph, or builds the edge array of
+// one that is not.
+func (g *CSR) finish() {
+	if g.isRegular() {
+		g.delta = len(g.adj) / (len(g.off) - 1)
+		return
+	}
+	g.buildEdges()
+}
+
+// isRegular reports whether every row has the same length, at least 1.
+func (g *CSR) isRegular() bool {
+	n := len(g.off) - 1
+	if n == 0 || len(g.adj) == 0 || len(g.adj)%n != 0 {
+		return false
+	}
+	d := len(g.adj) / n
+	for v := range n {
+		if g.off[v+1]-g.off[v] != d {
+			return false
+		}
+	}
+	return true
 }
 
 // sortAndDedup sorts every row, removes repeated neighbours and compacts adj
@@ -133,7 +178,9 @@ func (g *CSR) sortAndDedup() int64 {
 // buildEdges fills the flat edge array from the rows: pairs (u, v), u < v,
 // in lexicographic order.
 func (g *CSR) buildEdges() {
-	g.edges = make([]uint32, 0, len(g.adj))
+	if cap(g.edges) < len(g.adj) {
+		g.edges = make([]uint32, 0, len(g.adj))
+	}
 	n := len(g.off) - 1
 	for u := 0; u < n; u++ {
 		for _, v := range g.adj[g.off[u]:g.off[u+1]] {
@@ -148,7 +195,12 @@ func (g *CSR) buildEdges() {
 func (g *CSR) Order() int { return len(g.off) - 1 }
 
 // Size returns the number of undirected edges.
-func (g *CSR) Size() int64 { return int64(len(g.edges) / 2) }
+func (g *CSR) Size() int64 { return int64(len(g.adj) / 2) }
+
+// RegularDegree returns Δ if g is Δ-regular with Δ ≥ 1, else 0. The rows of a
+// regular graph have fixed width: the neighbours of v are
+// Adjacency()[v·Δ : v·Δ+Δ].
+func (g *CSR) RegularDegree() int { return g.delta }
 
 // Degree returns the degree of v.
 func (g *CSR) Degree(v int) int { return g.off[v+1] - g.off[v] }
@@ -166,8 +218,15 @@ func (g *CSR) Adjacency() []uint32 { return g.adj }
 
 // EdgeList returns every undirected edge once as the pairs
 // (EdgeList()[2k], EdgeList()[2k+1]) with the first endpoint smaller,
-// in lexicographic order. Shared with g; do not modify.
-func (g *CSR) EdgeList() []uint32 { return g.edges }
+// in lexicographic order. Shared with g; do not modify. For a regular graph
+// the array (8 bytes an edge) is built on the first call, which the graph
+// process never makes (see CSR); it is safe for concurrent use.
+func (g *CSR) EdgeList() []uint32 {
+	if g.delta > 0 {
+		g.once.Do(g.buildEdges)
+	}
+	return g.edges
+}
 
 // HasEdge reports whether {u, v} is an edge, in O(log deg u).
 func (g *CSR) HasEdge(u, v int) bool {

@@ -620,7 +620,8 @@ func (o ReadOptions) ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, er
 		}
 		labels = ids.finish(buf.e)
 	}
-	g, d, err := FromEdges(n, buf.e)
+	g, d, err := fromEdges(n, buf.e, true)
+	buf.e = nil
 	if err != nil {
 		return nil, nil, &ParseError{Name: name, Err: err}
 	}

@@ -280,7 +280,8 @@ func (o ReadOptions) ReadMatrixMarket(r io.Reader, name string) (*CSR, *FileInfo
 	if err := o.checkOrder(&s.lr, n, h.Entries, buf.bytes(), "size line", h.SizeLine, ""); err != nil {
 		return nil, nil, err
 	}
-	g, d, err := FromEdges(n, buf.e)
+	g, d, err := fromEdges(n, buf.e, true)
+	buf.e = nil
 	if err != nil {
 		return nil, nil, &ParseError{Name: name, Err: err}
 	}

@@ -40,7 +40,8 @@ import (
 // vertices is K_{m+1}, regular of degree m, and on n = m+2 has Δ = m+1.
 // A CSR on n vertices with
 // |E| edges holds 8(n+1) + 16|E| bytes: the row offsets, both directions
-// of every edge, and the flat edge array.
+// of every edge, and the flat edge array; 8(n+1) + 8|E| if it is regular,
+// which needs no edge array (see CSR).
 type Plan struct {
 	// N is the number of vertices: the requested n, or the spec's n=,
 	// or side^dim for a torus and 2^dim for a hypercube. It is -1 for a
@@ -215,6 +216,9 @@ func (p *Plan) setCSR(scratch int64) {
 		e = float64(p.Edges)
 	}
 	p.Bytes = csrBytes(p.N, e)
+	if p.Regular && p.MaxDegree > 0 {
+		p.Bytes -= int64(8 * e) // no edge array
+	}
 	p.BuildBytes = p.Bytes + scratch
 }
 
