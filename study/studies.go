@@ -29,7 +29,7 @@ import (
 // 2^32 bins). The number of workers never changes a report.
 type Study struct {
 	Name     string   // the command-line name, e.g. "two-choices"
-	Number   int      // its number in docs/studies/README.md, 1..8
+	Number   int      // its number in docs/studies/README.md, 1..9
 	Title    string   // one line
 	Question string   // what the study asks, in a few sentences
 	Sources  []string // the papers it reproduces, as cited in the pages
@@ -144,7 +144,7 @@ func (s *Study) Run(ctx context.Context, p Params, o Options) (*Report, error) {
 func Studies() []*Study {
 	return []*Study{
 		twoChoicesStudy, graphDegreeStudy, contiguousStudy, firstDiffStudy,
-		unbalancedStudy, heavyStudy, heavyGraphsStudy, reachabilityStudy,
+		unbalancedStudy, heavyStudy, heavyGraphsStudy, reachabilityStudy, degreeScaleStudy,
 	}
 }
 
@@ -212,6 +212,10 @@ type pointSpec struct {
 	every   int64 // record the gap every this many balls (Config.Every)
 	// everyDiv, if positive, records the gap every m/everyDiv balls.
 	everyDiv int64
+	// engine runs the trials (alloc.Config.Engine): the per-bin engine
+	// unless set, EngineLevels for an exchangeable process on K_n beyond
+	// what n bytes of loads allow.
+	engine alloc.Engine
 }
 
 // point is the outcome of a pointSpec: the row compare would print and the
@@ -270,7 +274,7 @@ func (r *runner) run(ps pointSpec) (*point, error) {
 	if ps.everyDiv > 0 {
 		every = max(m/ps.everyDiv, 1)
 	}
-	cfg := alloc.Config{Process: proc, N: n, M: m, Seed: r.o.Seed, Every: every}
+	cfg := alloc.Config{Process: proc, Engine: ps.engine, N: n, M: m, Seed: r.o.Seed, Every: every}
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}

@@ -132,7 +132,7 @@ func TestLookup(t *testing.T) {
 	if _, err := Lookup("nine"); err == nil || !strings.Contains(err.Error(), "two-choices") {
 		t.Errorf("unknown study: %v", err)
 	}
-	if names := StudyNames(); len(names) != 8 || len(slices.Compact(slices.Sorted(slices.Values(names)))) != 8 {
+	if names := StudyNames(); len(names) != 9 || len(slices.Compact(slices.Sorted(slices.Values(names)))) != 9 {
 		t.Errorf("names %v", names)
 	}
 }
