@@ -41,6 +41,7 @@ var goldenTable = [][]string{
 	{"study", "heavy", "--tiny"},
 	{"study", "7", "--tiny"},
 	{"study", "8", "--tiny"},
+	{"study", "degree-scale", "--tiny"},
 }
 
 // TestGoldenTable reruns every invocation of goldenTable with -f json and
