@@ -75,7 +75,7 @@ func runDegreeScale(_ context.Context, r *runner, p Params) (*Report, error) {
 	}
 
 	ta := newTable("scale", "(a) two-choice at m = n on implicit random Δ-regular multigraphs and on K_n: max load (mean over the trials, 95% CI) against the [KP06] explicit terms",
-		"graph", "", "n", "", "Δ", "", "trials", "", "max load", "%.2f", "95% CI", "%.2f", "distribution", "",
+		"topology", "", "n", "", "Δ", "", "trials", "", "max load", "%.2f", "95% CI", "%.2f", "distribution", "",
 		"KP worst case (ref)", "%.2f", "log⁴ n", "%.3g", "KP Δ-regular upper", "%.2f", "ABKU complete", "%.2f")
 	fig := &Figure{}
 	pa := fig.add(&Panel{Title: "mean max load against n, m = n; dotted: [KP06] worst case over Δ-regular graphs",
