@@ -29,7 +29,7 @@ import (
 // 2^32 bins). The number of workers never changes a report.
 type Study struct {
 	Name     string   // the command-line name, e.g. "two-choices"
-	Number   int      // its number in docs/studies/README.md, 1..11
+	Number   int      // its number in docs/studies/README.md, 1..12
 	Title    string   // one line
 	Question string   // what the study asks, in a few sentences
 	Sources  []string // the papers it reproduces, as cited in the pages
@@ -145,7 +145,7 @@ func Studies() []*Study {
 	return []*Study{
 		twoChoicesStudy, graphDegreeStudy, contiguousStudy, firstDiffStudy,
 		unbalancedStudy, heavyStudy, heavyGraphsStudy, reachabilityStudy,
-		noiseStudy, batchesStudy, localSearchStudy,
+		noiseStudy, batchesStudy, localSearchStudy, degreeScaleStudy,
 	}
 }
 
@@ -216,6 +216,10 @@ type pointSpec struct {
 	// batch, if above 1, runs the balls in batches of batch
 	// (alloc.Config.Batch).
 	batch int64
+	// engine runs the trials (alloc.Config.Engine): the per-bin engine
+	// unless set, EngineLevels for an exchangeable process on K_n beyond
+	// what n bytes of loads allow.
+	engine alloc.Engine
 }
 
 // point is the outcome of a pointSpec: the row compare would print and the
@@ -248,7 +252,7 @@ func (r *runner) run(ps pointSpec) (*point, error) {
 	n := ps.n
 	var sp graphgen.Spec
 	if usesGraph(ps.process) {
-		g, err := r.buildGraph(ps.graph, ps.n)
+		g, err := r.buildGraph(ps.graph, ps.n, ps.engine == alloc.EngineLevels)
 		if err != nil {
 			return nil, err
 		}
@@ -274,7 +278,7 @@ func (r *runner) run(ps pointSpec) (*point, error) {
 	if ps.everyDiv > 0 {
 		every = max(m/ps.everyDiv, 1)
 	}
-	cfg := alloc.Config{Process: proc, N: n, M: m, Seed: r.o.Seed, Every: every, Batch: ps.batch}
+	cfg := alloc.Config{Process: proc, Engine: ps.engine, N: n, M: m, Seed: r.o.Seed, Every: every, Batch: ps.batch}
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
@@ -300,8 +304,11 @@ func (r *runner) run(ps pointSpec) (*point, error) {
 }
 
 // buildGraph returns the graph of spec on n vertices, built as
-// `graphalloc run` builds it, keeping the last one.
-func (r *runner) buildGraph(spec string, n int) (graphgen.Graph, error) {
+// `graphalloc run` builds it, keeping the last one. For the level engine
+// (levels) the complete graph is K_n for any n the engine takes
+// (alloc.MaxLevelBins): the engine never names a vertex, so n is not held
+// to graphgen.MaxOrder, the limit of a vertex id.
+func (r *runner) buildGraph(spec string, n int, levels bool) (graphgen.Graph, error) {
 	if r.graph != nil && r.spec == spec && r.n == n {
 		return r.graph, nil
 	}
@@ -309,6 +316,10 @@ func (r *runner) buildGraph(spec string, n int) (graphgen.Graph, error) {
 	sp, err := graphgen.ParseSpec(spec)
 	if err != nil {
 		return nil, err
+	}
+	if levels && sp.Kind == "complete" && len(sp.Params) == 0 && n > graphgen.MaxOrder && uint64(n) <= alloc.MaxLevelBins {
+		r.spec, r.n, r.graph, r.sp = spec, n, graphgen.Complete(n), sp
+		return r.graph, nil
 	}
 	g, info, err := sp.Build(n, alloc.NewRand(alloc.DeriveSeed(r.o.Seed, alloc.StreamGraph, 0)))
 	if err != nil {

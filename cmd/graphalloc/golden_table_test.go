@@ -44,6 +44,7 @@ var goldenTable = [][]string{
 	{"study", "noise", "--tiny"},
 	{"study", "batches", "--tiny"},
 	{"study", "local-search", "--tiny"},
+	{"study", "degree-scale", "--tiny"},
 }
 
 // TestGoldenTable reruns every invocation of goldenTable with -f json and
