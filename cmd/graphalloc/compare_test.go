@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/graphalloc/graphalloc/results"
 	"github.com/graphalloc/graphalloc/study"
@@ -167,10 +166,14 @@ func TestCompareQualitative(t *testing.T) {
 	if code != 0 {
 		t.Fatal(errs)
 	}
-	checkQualitative(t, out, "nonregular:core=256,mindeg=16", 256, []string{"regular:degree=4", "regular:degree=16"})
+	checkQualitative(t, out, "nonregular:core=256,mindeg=16", 256, []string{"regular:degree=4", "regular:degree=16"}, nil)
 }
 
-func checkQualitative(t *testing.T, out, nonreg string, coreSize float64, regular []string) {
+// checkQualitative checks that the non-regular graph is clearly (3·SE)
+// above the 16-regular one, the cycle clearly above every graph of regular
+// and not below every graph of weak (where the trials are too few for a
+// clear margin).
+func checkQualitative(t *testing.T, out, nonreg string, coreSize float64, regular, weak []string) {
 	t.Helper()
 	var c struct {
 		Points []study.Row `json:"points"`
@@ -194,18 +197,12 @@ func checkQualitative(t *testing.T, out, nonreg string, coreSize float64, regula
 		}
 	}
 	higher(nonreg, "regular:degree=16") // the same minimum degree
-	for _, r := range regular {
-		if r == "regular:degree=4" {
-			// The cycle's lead over the random 4-regular graph at
-			// n = 2^16 is 0.15–0.55 in the mean of 20 trials (seeds 1–6,
-			// under either edge-sampling draw of a regular CSR), near
-			// 3·SE ≈ 0.3: one seed in six falls short. Only its sign is
-			// checked.
-			if ra, rb := by["cycle"], by[r]; ra.MaxLoad.Mean < rb.MaxLoad.Mean {
-				t.Errorf("cycle: max load %.3f below %s: %.3f", ra.MaxLoad.Mean, r, rb.MaxLoad.Mean)
-			}
-			continue
+	for _, r := range weak {
+		if ra, rb := by["cycle"], by[r]; ra.MaxLoad.Mean < rb.MaxLoad.Mean {
+			t.Errorf("cycle: max load %.3f below %s: %.3f", ra.MaxLoad.Mean, r, rb.MaxLoad.Mean)
 		}
+	}
+	for _, r := range regular {
 		higher("cycle", r)
 	}
 
@@ -225,20 +222,16 @@ func checkQualitative(t *testing.T, out, nonreg string, coreSize float64, regula
 	}
 }
 
-// The default study includes every graph family it is meant to, finishes well
-// inside its minute and shows the qualitative results (at full size, unless
-// -short).
+// The default study includes every graph family it is meant to and shows
+// the qualitative results (at full size, unless -short). Its time is
+// BENCHMARKS.md's, not a test's.
 func TestCompareDefaultStudy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("full-size default study")
 	}
-	start := time.Now()
 	out, errs, code := invoke("compare", "-f", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
-	}
-	if el := time.Since(start); el > 30*time.Second {
-		t.Errorf("default study took %v", el)
 	}
 	for _, g := range study.DefaultGraphs {
 		sp := g
@@ -249,7 +242,11 @@ func TestCompareDefaultStudy(t *testing.T) {
 			t.Errorf("default study lacks %s", g)
 		}
 	}
-	checkQualitative(t, out, "nonregular:core=1024,mindeg=16", 1024, []string{"regular:degree=4", "regular:degree=16", "regular:eps=0.5"})
+	// The cycle's lead over the random 4-regular graph at n = 2^16 is
+	// 0.15–0.55 in the mean of the 20 trials (seeds 1–6), against 3·SE ≈
+	// 0.3: one seed in six falls short, so here only its sign is checked;
+	// TestCompareQualitative checks the margin with 40 trials at 2^12.
+	checkQualitative(t, out, "nonregular:core=1024,mindeg=16", 1024, []string{"regular:degree=16", "regular:eps=0.5"}, []string{"regular:degree=4"})
 }
 
 // --plot writes a valid SVG or PNG of non-trivial size, atomically (no
