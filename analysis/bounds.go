@@ -914,14 +914,16 @@ var vertexTransitive = []string{"complete", "cycle", "torus", "hypercube", "circ
 // KindReference that Bounds gives for a Δ-regular graph [KP06].
 const WorstRegularLabel = "worst case over Δ-regular graphs (some graph attains it)"
 
-// graph: the graphical two-choice process [KP06; PTW15; BF22].
-func (e *boundEnv) graph() []Bound {
-	q := e.q
-	topo, _, _ := strings.Cut(q.Topology, ":")
+// degree returns the query's topology family ("complete" when it names
+// none), its degree Δ (the query's, else the family's own where the family
+// fixes it: n − 1 on K_n, 2 on the cycle, log2 n on the hypercube; 0 when
+// unknown) and whether the graph is regular of that degree.
+func (e *boundEnv) degree() (topo string, delta float64, regular bool) {
+	topo, _, _ = strings.Cut(e.q.Topology, ":")
 	if topo == "" {
 		topo = "complete"
 	}
-	delta := q.Degree
+	delta = e.q.Degree
 	if delta == 0 {
 		switch topo {
 		case "complete":
@@ -934,7 +936,13 @@ func (e *boundEnv) graph() []Bound {
 			}
 		}
 	}
-	regular := delta > 0 && topo != "nonregular"
+	return topo, delta, delta > 0 && topo != "nonregular"
+}
+
+// graph: the graphical two-choice process [KP06; PTW15; BF22].
+func (e *boundEnv) graph() []Bound {
+	q := e.q
+	topo, delta, regular := e.degree()
 	vertex := q.Sample == "vertex"
 	notRegular := fmt.Sprintf("needs a regular graph; %s is not regular, or its degrees are not known: the bound fails on non-regular graphs even with a high minimum degree [KP06]", topo)
 	if q.MinDegree > 0 && !regular {
@@ -1279,24 +1287,7 @@ func (e *boundEnv) batchedOnePlusBeta(beta float64, pre string) []Bound {
 // two applies to a random regular graph of degree ≥ 3.
 func (e *boundEnv) localSearch() []Bound {
 	q := e.q
-	topo, _, _ := strings.Cut(q.Topology, ":")
-	if topo == "" {
-		topo = "complete"
-	}
-	delta := q.Degree
-	if delta == 0 {
-		switch topo {
-		case "complete":
-			delta = e.n - 1
-		case "cycle":
-			delta = 2
-		case "hypercube":
-			if e.lg == math.Trunc(e.lg) {
-				delta = e.lg
-			}
-		}
-	}
-	regular := delta > 0 && topo != "nonregular"
+	topo, delta, regular := e.degree()
 	nan := math.NaN()
 	var bs []Bound
 
