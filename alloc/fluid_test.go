@@ -35,8 +35,15 @@ const (
 // tailFractions runs T trials of p on n bins with m = n and returns, for
 // each trial, the fraction of bins with load ≥ i for i = 0..levels-1.
 func tailFractions(t *testing.T, p alloc.Process, n, trials, levels int) [][]float64 {
+	return simTails(t, p, n, int64(n), 2026, trials, levels)
+}
+
+// simTails runs trials 0..trials-1 of p on n bins with m balls from seed
+// and returns, for each trial, the fraction of bins with load ≥ i for
+// i = 0..levels-1: the simulation side of every fluid-limit test.
+func simTails(t *testing.T, p alloc.Process, n int, m int64, seed uint64, trials, levels int) [][]float64 {
 	t.Helper()
-	c := alloc.Config{Process: p, N: n, M: int64(n), Seed: 2026}
+	c := alloc.Config{Process: p, N: n, M: m, Seed: seed}
 	ids := make([]int, trials)
 	for i := range ids {
 		ids[i] = i

@@ -1,7 +1,6 @@
 package alloc_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -53,7 +52,7 @@ func TestThinningFluid(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			load := float64(tc.balls) / 2
 			want := twoSampleFluid(t, tc.want, load)
-			f := thinTails(t, tc.p, n, tc.balls*int64(n)/2, T, len(want))
+			f := simTails(t, tc.p, n, tc.balls*int64(n)/2, 2215, T, len(want))
 			d, at := worstDeviation(f, want, n)
 			switch {
 			case !tc.reject && d > 1:
@@ -66,32 +65,4 @@ func TestThinningFluid(t *testing.T) {
 			}
 		})
 	}
-}
-
-// thinTails runs T trials of p on n bins with m balls and returns each
-// trial's fraction of bins with load ≥ i, i < levels (twoSampleTails, for
-// a number of balls that need not be a multiple of n).
-func thinTails(t *testing.T, p alloc.Process, n int, m int64, trials, levels int) [][]float64 {
-	t.Helper()
-	c := alloc.Config{Process: p, N: n, M: m, Seed: 2215}
-	ids := make([]int, trials)
-	for i := range ids {
-		ids[i] = i
-	}
-	var out [][]float64
-	err := alloc.Run(context.Background(), c, ids, 0, func(r alloc.Result) error {
-		f := make([]float64, levels)
-		for i := range levels {
-			for l := i; l < len(r.LoadCounts); l++ {
-				f[i] += float64(r.LoadCounts[l])
-			}
-			f[i] /= float64(n)
-		}
-		out = append(out, f)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }

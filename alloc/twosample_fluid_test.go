@@ -1,7 +1,6 @@
 package alloc_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -20,33 +19,6 @@ import (
 // deterministic), 5/n the O(1/n) bias of the mean-field limit. The
 // negative controls feed the measurements of one rule to a neighbouring
 // rule's limit and must be rejected, or the tolerance proves nothing.
-
-// twoSampleTails runs T trials of p on n bins with m = load·n balls and
-// returns each trial's fraction of bins with load ≥ i, i < levels.
-func twoSampleTails(t *testing.T, p alloc.Process, n int, load int64, trials, levels int) [][]float64 {
-	t.Helper()
-	c := alloc.Config{Process: p, N: n, M: load * int64(n), Seed: 2214}
-	ids := make([]int, trials)
-	for i := range ids {
-		ids[i] = i
-	}
-	var out [][]float64
-	err := alloc.Run(context.Background(), c, ids, 0, func(r alloc.Result) error {
-		f := make([]float64, levels)
-		for i := range levels {
-			for l := i; l < len(r.LoadCounts); l++ {
-				f[i] += float64(r.LoadCounts[l])
-			}
-			f[i] /= float64(n)
-		}
-		out = append(out, f)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 // twoSampleFluid returns the fluid tails of mf at m/n = load, down to the
 // last level holding at least 1e-3 of the bins (deeper levels hold too few
@@ -95,7 +67,7 @@ func TestTwoSampleFluid(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			want := twoSampleFluid(t, tc.want, float64(tc.load))
-			f := twoSampleTails(t, tc.p, n, tc.load, T, len(want))
+			f := simTails(t, tc.p, n, tc.load*int64(n), 2214, T, len(want))
 			d, at := worstDeviation(f, want, n)
 			switch {
 			case !tc.reject && d > 1:
