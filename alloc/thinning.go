@@ -365,8 +365,9 @@ func (p Packing) Place(b *Bins, m int64, r *Rand) Stats {
 }
 
 // packing places m balls into L, which holds t, and returns the number of
-// steps, and the balls beyond m that the last step owes to bin. It keeps t = a·n + rem, 0 ≤ rem < n, so that the average's floor
-// and ceiling need no division per step.
+// steps, and the balls beyond m that the last step owes to bin. It keeps
+// t = a·n + rem, 0 ≤ rem < n, so that the average's floor and ceiling need
+// no division per step.
 func packing(L []uint32, m, t int64, r *Rand) (steps, owed int64, bin uint64) {
 	n := uint64(len(L))
 	s := r.state
