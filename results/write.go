@@ -89,7 +89,9 @@ func Write(w io.Writer, format string, f *File) error {
 // configColumns are the columns that say which run a CSV row belongs to,
 // so that the CSV files of many runs concatenate into one data frame (by
 // column name: a batched run adds a last column, batch, which a frame reads
-// as missing, one ball at a time, for the other runs).
+// as missing, one ball at a time, for the other runs). configHeader
+// follows them with ProcessParams' columns: g and sigma, then memory, k
+// and threshold in the files of the runs that have them.
 var configColumns = []string{"process", "d", "n", "m", "graph", "sample", "ties", "seed", "beta", "cap", "weights"}
 
 // configHeader is the config columns of c's rows.
