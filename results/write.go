@@ -113,7 +113,7 @@ func configCells(c Config) []string {
 	return cells
 }
 
-// configCellsSequential are c's values of configColumns.
+// configCellsSequential are c's values of configHeader(c) but batch.
 func configCellsSequential(c Config) []string {
 	beta := ""
 	if c.Beta != nil {
