@@ -1,6 +1,9 @@
 package graphgen
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Complete is the complete graph K_n on the vertices 0..n-1. It is implicit:
 // it stores nothing but n, so it serves any n up to MaxOrder (the simulators
@@ -21,9 +24,15 @@ func NewComplete(n int) (Complete, error) {
 func (g Complete) Order() int { return int(g) }
 
 // Size returns n(n-1)/2, halving the even factor first: n(n−1) itself
-// overflows an int64 from n ≈ 3.04·10^9 on.
+// overflows an int64 from n ≈ 3.04·10^9 on. n(n−1)/2 fits up to MaxOrder;
+// for a larger K_n (built as Complete(n) for the level engine, which never
+// names a vertex) it is more than an int64 holds, and Size returns
+// math.MaxInt64, which no graph of at most MaxOrder vertices reaches.
 func (g Complete) Size() int64 {
 	n := int64(g)
+	if n > MaxOrder {
+		return math.MaxInt64
+	}
 	if n%2 == 0 {
 		return n / 2 * (n - 1)
 	}

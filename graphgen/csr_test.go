@@ -117,3 +117,22 @@ func TestClassic(t *testing.T) {
 		t.Error("C_-1 accepted")
 	}
 }
+
+// TestCompleteSize: K_n's edge count is exact up to MaxOrder (where
+// n(n−1) overflows an int64 but n(n−1)/2 does not) and, beyond, the
+// saturated math.MaxInt64, never a wrapped negative count.
+func TestCompleteSize(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want int64
+	}{
+		{0, 0}, {1, 0}, {2, 1}, {5, 10}, {6, 15},
+		{MaxOrder, 9223372030412324865}, // (2^32 − 1)(2^31 − 1)
+		{MaxOrder + 1, math.MaxInt64},
+		{10_000_000_000, math.MaxInt64},
+	} {
+		if got := Complete(tc.n).Size(); got != tc.want {
+			t.Errorf("K_%d: Size() = %d, want %d", tc.n, got, tc.want)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package study
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/graphalloc/graphalloc/graphgen"
+)
 
 func TestSqrtDegree(t *testing.T) {
 	for _, c := range []struct {
@@ -32,6 +36,24 @@ func TestScaleTrials(t *testing.T) {
 	} {
 		if got := scaleTrials(c.t, c.n0, c.n); got != c.wantTrial {
 			t.Errorf("%s: scaleTrials(%d, %d, %d) = %d, want %d", c.name, c.t, c.n0, c.n, got, c.wantTrial)
+		}
+	}
+}
+
+// TestMeasureHugeComplete: the K_n that degree-scale runs beyond
+// graphgen.MaxOrder (10^10 vertices) has more edges than an int64 holds;
+// Measure states none (0, omitted from JSON) rather than a wrapped count.
+func TestMeasureHugeComplete(t *testing.T) {
+	sp, err := graphgen.ParseSpec("complete")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		n    int
+		want int64
+	}{{10_000_000_000, 0}, {1 << 20, (1 << 19) * (1<<20 - 1)}} {
+		if got := Measure(sp, graphgen.Complete(tc.n)).Edges; got != tc.want {
+			t.Errorf("K_%d: Edges = %d, want %d", tc.n, got, tc.want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/graphalloc/graphalloc/alloc"
@@ -49,6 +50,9 @@ func Measure(sp graphgen.Spec, g graphgen.Graph) *Topology {
 	var q analysis.Query
 	deg := GraphQuery(&q, sp, g)
 	t := &Topology{Spec: sp, Edges: g.Size(), Degree: deg, Core: int(q.Core), CoreFraction: q.CoreFraction}
+	if t.Edges == math.MaxInt64 {
+		t.Edges = 0 // K_n beyond graphgen.MaxOrder: more edges than an int64 holds; not stated
+	}
 	t.Expansion = certifiedExpansion(sp, g.Order(), func() graphgen.Graph { return g })
 	if h, ok := g.(*graphgen.Hypergraph); ok {
 		t.MinRank, t.MaxRank = h.Rank()
