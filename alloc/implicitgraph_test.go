@@ -273,6 +273,9 @@ func TestImplicitRegularMatchesExplicit(t *testing.T) {
 		if tc.match && (w > tMax || w < -tMax) {
 			t.Errorf("%s: Welch t = %.2f on the bins with load >= 3, want |t| <= %g", tc.name, w, tMax)
 		}
+		if tc.match && modeOf(maxes) != modeOf(refMax) {
+			t.Errorf("%s: most frequent max load %d, the explicit graph's %d", tc.name, modeOf(maxes), modeOf(refMax))
+		}
 		if !tc.match && w <= tMax && w >= -tMax {
 			t.Errorf("%s: not told apart from the explicit graph (Welch t = %.2f)", tc.name, w)
 		}
@@ -332,4 +335,15 @@ func BenchmarkImplicitGraph(b *testing.B) {
 			})
 		}
 	}
+}
+
+// modeOf returns the most frequent key of h (the least among ties).
+func modeOf(h map[uint32]int) uint32 {
+	var best uint32
+	for k, c := range h {
+		if c > h[best] || (c == h[best] && k < best) {
+			best = k
+		}
+	}
+	return best
 }
