@@ -109,7 +109,7 @@ func maxLoadsOf(t *testing.T, p Process, n, T int, seed uint64) (mx []float64, p
 // the mean probes per ball (the cost of the cap, see DefaultFirstDiffCap).
 func TestFirstDiffAtLeastGreedy(t *testing.T) {
 	const n = 1 << 16
-	T := issue4Trials()
+	T := fluidTrials2p16()
 	z := 4.75
 	for _, d := range []int{2, 3, 4} {
 		fm, probes, most := maxLoadsOf(t, FirstDiff{D: d}, n, T, 41)

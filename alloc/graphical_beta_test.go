@@ -17,7 +17,7 @@ import (
 // negative controls: a neighbouring β, and Greedy[2] (β = 1).
 func TestGraphBetaFluid(t *testing.T) {
 	const n = 1 << 16
-	T := issue4Trials()
+	T := fluidTrials2p16()
 	opb := func(beta float64) []float64 {
 		return fluidTails(t, MeanField{Family: FamilyOnePlusBeta, Beta: beta}, 1)
 	}

@@ -67,9 +67,9 @@ func TestMaxOfTieRulesAgree(t *testing.T) {
 // about 1e-6) and 5/n for the O(1/n) finite-n bias of the mean-field limit
 // [Kurtz 1970]. Seeds are fixed, so the tests are deterministic.
 
-// issue4Trials is T for the fluid tests at n = 2^16: 24 as in fluid_test.go,
+// fluidTrials2p16 is T for the fluid tests at n = 2^16: 24 as in fluid_test.go,
 // 8 in short mode (the tolerance widens with the t quantile and 1/sqrt(T)).
-func issue4Trials() int {
+func fluidTrials2p16() int {
 	if testing.Short() {
 		return 8
 	}
@@ -201,7 +201,7 @@ func fluidTails(t *testing.T, fp MeanField, load float64) []float64 {
 // the tolerance must reject them).
 func TestMaxOfFluid(t *testing.T) {
 	const n = 1 << 16
-	T := issue4Trials()
+	T := fluidTrials2p16()
 	unb := func(d int) []float64 { return fluidTails(t, MeanField{Family: FamilyMaxOf, D: d}, 1) }
 	// MaxOf spreads the loads: levels 1..7 hold fractions ≥ 1e-3 for d = 2
 	// and 3 (fluid s_7 = 0.0019 and 0.0082), well resolved at this n.

@@ -54,7 +54,7 @@ func TestOnePlusBetaCoin(t *testing.T) {
 // negative controls (a neighbouring β, and Greedy[2]).
 func TestOnePlusBetaFluid(t *testing.T) {
 	const n = 1 << 16
-	T := issue4Trials()
+	T := fluidTrials2p16()
 	opb := func(beta float64) []float64 {
 		return fluidTails(t, MeanField{Family: FamilyOnePlusBeta, Beta: beta}, 1)
 	}

@@ -47,7 +47,7 @@ func abs(x float64) float64 { return max(x, -x) }
 func TestHeavyGreedyProfile(t *testing.T) {
 	const n = 1 << 16
 	const load = 100
-	T := issue4Trials()
+	T := fluidTrials2p16()
 	lv := []int{97, 98, 99, 100, 101, 102, 103}
 	f := tailsOf(t, Greedy{D: 2}, n, load*n, T, 105, 100)
 	want := fluidTails(t, MeanField{Family: FamilyGreedy, D: 2}, load)

@@ -267,7 +267,7 @@ func TestRankLaw(t *testing.T) {
 // (negative control).
 func TestRank2VsGreedy(t *testing.T) {
 	const n = 1 << 16
-	T := issue4Trials()
+	T := fluidTrials2p16()
 	want := fluidTails(t, MeanField{Family: FamilyGreedy, D: 2}, 1)
 	lv := levelsUpTo(3) // s_3 = 0.0089; s_4 = 6e-6 is below what 2^16 bins resolve
 	for _, tc := range []struct {

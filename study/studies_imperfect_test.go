@@ -28,7 +28,7 @@ func TestBatchSizes(t *testing.T) {
 	}
 }
 
-// The shapes the three studies of issue 14 report hold at the tiny size
+// The shapes the noise, batches and local-search studies report hold at the tiny size
 // already: noise's gaps grow with g and σ, and g-bounded is never below
 // g-myopic (the adversary picks the heavier bin every time the coin might);
 // batches' one-choice rows do not depend on b (one-choice reads no load)
