@@ -3,7 +3,6 @@ package alloc
 import (
 	"fmt"
 	"math"
-	"runtime"
 )
 
 // OnePlusBeta is the (1+β)-choice process of Peres, Talwar and Wieder: each
@@ -35,7 +34,7 @@ var onePlusBetaDescriptor = Descriptor{
 	Uses:     ParamBeta,
 	D:        2,
 	Family:   FamilyOnePlusBeta,
-	BinBytes: 4,
+	BinBytes: 1,
 	levels:   always,
 	meanField: func(p Params) (MeanField, bool) {
 		return MeanField{Family: FamilyOnePlusBeta, D: 2, Beta: p.Beta}, true
@@ -74,9 +73,18 @@ func (p OnePlusBeta) Place(b *Bins, m int64, r *Rand) Stats {
 		return Stats{} // see Process: no ball is placed
 	}
 	thr, all := betaThreshold(p.Beta)
-	g := onePlusBeta(b.wide(), m, thr, all, r)
-	runtime.KeepAlive(b) // b.wide() may be mapped memory, freed once b is unreachable
-	b.balls += m
+	var g int64
+	b.place(m,
+		func(L []uint8, m int64) int64 {
+			k, gk := onePlusBeta(L, m, thr, all, r)
+			g += gk
+			return k
+		},
+		func(L []uint32, m int64) int64 {
+			k, gk := onePlusBeta(L, m, thr, all, r)
+			g += gk
+			return k
+		})
 	st := Stats{Probes: m + g, MaxProbes: min(m, 1)}
 	if g > 0 {
 		st.MaxProbes = 2
@@ -84,11 +92,14 @@ func (p OnePlusBeta) Place(b *Bins, m int64, r *Rand) Stats {
 	return st
 }
 
-// onePlusBeta places m balls and returns how many took a Greedy[2] step.
-func onePlusBeta(L []uint32, m int64, thr uint64, all bool, r *Rand) (greedy int64) {
+// onePlusBeta places m balls and returns how many it placed and how many
+// of those took a Greedy[2] step. On one-byte loads it stops before a ball
+// that would raise a load to 255 (see full), with r as before that ball.
+func onePlusBeta[T uint8 | uint32](L []T, m int64, thr uint64, all bool, r *Rand) (placed, greedy int64) {
 	n := uint64(len(L))
 	s := r.state
 	for k := int64(0); k < m; k++ {
+		s0 := s
 		var u, i, j uint64
 		s, u = next(s)
 		s, i = below(s, n)
@@ -102,16 +113,20 @@ func onePlusBeta(L []uint32, m int64, thr uint64, all bool, r *Rand) (greedy int
 		if g == 0 {
 			j = i
 		}
-		greedy += g
-		li, lj := L[i], L[j]
+		li, lj := uint64(L[i]), uint64(L[j])
 		c, mn := i, li
 		if lj < li {
 			c, mn = j, lj
 		}
-		L[c] = mn + 1
+		if full(L, mn) {
+			r.state = s0
+			return k, greedy
+		}
+		greedy += g
+		L[c] = T(mn + 1)
 	}
 	r.state = s
-	return greedy
+	return m, greedy
 }
 
 // rule returns (1+β)'s rule for the batched driver (see rule).
