@@ -80,6 +80,8 @@ func engineCases(t *testing.T, n int) []struct {
 		{"one-plus-beta/beta=0.5", OnePlusBeta{Beta: 0.5}},
 		{"one-plus-beta/beta=0", OnePlusBeta{Beta: 0}},
 		{"one-plus-beta/beta=1", OnePlusBeta{Beta: 1}},
+		{"unbalanced/d=2", MaxOf{D: 2}},
+		{"unbalanced/d=3", MaxOf{D: 3}},
 		{"local-search/regular4", LocalSearch{G: g}},
 		{"local-search/regular4/left", LocalSearch{G: g, Ties: TiesLeft}},
 		{"g-bounded/g=2", GBounded{G: 2}},
@@ -232,8 +234,8 @@ func TestBinsLazy(t *testing.T) {
 		t.Fatalf("fresh counts %v, %v", c, err)
 	}
 	b.Reset()
-	MaxOf{D: 2}.Place(b, 5, NewRand(1))
-	if b.small != nil || b.loads == nil || b.BytesPerBin() != 4 {
+	b.Update(func(L []uint32) int64 { L[3] += 5; return 5 }) // a process with only a uint32 loop
+	if b.small != nil || b.loads == nil || b.BytesPerBin() != 4 || b.Balls() != 5 {
 		t.Fatal("a uint32 process allocated compact loads")
 	}
 	if e := NewBins(0); len(e.Loads()) != 0 || e.N() != 0 {

@@ -1,9 +1,6 @@
 package alloc
 
-import (
-	"fmt"
-	"runtime"
-)
+import "fmt"
 
 // MaxOf is MaxOf[d], the "unbalanced" allocation of Redlich: each ball draws
 // D bins uniformly and independently (with replacement) and goes to the MOST
@@ -28,7 +25,7 @@ var maxOfDescriptor = Descriptor{
 	Name:     "unbalanced",
 	Synopsis: "MaxOf[d]: d uniform bins, the MOST loaded wins",
 	Uses:     ParamD,
-	BinBytes: 4,
+	BinBytes: 1,
 	levels:   always,
 	Family:   FamilyMaxOf,
 	meanField: func(p Params) (MeanField, bool) {
@@ -60,52 +57,67 @@ func (p MaxOf) Place(b *Bins, m int64, r *Rand) Stats {
 	case 1:
 		OneChoice{}.Place(b, m, r)
 	case 2:
-		maxOf2(b.wide(), m, r)
-		runtime.KeepAlive(b) // b.wide() may be mapped memory, freed once b is unreachable
-		b.balls += m
+		b.place(m,
+			func(L []uint8, m int64) int64 { return maxOf2(L, m, r) },
+			func(L []uint32, m int64) int64 { return maxOf2(L, m, r) })
 	default:
-		maxOfD(b.wide(), m, p.D, r)
-		runtime.KeepAlive(b)
-		b.balls += m
+		b.place(m,
+			func(L []uint8, m int64) int64 { return maxOfD(L, m, p.D, r) },
+			func(L []uint32, m int64) int64 { return maxOfD(L, m, p.D, r) })
 	}
 	return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
 }
 
-func maxOf2(L []uint32, m int64, r *Rand) {
+// maxOf2 and maxOfD place m balls and return how many they placed: on
+// one-byte loads they stop before a ball that would raise a load to 255
+// (see full), with r as before that ball.
+func maxOf2[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
 	n := uint64(len(L))
 	s := r.state
 	for k := int64(0); k < m; k++ {
+		s0 := s
 		var i, j uint64
 		s, i = below(s, n)
 		s, j = below(s, n)
-		li, lj := L[i], L[j]
+		li, lj := uint64(L[i]), uint64(L[j])
 		// Conditional moves, as in greedy2 (docs/theory.md, note 3).
 		c, mx := i, li
 		if lj > li {
 			c, mx = j, lj
 		}
-		L[c] = mx + 1
+		if full(L, mx) {
+			r.state = s0
+			return k
+		}
+		L[c] = T(mx + 1)
 	}
 	r.state = s
+	return m
 }
 
-func maxOfD(L []uint32, m int64, d int, r *Rand) {
+func maxOfD[T uint8 | uint32](L []T, m int64, d int, r *Rand) int64 {
 	n := uint64(len(L))
 	s := r.state
 	for k := int64(0); k < m; k++ {
+		s0 := s
 		var c uint64
 		s, c = below(s, n)
-		mx := L[c]
+		mx := uint64(L[c])
 		for j := 1; j < d; j++ {
 			var x uint64
 			s, x = below(s, n)
-			if lx := L[x]; lx > mx {
+			if lx := uint64(L[x]); lx > mx {
 				c, mx = x, lx
 			}
 		}
-		L[c] = mx + 1
+		if full(L, mx) {
+			r.state = s0
+			return k
+		}
+		L[c] = T(mx + 1)
 	}
 	r.state = s
+	return m
 }
 
 // rule returns MaxOf[d]'s rule for the batched driver (see rule).
