@@ -82,6 +82,8 @@ func engineCases(t *testing.T, n int) []struct {
 		{"one-plus-beta/beta=1", OnePlusBeta{Beta: 1}},
 		{"unbalanced/d=2", MaxOf{D: 2}},
 		{"unbalanced/d=3", MaxOf{D: 3}},
+		{"firstdiff/d=2", FirstDiff{D: 2}},
+		{"firstdiff/d=3/cap=64", FirstDiff{D: 3, Cap: 64}},
 		{"local-search/regular4", LocalSearch{G: g}},
 		{"local-search/regular4/left", LocalSearch{G: g, Ties: TiesLeft}},
 		{"g-bounded/g=2", GBounded{G: 2}},
@@ -127,10 +129,18 @@ func TestEnginePromotion(t *testing.T) {
 					b := NewBins(n)
 					r := NewRand(9)
 					// Uneven batches: promotion may fall in any.
+					var st Stats
 					for done, k := int64(0), int64(1); done < m; k *= 3 {
 						k = min(k, m-done)
-						tc.p.Place(b, k, r)
+						st.Add(tc.p.Place(b, k, r))
 						done += k
+					}
+					// The same balls on four-byte loads from the start,
+					// in one batch: the same loads (below) and stats.
+					w := NewBins(n)
+					w.wide()
+					if ws := tc.p.Place(w, m, NewRand(9)); st != ws {
+						t.Fatalf("m=%d: stats %+v, on four-byte loads %+v", m, st, ws)
 					}
 					ref := make([]uint32, n)
 					refPlace(t, tc.p, ref, m, NewRand(9))
@@ -150,6 +160,9 @@ func TestEnginePromotion(t *testing.T) {
 					}
 					if !slices.Equal(b.Loads(), ref) || sum != m || b.Balls() != m {
 						t.Fatalf("m=%d: loads differ from the reference (sum %d, balls %d)", m, sum, b.Balls())
+					}
+					if !slices.Equal(w.Loads(), ref) {
+						t.Fatalf("m=%d: loads on four-byte loads differ from the reference", m)
 					}
 					// The generator is left where the reference left it.
 					r2 := NewRand(9)

@@ -1,9 +1,6 @@
 package alloc
 
-import (
-	"fmt"
-	"runtime"
-)
+import "fmt"
 
 // FirstDiff is FirstDiff[d] of Augustine, Moses, Redlich and Upfal
 // ("Balanced allocation: patience is not a virtue", SODA 2016; SIAM J.
@@ -75,7 +72,7 @@ var firstDiffDescriptor = Descriptor{
 	Name:     "firstdiff",
 	Synopsis: "FirstDiff[d]: probe uniform bins until a load differs from the first probe's (at most --cap probes), the least loaded wins",
 	Uses:     ParamD | ParamCap,
-	BinBytes: 4,
+	BinBytes: 1,
 	levels:   always,
 	build:    func(p Params) Rule { return FirstDiff{D: intD(p), Cap: p.Cap, Ties: p.Ties} },
 }
@@ -111,37 +108,53 @@ func (p FirstDiff) Place(b *Bins, m int64, r *Rand) Stats {
 	if p.Check(b.N()) != nil {
 		return Stats{} // see Process: no ball is placed
 	}
-	probes, most := firstDiff(b.wide(), m, int64(p.cap()), r)
-	runtime.KeepAlive(b) // b.wide() may be mapped memory, freed once b is unreachable
-	b.balls += m
+	cap := int64(p.cap())
+	var probes, most int64
+	add := func(k, pk, mk int64) int64 { // the balls placed, after adding up their probes
+		probes += pk
+		most = max(most, mk)
+		return k
+	}
+	b.place(m,
+		func(L []uint8, m int64) int64 { return add(firstDiff(L, m, cap, r)) },
+		func(L []uint32, m int64) int64 { return add(firstDiff(L, m, cap, r)) })
 	return Stats{Probes: probes, MaxProbes: most}
 }
 
-func firstDiff(L []uint32, m, cap int64, r *Rand) (probes, most int64) {
+// firstDiff places m balls and returns how many it placed, their probes
+// and the most probes one of them made. On one-byte loads it stops before
+// a ball that would raise a load to 255 (see full), with r as before that
+// ball.
+func firstDiff[T uint8 | uint32](L []T, m, cap int64, r *Rand) (placed, probes, most int64) {
 	n := uint64(len(L))
 	s := r.state
 	for k := int64(0); k < m; k++ {
+		s0 := s
 		var c uint64
 		s, c = below(s, n)
-		l := L[c]
+		l := uint64(L[c])
 		t := int64(1)
 		for t < cap {
 			var x uint64
 			s, x = below(s, n)
 			t++
-			if lx := L[x]; lx != l {
+			if lx := uint64(L[x]); lx != l {
 				if lx < l {
 					c, l = x, lx
 				}
 				break
 			}
 		}
-		L[c] = l + 1
+		if full(L, l) {
+			r.state = s0
+			return k, probes, most
+		}
+		L[c] = T(l + 1)
 		probes += t
 		most = max(most, t)
 	}
 	r.state = s
-	return probes, most
+	return m, probes, most
 }
 
 // rule returns FirstDiff[d]'s rule for the batched driver (see rule).
