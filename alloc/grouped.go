@@ -3,7 +3,6 @@ package alloc
 import (
 	"fmt"
 	"math/bits"
-	"runtime"
 )
 
 // Grouped is the grouped contiguous-bins scheme of Kenthapadi and Panigrahy
@@ -53,7 +52,7 @@ var groupedDescriptor = Descriptor{
 	Uses:     ParamD,
 	Ties:     TiesLeft,
 	Family:   FamilyGrouped,
-	BinBytes: 4,
+	BinBytes: 1,
 	build:    func(p Params) Rule { return Grouped{D: intD(p), Ties: p.Ties} },
 }
 
@@ -63,7 +62,7 @@ var windowDescriptor = Descriptor{
 	Uses:     ParamD,
 	Ties:     TiesLeft,
 	Family:   FamilyWindow,
-	BinBytes: 4,
+	BinBytes: 1,
 	build:    func(p Params) Rule { return Window{D: intD(p), Ties: p.Ties} },
 }
 
@@ -112,15 +111,8 @@ func (p Grouped) Place(b *Bins, m int64, r *Rand) Stats {
 	if p.Check(b.N()) != nil {
 		return Stats{} // see Process: no ball is placed
 	}
-	L := b.wide()
-	w := uint64(p.D / 2)
-	if p.Ties.resolve(TiesLeft) == TiesRandom {
-		twoRanges(L, m, uint64(len(L))/w, w, w, true, r)
-	} else {
-		twoRangesLeft(L, m, uint64(len(L))/w, w, w, r)
-	}
-	runtime.KeepAlive(b) // L may be mapped memory, freed once b is unreachable
-	b.balls += m
+	w, k := uint64(p.D/2), uint64(b.N())/uint64(p.D/2)
+	placeRanges(b, m, k, w, w, p.Ties.resolve(TiesLeft) == TiesRandom, r)
 	return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
 }
 
@@ -129,26 +121,37 @@ func (p Window) Place(b *Bins, m int64, r *Rand) Stats {
 	if p.Check(b.N()) != nil {
 		return Stats{} // see Process: no ball is placed
 	}
-	L := b.wide()
-	if p.Ties.resolve(TiesLeft) == TiesRandom {
-		twoRanges(L, m, uint64(len(L)), 1, uint64(p.D/2), true, r)
-	} else {
-		twoRangesLeft(L, m, uint64(len(L)), 1, uint64(p.D/2), r)
-	}
-	runtime.KeepAlive(b)
-	b.balls += m
+	placeRanges(b, m, uint64(b.N()), 1, uint64(p.D/2), p.Ties.resolve(TiesLeft) == TiesRandom, r)
 	return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
+}
+
+// placeRanges runs the loop of both schemes on b's loads, one-byte or
+// four-byte (see Bins.place): twoRanges with random ties, else
+// twoRangesLeft.
+func placeRanges(b *Bins, m int64, k, stride, w uint64, random bool, r *Rand) {
+	if random {
+		b.place(m,
+			func(L []uint8, m int64) int64 { return twoRanges(L, m, k, stride, w, true, r) },
+			func(L []uint32, m int64) int64 { return twoRanges(L, m, k, stride, w, true, r) })
+		return
+	}
+	b.place(m,
+		func(L []uint8, m int64) int64 { return twoRangesLeft(L, m, k, stride, w, r) },
+		func(L []uint32, m int64) int64 { return twoRangesLeft(L, m, k, stride, w, r) })
 }
 
 // twoRanges is the loop of both schemes. Each ball draws two starts
 // a = stride·u and b = stride·v with u, v uniform in [0, k), and compares
 // the ranges of w consecutive bins (mod n) beginning there: Grouped has
 // stride = w and k = n/w (aligned groups, never wrapping), Window has
-// stride 1 and k = n.
-func twoRanges(L []uint32, m int64, k, stride, w uint64, random bool, r *Rand) {
+// stride 1 and k = n. It returns the balls placed: on one-byte loads it
+// stops before a ball that would raise a load to 255 (see full), with r as
+// before that ball.
+func twoRanges[T uint8 | uint32](L []T, m int64, k, stride, w uint64, random bool, r *Rand) int64 {
 	n := uint64(len(L))
 	s := r.state
 	for t := int64(0); t < m; t++ {
+		s0 := s
 		var u, v uint64
 		s, u = below(s, k)
 		s, v = below(s, k)
@@ -191,19 +194,25 @@ func twoRanges(L []uint32, m int64, k, stride, w uint64, random bool, r *Rand) {
 				}
 			}
 		}
+		if full(L, uint64(mn)) {
+			r.state = s0
+			return t
+		}
 		L[c] = mn + 1
 	}
 	r.state = s
+	return m
 }
 
 // twoRangesLeft is twoRanges with the definition's left ties, written for
 // speed: each range is read once, its total and its first least loaded bin
 // found together, and every selection is a conditional move (docs/theory.md,
 // note 3), so a ball costs about what Greedy[2]'s does when w is small.
-func twoRangesLeft(L []uint32, m int64, k, stride, w uint64, r *Rand) {
+func twoRangesLeft[T uint8 | uint32](L []T, m int64, k, stride, w uint64, r *Rand) int64 {
 	n := uint64(len(L))
 	s := r.state
 	for t := int64(0); t < m; t++ {
+		s0 := s
 		var u, v uint64
 		s, u = below(s, k)
 		s, v = below(s, k)
@@ -214,18 +223,23 @@ func twoRangesLeft(L []uint32, m int64, k, stride, w uint64, r *Rand) {
 		// borrow out of the 128-bit subtraction (tb:b) − (ta:a).
 		_, lo := bits.Sub64(b, a, 0)
 		_, second := bits.Sub64(tb, ta, lo)
-		c, mn := ca, ma
+		c, mn := ca, uint64(ma)
 		if second != 0 {
-			c, mn = cb, mb
+			c, mn = cb, uint64(mb)
 		}
-		L[c] = mn + 1
+		if full(L, mn) {
+			r.state = s0
+			return t
+		}
+		L[c] = T(mn + 1)
 	}
 	r.state = s
+	return m
 }
 
 // rangeScan returns the total load of the w bins a, a+1, … (mod n) and the
 // first of them with the least load, and that load.
-func rangeScan(L []uint32, a, w, n uint64) (total, c uint64, mn uint32) {
+func rangeScan[T uint8 | uint32](L []T, a, w, n uint64) (total, c uint64, mn T) {
 	c, mn = a, L[a]
 	total = uint64(mn)
 	for j := uint64(1); j < w; j++ {
@@ -243,7 +257,7 @@ func rangeScan(L []uint32, a, w, n uint64) (total, c uint64, mn uint32) {
 }
 
 // rangeTotal returns the total load of the w bins a, a+1, … (mod n).
-func rangeTotal(L []uint32, a, w, n uint64) uint64 {
+func rangeTotal[T uint8 | uint32](L []T, a, w, n uint64) uint64 {
 	var t uint64
 	for j := uint64(0); j < w; j++ {
 		t += uint64(L[a])
