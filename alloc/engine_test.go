@@ -53,6 +53,22 @@ func engineCases(t *testing.T, n int) []struct {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Hypergraphs: 3-uniform, and one of hyperedges of 1 to 4 vertices.
+	hyp3, err := graphgen.RandomUniformHypergraph(n, 3, n, rand.NewPCG(5, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, verts := []int{0}, []uint32(nil)
+	for v := range n {
+		for j := range v%4 + 1 {
+			verts = append(verts, uint32((v+7*j)%n))
+		}
+		off = append(off, len(verts))
+	}
+	mixed, err := graphgen.FromHyperedges(n, off, verts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return []struct {
 		name string
 		p    Process
@@ -89,6 +105,9 @@ func engineCases(t *testing.T, n int) []struct {
 		{"grouped/d=4/random", Grouped{D: 4, Ties: TiesRandom}},
 		{"window/d=4", Window{D: 4}},
 		{"window/d=6/random", Window{D: 6, Ties: TiesRandom}},
+		{"hyper/3-uniform", Hyper{H: hyp3}},
+		{"hyper/3-uniform/left", Hyper{H: hyp3, Ties: TiesLeft}},
+		{"hyper/mixed", Hyper{H: mixed}},
 		{"local-search/regular4", LocalSearch{G: g}},
 		{"local-search/regular4/left", LocalSearch{G: g, Ties: TiesLeft}},
 		{"g-bounded/g=2", GBounded{G: 2}},

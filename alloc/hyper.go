@@ -3,7 +3,6 @@ package alloc
 import (
 	"errors"
 	"fmt"
-	"runtime"
 
 	"github.com/graphalloc/graphalloc/graphgen"
 )
@@ -51,7 +50,7 @@ var hyperDescriptor = Descriptor{
 	Synopsis: "balanced allocation on a hypergraph (-g hyper:FILE or hypergraph:rank=s,edges=k): a uniform hyperedge, its least loaded vertex",
 	Uses:     ParamGraph,
 	Family:   FamilyHyper,
-	BinBytes: 4,
+	BinBytes: 1,
 	choices: func(p Params) float64 {
 		// The mean hyperedge size: the probes of an average ball (p.D
 		// without the hypergraph, as when a saved run is summarised).
@@ -105,64 +104,90 @@ func (p Hyper) Place(b *Bins, m int64, r *Rand) Stats {
 		return Stats{} // see Process: no ball is placed
 	}
 	random := p.Ties.resolve(TiesRandom) == TiesRandom
-	var st Stats
+	verts := p.H.Vertices()
 	if s := p.H.Uniform(); s > 0 {
-		hyperUniform(b.wide(), m, p.H.Vertices(), s, random, r)
-		st = Stats{Probes: m * int64(s), MaxProbes: min(m, 1) * int64(s)}
-	} else {
-		st = hyperGeneral(b.wide(), m, p.H.Vertices(), p.H.Offsets(), random, r)
+		b.place(m,
+			func(L []uint8, m int64) int64 { return hyperUniform(L, m, verts, s, random, r) },
+			func(L []uint32, m int64) int64 { return hyperUniform(L, m, verts, s, random, r) })
+		return Stats{Probes: m * int64(s), MaxProbes: min(m, 1) * int64(s)}
 	}
-	runtime.KeepAlive(b) // b.wide() may be mapped memory, freed once b is unreachable
-	b.balls += m
+	off := p.H.Offsets()
+	var st Stats
+	add := func(k int64, t Stats) int64 { // the balls placed, after adding up their stats
+		st.Add(t)
+		return k
+	}
+	b.place(m,
+		func(L []uint8, m int64) int64 { return add(hyperGeneral(L, m, verts, off, random, r)) },
+		func(L []uint32, m int64) int64 { return add(hyperGeneral(L, m, verts, off, random, r)) })
 	return st
 }
 
+// The loops below return the balls placed: on one-byte loads they stop
+// before a ball that would raise a load to 255 (see full), with r as before
+// that ball.
+
 // hyperUniform places m balls on the s-uniform hypergraph whose hyperedge
 // e is verts[e·s:(e+1)·s].
-func hyperUniform(L []uint32, m int64, verts []uint32, s int, random bool, r *Rand) {
+func hyperUniform[T uint8 | uint32](L []T, m int64, verts []uint32, s int, random bool, r *Rand) int64 {
 	k := uint64(len(verts) / s)
 	st := r.state
 	for i := int64(0); i < m; i++ {
+		st0 := st
 		var e uint64
 		st, e = below(st, k)
 		lo := e * uint64(s)
-		st = hyperBall(L, verts[lo:lo+uint64(s)], random, st)
+		var ok bool
+		if st, ok = hyperBall(L, verts[lo:lo+uint64(s)], random, st); !ok {
+			r.state = st0
+			return i
+		}
 	}
 	r.state = st
+	return m
 }
 
 // hyperGeneral places m balls on the hypergraph whose hyperedge e is
 // verts[off[e]:off[e+1]], and returns the probes.
-func hyperGeneral(L []uint32, m int64, verts []uint32, off []int, random bool, r *Rand) Stats {
+func hyperGeneral[T uint8 | uint32](L []T, m int64, verts []uint32, off []int, random bool, r *Rand) (int64, Stats) {
 	k := uint64(len(off) - 1)
 	st := r.state
 	var probes, most int64
 	for i := int64(0); i < m; i++ {
+		st0 := st
 		var e uint64
 		st, e = below(st, k)
 		he := verts[off[e]:off[e+1]]
-		st = hyperBall(L, he, random, st)
+		var ok bool
+		if st, ok = hyperBall(L, he, random, st); !ok {
+			r.state = st0
+			return i, Stats{Probes: probes, MaxProbes: most}
+		}
 		probes += int64(len(he))
 		most = max(most, int64(len(he)))
 	}
 	r.state = st
-	return Stats{Probes: probes, MaxProbes: most}
+	return m, Stats{Probes: probes, MaxProbes: most}
 }
 
 // hyperBall places one ball at a least loaded vertex of he and returns the
 // generator's state: the least load first (branch-free), then the tied
 // vertices are counted and, with random ties and two or more of them, the
 // x-th is taken for x uniform below their count (one draw, and none when
-// the least load is unique).
-func hyperBall(L []uint32, he []uint32, random bool, st uint64) uint64 {
+// the least load is unique). It reports false, and places nothing, when the
+// ball would raise a one-byte load to 255.
+func hyperBall[T uint8 | uint32](L []T, he []uint32, random bool, st uint64) (uint64, bool) {
 	c, mn, st := hyperChoose(L, he, random, st)
+	if full(L, uint64(mn)) {
+		return st, false
+	}
 	L[c] = mn + 1
-	return st
+	return st, true
 }
 
 // hyperChoose is hyperBall's choice: it returns the vertex of he that takes
 // the ball, its load and the generator's state, and writes nothing.
-func hyperChoose(L []uint32, he []uint32, random bool, st uint64) (uint32, uint32, uint64) {
+func hyperChoose[T uint8 | uint32](L []T, he []uint32, random bool, st uint64) (uint32, T, uint64) {
 	mn := L[he[0]]
 	for _, v := range he[1:] {
 		mn = min(mn, L[v])
