@@ -114,31 +114,22 @@ func engineCases(t *testing.T, n int) []struct {
 		{"g-myopic/g=1", GMyopic{G: 1}},
 		{"noisy/sigma=2", Noisy{Sigma: 2}},
 		{"g-bounded/g=1/regular4/edge", GBounded{G: 1, Graph: g}},
+		{"g-bounded/g=1/regular4/edge/left", GBounded{G: 1, Graph: g, Ties: TiesLeft}},
+		{"g-bounded/g=2/sparse/vertex", GBounded{G: 2, Graph: sparse, Sample: SampleVertex}},
+		{"g-bounded/g=0/circulant/edge/left", GBounded{G: 0, Graph: circ, Ties: TiesLeft}},
+		{"g-myopic/g=1/regular4/vertex", GMyopic{G: 1, Graph: g, Sample: SampleVertex}},
+		{"g-myopic/g=2/circulant", GMyopic{G: 2, Graph: circ}},
 		{"noisy/sigma=1/regular4/edge", Noisy{Sigma: 1, Graph: g}},
+		{"noisy/sigma=3/sparse/edge", Noisy{Sigma: 3, Graph: sparse}},
+		{"noisy/sigma=0.5/circulant/vertex", Noisy{Sigma: 0.5, Graph: circ, Sample: SampleVertex}},
 	}
 }
 
 // wideOnly reports whether p places its balls on four-byte loads from the
-// start: the rules on a graph that run on the generic driver.
+// start: graphical (1+β), which runs on the generic driver.
 func wideOnly(p Process) bool {
-	switch p := p.(type) {
-	case Graphical:
-		return p.OneMinusBeta != 0
-	case GBounded:
-		return onGraph(p.Graph)
-	case GMyopic:
-		return onGraph(p.Graph)
-	case Noisy:
-		return onGraph(p.Graph)
-	}
-	return false
-}
-
-// onGraph reports whether a two-sample rule's candidates come from a graph
-// other than the complete one.
-func onGraph(g graphgen.Graph) bool {
-	_, complete := g.(graphgen.Complete)
-	return g != nil && !complete
+	g, ok := p.(Graphical)
+	return ok && g.OneMinusBeta != 0
 }
 
 // TestEnginePromotion: with m = 300n every bin passes 254 balls, so each

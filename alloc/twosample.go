@@ -37,9 +37,10 @@ import (
 // uniform neighbour: the samplers of Graphical (graphEdge, graphVertex,
 // circulantGraph), with the same draws but no orientation coin, which the
 // rules do not need (below). Each source has one loop, taking the rule as
-// data; on the complete graph it runs on compact loads and, like
-// Greedy[2], pipelines for large n; the edge loop pipelines twice like
-// graphEdgePiped.
+// data, which runs on one-byte loads as well as four-byte ones (see Bins;
+// the walk samplers, walk.go, on four-byte loads only); on the complete
+// graph it pipelines for large n like Greedy[2], and the edge loop
+// pipelines twice like graphEdgePiped.
 //
 // Draw order per ball: the candidates as the source draws them (a first),
 // then w. Symmetry: for g-myopic, noisy and g-bounded with random ties,
@@ -256,17 +257,28 @@ func (s pairSource) place(b *Bins, m int64, ru *twoRule, r *Rand) Stats {
 		return Stats{Probes: probes, MaxProbes: min(m, 1) * 2}
 	case *graphgen.CSR:
 		if s.sample == SampleVertex {
-			probes -= twoVertex(b.wide(), m, g.Offsets(), g.Adjacency(), ru, r)
+			off, adj := g.Offsets(), g.Adjacency()
+			add := func(k, isolated int64) int64 { // the balls placed, after counting the isolated
+				probes -= isolated
+				return k
+			}
+			b.place(m,
+				func(L []uint8, m int64) int64 { return add(twoVertex(L, m, off, adj, ru, r)) },
+				func(L []uint32, m int64) int64 { return add(twoVertex(L, m, off, adj, ru, r)) })
 		} else {
-			twoEdge(b.wide(), m, g.EdgeList(), ru, r)
+			e := g.EdgeList()
+			b.place(m,
+				func(L []uint8, m int64) int64 { return twoEdge(L, m, e, ru, r) },
+				func(L []uint32, m int64) int64 { return twoEdge(L, m, e, ru, r) })
 		}
 	case graphgen.Circulant:
-		twoCirculant(b.wide(), m, g.ConnectionSet(), ru, ru.left && s.sample == SampleEdge, r)
+		S, smallerFirst := g.ConnectionSet(), ru.left && s.sample == SampleEdge
+		b.place(m,
+			func(L []uint8, m int64) int64 { return twoCirculant(L, m, S, ru, smallerFirst, r) },
+			func(L []uint32, m int64) int64 { return twoCirculant(L, m, S, ru, smallerFirst, r) })
 	default:
 		panic(errBadSource) // check rejects it: a caller that skipped Check
 	}
-	runtime.KeepAlive(b) // b.wide() may be mapped memory, freed once b is unreachable
-	b.balls += m
 	return Stats{Probes: probes, MaxProbes: min(m, 1) * 2}
 }
 
@@ -355,38 +367,48 @@ func twoUniformPiped[T uint8 | uint32](L []T, m int64, ru *twoRule, r *Rand) int
 }
 
 // twoEdge places m balls on the ends a = e[2x], b = e[2x+1] (a < b) of a
-// uniform edge x of the flat edge array e, then draws w.
-func twoEdge(L []uint32, m int64, e []uint32, ru *twoRule, r *Rand) {
-	if pipelined(len(e), 4) || pipelined(len(L), 4) {
-		twoEdgePiped(L, m, e, ru, r) // the same balls, cache misses overlapped
-		return
+// uniform edge x of the flat edge array e, then draws w. It returns the
+// balls placed, as twoUniform.
+func twoEdge[T uint8 | uint32](L []T, m int64, e []uint32, ru *twoRule, r *Rand) int64 {
+	if pipelined(len(e), 4) || pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return twoEdgePiped(L, m, e, ru, r) // the same balls, cache misses overlapped
 	}
 	ne := uint64(len(e) / 2)
 	s := r.state
 	thr := ru.thr
 	for k := int64(0); k < m; k++ {
+		s0 := s
 		var x, w uint64
 		s, x = below(s, ne)
 		s, w = next(s)
 		u, v := e[2*x], e[2*x+1]
-		lu, lv := L[u], L[v]
-		t := pickIn(thr, uint64(lu), uint64(lv))
+		lu, lv := uint64(L[u]), uint64(L[v])
+		t := pickIn(thr, lu, lv)
 		c, l := u, lu
 		if w>>1 < t {
 			c, l = v, lv
 		}
-		L[c] = l + 1
+		if full(L, l) {
+			r.state = s0
+			return k
+		}
+		L[c] = T(l + 1)
 	}
 	r.state = s
+	return m
 }
 
 // twoEdgePiped is twoEdge pipelined twice, as graphEdgePiped: ball k + 2·ahead
 // draws its edge and its word and prefetches the edge's slot; ball k + ahead
-// reads the slot and prefetches both ends' loads; ball k is placed.
-func twoEdgePiped(L []uint32, m int64, e []uint32, ru *twoRule, r *Rand) {
+// reads the slot and prefetches both ends' loads; ball k is placed. On
+// one-byte loads each slot also keeps the generator as it was before its
+// ball's draws, to leave r there if that ball would overflow a byte.
+func twoEdgePiped[T uint8 | uint32](L []T, m int64, e []uint32, ru *twoRule, r *Rand) int64 {
 	const R = 2 * ahead // a power of two: slot k and slot k+R coincide
+	compact := unsafe.Sizeof(L[0]) == 1
 	var ring [R]struct {
 		x, w uint64
+		s    uint64 // compact: the generator before the draws
 		u, v uint32
 	}
 	ne := uint64(len(e) / 2)
@@ -394,6 +416,9 @@ func twoEdgePiped(L []uint32, m int64, e []uint32, ru *twoRule, r *Rand) {
 	thr := ru.thr
 	for j := range min(m, R) {
 		slot := &ring[j&(R-1)]
+		if compact {
+			slot.s = s
+		}
 		s, slot.x = below(s, ne)
 		s, slot.w = next(s)
 		prefetch(unsafe.Pointer(&e[2*slot.x]))
@@ -406,15 +431,22 @@ func twoEdgePiped(L []uint32, m int64, e []uint32, ru *twoRule, r *Rand) {
 	for k := int64(0); k < m; k++ {
 		slot := &ring[k&(R-1)]
 		u, v, w := slot.u, slot.v, slot.w
-		lu, lv := L[u], L[v]
-		t := pickIn(thr, uint64(lu), uint64(lv))
+		lu, lv := uint64(L[u]), uint64(L[v])
+		t := pickIn(thr, lu, lv)
 		c, l := u, lu
 		if w>>1 < t {
 			c, l = v, lv
 		}
-		L[c] = l + 1
+		if full(L, l) {
+			r.state = slot.s
+			return k
+		}
+		L[c] = T(l + 1)
 		if k+R < m {
 			// The slot of ball k is free: draw ball k+R into it.
+			if compact {
+				slot.s = s
+			}
 			var x uint64
 			s, x = below(s, ne)
 			s, slot.w = next(s)
@@ -430,21 +462,29 @@ func twoEdgePiped(L []uint32, m int64, e []uint32, ru *twoRule, r *Rand) {
 		}
 	}
 	r.state = s
+	return m
 }
 
 // twoVertex places m balls on a = u, a uniform vertex, and b = v, a uniform
 // neighbour of u, then draws w; an isolated u takes the ball itself (no
-// further draw). It returns the number of such balls.
-func twoVertex(L []uint32, m int64, off []int, adj []uint32, ru *twoRule, r *Rand) (isolated int64) {
+// further draw). It returns the balls placed, as twoUniform, and how many
+// of them found an isolated u.
+func twoVertex[T uint8 | uint32](L []T, m int64, off []int, adj []uint32, ru *twoRule, r *Rand) (placed, isolated int64) {
 	n := uint64(len(L))
 	s := r.state
 	thr := ru.thr
 	for k := int64(0); k < m; k++ {
+		s0 := s
 		var u uint64
 		s, u = below(s, n)
 		deg := uint64(off[u+1] - off[u])
 		if deg == 0 {
-			L[u]++
+			lu := uint64(L[u])
+			if full(L, lu) {
+				r.state = s0
+				return k, isolated
+			}
+			L[u] = T(lu + 1)
 			isolated++
 			continue
 		}
@@ -452,28 +492,33 @@ func twoVertex(L []uint32, m int64, off []int, adj []uint32, ru *twoRule, r *Ran
 		s, j = below(s, deg)
 		s, w = next(s)
 		v := uint64(adj[uint64(off[u])+j])
-		lu, lv := L[u], L[v]
-		t := pickIn(thr, uint64(lu), uint64(lv))
+		lu, lv := uint64(L[u]), uint64(L[v])
+		t := pickIn(thr, lu, lv)
 		c, l := u, lu
 		if w>>1 < t {
 			c, l = v, lv
 		}
-		L[c] = l + 1
+		if full(L, l) {
+			r.state = s0
+			return k, isolated
+		}
+		L[c] = T(l + 1)
 	}
 	r.state = s
-	return isolated
+	return m, isolated
 }
 
 // twoCirculant places m balls on u, uniform, and v = u + S[j] mod n, j
 // uniform (a uniform edge, uniformly oriented, as in circulantGraph), then
 // draws w. With smallerFirst (left ties under edge sampling) a is the end
-// with the smaller id.
-func twoCirculant(L []uint32, m int64, S []uint32, ru *twoRule, smallerFirst bool, r *Rand) {
+// with the smaller id. It returns the balls placed, as twoUniform.
+func twoCirculant[T uint8 | uint32](L []T, m int64, S []uint32, ru *twoRule, smallerFirst bool, r *Rand) int64 {
 	n := uint64(len(L))
 	d := uint64(len(S))
 	s := r.state
 	thr := ru.thr
 	for k := int64(0); k < m; k++ {
+		s0 := s
 		var u, j, w uint64
 		s, u = below(s, n)
 		s, j = below(s, d)
@@ -485,15 +530,20 @@ func twoCirculant(L []uint32, m int64, S []uint32, ru *twoRule, smallerFirst boo
 		if smallerFirst && v < u {
 			u, v = v, u
 		}
-		lu, lv := L[u], L[v]
-		t := pickIn(thr, uint64(lu), uint64(lv))
+		lu, lv := uint64(L[u]), uint64(L[v])
+		t := pickIn(thr, lu, lv)
 		c, l := u, lu
 		if w>>1 < t {
 			c, l = v, lv
 		}
-		L[c] = l + 1
+		if full(L, l) {
+			r.state = s0
+			return k
+		}
+		L[c] = T(l + 1)
 	}
 	r.state = s
+	return m
 }
 
 // levelsTwo is a two-sample rule on K_n in the level engine: two
