@@ -44,7 +44,7 @@ var meanThinningDescriptor = Descriptor{
 	Synopsis: "Mean-Thinning: a uniform bin below the average load t/n takes the ball, else a second uniform bin",
 	D:        2,
 	Family:   FamilyMeanThinning,
-	BinBytes: 4,
+	BinBytes: 1,
 	meanField: func(Params) (MeanField, bool) {
 		return MeanField{Family: FamilyMeanThinning, D: 2}, true
 	},
@@ -65,7 +65,7 @@ func (p MeanThinning) Place(b *Bins, m int64, r *Rand) Stats {
 	if p.Check(b.N()) != nil {
 		return Stats{} // see Process: no ball is placed
 	}
-	return placeRule(b, &thinRule{mean: true, t: b.Balls()}, m, r)
+	return placeThin(b, &thinRule{mean: true, t: b.Balls()}, m, r)
 }
 
 func (p MeanThinning) rule(int) rule { return &thinRule{mean: true} }
@@ -99,7 +99,7 @@ var thresholdDescriptor = Descriptor{
 	Uses:     ParamThreshold,
 	D:        2,
 	Family:   FamilyThreshold,
-	BinBytes: 4,
+	BinBytes: 1,
 	meanField: func(p Params) (MeanField, bool) {
 		return MeanField{Family: FamilyThreshold, D: 2, Threshold: p.Threshold}, true
 	},
@@ -125,7 +125,7 @@ func (p Threshold) Place(b *Bins, m int64, r *Rand) Stats {
 	if p.Check(b.N()) != nil {
 		return Stats{} // see Process: no ball is placed
 	}
-	return placeRule(b, p.rule(b.N()), m, r)
+	return placeThin(b, &thinRule{level: uint32(p.L)}, m, r)
 }
 
 func (p Threshold) rule(int) rule { return &thinRule{level: uint32(p.L)} }
@@ -144,64 +144,144 @@ type thinRule struct {
 func (g *thinRule) setBalls(t int64) { g.t = t }
 
 func (g *thinRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	if out == nil {
+		return thinStats(thinPlace(g, L, m, r))
+	}
+	// A batch: every ball reads the loads at its start, t fixed.
 	n := uint64(len(L))
-	// Both rules reject iff x_i·n ≥ t: Mean-Thinning with t the balls
-	// placed, raised by every ball placed at once; Threshold(L) with
-	// t = L·n, fixed.
-	t, step := uint64(g.t), uint64(0)
-	if !g.mean {
-		t = uint64(g.level) * n
-	} else if out == nil {
-		step = 1
-	}
+	t := g.bar(n)
 	var second int64
-	if out == nil && pipelined(len(L), 4) {
-		second = thinPiped(L, m, t, step, r)
-	} else {
-		s := r.state
-		for k := int64(0); k < m; k++ {
-			var i, j uint64
-			s, i = below(s, n)
-			s, j = below(s, n)
-			// Written for conditional moves: the test is
-			// unpredictable (docs/theory.md, note 3).
-			var rej int64
-			if uint64(L[i])*n >= t {
-				rej = 1
-			}
-			c := i
-			if rej != 0 {
-				c = j
-			}
-			second += rej
-			put(L, out, k, c, L[c])
-			t += step
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		var i, j uint64
+		s, i = below(s, n)
+		s, j = below(s, n)
+		// Written for conditional moves: the test is unpredictable
+		// (docs/theory.md, note 3).
+		var rej int64
+		if uint64(L[i])*n >= t {
+			rej = 1
 		}
-		r.state = s
+		c := i
+		if rej != 0 {
+			c = j
+		}
+		second += rej
+		out[k] = uint32(c)
 	}
-	if g.mean {
-		g.t += m * int64(step)
-	}
+	r.state = s
 	return thinStats(m, second)
 }
 
-// thinPiped is the sequential loop of thinRule.run for large n, pipelined
-// as twoPiped is: the two bins of ball k+ahead are drawn, and their cache
-// lines fetched, before ball k is placed. Same draws, same balls.
-func thinPiped(L []uint32, m int64, t, step uint64, r *Rand) (second int64) {
+// bar returns the t of the test x_i·n ≥ t by which both rules reject a
+// ball, on n bins: for Mean-Thinning the balls placed, for Threshold(L)
+// L·n.
+func (g *thinRule) bar(n uint64) uint64 {
+	if g.mean {
+		return uint64(g.t)
+	}
+	return uint64(g.level) * n
+}
+
+// placeThin places m balls of g (Mean-Thinning or Threshold) on b, on
+// one-byte loads or four-byte ones (see Bins.place), each ball raising its
+// bin at once.
+func placeThin(b *Bins, g *thinRule, m int64, r *Rand) Stats {
+	var second int64
+	add := func(k, sk int64) int64 { // the balls placed, after counting the rejected
+		second += sk
+		return k
+	}
+	b.place(m,
+		func(L []uint8, m int64) int64 { return add(thinPlace(g, L, m, r)) },
+		func(L []uint32, m int64) int64 { return add(thinPlace(g, L, m, r)) })
+	return thinStats(m, second)
+}
+
+// thinPlace places m balls of g on L, each raising its bin at once (for
+// Mean-Thinning the average with it), and returns the balls placed and
+// how many of them their first bin rejected. On one-byte loads it stops
+// before a ball that would raise a load to 255 (see full), with r as
+// before that ball.
+func thinPlace[T uint8 | uint32](g *thinRule, L []T, m int64, r *Rand) (placed, second int64) {
 	n := uint64(len(L))
-	var ring [ahead]struct{ i, j uint64 }
+	t, step := g.bar(n), uint64(0)
+	if g.mean {
+		step = 1
+	}
+	if pipelined(len(L), unsafe.Sizeof(L[0])) {
+		placed, second = thinPiped(L, m, t, step, r)
+	} else {
+		placed, second = thinSeq(L, m, t, step, r)
+	}
+	if g.mean {
+		g.t += placed
+	}
+	return placed, second
+}
+
+// thinSeq is thinPlace's loop for small n: t is the bar of the first ball,
+// raised by step after each.
+func thinSeq[T uint8 | uint32](L []T, m int64, t, step uint64, r *Rand) (placed, second int64) {
+	n := uint64(len(L))
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		s0 := s
+		var i, j uint64
+		s, i = below(s, n)
+		s, j = below(s, n)
+		// Written for conditional moves: the test is unpredictable
+		// (docs/theory.md, note 3).
+		var rej int64
+		if uint64(L[i])*n >= t {
+			rej = 1
+		}
+		c := i
+		if rej != 0 {
+			c = j
+		}
+		l := uint64(L[c])
+		if full(L, l) {
+			r.state = s0
+			return k, second
+		}
+		second += rej
+		L[c] = T(l + 1)
+		t += step
+	}
+	r.state = s
+	return m, second
+}
+
+// thinPiped is thinSeq for large n, pipelined as twoPiped is: the two bins
+// of ball k+ahead are drawn, and their cache lines fetched, before ball k
+// is placed. Same draws, same balls. On one-byte loads each ring entry
+// also keeps the generator as it was before its ball's draws, to leave r
+// there if that ball would overflow a byte.
+func thinPiped[T uint8 | uint32](L []T, m int64, t, step uint64, r *Rand) (placed, second int64) {
+	n := uint64(len(L))
+	compact := unsafe.Sizeof(L[0]) == 1
+	var ring [ahead]struct {
+		s    uint64 // compact: the generator before the ball's draws
+		i, j uint64
+	}
 	s := r.state
 	for k := range min(m, ahead) {
 		e := &ring[k]
+		if compact {
+			e.s = s
+		}
 		s, e.i = below(s, n)
 		s, e.j = below(s, n)
 		prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
 	}
 	for k := int64(0); k < m; k++ {
 		e := &ring[k&(ahead-1)]
-		i, j := e.i, e.j
+		s0, i, j := e.s, e.i, e.j
 		if k+ahead < m {
+			if compact {
+				e.s = s
+			}
 			s, e.i = below(s, n)
 			s, e.j = below(s, n)
 			prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
@@ -214,12 +294,17 @@ func thinPiped(L []uint32, m int64, t, step uint64, r *Rand) (second int64) {
 		if rej != 0 {
 			c = j
 		}
+		l := uint64(L[c])
+		if full(L, l) {
+			r.state = s0
+			return k, second
+		}
 		second += rej
-		L[c]++
+		L[c] = T(l + 1)
 		t += step
 	}
 	r.state = s
-	return second
+	return m, second
 }
 
 // thinStats are the stats of m balls of which second were rejected by
