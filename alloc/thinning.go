@@ -156,16 +156,7 @@ func (g *thinRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 		var i, j uint64
 		s, i = below(s, n)
 		s, j = below(s, n)
-		// Written for conditional moves: the test is unpredictable
-		// (docs/theory.md, note 3).
-		var rej int64
-		if uint64(L[i])*n >= t {
-			rej = 1
-		}
-		c := i
-		if rej != 0 {
-			c = j
-		}
+		c, rej := thinPick(uint64(L[i]), n, t, i, j)
 		second += rej
 		out[k] = uint32(c)
 	}
@@ -230,16 +221,7 @@ func thinSeq[T uint8 | uint32](L []T, m int64, t, step uint64, r *Rand) (placed,
 		var i, j uint64
 		s, i = below(s, n)
 		s, j = below(s, n)
-		// Written for conditional moves: the test is unpredictable
-		// (docs/theory.md, note 3).
-		var rej int64
-		if uint64(L[i])*n >= t {
-			rej = 1
-		}
-		c := i
-		if rej != 0 {
-			c = j
-		}
+		c, rej := thinPick(uint64(L[i]), n, t, i, j)
 		l := uint64(L[c])
 		if full(L, l) {
 			r.state = s0
@@ -286,14 +268,7 @@ func thinPiped[T uint8 | uint32](L []T, m int64, t, step uint64, r *Rand) (place
 			s, e.j = below(s, n)
 			prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
 		}
-		var rej int64
-		if uint64(L[i])*n >= t {
-			rej = 1
-		}
-		c := i
-		if rej != 0 {
-			c = j
-		}
+		c, rej := thinPick(uint64(L[i]), n, t, i, j)
 		l := uint64(L[c])
 		if full(L, l) {
 			r.state = s0
@@ -305,6 +280,21 @@ func thinPiped[T uint8 | uint32](L []T, m int64, t, step uint64, r *Rand) (place
 	}
 	r.state = s
 	return m, second
+}
+
+// thinPick returns the bin that takes a ball whose first bin i holds li
+// balls (of n bins), its second bin being j, and rej = 1 if i rejects it
+// (li·n ≥ t). Written for conditional moves: the test is unpredictable
+// (docs/theory.md, note 3).
+func thinPick(li, n, t, i, j uint64) (c uint64, rej int64) {
+	if li*n >= t {
+		rej = 1
+	}
+	c = i
+	if rej != 0 {
+		c = j
+	}
+	return c, rej
 }
 
 // thinStats are the stats of m balls of which second were rejected by
