@@ -15,13 +15,16 @@ import (
 // ball would raise a load to 255, or when a process that has only a uint32
 // loop, or a caller of Loads, asks for them; fewer bins start at four
 // bytes, which is faster while they fit in L2. The loops of OneChoice,
-// Greedy[d], Left[d], LocalSearch and Graphical (two-choice, on every
-// graph) run on either form and stop just before the ball
-// that would overflow a byte, so a load never wraps, and the loads, and
-// every result, are the same whichever form held them. Memory: n bytes
-// while every load is below 255 (m = n, and any m below about 250n), 4n
-// bytes after a promotion (plus n during it); a promoted Bins stays
-// promoted through Reset. A byte a bin fits 2^32 bins in 4 GiB and four
+// Greedy[d], Left[d], FirstDiff, MaxOf, OnePlusBeta, Grouped, Window,
+// Hyper, LocalSearch, Graphical (two-choice, on every graph), GBounded,
+// GMyopic and Noisy (on every sampler but the walks), MeanThinning and
+// Threshold run on either form and stop just before the ball that would
+// overflow a byte, so a load never wraps, and the loads, and every result,
+// are the same whichever form held them; the others (and any process in
+// batches) run on four bytes a bin. Memory: n bytes while every load is
+// below 255 (m = n, and most m up to about 100n; Descriptor.LoadBytes
+// estimates it for a run), 4n bytes after a promotion (plus n during it);
+// a promoted Bins stays promoted through Reset. A byte a bin fits 2^32 bins in 4 GiB and four
 // times as many bins in each cache level as uint32 (docs/theory.md, note 6).
 //
 // Huge pages. On Linux, a load array of 2 MiB or more is mapped outside the
@@ -83,7 +86,9 @@ func full[T uint8 | uint32](L []T, l uint64) bool {
 // 2.06/2.54 at 2^18; Greedy[2] 2.19/1.97 at 2^12, 4.00/3.93 at 2^17,
 // 3.86/5.45 at 2^18). A variable so that the tests can make small bins
 // compact.
-var compactMin = 1 << 17
+var compactMin = compactMinBins
+
+const compactMinBins = 1 << 17
 
 // useHugePages lets the benchmarks measure the loops with and without huge
 // pages.

@@ -38,12 +38,17 @@ type Descriptor struct {
 	// Family is the key of the process's theory: package analysis picks
 	// its bounds by it.
 	Family Family
-	// BinBytes is the bytes a bin takes in the per-bin engine, the memory
-	// guard's estimate: the most, or 1 for a process whose every per-bin
-	// loop runs on compact loads (see Bins), which hold while every load is
-	// below 255 (m = n, and any m below about 250n; 5 a bin during a
-	// promotion, 4 after it).
+	// BinBytes is the bytes a bin takes in the per-bin engine: the most,
+	// or 1 for a process whose per-bin loops run on compact loads (see
+	// Bins), which hold while every load is below 255 (m = n, and most m
+	// up to about 100n; 5 a bin during a promotion, 4 after it). LoadBytes
+	// refines it for a run, as the memory guard's estimate.
 	BinBytes int
+	// compactUpTo returns, for a process with BinBytes 1, the largest m/n
+	// at which LoadBytes counts its loads as compact with these
+	// parameters: 0 when its loop for them has four-byte loads only; nil
+	// for compactBound.
+	compactUpTo func(p Params) float64
 	// choices returns the number of choices with these parameters when
 	// D is 0 and it is not Params.D (hyper: the mean hyperedge size);
 	// nil if it is Params.D.
@@ -238,6 +243,40 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// compactBound is the largest m/n at which LoadBytes counts the loads of
+// a process on compact loads as one byte a bin, unless its descriptor says
+// less (compactUpTo): up to n = 2^32 bins every such process keeps its
+// loads below 255 there w.h.p. (one-choice's largest load at m = 64n is
+// about 120 at n = 2^32; a rule that favours the heavier candidate, as
+// unbalanced d = 2 or g-bounded at large g, about 180 at n = 2^20,
+// measured).
+const compactBound = 64
+
+// LoadBytes returns the bytes a bin's load takes at the peak of a run of
+// the per-bin engine, m balls into n bins with parameters p in batches of
+// batch balls (batch ≤ 1: none): the memory guard's estimate. It is
+// BinBytes, except that a process on compact loads (BinBytes 1) counts 4
+// when its loads start at four bytes (n below 2^17, batches, or parameters
+// whose loop has four-byte loads only), and 5 when m is large enough that
+// its loads are likely promoted during the run (m above 64n or the
+// process's own bound): both arrays are held while the loads are copied.
+func (d *Descriptor) LoadBytes(p Params, n, m, batch int64) int {
+	if d.BinBytes != 1 {
+		return d.BinBytes
+	}
+	bound := float64(compactBound)
+	if d.compactUpTo != nil {
+		bound = d.compactUpTo(p)
+	}
+	switch {
+	case n < compactMinBins || batch > 1 || bound == 0:
+		return 4
+	case float64(m) > bound*float64(n):
+		return 5
+	}
+	return 1
 }
 
 // Choices returns the number of choices the process makes with p: its

@@ -63,13 +63,9 @@
 //
 // # Engines
 //
-// Bins is the per-bin engine, for any topology: one byte a bin for
-// OneChoice, Greedy[d], Left[d] and LocalSearch from 2^17 bins while every
-// load is below 255, four bytes otherwise (promoted in place, never
-// overflowing). Place
-// OneChoice, Greedy[d], Left[d] and the two-sample rules on the complete
-// graph from 2^17 bins while every load is below
-// 255, four bytes otherwise (promoted in place, never overflowing). Place
+// Bins is the per-bin engine, for any topology: one byte a bin from 2^17
+// bins while every load is below 255 for the processes listed at Bins,
+// four bytes otherwise (promoted in place, never overflowing). Place
 // runs a loop specialised to the process, with no interface call,
 // allocation or division per ball; the batch interface lets Config.Trial
 // stop between batches for cancellation and for the --every series without

@@ -344,3 +344,89 @@ func TestPlaceRefusesInvalid(t *testing.T) {
 		t.Errorf("one-choice on no bins: %+v", st)
 	}
 }
+
+// TestLoadBytes: the memory guard's estimate (Descriptor.LoadBytes) agrees
+// with the loads each process's Place leaves: every process whose Place
+// keeps bins of compact size at one byte a bin at m = n says BinBytes 1,
+// and every process that says so keeps them, except with the parameters
+// whose loop has four-byte loads only (graphical (1+β), walk sampling),
+// for which LoadBytes counts 4; and LoadBytes counts 4 below 2^17 bins and
+// with batches, 5 when m is large.
+func TestLoadBytes(t *testing.T) {
+	saved := compactMin
+	defer func() { compactMin = saved }()
+	compactMin = 0
+	const n = 64
+	g, _, err := graphgen.RandomRegular(n, 4, rand.NewPCG(1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := graphgen.RandomUniformHypergraph(n, 3, n, rand.NewPCG(3, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	walk, err := ParseSampling("walk:len=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const big = 1 << 30 // bins enough to start compact
+	for _, d := range Descriptors() {
+		// Parameters every process accepts, then the ones whose loop
+		// has four-byte loads only.
+		p := Params{D: 2, Beta: 0.5, Threshold: 1, K: 1, Memory: 1}
+		if d.Uses&ParamGraph != 0 {
+			p.Graph = g
+			if d.Family == FamilyHyper {
+				p.Graph = h
+			}
+		}
+		variants := []Params{p}
+		if d.Uses&ParamBeta != 0 && d.Uses&ParamGraph != 0 {
+			q := p
+			q.GraphBeta = true
+			variants = append(variants, q)
+		}
+		if d.Uses&ParamSample != 0 {
+			q := p
+			q.Sample = walk
+			variants = append(variants, q)
+		}
+		for _, p := range variants {
+			name := d.Label(p)
+			if p.Sample == walk {
+				name += "/walk"
+			}
+			t.Run(name, func(t *testing.T) {
+				ru, err := d.New(p)
+				if err != nil {
+					t.Fatalf("parameters refused: %v (extend the test's parameters)", err)
+				}
+				pr, ok := ru.(Process)
+				if !ok {
+					t.Skipf("%T runs only through the trial runner", ru)
+				}
+				b := NewBins(n)
+				pr.Place(b, n, NewRand(1))
+				est := d.LoadBytes(p, big, big, 0)
+				if compact := b.BytesPerBin() == 1; compact != (est == 1) {
+					t.Fatalf("Place leaves %d bytes a bin, LoadBytes counts %d (BinBytes %d)", b.BytesPerBin(), est, d.BinBytes)
+				}
+				if est != 1 {
+					return
+				}
+				for _, c := range []struct {
+					n, m, batch int64
+					want        int
+				}{
+					{compactMinBins - 1, compactMinBins - 1, 0, 4},
+					{big, big, 1000, 4},
+					{big, 1000 * big, 0, 5},
+				} {
+					if got := d.LoadBytes(p, c.n, c.m, c.batch); got != c.want {
+						t.Errorf("LoadBytes(n=%d, m=%d, batch=%d) = %d, want %d", c.n, c.m, c.batch, got, c.want)
+					}
+				}
+			})
+		}
+	}
+}

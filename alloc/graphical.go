@@ -110,10 +110,16 @@ var graphicalDescriptor = Descriptor{
 	Uses:     ParamGraph | ParamSample | ParamBeta,
 	D:        2,
 	Family:   FamilyGraph,
-	// Compact loads on every graph (Place); graphical (1+β) and batches
-	// run on four bytes a bin, which the estimate leaves out.
+	// Compact loads on every graph (Place); graphical (1+β) and walk
+	// sampling run on four bytes a bin.
 	BinBytes: 1,
-	levels:   onComplete,
+	compactUpTo: func(p Params) float64 {
+		if graphBeta(p) < 1 {
+			return 0
+		}
+		return pairCompactUpTo(p)
+	},
+	levels: onComplete,
 	meanField: func(p Params) (MeanField, bool) {
 		// An edge of K_n is two distinct uniform bins: Greedy[2] up to
 		// O(1/n), and graphical (1+β) is (1+β) up to O(1/n).

@@ -28,7 +28,7 @@ var greedyDescriptor = Descriptor{
 	Synopsis: "Greedy[d]: d uniform bins, the least loaded wins",
 	Uses:     ParamD,
 	Family:   FamilyGreedy,
-	BinBytes: 4,
+	BinBytes: 1,
 	levels:   always,
 	meanField: func(p Params) (MeanField, bool) {
 		return MeanField{Family: FamilyGreedy, D: intD(p)}, true

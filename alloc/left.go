@@ -28,7 +28,7 @@ var leftDescriptor = Descriptor{
 	Uses:     ParamD,
 	Ties:     TiesLeft,
 	Family:   FamilyLeft,
-	BinBytes: 4,
+	BinBytes: 1,
 	levels:   always,
 	meanField: func(p Params) (MeanField, bool) {
 		return MeanField{Family: FamilyLeft, D: intD(p)}, true

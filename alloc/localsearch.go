@@ -96,7 +96,7 @@ var localSearchDescriptor = Descriptor{
 	Uses:     ParamGraph,
 	D:        1,
 	Family:   FamilyLocalSearch,
-	BinBytes: 4,
+	BinBytes: 1,
 	Moves:    true,
 	levels:   onComplete,
 	build:    func(p Params) Rule { return LocalSearch{G: p.Graph, Ties: p.Ties} },

@@ -17,7 +17,7 @@ var oneChoiceDescriptor = Descriptor{
 	Synopsis: "a uniform bin",
 	D:        1,
 	Family:   FamilyOneChoice,
-	BinBytes: 4,
+	BinBytes: 1,
 	levels:   always,
 	meanField: func(Params) (MeanField, bool) {
 		return MeanField{Family: FamilyOneChoice, D: 1}, true

@@ -188,6 +188,16 @@ func pairCandidates(p Params) string {
 	return ""
 }
 
+// pairCompactUpTo is the two-sample rules' Descriptor.compactUpTo (and
+// the graph process's at β = 1): their walk samplers (walk.go) have
+// four-byte loads only.
+func pairCompactUpTo(p Params) float64 {
+	if _, walk := p.Sample.Walk(); walk {
+		return 0
+	}
+	return compactBound
+}
+
 // pairSource is where a two-sample rule takes its candidates from.
 type pairSource struct {
 	g      graphgen.Graph // nil: the complete graph, two independent uniform bins

@@ -171,7 +171,14 @@ func TestBadInput(t *testing.T) {
 		{"malformed edge list", []string{"run", "-p", "graph", "-g", "file:" + malformed}, "bad.txt:3"},
 		{"n mismatch with file", []string{"run", "-p", "graph", "-g", root + "/testdata/graphs/star.txt", "-n", "100"}, "vertices"},
 		{"extra argument", []string{"run", "extra"}, "unexpected argument"},
-		{"n beyond memory", []string{"run", "-n", "4e9", "--max-memory", "8G"}, "needs about"},
+		{"n beyond memory", []string{"run", "-n", "4e9", "--max-memory", "2G"}, "needs about"}, // 1 byte a bin, 2 workers
+		// Compact processes whose loads are four bytes a bin after all
+		// (alloc.Descriptor.LoadBytes), each of which would fit at one:
+		// promoted (5 bytes a bin during the promotion), batches,
+		// graphical (1+β).
+		{"promoted loads beyond memory", []string{"run", "-n", "1e9", "-m", "300n", "-w", "1", "-t", "1", "--max-memory", "4G"}, "needs about 4.66 GiB"},
+		{"batch loads beyond memory", []string{"run", "-n", "2e9", "--batch", "1000", "-w", "1", "-t", "1", "--max-memory", "6G"}, "needs about 7.45 GiB"},
+		{"graph beta loads beyond memory", []string{"run", "-p", "graph", "-g", "complete", "--beta", "0.5", "-n", "2e9", "-w", "1", "-t", "1", "--max-memory", "6G"}, "needs about 7.45 GiB"},
 		{"graph beyond memory", []string{"run", "-p", "graph", "-g", "regular:degree=64", "-n", "4e8", "--max-memory", "8G"}, "needs about"},
 		{"bad max-memory", []string{"run", "--max-memory", "lots"}, "--max-memory"},
 		{"truncated gzip", []string{"run", "-p", "graph", "-g", "file:" + root + "/testdata/graphs/bad/truncated.txt.gz"}, "truncated.txt.gz"},
