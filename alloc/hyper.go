@@ -148,7 +148,7 @@ func hyperUniform[T uint8 | uint32](L []T, m int64, verts []uint32, s int, rando
 }
 
 // hyperGeneral places m balls on the hypergraph whose hyperedge e is
-// verts[off[e]:off[e+1]], and returns the probes.
+// verts[off[e]:off[e+1]], and returns the balls placed and their stats.
 func hyperGeneral[T uint8 | uint32](L []T, m int64, verts []uint32, off []int, random bool, r *Rand) (int64, Stats) {
 	k := uint64(len(off) - 1)
 	st := r.state

@@ -178,6 +178,7 @@ func TestBadInput(t *testing.T) {
 		// graphical (1+β).
 		{"promoted loads beyond memory", []string{"run", "-n", "1e9", "-m", "300n", "-w", "1", "-t", "1", "--max-memory", "4G"}, "needs about 4.66 GiB"},
 		{"batch loads beyond memory", []string{"run", "-n", "2e9", "--batch", "1000", "-w", "1", "-t", "1", "--max-memory", "6G"}, "needs about 7.45 GiB"},
+		{"graph batch beyond memory", []string{"run", "-p", "graph", "-g", "complete", "-n", "1e9", "--batch", "n", "-w", "1", "-t", "1", "--max-memory", "7G"}, "needs about 7.45 GiB"}, // loads and the batch, 4 bytes a bin each
 		{"graph beta loads beyond memory", []string{"run", "-p", "graph", "-g", "complete", "--beta", "0.5", "-n", "2e9", "-w", "1", "-t", "1", "--max-memory", "6G"}, "needs about 7.45 GiB"},
 		{"graph beyond memory", []string{"run", "-p", "graph", "-g", "regular:degree=64", "-n", "4e8", "--max-memory", "8G"}, "needs about"},
 		{"bad max-memory", []string{"run", "--max-memory", "lots"}, "--max-memory"},

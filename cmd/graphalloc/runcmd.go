@@ -135,7 +135,9 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 	}
 	// Per-bin loads on n bins, for each worker that runs at once:
 	// LoadBytes a bin, which depends on the balls and the batches (parsed
-	// again, and checked, once n is known; a bad value counts as none).
+	// again, and checked, once n is known; a bad value counts as none),
+	// and a batch in progress: its bins (B <= n) or a count per bin, four
+	// bytes each.
 	workers := int64(o.workers)
 	if workers <= 0 {
 		workers = int64(runtime.NumCPU())
@@ -144,7 +146,11 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 	binBytes := func(n int64) int64 {
 		m, _ := study.ParseCount(o.balls, n)
 		batch, _ := study.ParseCount(o.batch, n)
-		return int64(desc.LoadBytes(params, n, m, batch)) * n * running
+		need := int64(desc.LoadBytes(params, n, m, batch)) * n
+		if batch > 1 {
+			need += 4 * min(batch, n)
+		}
+		return need * running
 	}
 	n := gf.n
 	var topo *study.Topology
@@ -190,13 +196,7 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 		return cfg, head, nil, usagef("--batch: the level engine does not run batches (a ball of a batch may hit a bin another ball of the batch hit, and the level counts do not tell bins apart): use --engine bins, n <= 2^32-1")
 	}
 	if topo == nil && !levels {
-		// A batch in progress: its bins (B <= n) or a count per bin,
-		// four bytes each.
-		extra := int64(0)
-		if batch > 1 {
-			extra = 4 * min(batch, n) * running
-		}
-		if err := checkMemory(binBytes(n)+extra, memLimit); err != nil {
+		if err := checkMemory(binBytes(n), memLimit); err != nil {
 			return cfg, head, nil, err
 		}
 	}
