@@ -137,7 +137,8 @@ func wideOnly(p Process) bool {
 
 // TestEnginePromotion: with m = 300n every bin passes 254 balls, so each
 // process is promoted from one-byte to four-byte loads part-way through a
-// batch; the loads must still be the reference's, ball for ball.
+// batch; the loads must still be the reference's, ball for ball, and the
+// stats those of the same balls on four-byte loads.
 func TestEnginePromotion(t *testing.T) {
 	enginePaths(t, func(t *testing.T) {
 		const n = 38 // n·4 even for the regular graph
@@ -160,8 +161,8 @@ func TestEnginePromotion(t *testing.T) {
 					if ws := tc.p.Place(w, m, NewRand(9)); st != ws {
 						t.Fatalf("m=%d: stats %+v, on four-byte loads %+v", m, st, ws)
 					}
-					ref := make([]uint32, n)
-					refPlace(t, tc.p, ref, m, NewRand(9))
+					ref, rr := make([]uint32, n), NewRand(9)
+					refPlace(t, tc.p, ref, m, rr)
 					graph := wideOnly(tc.p) // uint32 loads from the start
 					promoted := slices.Max(ref) >= 255 || graph
 					if got := b.BytesPerBin(); (got == 4) != promoted {
@@ -183,9 +184,7 @@ func TestEnginePromotion(t *testing.T) {
 						t.Fatalf("m=%d: loads on four-byte loads differ from the reference", m)
 					}
 					// The generator is left where the reference left it.
-					r2 := NewRand(9)
-					refPlace(t, tc.p, make([]uint32, n), m, r2)
-					if r.state != r2.state {
+					if r.state != rr.state {
 						t.Fatalf("m=%d: generator state differs after the run", m)
 					}
 				}
