@@ -252,7 +252,7 @@ func (r *runner) run(ps pointSpec) (*point, error) {
 	n := ps.n
 	var sp graphgen.Spec
 	if usesGraph(ps.process) {
-		g, err := r.buildGraph(ps.graph, ps.n, ps.engine == alloc.EngineLevels)
+		g, err := r.buildGraph(ps.graph, ps.n)
 		if err != nil {
 			return nil, err
 		}
@@ -304,11 +304,8 @@ func (r *runner) run(ps pointSpec) (*point, error) {
 }
 
 // buildGraph returns the graph of spec on n vertices, built as
-// `graphalloc run` builds it, keeping the last one. For the level engine
-// (levels) the complete graph is K_n for any n the engine takes
-// (alloc.MaxLevelBins): the engine never names a vertex, so n is not held
-// to graphgen.MaxOrder, the limit of a vertex id.
-func (r *runner) buildGraph(spec string, n int, levels bool) (graphgen.Graph, error) {
+// `graphalloc run` builds it, keeping the last one.
+func (r *runner) buildGraph(spec string, n int) (graphgen.Graph, error) {
 	if r.graph != nil && r.spec == spec && r.n == n {
 		return r.graph, nil
 	}
@@ -316,10 +313,6 @@ func (r *runner) buildGraph(spec string, n int, levels bool) (graphgen.Graph, er
 	sp, err := graphgen.ParseSpec(spec)
 	if err != nil {
 		return nil, err
-	}
-	if levels && sp.Kind == "complete" && len(sp.Params) == 0 && n > graphgen.MaxOrder && uint64(n) <= alloc.MaxLevelBins {
-		r.spec, r.n, r.graph, r.sp = spec, n, graphgen.Complete(n), sp
-		return r.graph, nil
 	}
 	g, info, err := sp.Build(n, alloc.NewRand(alloc.DeriveSeed(r.o.Seed, alloc.StreamGraph, 0)))
 	if err != nil {

@@ -87,8 +87,8 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 	if err != nil {
 		return usagef("--bins: %v", err)
 	}
-	if n < 1 || n > graphgen.MaxOrder {
-		return usagef("--bins: need 1 <= n <= %d, got %d", int64(graphgen.MaxOrder), n)
+	if n < 1 || n > alloc.MaxLevelBins {
+		return usagef("--bins: need 1 <= n <= %d, got %d", int64(alloc.MaxLevelBins), n)
 	}
 	m, err := study.ParseCount(o.balls, n)
 	if err != nil {
