@@ -81,7 +81,8 @@ func newInfoRule(name string, p alloc.Params, group string, color, shape int) in
 // order: Twinning over Packing, whose points coincide at m = n, and
 // Greedy[2] over Memory[1, 1]). The thresholds run only at m = n, where a
 // fixed threshold is meant to run (alloc.Threshold); Mean-Thinning is
-// drawn after them, over Threshold, L = 1, which it equals at m = n.
+// drawn after them, over Threshold, L = 1, the same rule at m = n but for
+// the first ball.
 func infoRules(load int64) []infoRule {
 	rs := []infoRule{
 		newInfoRule(alloc.Packing{}.Name(), alloc.Params{}, "", 1, 1),
@@ -121,9 +122,9 @@ func spreadString(s analysis.Summary) string {
 	return countsString(s.Counts)
 }
 
-// probesCI returns the mean over the trials of probes / m and its 95%
+// probesPerBallCI returns the mean over the trials of probes / m and its 95%
 // interval (Student's t; [v, v] when every trial read the same number).
-func probesCI(pt *point) (float64, Interval) {
+func probesPerBallCI(pt *point) (float64, Interval) {
 	var x []float64
 	for _, res := range pt.Results {
 		x = append(x, float64(res.Probes)/float64(pt.Row.M))
@@ -198,7 +199,7 @@ func runInfo(_ context.Context, r *runner, p Params) (*Report, error) {
 				if err != nil {
 					return nil, err
 				}
-				pr, ci := probesCI(pt)
+				pr, ci := probesPerBallCI(pt)
 				pts = append(pts, infoPoint{rule: ru, probes: pr, probesCI: ci, gap: pt.Row.Gap})
 			}
 			one := pts[slices.IndexFunc(pts, func(q infoPoint) bool { return q.rule.name == nameOneChoice })].gap.Mean
