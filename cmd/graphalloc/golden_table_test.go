@@ -45,6 +45,7 @@ var goldenTable = [][]string{
 	{"study", "batches", "--tiny"},
 	{"study", "local-search", "--tiny"},
 	{"study", "degree-scale", "--tiny"},
+	{"study", "information", "--tiny"},
 }
 
 // TestGoldenTable reruns every invocation of goldenTable with -f json and
