@@ -12,9 +12,10 @@ import (
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
-// Sampling is how the graphical process draws its two candidate bins:
-// SampleEdge, SampleVertex, or SampleWalk(L) (the walk's length in the bits
-// above the kind).
+// Sampling is how the graphical process and the two-sample rules draw
+// their candidate bins: SampleEdge, SampleVertex, or SampleWalk(L), a
+// non-backtracking walk of L steps (the walk's length in the bits above the
+// kind; see SampleWalk).
 type Sampling uint32
 
 const (
@@ -86,6 +87,9 @@ func ParseSampling(s string) (Sampling, error) {
 // after that); it takes the one-choice step iff x < ⌊(1−β)·2^64⌋, going to
 // the end the fair coin names (u on 0, v on 1). With β = 1 no coin is drawn:
 // the draws, and the loads, are those of the two-choice loops.
+//
+// Under SampleWalk(L) the process is Pourmiri's random-walk process and
+// graphical (1+β) its mixture with one-choice (see SampleWalk).
 //
 // G must be a *graphgen.CSR, a graphgen.Complete, a graphgen.Circulant, a
 // graphgen.PermutationRegular or a graphgen.Lattice; the simulator runs a

@@ -237,17 +237,10 @@ var errBadSource = errors.New("alloc: unsupported source")
 // place throws m balls with rule ru, candidates from s: two probes a ball
 // (one when vertex sampling finds an isolated vertex).
 func (s pairSource) place(b *Bins, m int64, ru *twoRule, r *Rand) Stats {
-	probes := 2 * m
-	if l, ok := s.sample.Walk(); ok {
-		g := s.g
-		if g == nil {
-			g = graphgen.Complete(b.N())
-		}
-		twoWalk(b.wide(), m, ru, newWalker(g, l), r)
-		runtime.KeepAlive(b)
-		b.balls += m
-		return Stats{Probes: probes, MaxProbes: min(m, 1) * 2}
+	if _, ok := s.sample.Walk(); ok {
+		return placeRule(b, s.rule(ru, b.N()), m, r)
 	}
+	probes := 2 * m
 	switch g := s.g.(type) {
 	case nil, graphgen.Complete:
 		b.place(m,
@@ -544,7 +537,14 @@ const (
 
 // rule returns the rule of decision table ru with candidates from s (a
 // source check accepted).
-func (s pairSource) rule(ru *twoRule) rule {
+func (s pairSource) rule(ru *twoRule, n int) rule {
+	if l, ok := s.sample.Walk(); ok {
+		g := s.g
+		if g == nil {
+			g = graphgen.Complete(n)
+		}
+		return walkPairRule{ru, newWalker(g, l)}
+	}
 	switch g := s.g.(type) {
 	case *graphgen.CSR:
 		if s.sample == SampleVertex {
