@@ -202,7 +202,8 @@ func (p Graphical) Check(n int) error {
 }
 
 // Place throws m balls, two probes each (one when SampleVertex hits an
-// isolated vertex).
+// isolated vertex; L + 1 under SampleWalk(L), one for a one-choice step of
+// graphical (1+β)).
 func (p Graphical) Place(b *Bins, m int64, r *Rand) Stats {
 	if p.Check(b.N()) != nil {
 		return Stats{} // see Process: no ball is placed

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	"github.com/graphalloc/graphalloc/graphgen"
 )
@@ -51,6 +52,15 @@ import (
 // before all of that; a two-sample rule draws its decision word after the
 // walk.
 //
+// Simulation: a plain loop, ball after ball, except on a Δ-regular CSR
+// graph with Δ ≥ 2, where every step draws exactly once whatever the walk:
+// there the draws of a block of up to 64 balls are made first (in ball
+// order, the same draws), then their walks run one step of every walk at a
+// time, prefetching the next row (v·Δ, no offsets) and the load of each
+// vertex reached, so that the block's cache misses overlap; then the balls
+// are placed in order. The loads are those of the plain loop (the
+// reference replays both).
+//
 // [Pou19] A. Pourmiri, "Balanced allocation on graphs: a random walk
 // approach", Random Structures Algorithms 55(4) (2019), 980–1009;
 // arXiv:1407.2575.
@@ -88,6 +98,7 @@ type walker struct {
 	n     uint64
 	off   []int
 	adj   []uint32
+	delta uint64 // Δ of a Δ-regular CSR graph, else 0
 	steps int
 }
 
@@ -95,8 +106,93 @@ func newWalker(g graphgen.Graph, l int) walker {
 	w := walker{n: uint64(g.Order()), steps: l}
 	if c, ok := g.(*graphgen.CSR); ok {
 		w.off, w.adj = c.Offsets(), c.Adjacency()
+		w.delta = uint64(c.RegularDegree())
 	}
 	return w
+}
+
+// pipelined reports whether the walks run a block at a time (walkBlock):
+// on a Δ-regular CSR graph with Δ ≥ 2 every step draws once, whatever the
+// walk, so a block's draws can be made before its walks, and the rows are
+// v·Δ, found without the offsets.
+func (w *walker) pipelined() bool { return havePrefetch && w.delta >= 2 && w.steps > 0 }
+
+// walkBlockBytes bounds the visited vertices a block of walks holds.
+const walkBlockBytes = 1 << 14
+
+// walkBlock is a block of balls drawn ahead on a Δ-regular graph: per ball
+// b, vis[b·(L+1):][:L+1] holds first its draws (v_0, then the step draws
+// j_i) and then, after walks, the vertices visited; one[b] marks a
+// one-choice step of graphical (1+β) (vis[b·(L+1)] its bin) and word[b] the
+// ball's last 64-bit word (the tie word, or a two-sample rule's decision
+// word).
+type walkBlock struct {
+	vis  []uint32
+	one  []bool
+	word []uint64
+}
+
+func (w *walker) newBlock() walkBlock {
+	B := max(1, min(64, walkBlockBytes/4/(w.steps+1)))
+	return walkBlock{make([]uint32, B*(w.steps+1)), make([]bool, B), make([]uint64, B)}
+}
+
+// draw makes the draws of nb balls in ball order, as the plain loop makes
+// them (the step coin if lazy, v_0, one draw a step, the last word if
+// word), prefetching each start's row, and returns the advanced state.
+func (w *walker) draw(s uint64, blk walkBlock, nb int, lazy bool, thr uint64, word bool) uint64 {
+	k := w.steps + 1
+	n, d := w.n, w.delta
+	for b := range nb {
+		vis := blk.vis[b*k : b*k+k]
+		blk.one[b] = false
+		if lazy {
+			var x uint64
+			if s, x = next(s); x < thr {
+				var c uint64
+				s, c = below(s, n)
+				vis[0], blk.one[b] = uint32(c), true
+				continue
+			}
+		}
+		var x uint64
+		s, x = below(s, n)
+		vis[0] = uint32(x)
+		prefetch(unsafe.Pointer(&w.adj[x*d]))
+		s, x = below(s, d)
+		vis[1] = uint32(x)
+		for i := 2; i < k; i++ {
+			s, x = below(s, d-1)
+			vis[i] = uint32(x)
+		}
+		if word {
+			s, blk.word[b] = next(s)
+		}
+	}
+	return s
+}
+
+// walks runs the drawn walks of nb balls one step of every walk at a time,
+// prefetching the next row and the load of each vertex reached, so that
+// the block's cache misses overlap.
+func (w *walker) walks(L []uint32, blk walkBlock, nb int) {
+	k := w.steps + 1
+	adj, d := w.adj, w.delta
+	for i := 1; i < k; i++ {
+		for b := range nb {
+			if blk.one[b] {
+				continue
+			}
+			vis := blk.vis[b*k : b*k+k]
+			row := uint64(vis[i-1]) * d
+			x := adj[row+uint64(vis[i])]
+			if i > 1 && uint64(x) == uint64(vis[i-2]) { // simple graph: the slot just used
+				x = adj[row+d-1]
+			}
+			vis[i] = x
+			prefetch2(unsafe.Pointer(&adj[uint64(x)*d]), unsafe.Pointer(&L[x]))
+		}
+	}
 }
 
 // noVertex is the vertex "just left" before the first step.
@@ -212,29 +308,49 @@ type walkGraphRule struct {
 
 func (ru walkGraphRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	w := ru.w
-	vis := make([]uint32, w.steps+1)
 	lazy, thr, random := ru.g.lazy, ru.g.thr, ru.g.random
-	visits := int64(len(vis))
+	visits := int64(w.steps + 1)
 	ones := int64(0)
 	s := r.state
-	for k := int64(0); k < m; k++ {
-		if lazy {
-			var x uint64
-			if s, x = next(s); x < thr {
-				var c uint64
-				s, c = below(s, w.n)
-				put(L, out, k, c, L[c])
-				ones++
-				continue
+	if w.pipelined() {
+		blk := w.newBlock()
+		B, K := int64(len(blk.one)), w.steps+1
+		for k0 := int64(0); k0 < m; k0 += B {
+			nb := int(min(B, m-k0))
+			s = w.draw(s, blk, nb, lazy, thr, random)
+			w.walks(L, blk, nb)
+			for b := range nb {
+				vis := blk.vis[b*K : b*K+K]
+				c, l := uint64(vis[0]), L[vis[0]]
+				if blk.one[b] {
+					ones++
+				} else {
+					c, l = leastVisited(L, vis, random, blk.word[b])
+				}
+				put(L, out, k0+int64(b), c, l)
 			}
 		}
-		s = w.walk(s, vis)
-		var x uint64
-		if random {
-			s, x = next(s)
+	} else {
+		vis := make([]uint32, visits)
+		for k := int64(0); k < m; k++ {
+			if lazy {
+				var x uint64
+				if s, x = next(s); x < thr {
+					var c uint64
+					s, c = below(s, w.n)
+					put(L, out, k, c, L[c])
+					ones++
+					continue
+				}
+			}
+			s = w.walk(s, vis)
+			var x uint64
+			if random {
+				s, x = next(s)
+			}
+			c, l := leastVisited(L, vis, random, x)
+			put(L, out, k, c, l)
 		}
-		c, l := leastVisited(L, vis, random, x)
-		put(L, out, k, c, l)
 	}
 	r.state = s
 	st := Stats{Probes: ones + (m-ones)*visits}
@@ -256,19 +372,38 @@ type walkPairRule struct {
 
 func (g walkPairRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	w := g.w
-	vis := make([]uint32, w.steps+1)
 	s := r.state
 	thr := g.ru.thr
-	for k := int64(0); k < m; k++ {
-		s = w.walk(s, vis)
-		a, b := uint64(vis[0]), uint64(vis[len(vis)-1])
-		var x uint64
-		s, x = next(s)
-		c, l := a, L[a]
-		if x>>1 < pickIn(thr, uint64(l), uint64(L[b])) {
-			c, l = b, L[b]
+	K := w.steps + 1
+	if w.pipelined() {
+		blk := w.newBlock()
+		B := int64(len(blk.one))
+		for k0 := int64(0); k0 < m; k0 += B {
+			nb := int(min(B, m-k0))
+			s = w.draw(s, blk, nb, false, 0, true)
+			w.walks(L, blk, nb)
+			for i := range nb {
+				a, b := uint64(blk.vis[i*K]), uint64(blk.vis[i*K+K-1])
+				c, l := a, L[a]
+				if blk.word[i]>>1 < pickIn(thr, uint64(l), uint64(L[b])) {
+					c, l = b, L[b]
+				}
+				put(L, out, k0+int64(i), c, l)
+			}
 		}
-		put(L, out, k, c, l)
+	} else {
+		vis := make([]uint32, K)
+		for k := int64(0); k < m; k++ {
+			s = w.walk(s, vis)
+			a, b := uint64(vis[0]), uint64(vis[K-1])
+			var x uint64
+			s, x = next(s)
+			c, l := a, L[a]
+			if x>>1 < pickIn(thr, uint64(l), uint64(L[b])) {
+				c, l = b, L[b]
+			}
+			put(L, out, k, c, l)
+		}
 	}
 	r.state = s
 	return Stats{Probes: 2 * m, MaxProbes: min(m, 1) * 2}

@@ -1,6 +1,7 @@
 package alloc
 
 import (
+	"context"
 	"maps"
 	"math"
 	"math/big"
@@ -89,44 +90,48 @@ func refLeast(L []uint32, vis []uint64, random bool, w uint64) uint64 {
 	return ties[k.Rsh(k, 64).Uint64()]
 }
 
-// refWalkPlace places m balls of p, a graph process or a two-sample rule
-// with walk sampling, by the plain definition.
-func refWalkPlace(t *testing.T, p Process, L []uint32, m int64, r *Rand) {
+// refWalkChoose returns the bin ball of p, a graph process or a
+// two-sample rule with walk sampling, goes to by the plain definition,
+// reading the loads L.
+func refWalkChoose(t *testing.T, p Process, L []uint32, r *Rand) uint64 {
 	t.Helper()
 	n := len(L)
-	for range m {
-		switch p := p.(type) {
-		case Graphical:
-			l, _ := p.Sample.Walk()
-			if p.OneMinusBeta > 0 && r.Uint64() < uint64(math.Ldexp(p.OneMinusBeta, 64)) {
-				L[r.Uint64n(uint64(n))]++ // one-choice: the walk's start, no walk
-				continue
-			}
-			vis := refWalk(t, p.G, n, l, r)
-			random := p.Ties != TiesLeft
-			var w uint64
-			if random {
-				w = r.Uint64()
-			}
-			L[refLeast(L, vis, random, w)]++
-		case GBounded:
-			l, _ := p.Sample.Walk()
-			vis := refWalk(t, p.Graph, n, l, r)
-			a, b := vis[0], vis[l]
-			w := r.Uint64()
-			// g-bounded: outside g the lesser; inside, the heavier; at 0 a
-			// fair choice by the word's top bit (P(b) = 1/2).
-			d := int64(L[a]) - int64(L[b])
-			toB := d > int64(p.G) || (d < 0 && d >= -int64(p.G)) || (d == 0 && w>>63 == 0)
-			if toB {
-				a = b
-			}
-			L[a]++
+	switch p := p.(type) {
+	case Graphical:
+		l, _ := p.Sample.Walk()
+		if p.OneMinusBeta > 0 && r.Uint64() < uint64(math.Ldexp(p.OneMinusBeta, 64)) {
+			return r.Uint64n(uint64(n)) // one-choice: the walk's start, no walk
 		}
+		vis := refWalk(t, p.G, n, l, r)
+		random := p.Ties != TiesLeft
+		var w uint64
+		if random {
+			w = r.Uint64()
+		}
+		return refLeast(L, vis, random, w)
+	case GBounded:
+		l, _ := p.Sample.Walk()
+		vis := refWalk(t, p.Graph, n, l, r)
+		a, b := vis[0], vis[l]
+		w := r.Uint64()
+		// g-bounded: outside g the lesser; inside, the heavier; at 0 a
+		// fair choice by the word's top bit (P(b) = 1/2).
+		d := int64(L[a]) - int64(L[b])
+		if d > int64(p.G) || (d < 0 && d >= -int64(p.G)) || (d == 0 && w>>63 == 0) {
+			return b
+		}
+		return a
 	}
+	t.Fatalf("no walk reference for %T", p)
+	return 0
 }
 
-func TestWalkReference(t *testing.T) {
+// walkCases are the reference cases of walk sampling.
+func walkCases(t *testing.T) []struct {
+	name string
+	n    int
+	p    Process
+} {
 	reg, _, err := graphgen.RandomRegular(500, 6, rand.NewPCG(3, 4))
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +141,7 @@ func TestWalkReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := []struct {
+	return []struct {
 		name string
 		n    int
 		p    Process
@@ -161,7 +166,10 @@ func TestWalkReference(t *testing.T) {
 		{"g-bounded/uniform/len=1", 60, GBounded{G: 2, Sample: SampleWalk(1)}},
 		{"g-bounded/uniform/len=6", 60, GBounded{G: 1, Sample: SampleWalk(6)}},
 	}
-	for _, tc := range cases {
+}
+
+func TestWalkReference(t *testing.T) {
+	for _, tc := range walkCases(t) {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := tc.p.Check(tc.n); err != nil {
 				t.Fatal(err)
@@ -172,7 +180,10 @@ func TestWalkReference(t *testing.T) {
 				tc.p.Place(bins, m/3, r)
 				tc.p.Place(bins, m-m/3, r)
 				ref := make([]uint32, tc.n)
-				refWalkPlace(t, tc.p, ref, m, NewRand(42))
+				rr := NewRand(42)
+				for range m {
+					ref[refWalkChoose(t, tc.p, ref, rr)]++
+				}
 				if !slices.Equal(bins.Loads(), ref) {
 					t.Fatalf("m=%d: fast loop and reference differ", m)
 				}
@@ -186,6 +197,36 @@ func TestWalkReference(t *testing.T) {
 // sampling draws them on a graph of minimum degree 2, so the loads are
 // those of vertex sampling, ball for ball; with len=2 they are not
 // (negative control).
+// TestWalkBatches: in batches (each ball reading the loads at the start of
+// its batch) every walk case matches the reference choosing from a
+// snapshot of the loads, and a batch of one ball is the sequential process.
+func TestWalkBatches(t *testing.T) {
+	for _, tc := range walkCases(t) {
+		n := int64(tc.n)
+		m := 3*n + 5
+		for _, batch := range []int64{1, 7, n + 3} {
+			var got []uint32
+			c := Config{Process: tc.p, N: tc.n, M: m, Seed: 9, Batch: batch,
+				Loads: func(_ int, L []uint32) { got = slices.Clone(L) }}
+			if _, err := c.Trial(context.Background(), 1, NewBins(tc.n)); err != nil {
+				t.Fatal(err)
+			}
+			r := TrialRand(9, 1)
+			L := make([]uint32, tc.n)
+			var snap []uint32
+			for k := range m {
+				if k%batch == 0 {
+					snap = slices.Clone(L)
+				}
+				L[refWalkChoose(t, tc.p, snap, r)]++
+			}
+			if !slices.Equal(got, L) {
+				t.Errorf("%s, batch %d: loads differ from the snapshot reference", tc.name, batch)
+			}
+		}
+	}
+}
+
 func TestWalkOneStepIsVertexSampling(t *testing.T) {
 	g, _, err := graphgen.RandomRegular(400, 5, rand.NewPCG(8, 9))
 	if err != nil {
