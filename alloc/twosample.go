@@ -179,9 +179,10 @@ func newTwoRule(kind ruleKind, g int, sigma float64, left bool) *twoRule {
 }
 
 // pairCandidates is the candidates of the two-sample rules' descriptors:
-// on the complete graph two uniform bins, not an edge.
+// on the complete graph two uniform bins, not an edge (under walk sampling
+// the walk's ends: the sampling rule names them).
 func pairCandidates(p Params) string {
-	if onComplete(p) {
+	if _, walk := p.Sample.Walk(); onComplete(p) && !walk {
 		return "two uniform bins"
 	}
 	return ""

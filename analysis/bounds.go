@@ -450,7 +450,7 @@ func (e *boundEnv) finish(b Bound) Bound {
 // notForWalks marks a statement about candidates drawn as an edge or a
 // vertex and a neighbour as not applying under walk sampling.
 func (e *boundEnv) notForWalks(b Bound) Bound {
-	why := fmt.Sprintf("stated for candidates drawn as an edge or a vertex and a neighbour; here they come from a non-backtracking walk (%s: the graph process takes the least loaded visited vertex, a two-sample rule the walk's two ends). graphalloc states no bound for walk sampling: [Pou19]'s need girth ω(ℓ), see docs/theory.md", e.q.Sample)
+	why := fmt.Sprintf("stated for candidates drawn as an edge or a vertex and a neighbour; here they come from a non-backtracking walk (%s: its least loaded visited vertex, or for a two-sample rule its two ends); graphalloc states no bound for walk sampling ([Pou19] needs girth ω(ℓ), see docs/theory.md)", e.q.Sample)
 	if b.Applies {
 		b.Applies, b.Reason = false, why
 	} else {
