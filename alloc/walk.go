@@ -83,10 +83,14 @@ func (s Sampling) Walk() (int, bool) {
 }
 
 // checkWalk requires a graph walk sampling runs on: a CSR graph or the
-// complete graph.
+// complete graph, with at most 2^32 vertices (a walk holds its vertices as
+// uint32).
 func checkWalk(name string, g graphgen.Graph) error {
 	switch g.(type) {
 	case *graphgen.CSR, graphgen.Complete:
+		if uint64(g.Order()) > 1<<32 {
+			return fmt.Errorf("alloc: %s with walk sampling needs at most 2^32 vertices, got n=%d", name, g.Order())
+		}
 		return nil
 	}
 	return fmt.Errorf("alloc: %s with walk sampling runs on graphs read or generated as CSR and on the complete graph, not on %T", name, g)

@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/graphalloc/graphalloc/graphgen"
@@ -249,6 +250,20 @@ func TestWalkOneStepIsVertexSampling(t *testing.T) {
 		if got := loads(p(SampleWalk(2))); slices.Equal(got, vertex) {
 			t.Errorf("%s: walk:len=2 equals vertex sampling (negative control)", p(SampleVertex).Name())
 		}
+	}
+}
+
+func TestWalkCheck(t *testing.T) {
+	big := graphgen.Complete(1<<32 + 1)
+	if err := (Graphical{G: big, Sample: SampleWalk(2)}).Check(1<<32 + 1); err == nil {
+		t.Error("walk sampling on K_n with n > 2^32 accepted")
+	}
+	circ, err := graphgen.NewCirculant(10, []int{1, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (GBounded{Graph: circ, Sample: SampleWalk(2)}).Check(10); err == nil || !strings.Contains(err.Error(), "CSR") {
+		t.Errorf("walk sampling on a circulant: %v", err)
 	}
 }
 
