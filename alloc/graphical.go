@@ -72,7 +72,9 @@ func ParseSampling(s string) (Sampling, error) {
 //
 // Ties: TiesRandom (the default) gives a tied ball to either endpoint with
 // probability 1/2; TiesLeft gives it to the endpoint with the smaller id for
-// SampleEdge, to the sampled vertex u for SampleVertex.
+// SampleEdge, to the sampled vertex u for SampleVertex. Under SampleWalk
+// the tie is among the visited vertices: uniform among the distinct tied
+// ones, or under TiesLeft the first visited.
 //
 // Graphical (1+β) [PTW15]: with OneMinusBeta = 1 − β > 0, each ball draws
 // its edge as above and, with probability β, goes to the lesser loaded end;
