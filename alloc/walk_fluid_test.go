@@ -207,7 +207,11 @@ func TestWalkLongerIsBetter(t *testing.T) {
 	improved := func(short, long [][]float64) (bool, string) {
 		ok := true
 		msg := ""
-		for i, name := range map[int]string{2: "s_2", levels: "max"} {
+		for _, lv := range []struct {
+			i    int
+			name string
+		}{{2, "s_2"}, {levels, "max"}} {
+			i, name := lv.i, lv.name
 			ms, ss := meanSE(short, i)
 			ml, sl := meanSE(long, i)
 			q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(trials - 1)}.Quantile(1 - 1e-6/2)
