@@ -80,9 +80,13 @@ func BenchmarkPlace(b *testing.B) {
 		{"memory/d=2/K=1", func(int, int) Process { return Memory{D: 2, K: 1} }, all},
 		{"kd-choice/k=1/d=2", func(int, int) Process { return KD{D: 2, K: 1} }, all},
 		{"kd-choice/k=2/d=4", func(int, int) Process { return KD{D: 4, K: 2} }, all},
-		// Walk sampling (a plain loop): against graph/regular16/edge.
+		// Walk sampling (Pourmiri's process; a two-sample rule on the
+		// walk's ends): against graph/regular16/vertex (len=1 has the
+		// same candidates).
+		{"graph/regular16/walk:len=1", func(_, lg int) Process { return Graphical{G: regular16(lg), Sample: SampleWalk(1)} }, []int{12, 20}},
 		{"graph/regular16/walk:len=4", func(_, lg int) Process { return Graphical{G: regular16(lg), Sample: SampleWalk(4)} }, []int{12, 20}},
-		{"graph/regular16/walk:len=0", func(_, lg int) Process { return Graphical{G: regular16(lg), Sample: SampleWalk(0)} }, []int{12, 20}},
+		{"graph/regular16/walk:len=16", func(_, lg int) Process { return Graphical{G: regular16(lg), Sample: SampleWalk(16)} }, []int{12, 20}},
+		{"g-bounded/g=2/regular16/walk:len=16", func(_, lg int) Process { return GBounded{G: 2, Graph: regular16(lg), Sample: SampleWalk(16)} }, []int{12, 20}},
 		// The thinning family: one probe a ball, a second on rejection
 		// (against one-choice and greedy/d=2), or one probe a step.
 		{"mean-thinning", func(int, int) Process { return MeanThinning{} }, all},

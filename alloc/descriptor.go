@@ -286,9 +286,10 @@ func (d *Descriptor) MeanField(p Params) (MeanField, bool) {
 }
 
 // Candidates says, for labels, how a graph process draws its candidates
-// with p: "edge sampling" or "vertex sampling" (Params.Sample), or for the
-// two-sample rules on the complete graph "two uniform bins" (with
-// replacement, not an edge).
+// with p: "edge sampling", "vertex sampling" or "walk:len=L sampling"
+// (Params.Sample), or for the two-sample rules on the complete graph
+// under edge or vertex sampling "two uniform bins" (with replacement, not
+// an edge).
 // Label is the process's label with parameters p, the String of the rule
 // ("Greedy[2]", "(1+β), β = 0.3", "g-bounded, g = 2"), or for a graph
 // process without parameters besides its graph, its name; graphical

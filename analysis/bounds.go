@@ -233,7 +233,7 @@ type Query struct {
 	EdgeConnectivity float64 // k, 0 if unknown (k = Δ is inferred for vertex-transitive families and random regular graphs)
 	Core             float64 // nonregular: vertices c in the dense core, 0 if unknown
 	CoreFraction     float64 // nonregular: fraction f of the edges with both ends in the core, 0 if unknown
-	Sample           string  // "edge" (uniform edge), "vertex" (uniform vertex, then neighbour) or "walk:len=L" (ends of two random walks); "" means edge
+	Sample           string  // "edge" (uniform edge), "vertex" (uniform vertex, then neighbour) or "walk:len=L" (a non-backtracking walk of L steps from a uniform vertex); "" means edge
 	Ties             string  // the tie rule the process uses: "random" or "left"; "" means random (local search's O(1) bound needs random ties)
 
 	// Weighted balls ("weighted").
@@ -349,6 +349,7 @@ func (q Query) weights() (alloc.WeightDist, error) {
 //	[LS22b]  Los, Sauerwald, Balanced allocations in batches: simplified and generalized, SPAA 2022
 //	[LS23]   Los, Sauerwald, Balanced allocations in batches: the tower of two choices, SPAA 2023
 //	[LS22]   Los, Sauerwald, Balanced allocations with the choice of noise, PODC 2022; J. ACM 2023
+//	[Pou19]  Pourmiri, Balanced allocation on graphs: a random walk approach, RSA 2019 (named, not evaluated: see notForWalks)
 //	[PTW15]  Peres, Talwar, Wieder, Graphical balanced allocations and the (1+β)-choice process, RSA 2015
 //	[RS98]   Raab, Steger, "Balls into bins" — a simple and tight analysis, RANDOM 1998
 //	[TW07]   Talwar, Wieder, Balanced allocations: the weighted case, STOC 2007
@@ -449,7 +450,7 @@ func (e *boundEnv) finish(b Bound) Bound {
 // notForWalks marks a statement about candidates drawn as an edge or a
 // vertex and a neighbour as not applying under walk sampling.
 func (e *boundEnv) notForWalks(b Bound) Bound {
-	why := fmt.Sprintf("stated for candidates drawn as an edge or a vertex and a neighbour; here each is the end of a random walk (%s; graphalloc states no bound for walk sampling, see docs/theory.md)", e.q.Sample)
+	why := fmt.Sprintf("stated for candidates drawn as an edge or a vertex and a neighbour; here they come from a non-backtracking walk (%s: its least loaded visited vertex, or for a two-sample rule its two ends); graphalloc states no bound for walk sampling ([Pou19] needs girth ω(ℓ), see docs/theory.md)", e.q.Sample)
 	if b.Applies {
 		b.Applies, b.Reason = false, why
 	} else {
