@@ -1,0 +1,288 @@
+package alloc
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"runtime"
+)
+
+// Quantile is the Quantile(δ) process of Los and Sauerwald [LS22] (see also
+// [LSS22]), a member of the thinning family (thinning.go): each ball
+// samples a uniform bin i; if i is among the k = ⌊δn⌋ heaviest bins (its
+// rank, heaviest first, is at most δn), a second uniform bin j, drawn with
+// replacement and whatever its load, takes the ball; otherwise i takes it.
+// It is the two-sample process that asks each first bin a single binary
+// question, "is your load at least the δ-quantile?" (δ = 1/2: the median).
+// A ball reads one bin, or two when i is heavy: with probability exactly
+// k/n whatever the loads, so Probes − m is Binomial(m, k/n) and a ball
+// costs 1 + k/n probes on average.
+//
+// Ties. Bins of equal load have no rank order of their own; [LS22] order
+// them arbitrarily. Here the heavy bins are the bins above the boundary
+// load q (the load of the k-th heaviest bin) and, of the c_q bins at q,
+// each is heavy with probability (k − a)/c_q, a the number of bins above
+// q, decided afresh for every ball: ties broken uniformly at random. The
+// law of the sorted load vector is the same for every tie rule that makes
+// exactly k bins heavy (a ball's first bin lands at load l and is kept with
+// a probability that depends only on the counts), so this is no choice
+// that changes a statistic; it makes the rule exchangeable, which lets
+// the level engine run it (ranks u < k are the heavy ones there).
+//
+// Bounds. The allocation vector (the probability that the bin of rank r
+// gets the ball) is δ/n on the k heaviest ranks and (1 + δ)/n on the others
+// when δn is whole: the ball prefers the light bins by a constant factor,
+// and the exponential potential of Peres, Talwar and Wieder [PTW15] gives
+// gap O(log n) w.h.p. for every m and every constant δ [PTW15; LSS22].
+// Quantile(δ) is a two-thinning rule, so at m = Θ(n) no setting of δ keeps
+// the maximum load below (1 − o(1))·√(8 ln n / ln ln n) [FG21]; and as a
+// process asking one binary question per bin its gap is at least
+// Ω(√log n) at some m = Θ(n √log n) [LS22]. docs/theory.md (section
+// Quantile) has the fluid limit, t in balls per bin:
+//
+//	ds_i/dt = δ·(s_{i−1} − s_i) + (s_{i−1} − max(s_i, δ))⁺.
+//
+// [LS22] D. Los, T. Sauerwald. Balanced allocations with incomplete
+// information: the power of two queries. ITCS 2022.
+// [PTW15] Y. Peres, K. Talwar, U. Wieder. Graphical balanced allocations and
+// the (1 + β)-choice process. Random Struct. Algorithms 47(4), 2015.
+//
+// The δ-quantile per ball. The loop keeps, beside the loads, q, a, and the
+// number of bins at each load from q to the maximum (a few levels: the
+// loads above the quantile span O(log n)). A ball raises one bin by one,
+// which changes these in O(1): a bin reaching q+1 from q raises a, and
+// when a reaches k the boundary moves up one level. The loads are never
+// sorted. The summary lives in the Bins from one call of Place to the
+// next (Place rebuilds it, in O(n + spread), when the Bins was changed by
+// anything else), and in the rule of a batched trial (see batch.go).
+//
+// Randomness: every ball draws i, j, and the tie draw w ∈ [0, c_q), in this
+// order, whatever the loads (the loop has no unpredictable branch on its
+// draws). i is heavy iff (x_i, −w) is lexicographically above (q, −(k−a)),
+// one comparison of the 64-bit key x_i·2^32 + (2^32−1−w).
+type Quantile struct {
+	Delta float64 // δ, 0 < δ < 1
+}
+
+var _ Process = Quantile{}
+
+var quantileDescriptor = Descriptor{
+	Name:     "quantile",
+	Synopsis: "Quantile(δ): a uniform bin outside the ⌊δn⌋ heaviest takes the ball, else a second uniform bin (--delta)",
+	Uses:     ParamDelta,
+	D:        2,
+	Family:   FamilyQuantile,
+	BinBytes: 4,
+	levels:   always,
+	meanField: func(p Params) (MeanField, bool) {
+		return MeanField{Family: FamilyQuantile, D: 2, Delta: p.Delta}, true
+	},
+	build: func(p Params) Rule { return Quantile{Delta: p.Delta} },
+}
+
+// Name returns the command-line name, "quantile".
+func (Quantile) Name() string { return quantileDescriptor.Name }
+
+// String returns "Quantile, δ = D".
+func (p Quantile) String() string { return fmt.Sprintf("Quantile, δ = %g", p.Delta) }
+
+// Check requires n ≥ 1 and 0 < δ < 1.
+func (p Quantile) Check(n int) error {
+	if !(p.Delta > 0 && p.Delta < 1) {
+		return fmt.Errorf("alloc: %s needs a quantile 0 < delta < 1, got delta=%g", p.Name(), p.Delta)
+	}
+	return checkBins(p.Name(), n)
+}
+
+// Heavy returns k = ⌊δn⌋, the number of bins that reject a ball, computed
+// exactly from the float64 δ.
+func (p Quantile) Heavy(n int) uint64 {
+	f := new(big.Float).SetPrec(128).SetFloat64(p.Delta)
+	f.Mul(f, new(big.Float).SetPrec(128).SetInt64(int64(n)))
+	k, _ := f.Uint64() // truncates: the floor of a non-negative product
+	return k
+}
+
+// Place throws m balls: one probe, two when the first bin is heavy.
+func (p Quantile) Place(b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
+	L := b.wide()
+	k := p.Heavy(len(L))
+	st := b.quant
+	if st == nil || st.k != k || st.balls != b.balls {
+		st = newQuantState(L, k)
+		b.quant = st
+	}
+	second := st.run(L, m, nil, r)
+	b.balls += m
+	st.balls = b.balls
+	runtime.KeepAlive(b) // L may be mapped memory
+	return thinStats(m, second)
+}
+
+func (p Quantile) rule(n int) rule { return &quantRule{k: p.Heavy(n)} }
+
+// quantState is the summary of the loads that Quantile keeps: k heavy
+// bins, q the load of the k-th heaviest, a < k ≤ a + c[0] the bins above
+// q, and c[l−q] the bins at load l for q ≤ l ≤ the maximum; cut is the
+// key x·2^32 + (2^32−1−w) above which a first bin is heavy (see Quantile).
+// With k = 0 no bin is heavy: q is the largest uint32, above every load,
+// and c = [1] (the bound of the tie draw). balls is the Bins's ball count
+// the summary describes.
+type quantState struct {
+	k, a  uint64
+	q     uint32
+	c     []uint64
+	cut   uint64
+	balls int64
+}
+
+// newQuantState builds the summary of the loads L for k heavy bins, in
+// O(n + max − min).
+func newQuantState(L []uint32, k uint64) *quantState {
+	st := &quantState{k: k, q: math.MaxUint32, c: []uint64{1}}
+	if k > 0 {
+		lo, hi := L[0], L[0]
+		for _, l := range L {
+			lo, hi = min(lo, l), max(hi, l)
+		}
+		h := make([]uint64, hi-lo+1)
+		for _, l := range L {
+			h[l-lo]++
+		}
+		var above uint64
+		for d := len(h) - 1; ; d-- {
+			if above+h[d] >= k {
+				st.q, st.a, st.c = lo+uint32(d), above, h[d:]
+				break
+			}
+			above += h[d]
+		}
+	}
+	st.setCut()
+	return st
+}
+
+func (st *quantState) setCut() { st.cut = uint64(st.q)<<32 | (1<<32 - 1 - (st.k - st.a)) }
+
+// run makes the draws of m balls and chooses each ball's bin from the
+// loads L, which st describes; with out == nil each ball raises its bin
+// and st follows, else ball k's bin goes to out[k] and L and st stay as
+// they are (a batch). It returns the number of balls whose first bin was
+// heavy.
+func (st *quantState) run(L []uint32, m int64, out []uint32, r *Rand) (second int64) {
+	n := uint64(len(L))
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		var i, j, w uint64
+		s, i = below(s, n)
+		s, j = below(s, n)
+		s, w = below(s, st.c[0])
+		// Written for conditional moves: the test is unpredictable.
+		var rej int64
+		if uint64(L[i])<<32|(1<<32-1-w) > st.cut {
+			rej = 1
+		}
+		c := i
+		if rej != 0 {
+			c = j
+		}
+		second += rej
+		if out != nil {
+			out[k] = uint32(c)
+			continue
+		}
+		l := L[c]
+		L[c] = l + 1
+		if l+1 >= st.q {
+			st.raise(l)
+		}
+	}
+	r.state = s
+	return second
+}
+
+// raise records that a bin went from load l ≥ q−1 to l+1.
+func (st *quantState) raise(l uint32) {
+	d := int(l + 1 - st.q)
+	if d == len(st.c) {
+		st.c = append(st.c, 0) // a new maximum
+	}
+	st.c[d]++
+	if d == 0 {
+		return // from q−1 to q
+	}
+	st.c[d-1]--
+	if d == 1 { // from q to q+1: one more bin above q
+		st.a++
+		if st.a == st.k {
+			// The k-th heaviest bin now holds q+1 (c[1] ≥ 1 holds
+			// this one): the boundary moves up a level.
+			st.c = st.c[1:]
+			st.q++
+			st.a -= st.c[0]
+		}
+		st.setCut()
+	}
+}
+
+// quantRule is Quantile as a rule (batch.go). Its summary is built from
+// the loads at its first run; in batches the driver adds each batch
+// through addBalls, or after adding it per bin calls resync, so that the
+// summary follows the loads at O(1) a ball.
+type quantRule struct {
+	k  uint64
+	st *quantState
+}
+
+func (g *quantRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	if g.st == nil {
+		g.st = newQuantState(L, g.k)
+	}
+	return thinStats(m, g.st.run(L, m, out, r))
+}
+
+// addBalls raises L[c] by one for each c of bins, in order.
+func (g *quantRule) addBalls(L []uint32, bins []uint32) {
+	if g.st == nil {
+		g.st = newQuantState(L, g.k)
+	}
+	for _, c := range bins {
+		l := L[c]
+		L[c] = l + 1
+		if l+1 >= g.st.q {
+			g.st.raise(l)
+		}
+	}
+}
+
+// resync rebuilds the summary from L.
+func (g *quantRule) resync(L []uint32) { g.st = newQuantState(L, g.k) }
+
+// levelsQuantile is Quantile(δ) on the level engine: the first rank u is
+// heavy iff u < k (ranks count from the heaviest bin), and a heavy first
+// rank gives way to the second, v. No tie draw: a rank is not a bin (the
+// per-bin loop's third draw has no counterpart). It returns the number of
+// balls whose first rank was heavy.
+func levelsQuantile(h *tails, m int64, k uint64, r *Rand) (second int64) {
+	n := h.n
+	s := r.state
+	for t := int64(0); t < m; t++ {
+		var u, v uint64
+		s, u = below(s, n)
+		s, v = below(s, n)
+		var rej int64
+		if u < k {
+			rej = 1
+		}
+		if rej != 0 {
+			u = v
+		}
+		second += rej
+		h.raise(h.level(u))
+	}
+	r.state = s
+	return second
+}
