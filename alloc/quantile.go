@@ -7,7 +7,7 @@ import (
 	"runtime"
 )
 
-// Quantile is the Quantile(δ) process of Los and Sauerwald [LS22] (see also
+// Quantile is the Quantile(δ) process of Los and Sauerwald [LS22c] (see also
 // [LSS22]), a member of the thinning family (thinning.go): each ball
 // samples a uniform bin i; if i is among the k = ⌊δn⌋ heaviest bins (its
 // rank, heaviest first, is at most δn), a second uniform bin j, drawn with
@@ -18,7 +18,7 @@ import (
 // k/n whatever the loads, so Probes − m is Binomial(m, k/n) and a ball
 // costs 1 + k/n probes on average.
 //
-// Ties. Bins of equal load have no rank order of their own; [LS22] order
+// Ties. Bins of equal load have no rank order of their own; [LS22c] order
 // them arbitrarily. Here the heavy bins are the bins above the boundary
 // load q (the load of the k-th heaviest bin) and, of the c_q bins at q,
 // each is heavy with probability (k − a)/c_q, a the number of bins above
@@ -37,12 +37,12 @@ import (
 // Quantile(δ) is a two-thinning rule, so at m = Θ(n) no setting of δ keeps
 // the maximum load below (1 − o(1))·√(8 ln n / ln ln n) [FG21]; and as a
 // process asking one binary question per bin its gap is at least
-// Ω(√log n) at some m = Θ(n √log n) [LS22]. docs/theory.md (section
+// Ω(√log n) at some m = Θ(n √log n) [LS22c]. docs/theory.md (section
 // Quantile) has the fluid limit, t in balls per bin:
 //
 //	ds_i/dt = δ·(s_{i−1} − s_i) + (s_{i−1} − max(s_i, δ))⁺.
 //
-// [LS22] D. Los, T. Sauerwald. Balanced allocations with incomplete
+// [LS22c] D. Los, T. Sauerwald. Balanced allocations with incomplete
 // information: the power of two queries. ITCS 2022.
 // [PTW15] Y. Peres, K. Talwar, U. Wieder. Graphical balanced allocations and
 // the (1 + β)-choice process. Random Struct. Algorithms 47(4), 2015.
