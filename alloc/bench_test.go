@@ -89,6 +89,9 @@ func BenchmarkPlace(b *testing.B) {
 		{"threshold/L=2", func(int, int) Process { return Threshold{L: 2} }, all},
 		{"twinning", func(int, int) Process { return Twinning{} }, all},
 		{"packing", func(int, int) Process { return Packing{} }, all},
+		// Quantile(δ): three draws a ball and the level counts above
+		// the δ-quantile kept per ball.
+		{"quantile/delta=0.5", func(int, int) Process { return Quantile{Delta: 0.5} }, all},
 	}
 	for _, c := range cases {
 		for _, lg := range c.lgs {

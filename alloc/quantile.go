@@ -7,22 +7,23 @@ import (
 	"runtime"
 )
 
-// Quantile is the Quantile(δ) process of Los and Sauerwald [LS22c] (see also
-// [LSS22]), a member of the thinning family (thinning.go): each ball
-// samples a uniform bin i; if i is among the k = ⌊δn⌋ heaviest bins (its
-// rank, heaviest first, is at most δn), a second uniform bin j, drawn with
-// replacement and whatever its load, takes the ball; otherwise i takes it.
+// Quantile is the Quantile(δ) process of Los and Sauerwald [LS22c], a
+// member of the thinning family (thinning.go): each ball samples a uniform
+// bin i; if i is among the k = ⌊δn⌋ heaviest bins (its rank, heaviest
+// first, is at most δn), a second uniform bin j, drawn with replacement and
+// whatever its load, takes the ball; otherwise i takes it.
 // It is the two-sample process that asks each first bin a single binary
 // question, "is your load at least the δ-quantile?" (δ = 1/2: the median).
 // A ball reads one bin, or two when i is heavy: with probability exactly
 // k/n whatever the loads, so Probes − m is Binomial(m, k/n) and a ball
 // costs 1 + k/n probes on average.
 //
-// Ties. Bins of equal load have no rank order of their own; [LS22c] order
-// them arbitrarily. Here the heavy bins are the bins above the boundary
-// load q (the load of the k-th heaviest bin) and, of the c_q bins at q,
-// each is heavy with probability (k − a)/c_q, a the number of bins above
-// q, decided afresh for every ball: ties broken uniformly at random. The
+// Ties. Bins of equal load have no rank order of their own, and the cut at
+// rank k may fall inside a load. Here the heavy bins are the bins above
+// the boundary load q (the load of the k-th heaviest bin) and, of the c_q
+// bins at q, each is heavy with probability (k − a)/c_q, a the number of
+// bins above q, decided afresh for every ball: ties broken uniformly at
+// random. The
 // law of the sorted load vector is the same for every tie rule that makes
 // exactly k bins heavy (a ball's first bin lands at load l and is kept with
 // a probability that depends only on the counts), so this is no choice
@@ -30,12 +31,13 @@ import (
 // the level engine run it (ranks u < k are the heavy ones there).
 //
 // Bounds. The allocation vector (the probability that the bin of rank r
-// gets the ball) is δ/n on the k heaviest ranks and (1 + δ)/n on the others
-// when δn is whole: the ball prefers the light bins by a constant factor,
-// and the exponential potential of Peres, Talwar and Wieder [PTW15] gives
-// gap O(log n) w.h.p. for every m and every constant δ [PTW15; LSS22].
-// Quantile(δ) is a two-thinning rule, so at m = Θ(n) no setting of δ keeps
-// the maximum load below (1 − o(1))·√(8 ln n / ln ln n) [FG21]; and as a
+// gets the ball) is δ'/n on the k heaviest ranks and (1 + δ')/n on the
+// others, δ' = k/n, whatever the loads: for 1/3 ≤ δ' ≤ 2/3 it meets the
+// condition of Peres, Talwar and Wieder's theorem [PTW15], whose
+// exponential potential gives gap O(log n) w.h.p. for every m (other δ
+// are not covered by that statement as made there). Quantile(δ) is a
+// two-thinning rule, so at m = Θ(n) no setting of δ keeps the maximum
+// load below (1 − o(1))·√(8 ln n / ln ln n) [FG21]; and as a
 // process asking one binary question per bin its gap is at least
 // Ω(√log n) at some m = Θ(n √log n) [LS22c]. docs/theory.md (section
 // Quantile) has the fluid limit, t in balls per bin:
@@ -48,13 +50,17 @@ import (
 // the (1 + β)-choice process. Random Struct. Algorithms 47(4), 2015.
 //
 // The δ-quantile per ball. The loop keeps, beside the loads, q, a, and the
-// number of bins at each load from q to the maximum (a few levels: the
-// loads above the quantile span O(log n)). A ball raises one bin by one,
-// which changes these in O(1): a bin reaching q+1 from q raises a, and
-// when a reaches k the boundary moves up one level. The loads are never
-// sorted. The summary lives in the Bins from one call of Place to the
-// next (Place rebuilds it, in O(n + spread), when the Bins was changed by
-// anything else), and in the rule of a batched trial (see batch.go).
+// number of bins at each load from the least to the greatest (the loads
+// span O(log n) levels for 1/3 ≤ δ ≤ 2/3, by the bound above). A ball raises
+// one bin by one, which changes these in O(1): one count moves up a level,
+// a bin leaving q raises a, and when a reaches k the boundary moves up one
+// level. The loads are never sorted. The summary lives in the Bins from
+// one call of Place to the next (Place rebuilds it, in O(n + spread), when
+// the Bins was changed by anything else), and in the rule of a batched
+// trial (see batch.go). Cost: every ball's decision reads the boundary
+// the previous ball may have moved, which waits for that ball's load to be
+// read, so the loop does not overlap the cache misses of consecutive balls
+// as Mean-Thinning's does (BENCHMARKS.md).
 //
 // Randomness: every ball draws i, j, and the tie draw w ∈ [0, c_q), in this
 // order, whatever the loads (the loop has no unpredictable branch on its
@@ -124,48 +130,93 @@ func (p Quantile) Place(b *Bins, m int64, r *Rand) Stats {
 
 func (p Quantile) rule(n int) rule { return &quantRule{k: p.Heavy(n)} }
 
-// quantState is the summary of the loads that Quantile keeps: k heavy
-// bins, q the load of the k-th heaviest, a < k ≤ a + c[0] the bins above
-// q, and c[l−q] the bins at load l for q ≤ l ≤ the maximum; cut is the
-// key x·2^32 + (2^32−1−w) above which a first bin is heavy (see Quantile).
-// With k = 0 no bin is heavy: q is the largest uint32, above every load,
-// and c = [1] (the bound of the tie draw). balls is the Bins's ball count
-// the summary describes.
+// quantState is the summary of the loads that Quantile keeps: c[l−base]
+// is the number of bins at load l, for every load from the least (base)
+// to the greatest; k heavy bins; q the load of the k-th heaviest bin and
+// a < k ≤ a + c[q−base] the bins above q; cut the key x·2^32 + (2^32−1−w)
+// above which a first bin is heavy (see Quantile). With k = 0 no bin is
+// heavy: q is the largest uint32, above every load, and cut the largest
+// key. balls is the Bins's ball count the summary describes.
 type quantState struct {
-	k, a  uint64
-	q     uint32
-	c     []uint64
+	k uint64
+	qsum
 	cut   uint64
 	balls int64
+}
+
+// qsum is the part of the summary a ball changes, a small value so that
+// the loop keeps it in registers.
+type qsum struct {
+	a       uint64
+	q, base uint32
+	c       []uint64
+}
+
+// raise moves one bin from load l to l+1, for k heavy bins: one count
+// moves up a level, and a grows iff the bin leaves the boundary load, with
+// no unpredictable branch (the boundary moving, a new maximum and an
+// emptied least load are the rare, predicted cases).
+func (u *qsum) raise(l uint32, k uint64) {
+	x := l - u.base
+	if int(x)+1 == len(u.c) {
+		u.c = append(u.c, 0) // a new maximum
+	}
+	u.c[x]--
+	u.c[x+1]++
+	var up uint64
+	if l == u.q {
+		up = 1
+	}
+	u.a += up
+	if u.a == k && k > 0 {
+		// The k-th heaviest bin now holds q+1 (this one at least):
+		// the boundary moves up a level.
+		u.q++
+		u.a -= u.c[u.q-u.base]
+	}
+	for u.c[0] == 0 {
+		u.c = u.c[1:] // the least load emptied
+		u.base++
+	}
 }
 
 // newQuantState builds the summary of the loads L for k heavy bins, in
 // O(n + max − min).
 func newQuantState(L []uint32, k uint64) *quantState {
-	st := &quantState{k: k, q: math.MaxUint32, c: []uint64{1}}
-	if k > 0 {
-		lo, hi := L[0], L[0]
-		for _, l := range L {
-			lo, hi = min(lo, l), max(hi, l)
-		}
-		h := make([]uint64, hi-lo+1)
-		for _, l := range L {
-			h[l-lo]++
-		}
-		var above uint64
-		for d := len(h) - 1; ; d-- {
-			if above+h[d] >= k {
-				st.q, st.a, st.c = lo+uint32(d), above, h[d:]
-				break
-			}
-			above += h[d]
-		}
+	lo, hi := L[0], L[0]
+	for _, l := range L {
+		lo, hi = min(lo, l), max(hi, l)
 	}
-	st.setCut()
+	c := make([]uint64, hi-lo+1)
+	for _, l := range L {
+		c[l-lo]++
+	}
+	st := &quantState{k: k, qsum: qsum{q: math.MaxUint32, base: lo, c: c}}
+	var above uint64
+	for d := len(c) - 1; k > 0; d-- {
+		if above+c[d] >= k {
+			st.q, st.a = lo+uint32(d), above
+			break
+		}
+		above += c[d]
+	}
+	st.cut = quantCut(k, st.a, st.q)
 	return st
 }
 
-func (st *quantState) setCut() { st.cut = uint64(st.q)<<32 | (1<<32 - 1 - (st.k - st.a)) }
+// quantCut is the key x·2^32 + (2^32−1−w) above which a first bin of load
+// x with tie draw w is heavy, for k heavy bins, a above the boundary q;
+// the largest key when k = 0 (q the largest uint32).
+func quantCut(k, a uint64, q uint32) uint64 { return uint64(q)<<32 | (1<<32 - 1 - (k - a)) }
+
+// tie returns the bound of the tie draw: c_q, the bins at the boundary
+// load, or 1 when k = 0 (no boundary; the draw is then always 0).
+func (st *quantState) tie() uint64 {
+	if st.k == 0 {
+		return 1
+	}
+	return st.c[st.q-st.base]
+}
 
 // run makes the draws of m balls and chooses each ball's bin from the
 // loads L, which st describes; with out == nil each ball raises its bin
@@ -175,57 +226,39 @@ func (st *quantState) setCut() { st.cut = uint64(st.q)<<32 | (1<<32 - 1 - (st.k 
 func (st *quantState) run(L []uint32, m int64, out []uint32, r *Rand) (second int64) {
 	n := uint64(len(L))
 	s := r.state
-	for k := int64(0); k < m; k++ {
+	// The summary in locals (registers), written back at the end.
+	k, u, cut := st.k, st.qsum, st.cut
+	cq := st.tie()
+	for t := int64(0); t < m; t++ {
 		var i, j, w uint64
 		s, i = below(s, n)
 		s, j = below(s, n)
-		s, w = below(s, st.c[0])
+		s, w = below(s, cq)
 		// Written for conditional moves: the test is unpredictable.
 		var rej int64
-		if uint64(L[i])<<32|(1<<32-1-w) > st.cut {
+		if uint64(L[i])<<32|(1<<32-1-w) > cut {
 			rej = 1
 		}
-		c := i
+		b := i
 		if rej != 0 {
-			c = j
+			b = j
 		}
 		second += rej
 		if out != nil {
-			out[k] = uint32(c)
+			out[t] = uint32(b)
 			continue
 		}
-		l := L[c]
-		L[c] = l + 1
-		if l+1 >= st.q {
-			st.raise(l)
+		l := L[b]
+		L[b] = l + 1
+		u.raise(l, k)
+		cut = quantCut(k, u.a, u.q)
+		if k > 0 {
+			cq = u.c[u.q-u.base]
 		}
 	}
 	r.state = s
+	st.qsum, st.cut = u, cut
 	return second
-}
-
-// raise records that a bin went from load l ≥ q−1 to l+1.
-func (st *quantState) raise(l uint32) {
-	d := int(l + 1 - st.q)
-	if d == len(st.c) {
-		st.c = append(st.c, 0) // a new maximum
-	}
-	st.c[d]++
-	if d == 0 {
-		return // from q−1 to q
-	}
-	st.c[d-1]--
-	if d == 1 { // from q to q+1: one more bin above q
-		st.a++
-		if st.a == st.k {
-			// The k-th heaviest bin now holds q+1 (c[1] ≥ 1 holds
-			// this one): the boundary moves up a level.
-			st.c = st.c[1:]
-			st.q++
-			st.a -= st.c[0]
-		}
-		st.setCut()
-	}
 }
 
 // quantRule is Quantile as a rule (batch.go). Its summary is built from
@@ -244,18 +277,19 @@ func (g *quantRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	return thinStats(m, g.st.run(L, m, out, r))
 }
 
-// addBalls raises L[c] by one for each c of bins, in order.
+// addBalls raises L[c] by one for each c of bins, in order, as the
+// sequential loop raises a ball's bin.
 func (g *quantRule) addBalls(L []uint32, bins []uint32) {
 	if g.st == nil {
 		g.st = newQuantState(L, g.k)
 	}
+	st := g.st
 	for _, c := range bins {
 		l := L[c]
 		L[c] = l + 1
-		if l+1 >= g.st.q {
-			g.st.raise(l)
-		}
+		st.raise(l, st.k)
 	}
+	st.cut = quantCut(st.k, st.a, st.q)
 }
 
 // resync rebuilds the summary from L.

@@ -109,8 +109,8 @@ func TestQuantileProbes(t *testing.T) {
 	}
 }
 
-// TestQuantileSummary: the summary Place keeps (q, a, the counts from q
-// up) equals the one built from the loads after every call, over calls of
+// TestQuantileSummary: the summary Place keeps (q, a, the counts of every
+// load) equals the one built from the loads after every call, over calls of
 // many sizes; and Place rebuilds it after another process changed the
 // bins.
 func TestQuantileSummary(t *testing.T) {
@@ -121,8 +121,8 @@ func TestQuantileSummary(t *testing.T) {
 		for _, m := range []int64{1, 2, 3, 50, 299, 1000, 7} {
 			p.Place(b, m, r)
 			got, want := b.quant, newQuantState(b.Loads(), p.Heavy(300))
-			if got.q != want.q || got.a != want.a || got.cut != want.cut || !slices.Equal(got.c, want.c) {
-				t.Fatalf("δ=%g: kept summary q=%d a=%d c=%v, rebuilt q=%d a=%d c=%v", delta, got.q, got.a, got.c, want.q, want.a, want.c)
+			if got.q != want.q || got.a != want.a || got.base != want.base || got.cut != want.cut || !slices.Equal(got.c, want.c) {
+				t.Fatalf("δ=%g: kept summary q=%d a=%d base=%d c=%v, rebuilt q=%d a=%d base=%d c=%v", delta, got.q, got.a, got.base, got.c, want.q, want.a, want.base, want.c)
 			}
 		}
 		OneChoice{}.Place(b, 500, r)
