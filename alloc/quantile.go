@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"runtime"
+	"unsafe"
 )
 
 // Quantile is the Quantile(δ) process of Los and Sauerwald [LS22c], a
@@ -62,10 +63,15 @@ import (
 // read, so the loop does not overlap the cache misses of consecutive balls
 // as Mean-Thinning's does (BENCHMARKS.md).
 //
-// Randomness: every ball draws i, j, and the tie draw w ∈ [0, c_q), in this
-// order, whatever the loads (the loop has no unpredictable branch on its
-// draws). i is heavy iff (x_i, −w) is lexicographically above (q, −(k−a)),
-// one comparison of the 64-bit key x_i·2^32 + (2^32−1−w).
+// Randomness: every ball draws i and j from the trial's generator, in this
+// order, whatever the loads, and the tie draw w ∈ [0, c_q) from a second
+// generator that the summary carries, seeded with splitmix64 of the
+// trial generator's state when the summary is built (the first ball of a
+// trial). w's range depends on the loads; i and j do not, so for large n
+// they are drawn, and their cache lines fetched, ahead of their ball, as
+// Mean-Thinning's are (same draws, same balls). i is heavy iff (x_i, −w)
+// is lexicographically above (q, −(k−a)), one comparison of the 64-bit key
+// x_i·2^32 + (2^32−1−w).
 type Quantile struct {
 	Delta float64 // δ, 0 < δ < 1
 }
@@ -118,7 +124,7 @@ func (p Quantile) Place(b *Bins, m int64, r *Rand) Stats {
 	k := p.Heavy(len(L))
 	st := b.quant
 	if st == nil || st.k != k || st.balls != b.balls {
-		st = newQuantState(L, k)
+		st = newQuantState(L, k, splitmix64(r.state))
 		b.quant = st
 	}
 	second := st.run(L, m, nil, r)
@@ -141,6 +147,7 @@ type quantState struct {
 	k uint64
 	qsum
 	cut   uint64
+	ts    uint64 // the state of the tie draws' generator
 	balls int64
 }
 
@@ -181,8 +188,8 @@ func (u *qsum) raise(l uint32, k uint64) {
 }
 
 // newQuantState builds the summary of the loads L for k heavy bins, in
-// O(n + max − min).
-func newQuantState(L []uint32, k uint64) *quantState {
+// O(n + max − min), with ts the state of its tie draws' generator.
+func newQuantState(L []uint32, k, ts uint64) *quantState {
 	lo, hi := L[0], L[0]
 	for _, l := range L {
 		lo, hi = min(lo, l), max(hi, l)
@@ -191,7 +198,7 @@ func newQuantState(L []uint32, k uint64) *quantState {
 	for _, l := range L {
 		c[l-lo]++
 	}
-	st := &quantState{k: k, qsum: qsum{q: math.MaxUint32, base: lo, c: c}}
+	st := &quantState{k: k, qsum: qsum{q: math.MaxUint32, base: lo, c: c}, ts: ts}
 	var above uint64
 	for d := len(c) - 1; k > 0; d-- {
 		if above+c[d] >= k {
@@ -224,8 +231,11 @@ func (st *quantState) tie() uint64 {
 // they are (a batch). It returns the number of balls whose first bin was
 // heavy.
 func (st *quantState) run(L []uint32, m int64, out []uint32, r *Rand) (second int64) {
+	if out == nil && pipelined(len(L), 4) {
+		return st.runPiped(L, m, r)
+	}
 	n := uint64(len(L))
-	s := r.state
+	s, ts := r.state, st.ts
 	// The summary in locals (registers), written back at the end.
 	k, u, cut := st.k, st.qsum, st.cut
 	cq := st.tie()
@@ -233,7 +243,7 @@ func (st *quantState) run(L []uint32, m int64, out []uint32, r *Rand) (second in
 		var i, j, w uint64
 		s, i = below(s, n)
 		s, j = below(s, n)
-		s, w = below(s, cq)
+		ts, w = below(ts, cq)
 		// Written for conditional moves: the test is unpredictable.
 		var rej int64
 		if uint64(L[i])<<32|(1<<32-1-w) > cut {
@@ -256,7 +266,54 @@ func (st *quantState) run(L []uint32, m int64, out []uint32, r *Rand) (second in
 			cq = u.c[u.q-u.base]
 		}
 	}
-	r.state = s
+	r.state, st.ts = s, ts
+	st.qsum, st.cut = u, cut
+	return second
+}
+
+// runPiped is run's sequential loop for large n, pipelined as thinPiped
+// is: the two bins of ball t+ahead are drawn, and their cache lines
+// fetched, before ball t is placed. Same draws, same balls.
+func (st *quantState) runPiped(L []uint32, m int64, r *Rand) (second int64) {
+	n := uint64(len(L))
+	var ring [ahead]struct{ i, j uint64 }
+	s, ts := r.state, st.ts
+	for t := range min(m, ahead) {
+		e := &ring[t]
+		s, e.i = below(s, n)
+		s, e.j = below(s, n)
+		prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
+	}
+	k, u, cut := st.k, st.qsum, st.cut
+	cq := st.tie()
+	for t := int64(0); t < m; t++ {
+		e := &ring[t&(ahead-1)]
+		i, j := e.i, e.j
+		if t+ahead < m {
+			s, e.i = below(s, n)
+			s, e.j = below(s, n)
+			prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
+		}
+		var w uint64
+		ts, w = below(ts, cq)
+		var rej int64
+		if uint64(L[i])<<32|(1<<32-1-w) > cut {
+			rej = 1
+		}
+		b := i
+		if rej != 0 {
+			b = j
+		}
+		second += rej
+		l := L[b]
+		L[b] = l + 1
+		u.raise(l, k)
+		cut = quantCut(k, u.a, u.q)
+		if k > 0 {
+			cq = u.c[u.q-u.base]
+		}
+	}
+	r.state, st.ts = s, ts
 	st.qsum, st.cut = u, cut
 	return second
 }
@@ -272,7 +329,7 @@ type quantRule struct {
 
 func (g *quantRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	if g.st == nil {
-		g.st = newQuantState(L, g.k)
+		g.st = newQuantState(L, g.k, splitmix64(r.state))
 	}
 	return thinStats(m, g.st.run(L, m, out, r))
 }
@@ -280,10 +337,7 @@ func (g *quantRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 // addBalls raises L[c] by one for each c of bins, in order, as the
 // sequential loop raises a ball's bin.
 func (g *quantRule) addBalls(L []uint32, bins []uint32) {
-	if g.st == nil {
-		g.st = newQuantState(L, g.k)
-	}
-	st := g.st
+	st := g.st // built by run, which the driver calls before any flush
 	for _, c := range bins {
 		l := L[c]
 		L[c] = l + 1
@@ -292,8 +346,8 @@ func (g *quantRule) addBalls(L []uint32, bins []uint32) {
 	st.cut = quantCut(st.k, st.a, st.q)
 }
 
-// resync rebuilds the summary from L.
-func (g *quantRule) resync(L []uint32) { g.st = newQuantState(L, g.k) }
+// resync rebuilds the summary from L, its tie draws continuing.
+func (g *quantRule) resync(L []uint32) { g.st = newQuantState(L, g.k, g.st.ts) }
 
 // levelsQuantile is Quantile(δ) on the level engine: the first rank u is
 // heavy iff u < k (ranks count from the heaviest bin), and a heavy first

@@ -7,15 +7,21 @@ import (
 	"testing"
 )
 
+// refTies holds the tie draws' generator of each trial generator the
+// reference has seen: seeded, as the process seeds its own, with
+// splitmix64 of the trial generator's state at the trial's first ball. The
+// map keeps every key alive, so no address is reused by a later Rand.
+var refTies = map[*Rand]*Rand{}
+
 // refQuantile is the plain rule of Quantile(δ) for one ball with loads L,
 // written from the definition: sort a copy of the loads, heaviest first;
 // the k = ⌊δn⌋ heaviest positions are heavy, and the boundary load q is
-// the load at position k−1. A uniform bin i, a uniform bin j, and the tie
-// draw w < c_q (c_q the bins at load q, 1 when k = 0) are drawn in this
-// order; i is heavy if its load is above q, or at q with w < k − a (a the
-// bins above q: the k − a heavy places of the boundary load go to the
-// bins at q uniformly at random). A heavy i gives the ball to j. It
-// returns the bin and the candidates.
+// the load at position k−1. A uniform bin i and a uniform bin j are drawn
+// from r, and the tie draw w < c_q (c_q the bins at load q, 1 when k = 0)
+// from the trial's tie generator; i is heavy if its load is above q, or at
+// q with w < k − a (a the bins above q: the k − a heavy places of the
+// boundary load go to the bins at q uniformly at random). A heavy i gives
+// the ball to j. It returns the bin and the candidates.
 func refQuantile(t *testing.T, p Quantile, L []uint32, r *Rand) (uint64, []uint64) {
 	t.Helper()
 	n := uint64(len(L))
@@ -40,9 +46,14 @@ func refQuantile(t *testing.T, p Quantile, L []uint32, r *Rand) (uint64, []uint6
 			t.Fatalf("refQuantile: k=%d a=%d c_q=%d", k, a, cq)
 		}
 	}
+	ties := refTies[r]
+	if ties == nil {
+		ties = NewRand(splitmix64(r.state))
+		refTies[r] = ties
+	}
 	i := r.Uint64n(n)
 	j := r.Uint64n(n)
-	w := r.Uint64n(cq)
+	w := ties.Uint64n(cq)
 	heavy := k > 0 && (L[i] > q || (L[i] == q && w < k-a))
 	if heavy {
 		return j, []uint64{i, j}
@@ -96,7 +107,6 @@ func TestQuantileProbes(t *testing.T) {
 		slices.Sort(sorted)
 		q := sorted[n-n/2] // the load of the (n/2)-th heaviest
 		i, j := r.Uint64n(n), r.Uint64n(n)
-		r.Uint64n(1)
 		if L[i] >= q {
 			i = j
 			second++
@@ -120,7 +130,7 @@ func TestQuantileSummary(t *testing.T) {
 		r := NewRand(2)
 		for _, m := range []int64{1, 2, 3, 50, 299, 1000, 7} {
 			p.Place(b, m, r)
-			got, want := b.quant, newQuantState(b.Loads(), p.Heavy(300))
+			got, want := b.quant, newQuantState(b.Loads(), p.Heavy(300), 0)
 			if got.q != want.q || got.a != want.a || got.base != want.base || got.cut != want.cut || !slices.Equal(got.c, want.c) {
 				t.Fatalf("δ=%g: kept summary q=%d a=%d base=%d c=%v, rebuilt q=%d a=%d base=%d c=%v", delta, got.q, got.a, got.base, got.c, want.q, want.a, want.base, want.c)
 			}
