@@ -59,9 +59,9 @@ import (
 // one call of Place to the next (Place rebuilds it, in O(n + spread), when
 // the Bins was changed by anything else), and in the rule of a batched
 // trial (see batch.go). Cost: every ball's decision reads the boundary
-// the previous ball may have moved, which waits for that ball's load to be
-// read, so the loop does not overlap the cache misses of consecutive balls
-// as Mean-Thinning's does (BENCHMARKS.md).
+// the previous ball may have moved, a chain through that ball's load (an
+// L1 hit once prefetched, see Randomness) that Mean-Thinning's loop does
+// not have: about half its rate (BENCHMARKS.md).
 //
 // Randomness: every ball draws i and j from the trial's generator, in this
 // order, whatever the loads, and the tie draw w ∈ [0, c_q) from a second
