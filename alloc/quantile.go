@@ -61,7 +61,7 @@ import (
 // trial (see batch.go). Cost: every ball's decision reads the boundary
 // the previous ball may have moved, a chain through that ball's load (an
 // L1 hit once prefetched, see Randomness) that Mean-Thinning's loop does
-// not have: about half its rate (BENCHMARKS.md).
+// not have: about 60% of its rate (BENCHMARKS.md).
 //
 // Randomness: every ball draws i and j from the trial's generator, in this
 // order, whatever the loads, and the tie draw w ∈ [0, c_q) from a second
@@ -211,6 +211,33 @@ func newQuantState(L []uint32, k, ts uint64) *quantState {
 	return st
 }
 
+// quantPick returns the bin of a ball whose first bin is i, second j and
+// tie draw w, and 1 if i was heavy (its key above cut), else 0. Written for
+// conditional moves: the test is unpredictable.
+func quantPick(L []uint32, i, j, w, cut uint64) (uint64, int64) {
+	var rej int64
+	if uint64(L[i])<<32|(1<<32-1-w) > cut {
+		rej = 1
+	}
+	if rej != 0 {
+		i = j
+	}
+	return i, rej
+}
+
+// step raises bin b of L by one ball, for k heavy bins, and returns the
+// new key cut and the bound of the next tie draw.
+func (u *qsum) step(L []uint32, b, k uint64) (cut, cq uint64) {
+	l := L[b]
+	L[b] = l + 1
+	u.raise(l, k)
+	cq = 1
+	if k > 0 {
+		cq = u.c[u.q-u.base]
+	}
+	return quantCut(k, u.a, u.q), cq
+}
+
 // quantCut is the key x·2^32 + (2^32−1−w) above which a first bin of load
 // x with tie draw w is heavy, for k heavy bins, a above the boundary q;
 // the largest key when k = 0 (q the largest uint32).
@@ -244,27 +271,13 @@ func (st *quantState) run(L []uint32, m int64, out []uint32, r *Rand) (second in
 		s, i = below(s, n)
 		s, j = below(s, n)
 		ts, w = below(ts, cq)
-		// Written for conditional moves: the test is unpredictable.
-		var rej int64
-		if uint64(L[i])<<32|(1<<32-1-w) > cut {
-			rej = 1
-		}
-		b := i
-		if rej != 0 {
-			b = j
-		}
+		b, rej := quantPick(L, i, j, w, cut)
 		second += rej
 		if out != nil {
 			out[t] = uint32(b)
 			continue
 		}
-		l := L[b]
-		L[b] = l + 1
-		u.raise(l, k)
-		cut = quantCut(k, u.a, u.q)
-		if k > 0 {
-			cq = u.c[u.q-u.base]
-		}
+		cut, cq = u.step(L, b, k)
 	}
 	r.state, st.ts = s, ts
 	st.qsum, st.cut = u, cut
@@ -296,22 +309,9 @@ func (st *quantState) runPiped(L []uint32, m int64, r *Rand) (second int64) {
 		}
 		var w uint64
 		ts, w = below(ts, cq)
-		var rej int64
-		if uint64(L[i])<<32|(1<<32-1-w) > cut {
-			rej = 1
-		}
-		b := i
-		if rej != 0 {
-			b = j
-		}
+		b, rej := quantPick(L, i, j, w, cut)
 		second += rej
-		l := L[b]
-		L[b] = l + 1
-		u.raise(l, k)
-		cut = quantCut(k, u.a, u.q)
-		if k > 0 {
-			cq = u.c[u.q-u.base]
-		}
+		cut, cq = u.step(L, b, k)
 	}
 	r.state, st.ts = s, ts
 	st.qsum, st.cut = u, cut
@@ -339,11 +339,8 @@ func (g *quantRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 func (g *quantRule) addBalls(L []uint32, bins []uint32) {
 	st := g.st // built by run, which the driver calls before any flush
 	for _, c := range bins {
-		l := L[c]
-		L[c] = l + 1
-		st.raise(l, st.k)
+		st.cut, _ = st.step(L, uint64(c), st.k)
 	}
-	st.cut = quantCut(st.k, st.a, st.q)
 }
 
 // resync rebuilds the summary from L, its tie draws continuing.

@@ -1,7 +1,6 @@
 package alloc_test
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/graphalloc/graphalloc/alloc"
@@ -43,18 +42,7 @@ func TestQuantileFluid(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			want := twoSampleFluid(t, tc.want, float64(tc.balls)/2)
-			f := simTails(t, alloc.Quantile{Delta: tc.delta}, n, tc.balls*int64(n)/2, 4431, T, len(want))
-			d, at := worstDeviation(f, want, n)
-			switch {
-			case !tc.reject && d > 1:
-				t.Errorf("level %d off the fluid limit by %.2f tolerances", at, d)
-			case tc.reject && d <= 1:
-				t.Errorf("a wrong prediction passed (worst %.2f tolerances)", d)
-			}
-			if testing.Verbose() {
-				fmt.Printf("%s: worst level %d at %.2f tolerances (%d levels, T = %d)\n", tc.name, at, d, len(want)-1, T)
-			}
+			checkFluid(t, alloc.Quantile{Delta: tc.delta}, tc.want, n, float64(tc.balls)/2, tc.balls*int64(n)/2, 4431, T, tc.reject)
 		})
 	}
 }
