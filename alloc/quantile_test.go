@@ -16,7 +16,9 @@ var refTies = map[*Rand]*Rand{}
 // refQuantile is the plain rule of Quantile(δ) for one ball with loads L,
 // written from the definition: sort a copy of the loads, heaviest first;
 // the k = ⌊δn⌋ heaviest positions are heavy, and the boundary load q is
-// the load at position k−1. A uniform bin i and a uniform bin j are drawn
+// the load at position k−1. (For n > 256, where a sort per ball would cost
+// the engine tests seconds, q is the largest load l with at least k bins
+// at l or above, counted; for n ≤ 256 both are computed and must agree.) A uniform bin i and a uniform bin j are drawn
 // from r, and the tie draw w < c_q (c_q the bins at load q, 1 when k = 0)
 // from the trial's tie generator; i is heavy if its load is above q, or at
 // q with w < k − a (a the bins above q: the k − a heavy places of the
@@ -28,16 +30,23 @@ func refQuantile(t *testing.T, p Quantile, L []uint32, r *Rand) (uint64, []uint6
 	kr := new(big.Rat).SetFloat64(p.Delta)
 	kr.Mul(kr, new(big.Rat).SetInt64(int64(n)))
 	k := new(big.Int).Quo(kr.Num(), kr.Denom()).Uint64() // ⌊δn⌋, exact
-	sorted := slices.Clone(L)
-	slices.Sort(sorted)
-	slices.Reverse(sorted)
 	var q uint32
 	var a, cq uint64 = 0, 1
 	if k > 0 {
-		q = sorted[k-1]
-		a = uint64(slices.IndexFunc(sorted, func(l uint32) bool { return l <= q }))
+		q = refKthHeaviest(L, k)
+		if n <= 256 {
+			sorted := slices.Clone(L)
+			slices.Sort(sorted)
+			slices.Reverse(sorted)
+			if sorted[k-1] != q {
+				t.Fatalf("refQuantile: sorted k-th heaviest %d, counted %d", sorted[k-1], q)
+			}
+		}
 		cq = 0
-		for _, l := range sorted {
+		for _, l := range L {
+			if l > q {
+				a++
+			}
 			if l == q {
 				cq++
 			}
@@ -59,6 +68,23 @@ func refQuantile(t *testing.T, p Quantile, L []uint32, r *Rand) (uint64, []uint6
 		return j, []uint64{i, j}
 	}
 	return i, []uint64{i}
+}
+
+// refKthHeaviest returns the load of the k-th heaviest bin of L, k ≥ 1:
+// the largest l such that at least k bins hold l balls or more.
+func refKthHeaviest(L []uint32, k uint64) uint32 {
+	mx := slices.Max(L)
+	hist := make([]uint64, mx+1)
+	for _, l := range L {
+		hist[l]++
+	}
+	var atLeast uint64
+	for l := mx; ; l-- {
+		atLeast += hist[l]
+		if atLeast >= k {
+			return l
+		}
+	}
 }
 
 // TestQuantileHeavy: k = ⌊δn⌋ exactly for the float64 δ, against big.Rat,
