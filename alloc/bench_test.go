@@ -93,6 +93,9 @@ func BenchmarkPlace(b *testing.B) {
 		{"threshold/L=2", func(int, int) Process { return Threshold{L: 2} }, all},
 		{"twinning", func(int, int) Process { return Twinning{} }, all},
 		{"packing", func(int, int) Process { return Packing{} }, all},
+		// Quantile(δ): three draws a ball and the level counts above
+		// the δ-quantile kept per ball.
+		{"quantile/delta=0.5", func(int, int) Process { return Quantile{Delta: 0.5} }, all},
 	}
 	for _, c := range cases {
 		for _, lg := range c.lgs {
@@ -265,6 +268,7 @@ func BenchmarkLevels(b *testing.B) {
 		{"one-plus-beta/beta=0.5", OnePlusBeta{Beta: 0.5}, []int{1 << 26}},
 		{"firstdiff/d=2", FirstDiff{D: 2}, []int{1 << 26}},
 		{"rank/d=2.5", Rank{D: 2.5}, []int{1 << 26}},
+		{"quantile/delta=0.5", Quantile{Delta: 0.5}, []int{1 << 20}},
 	} {
 		for _, n := range c.ns {
 			name := fmt.Sprintf("n=%d", n)

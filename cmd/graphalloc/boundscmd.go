@@ -121,7 +121,7 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 		}
 		q.Batch = float64(b)
 		q = analysis.Query{N: float64(n), M: float64(m), D: params.D, Beta: o.pf.beta, Sample: params.Sample.String(),
-			G: float64(o.pf.g), Sigma: o.pf.sigma, Memory: float64(o.pf.memory), K: float64(o.pf.k)}
+			G: float64(o.pf.g), Sigma: o.pf.sigma, Memory: float64(o.pf.memory), K: float64(o.pf.k), Delta: o.pf.delta}
 		if fs.Changed("weights") {
 			q.Weights = params.Weights.String()
 		}
