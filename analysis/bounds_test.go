@@ -2,11 +2,12 @@ package analysis
 
 import (
 	"encoding/json"
-	"github.com/graphalloc/graphalloc/alloc"
 	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/graphalloc/graphalloc/alloc"
 )
 
 // Hand-computed constants (6+ significant digits):
