@@ -44,7 +44,7 @@ func BenchmarkBatch(b *testing.B) {
 					bins.Reset()
 					bt.reset()
 					bt.place(bins, ru, int64(n), r)
-					bt.flush(bins, bins.wide())
+					bt.flush(bins, bins.wide(), nil)
 				})
 			})
 		}

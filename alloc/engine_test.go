@@ -112,6 +112,8 @@ func engineCases(t *testing.T, n int) []struct {
 		{"threshold/L=1", Threshold{L: 1}},
 		{"threshold/L=300", Threshold{L: 300}},
 		{"local-search/regular4", LocalSearch{G: g}},
+		{"quantile/delta=0.5", Quantile{Delta: 0.5}},
+		{"quantile/delta=0.3", Quantile{Delta: 0.3}},
 		{"local-search/regular4/left", LocalSearch{G: g, Ties: TiesLeft}},
 		{"g-bounded/g=2", GBounded{G: 2}},
 		{"g-myopic/g=1", GMyopic{G: 1}},
@@ -129,10 +131,16 @@ func engineCases(t *testing.T, n int) []struct {
 }
 
 // wideOnly reports whether p places its balls on four-byte loads from the
-// start: graphical (1+β), which runs on the generic driver.
+// start: graphical (1+β), which runs on the generic driver, and
+// Quantile(δ), whose loop reads four-byte loads only.
 func wideOnly(p Process) bool {
-	g, ok := p.(Graphical)
-	return ok && g.OneMinusBeta != 0
+	switch p := p.(type) {
+	case Graphical:
+		return p.OneMinusBeta != 0
+	case Quantile:
+		return true
+	}
+	return false
 }
 
 // TestEnginePromotion: with m = 300n every bin passes 254 balls, so each
@@ -372,7 +380,7 @@ func TestLoadBytes(t *testing.T) {
 	for _, d := range Descriptors() {
 		// Parameters every process accepts, then the ones whose loop
 		// has four-byte loads only.
-		p := Params{D: 2, Beta: 0.5, Threshold: 1, K: 1, Memory: 1}
+		p := Params{D: 2, Beta: 0.5, Threshold: 1, K: 1, Memory: 1, Delta: 0.5}
 		if d.Uses&ParamGraph != 0 {
 			p.Graph = g
 			if d.Family == FamilyHyper {

@@ -41,6 +41,8 @@ func levelsCases(n int) []struct {
 		{"g-bounded/g=1/left/K_n", GBounded{G: 1, Graph: graphgen.Complete(n), Ties: TiesLeft}},
 		{"g-myopic/g=2", GMyopic{G: 2}},
 		{"noisy/sigma=1.5", Noisy{Sigma: 1.5}},
+		{"quantile/delta=0.5", Quantile{Delta: 0.5}},
+		{"quantile/delta=0.3", Quantile{Delta: 0.3}},
 	}
 }
 
@@ -170,6 +172,7 @@ func TestLevelsNegativeControls(t *testing.T) {
 		{"one-choice-vs-levels-beta0.3", OneChoice{}, OnePlusBeta{Beta: 0.3}},
 		{"g-bounded1-vs-levels-g-myopic1", GBounded{G: 1}, GMyopic{G: 1}},
 		{"noisy1-vs-levels-noisy0.5", Noisy{Sigma: 1}, Noisy{Sigma: 0.5}},
+		{"quantile0.5-vs-levels-quantile0.4", Quantile{Delta: 0.5}, Quantile{Delta: 0.4}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

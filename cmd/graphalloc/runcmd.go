@@ -153,9 +153,18 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 		return need * running
 	}
 	n := gf.n
+	// The engine, from the n asked for: the level engine runs only on
+	// K_n, whose order is n, and holds no loads.
+	levels, _, err := chooseEngine(o.engine, desc, o.graph, n)
+	if err != nil {
+		return cfg, head, nil, err
+	}
 	var topo *study.Topology
 	if desc.Uses&alloc.ParamGraph != 0 {
-		gf.memLeft, gf.extra = memLimit, binBytes(gf.n)
+		gf.memLeft = memLimit
+		if !levels {
+			gf.extra = binBytes(gf.n)
+		}
 		g, info, err := gf.build(o.seed, stderr)
 		if err != nil {
 			return cfg, head, nil, err
@@ -183,10 +192,6 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 		if every, err = study.ParseCount(o.every, n); err != nil || every < 1 {
 			return cfg, head, nil, usagef("--every: need a positive count, got %q", o.every)
 		}
-	}
-	levels, _, err := chooseEngine(o.engine, desc, o.graph, n)
-	if err != nil {
-		return cfg, head, nil, err
 	}
 	batch, err := parseBatch(o.batch, n, descs)
 	if err != nil {
