@@ -1,7 +1,6 @@
 package alloc
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -72,23 +71,6 @@ func BenchmarkCompactLoads(b *testing.B) {
 		{"mean-thinning", func() Process { return MeanThinning{} }},
 		{"threshold/L=1", func() Process { return Threshold{L: 1} }},
 	} {
-		for _, wide := range []bool{false, true} {
-			name := fmt.Sprintf("%s/n=2^%d/loads=uint8", c.name, lg)
-			if wide {
-				name = fmt.Sprintf("%s/n=2^%d/loads=uint32", c.name, lg)
-			}
-			b.Run(name, func(b *testing.B) {
-				p := c.p()
-				bins := NewBins(n)
-				if wide {
-					bins.wide()
-				}
-				r := NewRand(1)
-				benchBalls(b, int64(n), func() {
-					bins.Reset()
-					p.Place(bins, int64(n), r)
-				})
-			})
-		}
+		benchLoads(b, c.name, lg, func(*testing.B) Process { return c.p() })
 	}
 }

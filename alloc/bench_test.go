@@ -372,28 +372,38 @@ func BenchmarkGraphLoads(b *testing.B) {
 		{"graph/regular16/vertex", func(_, lg int) Process { return Graphical{G: regular16(lg), Sample: SampleVertex} }},
 	} {
 		for _, lg := range []int{20, 24} {
-			for _, wide := range []bool{false, true} {
-				n := 1 << lg
-				name := fmt.Sprintf("%s/n=2^%d/loads=uint8", c.name, lg)
-				if wide {
-					name = fmt.Sprintf("%s/n=2^%d/loads=uint32", c.name, lg)
+			benchLoads(b, c.name, lg, func(b *testing.B) Process {
+				if lg >= 24 && testing.Short() {
+					b.Skip("n=2^24 skipped in short mode")
 				}
-				b.Run(name, func(b *testing.B) {
-					if lg >= 24 && testing.Short() {
-						b.Skip("n=2^24 skipped in short mode")
-					}
-					p := c.p(n, lg)
-					bins := NewBins(n)
-					if wide {
-						bins.wide()
-					}
-					r := NewRand(1)
-					benchBalls(b, int64(n), func() {
-						bins.Reset()
-						p.Place(bins, int64(n), r)
-					})
-				})
-			}
+				return c.p(1<<lg, lg)
+			})
 		}
+	}
+}
+
+// benchLoads runs m = n = 2^lg balls of the process p returns (given the
+// sub-benchmark, which it may skip) on one-byte loads
+// (name/n=2^lg/loads=uint8, the default) and on four-byte loads from the
+// start (loads=uint32).
+func benchLoads(b *testing.B, name string, lg int, p func(b *testing.B) Process) {
+	n := 1 << lg
+	for _, wide := range []bool{false, true} {
+		loads := "uint8"
+		if wide {
+			loads = "uint32"
+		}
+		b.Run(fmt.Sprintf("%s/n=2^%d/loads=%s", name, lg, loads), func(b *testing.B) {
+			p := p(b)
+			bins := NewBins(n)
+			if wide {
+				bins.wide()
+			}
+			r := NewRand(1)
+			benchBalls(b, int64(n), func() {
+				bins.Reset()
+				p.Place(bins, int64(n), r)
+			})
+		})
 	}
 }
