@@ -55,6 +55,15 @@ type batchable interface {
 	rule(n int) rule
 }
 
+// trialRuler is a batchable Process whose rule keeps a state of the trial
+// beside the loads (memory's remembered bins, kd-choice's round): its Place
+// starts that state afresh at every call, so Config.Trial places a trial's
+// balls, sequential or in batches, through one rule kept from call to call.
+type trialRuler interface {
+	batchable
+	trialRule()
+}
+
 // Batchable reports whether r runs in batches (Config.Batch > 1): every
 // per-bin Process of this package does; a TrialRunner (weighted balls,
 // Rank's sorted structure) and a Process written outside the package do

@@ -21,24 +21,29 @@ import (
 // ball at a time has a rule.
 
 // noBatch are the processes with no batched form: those that run whole
-// trials on a state of their own (rank's sorted structure, weighted loads,
-// memory's remembered bins, kd-choice's unfinished round), and twinning and
-// packing, which place several balls a step and have no per-ball rule.
-var noBatch = map[string]bool{"rank": true, "weighted": true, "memory": true, "kd-choice": true,
-	"twinning": true, "packing": true}
+// trials on a state of their own (rank's sorted structure, weighted loads).
+var noBatch = map[string]bool{"rank": true, "weighted": true}
 
-// batchCase reports whether the contract case name is of a process that
-// runs in batches.
-func batchCase(name string) bool {
-	p, _, _ := strings.Cut(name, "/")
-	return !noBatch[p]
+// batchCases are the cases of the batch tests: the contract cases of the
+// processes that run in batches, and memory and kd-choice, whose rules keep
+// a state through the trial (memoryKDCases).
+func batchCases(t *testing.T) []struct {
+	name string
+	n    int
+	p    Process
+} {
+	cases := memoryKDCases()
+	for _, tc := range contractCases(t) {
+		p, _, _ := strings.Cut(tc.name, "/")
+		if !noBatch[p] {
+			cases = append(cases, tc)
+		}
+	}
+	return cases
 }
 
 func TestRuleMatchesPlace(t *testing.T) {
-	for _, tc := range contractCases(t) {
-		if !batchCase(tc.name) {
-			continue
-		}
+	for _, tc := range batchCases(t) {
 		bp, ok := tc.p.(batchable)
 		if !ok {
 			t.Fatalf("%s: %T has no rule", tc.name, tc.p)
@@ -79,11 +84,16 @@ func refBatches(t *testing.T, p Process, n int, m, batch, every int64, r *Rand) 
 	t.Helper()
 	L = make([]uint32, n)
 	var snap []uint32
+	state := refStateful(p, n)
 	for k := int64(0); k < m; k++ {
 		if k%batch == 0 {
 			snap = slices.Clone(L)
 		}
-		L[refChoose(t, p, snap, k, r)]++
+		if state != nil {
+			L[state(snap, r)]++
+		} else {
+			L[refChoose(t, p, snap, k, r)]++
+		}
 		if every > 0 && ((k+1)%every == 0 || k+1 == m) {
 			series = append(series, [2]uint32{slices.Max(L), slices.Min(L)})
 		}
@@ -91,15 +101,105 @@ func refBatches(t *testing.T, p Process, n int, m, batch, every int64, r *Rand) 
 	return L, series
 }
 
+// refStateful returns, for a process whose balls depend on the balls before
+// them beyond the loads (memory's remembered bins, kd-choice's round,
+// twinning and packing's step in progress), its plain reference in batches:
+// a function that chooses the next ball's bin from the loads L at the
+// start of its batch, keeping that state in its own variables across
+// balls and batches (docs/theory.md, section Batches); nil for the other
+// processes. It reads L only.
+func refStateful(p Process, n int) func(L []uint32, r *Rand) uint64 {
+	un := uint64(n)
+	switch p := p.(type) {
+	case Twinning, Packing:
+		// A step reads its bin and the average t/n, t the sum of L;
+		// its later balls go to its bin without a draw.
+		var owed int64
+		var bin uint64
+		return func(L []uint32, r *Rand) uint64 {
+			if owed > 0 {
+				owed--
+				return bin
+			}
+			var tt int64
+			for _, l := range L {
+				tt += int64(l)
+			}
+			bin = r.Uint64n(un)
+			x, k := int64(L[bin]), int64(1)
+			if x*int64(n) < tt {
+				k = 2
+				if _, pack := p.(Packing); pack {
+					k = (tt+int64(n)-1)/int64(n) + 1 - x
+				}
+			}
+			owed = k - 1
+			return bin
+		}
+	case Memory:
+		// The candidates' loads, the memory's too, from L; the new
+		// memory ranks the candidates by L with the ball in its bin.
+		var mem []uint64
+		return func(L []uint32, r *Rand) uint64 {
+			var cands []uint64
+			for range p.D {
+				cands = append(cands, r.Uint64n(un))
+			}
+			cands = append(cands, mem...)
+			c, seen := cands[0], uint64(1)
+			for _, x := range cands[1:] {
+				switch {
+				case L[x] < L[c]:
+					c, seen = x, 1
+				case L[x] == L[c] && p.Ties != TiesLeft:
+					seen++
+					if r.Uint64n(seen) == 0 {
+						c = x
+					}
+				}
+			}
+			after := func(x uint64) int {
+				if x == c {
+					return int(L[x]) + 1
+				}
+				return int(L[x])
+			}
+			var distinct []uint64
+			for _, x := range cands {
+				if !slices.Contains(distinct, x) {
+					distinct = append(distinct, x)
+				}
+			}
+			slices.SortStableFunc(distinct, func(a, b uint64) int { return after(a) - after(b) })
+			mem = distinct[:min(p.K, len(distinct))]
+			return c
+		}
+	case KD:
+		// Rounds of K balls from the first; a round sorted by the
+		// loads its first ball reads.
+		var slots []uint64
+		var ball int
+		return func(L []uint32, r *Rand) uint64 {
+			if ball%p.K == 0 {
+				slots = slots[:0]
+				for range p.D {
+					slots = append(slots, r.Uint64n(un))
+				}
+				slices.SortStableFunc(slots, func(a, b uint64) int { return int(L[a]) - int(L[b]) })
+			}
+			ball++
+			return slots[(ball-1)%p.K]
+		}
+	}
+	return nil
+}
+
 // TestBatchReference: Config.Batch against refBatches, ball for ball, for
 // every process of the contract tests, batch sizes below and above n (both
 // ways the driver keeps a batch), m not a multiple of B, and an --every
 // interval that ends samples inside batches.
 func TestBatchReference(t *testing.T) {
-	for _, tc := range contractCases(t) {
-		if !batchCase(tc.name) {
-			continue
-		}
+	for _, tc := range batchCases(t) {
 		n := int64(tc.n)
 		m := 5*n + 3
 		// Pending bins (B ≤ n), small and large; per-bin counts (B > n).

@@ -1,10 +1,6 @@
 package alloc
 
-import (
-	"context"
-	"fmt"
-	"runtime"
-)
+import "fmt"
 
 // KD is the (k, d)-choice process of Park ("A generalization of multiple
 // choice balls-into-bins: tight bounds", arXiv:1201.3310): balls come in
@@ -25,22 +21,30 @@ import (
 // D draws are independent and identically distributed, so their order is
 // exchangeable and this has the law of random ties (as for Greedy).
 //
-// A round that a batch of balls (Config.Every) or m ends in the middle of:
-// Run and Config.Trial keep the round across batches (KD is a TrialRunner),
-// so a trial is the same process whatever its batches; the last round of a
+// A round that a trial's series sample (Config.Every) or the m of a call
+// ends in the middle of: Config.Trial (and Run) place a trial's balls
+// through one rule (see rule), which keeps the round from call to call, so
+// a trial is the same process whatever its samples; the last round of a
 // trial whose m is not a multiple of K places only the balls left, into
 // the least loaded of its slots. Place, for callers with their own Bins,
 // starts a new round at every call. Probes: D per round, counted when the
 // round is drawn.
+//
+// In batches (Config.Batch, docs/theory.md, section Batches) the rounds
+// are those of the sequential process, K consecutive balls of the trial
+// from its first ball, whatever the batches. A round is drawn and sorted
+// when its first ball comes, by the loads at the start of that ball's
+// batch, and its K balls fill its K least loaded slots in order; a round
+// that a batch end cuts keeps its slots, its later balls going to them in
+// the next batch. Every ball is added at the end of its own batch. When K
+// divides B every batch holds B/K whole rounds, each sorted by the loads
+// at the start of the batch. B = 1 is the sequential process.
 type KD struct {
 	D int
 	K int
 }
 
-var (
-	_ Process     = KD{}
-	_ TrialRunner = KD{}
-)
+var _ Process = KD{}
 
 var kdDescriptor = Descriptor{
 	Name:     "kd-choice",
@@ -73,33 +77,25 @@ func (p KD) Place(b *Bins, m int64, r *Rand) Stats {
 	if p.Check(b.N()) != nil {
 		return Stats{} // see Process: no ball is placed
 	}
-	return newKDState(p).place(b, m, r)
+	return placeRule(b, p.rule(b.N()), m, r)
 }
 
-// RunTrial runs trial i of c on per-bin loads, a round kept across batches.
-func (p KD) RunTrial(ctx context.Context, c Config, i int) (Result, error) {
-	if err := p.Check(c.N); err != nil {
-		return Result{}, err
-	}
-	return c.binsTrial(ctx, i, NewBins(c.N), newKDState(p).place)
-}
+func (p KD) rule(int) rule { return &kdRule{p: p, slot: make([]uint32, p.D), next: p.K} }
 
-// kdState is the round under way: slot holds its D draws sorted by load
-// before the round (stable, so earlier draws first among equals) and next
-// is the slot of the round's next ball; next = K when no round is open.
-type kdState struct {
+// trialRule: the round lives through the trial.
+func (KD) trialRule() {}
+
+// kdRule is the round under way and the rule: slot holds its D draws sorted
+// by load before the round (stable, so earlier draws first among equals)
+// and next is the slot of the round's next ball; next = K when no round is
+// open.
+type kdRule struct {
 	p    KD
 	slot []uint32
 	next int
 }
 
-func newKDState(p KD) *kdState {
-	return &kdState{p: p, slot: make([]uint32, p.D), next: p.K}
-}
-
-// place throws m balls of p into b.
-func (st *kdState) place(b *Bins, m int64, r *Rand) Stats {
-	L := b.wide()
+func (st *kdRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	n := uint64(len(L))
 	d, k, slot, next := st.p.D, st.p.K, st.slot, st.next
 	var s Stats
@@ -121,11 +117,10 @@ func (st *kdState) place(b *Bins, m int64, r *Rand) Stats {
 			s.Probes += int64(d)
 			s.MaxProbes = int64(d)
 		}
-		L[slot[next]]++
+		c := uint64(slot[next])
+		put(L, out, t, c, L[c])
 		next++
 	}
 	st.next = next
-	b.balls += m
-	runtime.KeepAlive(b) // L may be mapped memory, freed once b is unreachable
 	return s
 }

@@ -1,10 +1,6 @@
 package alloc
 
-import (
-	"context"
-	"fmt"
-	"runtime"
-)
+import "fmt"
 
 // Memory is (d, K)-memory, d-choice with memory of Mitzenmacher, Prabhakar
 // and Shah ("Load balancing with memory", FOCS 2002): each ball draws D bins
@@ -31,23 +27,31 @@ import (
 // first in that order. A memory bin is not exchangeable with a draw, so
 // the two tie rules differ in law.
 //
-// State. The memory lives through a trial: Memory is a TrialRunner and Run
-// and Config.Trial keep it across the batches of balls between samples
-// (Config.Every), so a trial is the same process whatever its batches.
-// Keeping it in Bins instead would give every process a field only this
-// one reads, and a Bins handed from one process to another would carry a
-// stale memory. Place, for callers with their own Bins, starts with an
-// empty memory on every call (as Rank rebuilds its structure).
+// State. The memory lives through a trial: Config.Trial (and Run) place a
+// trial's balls through one rule (see rule), which keeps the memory from
+// call to call, so a trial is the same process whatever its series samples
+// (Config.Every). Keeping it in Bins instead would give every process a
+// field only this one reads, and a Bins handed from one process to another
+// would carry a stale memory. Place, for callers with their own Bins,
+// starts with an empty memory on every call (as Rank rebuilds its
+// structure).
+//
+// In batches (Config.Batch, docs/theory.md, section Batches) a ball reads
+// every candidate's load, the remembered bins' too, from the loads at the
+// start of its batch, and chooses as above; the memory it leaves is the K
+// least loaded of its candidates by those same loads with its own ball
+// added to its bin (the ball knows where it went, not where the other
+// balls of its batch went). The memory holds bins, not loads: the next
+// ball, in this batch or the next, reads their loads afresh from the loads
+// its batch starts with, and the memory carries over batch ends unchanged.
+// B = 1 is the sequential process.
 type Memory struct {
 	D    int
 	K    int
 	Ties Ties
 }
 
-var (
-	_ Process     = Memory{}
-	_ TrialRunner = Memory{}
-)
+var _ Process = Memory{}
 
 // MaxMemory bounds K: the candidates of a ball are scanned K times.
 const MaxMemory = 1 << 10
@@ -84,39 +88,33 @@ func (p Memory) Place(b *Bins, m int64, r *Rand) Stats {
 	if p.Check(b.N()) != nil {
 		return Stats{} // see Process: no ball is placed
 	}
-	st := newMemState(p)
-	return st.place(b, m, r)
+	return placeRule(b, p.rule(b.N()), m, r)
 }
 
-// RunTrial runs trial i of c on per-bin loads, the memory kept for the
-// whole trial.
-func (p Memory) RunTrial(ctx context.Context, c Config, i int) (Result, error) {
-	if err := p.Check(c.N); err != nil {
-		return Result{}, err
-	}
-	st := newMemState(p)
-	return c.binsTrial(ctx, i, NewBins(c.N), st.place)
-}
+func (p Memory) rule(int) rule { return newMemRule(p) }
 
-// memState is the memory of a trial: mem holds the remembered bins, least
-// loaded first; cand is scratch for a ball's candidates.
-type memState struct {
+// trialRule: the memory lives through the trial.
+func (Memory) trialRule() {}
+
+// memRule is the memory of a trial and its rule: mem holds the remembered
+// bins, least loaded first, and memL their loads as the last ball ranked
+// them; cand is scratch for a ball's candidates.
+type memRule struct {
 	p    Memory
 	mem  []uint32
+	memL []uint32
 	cand []uint32
 }
 
-func newMemState(p Memory) *memState {
-	return &memState{p: p, mem: make([]uint32, 0, p.K), cand: make([]uint32, 0, p.D+p.K)}
+func newMemRule(p Memory) *memRule {
+	return &memRule{p: p, mem: make([]uint32, 0, p.K), memL: make([]uint32, 0, p.K), cand: make([]uint32, 0, p.D+p.K)}
 }
 
-// place throws m balls of p into b.
-func (st *memState) place(b *Bins, m int64, r *Rand) Stats {
-	L := b.wide()
+func (st *memRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	n := uint64(len(L))
 	d, k := st.p.D, st.p.K
 	random := st.p.Ties != TiesLeft
-	mem, cand := st.mem, st.cand
+	mem, memL, cand := st.mem, st.memL, st.cand
 	var probes, maxProbes int64
 	for t := int64(0); t < m; t++ {
 		cand = cand[:0]
@@ -138,10 +136,11 @@ func (st *memState) place(b *Bins, m int64, r *Rand) Stats {
 				}
 			}
 		}
-		L[c] = lc + 1
+		put(L, out, t, uint64(c), lc)
 		// The new memory: the k least loaded distinct candidates, by
-		// insertion, earlier candidates first among equal loads.
-		mem = mem[:0]
+		// insertion, earlier candidates first among equal loads; c
+		// counts its ball (in L already when out == nil).
+		mem, memL = mem[:0], memL[:0]
 		for _, x := range cand {
 			if k == 0 {
 				break
@@ -150,25 +149,26 @@ func (st *memState) place(b *Bins, m int64, r *Rand) Stats {
 				continue
 			}
 			lx := L[x]
+			if x == c {
+				lx = lc + 1
+			}
 			j := len(mem)
 			if j == k {
-				if lx >= L[mem[k-1]] {
+				if lx >= memL[k-1] {
 					continue
 				}
 				j--
 			} else {
-				mem = append(mem, x)
+				mem, memL = append(mem, x), append(memL, lx)
 			}
-			for j > 0 && L[mem[j-1]] > lx {
-				mem[j] = mem[j-1]
+			for j > 0 && memL[j-1] > lx {
+				mem[j], memL[j] = mem[j-1], memL[j-1]
 				j--
 			}
-			mem[j] = x
+			mem[j], memL[j] = x, lx
 		}
 	}
-	st.mem, st.cand = mem, cand
-	b.balls += m
-	runtime.KeepAlive(b) // L may be mapped memory, freed once b is unreachable
+	st.mem, st.memL, st.cand = mem, memL, cand
 	return Stats{Probes: probes, MaxProbes: maxProbes}
 }
 

@@ -98,7 +98,7 @@ func TestBatchRefused(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"run", "-p", "rank", "--batch", "4", "-n", "100"}, "--batch applies only to the per-bin processes"},
+		{[]string{"run", "-p", "rank", "--batch", "4", "-n", "100"}, "--batch applies to every process but -p rank and -p weighted"},
 		{[]string{"run", "-p", "weighted", "--batch", "4", "-n", "100"}, "not to -p weighted"},
 		{[]string{"run", "--batch", "4", "--engine", "levels", "-n", "100"}, "level engine does not run batches"},
 		{[]string{"run", "--batch", "0", "-n", "100"}, "--batch: need a batch size B >= 1"},
