@@ -17,8 +17,7 @@ import (
 // very balls Place places, with the same draws (the generator ends in the
 // same state) and the same stats. This is what makes the rules the
 // processes: the batched driver differs from Place only in when the
-// balls are added to the loads. Every per-bin process that places one
-// ball at a time has a rule.
+// balls are added to the loads. Every per-bin process has a rule.
 
 // noBatch are the processes with no batched form: those that run whole
 // trials on a state of their own (rank's sorted structure, weighted loads).
