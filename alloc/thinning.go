@@ -256,6 +256,7 @@ var twinningDescriptor = Descriptor{
 	D:        1,
 	Family:   FamilyTwinning,
 	BinBytes: 4,
+	levels:   always,
 	build:    func(Params) Rule { return Twinning{} },
 }
 
@@ -303,6 +304,7 @@ var packingDescriptor = Descriptor{
 	D:        1,
 	Family:   FamilyPacking,
 	BinBytes: 4,
+	levels:   always,
 	build:    func(Params) Rule { return Packing{} },
 }
 
