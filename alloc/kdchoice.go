@@ -1,6 +1,9 @@
 package alloc
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // KD is the (k, d)-choice process of Park ("A generalization of multiple
 // choice balls-into-bins: tight bounds", arXiv:1201.3310): balls come in
@@ -80,47 +83,90 @@ func (p KD) Place(b *Bins, m int64, r *Rand) Stats {
 	return placeRule(b, p.rule(b.N()), m, r)
 }
 
-func (p KD) rule(int) rule { return &kdRule{p: p, slot: make([]uint32, p.D), next: p.K} }
+func (p KD) rule(int) rule {
+	return &kdRule{p: p, slot: make([]uint32, p.D), slotL: make([]uint32, p.D), next: p.K}
+}
 
 // trialRule: the round lives through the trial.
 func (KD) trialRule() {}
 
 // kdRule is the round under way and the rule: slot holds its D draws sorted
-// by load before the round (stable, so earlier draws first among equals)
-// and next is the slot of the round's next ball; next = K when no round is
-// open.
+// by load before the round (stable, so earlier draws first among equals),
+// slotL their loads then, and next is the slot of the round's next ball;
+// next = K when no round is open.
 type kdRule struct {
-	p    KD
-	slot []uint32
-	next int
+	p     KD
+	slot  []uint32
+	slotL []uint32
+	next  int
 }
 
+// run is tuned: the generator in a local, the round sorted on the loads as
+// drawn (nothing raises a bin while a round is sorted, so they are the
+// loads of the plain loop's comparisons), and for large n (pipelined) the
+// draws made `ahead` draws early into a ring, their bins prefetched: the
+// draws do not depend on the loads, and the call knows how many it makes.
+// The same draws and the same bins as the plain loop.
 func (st *kdRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	n := uint64(len(L))
-	d, k, slot, next := st.p.D, st.p.K, st.slot, st.next
-	var s Stats
+	d, k, slot, slotL, next := st.p.D, st.p.K, st.slot, st.slotL[:len(st.slot)], st.next
+	// The draws of this call: D for every round its balls open.
+	var draws int64
+	if rest := m - int64(k-next); rest > 0 {
+		draws = (rest + int64(k) - 1) / int64(k) * int64(d) // once per call
+	}
+	pf := pipelined(len(L), 4)
+	var ring [ahead]uint32
+	var drawn, used int64
+	s := r.state
+	if pf {
+		for ; drawn < min(draws, ahead); drawn++ {
+			var x uint64
+			s, x = below(s, n)
+			ring[drawn] = uint32(x)
+			prefetch(unsafe.Pointer(&L[x]))
+		}
+	}
+	var st2 Stats
 	for t := int64(0); t < m; t++ {
 		if next == k {
 			// A new round: D draws, sorted by load by insertion (only
 			// the K least need be in order; D is small).
 			for j := range d {
-				x := uint32(r.Uint64n(n))
+				var x uint32
+				if pf {
+					e := used & (ahead - 1)
+					x = ring[e]
+					used++
+					if drawn < draws {
+						var y uint64
+						s, y = below(s, n)
+						ring[e] = uint32(y)
+						prefetch(unsafe.Pointer(&L[y]))
+						drawn++
+					}
+				} else {
+					var y uint64
+					s, y = below(s, n)
+					x = uint32(y)
+				}
 				lx := L[x]
 				i := j
-				for i > 0 && L[slot[i-1]] > lx {
-					slot[i] = slot[i-1]
+				for i > 0 && slotL[i-1] > lx {
+					slot[i], slotL[i] = slot[i-1], slotL[i-1]
 					i--
 				}
-				slot[i] = x
+				slot[i], slotL[i] = x, lx
 			}
 			next = 0
-			s.Probes += int64(d)
-			s.MaxProbes = int64(d)
+			st2.Probes += int64(d)
+			st2.MaxProbes = int64(d)
 		}
 		c := uint64(slot[next])
 		put(L, out, t, c, L[c])
 		next++
 	}
 	st.next = next
-	return s
+	r.state = s
+	return st2
 }

@@ -1,6 +1,10 @@
 package alloc
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+	"unsafe"
+)
 
 // Memory is (d, K)-memory, d-choice with memory of Mitzenmacher, Prabhakar
 // and Shah ("Load balancing with memory", FOCS 2002): each ball draws D bins
@@ -111,6 +115,9 @@ func newMemRule(p Memory) *memRule {
 }
 
 func (st *memRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	if st.p.K == 1 {
+		return st.runOne(L, m, out, r)
+	}
 	n := uint64(len(L))
 	d, k := st.p.D, st.p.K
 	random := st.p.Ties != TiesLeft
@@ -169,6 +176,133 @@ func (st *memRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 		}
 	}
 	st.mem, st.memL, st.cand = mem, memL, cand
+	return Stats{Probes: probes, MaxProbes: maxProbes}
+}
+
+// runOne is run for K = 1, the paper's memory, tuned: the remembered bin
+// in registers, and its load too when the balls raise their bins at once
+// (out == nil: the ball that left it there knew it, so no read); the
+// generator in a local, or for large n read ahead (readAhead), the bins of
+// the draws to come prefetched. The same draws, in the same order, and the same
+// bins as the general loop: with one bin kept, the memory is the first
+// candidate of least load after the ball, duplicates aside (a bin seen
+// again has its load again, never less).
+func (st *memRule) runOne(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	n := uint64(len(L))
+	d := st.p.D
+	random := st.p.Ties != TiesLeft
+	cand := st.cand[:d]
+	has := len(st.mem) == 1
+	var mb, ml uint32 // the remembered bin and its load
+	if has {
+		mb, ml = st.mem[0], st.memL[0]
+	}
+	// The draws: from the generator in a local, or for large n read
+	// ahead with their bins prefetched (a).
+	pf := pipelined(len(L), 4)
+	s := r.state
+	var a readAhead
+	if pf {
+		a.start(s, L)
+	}
+	var probes, maxProbes int64
+	for t := int64(0); t < m; t++ {
+		for j := range cand {
+			var x uint64
+			if pf {
+				// draw, inlined: the rejection (probability
+				// n/2^64) calls it.
+				o, in := a.take()
+				hi, _ := bits.Mul64(in, n)
+				prefetch(unsafe.Pointer(&L[hi]))
+				var frac uint64
+				if x, frac = bits.Mul64(o, n); frac < n && frac < -n%n {
+					x = a.draw(L, n, n)
+				}
+			} else {
+				s, x = below(s, n)
+			}
+			cand[j] = uint32(x)
+		}
+		c := cand[0]
+		lc, tied := L[c], uint64(1)
+		for _, x := range cand[1:] {
+			switch lx := L[x]; {
+			case lx < lc:
+				c, lc, tied = x, lx, 1
+			case lx == lc && random:
+				tied++
+				var z uint64
+				if pf {
+					z = a.draw(L, n, tied)
+				} else {
+					s, z = below(s, tied)
+				}
+				if z == 0 {
+					c = x
+				}
+			}
+		}
+		lm := ml // the remembered bin's load, as the ball reads it
+		if has {
+			if out != nil {
+				lm = L[mb]
+			}
+			switch {
+			case lm < lc:
+				c, lc = mb, lm
+			case lm == lc && random:
+				tied++
+				var z uint64
+				if pf {
+					z = a.draw(L, n, tied)
+				} else {
+					s, z = below(s, tied)
+				}
+				if z == 0 {
+					c = mb
+				}
+			}
+			probes++
+		}
+		probes += int64(d)
+		put(L, out, t, uint64(c), lc)
+		// The new memory: the first candidate of least load, c's
+		// with its ball.
+		nb, nl := cand[0], L[cand[0]]
+		if nb == c {
+			nl = lc + 1
+		}
+		for _, x := range cand[1:] {
+			lx := L[x]
+			if x == c {
+				lx = lc + 1
+			}
+			if lx < nl {
+				nb, nl = x, lx
+			}
+		}
+		if has {
+			if mb == c {
+				lm = lc + 1
+			}
+			if lm < nl {
+				nb, nl = mb, lm
+			}
+		}
+		mb, ml, has = nb, nl, true
+	}
+	if m > 0 {
+		maxProbes = int64(d) + 1
+		if probes == m*int64(d) {
+			maxProbes = int64(d) // only the first ball of a trial, memory empty
+		}
+		st.mem, st.memL = append(st.mem[:0], mb), append(st.memL[:0], ml)
+	}
+	if pf {
+		s = a.state()
+	}
+	r.state = s
 	return Stats{Probes: probes, MaxProbes: maxProbes}
 }
 

@@ -36,6 +36,8 @@ func memoryKDCases() []struct {
 		{"memory/d=1/K=1", 1000, Memory{D: 1, K: 1}},
 		{"memory/d=1/K=1/left", 1000, Memory{D: 1, K: 1, Ties: TiesLeft}},
 		{"memory/d=2/K=1", 1000, Memory{D: 2, K: 1}},
+		{"memory/d=3/K=1/left", 1000, Memory{D: 3, K: 1, Ties: TiesLeft}},
+		{"memory/d=1/K=1/n=1", 1, Memory{D: 1, K: 1}},
 		{"memory/d=2/K=3", 500, Memory{D: 2, K: 3}},
 		{"memory/d=1/K=0", 500, Memory{D: 1}},
 		{"memory/K>d+K/n=3", 3, Memory{D: 2, K: 5}},
@@ -47,44 +49,49 @@ func memoryKDCases() []struct {
 	}
 }
 
+// TestMemoryKDReference: Place, and a trial sampled every 3 balls, against
+// the plain reference, ball for ball, with the tuned loops' read-ahead and
+// prefetching on and off (enginePaths).
 func TestMemoryKDReference(t *testing.T) {
-	for _, tc := range memoryKDCases() {
-		t.Run(tc.name, func(t *testing.T) {
-			for _, m := range []int64{0, 1, 7, int64(tc.n), 5 * int64(tc.n)} {
-				ref := make([]uint32, tc.n)
-				refStatePlace(tc.p, ref, m, NewRand(42))
-				// Place, one call.
-				b := NewBins(tc.n)
-				st := tc.p.Place(b, m, NewRand(42))
-				if !slices.Equal(b.Loads(), ref) {
-					t.Fatalf("m=%d: Place and reference differ", m)
+	enginePaths(t, func(t *testing.T) {
+		for _, tc := range memoryKDCases() {
+			t.Run(tc.name, func(t *testing.T) {
+				for _, m := range []int64{0, 1, 7, int64(tc.n), 5 * int64(tc.n)} {
+					ref := make([]uint32, tc.n)
+					refStatePlace(tc.p, ref, m, NewRand(42))
+					// Place, one call.
+					b := NewBins(tc.n)
+					st := tc.p.Place(b, m, NewRand(42))
+					if !slices.Equal(b.Loads(), ref) {
+						t.Fatalf("m=%d: Place and reference differ", m)
+					}
+					if m > 0 && (st.Probes < 1 || st.MaxProbes < 1) {
+						t.Fatalf("m=%d: implausible stats %+v", m, st)
+					}
+					// A trial in batches of 3 (Every): the state carries over.
+					c := Config{Process: tc.p, N: tc.n, M: m, Seed: 9, Every: 3}
+					var got []uint32
+					c.Loads = func(_ int, L []uint32) { got = slices.Clone(L) }
+					res, err := c.Trial(context.Background(), 0, NewBins(tc.n))
+					if err != nil {
+						t.Fatal(err)
+					}
+					ref = make([]uint32, tc.n)
+					refStatePlace(tc.p, ref, m, TrialRand(9, 0))
+					if !slices.Equal(got, ref) {
+						t.Fatalf("m=%d: trial in batches of 3 and reference differ", m)
+					}
+					var sum int64
+					for i, k := range res.LoadCounts {
+						sum += int64(i) * k
+					}
+					if sum != m {
+						t.Fatalf("m=%d: counts hold %d balls", m, sum)
+					}
 				}
-				if m > 0 && (st.Probes < 1 || st.MaxProbes < 1) {
-					t.Fatalf("m=%d: implausible stats %+v", m, st)
-				}
-				// A trial in batches of 3 (Every): the state carries over.
-				c := Config{Process: tc.p, N: tc.n, M: m, Seed: 9, Every: 3}
-				var got []uint32
-				c.Loads = func(_ int, L []uint32) { got = slices.Clone(L) }
-				res, err := c.Trial(context.Background(), 0, NewBins(tc.n))
-				if err != nil {
-					t.Fatal(err)
-				}
-				ref = make([]uint32, tc.n)
-				refStatePlace(tc.p, ref, m, TrialRand(9, 0))
-				if !slices.Equal(got, ref) {
-					t.Fatalf("m=%d: trial in batches of 3 and reference differ", m)
-				}
-				var sum int64
-				for i, k := range res.LoadCounts {
-					sum += int64(i) * k
-				}
-				if sum != m {
-					t.Fatalf("m=%d: counts hold %d balls", m, sum)
-				}
-			}
-		})
-	}
+			})
+		}
+	})
 }
 
 // TestMemoryKDReduce: Memory with K = 0 and left ties is Greedy[d], and KD
