@@ -102,16 +102,18 @@ func (Memory) trialRule() {}
 
 // memRule is the memory of a trial and its rule: mem holds the remembered
 // bins, least loaded first, and memL their loads as the last ball ranked
-// them; cand is scratch for a ball's candidates.
+// them; cand and candL are scratch for a ball's candidates and their loads.
 type memRule struct {
-	p    Memory
-	mem  []uint32
-	memL []uint32
-	cand []uint32
+	p     Memory
+	mem   []uint32
+	memL  []uint32
+	cand  []uint32
+	candL []uint32
 }
 
 func newMemRule(p Memory) *memRule {
-	return &memRule{p: p, mem: make([]uint32, 0, p.K), memL: make([]uint32, 0, p.K), cand: make([]uint32, 0, p.D+p.K)}
+	return &memRule{p: p, mem: make([]uint32, 0, p.K), memL: make([]uint32, 0, p.K),
+		cand: make([]uint32, 0, p.D+p.K), candL: make([]uint32, p.D+p.K)}
 }
 
 func (st *memRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
@@ -191,7 +193,9 @@ func (st *memRule) runOne(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	n := uint64(len(L))
 	d := st.p.D
 	random := st.p.Ties != TiesLeft
-	cand := st.cand[:d]
+	// The draws, then the remembered bin, and their loads as the ball
+	// reads them.
+	cand, candL := st.cand[:d+1], st.candL[:d+1]
 	has := len(st.mem) == 1
 	var mb, ml uint32 // the remembered bin and its load
 	if has {
@@ -207,7 +211,7 @@ func (st *memRule) runOne(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	}
 	var probes, maxProbes int64
 	for t := int64(0); t < m; t++ {
-		for j := range cand {
+		for j := range d {
 			var x uint64
 			if pf {
 				// draw, inlined: the rejection (probability
@@ -222,12 +226,22 @@ func (st *memRule) runOne(L []uint32, m int64, out []uint32, r *Rand) Stats {
 			} else {
 				s, x = below(s, n)
 			}
-			cand[j] = uint32(x)
+			cand[j], candL[j] = uint32(x), L[x]
+		}
+		// The remembered bin is candidate d, its load lm as the ball
+		// reads it.
+		lm, last := ml, d
+		if has {
+			if out != nil {
+				lm = L[mb]
+			}
+			cand[d], candL[d], last = mb, lm, d+1
 		}
 		c := cand[0]
-		lc, tied := L[c], uint64(1)
-		for _, x := range cand[1:] {
-			switch lx := L[x]; {
+		lc, tied := candL[0], uint64(1)
+		for j := 1; j < last; j++ {
+			x := cand[j]
+			switch lx := candL[j]; {
 			case lx < lc:
 				c, lc, tied = x, lx, 1
 			case lx == lc && random:
@@ -243,51 +257,22 @@ func (st *memRule) runOne(L []uint32, m int64, out []uint32, r *Rand) Stats {
 				}
 			}
 		}
-		lm := ml // the remembered bin's load, as the ball reads it
-		if has {
-			if out != nil {
-				lm = L[mb]
-			}
-			switch {
-			case lm < lc:
-				c, lc = mb, lm
-			case lm == lc && random:
-				tied++
-				var z uint64
-				if pf {
-					z = a.draw(L, n, tied)
-				} else {
-					s, z = below(s, tied)
-				}
-				if z == 0 {
-					c = mb
-				}
-			}
-			probes++
-		}
-		probes += int64(d)
+		probes += int64(last)
 		put(L, out, t, uint64(c), lc)
 		// The new memory: the first candidate of least load, c's
 		// with its ball.
-		nb, nl := cand[0], L[cand[0]]
-		if nb == c {
-			nl = lc + 1
+		nb, nl := cand[0], lc+1
+		if nb != c {
+			nl = candL[0]
 		}
-		for _, x := range cand[1:] {
-			lx := L[x]
-			if x == c {
-				lx = lc + 1
+		for j := 1; j < last; j++ {
+			x := cand[j]
+			lx := lc + 1
+			if x != c {
+				lx = candL[j]
 			}
 			if lx < nl {
 				nb, nl = x, lx
-			}
-		}
-		if has {
-			if mb == c {
-				lm = lc + 1
-			}
-			if lm < nl {
-				nb, nl = mb, lm
 			}
 		}
 		mb, ml, has = nb, nl, true
