@@ -300,6 +300,10 @@ func chiSquarePValue(obs []float64, exp []float64) float64 {
 //     draws; in law, Multinomial(m; 1/n, …, 1/n), one-choice's, so the
 //     number of bins holding j balls has mean n·Binomial(m, 1/n)(j), tested
 //     by chi-squared (sequential Greedy[2] is the negative control);
+//   - Twinning and Packing see t = 0, so every step places one ball:
+//     one-choice, draw for draw; (k, d)-choice fills the first K of each
+//     round's D draws; Memory with left ties sends each ball to its first
+//     draw (exactly; two batches of m/2 are the negative control);
 //   - Left[2] sends every ball to the leftmost group, exactly;
 //   - the graph process on K_n with left ties and edge sampling sends every
 //     ball to the smaller end of a uniform edge: bin i with probability
@@ -362,6 +366,66 @@ func TestBatchOneBatchLaw(t *testing.T) {
 			t.Logf("p = %.3g", p)
 			if (p < 1e-6) != tc.reject {
 				t.Errorf("p = %.3g against one-choice's law (want rejected: %v)", p, tc.reject)
+			}
+		})
+	}
+
+	// The processes with a state, exactly: in one batch t = 0, so no bin
+	// is below the average and every step of Twinning or Packing places
+	// one ball into its one draw (one-choice, draw for draw); every
+	// round of (k, d)-choice sorts D tied slots, so its K balls go to its
+	// first K draws; Memory with left ties sends every ball to its first
+	// draw (all candidates tied), d draws a ball.
+	for _, tc := range []struct {
+		name string
+		p    Process
+		want func(r *Rand, L []uint32)
+	}{
+		{"twinning/exact", Twinning{}, func(r *Rand, L []uint32) {
+			for range m {
+				L[r.Uint64n(n)]++
+			}
+		}},
+		{"packing/exact", Packing{}, func(r *Rand, L []uint32) {
+			for range m {
+				L[r.Uint64n(n)]++
+			}
+		}},
+		{"kd-choice/exact", KD{D: 5, K: 2}, func(r *Rand, L []uint32) {
+			for range m / 2 {
+				for j := range 5 {
+					if x := r.Uint64n(n); j < 2 {
+						L[x]++
+					}
+				}
+			}
+		}},
+		{"memory/left/exact", Memory{D: 2, K: 1, Ties: TiesLeft}, func(r *Rand, L []uint32) {
+			for range m {
+				L[r.Uint64n(n)]++
+				r.Uint64n(n)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []uint32
+			c := Config{Process: tc.p, N: n, M: m, Seed: 3, Batch: m, Loads: func(_ int, L []uint32) { got = slices.Clone(L) }}
+			if _, err := c.Trial(context.Background(), 1, NewBins(n)); err != nil {
+				t.Fatal(err)
+			}
+			want := make([]uint32, n)
+			tc.want(TrialRand(3, 1), want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("one batch of %v: loads differ from the prediction", tc.p)
+			}
+			// Negative control: in batches of half of m the second
+			// half reads the first, so the loads differ.
+			c.Batch = m / 2
+			if _, err := c.Trial(context.Background(), 1, NewBins(n)); err != nil {
+				t.Fatal(err)
+			}
+			if slices.Equal(got, want) {
+				t.Fatalf("two batches of %v give the loads of one", tc.p)
 			}
 		})
 	}
