@@ -138,11 +138,23 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 	if workers <= 0 {
 		workers = int64(runtime.NumCPU())
 	}
-	binBytes := func(n int64) int64 { return int64(desc.BinBytes) * n * min(workers, int64(o.trials)) }
+	// In batches of B > 1 the loads are four bytes a bin whatever the
+	// process's compact loads (Bins.wide), and a batch in progress keeps
+	// its bins (B <= n) or a count per bin: 4·min(B, n) bytes more.
+	loadBytes := func(n, batch int64) int64 {
+		per, extra := int64(desc.BinBytes), int64(0)
+		if batch > 1 {
+			per, extra = max(per, 4), 4*min(batch, n)
+		}
+		return (per*n + extra) * min(workers, int64(o.trials))
+	}
 	n := gf.n
 	var topo *study.Topology
 	if desc.Uses&alloc.ParamGraph != 0 {
-		gf.memLeft, gf.extra = memLimit, binBytes(gf.n)
+		// B as far as it is known before the graph is (a bad --batch
+		// is refused below, with the graph's n).
+		b, _ := study.ParseCount(o.batch, gf.n)
+		gf.memLeft, gf.extra = memLimit, loadBytes(gf.n, b)
 		g, info, err := gf.build(o.seed, stderr)
 		if err != nil {
 			return cfg, head, nil, err
@@ -183,12 +195,7 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 		return cfg, head, nil, usagef("--batch: the level engine does not run batches (a ball of a batch may hit a bin another ball of the batch hit, and the level counts do not tell bins apart): use --engine bins, n <= 2^32-1")
 	}
 	if topo == nil && !levels {
-		// A batch in progress: its bins (B <= n) or a count per bin.
-		extra := int64(0)
-		if batch > 1 {
-			extra = binBytes(min(batch, n))
-		}
-		if err := checkMemory(binBytes(n)+extra, memLimit); err != nil {
+		if err := checkMemory(loadBytes(n, batch), memLimit); err != nil {
 			return cfg, head, nil, err
 		}
 	}
