@@ -183,12 +183,13 @@ func (st *memRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 
 // runOne is run for K = 1, the paper's memory, tuned: the remembered bin
 // in registers, and its load too when the balls raise their bins at once
-// (out == nil: the ball that left it there knew it, so no read); the
-// generator in a local, or for large n read ahead (readAhead), the bins of
-// the draws to come prefetched. The same draws, in the same order, and the same
-// bins as the general loop: with one bin kept, the memory is the first
-// candidate of least load after the ball, duplicates aside (a bin seen
-// again has its load again, never less).
+// (out == nil: the ball that left it there knew it, so no read); each
+// candidate's load read once, as it is drawn; the generator in a local,
+// or for large n read ahead (readAhead), the bins of the draws to come
+// prefetched. The same draws, in the same order, and the same bins as the
+// general loop: with one bin kept, the memory is the first candidate of
+// least load after the ball, duplicates aside (a bin seen again has its
+// load again, never less).
 func (st *memRule) runOne(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	n := uint64(len(L))
 	d := st.p.D
