@@ -81,6 +81,17 @@ type averaged interface {
 	setBalls(t int64)
 }
 
+// tracking is a rule that keeps a summary of its loads (Quantile's level
+// counts): the batched driver adds each batch to the loads through it, so
+// that the summary follows them.
+type tracking interface {
+	// addBalls raises L[c] by one for every c of bins, in order.
+	addBalls(L []uint32, bins []uint32)
+	// resync rebuilds the summary from L, after the driver added a
+	// batch per bin (B > n: O(n) a batch, under one a ball).
+	resync(L []uint32)
+}
+
 // put ends ball k of a rule's loop, which chose bin c holding l balls:
 // with out == nil it raises the bin, else it records the choice. The test
 // is the same for every ball, so the branch is predicted.
@@ -168,16 +179,26 @@ func (bt *batcher) place(b *Bins, ru rule, m int64, r *Rand) Stats {
 		bt.done += k
 		m -= k
 		if bt.done == bt.size {
-			bt.flush(b, L)
+			bt.flush(b, L, ru)
 		}
 	}
 	runtime.KeepAlive(b) // L may be mapped memory, freed once b is unreachable
 	return st
 }
 
-// flush adds the balls of the batch in progress to the loads L of b.
-func (bt *batcher) flush(b *Bins, L []uint32) {
-	bt.add(L, 1)
+// flush adds the balls of the batch in progress to the loads L of b,
+// through ru if it is tracking (ru may be nil: the trial's last batch).
+func (bt *batcher) flush(b *Bins, L []uint32, ru rule) {
+	tr, _ := ru.(tracking)
+	switch {
+	case tr != nil && bt.count == nil:
+		tr.addBalls(L, bt.pending[:bt.done])
+	case tr != nil:
+		bt.add(L, 1)
+		tr.resync(L)
+	default:
+		bt.add(L, 1)
+	}
 	if bt.count != nil {
 		clear(bt.count)
 	}

@@ -51,7 +51,7 @@ func BenchmarkBatch(b *testing.B) {
 					// A rule a trial: memory, kd-choice, twinning
 					// and packing keep the trial's state in it.
 					bt.place(bins, c.p.(batchable).rule(n), int64(n), r)
-					bt.flush(bins, bins.wide())
+					bt.flush(bins, bins.wide(), nil)
 				})
 			})
 		}

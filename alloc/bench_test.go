@@ -80,15 +80,22 @@ func BenchmarkPlace(b *testing.B) {
 		{"memory/d=2/K=1", func(int, int) Process { return Memory{D: 2, K: 1} }, all},
 		{"kd-choice/k=1/d=2", func(int, int) Process { return KD{D: 2, K: 1} }, all},
 		{"kd-choice/k=2/d=4", func(int, int) Process { return KD{D: 4, K: 2} }, all},
-		// Walk sampling (a plain loop): against graph/regular16/edge.
+		// Walk sampling (Pourmiri's process; a two-sample rule on the
+		// walk's ends): against graph/regular16/vertex (len=1 has the
+		// same candidates).
+		{"graph/regular16/walk:len=1", func(_, lg int) Process { return Graphical{G: regular16(lg), Sample: SampleWalk(1)} }, []int{12, 20}},
 		{"graph/regular16/walk:len=4", func(_, lg int) Process { return Graphical{G: regular16(lg), Sample: SampleWalk(4)} }, []int{12, 20}},
-		{"graph/regular16/walk:len=0", func(_, lg int) Process { return Graphical{G: regular16(lg), Sample: SampleWalk(0)} }, []int{12, 20}},
+		{"graph/regular16/walk:len=16", func(_, lg int) Process { return Graphical{G: regular16(lg), Sample: SampleWalk(16)} }, []int{12, 20}},
+		{"g-bounded/g=2/regular16/walk:len=16", func(_, lg int) Process { return GBounded{G: 2, Graph: regular16(lg), Sample: SampleWalk(16)} }, []int{12, 20}},
 		// The thinning family: one probe a ball, a second on rejection
 		// (against one-choice and greedy/d=2), or one probe a step.
 		{"mean-thinning", func(int, int) Process { return MeanThinning{} }, all},
 		{"threshold/L=2", func(int, int) Process { return Threshold{L: 2} }, all},
 		{"twinning", func(int, int) Process { return Twinning{} }, all},
 		{"packing", func(int, int) Process { return Packing{} }, all},
+		// Quantile(δ): three draws a ball and the level counts above
+		// the δ-quantile kept per ball.
+		{"quantile/delta=0.5", func(int, int) Process { return Quantile{Delta: 0.5} }, all},
 	}
 	for _, c := range cases {
 		for _, lg := range c.lgs {
@@ -263,6 +270,7 @@ func BenchmarkLevels(b *testing.B) {
 		{"rank/d=2.5", Rank{D: 2.5}, []int{1 << 26}},
 		{"twinning", Twinning{}, []int{1 << 26}},
 		{"packing", Packing{}, []int{1 << 26}},
+		{"quantile/delta=0.5", Quantile{Delta: 0.5}, []int{1 << 20}},
 	} {
 		for _, n := range c.ns {
 			name := fmt.Sprintf("n=%d", n)

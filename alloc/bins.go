@@ -48,6 +48,10 @@ type Bins struct {
 	// so a trial does not depend on how its balls are split into calls.
 	owed    int64
 	owedBin uint64
+	// quant is the level summary of Quantile(δ) (see Quantile), kept
+	// from one call of Place to the next; Place rebuilds it when the
+	// balls it was kept for are not b's.
+	quant *quantState
 }
 
 // binsMem holds the mappings (as returned by mapHuge) behind a Bins's
@@ -234,6 +238,7 @@ func (b *Bins) Reset() {
 	clear(b.loads)
 	b.balls = 0
 	b.owed = 0
+	b.quant = nil
 }
 
 // MaxMin returns the largest and smallest load, in one pass.

@@ -85,6 +85,7 @@ const (
 
 	// The thinning family's.
 	ParamThreshold // a load threshold L ≥ 0 (Params.Threshold)
+	ParamDelta     // a quantile 0 < δ < 1 (Params.Delta)
 )
 
 // Family names the theory that covers a process: the key by which package
@@ -117,13 +118,14 @@ const (
 	FamilyThreshold    // a second uniform bin when the first holds at least L balls
 	FamilyTwinning     // one sample; two balls below the average, else one
 	FamilyPacking      // one sample; filled past the average if below it, else one ball
+	FamilyQuantile     // a second uniform bin when the first is among the ⌊δn⌋ heaviest
 )
 
 // MeanField is the mean-field (fluid-limit) rule of a process on n → ∞
 // exchangeable bins: the key by which package analysis solves its ODE.
 // Family is one of FamilyOneChoice, FamilyGreedy, FamilyLeft, FamilyMaxOf,
 // FamilyOnePlusBeta, FamilyGBounded, FamilyGMyopic, FamilyNoisy,
-// FamilyMeanThinning and FamilyThreshold (the
+// FamilyMeanThinning, FamilyThreshold and FamilyQuantile (the
 // graphical process on the complete graph, and Rank[d] for a whole d,
 // follow Greedy's rule); D, Beta, G and Sigma are the rule's parameters.
 type MeanField struct {
@@ -134,6 +136,8 @@ type MeanField struct {
 	Sigma  float64 // the noise σ of FamilyNoisy
 	// Threshold is the load threshold L of FamilyThreshold.
 	Threshold int
+	// Delta is the quantile δ of FamilyQuantile.
+	Delta float64
 }
 
 // Params are the parameters of a process; each process reads those its
@@ -166,6 +170,9 @@ type Params struct {
 	K int
 	// Threshold is the load threshold L ≥ 0 of threshold.
 	Threshold int
+	// Delta is the quantile 0 < δ < 1 of quantile: the ⌊δn⌋ heaviest
+	// bins reject a ball.
+	Delta float64
 }
 
 // maxChoices bounds d: a ball's candidates are kept on the stack.
@@ -182,6 +189,7 @@ var descriptors = []*Descriptor{
 	&gBoundedDescriptor, &gMyopicDescriptor, &noisyDescriptor,
 	&memoryDescriptor, &kdDescriptor,
 	&meanThinningDescriptor, &thresholdDescriptor, &twinningDescriptor, &packingDescriptor,
+	&quantileDescriptor,
 }
 
 // Descriptors returns the descriptor of every process of the package, in
@@ -286,9 +294,10 @@ func (d *Descriptor) MeanField(p Params) (MeanField, bool) {
 }
 
 // Candidates says, for labels, how a graph process draws its candidates
-// with p: "edge sampling" or "vertex sampling" (Params.Sample), or for the
-// two-sample rules on the complete graph "two uniform bins" (with
-// replacement, not an edge).
+// with p: "edge sampling", "vertex sampling" or "walk:len=L sampling"
+// (Params.Sample), or for the two-sample rules on the complete graph
+// under edge or vertex sampling "two uniform bins" (with replacement, not
+// an edge).
 // Label is the process's label with parameters p, the String of the rule
 // ("Greedy[2]", "(1+β), β = 0.3", "g-bounded, g = 2"), or for a graph
 // process without parameters besides its graph, its name; graphical
@@ -347,6 +356,8 @@ func (d *Descriptor) Check(p Params) error {
 		return fmt.Errorf("alloc: %s needs 1 <= k <= d balls per round, got k=%d d=%g", d.Name, p.K, p.D)
 	case uses&ParamThreshold != 0 && (p.Threshold < 0 || p.Threshold > MaxThreshold):
 		return fmt.Errorf("alloc: %s needs a threshold 0 <= L <= %d, got threshold=%d", d.Name, MaxThreshold, p.Threshold)
+	case uses&ParamDelta != 0 && !(p.Delta > 0 && p.Delta < 1):
+		return fmt.Errorf("alloc: %s needs a quantile 0 < delta < 1, got delta=%g", d.Name, p.Delta)
 	}
 	if uses&ParamWeights != 0 {
 		if err := checkWeights(d.Name, p.Weights); err != nil {

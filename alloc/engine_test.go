@@ -78,6 +78,8 @@ func engineCases(t *testing.T, n int) []struct {
 		{"graph/sparse/vertex", Graphical{G: sparse, Sample: SampleVertex}},
 		{"graph/regular4/beta=0.5", Graphical{G: g, OneMinusBeta: 0.5}},
 		{"local-search/regular4", LocalSearch{G: g}},
+		{"quantile/delta=0.5", Quantile{Delta: 0.5}},
+		{"quantile/delta=0.3", Quantile{Delta: 0.3}},
 		{"local-search/regular4/left", LocalSearch{G: g, Ties: TiesLeft}},
 		{"g-bounded/g=2", GBounded{G: 2}},
 		{"g-myopic/g=1", GMyopic{G: 1}},
@@ -88,7 +90,8 @@ func engineCases(t *testing.T, n int) []struct {
 }
 
 // wideOnly reports whether p places its balls on four-byte loads from the
-// start: the rules on a graph that run on the generic driver.
+// start: the rules on a graph that run on the generic driver, and
+// Quantile(δ), whose loop reads four-byte loads only.
 func wideOnly(p Process) bool {
 	switch p := p.(type) {
 	case Graphical:
@@ -99,6 +102,8 @@ func wideOnly(p Process) bool {
 		return onGraph(p.Graph)
 	case Noisy:
 		return onGraph(p.Graph)
+	case Quantile:
+		return true
 	}
 	return false
 }

@@ -73,21 +73,28 @@ func worstDeviation(f [][]float64, want []float64, n int) (float64, int) {
 	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: T - 1}.Quantile(1 - 1e-6/2)
 	worst, at := 0.0, 0
 	for i := 1; i < len(want); i++ {
-		var mean, ss float64
-		for _, x := range f {
-			mean += x[i]
-		}
-		mean /= T
-		for _, x := range f {
-			ss += (x[i] - mean) * (x[i] - mean)
-		}
-		se := math.Sqrt(ss / (T - 1) / T)
+		mean, se := meanSE(f, i)
 		tol := q*se + 5/float64(n)
 		if d := math.Abs(mean-want[i]) / tol; d > worst {
 			worst, at = d, i
 		}
 	}
 	return worst, at
+}
+
+// meanSE returns the mean of x[i] over the trials x and its standard
+// error.
+func meanSE(x [][]float64, i int) (float64, float64) {
+	T := float64(len(x))
+	var mean, ss float64
+	for _, f := range x {
+		mean += f[i]
+	}
+	mean /= T
+	for _, f := range x {
+		ss += (f[i] - mean) * (f[i] - mean)
+	}
+	return mean, math.Sqrt(ss / (T - 1) / T)
 }
 
 func fluid(t *testing.T, family alloc.Family, d int) []float64 {

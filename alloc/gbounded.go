@@ -95,4 +95,4 @@ func (p GBounded) Place(b *Bins, m int64, r *Rand) Stats {
 
 // rule returns the rule on n bins for the batched driver (see rule): the
 // candidates and the word w drawn as Place draws them, the same decision.
-func (p GBounded) rule(int) rule { return pairSource{p.Graph, p.Sample}.rule(p.table()) }
+func (p GBounded) rule(n int) rule { return pairSource{p.Graph, p.Sample}.rule(p.table(), n) }

@@ -12,9 +12,10 @@ import (
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
-// Sampling is how the graphical process draws its two candidate bins:
-// SampleEdge, SampleVertex, or SampleWalk(L) (the walk's length in the bits
-// above the kind).
+// Sampling is how the graphical process and the two-sample rules draw
+// their candidate bins: SampleEdge, SampleVertex, or SampleWalk(L), a
+// non-backtracking walk of L steps (the walk's length in the bits above the
+// kind; see SampleWalk).
 type Sampling uint32
 
 const (
@@ -71,7 +72,9 @@ func ParseSampling(s string) (Sampling, error) {
 //
 // Ties: TiesRandom (the default) gives a tied ball to either endpoint with
 // probability 1/2; TiesLeft gives it to the endpoint with the smaller id for
-// SampleEdge, to the sampled vertex u for SampleVertex.
+// SampleEdge, to the sampled vertex u for SampleVertex. Under SampleWalk
+// the tie is among the visited vertices: uniform among the distinct tied
+// ones, or under TiesLeft the first visited.
 //
 // Graphical (1+β) [PTW15]: with OneMinusBeta = 1 − β > 0, each ball draws
 // its edge as above and, with probability β, goes to the lesser loaded end;
@@ -86,6 +89,9 @@ func ParseSampling(s string) (Sampling, error) {
 // after that); it takes the one-choice step iff x < ⌊(1−β)·2^64⌋, going to
 // the end the fair coin names (u on 0, v on 1). With β = 1 no coin is drawn:
 // the draws, and the loads, are those of the two-choice loops.
+//
+// Under SampleWalk(L) the process is Pourmiri's random-walk process and
+// graphical (1+β) its mixture with one-choice (see SampleWalk).
 //
 // G must be a *graphgen.CSR, a graphgen.Complete, a graphgen.Circulant, a
 // graphgen.PermutationRegular or a graphgen.Lattice; the simulator runs a
@@ -198,7 +204,8 @@ func (p Graphical) Check(n int) error {
 }
 
 // Place throws m balls, two probes each (one when SampleVertex hits an
-// isolated vertex).
+// isolated vertex; L + 1 under SampleWalk(L), one for a one-choice step of
+// graphical (1+β)).
 func (p Graphical) Place(b *Bins, m int64, r *Rand) Stats {
 	if p.Check(b.N()) != nil {
 		return Stats{} // see Process: no ball is placed

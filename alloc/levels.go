@@ -348,6 +348,8 @@ func (st *levelState) place(m int64, r *Rand) Stats {
 	case Rank:
 		levelsRank(h, m, p.D, r)
 		return Stats{Probes: m, MaxProbes: min(m, 1)}
+	case Quantile:
+		return thinStats(m, levelsQuantile(h, m, p.Heavy(int(h.n)), r))
 	case Left:
 		levelsLeft(st.groups, m, p.Ties.resolve(TiesLeft) == TiesLeft, r)
 		return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}

@@ -43,6 +43,8 @@ func levelsCases(n int) []struct {
 		{"noisy/sigma=1.5", Noisy{Sigma: 1.5}},
 		{"twinning", Twinning{}},
 		{"packing", Packing{}},
+		{"quantile/delta=0.5", Quantile{Delta: 0.5}},
+		{"quantile/delta=0.3", Quantile{Delta: 0.3}},
 	}
 }
 
@@ -177,6 +179,7 @@ func TestLevelsNegativeControls(t *testing.T) {
 		// average is empty, and either gives it two balls).
 		{"one-choice-vs-levels-twinning", OneChoice{}, Twinning{}, 4 * n},
 		{"twinning-vs-levels-packing", Twinning{}, Packing{}, 4 * n},
+		{"quantile0.5-vs-levels-quantile0.4", Quantile{Delta: 0.5}, Quantile{Delta: 0.4}, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,11 +3,9 @@ package alloc_test
 import (
 	"math"
 	"math/big"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/graphalloc/graphalloc/alloc"
-	"github.com/graphalloc/graphalloc/graphgen"
 )
 
 // The fluid limits of memory (d = K = 1) and of (k, d)-choice, derived in
@@ -143,48 +141,5 @@ func TestKDFluidIsGreedy(t *testing.T) {
 				t.Errorf("d=%d: s_%d = %.6f, analysis says %.6f", d, i, got[i], want[i])
 			}
 		}
-	}
-}
-
-// TestWalkTails: walk sampling on a random 16-regular graph is Greedy[2]
-// for every walk length (the uniform law is stationary, see alloc's walk
-// sampling); on a Barabási–Albert graph (non-regular) a one-step walk's
-// end is biased towards the hubs, and the tails are not Greedy[2]'s
-// (negative control).
-func TestWalkTails(t *testing.T) {
-	levels := 4
-	n, trials := statN, statTrials
-	if testing.Short() {
-		n, trials = 1<<13, 8
-	}
-	reg, _, err := graphgen.RandomRegular(n, 16, rand.NewPCG(7, 8))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ba, err := graphgen.BarabasiAlbert(n, 2, rand.NewPCG(7, 9))
-	if err != nil {
-		t.Fatal(err)
-	}
-	greedy2 := fluid(t, alloc.FamilyGreedy, 2)
-	for _, tc := range []struct {
-		name string
-		p    alloc.Process
-		pass bool
-	}{
-		{"regular16/len=0", alloc.Graphical{G: reg, Sample: alloc.SampleWalk(0)}, true},
-		{"regular16/len=5", alloc.Graphical{G: reg, Sample: alloc.SampleWalk(5)}, true},
-		{"g-bounded/g=0/regular16/len=3", alloc.GBounded{Graph: reg, Sample: alloc.SampleWalk(3)}, true},
-		{"control/ba/len=1", alloc.Graphical{G: ba, Sample: alloc.SampleWalk(1)}, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			f := tailFractions(t, tc.p, n, trials, levels)
-			worst, at := worstDeviation(f, greedy2[:levels], n)
-			if tc.pass && worst > 1 {
-				t.Errorf("level %d off by %.2f tolerances", at, worst)
-			}
-			if !tc.pass && worst <= 1 {
-				t.Errorf("negative control passed: worst %.2f tolerances", worst)
-			}
-		})
 	}
 }

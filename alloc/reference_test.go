@@ -201,6 +201,11 @@ func refChoose(t *testing.T, p Process, L []uint32, k int64, r *Rand) uint64 {
 			// load; refThin (thinning_test.go) checks the rule.
 			c, cands = refThin(t, p, L, r)
 			within = []uint64{c}
+		case Quantile:
+			// The second sample takes the ball whatever its load;
+			// refQuantile (quantile_test.go) checks the rule.
+			c, cands = refQuantile(t, p, L, r)
+			within = []uint64{c}
 		case GBounded, GMyopic, Noisy:
 			// The two-sample rules may choose the more loaded
 			// candidate; refTwoSample (twosample_test.go) checks
@@ -381,6 +386,13 @@ func contractCases(t *testing.T) []struct {
 		{"packing", 1000, Packing{}},
 		{"packing/n=1", 1, Packing{}},
 		{"packing/n=7", 7, Packing{}},
+		// Quantile(δ) (reference in quantile_test.go): δn whole, not
+		// whole, below 1 (one-choice at two probes), and n = 1.
+		{"quantile/delta=0.5", 200, Quantile{Delta: 0.5}},
+		{"quantile/delta=0.3/n=101", 101, Quantile{Delta: 0.3}},
+		{"quantile/delta=0.9", 60, Quantile{Delta: 0.9}},
+		{"quantile/delta=0.1/n=7", 7, Quantile{Delta: 0.1}},
+		{"quantile/n=1", 1, Quantile{Delta: 0.5}},
 	}
 	// Local search on a cycle, a torus, a random regular graph, the star,
 	// a circulant and the complete graph (localsearch_test.go).

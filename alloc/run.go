@@ -234,7 +234,7 @@ func (c Config) binsTrial(ctx context.Context, i int, b *Bins, place func(b *Bin
 		return Result{}, err
 	}
 	if bt != nil {
-		bt.flush(b, b.wide()) // the last batch ends with the trial
+		bt.flush(b, b.wide(), nil) // the last batch ends with the trial
 		runtime.KeepAlive(b)
 	}
 	counts, err := b.Counts()

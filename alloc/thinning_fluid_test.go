@@ -1,7 +1,6 @@
 package alloc_test
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/graphalloc/graphalloc/alloc"
@@ -50,19 +49,7 @@ func TestThinningFluid(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			load := float64(tc.balls) / 2
-			want := twoSampleFluid(t, tc.want, load)
-			f := simTails(t, tc.p, n, tc.balls*int64(n)/2, 2215, T, len(want))
-			d, at := worstDeviation(f, want, n)
-			switch {
-			case !tc.reject && d > 1:
-				t.Errorf("level %d off the fluid limit by %.2f tolerances", at, d)
-			case tc.reject && d <= 1:
-				t.Errorf("a wrong prediction passed (worst %.2f tolerances)", d)
-			}
-			if testing.Verbose() {
-				fmt.Printf("%s: worst level %d at %.2f tolerances (%d levels, T = %d)\n", tc.name, at, d, len(want)-1, T)
-			}
+			checkFluid(t, tc.p, tc.want, n, float64(tc.balls)/2, tc.balls*int64(n)/2, 2215, T, tc.reject)
 		})
 	}
 }

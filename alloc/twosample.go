@@ -179,9 +179,10 @@ func newTwoRule(kind ruleKind, g int, sigma float64, left bool) *twoRule {
 }
 
 // pairCandidates is the candidates of the two-sample rules' descriptors:
-// on the complete graph two uniform bins, not an edge.
+// on the complete graph two uniform bins, not an edge (under walk sampling
+// the walk's ends: the sampling rule names them).
 func pairCandidates(p Params) string {
-	if onComplete(p) {
+	if _, walk := p.Sample.Walk(); onComplete(p) && !walk {
 		return "two uniform bins"
 	}
 	return ""
@@ -237,17 +238,10 @@ var errBadSource = errors.New("alloc: unsupported source")
 // place throws m balls with rule ru, candidates from s: two probes a ball
 // (one when vertex sampling finds an isolated vertex).
 func (s pairSource) place(b *Bins, m int64, ru *twoRule, r *Rand) Stats {
-	probes := 2 * m
-	if l, ok := s.sample.Walk(); ok {
-		g := s.g
-		if g == nil {
-			g = graphgen.Complete(b.N())
-		}
-		twoWalk(b.wide(), m, ru, newWalker(g, l), r)
-		runtime.KeepAlive(b)
-		b.balls += m
-		return Stats{Probes: probes, MaxProbes: min(m, 1) * 2}
+	if _, ok := s.sample.Walk(); ok {
+		return placeRule(b, s.rule(ru, b.N()), m, r)
 	}
+	probes := 2 * m
 	switch g := s.g.(type) {
 	case nil, graphgen.Complete:
 		b.place(m,
@@ -544,7 +538,14 @@ const (
 
 // rule returns the rule of decision table ru with candidates from s (a
 // source check accepted).
-func (s pairSource) rule(ru *twoRule) rule {
+func (s pairSource) rule(ru *twoRule, n int) rule {
+	if l, ok := s.sample.Walk(); ok {
+		g := s.g
+		if g == nil {
+			g = graphgen.Complete(n)
+		}
+		return walkPairRule{ru, newWalker(g, l)}
+	}
 	switch g := s.g.(type) {
 	case *graphgen.CSR:
 		if s.sample == SampleVertex {

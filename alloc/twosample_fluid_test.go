@@ -66,18 +66,27 @@ func TestTwoSampleFluid(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			want := twoSampleFluid(t, tc.want, float64(tc.load))
-			f := simTails(t, tc.p, n, tc.load*int64(n), 2214, T, len(want))
-			d, at := worstDeviation(f, want, n)
-			switch {
-			case !tc.reject && d > 1:
-				t.Errorf("level %d off the fluid limit by %.2f tolerances", at, d)
-			case tc.reject && d <= 1:
-				t.Errorf("a wrong prediction passed (worst %.2f tolerances)", d)
-			}
-			if testing.Verbose() {
-				fmt.Printf("%s: worst level %d at %.2f tolerances (%d levels, T = %d)\n", tc.name, at, d, len(want)-1, T)
-			}
+			checkFluid(t, tc.p, tc.want, n, float64(tc.load), tc.load*int64(n), 2214, T, tc.reject)
 		})
+	}
+}
+
+// checkFluid runs T trials of p with m balls on n bins (trial seeds from
+// seed) and compares their tails with the fluid limit of mf at m/n = load:
+// within the tolerance at every level, or, for a negative control
+// (reject), beyond it at some level.
+func checkFluid(t *testing.T, p alloc.Process, mf alloc.MeanField, n int, load float64, m int64, seed uint64, T int, reject bool) {
+	t.Helper()
+	want := twoSampleFluid(t, mf, load)
+	f := simTails(t, p, n, m, seed, T, len(want))
+	d, at := worstDeviation(f, want, n)
+	switch {
+	case !reject && d > 1:
+		t.Errorf("level %d off the fluid limit by %.2f tolerances", at, d)
+	case reject && d <= 1:
+		t.Errorf("a wrong prediction passed (worst %.2f tolerances)", d)
+	}
+	if testing.Verbose() {
+		fmt.Printf("%s: worst level %d at %.2f tolerances (%d levels, T = %d)\n", t.Name(), at, d, len(want)-1, T)
 	}
 }

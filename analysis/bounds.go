@@ -233,7 +233,7 @@ type Query struct {
 	EdgeConnectivity float64 // k, 0 if unknown (k = Δ is inferred for vertex-transitive families and random regular graphs)
 	Core             float64 // nonregular: vertices c in the dense core, 0 if unknown
 	CoreFraction     float64 // nonregular: fraction f of the edges with both ends in the core, 0 if unknown
-	Sample           string  // "edge" (uniform edge), "vertex" (uniform vertex, then neighbour) or "walk:len=L" (ends of two random walks); "" means edge
+	Sample           string  // "edge" (uniform edge), "vertex" (uniform vertex, then neighbour) or "walk:len=L" (a non-backtracking walk of L steps from a uniform vertex); "" means edge
 	Ties             string  // the tie rule the process uses: "random" or "left"; "" means random (local search's O(1) bound needs random ties)
 
 	// Weighted balls ("weighted").
@@ -252,6 +252,8 @@ type Query struct {
 	// kd-choice (0 means 1).
 	Memory float64
 	K      float64
+	// Delta is δ in (0, 1) of quantile; 0 means 1/2.
+	Delta float64
 }
 
 // Validate reports the first field of q that is out of range, naming it and
@@ -299,6 +301,8 @@ func (q Query) Validate() error {
 		return fmt.Errorf("analysis: k must be a whole number >= 1 (0 for 1), got %g", q.K)
 	case !(q.Sigma >= 0 && q.Sigma <= alloc.MaxSigma):
 		return fmt.Errorf("analysis: query needs a noise level 0 <= sigma <= %g, got %g", float64(alloc.MaxSigma), q.Sigma)
+	case !(q.Delta >= 0 && q.Delta < 1):
+		return fmt.Errorf("analysis: query needs a quantile 0 < delta < 1 (or 0 for 1/2), got %g", q.Delta)
 	}
 	if q.Ties != "" {
 		if _, err := alloc.ParseTies(q.Ties); err != nil {
@@ -349,6 +353,7 @@ func (q Query) weights() (alloc.WeightDist, error) {
 //	[LS22b]  Los, Sauerwald, Balanced allocations in batches: simplified and generalized, SPAA 2022
 //	[LS23]   Los, Sauerwald, Balanced allocations in batches: the tower of two choices, SPAA 2023
 //	[LS22]   Los, Sauerwald, Balanced allocations with the choice of noise, PODC 2022; J. ACM 2023
+//	[Pou19]  Pourmiri, Balanced allocation on graphs: a random walk approach, RSA 2019 (named, not evaluated: see notForWalks)
 //	[PTW15]  Peres, Talwar, Wieder, Graphical balanced allocations and the (1+β)-choice process, RSA 2015
 //	[RS98]   Raab, Steger, "Balls into bins" — a simple and tight analysis, RANDOM 1998
 //	[TW07]   Talwar, Wieder, Balanced allocations: the weighted case, STOC 2007
@@ -449,7 +454,7 @@ func (e *boundEnv) finish(b Bound) Bound {
 // notForWalks marks a statement about candidates drawn as an edge or a
 // vertex and a neighbour as not applying under walk sampling.
 func (e *boundEnv) notForWalks(b Bound) Bound {
-	why := fmt.Sprintf("stated for candidates drawn as an edge or a vertex and a neighbour; here each is the end of a random walk (%s; graphalloc states no bound for walk sampling, see docs/theory.md)", e.q.Sample)
+	why := fmt.Sprintf("stated for candidates drawn as an edge or a vertex and a neighbour; here they come from a non-backtracking walk (%s: its least loaded visited vertex, or for a two-sample rule its two ends); graphalloc states no bound for walk sampling ([Pou19] needs girth ω(ℓ), see docs/theory.md)", e.q.Sample)
 	if b.Applies {
 		b.Applies, b.Reason = false, why
 	} else {
@@ -537,6 +542,8 @@ func (e *boundEnv) boundsFor(d *alloc.Descriptor) []Bound {
 		return e.lssGap(d.Name)
 	case alloc.FamilyThreshold:
 		return e.thinning()
+	case alloc.FamilyQuantile:
+		return e.quantile()
 	}
 	return nil
 }
@@ -1424,6 +1431,35 @@ func (e *boundEnv) thinning() []Bound {
 			Value: math.Sqrt(8 * e.ln / e.lnln), Formula: "(1 − o(1))·√(8 ln n / ln ln n)", Base: "ln",
 			Applies: e.n >= 16, Reason: thinningWhy(e.n)},
 	}
+}
+
+// quantile: Quantile(δ) gives the ball to the bin of rank r (heaviest
+// first) with probability δ'/n for r ≤ k = ⌊δn⌋ and (1 + δ')/n beyond,
+// δ' = k/n, whatever the loads. For 1/3 ≤ δ' ≤ 2/3 that vector meets the
+// condition of [PTW15]'s theorem (p_i ≤ (1 − 4ε)/n up to rank n/3,
+// p_i ≥ (1 + 4ε)/n from rank 2n/3, with ε = min(δ', 1 − δ')/4), whose
+// exponential potential gives gap O(log n / ε) for every m. Quantile(δ) is
+// a two-thinning rule, so [FG21]'s lower bound at m = n applies too.
+func (e *boundEnv) quantile() []Bound {
+	delta := e.q.Delta
+	if delta == 0 {
+		delta = 0.5
+	}
+	dk := math.Floor(delta*e.n) / e.n
+	ok, why := dk >= 1.0/3 && dk <= 2.0/3, "w.h.p., for every m; its allocation vector, δ'/n on the ⌊δn⌋ heaviest ranks and (1 + δ')/n beyond (δ' = ⌊δn⌋/n), meets [PTW15]'s condition with ε = min(δ', 1 − δ')/4"
+	if !ok {
+		why = fmt.Sprintf("[PTW15]'s condition (a cut at ranks n/3 and 2n/3) holds for 1/3 <= ⌊δn⌋/n <= 2/3; here ⌊δn⌋/n = %.4g (graphalloc states no bound for other δ, see docs/theory.md)", dk)
+	}
+	fg := e.thinning()
+	if fg[0].Applies {
+		fg[0].Reason = "w.h.p.; a lower bound for every two-thinning rule, Quantile(δ) among them for every δ, attained to 1 + o(1) by the best rule"
+	}
+	return append([]Bound{
+		{Name: "gap, any m, 1/3 <= δ <= 2/3 [PTW15]", Kind: KindOrder, Order: "O",
+			Quantity: QuantityGap, Regime: RegimeAnyM,
+			Value: e.lg, Formula: "O(log n)", Base: "log2",
+			Applies: ok, Reason: why},
+	}, fg...)
 }
 
 // thinningWhy is the reason of the thinning bound at n bins.

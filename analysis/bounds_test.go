@@ -2,11 +2,12 @@ package analysis
 
 import (
 	"encoding/json"
-	"github.com/graphalloc/graphalloc/alloc"
 	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/graphalloc/graphalloc/alloc"
 )
 
 // Hand-computed constants (6+ significant digits):
@@ -370,9 +371,9 @@ func TestBoundsWellFormed(t *testing.T) {
 	// 8 graph + 1 grouped + 1 window + 1 weighted + 2 hyper + 4 local-search
 	// + 3 g-bounded + 3 g-myopic + 1 noisy + 3 memory (K = 0, Greedy[d]'s)
 	// + 3 kd-choice (Greedy[d]'s) + 4 thinning (mean-thinning, threshold,
-	// twinning, packing: one each).
-	if got := len(Bounds(Query{N: 1000, M: 1000})); got != 44 {
-		t.Errorf("Bounds for every process: %d, want 44", got)
+	// twinning, packing: one each) + 2 quantile.
+	if got := len(Bounds(Query{N: 1000, M: 1000})); got != 46 {
+		t.Errorf("Bounds for every process: %d, want 46", got)
 	}
 	if bs := Bounds(Query{N: 2, M: 2, Process: "greedy"}); bs[0].Applies || !strings.Contains(bs[0].Reason, "n >= 3") {
 		t.Errorf("n = 2: %+v", bs[0])
@@ -614,5 +615,23 @@ func TestWorstRegularReference(t *testing.T) {
 				t.Errorf("reason %q does not label it", b.Reason)
 			}
 		})
+	}
+}
+
+// TestQuantileBounds: [PTW15]'s gap applies to Quantile(δ) for
+// 1/3 <= ⌊δn⌋/n <= 2/3 only (δ = 0 in a query means 1/2), and [FG21]'s
+// lower bound at m = n for every δ; δ = 1 is an invalid query.
+func TestQuantileBounds(t *testing.T) {
+	for _, tc := range []struct {
+		delta float64
+		ptw   bool
+	}{{0, true}, {0.5, true}, {0.34, true}, {0.2, false}, {0.9, false}} {
+		bs := Bounds(Query{N: 1000, M: 1000, Process: "quantile", Delta: tc.delta})
+		if len(bs) != 2 || bs[0].Applies != tc.ptw || !bs[1].Applies {
+			t.Errorf("δ=%g: %+v", tc.delta, bs)
+		}
+	}
+	if err := (Query{N: 10, M: 10, Delta: 1}).Validate(); err == nil {
+		t.Error("δ = 1 accepted")
 	}
 }

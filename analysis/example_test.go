@@ -2,10 +2,11 @@ package analysis_test
 
 import (
 	"fmt"
-	"github.com/graphalloc/graphalloc/alloc"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/graphalloc/graphalloc/alloc"
 
 	"github.com/graphalloc/graphalloc/analysis"
 )

@@ -24,6 +24,7 @@ import (
 //	FamilyNoisy        ds_i/dt = 2 p_j Σ_b p_b Φ((b − j)/(σ√2))                       [Los, Sauerwald 2022: the rules]
 //	FamilyThreshold    ds_i/dt = ([i ≤ L] + s_L)(s_{i−1} − s_i)
 //	FamilyMeanThinning ds_i/dt = ([i ≤ ⌈t⌉] + s_⌈t⌉)(s_{i−1} − s_i)   (time-dependent; derived in docs/theory.md)
+//	FamilyQuantile     ds_i/dt = δ(s_{i−1} − s_i) + (s_{i−1} − max(s_i, δ))⁺      (derived in docs/theory.md)
 //
 // Each right-hand side is the rate at which bins move from load i−1 to
 // load i: a ball raises a bin from i−1 to i exactly when the bin it picks
@@ -57,6 +58,13 @@ import (
 // right-hand side changes at every whole t; the solver steps exactly to
 // each such time (see fluidSystem.piece).
 //
+// For Quantile(δ) the first bin is rejected iff it is among the δn
+// heaviest, i.e. its rank, as a fraction of n counted from the heaviest
+// bin, is below δ. The bins of load i−1 hold the ranks [s_i, s_{i−1}), of
+// which those at or above δ, a length (s_{i−1} − max(s_i, δ))⁺, keep the
+// ball when hit first; every ball is rejected with probability δ and then
+// lands at load i−1 with probability s_{i−1} − s_i.
+//
 // Summed over i ≥ 1, every right-hand side telescopes to 1 (for left, first
 // over j: Π_k y_{i−1,k} − Π_k y_{i,k}), so Σ_{i≥1} s_i(t) = t: balls are
 // conserved. For d = 1 greedy, left and unbalanced are one-choice, and so is
@@ -74,7 +82,8 @@ import (
 // D is the number of choices, 1 ≤ d ≤ MaxFluidD, of the greedy, left and
 // MaxOf families; Beta is β in [0, 1] of (1+β); G is g in [0, alloc.MaxG]
 // of g-bounded and g-myopic; Sigma is σ in [0, alloc.MaxSigma] of noisy;
-// Threshold is L in [0, alloc.MaxThreshold] of threshold.
+// Threshold is L in [0, alloc.MaxThreshold] of threshold; Delta is δ in
+// (0, 1) of quantile.
 type FluidProcess = alloc.MeanField
 
 // DefaultTailTol is the cut-off of Tails: it returns the tails down to the
@@ -266,6 +275,11 @@ func newFluidSystem(p FluidProcess) (*fluidSystem, error) {
 		return thinningSystem(p.Threshold, false), nil
 	case alloc.FamilyMeanThinning:
 		return thinningSystem(0, true), nil
+	case alloc.FamilyQuantile:
+		if !(p.Delta > 0 && p.Delta < 1) {
+			return nil, fmt.Errorf("analysis: %v needs 0 < delta < 1, got %g", p.Family, p.Delta)
+		}
+		return quantileSystem(p.Delta), nil
 	case alloc.FamilyLeft:
 		if err := needD(); err != nil {
 			return nil, err
@@ -324,6 +338,24 @@ func thinningSystem(L int, mean bool) *fluidSystem {
 		sys.piece = func(k int) { L = k + 1 }
 	}
 	return sys
+}
+
+// quantileSystem is the mean-field system of Quantile(δ):
+//
+//	ds_i/dt = δ·(s_{i−1} − s_i) + (s_{i−1} − max(s_i, δ))⁺.
+//
+// Level i reads only levels i−1 and i, so truncation is exact. It
+// conserves balls (the kept shares sum to the ranks above δ, 1 − δ, and
+// the rejected balls to δ) and is cooperative (the rate of level i grows
+// with s_{i−1}); its right-hand side is Lipschitz, with a kink where s_i
+// or s_{i−1} crosses δ, which the error control resolves by shorter steps.
+func quantileSystem(delta float64) *fluidSystem {
+	return &fluidSystem{w: 1, f: func(y, dy []float64, lo, hi int) {
+		for i := lo; i <= hi; i++ {
+			a, b := y[i-1], y[i]
+			dy[i] = delta*(a-b) + max(0, a-max(b, delta))
+		}
+	}}
 }
 
 // twoSampleSystem is the mean-field system of a two-sample rule (g-bounded,

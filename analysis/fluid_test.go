@@ -2,11 +2,12 @@ package analysis
 
 import (
 	"fmt"
-	"github.com/graphalloc/graphalloc/alloc"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/graphalloc/graphalloc/alloc"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )

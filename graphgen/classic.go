@@ -6,16 +6,22 @@ import (
 )
 
 // Complete is the complete graph K_n on the vertices 0..n-1. It is implicit:
-// it stores nothing but n, so it serves any n up to MaxOrder (the simulators
-// sample its edges directly, never listing the n(n-1)/2 of them).
+// it stores nothing but n, so it serves any n up to MaxCompleteOrder (the
+// simulators sample its edges directly, never listing the n(n-1)/2 of
+// them; the per-bin engine holds a load per vertex, the level engine
+// none).
 type Complete int
+
+// MaxCompleteOrder is the most vertices a Complete may have, 2^62: the
+// level engine's limit, as K_n stores nothing.
+const MaxCompleteOrder = 1 << 62
 
 var _ Graph = Complete(0)
 
-// NewComplete returns K_n, or an error if n is outside [0, MaxOrder].
+// NewComplete returns K_n, or an error if n is outside [0, MaxCompleteOrder].
 func NewComplete(n int) (Complete, error) {
-	if n < 0 || n > MaxOrder {
-		return 0, fmt.Errorf("graphgen: complete graph needs 0 <= n <= %d, got n=%d", MaxOrder, n)
+	if n < 0 || n > MaxCompleteOrder {
+		return 0, fmt.Errorf("graphgen: complete graph needs 0 <= n <= %d, got n=%d", MaxCompleteOrder, n)
 	}
 	return Complete(n), nil
 }
@@ -25,8 +31,7 @@ func (g Complete) Order() int { return int(g) }
 
 // Size returns n(n-1)/2, halving the even factor first: n(n−1) itself
 // overflows an int64 from n ≈ 3.04·10^9 on. n(n−1)/2 fits up to MaxOrder;
-// for a larger K_n (built as Complete(n) for the level engine, which never
-// names a vertex) it is more than an int64 holds, and Size returns
+// for a larger K_n it may be more than an int64 holds, and Size returns
 // math.MaxInt64, which no graph of at most MaxOrder vertices reaches.
 func (g Complete) Size() int64 {
 	n := int64(g)

@@ -61,7 +61,7 @@ func FeistelInverse(x uint64, k *FeistelKey, w uint) uint64 {
 // (π_j(u) is the first of F(u), F(F(u)), … below n: a bijection of
 // 0..n−1, found after 4^w/n < 4 steps on average) [Black, Rogaway 2002].
 // The graph stores only n, w and d keys: 96·d bytes whatever n, so n may
-// be as large as MaxOrder.
+// be as large as MaxImplicitOrder (vertex ids are 64-bit; w <= 20).
 //
 // It is a multigraph. A fixed point π_j(u) = u is a loop, which counts 2
 // towards the degree of u; two permutations that join u and v, or a
@@ -103,12 +103,12 @@ var _ Graph = PermutationRegular{}
 // NewPermutationRegular returns the random Delta-regular multigraph on
 // 0..n−1 of the permutation model, its Delta/2 permutations keyed by draws
 // from src (2·FeistelRounds draws each). It takes O(Delta) time and memory.
-// It returns an error unless 1 <= n <= MaxOrder, Delta is even with
+// It returns an error unless 1 <= n <= MaxImplicitOrder, Delta is even with
 // 2 <= Delta < n, and src is non-nil.
 func NewPermutationRegular(n, Delta int, src rand.Source) (PermutationRegular, error) {
 	switch {
-	case n < 1 || n > MaxOrder:
-		return PermutationRegular{}, fmt.Errorf("graphgen: implicit regular needs 1 <= n <= %d, got n=%d", MaxOrder, n)
+	case n < 1 || n > MaxImplicitOrder:
+		return PermutationRegular{}, fmt.Errorf("graphgen: implicit regular needs 1 <= n <= %d, got n=%d", MaxImplicitOrder, n)
 	case Delta < 2 || Delta%2 == 1 || Delta >= n:
 		return PermutationRegular{}, fmt.Errorf("graphgen: implicit regular needs an even degree 2 <= Delta < n, got n=%d Delta=%d", n, Delta)
 	case src == nil:

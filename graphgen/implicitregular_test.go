@@ -218,3 +218,78 @@ func secondEigenvalue(g PermutationRegular, iters int) float64 {
 	}
 	return math.Sqrt(ratio)
 }
+
+// TestPermutationRegularBeyond32Bits: vertex ids above 2^32 − 1. At
+// n = 10^10 (w = 17) every π_j and π_j⁻¹ maps [n] into [n] and undoes the
+// other, on vertices on both sides of 2^32; the spec plans and builds in
+// O(Δ) memory up to MaxImplicitOrder and refuses more, while the explicit
+// regular graph, whose ids are 32-bit, stops at MaxOrder.
+func TestPermutationRegularBeyond32Bits(t *testing.T) {
+	const n = 10_000_000_000
+	g, err := NewPermutationRegular(n, 16, rand.NewPCG(1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Half() != 17 {
+		t.Errorf("w = %d at n = 10^10, want 17", g.Half())
+	}
+	src := rand.New(rand.NewPCG(3, 4))
+	above := 0
+	for range 20000 {
+		u := src.IntN(n)
+		for j := range g.Permutations() {
+			v, w := g.Perm(j, u), g.Inverse(j, u)
+			if v < 0 || v >= n || w < 0 || w >= n {
+				t.Fatalf("π_%d(%d) = %d, π⁻¹ = %d: outside [0, %d)", j, u, v, w, n)
+			}
+			if g.Inverse(j, v) != u || g.Perm(j, w) != u {
+				t.Fatalf("π_%d and its inverse disagree at %d", j, u)
+			}
+			if v > MaxOrder {
+				above++
+			}
+		}
+	}
+	// 57% of [n] lies above 2^32 − 1: the images must too.
+	if frac := float64(above) / (20000 * 8); math.Abs(frac-0.5705) > 0.02 {
+		t.Errorf("%.3f of the images above 2^32 − 1, want 0.57: ids are truncated", frac)
+	}
+
+	for _, tc := range []struct {
+		spec string
+		n    int
+		ok   bool
+	}{
+		{"regular:degree=16,implicit", n, true},
+		{"regular:degree=16,implicit", MaxImplicitOrder, true},
+		{"regular:degree=16,implicit", MaxImplicitOrder + 2, false},
+		{"regular:degree=16", MaxOrder + 1, false},
+		{"torus:dim=2,implicit", MaxImplicitOrder, true},
+		{"complete", n, true},
+		{"complete", MaxCompleteOrder + 1, false},
+		{"cycle", MaxOrder + 1, false},
+	} {
+		sp, err := ParseSpec(tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := sp.Plan(tc.n)
+		if (err == nil) != tc.ok {
+			t.Errorf("%s at n = %d: plan error %v, want ok = %v", tc.spec, tc.n, err, tc.ok)
+			continue
+		}
+		if err != nil || tc.spec == "torus:dim=2,implicit" {
+			continue
+		}
+		if p.Bytes > 1<<20 {
+			t.Errorf("%s at n = %d plans %d bytes, want O(Δ)", tc.spec, tc.n, p.Bytes)
+		}
+		if p.Edges < 0 {
+			t.Errorf("%s at n = %d plans %d edges", tc.spec, tc.n, p.Edges)
+		}
+		g, _, err := sp.Build(tc.n, rand.NewPCG(1, 1))
+		if err != nil || g.Order() != tc.n {
+			t.Errorf("%s at n = %d: built %v, %v", tc.spec, tc.n, g, err)
+		}
+	}
+}

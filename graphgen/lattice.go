@@ -5,10 +5,16 @@ import (
 	"math/bits"
 )
 
-// MaxLatticeOrder is the most vertices an implicit torus or hypercube
-// (Lattice) may have, 2^40: it stores no adjacency, so only the loads of
-// its bins limit n.
-const MaxLatticeOrder = 1 << 40
+// MaxImplicitOrder is the most vertices an implicit graph that names its
+// vertices may have, 2^40: the implicit torus and hypercube (Lattice) and
+// the permutation-model regular graph (PermutationRegular) store no
+// adjacency and index vertices with 64 bits, so only the loads of their
+// bins limit n (n = 10^10 at one byte a bin takes 10 GB). Spec.OrderLimit
+// says which specs reach it.
+const MaxImplicitOrder = 1 << 40
+
+// MaxLatticeOrder is the most vertices a Lattice may have: MaxImplicitOrder.
+const MaxLatticeOrder = MaxImplicitOrder
 
 // Lattice is the torus of Torus, or the hypercube of Hypercube, without
 // adjacency: it stores dim and side, and finds the neighbours of

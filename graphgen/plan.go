@@ -158,13 +158,14 @@ func (s Spec) Plan(n int) (Plan, error) {
 		}
 		return p.finish(), nil
 	}
-	if n < 0 || n > MaxOrder {
-		return Plan{}, fmt.Errorf("graphgen: %s needs 0 <= n <= %d, got n=%d", s.Kind, MaxOrder, n)
+	if limit := s.OrderLimit(); n < 0 || n > limit {
+		return Plan{}, fmt.Errorf("graphgen: %s needs 0 <= n <= %d, got n=%d", s.Kind, limit, n)
 	}
 	var err error
 	switch s.Kind {
 	case "complete":
 		p.setRegular(max(n-1, 0))
+		p.Edges = Complete(n).Size() // n(n−1)/2, saturated beyond MaxOrder
 		p.Implicit = true
 		if n >= 2 {
 			p.Spectrum = newCompleteSpectrum(n)

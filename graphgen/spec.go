@@ -56,6 +56,22 @@ type Spec struct {
 // order is the file's.
 func (s Spec) FromFile() bool { return s.Kind == "file" || s.Kind == "hyper" }
 
+// OrderLimit returns the most vertices a graph of spec s may have: 2^62
+// (MaxCompleteOrder) for complete, MaxImplicitOrder for the implicit
+// graphs that index vertices with 64 bits (regular:…,implicit,
+// torus:…,implicit, hypercube:implicit), MaxOrder (the 32-bit vertex ids
+// of a CSR) for the rest. Plan and Build refuse a larger n; memory may
+// refuse one before.
+func (s Spec) OrderLimit() int {
+	switch {
+	case s.Kind == "complete":
+		return MaxCompleteOrder
+	case s.Params["implicit"] == "true" && (s.Kind == "regular" || s.Kind == "torus" || s.Kind == "hypercube"):
+		return MaxImplicitOrder
+	}
+	return MaxOrder
+}
+
 // Hyper reports whether Build makes a *Hypergraph (hyper:PATH,
 // hypergraph:...).
 func (s Spec) Hyper() bool { return s.Kind == "hyper" || s.Kind == "hypergraph" }
@@ -329,9 +345,13 @@ func (e *noEdgesError) Error() string {
 func (e *noEdgesError) Is(target error) bool { return target == ErrNoEdges }
 
 func (s Spec) intParam(key, v string) (int, error) {
+	limit := int64(MaxOrder)
+	if key == "n" {
+		limit = int64(s.OrderLimit())
+	}
 	x, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || x < 0 || x > MaxOrder {
-		return 0, fmt.Errorf("graphgen: %s:%s needs an integer in [0, %d], got %q", s.Kind, key, MaxOrder, v)
+	if err != nil || x < 0 || x > limit {
+		return 0, fmt.Errorf("graphgen: %s:%s needs an integer in [0, %d], got %q", s.Kind, key, limit, v)
 	}
 	return int(x), nil
 }

@@ -8,7 +8,7 @@ import (
 
 // ProcessParams are the whole-number and noise parameters that one process
 // or a few read: g of g-bounded and g-myopic, σ of noisy, K of memory, the
-// balls per round k of kd-choice and L of threshold. A field is recorded
+// balls per round k of kd-choice, L of threshold and δ of quantile. A field is recorded
 // (not nil) exactly when a process of the file reads it, so that a file
 // says which value its process ran with and no other. Config and
 // GridConfig embed it (its fields stand in their JSON objects); a new
@@ -19,6 +19,7 @@ type ProcessParams struct {
 	Memory    *int     `json:"memory,omitempty"`
 	K         *int     `json:"k,omitempty"`
 	Threshold *int     `json:"threshold,omitempty"`
+	Delta     *float64 `json:"delta,omitempty"`
 }
 
 // record sets the fields of the parameters a process that uses them reads
@@ -37,6 +38,10 @@ func (q *ProcessParams) record(uses alloc.Param, p alloc.Params) {
 		s := p.Sigma
 		q.Sigma = &s
 	}
+	if uses&alloc.ParamDelta != 0 {
+		d := p.Delta
+		q.Delta = &d
+	}
 }
 
 // apply copies the recorded fields into p.
@@ -53,12 +58,15 @@ func (q ProcessParams) apply(p *alloc.Params) {
 	if q.Sigma != nil {
 		p.Sigma = *q.Sigma
 	}
+	if q.Delta != nil {
+		p.Delta = *q.Delta
+	}
 }
 
 // cells are the CSV columns g and sigma (always there, empty when not
 // recorded or when uses, if not all ones, does not read them), then
-// memory, k and threshold, each a column only where recorded: a file of
-// the other processes keeps the columns it always had.
+// memory, k, threshold and delta, each a column only where recorded: a
+// file of the other processes keeps the columns it always had.
 func (q ProcessParams) cells(uses alloc.Param) (head, cells []string) {
 	num := func(f *int) string {
 		if f == nil {
@@ -87,6 +95,14 @@ func (q ProcessParams) cells(uses alloc.Param) (head, cells []string) {
 			}
 			cells = append(cells, v)
 		}
+	}
+	if q.Delta != nil {
+		head = append(head, "delta")
+		v := ""
+		if uses&alloc.ParamDelta != 0 {
+			v = FormatFloat(*q.Delta)
+		}
+		cells = append(cells, v)
 	}
 	return head, cells
 }

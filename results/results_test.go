@@ -203,10 +203,10 @@ func TestPerVertexClasses(t *testing.T) {
 	}
 }
 
-// TestCSVProcessParams: a run of memory, kd-choice or threshold carries its
-// parameter in a column of its own (so that CSV files of runs with
-// different K, k or L tell their rows apart), and a run of another process
-// has no such column.
+// TestCSVProcessParams: a run of memory, kd-choice, threshold or quantile
+// carries its parameter in a column of its own (so that CSV files of runs
+// with different K, k, L or δ tell their rows apart), and a run of another
+// process has no such column.
 func TestCSVProcessParams(t *testing.T) {
 	for _, tc := range []struct {
 		name, col, want string
@@ -215,6 +215,7 @@ func TestCSVProcessParams(t *testing.T) {
 		{"memory", "memory", "3", alloc.Params{D: 1, Memory: 3}},
 		{"kd-choice", "k", "2", alloc.Params{D: 4, K: 2}},
 		{"threshold", "threshold", "5", alloc.Params{D: 2, Threshold: 5}},
+		{"quantile", "delta", "0.25", alloc.Params{D: 2, Delta: 0.25}},
 		{"greedy", "", "", alloc.Params{D: 2}},
 	} {
 		d, err := alloc.Lookup(tc.name)
@@ -237,7 +238,7 @@ func TestCSVProcessParams(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s.Params.Memory != tc.p.Memory || s.Params.K != tc.p.K || s.Params.Threshold != tc.p.Threshold {
+		if s.Params.Memory != tc.p.Memory || s.Params.K != tc.p.K || s.Params.Threshold != tc.p.Threshold || s.Params.Delta != tc.p.Delta {
 			t.Errorf("%s: Setting() reads back %+v, want %+v", tc.name, s.Params, tc.p)
 		}
 	}

@@ -29,7 +29,7 @@ import (
 // 2^32 bins). The number of workers never changes a report.
 type Study struct {
 	Name     string   // the command-line name, e.g. "two-choices"
-	Number   int      // its number in docs/studies/README.md, 1..12
+	Number   int      // its number in docs/studies/README.md, 1..13
 	Title    string   // one line
 	Question string   // what the study asks, in a few sentences
 	Sources  []string // the papers it reproduces, as cited in the pages
@@ -37,7 +37,7 @@ type Study struct {
 	// the size of the source papers' experiments; Tiny is for tests.
 	Default, Full, Tiny Params
 
-	uses []string // the Params fields run reads: "Ns", "N", "Trials", "Load", "Samples"
+	uses []string // the Params fields run reads: "Ns", "HeavyNs", "HyperNs", "N", "Trials", "Load", "Samples"
 	run  func(ctx context.Context, r *runner, p Params) (*Report, error)
 }
 
@@ -50,6 +50,14 @@ func (s *Study) check(p Params) error {
 			return fmt.Errorf("study %s: no sizes n given", s.Name)
 		case f == "Ns" && slices.Min(p.Ns) < 1:
 			return fmt.Errorf("study %s: sizes must be positive, got %v", s.Name, p.Ns)
+		case f == "HeavyNs" && len(p.HeavyNs) == 0:
+			return fmt.Errorf("study %s: no heavily loaded sizes n given", s.Name)
+		case f == "HeavyNs" && slices.Min(p.HeavyNs) < 1:
+			return fmt.Errorf("study %s: heavily loaded sizes must be positive, got %v", s.Name, p.HeavyNs)
+		case f == "HyperNs" && len(p.HyperNs) == 0:
+			return fmt.Errorf("study %s: no hypergraph sizes n given", s.Name)
+		case f == "HyperNs" && slices.Min(p.HyperNs) < 1:
+			return fmt.Errorf("study %s: hypergraph sizes must be positive, got %v", s.Name, p.HyperNs)
 		case f == "N" && p.N < 1:
 			return fmt.Errorf("study %s: need n >= 1, got %d", s.Name, p.N)
 		case f == "Trials" && p.Trials < 1:
@@ -68,6 +76,12 @@ func (s *Study) check(p Params) error {
 type Params struct {
 	// Ns are the sizes n of the main sweep.
 	Ns []int `json:"n,omitempty"`
+	// HeavyNs are the sizes n at m = Load·n of a study that also runs a
+	// light sweep over Ns (information).
+	HeavyNs []int `json:"heavy_n,omitempty"`
+	// HyperNs are the sizes n of a study's sweep over random hypergraphs
+	// (information).
+	HyperNs []int `json:"hyper_n,omitempty"`
 	// N is the fixed n of a study that sweeps something else (the degree
 	// in graph-degree, the time in heavy, the load levels in unbalanced).
 	N int `json:"fixed_n,omitempty"`
@@ -145,7 +159,7 @@ func Studies() []*Study {
 	return []*Study{
 		twoChoicesStudy, graphDegreeStudy, contiguousStudy, firstDiffStudy,
 		unbalancedStudy, heavyStudy, heavyGraphsStudy, reachabilityStudy,
-		noiseStudy, batchesStudy, localSearchStudy, degreeScaleStudy,
+		noiseStudy, batchesStudy, localSearchStudy, degreeScaleStudy, infoStudy,
 	}
 }
 
@@ -252,7 +266,7 @@ func (r *runner) run(ps pointSpec) (*point, error) {
 	n := ps.n
 	var sp graphgen.Spec
 	if usesGraph(ps.process) {
-		g, err := r.buildGraph(ps.graph, ps.n, ps.engine == alloc.EngineLevels)
+		g, err := r.buildGraph(ps.graph, ps.n)
 		if err != nil {
 			return nil, err
 		}
@@ -304,11 +318,8 @@ func (r *runner) run(ps pointSpec) (*point, error) {
 }
 
 // buildGraph returns the graph of spec on n vertices, built as
-// `graphalloc run` builds it, keeping the last one. For the level engine
-// (levels) the complete graph is K_n for any n the engine takes
-// (alloc.MaxLevelBins): the engine never names a vertex, so n is not held
-// to graphgen.MaxOrder, the limit of a vertex id.
-func (r *runner) buildGraph(spec string, n int, levels bool) (graphgen.Graph, error) {
+// `graphalloc run` builds it, keeping the last one.
+func (r *runner) buildGraph(spec string, n int) (graphgen.Graph, error) {
 	if r.graph != nil && r.spec == spec && r.n == n {
 		return r.graph, nil
 	}
@@ -316,10 +327,6 @@ func (r *runner) buildGraph(spec string, n int, levels bool) (graphgen.Graph, er
 	sp, err := graphgen.ParseSpec(spec)
 	if err != nil {
 		return nil, err
-	}
-	if levels && sp.Kind == "complete" && len(sp.Params) == 0 && n > graphgen.MaxOrder && uint64(n) <= alloc.MaxLevelBins {
-		r.spec, r.n, r.graph, r.sp = spec, n, graphgen.Complete(n), sp
-		return r.graph, nil
 	}
 	g, info, err := sp.Build(n, alloc.NewRand(alloc.DeriveSeed(r.o.Seed, alloc.StreamGraph, 0)))
 	if err != nil {
@@ -367,14 +374,22 @@ func sizesString(ns []int) string {
 // String describes the parameters in one line: the fields that are set.
 func (p Params) String() string {
 	var parts []string
-	if len(p.Ns) > 0 {
+	switch {
+	case len(p.Ns) > 0 && len(p.HeavyNs) > 0:
+		parts = append(parts, "at m = n: n = "+sizesString(p.Ns))
+	case len(p.Ns) > 0:
 		parts = append(parts, "n = "+sizesString(p.Ns))
 	}
 	if p.N > 0 {
 		parts = append(parts, "fixed n = "+pow2(int64(p.N)))
 	}
-	if p.Load > 0 {
+	if len(p.HeavyNs) > 0 {
+		parts = append(parts, fmt.Sprintf("at m = %dn: n = %s", p.Load, sizesString(p.HeavyNs)))
+	} else if p.Load > 0 {
 		parts = append(parts, fmt.Sprintf("m = %dn", p.Load))
+	}
+	if len(p.HyperNs) > 0 {
+		parts = append(parts, "hypergraphs: n = "+sizesString(p.HyperNs))
 	}
 	if len(p.Cycles) > 0 {
 		parts = append(parts, "stationary cycles n = "+sizesString(p.Cycles))

@@ -25,15 +25,27 @@ type proc struct {
 // procLabel is the label of the named process with d choices: its
 // String ("Greedy[2]").
 func procLabel(name string, d int) string {
+	return processLabel(name, alloc.Params{D: float64(d)})
+}
+
+// processLabel is the label of the named process with parameters p (its
+// own tie rule): its String ("Greedy[2]", "(1+β), β = 0.5"); the name,
+// with d if p has one, when the process cannot be built.
+func processLabel(name string, p alloc.Params) string {
+	fallback := name
+	if p.D > 0 {
+		fallback = fmt.Sprintf("%s[%g]", name, p.D)
+	}
 	desc, err := alloc.Lookup(name)
 	if err != nil {
-		return fmt.Sprintf("%s[%d]", name, d)
+		return fallback
 	}
-	p, err := desc.New(alloc.Params{D: float64(d), Ties: desc.Ties})
+	p.Ties = desc.Ties
+	pr, err := desc.New(p)
 	if err != nil {
-		return fmt.Sprintf("%s[%d]", name, d)
+		return fallback
 	}
-	return p.String()
+	return pr.String()
 }
 
 func mkProc(name string, d int) proc { return proc{name, d, procLabel(name, d)} }

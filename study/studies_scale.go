@@ -25,9 +25,8 @@ var degreeScaleStudy = &Study{
 		"Δ-regular graphs: from which n on does the degree change the max load, and by how much?",
 	Sources: []string{"[KP06] Kenthapadi, Panigrahy 2006", "[ABKU99] Azar, Broder, Karlin, Upfal 1999"},
 	Default: Params{Ns: powers(1<<16, 1<<24, 4), Trials: 32},
-	// 4·10^9 is the largest of these sizes within graphgen.MaxOrder
-	// (2^32 − 1), the most vertices an implicit regular graph and the
-	// per-bin engine take; 10^10 runs the complete graph alone.
+	// 10^10 at one byte a bin takes 10 GB for each implicit graph's
+	// trial (one trial there: scaleTrials).
 	Full: Params{Ns: append(powers(1<<16, 1<<30, 4), 4e9, 1e10), Trials: 64},
 	Tiny: Params{Ns: []int{1 << 10, 1 << 12}, Trials: 3},
 	uses: []string{"Ns", "Trials"},
@@ -64,8 +63,8 @@ func runDegreeScale(_ context.Context, r *runner, p Params) (*Report, error) {
 	}
 	graphs = append(graphs, graphRun{label: "Δ = ⌈√n⌉", degree: sqrtDegree}, graphRun{label: "complete", degree: func(int) int { return 0 }})
 	// feasible reports whether the implicit Δ-regular graph exists on n
-	// vertices (2 <= Δ < n <= graphgen.MaxOrder).
-	feasible := func(d, n int) bool { return d == 0 || d < n && n <= graphgen.MaxOrder }
+	// vertices (2 <= Δ < n <= graphgen.MaxImplicitOrder).
+	feasible := func(d, n int) bool { return d == 0 || d < n && n <= graphgen.MaxImplicitOrder }
 	for _, n := range p.Ns {
 		for _, g := range graphs {
 			if feasible(g.degree(n), n) {
@@ -129,7 +128,7 @@ func runDegreeScale(_ context.Context, r *runner, p Params) (*Report, error) {
 	}
 	ta.Notes = []string{
 		"implicit graphs: regular:degree=Δ,implicit, the union of Δ/2 Feistel permutations and their inverses (a multigraph: loops and parallel edges are rare); ⌈√n⌉ is rounded up to even;",
-		"complete: the level engine (the same law as the per-bin engine, not the same numbers for a seed); it alone runs beyond graphgen.MaxOrder = 2^32 − 1 vertices;",
+		"complete: the level engine (the same law as the per-bin engine, not the same numbers for a seed, and memory independent of n);",
 		"KP worst case: log log n + log n / log(Δ log n), attained by some Δ-regular graph: a reference, not a bound on a random one;",
 		"KP Δ-regular upper: log log n + log n / log(Δ / log⁴ n), the O(·) dropped, meaningful only for Δ > log⁴ n ('-' otherwise);",
 		"ABKU complete: ln ln n / ln 2, the O(1) dropped, two-choice on K_n [ABKU99]; the KP terms take logarithms base 2;",
@@ -152,7 +151,7 @@ func runDegreeScale(_ context.Context, r *runner, p Params) (*Report, error) {
 		}
 		tb.add(append(vals, kn[i])...)
 	}
-	tb.Notes = []string{"'-' where a graph did not run (n above graphgen.MaxOrder for the implicit graphs)."}
+	tb.Notes = []string{"'-' where a graph did not run (Δ >= n)."}
 
 	// Findings: for each degree, the first n from which its mean max
 	// load stays at least half a ball above K_n's at every larger n it

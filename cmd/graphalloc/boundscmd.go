@@ -63,17 +63,23 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 	if err != nil {
 		return q, "", usagef("--bins: %v", err)
 	}
-	if n < 1 || n > graphgen.MaxOrder {
-		return q, "", usagef("--bins: need 1 <= n <= %d, got %d", int64(graphgen.MaxOrder), n)
-	}
-	if o.pf.process == "" && o.graph != "" {
-		o.pf.process = graphicalName()
-	}
+	// The bounds are formulas: n may be as large as the level engine
+	// runs, or as the graph may be.
+	limit := int64(alloc.MaxLevelBins)
 	var sp graphgen.Spec
 	if o.graph != "" {
 		if sp, err = graphgen.ParseSpec(o.graph); err != nil {
 			return q, "", usagef("--graph: %v", err)
 		}
+		limit = int64(sp.OrderLimit())
+	}
+	if n < 1 || n > limit {
+		return q, "", usagef("--bins: need 1 <= n <= %d, got %d", limit, n)
+	}
+	if o.pf.process == "" && o.graph != "" {
+		o.pf.process = graphicalName()
+	}
+	if o.graph != "" {
 		nn, err := study.SpecQuery(&q, sp, int(n), o.seed)
 		if err != nil {
 			return q, "", usageError{fmt.Errorf("--graph: %w", err)}
@@ -115,7 +121,7 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 		}
 		q.Batch = float64(b)
 		q = analysis.Query{N: float64(n), M: float64(m), D: params.D, Beta: o.pf.beta, Sample: params.Sample.String(),
-			G: float64(o.pf.g), Sigma: o.pf.sigma, Memory: float64(o.pf.memory), K: float64(o.pf.k)}
+			G: float64(o.pf.g), Sigma: o.pf.sigma, Memory: float64(o.pf.memory), K: float64(o.pf.k), Delta: o.pf.delta}
 		if fs.Changed("weights") {
 			q.Weights = params.Weights.String()
 		}

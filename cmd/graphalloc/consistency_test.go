@@ -23,7 +23,7 @@ func TestCommandsAgree(t *testing.T) {
 		"weighted":  {"-d", "2", "--weights", "pareto:shape=3"},
 		"g-bounded": {"--g", "2"}, "g-myopic": {"--g", "3"}, "noisy": {"--sigma", "1.5"},
 		"memory": {"-d", "1", "--memory", "1"}, "kd-choice": {"-d", "4", "--k", "2"},
-		"threshold": {"--threshold", "2"},
+		"threshold": {"--threshold", "2"}, "quantile": {"--delta", "0.25"},
 	}
 	for _, d := range alloc.Descriptors() {
 		graphs := []string{""}

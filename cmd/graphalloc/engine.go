@@ -8,7 +8,9 @@ import (
 // The two engines of `run` (--engine, README.md):
 //
 //   - bins: a load per bin (alloc.Bins), any process and topology; one byte
-//     a bin while every load is below 255, four after; n ≤ 2^32 − 1.
+//     a bin while every load is below 255, four after; n ≤ 2^32 − 1, and
+//     n ≤ 2^40 for the graph processes on the implicit graphs
+//     (graphgen.Spec.OrderLimit).
 //   - levels: how many bins hold each load (alloc.Levels), for the
 //     exchangeable processes on the complete graph; memory independent of n,
 //     n ≤ 2^62.
@@ -39,13 +41,16 @@ func levelsCapable(d *alloc.Descriptor, graph string) bool {
 // engine, and the largest n it allows.
 func chooseEngine(engine string, d *alloc.Descriptor, graph string, n int64) (levels bool, maxN int64, err error) {
 	capable := levelsCapable(d, graph)
-	graphProc := d.Uses&alloc.ParamGraph != 0
 	maxN = graphgen.MaxOrder
-	if capable && engine != "bins" && !graphProc {
+	switch {
+	case d.Uses&alloc.ParamGraph != 0:
+		// The graph's own limit: 2^62 for K_n, which the level engine
+		// runs at any n; 2^40 for the implicit graphs with 64-bit ids.
+		if sp, err := graphgen.ParseSpec(graph); err == nil {
+			maxN = int64(sp.OrderLimit())
+		}
+	case capable && engine != "bins":
 		maxN = alloc.MaxLevelBins
-	}
-	if graphProc && implicitLattice(graph) {
-		maxN = graphgen.MaxLatticeOrder
 	}
 	switch engine {
 	case "auto":
@@ -61,24 +66,19 @@ func chooseEngine(engine string, d *alloc.Descriptor, graph string, n int64) (le
 	return false, maxN, usagef("--engine: unknown engine %q (allowed: bins, levels; the default, auto, picks one)", engine)
 }
 
-// implicitLattice reports whether -g is an implicit torus or hypercube,
-// which the per-bin engine runs on up to graphgen.MaxLatticeOrder bins.
-func implicitLattice(graph string) bool {
-	sp, err := graphgen.ParseSpec(graph)
-	return err == nil && (sp.Kind == "torus" || sp.Kind == "hypercube") && sp.Params["implicit"] == "true"
-}
-
 // binsLimit returns the largest -n of the run and what bounds it, for the
 // --bins error.
 func binsLimit(engine string, d *alloc.Descriptor, graph string) (int64, string) {
 	_, maxN, _ := chooseEngine(engine, d, graph, 0)
 	switch {
-	case maxN == graphgen.MaxLatticeOrder && implicitLattice(graph):
-		return maxN, "2^40 for an implicit lattice"
+	case maxN == graphgen.MaxImplicitOrder:
+		return maxN, "2^40 for an implicit graph"
 	case maxN > graphgen.MaxOrder:
 		return maxN, "2^62 with the level engine"
 	case levelsCapable(d, graph) && d.Uses&alloc.ParamGraph == 0:
 		return maxN, "2^62 with --engine levels"
+	case d.Uses&alloc.ParamGraph != 0:
+		return maxN, "2^32 − 1 for a graph with stored ids; 2^40 for regular:…,implicit, torus:…,implicit and hypercube:implicit"
 	}
 	return maxN, "the per-bin engine's limit"
 }

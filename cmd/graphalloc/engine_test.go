@@ -40,6 +40,9 @@ func TestEngine(t *testing.T) {
 		{"auto/beyond-2^32", []string{"run", "-n", "1e10", "-m", "1e4", "-t", "2"}, "levels"},
 		{"forced", []string{"run", "-p", "left", "-d", "3", "-n", "2^12", "-t", "2", "--engine", "levels"}, "levels"},
 		{"forced/graph-complete", []string{"run", "-p", "graph", "-n", "1000", "-t", "2", "--engine", "levels"}, "levels"},
+		// A graph process on K_n beyond 2^32 − 1 takes the level engine,
+		// as run without -p graph does.
+		{"auto/graph-complete-beyond-2^32", []string{"run", "-p", "graph", "-g", "complete", "-n", "1e10", "-m", "1e4", "-t", "2"}, "levels"},
 		{"forced/rank", []string{"run", "-p", "rank", "-d", "2.5", "-n", "2^40", "-m", "1e4", "-t", "1", "--every", "5000", "--profile"}, "levels"},
 		{"bins", []string{"run", "-n", "2^12", "-t", "2", "--engine", "bins"}, ""},
 	} {
@@ -74,7 +77,9 @@ func TestEngine(t *testing.T) {
 		{"bins beyond 2^32", []string{"run", "-n", "2^40", "--engine", "bins"}, "--engine levels"},
 		{"beyond 2^62", []string{"run", "-n", "2^62+1"}, "--bins"},
 		{"beyond 2^62", []string{"run", "-n", "2^63"}, "--bins"},
-		{"graph beyond 2^32", []string{"run", "-p", "graph", "-n", "2^40", "--engine", "levels"}, "--bins"},
+		{"graph beyond 2^32", []string{"run", "-p", "graph", "-g", "cycle", "-n", "2^33"}, "--bins: need 1 <= n <= 4294967295"},
+		{"implicit beyond 2^40", []string{"run", "-p", "graph", "-g", "regular:degree=4,implicit", "-n", "1.1e12"}, "2^40 for an implicit graph"},
+		{"complete beyond 2^62", []string{"run", "-p", "graph", "-n", "2^62+1", "--engine", "levels"}, "--bins"},
 		{"not exchangeable", []string{"run", "-p", "graph", "-g", "cycle", "-n", "100", "--engine", "levels"}, "--engine levels"},
 		{"weighted", []string{"run", "-p", "weighted", "--engine", "levels"}, "--engine levels"},
 	} {

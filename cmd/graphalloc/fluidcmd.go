@@ -31,6 +31,7 @@ type fluidJSONOut struct {
 	G           *int      `json:"g,omitempty"`
 	Sigma       *float64  `json:"sigma,omitempty"`
 	Threshold   *int      `json:"threshold,omitempty"`
+	Delta       *float64  `json:"delta,omitempty"`
 	Load        float64   `json:"load"`
 	Tails       []float64 `json:"tails"`
 	N           int64     `json:"n"`
@@ -87,8 +88,8 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 	if err != nil {
 		return usagef("--bins: %v", err)
 	}
-	if n < 1 || n > graphgen.MaxOrder {
-		return usagef("--bins: need 1 <= n <= %d, got %d", int64(graphgen.MaxOrder), n)
+	if n < 1 || n > alloc.MaxLevelBins {
+		return usagef("--bins: need 1 <= n <= %d, got %d", int64(alloc.MaxLevelBins), n)
 	}
 	m, err := study.ParseCount(o.balls, n)
 	if err != nil {
@@ -130,6 +131,10 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 	if desc.Uses&alloc.ParamThreshold != 0 {
 		l := params.Threshold
 		out.Threshold = &l
+	}
+	if desc.Uses&alloc.ParamDelta != 0 {
+		delta := params.Delta
+		out.Delta = &delta
 	}
 	return writeOutput(stdout, "", func(w io.Writer) error {
 		if o.format == "json" {

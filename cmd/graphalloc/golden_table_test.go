@@ -31,6 +31,8 @@ var goldenTable = [][]string{
 	{"run", "-p", "weighted", "-d", "2", "-n", "1000", "-t", "3"},
 	{"run", "-p", "weighted", "--weights", "pareto:shape=3", "-n", "1000", "-t", "3"},
 	{"run", "-p", "greedy", "-n", "1000", "-t", "2", "--engine", "levels", "--profile"},
+	{"run", "-p", "quantile", "--delta", "0.3", "-n", "1000", "-m", "4n", "-t", "3"},
+	{"run", "-p", "quantile", "-n", "1000", "-t", "2", "--engine", "levels"},
 	{"compare", "-g", "regular:degree=4", "-g", "cycle", "-g", "complete", "-n", "2^8,2^10", "-t", "3"},
 	{"compare", "-p", "one-choice,greedy,left,one-plus-beta,rank", "-n", "2^10", "-t", "3"},
 	{"study", "two-choices", "--tiny"},
@@ -45,6 +47,7 @@ var goldenTable = [][]string{
 	{"study", "batches", "--tiny"},
 	{"study", "local-search", "--tiny"},
 	{"study", "degree-scale", "--tiny"},
+	{"study", "information", "--tiny"},
 }
 
 // TestGoldenTable reruns every invocation of goldenTable with -f json and

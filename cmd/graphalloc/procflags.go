@@ -22,6 +22,7 @@ type processFlags struct {
 	sigma                                             float64
 	memory, k                                         int
 	threshold                                         int
+	delta                                             float64
 }
 
 // processList is the list of processes for a help text.
@@ -41,12 +42,13 @@ func (o *processFlags) add(fs *pflag.FlagSet, defProcess, processHelp string) {
 	fs.StringVar(&o.probeCap, "cap", "", "probe cap of -p firstdiff (default 2^d)")
 	fs.StringVar(&o.weights, "weights", "exp", "ball weights of -p weighted: const, exp, pareto:shape=A, uniform:a=A,b=B")
 	fs.StringVar(&o.ties, "ties", "random", "tie rule: random or left (left, grouped, window and rank use left unless this is given)")
-	fs.StringVar(&o.sample, "sample", "edge", "graph sampling: edge (uniform edge), vertex (uniform vertex, then uniform neighbour) or walk:len=L (the ends of two L-step random walks from independent uniform vertices; CSR graphs and complete)")
+	fs.StringVar(&o.sample, "sample", "edge", "graph sampling: edge (uniform edge), vertex (uniform vertex, then uniform neighbour) or walk:len=L (a non-backtracking walk of L steps from a uniform vertex: the graph process takes its least loaded visited vertex [Pourmiri 2019], the two-sample rules its start and end; CSR graphs and complete)")
 	fs.IntVar(&o.g, "g", 1, "threshold g >= 0 of -p g-bounded and g-myopic: two loads within g are compared by the adversary (g-bounded) or a coin (g-myopic); not -g, the graph")
 	fs.Float64Var(&o.sigma, "sigma", 1, "noise σ >= 0 of -p noisy: each candidate's load is read as load + N(0, σ²)")
 	fs.IntVar(&o.memory, "memory", 1, "memory K >= 0 of -p memory: the K least loaded candidates of the last ball are candidates again")
 	fs.IntVar(&o.k, "k", 1, "balls per round k of -p kd-choice, 1 <= k <= d: each round puts k balls in the k least loaded of d uniform bins")
 	fs.IntVar(&o.threshold, "threshold", 1, "load threshold L >= 0 of -p threshold: a first bin with fewer than L balls takes the ball, else a second uniform bin")
+	fs.Float64Var(&o.delta, "delta", 0.5, "quantile 0 < δ < 1 of -p quantile: a first bin among the ⌊δn⌋ heaviest gives the ball to a second uniform bin")
 }
 
 // flagParams maps the parameter flags to the parameters they set.
@@ -59,7 +61,7 @@ var flagParams = []struct {
 	{"sample", alloc.ParamGraph}, {graphFlagName, alloc.ParamGraph}, {"expansion", alloc.ParamGraph},
 	{"g", alloc.ParamG}, {"sigma", alloc.ParamSigma},
 	{"memory", alloc.ParamMemory}, {"k", alloc.ParamK},
-	{"threshold", alloc.ParamThreshold},
+	{"threshold", alloc.ParamThreshold}, {"delta", alloc.ParamDelta},
 }
 
 // users lists the processes that read parameter p.
@@ -170,6 +172,12 @@ func (o *processFlags) params(fs *pflag.FlagSet, ds []*alloc.Descriptor) (alloc.
 	}
 	if uses&alloc.ParamThreshold != 0 {
 		p.Threshold = o.threshold
+	}
+	if !(o.delta > 0 && o.delta < 1) {
+		return p, usagef("--delta: need a quantile 0 < δ < 1, got %g", o.delta)
+	}
+	if uses&alloc.ParamDelta != 0 {
+		p.Delta = o.delta
 	}
 	if o.probeCap != "" {
 		c, err := study.ParseCount(o.probeCap, 0)

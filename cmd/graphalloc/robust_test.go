@@ -351,7 +351,7 @@ func badGraphFiles(t *testing.T, dir string) []struct{ name, path, want string }
 // lack of memory.
 var badSpecs = []struct{ spec, want string }{
 	{"moebius", "unknown graph kind"},
-	{"complete:n=x", `complete:n needs an integer in [0, 4294967295], got "x"`},
+	{"complete:n=x", `complete:n needs an integer in [0, 4611686018427387904], got "x"`},
 	{"cycle:n=-3", `cycle:n needs an integer`},
 	{"torus:dim=0", "torus needs 1 <= dim <= 64"},
 	{"torus:dim=2,side=10,n=99", "has 100 vertices, but the spec sets n=99"},

@@ -149,12 +149,21 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 		return (per*n + extra) * min(workers, int64(o.trials))
 	}
 	n := gf.n
+	// The engine, from the n asked for: the level engine runs only on
+	// K_n, whose order is n, and holds no loads.
+	levels, _, err := chooseEngine(o.engine, desc, o.graph, n)
+	if err != nil {
+		return cfg, head, nil, err
+	}
 	var topo *study.Topology
 	if desc.Uses&alloc.ParamGraph != 0 {
-		// B as far as it is known before the graph is (a bad --batch
-		// is refused below, with the graph's n).
-		b, _ := study.ParseCount(o.batch, gf.n)
-		gf.memLeft, gf.extra = memLimit, loadBytes(gf.n, b)
+		gf.memLeft = memLimit
+		if !levels {
+			// B as far as it is known before the graph is (a bad
+			// --batch is refused below, with the graph's n).
+			b, _ := study.ParseCount(o.batch, gf.n)
+			gf.extra = loadBytes(gf.n, b)
+		}
 		g, info, err := gf.build(o.seed, stderr)
 		if err != nil {
 			return cfg, head, nil, err
@@ -182,10 +191,6 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 		if every, err = study.ParseCount(o.every, n); err != nil || every < 1 {
 			return cfg, head, nil, usagef("--every: need a positive count, got %q", o.every)
 		}
-	}
-	levels, _, err := chooseEngine(o.engine, desc, o.graph, n)
-	if err != nil {
-		return cfg, head, nil, err
 	}
 	batch, err := parseBatch(o.batch, n, descs)
 	if err != nil {

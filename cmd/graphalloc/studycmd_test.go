@@ -64,7 +64,7 @@ var pageNumber = regexp.MustCompile(`[0-9]+\.[0-9]{2,}`)
 // every decimal number the commentary below the output block quotes
 // appears in that block.
 //
-// The command runs at the default size and seed, about 25 s for all eleven
+// The command runs at the default size and seed, about a minute for all the studies
 // on two cores, so by default the test runs it with --tiny added (a
 // second): it must succeed, print the page's title line and draw a plot.
 // With -study-pages it runs the command as the page shows it and checks

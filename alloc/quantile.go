@@ -1,0 +1,373 @@
+package alloc
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"runtime"
+	"unsafe"
+)
+
+// Quantile is the Quantile(δ) process of Los and Sauerwald [LS22c], a
+// member of the thinning family (thinning.go): each ball samples a uniform
+// bin i; if i is among the k = ⌊δn⌋ heaviest bins (its rank, heaviest
+// first, is at most δn), a second uniform bin j, drawn with replacement and
+// whatever its load, takes the ball; otherwise i takes it.
+// It is the two-sample process that asks each first bin a single binary
+// question, "is your load at least the δ-quantile?" (δ = 1/2: the median).
+// A ball reads one bin, or two when i is heavy: with probability exactly
+// k/n whatever the loads, so Probes − m is Binomial(m, k/n) and a ball
+// costs 1 + k/n probes on average.
+//
+// Ties. Bins of equal load have no rank order of their own, and the cut at
+// rank k may fall inside a load. Here the heavy bins are the bins above
+// the boundary load q (the load of the k-th heaviest bin) and, of the c_q
+// bins at q, each is heavy with probability (k − a)/c_q, a the number of
+// bins above q, decided afresh for every ball: ties broken uniformly at
+// random. The
+// law of the sorted load vector is the same for every tie rule that makes
+// exactly k bins heavy (a ball's first bin lands at load l and is kept with
+// a probability that depends only on the counts), so this is no choice
+// that changes a statistic; it makes the rule exchangeable, which lets
+// the level engine run it (ranks u < k are the heavy ones there).
+//
+// Bounds. The allocation vector (the probability that the bin of rank r
+// gets the ball) is δ'/n on the k heaviest ranks and (1 + δ')/n on the
+// others, δ' = k/n, whatever the loads: for 1/3 ≤ δ' ≤ 2/3 it meets the
+// condition of Peres, Talwar and Wieder's theorem [PTW15], whose
+// exponential potential gives gap O(log n) w.h.p. for every m (other δ
+// are not covered by that statement as made there). Quantile(δ) is a
+// two-thinning rule, so at m = Θ(n) no setting of δ keeps the maximum
+// load below (1 − o(1))·√(8 ln n / ln ln n) [FG21]; and as a
+// process asking one binary question per bin its gap is at least
+// Ω(√log n) at some m = Θ(n √log n) [LS22c]. docs/theory.md (section
+// Quantile) has the fluid limit, t in balls per bin:
+//
+//	ds_i/dt = δ·(s_{i−1} − s_i) + (s_{i−1} − max(s_i, δ))⁺.
+//
+// [LS22c] D. Los, T. Sauerwald. Balanced allocations with incomplete
+// information: the power of two queries. ITCS 2022.
+// [PTW15] Y. Peres, K. Talwar, U. Wieder. Graphical balanced allocations and
+// the (1 + β)-choice process. Random Struct. Algorithms 47(4), 2015.
+//
+// The δ-quantile per ball. The loop keeps, beside the loads, q, a, and the
+// number of bins at each load from the least to the greatest (the loads
+// span O(log n) levels for 1/3 ≤ δ ≤ 2/3, by the bound above). A ball raises
+// one bin by one, which changes these in O(1): one count moves up a level,
+// a bin leaving q raises a, and when a reaches k the boundary moves up one
+// level. The loads are never sorted. The summary lives in the Bins from
+// one call of Place to the next (Place rebuilds it, in O(n + spread), when
+// the Bins was changed by anything else), and in the rule of a batched
+// trial (see batch.go). Cost: every ball's decision reads the boundary
+// the previous ball may have moved, a chain through that ball's load (an
+// L1 hit once prefetched, see Randomness) that Mean-Thinning's loop does
+// not have: about 60% of its rate (BENCHMARKS.md).
+//
+// Randomness: every ball draws i and j from the trial's generator, in this
+// order, whatever the loads, and the tie draw w ∈ [0, c_q) from a second
+// generator that the summary carries, seeded with splitmix64 of the
+// trial generator's state when the summary is built (the first ball of a
+// trial). w's range depends on the loads; i and j do not, so for large n
+// they are drawn, and their cache lines fetched, ahead of their ball, as
+// Mean-Thinning's are (same draws, same balls). i is heavy iff (x_i, −w)
+// is lexicographically above (q, −(k−a)), one comparison of the 64-bit key
+// x_i·2^32 + (2^32−1−w).
+type Quantile struct {
+	Delta float64 // δ, 0 < δ < 1
+}
+
+var _ Process = Quantile{}
+
+var quantileDescriptor = Descriptor{
+	Name:     "quantile",
+	Synopsis: "Quantile(δ): a uniform bin outside the ⌊δn⌋ heaviest takes the ball, else a second uniform bin (--delta)",
+	Uses:     ParamDelta,
+	D:        2,
+	Family:   FamilyQuantile,
+	BinBytes: 4,
+	levels:   always,
+	meanField: func(p Params) (MeanField, bool) {
+		return MeanField{Family: FamilyQuantile, D: 2, Delta: p.Delta}, true
+	},
+	build: func(p Params) Rule { return Quantile{Delta: p.Delta} },
+}
+
+// Name returns the command-line name, "quantile".
+func (Quantile) Name() string { return quantileDescriptor.Name }
+
+// String returns "Quantile, δ = D".
+func (p Quantile) String() string { return fmt.Sprintf("Quantile, δ = %g", p.Delta) }
+
+// Check requires n ≥ 1 and 0 < δ < 1.
+func (p Quantile) Check(n int) error {
+	if !(p.Delta > 0 && p.Delta < 1) {
+		return fmt.Errorf("alloc: %s needs a quantile 0 < delta < 1, got delta=%g", p.Name(), p.Delta)
+	}
+	return checkBins(p.Name(), n)
+}
+
+// Heavy returns k = ⌊δn⌋, the number of bins that reject a ball, computed
+// exactly from the float64 δ.
+func (p Quantile) Heavy(n int) uint64 {
+	f := new(big.Float).SetPrec(128).SetFloat64(p.Delta)
+	f.Mul(f, new(big.Float).SetPrec(128).SetInt64(int64(n)))
+	k, _ := f.Uint64() // truncates: the floor of a non-negative product
+	return k
+}
+
+// Place throws m balls: one probe, two when the first bin is heavy.
+func (p Quantile) Place(b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
+	L := b.wide()
+	k := p.Heavy(len(L))
+	st := b.quant
+	if st == nil || st.k != k || st.balls != b.balls {
+		st = newQuantState(L, k, splitmix64(r.state))
+		b.quant = st
+	}
+	second := st.run(L, m, nil, r)
+	b.balls += m
+	st.balls = b.balls
+	runtime.KeepAlive(b) // L may be mapped memory
+	return thinStats(m, second)
+}
+
+func (p Quantile) rule(n int) rule { return &quantRule{k: p.Heavy(n)} }
+
+// quantState is the summary of the loads that Quantile keeps: c[l−base]
+// is the number of bins at load l, for every load from the least (base)
+// to the greatest; k heavy bins; q the load of the k-th heaviest bin and
+// a < k ≤ a + c[q−base] the bins above q; cut the key x·2^32 + (2^32−1−w)
+// above which a first bin is heavy (see Quantile). With k = 0 no bin is
+// heavy: q is the largest uint32, above every load, and cut the largest
+// key. balls is the Bins's ball count the summary describes.
+type quantState struct {
+	k uint64
+	qsum
+	cut   uint64
+	ts    uint64 // the state of the tie draws' generator
+	balls int64
+}
+
+// qsum is the part of the summary a ball changes, a small value so that
+// the loop keeps it in registers.
+type qsum struct {
+	a       uint64
+	q, base uint32
+	c       []uint64
+}
+
+// raise moves one bin from load l to l+1, for k heavy bins: one count
+// moves up a level, and a grows iff the bin leaves the boundary load, with
+// no unpredictable branch (the boundary moving, a new maximum and an
+// emptied least load are the rare, predicted cases).
+func (u *qsum) raise(l uint32, k uint64) {
+	x := l - u.base
+	if int(x)+1 == len(u.c) {
+		u.c = append(u.c, 0) // a new maximum
+	}
+	u.c[x]--
+	u.c[x+1]++
+	var up uint64
+	if l == u.q {
+		up = 1
+	}
+	u.a += up
+	if u.a == k && k > 0 {
+		// The k-th heaviest bin now holds q+1 (this one at least):
+		// the boundary moves up a level.
+		u.q++
+		u.a -= u.c[u.q-u.base]
+	}
+	for u.c[0] == 0 {
+		u.c = u.c[1:] // the least load emptied
+		u.base++
+	}
+}
+
+// newQuantState builds the summary of the loads L for k heavy bins, in
+// O(n + max − min), with ts the state of its tie draws' generator.
+func newQuantState(L []uint32, k, ts uint64) *quantState {
+	lo, hi := L[0], L[0]
+	for _, l := range L {
+		lo, hi = min(lo, l), max(hi, l)
+	}
+	c := make([]uint64, hi-lo+1)
+	for _, l := range L {
+		c[l-lo]++
+	}
+	st := &quantState{k: k, qsum: qsum{q: math.MaxUint32, base: lo, c: c}, ts: ts}
+	var above uint64
+	for d := len(c) - 1; k > 0; d-- {
+		if above+c[d] >= k {
+			st.q, st.a = lo+uint32(d), above
+			break
+		}
+		above += c[d]
+	}
+	st.cut = quantCut(k, st.a, st.q)
+	return st
+}
+
+// quantPick returns the bin of a ball whose first bin is i, second j and
+// tie draw w, and 1 if i was heavy (its key above cut), else 0. Written for
+// conditional moves: the test is unpredictable.
+func quantPick(L []uint32, i, j, w, cut uint64) (uint64, int64) {
+	var rej int64
+	if uint64(L[i])<<32|(1<<32-1-w) > cut {
+		rej = 1
+	}
+	if rej != 0 {
+		i = j
+	}
+	return i, rej
+}
+
+// step raises bin b of L by one ball, for k heavy bins, and returns the
+// new key cut and the bound of the next tie draw.
+func (u *qsum) step(L []uint32, b, k uint64) (cut, cq uint64) {
+	l := L[b]
+	L[b] = l + 1
+	u.raise(l, k)
+	cq = 1
+	if k > 0 {
+		cq = u.c[u.q-u.base]
+	}
+	return quantCut(k, u.a, u.q), cq
+}
+
+// quantCut is the key x·2^32 + (2^32−1−w) above which a first bin of load
+// x with tie draw w is heavy, for k heavy bins, a above the boundary q;
+// the largest key when k = 0 (q the largest uint32).
+func quantCut(k, a uint64, q uint32) uint64 { return uint64(q)<<32 | (1<<32 - 1 - (k - a)) }
+
+// tie returns the bound of the tie draw: c_q, the bins at the boundary
+// load, or 1 when k = 0 (no boundary; the draw is then always 0).
+func (st *quantState) tie() uint64 {
+	if st.k == 0 {
+		return 1
+	}
+	return st.c[st.q-st.base]
+}
+
+// run makes the draws of m balls and chooses each ball's bin from the
+// loads L, which st describes; with out == nil each ball raises its bin
+// and st follows, else ball k's bin goes to out[k] and L and st stay as
+// they are (a batch). It returns the number of balls whose first bin was
+// heavy.
+func (st *quantState) run(L []uint32, m int64, out []uint32, r *Rand) (second int64) {
+	if out == nil && pipelined(len(L), 4) {
+		return st.runPiped(L, m, r)
+	}
+	n := uint64(len(L))
+	s, ts := r.state, st.ts
+	// The summary in locals (registers), written back at the end.
+	k, u, cut := st.k, st.qsum, st.cut
+	cq := st.tie()
+	for t := int64(0); t < m; t++ {
+		var i, j, w uint64
+		s, i = below(s, n)
+		s, j = below(s, n)
+		ts, w = below(ts, cq)
+		b, rej := quantPick(L, i, j, w, cut)
+		second += rej
+		if out != nil {
+			out[t] = uint32(b)
+			continue
+		}
+		cut, cq = u.step(L, b, k)
+	}
+	r.state, st.ts = s, ts
+	st.qsum, st.cut = u, cut
+	return second
+}
+
+// runPiped is run's sequential loop for large n, pipelined as thinPiped
+// is: the two bins of ball t+ahead are drawn, and their cache lines
+// fetched, before ball t is placed. Same draws, same balls.
+func (st *quantState) runPiped(L []uint32, m int64, r *Rand) (second int64) {
+	n := uint64(len(L))
+	var ring [ahead]struct{ i, j uint64 }
+	s, ts := r.state, st.ts
+	for t := range min(m, ahead) {
+		e := &ring[t]
+		s, e.i = below(s, n)
+		s, e.j = below(s, n)
+		prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
+	}
+	k, u, cut := st.k, st.qsum, st.cut
+	cq := st.tie()
+	for t := int64(0); t < m; t++ {
+		e := &ring[t&(ahead-1)]
+		i, j := e.i, e.j
+		if t+ahead < m {
+			s, e.i = below(s, n)
+			s, e.j = below(s, n)
+			prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
+		}
+		var w uint64
+		ts, w = below(ts, cq)
+		b, rej := quantPick(L, i, j, w, cut)
+		second += rej
+		cut, cq = u.step(L, b, k)
+	}
+	r.state, st.ts = s, ts
+	st.qsum, st.cut = u, cut
+	return second
+}
+
+// quantRule is Quantile as a rule (batch.go). Its summary is built from
+// the loads at its first run; in batches the driver adds each batch
+// through addBalls, or after adding it per bin calls resync, so that the
+// summary follows the loads at O(1) a ball.
+type quantRule struct {
+	k  uint64
+	st *quantState
+}
+
+func (g *quantRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	if g.st == nil {
+		g.st = newQuantState(L, g.k, splitmix64(r.state))
+	}
+	return thinStats(m, g.st.run(L, m, out, r))
+}
+
+// addBalls raises L[c] by one for each c of bins, in order, as the
+// sequential loop raises a ball's bin.
+func (g *quantRule) addBalls(L []uint32, bins []uint32) {
+	st := g.st // built by run, which the driver calls before any flush
+	for _, c := range bins {
+		st.cut, _ = st.step(L, uint64(c), st.k)
+	}
+}
+
+// resync rebuilds the summary from L, its tie draws continuing.
+func (g *quantRule) resync(L []uint32) { g.st = newQuantState(L, g.k, g.st.ts) }
+
+// levelsQuantile is Quantile(δ) on the level engine: the first rank u is
+// heavy iff u < k (ranks count from the heaviest bin), and a heavy first
+// rank gives way to the second, v. No tie draw: a rank is not a bin (the
+// per-bin loop's third draw has no counterpart). It returns the number of
+// balls whose first rank was heavy.
+func levelsQuantile(h *tails, m int64, k uint64, r *Rand) (second int64) {
+	n := h.n
+	s := r.state
+	for t := int64(0); t < m; t++ {
+		var u, v uint64
+		s, u = below(s, n)
+		s, v = below(s, n)
+		var rej int64
+		if u < k {
+			rej = 1
+		}
+		if rej != 0 {
+			u = v
+		}
+		second += rej
+		h.raise(h.level(u))
+	}
+	r.state = s
+	return second
+}
