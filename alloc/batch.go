@@ -34,10 +34,12 @@ import "runtime"
 
 // A rule is the decision of a per-bin process, written once for the
 // generic drivers: the batched driver, and the sequential path of a process
-// that has no specialised loop (graphical (1+β)). A rule value holds the
-// process's parameters resolved for n bins; the per-ball loop is concrete
-// code, and the drivers call run once per batch or block of balls, never
-// per ball.
+// that has no specialised loop (graphical (1+β), the thinning family,
+// memory, kd-choice). A rule value holds the process's parameters resolved
+// for n bins, and the state of a trial that the loads do not hold (a
+// step's owed balls, memory's remembered bins, kd-choice's round), so the
+// drivers use one value a trial; the per-ball loop is concrete code, and
+// the drivers call run once per batch or block of balls, never per ball.
 type rule interface {
 	// run makes the draws of m balls from r, one ball after another, and
 	// chooses each ball's bin by the process's rule from the loads L. With
@@ -53,6 +55,15 @@ type batchable interface {
 	// rule returns the process's rule on n bins; the process has
 	// passed Check(n).
 	rule(n int) rule
+}
+
+// trialRuler is a batchable Process whose rule keeps a state of the trial
+// beside the loads (memory's remembered bins, kd-choice's round): its Place
+// starts that state afresh at every call, so Config.Trial places a trial's
+// balls, sequential or in batches, through one rule kept from call to call.
+type trialRuler interface {
+	batchable
+	trialRule()
 }
 
 // Batchable reports whether r runs in batches (Config.Batch > 1): every

@@ -17,28 +17,32 @@ import (
 // very balls Place places, with the same draws (the generator ends in the
 // same state) and the same stats. This is what makes the rules the
 // processes: the batched driver differs from Place only in when the
-// balls are added to the loads. Every per-bin process that places one
-// ball at a time has a rule.
+// balls are added to the loads. Every per-bin process has a rule.
 
 // noBatch are the processes with no batched form: those that run whole
-// trials on a state of their own (rank's sorted structure, weighted loads,
-// memory's remembered bins, kd-choice's unfinished round), and twinning and
-// packing, which place several balls a step and have no per-ball rule.
-var noBatch = map[string]bool{"rank": true, "weighted": true, "memory": true, "kd-choice": true,
-	"twinning": true, "packing": true}
+// trials on a state of their own (rank's sorted structure, weighted loads).
+var noBatch = map[string]bool{"rank": true, "weighted": true}
 
-// batchCase reports whether the contract case name is of a process that
-// runs in batches.
-func batchCase(name string) bool {
-	p, _, _ := strings.Cut(name, "/")
-	return !noBatch[p]
+// batchCases are the cases of the batch tests: the contract cases of the
+// processes that run in batches, and memory and kd-choice, whose rules keep
+// a state through the trial (memoryKDCases).
+func batchCases(t *testing.T) []struct {
+	name string
+	n    int
+	p    Process
+} {
+	cases := memoryKDCases()
+	for _, tc := range contractCases(t) {
+		p, _, _ := strings.Cut(tc.name, "/")
+		if !noBatch[p] {
+			cases = append(cases, tc)
+		}
+	}
+	return cases
 }
 
 func TestRuleMatchesPlace(t *testing.T) {
-	for _, tc := range contractCases(t) {
-		if !batchCase(tc.name) {
-			continue
-		}
+	for _, tc := range batchCases(t) {
 		bp, ok := tc.p.(batchable)
 		if !ok {
 			t.Fatalf("%s: %T has no rule", tc.name, tc.p)
@@ -79,11 +83,16 @@ func refBatches(t *testing.T, p Process, n int, m, batch, every int64, r *Rand) 
 	t.Helper()
 	L = make([]uint32, n)
 	var snap []uint32
+	state := refStateful(p, n)
 	for k := int64(0); k < m; k++ {
 		if k%batch == 0 {
 			snap = slices.Clone(L)
 		}
-		L[refChoose(t, p, snap, k, r)]++
+		if state != nil {
+			L[state(snap, r)]++
+		} else {
+			L[refChoose(t, p, snap, k, r)]++
+		}
 		if every > 0 && ((k+1)%every == 0 || k+1 == m) {
 			series = append(series, [2]uint32{slices.Max(L), slices.Min(L)})
 		}
@@ -91,15 +100,105 @@ func refBatches(t *testing.T, p Process, n int, m, batch, every int64, r *Rand) 
 	return L, series
 }
 
+// refStateful returns, for a process whose balls depend on the balls before
+// them beyond the loads (memory's remembered bins, kd-choice's round,
+// twinning and packing's step in progress), its plain reference in batches:
+// a function that chooses the next ball's bin from the loads L at the
+// start of its batch, keeping that state in its own variables across
+// balls and batches (docs/theory.md, section Batches); nil for the other
+// processes. It reads L only.
+func refStateful(p Process, n int) func(L []uint32, r *Rand) uint64 {
+	un := uint64(n)
+	switch p := p.(type) {
+	case Twinning, Packing:
+		// A step reads its bin and the average t/n, t the sum of L;
+		// its later balls go to its bin without a draw.
+		var owed int64
+		var bin uint64
+		return func(L []uint32, r *Rand) uint64 {
+			if owed > 0 {
+				owed--
+				return bin
+			}
+			var tt int64
+			for _, l := range L {
+				tt += int64(l)
+			}
+			bin = r.Uint64n(un)
+			x, k := int64(L[bin]), int64(1)
+			if x*int64(n) < tt {
+				k = 2
+				if _, pack := p.(Packing); pack {
+					k = (tt+int64(n)-1)/int64(n) + 1 - x
+				}
+			}
+			owed = k - 1
+			return bin
+		}
+	case Memory:
+		// The candidates' loads, the memory's too, from L; the new
+		// memory ranks the candidates by L with the ball in its bin.
+		var mem []uint64
+		return func(L []uint32, r *Rand) uint64 {
+			var cands []uint64
+			for range p.D {
+				cands = append(cands, r.Uint64n(un))
+			}
+			cands = append(cands, mem...)
+			c, seen := cands[0], uint64(1)
+			for _, x := range cands[1:] {
+				switch {
+				case L[x] < L[c]:
+					c, seen = x, 1
+				case L[x] == L[c] && p.Ties != TiesLeft:
+					seen++
+					if r.Uint64n(seen) == 0 {
+						c = x
+					}
+				}
+			}
+			after := func(x uint64) int {
+				if x == c {
+					return int(L[x]) + 1
+				}
+				return int(L[x])
+			}
+			var distinct []uint64
+			for _, x := range cands {
+				if !slices.Contains(distinct, x) {
+					distinct = append(distinct, x)
+				}
+			}
+			slices.SortStableFunc(distinct, func(a, b uint64) int { return after(a) - after(b) })
+			mem = distinct[:min(p.K, len(distinct))]
+			return c
+		}
+	case KD:
+		// Rounds of K balls from the first; a round sorted by the
+		// loads its first ball reads.
+		var slots []uint64
+		var ball int
+		return func(L []uint32, r *Rand) uint64 {
+			if ball%p.K == 0 {
+				slots = slots[:0]
+				for range p.D {
+					slots = append(slots, r.Uint64n(un))
+				}
+				slices.SortStableFunc(slots, func(a, b uint64) int { return int(L[a]) - int(L[b]) })
+			}
+			ball++
+			return slots[(ball-1)%p.K]
+		}
+	}
+	return nil
+}
+
 // TestBatchReference: Config.Batch against refBatches, ball for ball, for
 // every process of the contract tests, batch sizes below and above n (both
 // ways the driver keeps a batch), m not a multiple of B, and an --every
 // interval that ends samples inside batches.
 func TestBatchReference(t *testing.T) {
-	for _, tc := range contractCases(t) {
-		if !batchCase(tc.name) {
-			continue
-		}
+	for _, tc := range batchCases(t) {
 		n := int64(tc.n)
 		m := 5*n + 3
 		// Pending bins (B ≤ n), small and large; per-bin counts (B > n).
@@ -201,6 +300,10 @@ func chiSquarePValue(obs []float64, exp []float64) float64 {
 //     draws; in law, Multinomial(m; 1/n, …, 1/n), one-choice's, so the
 //     number of bins holding j balls has mean n·Binomial(m, 1/n)(j), tested
 //     by chi-squared (sequential Greedy[2] is the negative control);
+//   - Twinning and Packing see t = 0, so every step places one ball:
+//     one-choice, draw for draw; (k, d)-choice fills the first K of each
+//     round's D draws; Memory with left ties sends each ball to its first
+//     draw (exactly; two batches of m/2 are the negative control);
 //   - Left[2] sends every ball to the leftmost group, exactly;
 //   - the graph process on K_n with left ties and edge sampling sends every
 //     ball to the smaller end of a uniform edge: bin i with probability
@@ -263,6 +366,66 @@ func TestBatchOneBatchLaw(t *testing.T) {
 			t.Logf("p = %.3g", p)
 			if (p < 1e-6) != tc.reject {
 				t.Errorf("p = %.3g against one-choice's law (want rejected: %v)", p, tc.reject)
+			}
+		})
+	}
+
+	// The processes with a state, exactly: in one batch t = 0, so no bin
+	// is below the average and every step of Twinning or Packing places
+	// one ball into its one draw (one-choice, draw for draw); every
+	// round of (k, d)-choice sorts D tied slots, so its K balls go to its
+	// first K draws; Memory with left ties sends every ball to its first
+	// draw (all candidates tied), d draws a ball.
+	for _, tc := range []struct {
+		name string
+		p    Process
+		want func(r *Rand, L []uint32)
+	}{
+		{"twinning/exact", Twinning{}, func(r *Rand, L []uint32) {
+			for range m {
+				L[r.Uint64n(n)]++
+			}
+		}},
+		{"packing/exact", Packing{}, func(r *Rand, L []uint32) {
+			for range m {
+				L[r.Uint64n(n)]++
+			}
+		}},
+		{"kd-choice/exact", KD{D: 5, K: 2}, func(r *Rand, L []uint32) {
+			for range m / 2 {
+				for j := range 5 {
+					if x := r.Uint64n(n); j < 2 {
+						L[x]++
+					}
+				}
+			}
+		}},
+		{"memory/left/exact", Memory{D: 2, K: 1, Ties: TiesLeft}, func(r *Rand, L []uint32) {
+			for range m {
+				L[r.Uint64n(n)]++
+				r.Uint64n(n)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []uint32
+			c := Config{Process: tc.p, N: n, M: m, Seed: 3, Batch: m, Loads: func(_ int, L []uint32) { got = slices.Clone(L) }}
+			if _, err := c.Trial(context.Background(), 1, NewBins(n)); err != nil {
+				t.Fatal(err)
+			}
+			want := make([]uint32, n)
+			tc.want(TrialRand(3, 1), want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("one batch of %v: loads differ from the prediction", tc.p)
+			}
+			// Negative control: in batches of half of m the second
+			// half reads the first, so the loads differ.
+			c.Batch = m / 2
+			if _, err := c.Trial(context.Background(), 1, NewBins(n)); err != nil {
+				t.Fatal(err)
+			}
+			if slices.Equal(got, want) {
+				t.Fatalf("two batches of %v give the loads of one", tc.p)
 			}
 		})
 	}

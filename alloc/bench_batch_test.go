@@ -10,8 +10,10 @@ import (
 
 // BenchmarkBatch reports balls/s of the batched driver at m = n = 2^20 for
 // batch sizes 16, 1024 and n, beside the sequential loop (B = 1, Place:
-// the code of BenchmarkPlace), for Greedy[2] and for the graph process on
-// a random 16-regular graph and on K_n. Each iteration resets the loads.
+// the code of BenchmarkPlace), for Greedy[2], for the graph process on a
+// random 16-regular graph and on K_n, and for the processes with a state
+// beyond the loads (twinning, packing, memory, kd-choice). Each iteration
+// resets the loads.
 func BenchmarkBatch(b *testing.B) {
 	const lg = 20
 	n := 1 << lg
@@ -26,6 +28,10 @@ func BenchmarkBatch(b *testing.B) {
 		{"greedy/d=2", Greedy{D: 2}},
 		{"graph/complete", Graphical{G: graphgen.Complete(n)}},
 		{"graph/regular16/edge", Graphical{G: reg}},
+		{"twinning", Twinning{}},
+		{"packing", Packing{}},
+		{"memory/d=1/K=1", Memory{D: 1, K: 1}},
+		{"kd-choice/k=2/d=4", KD{D: 4, K: 2}},
 	} {
 		for _, B := range []int64{1, 16, 1024, int64(n)} {
 			b.Run(fmt.Sprintf("%s/n=2^%d/B=%d", c.name, lg, B), func(b *testing.B) {
@@ -38,12 +44,13 @@ func BenchmarkBatch(b *testing.B) {
 					})
 					return
 				}
-				ru := c.p.(batchable).rule(n)
 				bt := newBatcher(B, n, int64(n))
 				benchBalls(b, int64(n), func() {
 					bins.Reset()
 					bt.reset()
-					bt.place(bins, ru, int64(n), r)
+					// A rule a trial: memory, kd-choice, twinning
+					// and packing keep the trial's state in it.
+					bt.place(bins, c.p.(batchable).rule(n), int64(n), r)
 					bt.flush(bins, bins.wide(), nil)
 				})
 			})

@@ -268,6 +268,8 @@ func BenchmarkLevels(b *testing.B) {
 		{"one-plus-beta/beta=0.5", OnePlusBeta{Beta: 0.5}, []int{1 << 26}},
 		{"firstdiff/d=2", FirstDiff{D: 2}, []int{1 << 26}},
 		{"rank/d=2.5", Rank{D: 2.5}, []int{1 << 26}},
+		{"twinning", Twinning{}, []int{1 << 26}},
+		{"packing", Packing{}, []int{1 << 26}},
 		{"quantile/delta=0.5", Quantile{Delta: 0.5}, []int{1 << 20}},
 	} {
 		for _, n := range c.ns {

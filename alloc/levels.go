@@ -26,7 +26,8 @@ import (
 // the probe of largest rank: P(chosen load ≥ l) = (S_l/n)^d exactly, with
 // integer draws only (no floating point, no rounding). MaxOf[d] takes the
 // smallest rank, OneChoice a single one, (1+β) and FirstDiff[d] apply their
-// rules to the probes' levels, Rank[d] draws its rank as the per-bin engine
+// rules to the probes' levels, Twinning and Packing compare one probe's
+// level with the average and raise that rank's bin by the step's balls, Rank[d] draws its rank as the per-bin engine
 // does (floating point for a fractional d, see Rank), two-choice on the
 // complete graph draws two distinct ranks, and the two-sample rules
 // (g-Bounded, g-Myopic, σ-Noisy-Load) two independent ranks, deciding from
@@ -263,6 +264,11 @@ func (h *tails) top() int64 { return h.base + int64(len(h.t)) - 1 }
 type levelState struct {
 	p      Rule
 	groups []tails
+	// Twinning and Packing: the balls placed so far, and the step in
+	// progress, owed more balls into its bin, now at load owedAt.
+	balls  int64
+	owed   int64
+	owedAt int64
 }
 
 func newLevelState(p Rule, n uint64) *levelState {
@@ -356,6 +362,10 @@ func (st *levelState) place(m int64, r *Rand) Stats {
 	case Noisy:
 		levelsTwo(h, m, p.table(), r)
 		return Stats{Probes: 2 * m, MaxProbes: min(m, 1) * 2}
+	case Twinning:
+		return st.levelsSteps(m, false, r)
+	case Packing:
+		return st.levelsSteps(m, true, r)
 	}
 	panic(fmt.Sprintf("alloc: level engine for unsupported process %T", st.p))
 }
@@ -648,4 +658,59 @@ func levelsLeft(g []tails, m int64, left bool, r *Rand) {
 		g[c].raise(int(mn - g[c].base))
 	}
 	r.state = s
+}
+
+// levelsSteps is Twinning, or Packing (pack): a step draws one uniform
+// rank, as stepRule draws its bin, compares its level x with the average
+// t/n (t = a·n + rem, as stepRule's Packing keeps it: x·n may overflow
+// here, n up to 2^62), and raises a bin of level x by the step's balls, one
+// level at a time (the bins of one level are exchangeable, so which of
+// them does not change the counts). The balls beyond m are owed to that
+// bin by the next call, as Bins owes them.
+func (st *levelState) levelsSteps(m int64, pack bool, r *Rand) Stats {
+	h := &st.groups[0]
+	n := h.n
+	left := uint64(m)
+	var k uint64 // balls placed so far
+	for ; k < left && st.owed > 0; k++ {
+		h.raise(int(st.owedAt - h.base))
+		st.owedAt++
+		st.owed--
+	}
+	t := uint64(st.balls) + k
+	a, rem := t/n, t%n // once per call
+	var steps int64
+	s := r.state
+	for k < left {
+		var u uint64
+		s, u = below(s, n)
+		x := uint64(h.base) + uint64(h.level(u))
+		c := uint64(1)
+		if x < a || (x == a && rem > 0) { // x < t/n
+			c = 2
+			if pack {
+				ceil := a
+				if rem > 0 {
+					ceil++
+				}
+				c = ceil + 1 - x
+			}
+		}
+		if c > left-k {
+			st.owed, st.owedAt = int64(c-(left-k)), int64(x+left-k)
+			c = left - k
+		}
+		for j := range c {
+			h.raise(int(int64(x+j) - h.base))
+		}
+		k += c
+		for rem += c; rem >= n; {
+			rem -= n
+			a++
+		}
+		steps++
+	}
+	r.state = s
+	st.balls += m
+	return Stats{Probes: steps, MaxProbes: min(m, 1)}
 }

@@ -41,6 +41,8 @@ func levelsCases(n int) []struct {
 		{"g-bounded/g=1/left/K_n", GBounded{G: 1, Graph: graphgen.Complete(n), Ties: TiesLeft}},
 		{"g-myopic/g=2", GMyopic{G: 2}},
 		{"noisy/sigma=1.5", Noisy{Sigma: 1.5}},
+		{"twinning", Twinning{}},
+		{"packing", Packing{}},
 		{"quantile/delta=0.5", Quantile{Delta: 0.5}},
 		{"quantile/delta=0.3", Quantile{Delta: 0.3}},
 	}
@@ -165,25 +167,58 @@ func TestLevelsNegativeControls(t *testing.T) {
 	cases := []struct {
 		name     string
 		bins, lv Process
+		m        int64 // balls; n if 0
 	}{
-		{"greedy3-vs-levels-greedy2", Greedy{D: 3}, Greedy{D: 2}},
-		{"greedy2-vs-levels-left2", Greedy{D: 2}, Left{D: 2}},
-		{"left2-random-vs-levels-left2", Left{D: 2, Ties: TiesRandom}, Left{D: 2}},
-		{"one-choice-vs-levels-beta0.3", OneChoice{}, OnePlusBeta{Beta: 0.3}},
-		{"g-bounded1-vs-levels-g-myopic1", GBounded{G: 1}, GMyopic{G: 1}},
-		{"noisy1-vs-levels-noisy0.5", Noisy{Sigma: 1}, Noisy{Sigma: 0.5}},
-		{"quantile0.5-vs-levels-quantile0.4", Quantile{Delta: 0.5}, Quantile{Delta: 0.4}},
+		{"greedy3-vs-levels-greedy2", Greedy{D: 3}, Greedy{D: 2}, 0},
+		{"greedy2-vs-levels-left2", Greedy{D: 2}, Left{D: 2}, 0},
+		{"left2-random-vs-levels-left2", Left{D: 2, Ties: TiesRandom}, Left{D: 2}, 0},
+		{"one-choice-vs-levels-beta0.3", OneChoice{}, OnePlusBeta{Beta: 0.3}, 0},
+		{"g-bounded1-vs-levels-g-myopic1", GBounded{G: 1}, GMyopic{G: 1}, 0},
+		{"noisy1-vs-levels-noisy0.5", Noisy{Sigma: 1}, Noisy{Sigma: 0.5}, 0},
+		// Twinning and packing coincide up to m = n (a bin below the
+		// average is empty, and either gives it two balls).
+		{"one-choice-vs-levels-twinning", OneChoice{}, Twinning{}, 4 * n},
+		{"twinning-vs-levels-packing", Twinning{}, Packing{}, 4 * n},
+		{"quantile0.5-vs-levels-quantile0.4", Quantile{Delta: 0.5}, Quantile{Delta: 0.4}, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			bins, _ := trialTails(t, Config{Process: tc.bins, N: n, M: n, Seed: 17}, T)
-			lev, _ := trialTails(t, Config{Process: tc.lv, Engine: EngineLevels, N: n, M: n, Seed: 18}, T)
+			m := tc.m
+			if m == 0 {
+				m = n
+			}
+			bins, _ := trialTails(t, Config{Process: tc.bins, N: n, M: m, Seed: 17}, T)
+			lev, _ := trialTails(t, Config{Process: tc.lv, Engine: EngineLevels, N: n, M: m, Seed: 18}, T)
 			if d, _ := tailsDistance(bins, lev, n); d <= 1 {
 				t.Errorf("different processes passed (worst %.2f tolerances)", d)
 			} else {
 				t.Logf("rejected at %.1f tolerances", d)
 			}
 		})
+	}
+}
+
+// TestLevelsStepsSplit: a trial of twinning or packing on the level engine
+// does not depend on how its balls are split into calls (a step cut by a
+// call's end is completed by the next, as on the per-bin engine): the same
+// seed with a sample every 7 balls gives the very load counts of one call.
+func TestLevelsStepsSplit(t *testing.T) {
+	for _, p := range []Process{Twinning{}, Packing{}} {
+		for _, m := range []int64{1, 3, 1000, 20000} {
+			c := Config{Process: p, Engine: EngineLevels, N: 1000, M: m, Seed: 5}
+			whole, err := c.Trial(context.Background(), 0, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Every = 7
+			split, err := c.Trial(context.Background(), 0, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(whole.LoadCounts, split.LoadCounts) || whole.Probes != split.Probes {
+				t.Errorf("%v, m = %d: load counts %v in one call, %v in calls of 7", p, m, whole.LoadCounts, split.LoadCounts)
+			}
+		}
 	}
 }
 
@@ -223,7 +258,13 @@ func TestLevelsResult(t *testing.T) {
 				if !reflect.DeepEqual(r.Profile, ProfileFromCounts(r.LoadCounts, 5000, 1000)) {
 					t.Fatalf("profile %v", r.Profile)
 				}
-				if r.Probes < 5000 || r.MaxProbes < 1 {
+				// A probe a ball or more; a probe a step, fewer, for
+				// twinning and packing.
+				lo := int64(5000)
+				if severalPerStep(tc.p) {
+					lo = 1
+				}
+				if r.Probes < lo || r.MaxProbes < 1 {
 					t.Fatalf("probes %d, max %d", r.Probes, r.MaxProbes)
 				}
 			}

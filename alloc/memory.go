@@ -1,9 +1,9 @@
 package alloc
 
 import (
-	"context"
 	"fmt"
-	"runtime"
+	"math/bits"
+	"unsafe"
 )
 
 // Memory is (d, K)-memory, d-choice with memory of Mitzenmacher, Prabhakar
@@ -31,23 +31,31 @@ import (
 // first in that order. A memory bin is not exchangeable with a draw, so
 // the two tie rules differ in law.
 //
-// State. The memory lives through a trial: Memory is a TrialRunner and Run
-// and Config.Trial keep it across the batches of balls between samples
-// (Config.Every), so a trial is the same process whatever its batches.
-// Keeping it in Bins instead would give every process a field only this
-// one reads, and a Bins handed from one process to another would carry a
-// stale memory. Place, for callers with their own Bins, starts with an
-// empty memory on every call (as Rank rebuilds its structure).
+// State. The memory lives through a trial: Config.Trial (and Run) place a
+// trial's balls through one rule (see rule), which keeps the memory from
+// call to call, so a trial is the same process whatever its series samples
+// (Config.Every). Keeping it in Bins instead would give every process a
+// field only this one reads, and a Bins handed from one process to another
+// would carry a stale memory. Place, for callers with their own Bins,
+// starts with an empty memory on every call (as Rank rebuilds its
+// structure).
+//
+// In batches (Config.Batch, docs/theory.md, section Batches) a ball reads
+// every candidate's load, the remembered bins' too, from the loads at the
+// start of its batch, and chooses as above; the memory it leaves is the K
+// least loaded of its candidates by those same loads with its own ball
+// added to its bin (the ball knows where it went, not where the other
+// balls of its batch went). The memory holds bins, not loads: the next
+// ball, in this batch or the next, reads their loads afresh from the loads
+// its batch starts with, and the memory carries over batch ends unchanged.
+// B = 1 is the sequential process.
 type Memory struct {
 	D    int
 	K    int
 	Ties Ties
 }
 
-var (
-	_ Process     = Memory{}
-	_ TrialRunner = Memory{}
-)
+var _ Process = Memory{}
 
 // MaxMemory bounds K: the candidates of a ball are scanned K times.
 const MaxMemory = 1 << 10
@@ -84,39 +92,38 @@ func (p Memory) Place(b *Bins, m int64, r *Rand) Stats {
 	if p.Check(b.N()) != nil {
 		return Stats{} // see Process: no ball is placed
 	}
-	st := newMemState(p)
-	return st.place(b, m, r)
+	return placeRule(b, p.rule(b.N()), m, r)
 }
 
-// RunTrial runs trial i of c on per-bin loads, the memory kept for the
-// whole trial.
-func (p Memory) RunTrial(ctx context.Context, c Config, i int) (Result, error) {
-	if err := p.Check(c.N); err != nil {
-		return Result{}, err
+func (p Memory) rule(int) rule { return newMemRule(p) }
+
+// trialRule: the memory lives through the trial.
+func (Memory) trialRule() {}
+
+// memRule is the memory of a trial and its rule: mem holds the remembered
+// bins, least loaded first, and memL their loads as the last ball ranked
+// them; cand and candL are scratch for a ball's candidates and their loads.
+type memRule struct {
+	p     Memory
+	mem   []uint32
+	memL  []uint32
+	cand  []uint32
+	candL []uint32
+}
+
+func newMemRule(p Memory) *memRule {
+	return &memRule{p: p, mem: make([]uint32, 0, p.K), memL: make([]uint32, 0, p.K),
+		cand: make([]uint32, 0, p.D+p.K), candL: make([]uint32, p.D+p.K)}
+}
+
+func (st *memRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	if st.p.K == 1 {
+		return st.runOne(L, m, out, r)
 	}
-	st := newMemState(p)
-	return c.binsTrial(ctx, i, NewBins(c.N), st.place)
-}
-
-// memState is the memory of a trial: mem holds the remembered bins, least
-// loaded first; cand is scratch for a ball's candidates.
-type memState struct {
-	p    Memory
-	mem  []uint32
-	cand []uint32
-}
-
-func newMemState(p Memory) *memState {
-	return &memState{p: p, mem: make([]uint32, 0, p.K), cand: make([]uint32, 0, p.D+p.K)}
-}
-
-// place throws m balls of p into b.
-func (st *memState) place(b *Bins, m int64, r *Rand) Stats {
-	L := b.wide()
 	n := uint64(len(L))
 	d, k := st.p.D, st.p.K
 	random := st.p.Ties != TiesLeft
-	mem, cand := st.mem, st.cand
+	mem, memL, cand := st.mem, st.memL, st.cand
 	var probes, maxProbes int64
 	for t := int64(0); t < m; t++ {
 		cand = cand[:0]
@@ -138,10 +145,11 @@ func (st *memState) place(b *Bins, m int64, r *Rand) Stats {
 				}
 			}
 		}
-		L[c] = lc + 1
+		put(L, out, t, uint64(c), lc)
 		// The new memory: the k least loaded distinct candidates, by
-		// insertion, earlier candidates first among equal loads.
-		mem = mem[:0]
+		// insertion, earlier candidates first among equal loads; c
+		// counts its ball (in L already when out == nil).
+		mem, memL = mem[:0], memL[:0]
 		for _, x := range cand {
 			if k == 0 {
 				break
@@ -150,25 +158,137 @@ func (st *memState) place(b *Bins, m int64, r *Rand) Stats {
 				continue
 			}
 			lx := L[x]
+			if x == c {
+				lx = lc + 1
+			}
 			j := len(mem)
 			if j == k {
-				if lx >= L[mem[k-1]] {
+				if lx >= memL[k-1] {
 					continue
 				}
 				j--
 			} else {
-				mem = append(mem, x)
+				mem, memL = append(mem, x), append(memL, lx)
 			}
-			for j > 0 && L[mem[j-1]] > lx {
-				mem[j] = mem[j-1]
+			for j > 0 && memL[j-1] > lx {
+				mem[j], memL[j] = mem[j-1], memL[j-1]
 				j--
 			}
-			mem[j] = x
+			mem[j], memL[j] = x, lx
 		}
 	}
-	st.mem, st.cand = mem, cand
-	b.balls += m
-	runtime.KeepAlive(b) // L may be mapped memory, freed once b is unreachable
+	st.mem, st.memL, st.cand = mem, memL, cand
+	return Stats{Probes: probes, MaxProbes: maxProbes}
+}
+
+// runOne is run for K = 1, the paper's memory, tuned: the remembered bin
+// in registers, and its load too when the balls raise their bins at once
+// (out == nil: the ball that left it there knew it, so no read); each
+// candidate's load read once, as it is drawn; the generator in a local,
+// or for large n read ahead (readAhead), the bins of the draws to come
+// prefetched. The same draws, in the same order, and the same bins as the
+// general loop: with one bin kept, the memory is the first candidate of
+// least load after the ball, duplicates aside (a bin seen again has its
+// load again, never less).
+func (st *memRule) runOne(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	n := uint64(len(L))
+	d := st.p.D
+	random := st.p.Ties != TiesLeft
+	// The draws, then the remembered bin, and their loads as the ball
+	// reads them.
+	cand, candL := st.cand[:d+1], st.candL[:d+1]
+	has := len(st.mem) == 1
+	var mb, ml uint32 // the remembered bin and its load
+	if has {
+		mb, ml = st.mem[0], st.memL[0]
+	}
+	// The draws: from the generator in a local, or for large n read
+	// ahead with their bins prefetched (a).
+	pf := pipelined(len(L), 4)
+	s := r.state
+	var a readAhead
+	if pf {
+		a.start(s, L)
+	}
+	var probes, maxProbes int64
+	for t := int64(0); t < m; t++ {
+		for j := range d {
+			var x uint64
+			if pf {
+				// draw, inlined: the rejection (probability
+				// n/2^64) calls it.
+				o, in := a.take()
+				hi, _ := bits.Mul64(in, n)
+				prefetch(unsafe.Pointer(&L[hi]))
+				var frac uint64
+				if x, frac = bits.Mul64(o, n); frac < n && frac < -n%n {
+					x = a.draw(L, n, n)
+				}
+			} else {
+				s, x = below(s, n)
+			}
+			cand[j], candL[j] = uint32(x), L[x]
+		}
+		// The remembered bin is candidate d, its load lm as the ball
+		// reads it.
+		lm, last := ml, d
+		if has {
+			if out != nil {
+				lm = L[mb]
+			}
+			cand[d], candL[d], last = mb, lm, d+1
+		}
+		c := cand[0]
+		lc, tied := candL[0], uint64(1)
+		for j := 1; j < last; j++ {
+			x := cand[j]
+			switch lx := candL[j]; {
+			case lx < lc:
+				c, lc, tied = x, lx, 1
+			case lx == lc && random:
+				tied++
+				var z uint64
+				if pf {
+					z = a.draw(L, n, tied)
+				} else {
+					s, z = below(s, tied)
+				}
+				if z == 0 {
+					c = x
+				}
+			}
+		}
+		probes += int64(last)
+		put(L, out, t, uint64(c), lc)
+		// The new memory: the first candidate of least load, c's
+		// with its ball.
+		nb, nl := cand[0], lc+1
+		if nb != c {
+			nl = candL[0]
+		}
+		for j := 1; j < last; j++ {
+			x := cand[j]
+			lx := lc + 1
+			if x != c {
+				lx = candL[j]
+			}
+			if lx < nl {
+				nb, nl = x, lx
+			}
+		}
+		mb, ml, has = nb, nl, true
+	}
+	if m > 0 {
+		maxProbes = int64(d) + 1
+		if probes == m*int64(d) {
+			maxProbes = int64(d) // only the first ball of a trial, memory empty
+		}
+		st.mem, st.memL = append(st.mem[:0], mb), append(st.memL[:0], ml)
+	}
+	if pf {
+		s = a.state()
+	}
+	r.state = s
 	return Stats{Probes: probes, MaxProbes: maxProbes}
 }
 

@@ -11,66 +11,24 @@ import (
 // the fast loops, checking each ball's contract; the trial's memory or round
 // lives in the reference's own variables across the whole trial.
 
-// refMemory places m balls of p into L, starting with an empty memory.
-func refMemory(t *testing.T, p Memory, L []uint32, m int64, r *Rand) {
-	t.Helper()
-	n := uint64(len(L))
-	var mem []uint64
+// refStatePlace places m balls of Memory or KD into L, starting with an
+// empty memory or a new round: the batched reference (refStateful) with
+// every ball reading the loads as they are.
+func refStatePlace(p Process, L []uint32, m int64, r *Rand) {
+	ball := refStateful(p, len(L))
 	for range m {
-		var cands []uint64
-		for range p.D {
-			cands = append(cands, r.Uint64n(n))
-		}
-		cands = append(cands, mem...)
-		// The ball: the first least loaded candidate, or with random ties
-		// the one a running reservoir keeps (a draw whenever a candidate
-		// ties the least load seen so far, as the fast loop draws).
-		c, seen := cands[0], uint64(1)
-		for _, x := range cands[1:] {
-			switch {
-			case L[x] < L[c]:
-				c, seen = x, 1
-			case L[x] == L[c] && p.Ties != TiesLeft:
-				seen++
-				if r.Uint64n(seen) == 0 {
-					c = x
-				}
-			}
-		}
-		L[c]++
-		// The memory: the distinct candidates by new load, stable, the
-		// first K.
-		var distinct []uint64
-		for _, x := range cands {
-			if !slices.Contains(distinct, x) {
-				distinct = append(distinct, x)
-			}
-		}
-		slices.SortStableFunc(distinct, func(a, b uint64) int { return int(L[a]) - int(L[b]) })
-		mem = distinct[:min(p.K, len(distinct))]
+		L[ball(L, r)]++
 	}
 }
 
-// refKD places m balls of p into L, in rounds of K from the first ball.
-func refKD(t *testing.T, p KD, L []uint32, m int64, r *Rand) {
-	t.Helper()
-	n := uint64(len(L))
-	var slots []uint64
-	for b := range m {
-		if b%int64(p.K) == 0 {
-			slots = slots[:0]
-			for range p.D {
-				slots = append(slots, r.Uint64n(n))
-			}
-			pre := slices.Clone(L)
-			slices.SortStableFunc(slots, func(a, b uint64) int { return int(pre[a]) - int(pre[b]) })
-		}
-		L[slots[b%int64(p.K)]]++
-	}
-}
-
-func TestMemoryKDReference(t *testing.T) {
-	cases := []struct {
+// memoryKDCases are the cases of the reference tests of memory and
+// kd-choice (and of their batched forms, batch_test.go).
+func memoryKDCases() []struct {
+	name string
+	n    int
+	p    Process
+} {
+	return []struct {
 		name string
 		n    int
 		p    Process
@@ -78,6 +36,8 @@ func TestMemoryKDReference(t *testing.T) {
 		{"memory/d=1/K=1", 1000, Memory{D: 1, K: 1}},
 		{"memory/d=1/K=1/left", 1000, Memory{D: 1, K: 1, Ties: TiesLeft}},
 		{"memory/d=2/K=1", 1000, Memory{D: 2, K: 1}},
+		{"memory/d=3/K=1/left", 1000, Memory{D: 3, K: 1, Ties: TiesLeft}},
+		{"memory/d=1/K=1/n=1", 1, Memory{D: 1, K: 1}},
 		{"memory/d=2/K=3", 500, Memory{D: 2, K: 3}},
 		{"memory/d=1/K=0", 500, Memory{D: 1}},
 		{"memory/K>d+K/n=3", 3, Memory{D: 2, K: 5}},
@@ -87,53 +47,51 @@ func TestMemoryKDReference(t *testing.T) {
 		{"kd/k=3/d=3", 500, KD{D: 3, K: 3}},
 		{"kd/k=3/d=7/n=5", 5, KD{D: 7, K: 3}},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			for _, m := range []int64{0, 1, 7, int64(tc.n), 5 * int64(tc.n)} {
-				ref := make([]uint32, tc.n)
-				switch p := tc.p.(type) {
-				case Memory:
-					refMemory(t, p, ref, m, NewRand(42))
-				case KD:
-					refKD(t, p, ref, m, NewRand(42))
+}
+
+// TestMemoryKDReference: Place, and a trial sampled every 3 balls, against
+// the plain reference, ball for ball, with the tuned loops' read-ahead and
+// prefetching on and off (enginePaths).
+func TestMemoryKDReference(t *testing.T) {
+	enginePaths(t, func(t *testing.T) {
+		for _, tc := range memoryKDCases() {
+			t.Run(tc.name, func(t *testing.T) {
+				for _, m := range []int64{0, 1, 7, int64(tc.n), 5 * int64(tc.n)} {
+					ref := make([]uint32, tc.n)
+					refStatePlace(tc.p, ref, m, NewRand(42))
+					// Place, one call.
+					b := NewBins(tc.n)
+					st := tc.p.Place(b, m, NewRand(42))
+					if !slices.Equal(b.Loads(), ref) {
+						t.Fatalf("m=%d: Place and reference differ", m)
+					}
+					if m > 0 && (st.Probes < 1 || st.MaxProbes < 1) {
+						t.Fatalf("m=%d: implausible stats %+v", m, st)
+					}
+					// A trial in batches of 3 (Every): the state carries over.
+					c := Config{Process: tc.p, N: tc.n, M: m, Seed: 9, Every: 3}
+					var got []uint32
+					c.Loads = func(_ int, L []uint32) { got = slices.Clone(L) }
+					res, err := c.Trial(context.Background(), 0, NewBins(tc.n))
+					if err != nil {
+						t.Fatal(err)
+					}
+					ref = make([]uint32, tc.n)
+					refStatePlace(tc.p, ref, m, TrialRand(9, 0))
+					if !slices.Equal(got, ref) {
+						t.Fatalf("m=%d: trial in batches of 3 and reference differ", m)
+					}
+					var sum int64
+					for i, k := range res.LoadCounts {
+						sum += int64(i) * k
+					}
+					if sum != m {
+						t.Fatalf("m=%d: counts hold %d balls", m, sum)
+					}
 				}
-				// Place, one call.
-				b := NewBins(tc.n)
-				st := tc.p.Place(b, m, NewRand(42))
-				if !slices.Equal(b.Loads(), ref) {
-					t.Fatalf("m=%d: Place and reference differ", m)
-				}
-				if m > 0 && (st.Probes < 1 || st.MaxProbes < 1) {
-					t.Fatalf("m=%d: implausible stats %+v", m, st)
-				}
-				// A trial in batches of 3 (Every): the state carries over.
-				c := Config{Process: tc.p, N: tc.n, M: m, Seed: 9, Every: 3}
-				var got []uint32
-				c.Loads = func(_ int, L []uint32) { got = slices.Clone(L) }
-				res, err := c.Trial(context.Background(), 0, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				ref = make([]uint32, tc.n)
-				switch p := tc.p.(type) {
-				case Memory:
-					refMemory(t, p, ref, m, TrialRand(9, 0))
-				case KD:
-					refKD(t, p, ref, m, TrialRand(9, 0))
-				}
-				if !slices.Equal(got, ref) {
-					t.Fatalf("m=%d: trial in batches of 3 and reference differ", m)
-				}
-				var sum int64
-				for i, k := range res.LoadCounts {
-					sum += int64(i) * k
-				}
-				if sum != m {
-					t.Fatalf("m=%d: counts hold %d balls", m, sum)
-				}
-			}
-		})
-	}
+			})
+		}
+	})
 }
 
 // TestMemoryKDReduce: Memory with K = 0 and left ties is Greedy[d], and KD

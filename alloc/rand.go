@@ -1,6 +1,9 @@
 package alloc
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // The generator is wyrand (Wang Yi's 64-bit "wyhash" generator): the state
 // advances by an odd constant and the output is the folded 128-bit product of
@@ -116,4 +119,66 @@ func DeriveSeed(seed, stream, index uint64) uint64 {
 // TrialRand returns the generator of trial i of a run with base seed seed.
 func TrialRand(seed uint64, i int) *Rand {
 	return NewRand(DeriveSeed(seed, StreamTrial, uint64(i)))
+}
+
+// readAhead is the generator read ahead of its use, for the loops whose
+// draws are not all bins drawn in a fixed order (memory's tie draws come
+// between one ball's bins and the next's): ring holds the next `ahead`
+// outputs, output i in ring[i&(ahead-1)], and s is the state after the
+// newest. Each output, as it enters, has the cache line of the bin it
+// would name as a draw below n prefetched in L; a loop takes every draw,
+// bin or not, from the stream in order (draw), so the draws are exactly
+// those of below, and the prefetches of outputs that end as other draws
+// are only wasted. For large n (pipelined): a call per draw.
+type readAhead struct {
+	ring [ahead]uint64
+	s    uint64
+	i    uint64
+}
+
+// start starts the stream at generator state s, prefetching in the bins
+// of L.
+func (a *readAhead) start(s uint64, L []uint32) {
+	n := uint64(len(L))
+	for j := range a.ring {
+		var x uint64
+		s, x = next(s)
+		a.ring[j] = x
+		hi, _ := bits.Mul64(x, n)
+		prefetch(unsafe.Pointer(&L[hi]))
+	}
+	a.s, a.i = s, 0
+}
+
+// draw is below(s, bound) on the stream: the next output, or the one after
+// it on the rare rejection; L and n are the stream's bins.
+func (a *readAhead) draw(L []uint32, n, bound uint64) uint64 {
+	for {
+		o, in := a.take()
+		hi, _ := bits.Mul64(in, n)
+		prefetch(unsafe.Pointer(&L[hi]))
+		c, frac := bits.Mul64(o, bound)
+		if frac >= bound || frac >= -bound%bound {
+			return c
+		}
+	}
+}
+
+// take takes the next output, o, and enters a new one, in, whose bin the
+// caller prefetches: draw's step, small enough to be inlined where draw is
+// not.
+func (a *readAhead) take() (o, in uint64) {
+	j := a.i & (ahead - 1)
+	o = a.ring[j]
+	a.s, in = next(a.s)
+	a.ring[j] = in
+	a.i++
+	return o, in
+}
+
+// state returns the generator state after the outputs drawn, the state
+// the plain loop leaves.
+func (a *readAhead) state() uint64 {
+	inc := uint64(wyInc)
+	return a.s - ahead*inc // modulo 2^64, as the state advances
 }

@@ -155,6 +155,12 @@ func (c Config) Trial(ctx context.Context, i int, b *Bins) (Result, error) {
 	switch p := c.Process.(type) {
 	case TrialRunner:
 		return p.RunTrial(ctx, c, i)
+	case trialRuler:
+		if err := p.Check(c.N); err != nil {
+			return Result{}, err
+		}
+		ru := p.rule(c.N)
+		return c.binsTrial(ctx, i, b, func(b *Bins, m int64, r *Rand) Stats { return placeRule(b, ru, m, r) })
 	case Process:
 		return c.binsTrial(ctx, i, b, p.Place)
 	}

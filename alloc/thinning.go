@@ -2,7 +2,6 @@ package alloc
 
 import (
 	"fmt"
-	"runtime"
 	"unsafe"
 )
 
@@ -313,7 +312,15 @@ func thinStats(m, second int64) Stats {
 // one probe per step, so fewer than one per ball. A trial's last step
 // places only the balls that remain (one), so a trial has exactly m balls;
 // a step cut by the end of a call to Place is completed by the next.
-// Its steps place two balls at once, so it does not run in batches.
+//
+// In batches (Config.Batch, docs/theory.md, section Batches) a step is
+// decided when its first ball comes: its one probe reads bin i and the
+// average at the start of that ball's batch (t the balls of the earlier
+// batches), and its two or one balls are the next balls of the trial, all
+// into i. A step's second ball that falls in the next batch is still the
+// step's (no probe, into i); every ball is added at the end of its own
+// batch. So no step reads the balls of its own batch, and B = 1 is the
+// sequential process.
 type Twinning struct{}
 
 var _ Process = Twinning{}
@@ -324,6 +331,7 @@ var twinningDescriptor = Descriptor{
 	D:        1,
 	Family:   FamilyTwinning,
 	BinBytes: 4,
+	levels:   always,
 	build:    func(Params) Rule { return Twinning{} },
 }
 
@@ -341,72 +349,26 @@ func (p Twinning) Place(b *Bins, m int64, r *Rand) Stats {
 	if p.Check(b.N()) != nil {
 		return Stats{} // see Process: no ball is placed
 	}
-	steps := severalSteps(b, m, r, false)
-	b.balls += m
-	return Stats{Probes: steps, MaxProbes: min(m, 1)}
+	return placeSteps(b, &stepRule{}, m, r)
 }
 
-// severalSteps places m balls of twinning or packing into b: first the
-// balls b still owes from the step in progress (no probe), then new steps;
-// the last step's balls beyond m are owed to the next call. It returns the
-// number of new steps.
-func severalSteps(b *Bins, m int64, r *Rand, pack bool) int64 {
-	L := b.wide()
-	t := b.balls
-	if k := min(m, b.owed); k > 0 {
-		L[b.owedBin] += uint32(k)
-		b.owed -= k
-		m -= k
-		t += k
-	}
-	var steps, owed int64
-	var bin uint64
-	if pack {
-		steps, owed, bin = packing(L, m, t, r)
-	} else {
-		steps, owed, bin = twinning(L, m, t, r)
-	}
-	if owed > 0 {
-		b.owed, b.owedBin = owed, bin
-	}
-	runtime.KeepAlive(b) // L may be mapped memory
-	return steps
-}
-
-// twinning places m balls into L, which holds t, and returns the number
-// of steps, and the balls beyond m that the last step owes to bin.
-func twinning(L []uint32, m, t int64, r *Rand) (steps, owed int64, bin uint64) {
-	n := uint64(len(L))
-	s := r.state
-	tt := uint64(t)
-	for m > 0 {
-		var i uint64
-		s, i = below(s, n)
-		l := L[i]
-		k := uint32(1)
-		if uint64(l)*n < tt {
-			k = 2
-		}
-		if int64(k) > m {
-			owed, bin = int64(k)-m, i
-			k = uint32(m)
-		}
-		L[i] = l + k
-		tt += uint64(k)
-		m -= int64(k)
-		steps++
-	}
-	r.state = s
-	return steps, owed, bin
-}
+func (p Twinning) rule(int) rule { return &stepRule{} }
 
 // Packing is the Packing process [LSS22]: each step samples one uniform
 // bin i; if x_i < t/n (t balls placed so far) it fills i to ⌈t/n⌉ + 1,
 // otherwise it places one ball in i. The gap is O(log n) w.h.p. for every
 // m ≥ n [LSS22], with one probe per step. A trial's last step places only
 // the balls that remain; a step cut by the end of a call to Place is
-// completed by the next. Its steps place several balls at once, so it does
-// not run in batches.
+// completed by the next.
+//
+// In batches (Config.Batch, docs/theory.md, section Batches) a step is
+// decided when its first ball comes: its one probe reads x_i and the
+// average t/n at the start of that ball's batch (t the balls of the earlier
+// batches), so a step below the average places ⌈t/n⌉ + 1 − x_i balls by
+// those stale loads, all into i: the next balls of the trial, the ones that
+// fall in later batches still the step's (no probe, into i). Every ball is
+// added at the end of its own batch; several steps of one batch may fill
+// the same bin, each by the stale load. B = 1 is the sequential process.
 type Packing struct{}
 
 var _ Process = Packing{}
@@ -417,6 +379,7 @@ var packingDescriptor = Descriptor{
 	D:        1,
 	Family:   FamilyPacking,
 	BinBytes: 4,
+	levels:   always,
 	build:    func(Params) Rule { return Packing{} },
 }
 
@@ -434,44 +397,105 @@ func (p Packing) Place(b *Bins, m int64, r *Rand) Stats {
 	if p.Check(b.N()) != nil {
 		return Stats{} // see Process: no ball is placed
 	}
-	steps := severalSteps(b, m, r, true)
-	b.balls += m
-	return Stats{Probes: steps, MaxProbes: min(m, 1)}
+	return placeSteps(b, &stepRule{pack: true}, m, r)
 }
 
-// packing places m balls into L, which holds t, and returns the number of
-// steps, and the balls beyond m that the last step owes to bin. It keeps
-// t = a·n + rem, 0 ≤ rem < n, so that the average's floor and ceiling need
-// no division per step.
-func packing(L []uint32, m, t int64, r *Rand) (steps, owed int64, bin uint64) {
+func (p Packing) rule(int) rule { return &stepRule{pack: true} }
+
+// stepRule is Twinning, or Packing (pack), as a rule: a step draws one bin
+// i and decides its balls from x_i and the average t/n of the loads it
+// reads (t, which the drivers set, see averaged); its balls are the next
+// ones of the trial, and those beyond the m of a call are owed to bin by
+// the calls that follow. Both test x_i < t/n without a division: Twinning
+// as x_i·n < t, Packing with t = a·n + rem, 0 ≤ rem < n (x < t/n iff x < a,
+// or x = a and rem > 0), so that ⌈t/n⌉ needs none either.
+type stepRule struct {
+	pack bool
+	t    int64  // balls in the loads read
+	owed int64  // balls of the step in progress still to place
+	bin  uint32 // their bin
+}
+
+func (g *stepRule) setBalls(t int64) { g.t = t }
+
+// placeSteps places m balls of g into b, the step in progress kept in b
+// (Bins.owed) from call to call: Place's sequential process.
+func placeSteps(b *Bins, g *stepRule, m int64, r *Rand) Stats {
+	g.owed, g.bin = b.owed, uint32(b.owedBin)
+	st := placeRule(b, g, m, r)
+	b.owed, b.owedBin = g.owed, uint64(g.bin)
+	return st
+}
+
+func (g *stepRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	n := uint64(len(L))
+	// step: how far a placed ball moves t, 1 when the balls raise
+	// their bins at once (out == nil), 0 in a batch.
+	step := uint64(0)
+	if out == nil {
+		step = 1
+	}
+	var k uint64 // balls placed so far
+	left := uint64(m)
+	if o := min(left, uint64(g.owed)); o > 0 {
+		if out == nil {
+			L[g.bin] += uint32(o)
+		} else {
+			fillBin(out[:o], g.bin)
+		}
+		g.owed -= int64(o)
+		k = o
+	}
+	// Twinning tests l·n < t; Packing keeps t = a·n + rem for ⌈t/n⌉.
+	tt := uint64(g.t) + step*k
+	a, rem := tt/n, tt%n // once per call
+	pack := g.pack
+	var steps int64
 	s := r.state
-	a, rem := uint64(t)/n, uint64(t)%n // once per call
-	for m > 0 {
+	for k < left {
 		var i uint64
 		s, i = below(s, n)
 		l := uint64(L[i])
-		k := uint64(1)
-		if l < a || (l == a && rem > 0) { // x_i < t/n
+		c := uint64(1)
+		if !pack {
+			if l*n < tt {
+				c = 2
+			}
+		} else if l < a || (l == a && rem > 0) { // x_i < t/n
 			ceil := a
 			if rem > 0 {
 				ceil++
 			}
-			k = ceil + 1 - l
+			c = ceil + 1 - l
 		}
-		if k > uint64(m) {
-			owed, bin = int64(k)-m, i
-			k = uint64(m)
+		if c > left-k {
+			g.owed, g.bin = int64(c-(left-k)), uint32(i)
+			c = left - k
 		}
-		L[i] = uint32(l + k)
-		m -= int64(k)
-		rem += k
-		for rem >= n {
-			rem -= n
-			a++
+		if out == nil {
+			L[i] = uint32(l + c)
+		} else {
+			fillBin(out[k:k+c], uint32(i))
+		}
+		k += c
+		if !pack {
+			tt += step * c
+		} else {
+			for rem += step * c; rem >= n; {
+				rem -= n
+				a++
+			}
 		}
 		steps++
 	}
 	r.state = s
-	return steps, owed, bin
+	g.t += int64(step) * m
+	return Stats{Probes: steps, MaxProbes: min(m, 1)}
+}
+
+// fillBin records that every ball of out goes to bin c.
+func fillBin(out []uint32, c uint32) {
+	for j := range out {
+		out[j] = c
+	}
 }

@@ -98,7 +98,7 @@ func TestBatchRefused(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"run", "-p", "rank", "--batch", "4", "-n", "100"}, "--batch applies only to the per-bin processes"},
+		{[]string{"run", "-p", "rank", "--batch", "4", "-n", "100"}, "--batch applies to every process but -p rank and -p weighted"},
 		{[]string{"run", "-p", "weighted", "--batch", "4", "-n", "100"}, "not to -p weighted"},
 		{[]string{"run", "--batch", "4", "--engine", "levels", "-n", "100"}, "level engine does not run batches"},
 		{[]string{"run", "--batch", "0", "-n", "100"}, "--batch: need a batch size B >= 1"},
@@ -106,6 +106,17 @@ func TestBatchRefused(t *testing.T) {
 		{[]string{"compare", "-p", "greedy", "--batch", "n", "-n", "2^8"}, "give the batch size as a count"},
 		{[]string{"compare", "-p", "greedy,rank", "--batch", "8", "-n", "2^8"}, "not to -p rank"},
 		{[]string{"bounds", "-p", "rank", "--batch", "8", "-n", "2^8"}, "not to -p rank"},
+		// The memory guard counts a batched run's pending balls (4
+		// bytes each, min(B, n)) beside the loads (4 bytes a bin):
+		// 8·10^8 bytes here, for the processes whose rules keep a
+		// state too (theirs is a few bytes, or O(d + K)).
+		{[]string{"run", "-p", "memory", "--memory", "1", "-n", "1e8", "-w", "1", "--batch", "n", "--max-memory", "600M"}, "needs about 763 MiB"},
+		{[]string{"run", "-p", "kd-choice", "-d", "4", "--k", "2", "-n", "1e8", "-w", "1", "--batch", "n", "--max-memory", "600M"}, "needs about 763 MiB"},
+		{[]string{"run", "-p", "twinning", "-n", "1e8", "-w", "1", "--batch", "n", "--max-memory", "600M"}, "needs about 763 MiB"},
+		{[]string{"run", "-p", "packing", "-n", "1e8", "-w", "1", "--batch", "2^20", "--max-memory", "380M"}, "needs about 385 MiB"},
+		// The graph process keeps one-byte loads, but four-byte ones in
+		// batches: 39.1 MiB one ball at a time, 45.8 in batches of n.
+		{[]string{"run", "-p", "graph", "-g", "regular:degree=4", "-n", "1e6", "-w", "1", "--batch", "n", "--max-memory", "42M"}, "needs about 45.8 MiB"},
 	} {
 		_, errs, code := invoke(tc.args...)
 		if code != 2 || !strings.Contains(errs, tc.want) {

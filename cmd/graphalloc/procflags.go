@@ -230,11 +230,11 @@ func parseBatch(s string, n int64, ds []*alloc.Descriptor) (int64, error) {
 		if !d.Batches() {
 			var names []string
 			for _, e := range alloc.Descriptors() {
-				if e.Batches() {
+				if !e.Batches() {
 					names = append(names, e.Name)
 				}
 			}
-			return 0, usagef("--batch applies only to the per-bin processes (-p %s), not to -p %s", strings.Join(names, ", -p "), d.Name)
+			return 0, usagef("--batch applies to every process but -p %s, which run their trials on a state of their own; not to -p %s", strings.Join(names, " and -p "), d.Name)
 		}
 	}
 	return b, nil
