@@ -76,7 +76,7 @@ type Plan struct {
 	// Bytes is the memory of the built graph (for gnp and nonregular at
 	// ExpectedEdges); BuildBytes is what Build allocates in all, the
 	// graph included, so at least its peak memory (the generators'
-	// scratch: the pairing's points for regular, the edge list that
+	// scratch: the degrees and the pairing's tail for regular, the edge list that
 	// FromEdges sorts for cycle and nonregular, the degree counts for
 	// gnp). Both count the arrays that grow with n, |E| or Δ and leave
 	// out O(1) bookkeeping, a few KiB; the tests hold them to within 25%
@@ -416,11 +416,12 @@ func (s Spec) planPermutationRegular(p *Plan, n, Delta int) error {
 	return nil
 }
 
-// regularScratch is what RandomRegular allocates besides the graph: the
-// pairing's points and rows, n·k uint32 each, for the degree k it pairs
-// (Delta, or n−1−Delta when it takes the complement); the counts and the
-// defect list when it repairs; for the complement, the rows of the
-// Delta-regular graph are the graph's own.
+// regularScratch is what RandomRegular allocates besides the graph, for
+// the degree k it pairs (Delta, or n−1−Delta when it takes the
+// complement): the degrees (n uint32) and the scratch of the pairing's
+// tail and the sorting (regularScratchLen uint32); the defect list when it
+// repairs; for the complement, the rows of the k-regular graph, n·k
+// uint32 (the complement's rows are the graph's own).
 func regularScratch(n, Delta int) int64 {
 	k := Delta
 	if Delta > n/2 {
@@ -429,15 +430,15 @@ func regularScratch(n, Delta int) int64 {
 	if k == 0 {
 		return 0
 	}
-	b := 4 * int64(n) * int64(k) // the points (the rows are the graph's)
+	b := 4*int64(n) + 4*int64(regularScratchLen(n, k))
 	if Delta > n/2 {
-		b = 8 * int64(n) * int64(k) // points and rows of the complement
+		b += 4 * int64(n) * int64(k)
 	}
 	if useRepair(n, k) {
-		// deg, and the defects, two uint32 each, in a slice grown by
-		// append: Go grows a large slice by about 1.25×, so the copies
-		// come to about 5 times its final size.
-		b += 4*int64(n) + int64(40*expectedDefects(n, k))
+		// The defects, two uint32 each, in a slice grown by append: Go
+		// grows a large slice by about 1.25×, so the copies come to
+		// about 5 times its final size.
+		b += int64(40 * expectedDefects(n, k))
 	}
 	return b
 }

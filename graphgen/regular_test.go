@@ -379,12 +379,12 @@ func TestExpectedDefects(t *testing.T) {
 	}
 	const n, Delta, trials = 200, 40, 200
 	src := rand.NewPCG(6, 600)
-	pts := make([]uint32, n*Delta)
 	adj := make([]uint32, n*Delta)
 	deg := make([]uint32, n)
+	pts := make([]uint32, regularScratchLen(n, Delta))
 	var sum, sumSq float64
 	for range trials {
-		drawPairing(pts, adj, deg, Delta, src)
+		drawPairing(adj, deg, pts, Delta, src, false)
 		d := float64(countDefects(adj, n, Delta))
 		sum += d
 		sumSq += d * d
