@@ -491,10 +491,10 @@ func compareNumeric(a, b idKey) int {
 	return strings.Compare(a.s, b.s)
 }
 
-// finish relabels the provisional numbers in e to the final ones and returns
+// finish relabels the provisional numbers in the chunks to the final ones and returns
 // the labels. If every id is an integer the final order is numeric, else it
 // is the order of first appearance (the provisional order itself).
-func (t *idTable) finish(e []uint32) []string {
+func (t *idTable) finish(chunks [][]uint32) []string {
 	labels := make([]string, len(t.keys))
 	if t.strings {
 		for v, k := range t.keys {
@@ -512,8 +512,10 @@ func (t *idTable) finish(e []uint32) []string {
 		final[p] = uint32(f)
 		labels[f] = t.keys[p].label()
 	}
-	for k, p := range e {
-		e[k] = final[p]
+	for _, e := range chunks {
+		for k, p := range e {
+			e[k] = final[p]
+		}
 	}
 	return labels
 }
@@ -553,7 +555,7 @@ func ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, error) {
 func (o ReadOptions) ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, error) {
 	s := NewEdgeScanner(r, name)
 	var (
-		buf    = edgeBuf{hint: -1, limit: o.MaxBytes}
+		buf    = edgeBuf{limit: o.MaxBytes}
 		ids    *idTable
 		declN  int
 		declM  int64
@@ -561,11 +563,9 @@ func (o ReadOptions) ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, er
 	)
 	for s.Scan() {
 		u, v := s.Edge()
-		if len(buf.e) == 0 {
+		if buf.held == 0 {
 			declN, declM, header = s.Declared()
-			if header {
-				buf.hint = declM
-			} else {
+			if !header {
 				ids = newIDTable()
 			}
 		}
@@ -593,12 +593,12 @@ func (o ReadOptions) ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, er
 	if err := s.Err(); err != nil {
 		return nil, nil, err
 	}
-	if len(buf.e) == 0 {
+	if buf.held == 0 {
 		// No edge: the header, if any, is final now.
 		declN, declM, header = s.Declared()
 		ids = newIDTable()
 	}
-	lines := int64(len(buf.e) / 2)
+	lines := buf.edges()
 	var (
 		n      int
 		labels []string
@@ -618,10 +618,10 @@ func (o ReadOptions) ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, er
 		if err := o.checkOrder(&s.lr, n, lines, buf.bytes(), "", 0, ""); err != nil {
 			return nil, nil, err
 		}
-		labels = ids.finish(buf.e)
+		labels = ids.finish(buf.chunks)
 	}
-	g, d, err := fromEdges(n, buf.e, true)
-	buf.e = nil
+	g, d, err := fromChunks(n, buf.chunks, true)
+	buf.chunks = nil
 	if err != nil {
 		return nil, nil, &ParseError{Name: name, Err: err}
 	}

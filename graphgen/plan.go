@@ -85,9 +85,9 @@ type Plan struct {
 	//
 	// For a file both are estimates from its size S: an edge line takes
 	// at least 4 bytes ("1 2\n") and becomes 16 bytes of CSR, so
-	// Bytes = 4·S bounds the edge arrays, and BuildBytes = 8·S plus the
-	// 64 KiB read buffer (within 30% of what LoadGraph allocated for
-	// edge lists of 10 to 13 bytes a line). A gzip file, detected from
+	// Bytes = 4·S bounds the edge arrays, and BuildBytes = 5·S plus the
+	// 64 KiB read buffer (within 10% of what LoadGraph allocated for an
+	// edge list of 11 bytes a line; 8·S for a hypergraph file). A gzip file, detected from
 	// its bytes, is taken to hold 10 times its size, which is cautious:
 	// edge lists compress about 3 times. A file that declares isolated
 	// vertices (a size line, a graphalloc header) may take more: about
@@ -664,12 +664,16 @@ func (s Spec) planFile(p Plan) (Plan, error) {
 		// both, as for an edge list.
 		p.Hyper, p.MinRank, p.MaxRank = true, -1, -1
 	}
-	p.Bytes, p.BuildBytes = 4*text, 8*text+MaxLineBytes // and the read buffer
+	build := int64(5) // bytes allocated per byte of text
+	if p.Hyper {
+		build = 8
+	}
+	p.Bytes, p.BuildBytes = 4*text, build*text+MaxLineBytes // and the read buffer
 	var magic [2]byte
 	if k, _ := io.ReadFull(f, magic[:]); k == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		// Ten times the text, and the decompressor (about 40 KiB) with
 		// its own buffer.
-		p.Bytes, p.BuildBytes = 40*text, 80*text+2*MaxLineBytes+40<<10
+		p.Bytes, p.BuildBytes = 40*text, 10*build*text+2*MaxLineBytes+40<<10
 	}
 	return p, nil
 }
