@@ -219,10 +219,10 @@ func sortShortRow(row []uint32) {
 
 // transposeRows sorts the symmetric fixed-width rows adj by transposing
 // them, a block of rows at a time, using deg (len n) and buf (len
-// regularScratchLen(n, Delta)) as scratch: for the
-// rows of a block, u is appended to the copy of row w for each neighbour w
-// of u in the block, taking u in increasing order, so the copy is row w
-// sorted, and then written over row w. Row w holds the same neighbours
+// regularScratchLen(n, Delta)) as scratch: for the rows of a block, u is
+// appended to the copy of row w for each neighbour w of u in the block,
+// taking u in increasing order, so the copy is row w sorted, and then
+// written over row w. Row w holds the same neighbours
 // before and after, so the rows still to be read are the graph's whatever
 // blocks are done. A block has max(n/pairingTail, 1) rows, so the copies
 // hold at most an eighth of the rows more; each block reads all the
@@ -312,11 +312,11 @@ func drawPartners(js []uint64, i0, m uint64, src rand.Source) {
 // drawPairing draws a uniformly random pairing of the n·Delta points and
 // writes the multigraph it induces into the fixed-width rows adj (len
 // n·Delta), using deg (len n) and pts (len at least n·Delta/pairingTail)
-// as scratch. A loop {v, v} puts v twice in row
-// v. If simple, it stops at the first loop or repeated edge and reports
-// false (the rows are then partly written); otherwise it reports true. The
-// second result sums the values loaded ahead, so that the compiler keeps
-// those loads; it means nothing.
+// as scratch. A loop {v, v} puts v twice in row v. If simple, it stops at
+// the first loop or repeated edge and reports false (the rows are then
+// partly written); otherwise it reports true. The second result sums the
+// values loaded ahead, so that the compiler keeps those loads; it means
+// nothing.
 func drawPairing(adj, deg, pts []uint32, Delta int, src rand.Source, simple bool) (ok bool, sum uint32) {
 	for i := range adj {
 		adj[i] = noVertex
