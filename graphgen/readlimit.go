@@ -50,12 +50,14 @@ type ReadOptions struct {
 	MaxBytes int64
 }
 
-// FileBytes is what a reader allocates to build a graph on n vertices
-// from m edge lines once they are read: the CSR's row offsets and
-// FromEdges' counts (8(n+1) bytes each), both directions of every edge and
-// the flat edge array (16m, a bound: self-loops and duplicates are
-// dropped), and the labels (a 16-byte string header per vertex and its
-// decimal digits).
+// FileBytes bounds what a reader allocates to build a graph on n vertices
+// from m edge lines once they are read: the CSR's row offsets (8(n+1)
+// bytes) and as much again (the counts FromEdges once kept beside them;
+// kept in the bound, which the readers' messages quote), both directions
+// of every edge and the flat edge array (16m, a bound: self-loops and
+// duplicates are dropped), and the labels (a 16-byte string header per
+// vertex and its decimal digits; an edge list with the graphalloc header
+// has none).
 func FileBytes(n int, m int64) int64 {
 	return 16*int64(n+1) + 16*m + 16*int64(n) + int64(decimalLen(0, n))
 }
