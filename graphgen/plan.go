@@ -1,6 +1,7 @@
 package graphgen
 
 import (
+	"compress/gzip"
 	"fmt"
 	"io"
 	"math"
@@ -87,9 +88,10 @@ type Plan struct {
 	// at least 4 bytes ("1 2\n") and becomes 16 bytes of CSR, so
 	// Bytes = 4·S bounds the edge arrays, and BuildBytes = 5·S plus the
 	// 64 KiB read buffer (within 10% of what LoadGraph allocated for an
-	// edge list of 11 bytes a line; 8·S for a hypergraph file). A gzip file, detected from
-	// its bytes, is taken to hold 10 times its size, which is cautious:
-	// edge lists compress about 3 times. A file that declares isolated
+	// edge list of 11 bytes a line; 8·S for a hypergraph file). For a
+	// gzip file, detected from its bytes, S is the text it holds: exactly
+	// for a file of at most 1 MiB, else estimated from the compression of
+	// its first MiB, with half again, and at most 10 times its size. A file that declares isolated
 	// vertices (a size line, a graphalloc header) may take more: about
 	// 40 bytes for each vertex, and the reader accepts up to 65536 + 2
 	// per byte of text (ReadOptions).
@@ -671,11 +673,37 @@ func (s Spec) planFile(p Plan) (Plan, error) {
 	p.Bytes, p.BuildBytes = 4*text, build*text+MaxLineBytes // and the read buffer
 	var magic [2]byte
 	if k, _ := io.ReadFull(f, magic[:]); k == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		// Ten times the text, and the decompressor (about 40 KiB) with
-		// its own buffer.
-		p.Bytes, p.BuildBytes = 40*text, 10*build*text+2*MaxLineBytes+40<<10
+		// The text the file holds (gzipText), and the decompressor
+		// (about 40 KiB) with its own buffer.
+		t := gzipText(f, text)
+		p.Bytes, p.BuildBytes = 4*t, build*t+2*MaxLineBytes+40<<10
 	}
 	return p, nil
+}
+
+// gzipPrefix is how much of a gzip file gzipText decompresses.
+const gzipPrefix = 1 << 20
+
+// gzipText estimates the bytes of text the gzip file f of the given size
+// holds: all of them if it is at most gzipPrefix bytes long, else its size
+// times the compression ratio of its first gzipPrefix bytes and half again
+// (the ratio may grow further on), and at most 10 times its size (edge
+// lists compress about 3 times) whatever the prefix says. It decompresses
+// at most 10·gzipPrefix bytes.
+func gzipText(f io.ReadSeeker, size int64) int64 {
+	most := 10 * size
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return most
+	}
+	zr, err := gzip.NewReader(io.LimitReader(f, gzipPrefix))
+	if err != nil {
+		return most
+	}
+	n, _ := io.Copy(io.Discard, io.LimitReader(zr, 10*gzipPrefix))
+	if size > gzipPrefix {
+		n = int64(1.5 * float64(n) / gzipPrefix * float64(size))
+	}
+	return min(max(n, size), most)
 }
 
 // Spectrum is the spectrum, in closed form, of the random-walk matrix
