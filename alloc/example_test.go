@@ -42,5 +42,5 @@ func ExampleGraphical() {
 	counts, _ := b.Counts()
 	fmt.Println("bins at load 0, 1, 2, ...:", counts)
 	// Output:
-	// bins at load 0, 1, 2, ...: [985 2167 903 41]
+	// bins at load 0, 1, 2, ...: [950 2243 856 47]
 }

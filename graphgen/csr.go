@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
 
@@ -59,57 +60,82 @@ type Dropped struct {
 // It returns an error if n is negative or larger than MaxOrder, if e has odd
 // length, or if an endpoint is not below n.
 func FromEdges(n int, e []uint32) (*CSR, Dropped, error) {
-	return fromEdges(n, e, false)
+	return fromChunks(n, [][]uint32{e}, false)
 }
 
-// fromEdges is FromEdges; if owned, e is the caller's to overwrite and the
-// graph's edge array (if it is not regular) is built in its storage, so
-// that a reader holds 8 bytes an edge less at its peak.
-func fromEdges(n int, e []uint32, owned bool) (*CSR, Dropped, error) {
+// collectAbove is the size of a reader's edge chunks, in bytes, from which
+// fromChunks collects them before it builds the edge array of a graph that
+// is not regular (see fromChunks).
+const collectAbove = 64 << 20
+
+// fromChunks is FromEdges on the edges of all the chunks, each of even
+// length, in order. It counts the degrees in the offsets, fills the rows
+// and then turns the row ends back into starts, so besides the chunks it
+// allocates only the graph: 8(n+1) bytes of offsets, 8 bytes an edge of
+// rows, and 8 an edge of edge array for a graph that is not regular. Each
+// entry of chunks is set to nil once its edges are in the rows; if owned
+// (a reader's chunks, referenced nowhere else) and they took collectAbove
+// bytes or more, the garbage collector is run before the edge array is
+// allocated, so that the array takes the chunks' memory rather than 8
+// bytes an edge more: a collection costs little here, as the graph's
+// arrays hold no pointers to scan.
+func fromChunks(n int, chunks [][]uint32, owned bool) (*CSR, Dropped, error) {
 	var d Dropped
 	if n < 0 || n > MaxOrder {
 		return nil, d, fmt.Errorf("graphgen: vertex count %d outside [0, %d]", n, MaxOrder)
 	}
-	if len(e)%2 != 0 {
-		return nil, d, errors.New("graphgen: edge array of odd length")
-	}
-	deg := make([]int, n+1)
-	for k := 0; k < len(e); k += 2 {
-		u, v := e[k], e[k+1]
-		if int64(u) >= int64(n) || int64(v) >= int64(n) {
-			return nil, d, fmt.Errorf("graphgen: edge {%d, %d} has an endpoint not below n=%d", u, v, n)
-		}
-		if u == v {
-			d.SelfLoops++
-			continue
-		}
-		deg[u]++
-		deg[v]++
-	}
-	// Prefix sums: off[v] is the start of row v.
+	// off[v+1] counts the degree of v.
 	off := make([]int, n+1)
+	var held int64
+	for _, e := range chunks {
+		if len(e)%2 != 0 {
+			return nil, d, errors.New("graphgen: edge array of odd length")
+		}
+		held += 4 * int64(cap(e))
+		for k := 0; k < len(e); k += 2 {
+			u, v := e[k], e[k+1]
+			if int64(u) >= int64(n) || int64(v) >= int64(n) {
+				return nil, d, fmt.Errorf("graphgen: edge {%d, %d} has an endpoint not below n=%d", u, v, n)
+			}
+			if u == v {
+				d.SelfLoops++
+				continue
+			}
+			off[u+1]++
+			off[v+1]++
+		}
+	}
 	for v := 0; v < n; v++ {
-		off[v+1] = off[v] + deg[v]
+		off[v+1] += off[v]
+	}
+	collect := owned && held >= collectAbove
+	if collect {
+		runtime.GC() // the reader's garbage (its id table), before the rows
 	}
 	adj := make([]uint32, off[n])
-	fill := deg[:n]
-	copy(fill, off[:n])
-	for k := 0; k < len(e); k += 2 {
-		u, v := e[k], e[k+1]
-		if u == v {
-			continue
+	// off[v] is the next free slot of row v, and at the end the start of
+	// row v+1.
+	for i, e := range chunks {
+		for k := 0; k < len(e); k += 2 {
+			u, v := e[k], e[k+1]
+			if u == v {
+				continue
+			}
+			adj[off[u]] = v
+			off[u]++
+			adj[off[v]] = u
+			off[v]++
 		}
-		adj[fill[u]] = v
-		fill[u]++
-		adj[fill[v]] = u
-		fill[v]++
+		chunks[i] = nil
+	}
+	if n > 0 {
+		copy(off[1:], off[:n])
+		off[0] = 0
 	}
 	g := &CSR{off: off, adj: adj}
 	d.Duplicates = g.sortAndDedup()
-	if owned && !g.isRegular() && 4*cap(e) <= 5*len(g.adj) {
-		// len(adj) <= len(e) entries fit; the graph keeps e's storage,
-		// if that wastes at most a fifth of it.
-		g.edges = e[:0]
+	if collect && !g.isRegular() {
+		runtime.GC() // the chunks, before the edge array
 	}
 	g.finish()
 	return g, d, nil

@@ -55,7 +55,9 @@
 // allocates grows with the text it reads, never with the sizes a file
 // declares: a declared order must be backed by the file's size, or fit the
 // memory limit a caller passes in ReadOptions. WriteEdgeList,
-// WriteMatrixMarket, WriteDOT and WriteGraph6 write them. A file's own
+// WriteMatrixMarket, WriteDOT and WriteGraph6 write them, and
+// WriteEdgeListStream writes any Graph, an implicit one too, as it visits
+// it, in O(1) memory. A file's own
 // vertex ids (FileInfo.Labels; FileInfo.Names when they are more than the
 // numbers 0..n-1) go back out with WriteEdgeListNamed, which keeps the
 // numbering too, or with WriteMatrixMarketNames beside a Matrix Market

@@ -81,15 +81,18 @@ type FileInfo struct {
 	Repeats int64
 	// Labels[v] is the id vertex v had in the file: the token for string
 	// ids, the decimal number without leading zeros for integer ids, and
-	// "1".."n" for Matrix Market.
+	// "1".."n" for Matrix Market. It is nil for an edge list with the
+	// graphalloc header, whose ids are the vertex numbers 0..n-1: n
+	// strings would cost about 25 bytes a vertex, more than the graph's
+	// offsets and loads together.
 	Labels []string
 }
 
 // Names returns the vertex ids of the file where they say more than the
 // vertex numbers: Labels, unless the file is Matrix Market (whose ids are
 // the indices 1..n that WriteMatrixMarket writes back) or its ids are
-// exactly 0..n-1 (Labels[v] is v, as with a graphalloc header), and then
-// nil. WriteEdgeListNamed writes a graph back by these names.
+// exactly 0..n-1 (Labels[v] is v, or Labels is nil, as with a graphalloc
+// header), and then nil. WriteEdgeListNamed writes a graph back by these names.
 func (fi *FileInfo) Names() []string {
 	if fi == nil || fi.Format == FormatMatrixMarket {
 		return nil
@@ -491,10 +494,10 @@ func compareNumeric(a, b idKey) int {
 	return strings.Compare(a.s, b.s)
 }
 
-// finish relabels the provisional numbers in e to the final ones and returns
+// finish relabels the provisional numbers in the chunks to the final ones and returns
 // the labels. If every id is an integer the final order is numeric, else it
 // is the order of first appearance (the provisional order itself).
-func (t *idTable) finish(e []uint32) []string {
+func (t *idTable) finish(chunks [][]uint32) []string {
 	labels := make([]string, len(t.keys))
 	if t.strings {
 		for v, k := range t.keys {
@@ -512,8 +515,10 @@ func (t *idTable) finish(e []uint32) []string {
 		final[p] = uint32(f)
 		labels[f] = t.keys[p].label()
 	}
-	for k, p := range e {
-		e[k] = final[p]
+	for _, e := range chunks {
+		for k, p := range e {
+			e[k] = final[p]
+		}
 	}
 	return labels
 }
@@ -533,7 +538,8 @@ func (t *idTable) finish(e []uint32) []string {
 // If the input starts with the header comment that WriteEdgeList writes,
 // "# graphalloc edge list: n=N edges=M", ids are taken as they are instead:
 // the graph has exactly N vertices 0..N-1, isolated ones included, so a
-// written graph reads back identical. Such a file must then hold only
+// written graph reads back identical, and FileInfo.Labels is nil (the ids
+// are the vertex numbers). Such a file must then hold only
 // integer ids below N and exactly M edge lines (fewer means it was cut
 // short), and N must be backed by the file's size (see ReadOptions: at most
 // 65536 vertices plus 2 per byte of text); anything else is an error.
@@ -553,7 +559,7 @@ func ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, error) {
 func (o ReadOptions) ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, error) {
 	s := NewEdgeScanner(r, name)
 	var (
-		buf    = edgeBuf{hint: -1, limit: o.MaxBytes}
+		buf    = edgeBuf{limit: o.MaxBytes}
 		ids    *idTable
 		declN  int
 		declM  int64
@@ -561,11 +567,9 @@ func (o ReadOptions) ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, er
 	)
 	for s.Scan() {
 		u, v := s.Edge()
-		if len(buf.e) == 0 {
+		if buf.held == 0 {
 			declN, declM, header = s.Declared()
-			if header {
-				buf.hint = declM
-			} else {
+			if !header {
 				ids = newIDTable()
 			}
 		}
@@ -593,12 +597,12 @@ func (o ReadOptions) ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, er
 	if err := s.Err(); err != nil {
 		return nil, nil, err
 	}
-	if len(buf.e) == 0 {
+	if buf.held == 0 {
 		// No edge: the header, if any, is final now.
 		declN, declM, header = s.Declared()
 		ids = newIDTable()
 	}
-	lines := int64(len(buf.e) / 2)
+	lines := buf.edges()
 	var (
 		n      int
 		labels []string
@@ -612,16 +616,15 @@ func (o ReadOptions) ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, er
 			"; delete the header line to read only the vertices that have edges"); err != nil {
 			return nil, nil, err
 		}
-		labels = decimalLabels(n, 0)
 	} else {
 		n = len(ids.keys)
 		if err := o.checkOrder(&s.lr, n, lines, buf.bytes(), "", 0, ""); err != nil {
 			return nil, nil, err
 		}
-		labels = ids.finish(buf.e)
+		labels = ids.finish(buf.chunks)
 	}
-	g, d, err := fromEdges(n, buf.e, true)
-	buf.e = nil
+	g, d, err := fromChunks(n, buf.chunks, true)
+	buf.chunks = nil
 	if err != nil {
 		return nil, nil, &ParseError{Name: name, Err: err}
 	}

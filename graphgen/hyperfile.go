@@ -218,7 +218,7 @@ func (o ReadOptions) readHyper(r io.Reader, name string) (*Hypergraph, *FileInfo
 		labels = decimalLabels(n, 0)
 	} else {
 		n = len(ids.keys)
-		labels = ids.finish(buf.verts) // relabelled: FromHyperedges sorts again
+		labels = ids.finish([][]uint32{buf.verts}) // relabelled: FromHyperedges sorts again
 	}
 	h, err := FromHyperedges(n, buf.off, buf.verts)
 	if err != nil {

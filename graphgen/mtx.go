@@ -266,7 +266,7 @@ func (o ReadOptions) ReadMatrixMarket(r io.Reader, name string) (*CSR, *FileInfo
 	if err != nil {
 		return nil, nil, err
 	}
-	buf := edgeBuf{hint: h.Entries, limit: o.MaxBytes}
+	buf := edgeBuf{limit: o.MaxBytes}
 	for s.Scan() {
 		i, j := s.Entry()
 		if msg := buf.add(uint32(i), uint32(j)); msg != "" {
@@ -280,8 +280,8 @@ func (o ReadOptions) ReadMatrixMarket(r io.Reader, name string) (*CSR, *FileInfo
 	if err := o.checkOrder(&s.lr, n, h.Entries, buf.bytes(), "size line", h.SizeLine, ""); err != nil {
 		return nil, nil, err
 	}
-	g, d, err := fromEdges(n, buf.e, true)
-	buf.e = nil
+	g, d, err := fromChunks(n, buf.chunks, true)
+	buf.chunks = nil
 	if err != nil {
 		return nil, nil, &ParseError{Name: name, Err: err}
 	}

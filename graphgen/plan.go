@@ -1,6 +1,7 @@
 package graphgen
 
 import (
+	"compress/gzip"
 	"fmt"
 	"io"
 	"math"
@@ -76,7 +77,7 @@ type Plan struct {
 	// Bytes is the memory of the built graph (for gnp and nonregular at
 	// ExpectedEdges); BuildBytes is what Build allocates in all, the
 	// graph included, so at least its peak memory (the generators'
-	// scratch: the pairing's points for regular, the edge list that
+	// scratch: the degrees and the pairing's tail for regular, the edge list that
 	// FromEdges sorts for cycle and nonregular, the degree counts for
 	// gnp). Both count the arrays that grow with n, |E| or Δ and leave
 	// out O(1) bookkeeping, a few KiB; the tests hold them to within 25%
@@ -85,11 +86,12 @@ type Plan struct {
 	//
 	// For a file both are estimates from its size S: an edge line takes
 	// at least 4 bytes ("1 2\n") and becomes 16 bytes of CSR, so
-	// Bytes = 4·S bounds the edge arrays, and BuildBytes = 8·S plus the
-	// 64 KiB read buffer (within 30% of what LoadGraph allocated for
-	// edge lists of 10 to 13 bytes a line). A gzip file, detected from
-	// its bytes, is taken to hold 10 times its size, which is cautious:
-	// edge lists compress about 3 times. A file that declares isolated
+	// Bytes = 4·S bounds the edge arrays, and BuildBytes = 5·S plus the
+	// 64 KiB read buffer (within 10% of what LoadGraph allocated for an
+	// edge list of 11 bytes a line; 8·S for a hypergraph file). For a
+	// gzip file, detected from its bytes, S is the text it holds: exactly
+	// for a file of at most 1 MiB, else estimated from the compression of
+	// its first MiB, with half again, and at most 10 times its size. A file that declares isolated
 	// vertices (a size line, a graphalloc header) may take more: about
 	// 40 bytes for each vertex, and the reader accepts up to 65536 + 2
 	// per byte of text (ReadOptions).
@@ -417,11 +419,12 @@ func (s Spec) planPermutationRegular(p *Plan, n, Delta int) error {
 	return nil
 }
 
-// regularScratch is what RandomRegular allocates besides the graph: the
-// pairing's points and rows, n·k uint32 each, for the degree k it pairs
-// (Delta, or n−1−Delta when it takes the complement); the counts and the
-// defect list when it repairs; for the complement, the rows of the
-// Delta-regular graph are the graph's own.
+// regularScratch is what RandomRegular allocates besides the graph, for
+// the degree k it pairs (Delta, or n−1−Delta when it takes the
+// complement): the degrees (n uint32) and the scratch of the pairing's
+// tail and the sorting (regularScratchLen uint32); the defect list when it
+// repairs; for the complement, the rows of the k-regular graph, n·k
+// uint32 (the complement's rows are the graph's own).
 func regularScratch(n, Delta int) int64 {
 	k := Delta
 	if Delta > n/2 {
@@ -430,15 +433,15 @@ func regularScratch(n, Delta int) int64 {
 	if k == 0 {
 		return 0
 	}
-	b := 4 * int64(n) * int64(k) // the points (the rows are the graph's)
+	b := 4*int64(n) + 4*int64(regularScratchLen(n, k))
 	if Delta > n/2 {
-		b = 8 * int64(n) * int64(k) // points and rows of the complement
+		b += 4 * int64(n) * int64(k)
 	}
 	if useRepair(n, k) {
-		// deg, and the defects, two uint32 each, in a slice grown by
-		// append: Go grows a large slice by about 1.25×, so the copies
-		// come to about 5 times its final size.
-		b += 4*int64(n) + int64(40*expectedDefects(n, k))
+		// The defects, two uint32 each, in a slice grown by append: Go
+		// grows a large slice by about 1.25×, so the copies come to
+		// about 5 times its final size.
+		b += int64(40 * expectedDefects(n, k))
 	}
 	return b
 }
@@ -664,14 +667,44 @@ func (s Spec) planFile(p Plan) (Plan, error) {
 		// both, as for an edge list.
 		p.Hyper, p.MinRank, p.MaxRank = true, -1, -1
 	}
-	p.Bytes, p.BuildBytes = 4*text, 8*text+MaxLineBytes // and the read buffer
+	build := int64(5) // bytes allocated per byte of text
+	if p.Hyper {
+		build = 8
+	}
+	p.Bytes, p.BuildBytes = 4*text, build*text+MaxLineBytes // and the read buffer
 	var magic [2]byte
 	if k, _ := io.ReadFull(f, magic[:]); k == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		// Ten times the text, and the decompressor (about 40 KiB) with
-		// its own buffer.
-		p.Bytes, p.BuildBytes = 40*text, 80*text+2*MaxLineBytes+40<<10
+		// The text the file holds (gzipText), and the decompressor
+		// (about 40 KiB) with its own buffer.
+		t := gzipText(f, text)
+		p.Bytes, p.BuildBytes = 4*t, build*t+2*MaxLineBytes+40<<10
 	}
 	return p, nil
+}
+
+// gzipPrefix is how much of a gzip file gzipText decompresses.
+const gzipPrefix = 1 << 20
+
+// gzipText estimates the bytes of text the gzip file f of the given size
+// holds: all of them if it is at most gzipPrefix bytes long, else its size
+// times the compression ratio of its first gzipPrefix bytes and half again
+// (the ratio may grow further on), and at most 10 times its size (edge
+// lists compress about 3 times) whatever the prefix says. It decompresses
+// at most 10·gzipPrefix bytes.
+func gzipText(f io.ReadSeeker, size int64) int64 {
+	most := 10 * size
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return most
+	}
+	zr, err := gzip.NewReader(io.LimitReader(f, gzipPrefix))
+	if err != nil {
+		return most
+	}
+	n, _ := io.Copy(io.Discard, io.LimitReader(zr, 10*gzipPrefix))
+	if size > gzipPrefix {
+		n = int64(1.5 * float64(n) / gzipPrefix * float64(size))
+	}
+	return min(max(n, size), most)
 }
 
 // Spectrum is the spectrum, in closed form, of the random-walk matrix

@@ -32,7 +32,7 @@ func ExampleSpec_Plan() {
 	// Output:
 	// torus:dim=2: n=1000000 Δ=4 |E|=2000000, 22.9 MiB to build
 	//   spectral gap 9.87e-06 (μ₂ = 0.999990)
-	// regular:eps=0.5: n=1000000 Δ=1000 |E|=500000000, 7650.4 MiB to build
+	// regular:eps=0.5: n=1000000 Δ=1000 |E|=500000000, 4312.5 MiB to build
 	// complete: n=1000000 Δ=999999 |E|=499999500000, 0.0 MiB to build
 	//   spectral gap 1 (μ₂ = -0.000001)
 	// graphgen: regular:degree=2000000 needs degree < n = 1000000

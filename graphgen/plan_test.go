@@ -2,6 +2,7 @@ package graphgen
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -115,7 +116,7 @@ func TestPlanFileBytes(t *testing.T) {
 	}
 	g, info, total := buildMeasured(t, s, 0)
 	checkPlan(t, s, p, g, info)
-	// 8 bytes of text a line, against the 11 of this file: BuildBytes
+	// 5 bytes a byte of text, about 55 a line of this file: BuildBytes
 	// lies within 1.5× of what the reader allocates. Bytes assumes 4
 	// bytes a line, the shortest, and so bounds the CSR.
 	if r := float64(total) / float64(p.BuildBytes); r < 1/1.5 || r > 1.5 {
@@ -458,5 +459,29 @@ func TestPlanLargest(t *testing.T) {
 	// n(n−1)/2 for n = 2^32 − 1 is 2^63 − 3·2^31 + 1.
 	if want := int64(math.MaxInt64 - 3<<31 + 2); err != nil || p.Edges != want {
 		t.Errorf("K_n, n = 2^32 − 1: %d edges (%v), want %d", p.Edges, err, want)
+	}
+}
+
+// TestGzipText: the text of a gzip file of at most 1 MiB is measured
+// exactly; a larger one's is estimated from its first MiB, with half
+// again, so it lies between the text and 1.5 times it (and at most 10
+// times the file) for a file that compresses alike throughout.
+func TestGzipText(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	for _, lines := range []int{5000, 600_000} {
+		var text bytes.Buffer
+		for range lines {
+			fmt.Fprintf(&text, "%d %d\n", r.IntN(1e6), r.IntN(1e6))
+		}
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		zw.Write(text.Bytes())
+		zw.Close()
+		size, want := int64(z.Len()), int64(text.Len())
+		got := gzipText(bytes.NewReader(z.Bytes()), size)
+		small := size <= gzipPrefix
+		if small && got != want || !small && (got < want || got > want*3/2 || got > 10*size) {
+			t.Errorf("%d bytes of text in %d of gzip: estimated %d", want, size, got)
+		}
 	}
 }

@@ -30,9 +30,9 @@ const (
 // A few bytes of a file declare sizes that would take gigabytes to honour:
 // the Matrix Market size line "2000000000 2000000000 1" declares two
 // billion vertices, the graphalloc header "n=4000000000 edges=1" four. So
-// no reader allocates from a declared size. The edge array grows, doubling,
-// with the edge lines actually read (a declared count only keeps the last
-// doubling from overshooting it), and the id table with the ids read: T
+// no reader allocates from a declared size. The edge array grows, a chunk
+// at a time, with the edge lines actually read, and the id table with the
+// ids read: T
 // bytes of text cost O(T) memory. Only the graph, built once the whole
 // file is read, has a size the file may declare, its order; and each
 // vertex costs about 40 bytes to build (FileBytes) whether or not the file
@@ -50,12 +50,14 @@ type ReadOptions struct {
 	MaxBytes int64
 }
 
-// FileBytes is what a reader allocates to build a graph on n vertices
-// from m edge lines once they are read: the CSR's row offsets and
-// FromEdges' counts (8(n+1) bytes each), both directions of every edge and
-// the flat edge array (16m, a bound: self-loops and duplicates are
-// dropped), and the labels (a 16-byte string header per vertex and its
-// decimal digits).
+// FileBytes bounds what a reader allocates to build a graph on n vertices
+// from m edge lines once they are read: the CSR's row offsets (8(n+1)
+// bytes) and as much again (the counts FromEdges once kept beside them;
+// kept in the bound, which the readers' messages quote), both directions
+// of every edge and the flat edge array (16m, a bound: self-loops and
+// duplicates are dropped), and the labels (a 16-byte string header per
+// vertex and its decimal digits; an edge list with the graphalloc header
+// has none).
 func FileBytes(n int, m int64) int64 {
 	return 16*int64(n+1) + 16*m + 16*int64(n) + int64(decimalLen(0, n))
 }
@@ -85,41 +87,53 @@ func (o ReadOptions) checkOrder(lr *lineReader, n int, m, held int64, decl strin
 		decl, n, lr.bytes, allowed, DeclaredOrderSlack, DeclaredOrderPerByte, FormatBytes(need), hint)
 }
 
-// edgeBuf is the flat edge array a reader fills. It grows with the edge
-// lines read, doubling its capacity, so reading T bytes holds O(T) memory
-// whatever a header declares; hint, a declared number of edge lines (-1 if
-// none), caps the capacity while the lines read do not exceed it, so a
-// true declaration is not overshot.
+// edgeBuf holds the edges a reader has read, (u, v) as two uint32, in a
+// list of chunks: the first chunks double from 64 values up to edgeChunk,
+// and the others have edgeChunk each. It grows with the edge lines read,
+// never with what a header declares, so reading T bytes holds O(T) memory;
+// a grown buffer is never copied, so it holds at most 8 bytes an edge plus
+// one chunk, and fromChunks builds the graph from the chunks as they are.
 type edgeBuf struct {
-	e     []uint32
-	hint  int64
-	limit int64 // ReadOptions.MaxBytes
+	chunks [][]uint32
+	held   int64 // the capacity of the chunks, in uint32s
+	limit  int64 // ReadOptions.MaxBytes
 }
 
-// add appends the edge (u, v), or returns an error message if the array
+// edgeChunk is the length of a full chunk of an edgeBuf: 512 KiB, 65536
+// edges.
+const edgeChunk = 1 << 17
+
+// add appends the edge (u, v), or returns an error message if the buffer
 // would outgrow the limit.
 func (b *edgeBuf) add(u, v uint32) string {
-	if len(b.e) == cap(b.e) {
-		c := int64(max(2*cap(b.e), 64))
-		if h := b.hint; h >= 0 && h < c/2 && h > int64(len(b.e)/2) {
-			c = 2 * h // below c, so no overflow whatever was declared
-		}
-		if b.limit > 0 && 4*c > b.limit {
-			c = int64(len(b.e)) + 2
-			if 4*c > b.limit {
-				return fmt.Sprintf("the %d edge lines read so far take more than the limit of %s", len(b.e)/2, FormatBytes(b.limit))
+	k := len(b.chunks) - 1
+	if k < 0 || len(b.chunks[k]) == cap(b.chunks[k]) {
+		c := min(max(b.held, 64), edgeChunk)
+		if b.limit > 0 && 4*(b.held+c) > b.limit {
+			c = 2
+			if 4*(b.held+c) > b.limit {
+				return fmt.Sprintf("the %d edge lines read so far take more than the limit of %s", b.edges(), FormatBytes(b.limit))
 			}
 		}
-		e := make([]uint32, len(b.e), c)
-		copy(e, b.e)
-		b.e = e
+		b.chunks = append(b.chunks, make([]uint32, 0, c))
+		b.held += c
+		k++
 	}
-	b.e = append(b.e, u, v)
+	b.chunks[k] = append(b.chunks[k], u, v)
 	return ""
 }
 
-// bytes is the memory the array holds.
-func (b *edgeBuf) bytes() int64 { return 4 * int64(cap(b.e)) }
+// edges is the number of edges held.
+func (b *edgeBuf) edges() int64 {
+	k := len(b.chunks) - 1
+	if k < 0 {
+		return 0
+	}
+	return (b.held - int64(cap(b.chunks[k])-len(b.chunks[k]))) / 2
+}
+
+// bytes is the memory the buffer holds.
+func (b *edgeBuf) bytes() int64 { return 4 * b.held }
 
 // FormatBytes formats a byte count for a message: 3 significant digits
 // and a binary unit ("1.5 GiB").

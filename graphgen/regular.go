@@ -85,13 +85,16 @@ type RegularStats struct {
 // # Cost
 //
 // A pairing takes O(n·Delta) time, about two cache misses per pair once the
-// rows outgrow the cache. The redrawn pairings take exp((Delta²-1)/4)
-// attempts on average (7.4 for Delta = 3, 42 for Delta = 4), most of them
-// abandoned early. The repair path adds O(Delta²) switches of O(Delta) time
+// rows outgrow the cache; the pairs are drawn into the rows themselves, by
+// rejection, until an eighth of the points is left (see drawPairing). The
+// redrawn pairings take exp((Delta²-1)/4) attempts on average (7.4 for
+// Delta = 3, 42 for Delta = 4), most of them abandoned early. The repair path adds O(Delta²) switches of O(Delta) time
 // each. Sorting the rows and building the CSR take O(n·Delta) time. The memory
-// is about 8·n·Delta + 12n bytes at the peak: the points and the rows, uint32
-// each, the degrees and the offsets; the graph keeps the rows and the
-// offsets, 4·n·Delta + 8n (a regular CSR has no edge array). Measured on one core:
+// is at most 4.5·n·Delta + 12n bytes at the peak: the rows, uint32 each, and
+// for the last eighth of the pairing (or the sorting of rows wider than 16)
+// an eighth more, the degrees and the offsets; the graph keeps the rows and
+// the offsets, 4·n·Delta + 8n (a regular CSR has no edge array), so the
+// peak is under 1.2 times the graph for Delta >= 16. Measured on one core:
 // n = 10^6 takes about 0.3 s for Delta = 3 and 1.2 s for Delta = 4, and
 // n = 10^5, Delta = 317 about 2 s.
 //
@@ -165,30 +168,22 @@ func regularOffsets(n, Delta int) []int {
 // randomRegularRows returns a random simple Delta-regular graph, Delta <=
 // n/2, as sorted fixed-width rows: the neighbours of v are
 // adj[v*Delta : v*Delta+Delta]. If repair is false the pairing is redrawn
-// until simple, otherwise defects are repaired (see RandomRegular).
+// until simple, otherwise defects are repaired (see RandomRegular). Besides
+// the rows it holds 4n bytes of degrees and, for the last eighth of each
+// pairing, the unmatched points (n·Delta/2 bytes at most).
 func randomRegularRows(n, Delta int, src rand.Source, st *RegularStats, repair bool) []uint32 {
 	if Delta == 0 {
 		return nil
 	}
 	adj := make([]uint32, n*Delta)
-	pts := make([]uint32, n*Delta)
-	if !repair {
-		for {
-			st.PairingAttempts++
-			if simple, _ := drawSimplePairing(pts, adj, Delta, src); simple {
-				break
-			}
-		}
-		for i := 0; i < len(adj); i += Delta {
-			sortShortRow(adj[i : i+Delta])
-		}
-		return adj
-	}
 	deg := make([]uint32, n)
+	scratch := make([]uint32, regularScratchLen(n, Delta))
 	for {
 		st.PairingAttempts++
-		drawPairing(pts, adj, deg, Delta, src)
-		if repairPairing(adj, deg, n, Delta, src, st) {
+		if simple, _ := drawPairing(adj, deg, scratch, Delta, src, !repair); !simple {
+			continue
+		}
+		if !repair || repairPairing(adj, deg, n, Delta, src, st) {
 			break
 		}
 	}
@@ -198,8 +193,15 @@ func randomRegularRows(n, Delta int, src rand.Source, st *RegularStats, repair b
 		}
 		return adj
 	}
-	transposeRows(pts, adj, deg, Delta)
-	return pts
+	transposeRows(adj, deg, scratch, Delta)
+	return adj
+}
+
+// regularScratchLen is the length of the scratch array of
+// randomRegularRows: the unmatched points of a pairing's tail, at most
+// n·Delta/pairingTail, and the rows of a block of transposeRows.
+func regularScratchLen(n, Delta int) int {
+	return max(n*Delta/pairingTail, Delta)
 }
 
 // smallDelta is the row width up to which rows are sorted in place by
@@ -215,52 +217,81 @@ func sortShortRow(row []uint32) {
 	}
 }
 
-// transposeRows writes into dst the transpose of the symmetric fixed-width
-// rows adj, using deg (len n) as scratch: u is appended to row w of dst for
-// each neighbour w of u, taking u in increasing order, so each row of dst is
-// the sorted row of adj. It costs O(n·Delta) time against O(n·Delta log
-// Delta) for sorting each row, and its writes advance through the n rows
-// together, so for moderate n they stay in cache.
-func transposeRows(dst, adj, deg []uint32, Delta int) {
-	clear(deg)
-	for u := range deg {
-		for _, w := range adj[u*Delta : u*Delta+Delta] {
-			dst[int(w)*Delta+int(deg[w])] = uint32(u)
-			deg[w]++
+// transposeRows sorts the symmetric fixed-width rows adj by transposing
+// them, a block of rows at a time, using deg (len n) and buf (len
+// regularScratchLen(n, Delta)) as scratch: for the rows of a block, u is
+// appended to the copy of row w for each neighbour w of u in the block,
+// taking u in increasing order, so the copy is row w sorted, and then
+// written over row w. Row w holds the same neighbours
+// before and after, so the rows still to be read are the graph's whatever
+// blocks are done. A block has max(n/pairingTail, 1) rows, so the copies
+// hold at most an eighth of the rows more; each block reads all the
+// rows once, O(pairingTail·n·Delta) time against O(n·Delta log Delta) for
+// sorting each row, and its writes stay within the block.
+func transposeRows(adj, deg, buf []uint32, Delta int) {
+	n := len(deg)
+	rows := max(n/pairingTail, 1)
+	for a := 0; a < n; a += rows {
+		b := min(a+rows, n)
+		fill := deg[a:b]
+		clear(fill)
+		for u := range n {
+			for _, w := range adj[u*Delta : u*Delta+Delta] {
+				if i := int(w) - a; uint(i) < uint(len(fill)) {
+					buf[i*Delta+int(fill[i])] = uint32(u)
+					fill[i]++
+				}
+			}
 		}
+		copy(adj[a*Delta:b*Delta], buf[:(b-a)*Delta])
 	}
 }
 
-// A pairing is drawn as follows. pts holds the vertex of each point, Delta
-// copies of each vertex. Pairing pts[i] with a uniformly random point of
-// pts[i+1:], for i = 0, 2, 4, …, draws a uniform perfect matching, so the
-// pairs have the law of the configuration model whatever order pts starts in;
-// starting sorted makes pts[i] run through the vertices mostly in order,
-// which keeps one of the two row writes of each pair in cache.
+// A pairing is drawn into the rows themselves: the slots v·Delta ..
+// v·Delta+Delta-1 of adj are the Delta points of v, and a slot holding
+// noVertex is a point not yet matched. Matching the lowest unmatched point
+// to a uniformly random other unmatched point, until none is left, draws a
+// uniform perfect matching whatever rule picks the first point of each
+// pair; a matched pair of points (p, q) of the vertices u and v writes v in
+// slot p and u in slot q.
+//
+// The partner is drawn by rejection while at least an eighth of the points
+// are unmatched (pairingTail): a uniform slot of [0, n·Delta) is accepted if
+// it is unmatched and not the first point, so every accepted slot is a
+// uniform other unmatched point, and no array of points is needed. With a
+// fraction f of the points unmatched a partner takes 1/f draws, n·Delta·ln 8
+// / 2 draws in all for the first seven eighths. Then the rows are compacted
+// (the vertices' matched points first, deg counting them) and the unmatched
+// points, at most n·Delta/8, are listed once in pts, vertex by vertex, and
+// the rest is drawn as a uniform matching of pts: pts[i] with a uniformly
+// random point of pts[i+1:], for i = 0, 2, 4, …. The points of a vertex are
+// exchangeable, so the multigraph has the law of the configuration model.
+// The pairing for a seed is not the one that a points array of all n·Delta
+// points, the method used before, drew; its law is the same.
 //
 // The loops are written for memory latency, which dominates them once the
-// rows outgrow the cache. The partner indices of a block of pairingBlock
-// pairs are drawn first, in a tight loop: calling the source inside the
-// pairing loop, with its state in memory and stored on every call, made that
-// loop twice as slow. Then, while pairing, the loop loads the partner point
-// of the pair 2·pairingAhead pairs ahead and the row of the partner of the
-// pair pairingAhead pairs ahead, so that those cache misses overlap the work
-// in between (20% faster for n = 10^6, Delta = 3). A swap in between can
-// change what lies at those positions, which only wastes the load.
+// rows outgrow the cache. The candidate slots (or partner indices) of a
+// block of pairingBlock draws are drawn first, in a tight loop: calling the
+// source inside the pairing loop, with its state in memory and stored on
+// every call, made that loop twice as slow. Then the loop loads the slot
+// pairingAhead candidates ahead (in the tail, the partner point 2·pairingAhead
+// pairs ahead and the row of the partner pairingAhead pairs ahead), so that
+// those cache misses overlap the work in between.
 
 const (
-	pairingBlock = 1024 // pairs whose partners are drawn at a time
+	pairingBlock = 1024 // draws made at a time
 	pairingAhead = 16   // how far ahead the loops load
+	pairingTail  = 8    // rejection stops at 1/pairingTail of the points unmatched
 )
 
-// initPoints sets pts to Delta copies of each vertex, in order.
-func initPoints(pts []uint32, Delta int) {
-	k := 0
-	for v := uint32(0); k < len(pts); v++ {
-		for range Delta {
-			pts[k] = v
-			k++
+// drawSlots sets each s[t] to a uniform index in [0, m) (see uint64n).
+func drawSlots(s []uint64, m uint64, src rand.Source) {
+	for t := range s {
+		hi, lo := bits.Mul64(src.Uint64(), m)
+		if lo < m {
+			hi = lemireRetry(src, hi, lo, m)
 		}
+		s[t] = hi
 	}
 }
 
@@ -278,71 +309,71 @@ func drawPartners(js []uint64, i0, m uint64, src rand.Source) {
 	}
 }
 
-// drawSimplePairing draws a uniformly random pairing of the n·Delta points
-// into the fixed-width rows adj, using pts (len n·Delta) as scratch, and
-// reports whether it is simple, stopping at its first loop or repeated edge.
-// Free slots of adj hold noVertex, so a row scan both finds the free slot and
-// tests for a repeated edge; this suits the narrow rows it is used for. The
-// second result sums the values loaded ahead, so that the compiler keeps
-// those loads; it means nothing.
-func drawSimplePairing(pts, adj []uint32, Delta int, src rand.Source) (simple bool, sum uint32) {
-	initPoints(pts, Delta)
+// drawPairing draws a uniformly random pairing of the n·Delta points and
+// writes the multigraph it induces into the fixed-width rows adj (len
+// n·Delta), using deg (len n) and pts (len at least n·Delta/pairingTail)
+// as scratch. A loop {v, v} puts v twice in row v. If simple, it stops at
+// the first loop or repeated edge and reports false (the rows are then
+// partly written); otherwise it reports true. The second result sums the
+// values loaded ahead, so that the compiler keeps those loads; it means
+// nothing.
+func drawPairing(adj, deg, pts []uint32, Delta int, src rand.Source, simple bool) (ok bool, sum uint32) {
 	for i := range adj {
 		adj[i] = noVertex
 	}
-	var js [pairingBlock]uint64
-	m := uint64(len(pts))
-	for i0 := uint64(0); i0 < m; i0 += 2 * pairingBlock {
-		block := js[:min(pairingBlock, (m-i0)/2)]
-		drawPartners(block, i0, m, src)
-		for t, j := range block {
-			if t+2*pairingAhead < len(block) {
-				sum += pts[block[t+2*pairingAhead]]
+	D := uint64(Delta)
+	m := uint64(len(adj))
+	left := m               // unmatched points
+	tail := m / pairingTail // the rejection phase ends at left <= tail
+	c := uint64(0)          // the lowest unmatched slot
+	var ps [pairingBlock]uint64
+draw:
+	for left > tail {
+		drawSlots(ps[:], m, src)
+		for t, p := range ps {
+			if t+pairingAhead < len(ps) {
+				sum += adj[ps[t+pairingAhead]]
 			}
-			if t+pairingAhead < len(block) {
-				sum += adj[int(pts[block[t+pairingAhead]])*Delta]
+			if adj[p] != noVertex || p == c {
+				continue
 			}
-			i := i0 + 2*uint64(t)
-			pts[i+1], pts[j] = pts[j], pts[i+1]
-			u, v := pts[i], pts[i+1]
-			if u == v {
+			u, v := uint32(c/D), uint32(p/D)
+			if simple && (u == v || slices.Contains(adj[uint64(u)*D:uint64(u)*D+D], v)) {
 				return false, sum
 			}
-			ru := adj[int(u)*Delta : int(u)*Delta+Delta]
-			a := 0
-			for ; ru[a] != noVertex; a++ {
-				if ru[a] == v {
-					return false, sum
-				}
+			adj[c], adj[p] = v, u
+			if left -= 2; left <= tail {
+				break draw
 			}
-			ru[a] = v
-			rv := adj[int(v)*Delta : int(v)*Delta+Delta]
-			b := 0
-			for rv[b] != noVertex {
-				b++
+			for adj[c] != noVertex {
+				c++
 			}
-			rv[b] = u
 		}
 	}
-	return true, sum
-}
-
-// noVertex marks a free slot. It is not a vertex, as n <= MaxOrder.
-const noVertex = math.MaxUint32
-
-// drawPairing draws a uniformly random pairing of the n·Delta points and
-// writes the multigraph it induces into the fixed-width rows adj, using pts
-// (len n·Delta) and deg (len n) as scratch. A loop {v, v} puts v twice in
-// row v. The result sums the values loaded ahead, so that the compiler keeps
-// those loads; it means nothing.
-func drawPairing(pts, adj, deg []uint32, Delta int, src rand.Source) (sum uint32) {
-	initPoints(pts, Delta)
-	clear(deg)
+	if left == 0 {
+		return true, sum
+	}
+	// The tail: compact each row and list its unmatched points.
+	pts = pts[:0]
+	for v := range deg {
+		row := adj[v*Delta : v*Delta+Delta]
+		k := 0
+		for _, w := range row {
+			if w != noVertex {
+				row[k] = w
+				k++
+			}
+		}
+		deg[v] = uint32(k)
+		for j := k; j < Delta; j++ {
+			row[j] = noVertex
+			pts = append(pts, uint32(v))
+		}
+	}
 	var js [pairingBlock]uint64
-	m := uint64(len(pts))
-	for i0 := uint64(0); i0 < m; i0 += 2 * pairingBlock {
-		block := js[:min(pairingBlock, (m-i0)/2)]
-		drawPartners(block, i0, m, src)
+	for i0 := uint64(0); i0 < left; i0 += 2 * pairingBlock {
+		block := js[:min(pairingBlock, (left-i0)/2)]
+		drawPartners(block, i0, left, src)
 		for t, j := range block {
 			if t+2*pairingAhead < len(block) {
 				sum += pts[block[t+2*pairingAhead]]
@@ -354,14 +385,21 @@ func drawPairing(pts, adj, deg []uint32, Delta int, src rand.Source) (sum uint32
 			i := i0 + 2*uint64(t)
 			pts[i+1], pts[j] = pts[j], pts[i+1]
 			u, v := pts[i], pts[i+1]
-			adj[int(u)*Delta+int(deg[u])] = v
+			ru := int(u) * Delta
+			if simple && (u == v || slices.Contains(adj[ru:ru+int(deg[u])], v)) {
+				return false, sum
+			}
+			adj[ru+int(deg[u])] = v
 			deg[u]++
 			adj[int(v)*Delta+int(deg[v])] = u
 			deg[v]++
 		}
 	}
-	return sum
+	return true, sum
 }
+
+// noVertex marks a free slot. It is not a vertex, as n <= MaxOrder.
+const noVertex = math.MaxUint32
 
 // repairPairing turns the multigraph in the fixed-width rows adj into a simple
 // graph by double-edge switches, then mixes it with the switch chain (see

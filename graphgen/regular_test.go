@@ -379,12 +379,12 @@ func TestExpectedDefects(t *testing.T) {
 	}
 	const n, Delta, trials = 200, 40, 200
 	src := rand.NewPCG(6, 600)
-	pts := make([]uint32, n*Delta)
 	adj := make([]uint32, n*Delta)
 	deg := make([]uint32, n)
+	pts := make([]uint32, regularScratchLen(n, Delta))
 	var sum, sumSq float64
 	for range trials {
-		drawPairing(pts, adj, deg, Delta, src)
+		drawPairing(adj, deg, pts, Delta, src, false)
 		d := float64(countDefects(adj, n, Delta))
 		sum += d
 		sumSq += d * d
@@ -439,5 +439,74 @@ func BenchmarkRandomRegular(b *testing.B) {
 			b.ReportMetric(edges*float64(b.N)/b.Elapsed().Seconds(), "edges/s")
 			b.ReportMetric(float64(attempts)/float64(b.N), "pairings/op")
 		})
+	}
+}
+
+// TestPairingLoops checks the law of drawPairing where both its phases
+// (rejection on the rows, then the listed tail) act on few points: n = 4,
+// Delta = 4, 16 points, the last 2 in the tail. Under the configuration
+// model each of the n·C(Delta, 2) pairs of points on one vertex is matched
+// with probability 1/(N-1), so the mean number of loops is 24/15 = 1.6;
+// the sample mean must lie within 5 standard errors of it. As a negative
+// control the same test must reject a pairing that picks the partner's
+// vertex uniformly among the vertices with an unmatched point and then one
+// of its points (not a uniform point), which makes loops more likely.
+func TestPairingLoops(t *testing.T) {
+	const n, Delta, trials = 4, 4, 20000
+	want := float64(n*Delta*(Delta-1)/2) / float64(n*Delta-1)
+	check := func(name string, draw func(adj, deg []uint32)) bool {
+		adj := make([]uint32, n*Delta)
+		deg := make([]uint32, n)
+		var sum, sumSq float64
+		for range trials {
+			draw(adj, deg)
+			loops := 0
+			for v := range n {
+				for _, w := range adj[v*Delta : v*Delta+Delta] {
+					if int(w) == v {
+						loops++
+					}
+				}
+			}
+			l := float64(loops / 2)
+			sum += l
+			sumSq += l * l
+		}
+		mean := sum / trials
+		se := math.Sqrt((sumSq/trials - mean*mean) / trials)
+		t.Logf("%s: mean loops %.4f ± %.4f, configuration model %.4f", name, mean, se, want)
+		return math.Abs(mean-want) <= 5*se
+	}
+	src := rand.NewPCG(7, 70)
+	pts := make([]uint32, regularScratchLen(n, Delta))
+	if !check("drawPairing", func(adj, deg []uint32) { drawPairing(adj, deg, pts, Delta, src, false) }) {
+		t.Error("drawPairing: the mean number of loops is not the configuration model's")
+	}
+	biased := func(adj, deg []uint32) {
+		rem := make([]int, n)
+		for v := range rem {
+			rem[v] = Delta
+		}
+		clear(deg)
+		for u := 0; u < n; u++ {
+			for rem[u] > 0 {
+				rem[u]-- // u's lowest unmatched point is the first
+				var cand []int
+				for w := range n {
+					if rem[w] > 0 {
+						cand = append(cand, w)
+					}
+				}
+				w := cand[rand.New(src).IntN(len(cand))]
+				rem[w]--
+				adj[u*Delta+int(deg[u])] = uint32(w)
+				deg[u]++
+				adj[w*Delta+int(deg[w])] = uint32(u)
+				deg[w]++
+			}
+		}
+	}
+	if check("vertex-uniform partner (control)", biased) {
+		t.Error("the test does not reject the vertex-uniform partner")
 	}
 }

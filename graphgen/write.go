@@ -61,6 +61,50 @@ func WriteEdgeList(w io.Writer, g *CSR) error {
 	return bw.Flush()
 }
 
+// WriteEdgeListStream writes any graph as an edge list while it visits
+// it, holding O(1) memory, for implicit graphs too large to list as a CSR
+// first: the header "# graphalloc edge list: n=N edges=M", M being the
+// number of lines that follow, then for each u in increasing order a line
+// "u w" for each neighbour w > u, in the order Visit reports them. It
+// visits the graph twice, to count the lines and to write them, in
+// O(n + m) time. A multigraph's parallel edges become repeated lines,
+// which the readers drop and count as duplicates, and its loops are not
+// written, so the file reads back as the simple graph underlying g (the
+// graph List(g) builds); for a graph whose Visit reports the neighbours
+// in increasing order, without repeats (a CSR), the bytes are those of
+// WriteEdgeList. It returns the first write error.
+func WriteEdgeListStream(w io.Writer, g Graph) error {
+	if g == nil {
+		return errNilGraph
+	}
+	n := g.Order()
+	var lines int64
+	for u := range n {
+		g.Visit(u, func(v int, _ int64) bool {
+			if v > u {
+				lines++
+			}
+			return false
+		})
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	fmt.Fprintf(bw, "%s n=%d edges=%d\n", edgeListHeader, n, lines)
+	line := make([]byte, 0, 24)
+	for u := range n {
+		g.Visit(u, func(v int, _ int64) bool {
+			if v > u {
+				line = strconv.AppendUint(line[:0], uint64(u), 10)
+				line = append(line, ' ')
+				line = strconv.AppendUint(line, uint64(v), 10)
+				line = append(line, '\n')
+				bw.Write(line) // a bufio.Writer keeps the first error for Flush
+			}
+			return false
+		})
+	}
+	return bw.Flush()
+}
+
 // WriteEdgeListNamed writes g as an edge list with the vertex v called
 // names[v], one line "names[u] names[v]" per edge {u, v}, after the
 // comment line

@@ -420,3 +420,57 @@ func TestFileInfoNames(t *testing.T) {
 		t.Error("names of a nil FileInfo")
 	}
 }
+
+// TestWriteEdgeListStream: on a CSR the streaming writer writes
+// WriteEdgeList's bytes; on the permutation model's multigraph it writes
+// the parallel edges as repeated lines and no loop, and the file reads
+// back as the simple graph List builds.
+func TestWriteEdgeListStream(t *testing.T) {
+	reg, _, _ := RandomRegular(100, 5, rand.NewPCG(1, 1))
+	path, _, _ := ReadEdgeList(strings.NewReader("0 1\n1 2\n2 3\n"), "p")
+	for _, g := range []*CSR{reg, path} {
+		var want, got bytes.Buffer
+		if err := WriteEdgeList(&want, g); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteEdgeListStream(&got, g); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("CSR on %d vertices: the streamed bytes differ from WriteEdgeList's", g.Order())
+		}
+	}
+	// The first seed whose graph has a loop and a parallel edge.
+	for seed := uint64(0); ; seed++ {
+		if seed == 100 {
+			t.Fatal("no seed below 100 gives a loop and a parallel edge")
+		}
+		g, err := NewPermutationRegular(50, 4, rand.NewPCG(seed, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := g.CountShortCycles(2)
+		if c[1] == 0 || c[2] == 0 {
+			continue
+		}
+		var b bytes.Buffer
+		if err := WriteEdgeListStream(&b, g); err != nil {
+			t.Fatal(err)
+		}
+		back, info, err := ReadEdgeList(&b, "stream")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := List(g)
+		if !slices.Equal(back.EdgeList(), want.EdgeList()) || back.Order() != 50 {
+			t.Errorf("seed %d: read back a different graph", seed)
+		}
+		// 2 edge ends per vertex and permutation: n·d edges, less the
+		// loops, each parallel copy beyond the first a duplicate line.
+		if info.SelfLoops != 0 || info.Duplicates != 50*2-c[1]-want.Size() || info.Duplicates < c[2] {
+			t.Errorf("seed %d: %d self-loops, %d duplicates; %d loops, %d parallel pairs, %d simple edges",
+				seed, info.SelfLoops, info.Duplicates, c[1], c[2], want.Size())
+		}
+		return
+	}
+}

@@ -42,5 +42,5 @@ func ExampleRun() {
 	// cycle            n=1024  max load 3.4 (distribution map[3:6 4:4]), 1 bounds apply, worst case 5.64
 	// cycle            n=4096  max load 3.9 (distribution map[3:1 4:9]), 1 bounds apply, worst case 6.20
 	// regular:degree=8 n=1024  max load 3.0 (distribution map[3:10]), 0 bounds apply, worst case 4.90
-	// regular:degree=8 n=4096  max load 3.3 (distribution map[3:7 4:3]), 0 bounds apply, worst case 5.41
+	// regular:degree=8 n=4096  max load 3.2 (distribution map[3:8 4:2]), 0 bounds apply, worst case 5.41
 }

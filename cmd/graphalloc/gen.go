@@ -13,8 +13,13 @@ import (
 )
 
 // maxListEdges is the largest implicit graph gen lists: 2^27 edges take
-// about 2 GiB as a CSR and several GB of text.
-const maxListEdges = 1 << 27
+// about 2 GiB as a CSR and several GB of text. A larger one is written as
+// an edge list while it is visited (genStream), up to maxStreamEdges:
+// 2^32 edges, about 80 GB of text.
+const (
+	maxListEdges   = 1 << 27
+	maxStreamEdges = 1 << 32
+)
 
 // maxDOTEdges bounds DOT output, which gonum builds in memory and which is
 // for drawing.
@@ -92,7 +97,13 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	}
 	spec := gf.spec
 	if g.Size() > maxListEdges {
-		return usagef("gen: %s on n=%d is implicit with %d edges, more than the %d gen lists (run simulates it without listing it)", spec, g.Order(), g.Size(), maxListEdges)
+		if g.Size() > maxStreamEdges {
+			return usagef("gen: %s on n=%d is implicit with %d edges, more than the %d gen writes (run simulates it without listing it)", spec, g.Order(), g.Size(), int64(maxStreamEdges))
+		}
+		if format != "edgelist" {
+			return usagef("gen: %s on n=%d is implicit with %d edges, more than the %d gen lists as %s (an edge list it writes as it goes; run simulates it without listing it)", spec, g.Order(), g.Size(), maxListEdges, format)
+		}
+		return genStream(ctx, g, o.output, compress, stdout, stderr)
 	}
 	csr, err := graphgen.List(g)
 	if err != nil {
@@ -132,5 +143,28 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		}
 		fmt.Fprintf(stderr, "graphalloc: wrote %s: the file's vertex names, one \"index name\" line for each of the %d Matrix Market indices\n", namesFile, len(labels))
 	}
+	return ctx.Err()
+}
+
+// genStream writes the implicit graph g, too large to list, as an edge
+// list while it visits it (graphgen.WriteEdgeListStream): O(1) memory
+// whatever its size. A multigraph's parallel edges become repeated lines,
+// which readers drop, and its loops are left out, so the file is the
+// simple graph a listing would give, its lines in another order.
+func genStream(ctx context.Context, g graphgen.Graph, output string, compress bool, stdout, stderr io.Writer) error {
+	write := func(w io.Writer) error {
+		if !compress {
+			return graphgen.WriteEdgeListStream(w, g)
+		}
+		zw, _ := gzip.NewWriterLevel(w, gzip.BestSpeed)
+		if err := graphgen.WriteEdgeListStream(zw, g); err != nil {
+			return err
+		}
+		return zw.Close()
+	}
+	if err := writeOutput(stdout, output, write); err != nil || output == "" || output == "-" {
+		return err
+	}
+	fmt.Fprintf(stderr, "graphalloc: wrote %s: n=%d, %d edges as visited (parallel edges repeated, loops left out), edgelist%s\n", output, g.Order(), g.Size(), map[bool]string{true: ", gzip"}[compress])
 	return ctx.Err()
 }
