@@ -115,8 +115,8 @@ func TestBatchRefused(t *testing.T) {
 		{[]string{"run", "-p", "twinning", "-n", "1e8", "-w", "1", "--batch", "n", "--max-memory", "600M"}, "needs about 763 MiB"},
 		{[]string{"run", "-p", "packing", "-n", "1e8", "-w", "1", "--batch", "2^20", "--max-memory", "380M"}, "needs about 385 MiB"},
 		// The graph process keeps one-byte loads, but four-byte ones in
-		// batches: 39.1 MiB one ball at a time, 45.8 in batches of n.
-		{[]string{"run", "-p", "graph", "-g", "regular:degree=4", "-n", "1e6", "-w", "1", "--batch", "n", "--max-memory", "42M"}, "needs about 45.8 MiB"},
+		// batches: 29.6 MiB one ball at a time, 36.2 in batches of n.
+		{[]string{"run", "-p", "graph", "-g", "regular:degree=4", "-n", "1e6", "-w", "1", "--batch", "n", "--max-memory", "33M"}, "needs about 36.2 MiB"},
 	} {
 		_, errs, code := invoke(tc.args...)
 		if code != 2 || !strings.Contains(errs, tc.want) {
