@@ -46,8 +46,13 @@ func chooseEngine(engine string, d *alloc.Descriptor, graph string, n int64) (le
 	case d.Uses&alloc.ParamGraph != 0:
 		// The graph's own limit: 2^62 for K_n, which the level engine
 		// runs at any n; 2^40 for the implicit graphs with 64-bit ids.
+		// The per-bin engine's loops hold K_n's vertices as uint32, so
+		// K_n beyond 2^32 − 1 needs the level engine.
 		if sp, err := graphgen.ParseSpec(graph); err == nil {
 			maxN = int64(sp.OrderLimit())
+		}
+		if maxN > graphgen.MaxImplicitOrder && (!capable || engine == "bins") {
+			maxN = graphgen.MaxOrder
 		}
 	case capable && engine != "bins":
 		maxN = alloc.MaxLevelBins

@@ -79,6 +79,7 @@ func TestEngine(t *testing.T) {
 		{"beyond 2^62", []string{"run", "-n", "2^63"}, "--bins"},
 		{"graph beyond 2^32", []string{"run", "-p", "graph", "-g", "cycle", "-n", "2^33"}, "--bins: need 1 <= n <= 4294967295"},
 		{"implicit beyond 2^40", []string{"run", "-p", "graph", "-g", "regular:degree=4,implicit", "-n", "1.1e12"}, "2^40 for an implicit graph"},
+		{"graph complete beyond 2^32 on bins", []string{"run", "-p", "graph", "-g", "complete", "-n", "2^33", "--engine", "bins"}, "--bins: need 1 <= n <= 4294967295"},
 		{"complete beyond 2^62", []string{"run", "-p", "graph", "-n", "2^62+1", "--engine", "levels"}, "--bins"},
 		{"not exchangeable", []string{"run", "-p", "graph", "-g", "cycle", "-n", "100", "--engine", "levels"}, "--engine levels"},
 		{"weighted", []string{"run", "-p", "weighted", "--engine", "levels"}, "--engine levels"},
