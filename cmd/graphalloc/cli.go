@@ -143,6 +143,11 @@ func parseGraph(arg, bins string, binsSet bool, maxN int64, why string) (graphFl
 			return g, usagef("--bins: need 1 <= n <= %d (%s), got %d", maxN, why, g.n)
 		}
 	}
+	// A spec's own n= (up to 2^40 for the implicit graphs, 2^62 for
+	// complete) has the same limit as -n.
+	if plan, err := spec.Plan(int(g.n)); err == nil && int64(plan.N) > maxN {
+		return g, usagef("--graph: %s has n=%d vertices; need n <= %d (%s)", spec, plan.N, maxN, why)
+	}
 	return g, nil
 }
 

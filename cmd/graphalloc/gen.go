@@ -64,10 +64,6 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err != nil {
 		return err
 	}
-	// An implicit graph's n= may exceed what a file can hold.
-	if plan, err := gf.spec.Plan(int(gf.n)); err == nil && plan.N > graphgen.MaxOrder {
-		return usagef("gen: %s on n=%d: a graph file holds at most %d vertices, what the readers take (run simulates it without writing it)", gf.spec, plan.N, uint64(graphgen.MaxOrder))
-	}
 	if gf.spec.Hyper() {
 		return usagef("gen: %s is a hypergraph; gen writes graphs (graphalloc info describes it, run -p %s simulates on it)", gf.spec, alloc.Describe(alloc.Hyper{}).Name)
 	}

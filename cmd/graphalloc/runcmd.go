@@ -153,6 +153,9 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 		return need * running
 	}
 	n := gf.n
+	if plan, err := gf.spec.Plan(int(n)); err == nil && plan.N > 0 {
+		n = int64(plan.N) // the graph's order: a spec's n= overrides -n
+	}
 	// The engine, from the n asked for: the level engine runs only on
 	// K_n, whose order is n, and holds no loads.
 	levels, _, err := chooseEngine(o.engine, desc, o.graph, n)
@@ -163,7 +166,7 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 	if desc.Uses&alloc.ParamGraph != 0 {
 		gf.memLeft = memLimit
 		if !levels {
-			gf.extra = binBytes(gf.n)
+			gf.extra = binBytes(n)
 		}
 		g, info, err := gf.build(o.seed, stderr)
 		if err != nil {
