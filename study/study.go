@@ -163,8 +163,15 @@ func (g *Grid) Check() error {
 		}
 	}
 	for _, s := range g.Graphs {
-		if _, err := graphgen.ParseSpec(s); err != nil {
+		sp, err := graphgen.ParseSpec(s)
+		if err != nil {
 			return err
+		}
+		// A grid runs the per-bin engine, whose loops hold K_n's
+		// vertices as uint32: K_n of a spec's own n= beyond 2^32 − 1 is
+		// for run's level engine.
+		if p, err := sp.Plan(1); err == nil && sp.Kind == "complete" && p.N > graphgen.MaxOrder {
+			return fmt.Errorf("study: %s: need n <= %d on the per-bin engine (run -p graph -g complete -n N runs K_n up to 2^62 on the level engine)", s, int64(graphgen.MaxOrder))
 		}
 	}
 	for _, n := range g.Ns {

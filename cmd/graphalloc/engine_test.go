@@ -43,6 +43,8 @@ func TestEngine(t *testing.T) {
 		// A graph process on K_n beyond 2^32 − 1 takes the level engine,
 		// as run without -p graph does.
 		{"auto/graph-complete-beyond-2^32", []string{"run", "-p", "graph", "-g", "complete", "-n", "1e10", "-m", "1e4", "-t", "2"}, "levels"},
+		// The same when the spec sets n (a spec's n= overrides -n).
+		{"auto/graph-complete-spec-n-beyond-2^32", []string{"run", "-p", "graph", "-g", "complete:n=10000000000", "-m", "1e4", "-t", "2"}, "levels"},
 		{"forced/rank", []string{"run", "-p", "rank", "-d", "2.5", "-n", "2^40", "-m", "1e4", "-t", "1", "--every", "5000", "--profile"}, "levels"},
 		{"bins", []string{"run", "-n", "2^12", "-t", "2", "--engine", "bins"}, ""},
 	} {
@@ -80,6 +82,9 @@ func TestEngine(t *testing.T) {
 		{"graph beyond 2^32", []string{"run", "-p", "graph", "-g", "cycle", "-n", "2^33"}, "--bins: need 1 <= n <= 4294967295"},
 		{"implicit beyond 2^40", []string{"run", "-p", "graph", "-g", "regular:degree=4,implicit", "-n", "1.1e12"}, "2^40 for an implicit graph"},
 		{"graph complete beyond 2^32 on bins", []string{"run", "-p", "graph", "-g", "complete", "-n", "2^33", "--engine", "bins"}, "--bins: need 1 <= n <= 4294967295"},
+		{"graph complete spec n beyond 2^32 on bins", []string{"run", "-p", "graph", "-g", "complete:n=8589934592", "--engine", "bins"}, "need n <= 4294967295"},
+		{"info implicit spec n beyond 2^32", []string{"info", "-g", "regular:degree=4,implicit,n=10000000000"}, "need n <= 4294967295"},
+		{"compare complete spec n beyond 2^32", []string{"compare", "-g", "complete:n=8589934592", "-p", "graph", "-t", "1", "-n", "2^10"}, "need n <= 4294967295"},
 		{"complete beyond 2^62", []string{"run", "-p", "graph", "-n", "2^62+1", "--engine", "levels"}, "--bins"},
 		{"not exchangeable", []string{"run", "-p", "graph", "-g", "cycle", "-n", "100", "--engine", "levels"}, "--engine levels"},
 		{"weighted", []string{"run", "-p", "weighted", "--engine", "levels"}, "--engine levels"},
