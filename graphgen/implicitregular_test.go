@@ -250,9 +250,12 @@ func TestPermutationRegularBeyond32Bits(t *testing.T) {
 			}
 		}
 	}
-	// 57% of [n] lies above 2^32 − 1: the images must too.
-	if frac := float64(above) / (20000 * 8); math.Abs(frac-0.5705) > 0.02 {
-		t.Errorf("%.3f of the images above 2^32 − 1, want 0.57: ids are truncated", frac)
+	// A fraction p = 1 − 2^32/n ≈ 0.5705 of [n] lies above 2^32 − 1: the
+	// 160000 images must too, within 6 standard errors of a binomial
+	// proportion (truncated ids would give 0).
+	p, N := 1-float64(MaxOrder+1)/n, float64(20000*8)
+	if frac := float64(above) / N; math.Abs(frac-p) > 6*math.Sqrt(p*(1-p)/N) {
+		t.Errorf("%.4f of the images above 2^32 − 1, want %.4f ± %.4f: ids are truncated", frac, p, 6*math.Sqrt(p*(1-p)/N))
 	}
 
 	for _, tc := range []struct {
