@@ -26,7 +26,7 @@ type compareOptions struct {
 	pf                            processFlags
 	graphs                        []string
 	graphList, bins, balls, shard string
-	batch                         string
+	batch, maxMemory              string
 	expansion                     float64
 }
 
@@ -41,6 +41,7 @@ func cmdCompare(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	fs.StringVarP(&o.balls, "balls", "m", "n", "balls m per point: a count (1e6) or a multiple of n (n, 16n)")
 	o.add(fs, study.DefaultTrials, "table, csv, json, jsonl (one line per point as it finishes)")
 	addBatch(fs, &o.batch)
+	addMaxMemory(fs, &o.maxMemory)
 	fs.StringVar(&o.shard, "shard", "", "run only the grid points i with i mod K = I, as I/K")
 	o.addPlot(fs, "the results")
 	if err := parseFlags(fs, args, 0); err != nil {
@@ -144,6 +145,13 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 	}
 	if err := g.Check(); err != nil {
 		return g, cfg, usageError{err}
+	}
+	limit, err := parseMaxMemory(o.maxMemory)
+	if err != nil {
+		return g, cfg, err
+	}
+	if err := checkMemory(gridMemory(g), limit); err != nil {
+		return g, cfg, err
 	}
 	cfg = results.NewGridConfig(g, o.balls)
 	cfg.Shard, cfg.Version = o.shard, Version

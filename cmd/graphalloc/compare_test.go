@@ -365,3 +365,29 @@ func TestAnalysisBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestCompareMemoryGuard: compare estimates its largest point (the graph
+// as planned and the loads of the trials that run together) and refuses a
+// grid that cannot fit, with one line and exit 2, before any work; it ran
+// unchecked before, into the Go runtime's fatal "out of memory".
+func TestCompareMemoryGuard(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		// 10^11 one-byte loads a worker, two workers.
+		{[]string{"compare", "-p", "graph", "-g", "regular:degree=4,implicit,n=100000000000", "-n", "2^10", "-w", "2"}, "needs about 186 GiB"},
+		// Greedy[2] at 2^20 on one worker: 1 MiB of one-byte loads.
+		{[]string{"compare", "-p", "greedy", "-n", "2^20", "-w", "1", "--max-memory", "512K"}, "needs about 1 MiB, more than --max-memory (512 KiB)"},
+		{[]string{"compare", "--max-memory", "lots"}, "--max-memory: \"lots\" is not a size"},
+	} {
+		_, errs, code := invoke(tc.args...)
+		if code != 2 || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q; want exit 2 and one line saying %q", tc.args, code, errs, tc.want)
+		}
+	}
+	// Within the limit it runs.
+	if _, errs, code := invoke("compare", "-p", "greedy", "-n", "2^10", "-t", "2", "--max-memory", "1M"); code != 0 {
+		t.Errorf("compare within --max-memory: exit %d, %s", code, errs)
+	}
+}

@@ -44,7 +44,7 @@ func (o *runOptions) parse(args []string, stdout, stderr io.Writer) (*pflag.Flag
 	fs.StringVar(&o.shard, "shard", "", "run only shard I of K of the trials, as I/K (0 <= I < K)")
 	fs.StringVar(&o.every, "every", "", "record the gap and max-min every K balls (K or a multiple of n)")
 	fs.BoolVar(&o.profile, "profile", false, "record each trial's sorted normalised load vector (load - m/n, as value/count pairs)")
-	fs.StringVar(&o.maxMemory, "max-memory", "", "refuse runs estimated to need more memory than this (512M, 4G; default: the memory available)")
+	addMaxMemory(fs, &o.maxMemory)
 	addBatch(fs, &o.batch)
 	fs.StringVar(&o.engine, "engine", "auto", "bins (a load per bin) or levels (a count per load: exchangeable processes on complete, n up to 2^62); auto: bins up to n = 2^32-1, levels beyond")
 	fs.StringVar(&o.resume, "resume", "", "skip the trials FILE (an earlier output of this run, json or jsonl) holds and finish the run; with -f jsonl -o FILE the same file is continued")
@@ -119,11 +119,9 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 	if err := checkParams(descs, params, stderr); err != nil {
 		return cfg, head, nil, err
 	}
-	var memLimit int64
-	if o.maxMemory != "" {
-		if memLimit, err = study.ParseBytes(o.maxMemory); err != nil {
-			return cfg, head, nil, usagef("--max-memory: %v", err)
-		}
+	memLimit, err := parseMaxMemory(o.maxMemory)
+	if err != nil {
+		return cfg, head, nil, err
 	}
 	maxN, why := binsLimit(o.engine, desc, o.graph)
 	gf, err := parseGraph(o.graph, o.bins, fs.Changed("bins"), maxN, why)
