@@ -70,6 +70,8 @@ func BenchmarkCompactLoads(b *testing.B) {
 		{"noisy/sigma=1/circulant6", func() Process { return Noisy{Sigma: 1, Graph: circ} }},
 		{"mean-thinning", func() Process { return MeanThinning{} }},
 		{"threshold/L=1", func() Process { return Threshold{L: 1} }},
+		{"twinning", func() Process { return Twinning{} }},
+		{"packing", func() Process { return Packing{} }},
 	} {
 		benchLoads(b, c.name, lg, func(*testing.B) Process { return c.p() })
 	}

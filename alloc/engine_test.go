@@ -111,6 +111,8 @@ func engineCases(t *testing.T, n int) []struct {
 		{"mean-thinning", MeanThinning{}},
 		{"threshold/L=1", Threshold{L: 1}},
 		{"threshold/L=300", Threshold{L: 300}},
+		{"twinning", Twinning{}},
+		{"packing", Packing{}},
 		{"local-search/regular4", LocalSearch{G: g}},
 		{"quantile/delta=0.5", Quantile{Delta: 0.5}},
 		{"quantile/delta=0.3", Quantile{Delta: 0.3}},
