@@ -72,6 +72,7 @@ func BenchmarkCompactLoads(b *testing.B) {
 		{"threshold/L=1", func() Process { return Threshold{L: 1} }},
 		{"twinning", func() Process { return Twinning{} }},
 		{"packing", func() Process { return Packing{} }},
+		{"memory/d=1/K=1", func() Process { return Memory{D: 1, K: 1} }},
 	} {
 		benchLoads(b, c.name, lg, func(*testing.B) Process { return c.p() })
 	}

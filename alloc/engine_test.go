@@ -113,6 +113,10 @@ func engineCases(t *testing.T, n int) []struct {
 		{"threshold/L=300", Threshold{L: 300}},
 		{"twinning", Twinning{}},
 		{"packing", Packing{}},
+		{"memory/d=1/K=1", Memory{D: 1, K: 1}},
+		{"memory/d=2/K=1/left", Memory{D: 2, K: 1, Ties: TiesLeft}},
+		{"memory/d=2/K=3", Memory{D: 2, K: 3}},
+		{"memory/d=1/K=2/left", Memory{D: 1, K: 2, Ties: TiesLeft}},
 		{"local-search/regular4", LocalSearch{G: g}},
 		{"quantile/delta=0.5", Quantile{Delta: 0.5}},
 		{"quantile/delta=0.3", Quantile{Delta: 0.3}},
@@ -130,6 +134,17 @@ func engineCases(t *testing.T, n int) []struct {
 		{"noisy/sigma=3/sparse/edge", Noisy{Sigma: 3, Graph: sparse}},
 		{"noisy/sigma=0.5/circulant/vertex", Noisy{Sigma: 0.5, Graph: circ, Sample: SampleVertex}},
 	}
+}
+
+// trialPlace returns p's Place, or for a process whose rule keeps a state
+// of the trial (memory, kd-choice) a Place through one rule, which keeps
+// that state from call to call as Config.Trial does.
+func trialPlace(p Process, n int) func(b *Bins, m int64, r *Rand) Stats {
+	if tr, ok := p.(trialRuler); ok {
+		ru := tr.rule(n)
+		return func(b *Bins, m int64, r *Rand) Stats { return placeRule(b, ru, m, r) }
+	}
+	return p.Place
 }
 
 // wideOnly reports whether p places its balls on four-byte loads from the
@@ -158,10 +173,11 @@ func TestEnginePromotion(t *testing.T) {
 					b := NewBins(n)
 					r := NewRand(9)
 					// Uneven batches: promotion may fall in any.
+					place := trialPlace(tc.p, n)
 					var st Stats
 					for done, k := int64(0), int64(1); done < m; k *= 3 {
 						k = min(k, m-done)
-						st.Add(tc.p.Place(b, k, r))
+						st.Add(place(b, k, r))
 						done += k
 					}
 					// The same balls on four-byte loads from the start,
@@ -212,9 +228,10 @@ func TestEngineLarge(t *testing.T) {
 			t.Run(tc.name, func(t *testing.T) {
 				b := NewBins(n)
 				r := NewRand(3)
-				tc.p.Place(b, 17, r)
-				tc.p.Place(b, ahead-1, r)
-				tc.p.Place(b, m-17-(ahead-1), r)
+				place := trialPlace(tc.p, n)
+				place(b, 17, r)
+				place(b, ahead-1, r)
+				place(b, m-17-(ahead-1), r)
 				if graph := wideOnly(tc.p); b.BytesPerBin() != 1 && !graph {
 					t.Fatal("promoted at m = 4n")
 				}
