@@ -73,6 +73,7 @@ func BenchmarkCompactLoads(b *testing.B) {
 		{"twinning", func() Process { return Twinning{} }},
 		{"packing", func() Process { return Packing{} }},
 		{"memory/d=1/K=1", func() Process { return Memory{D: 1, K: 1} }},
+		{"kd-choice/k=2/d=4", func() Process { return KD{D: 4, K: 2} }},
 	} {
 		benchLoads(b, c.name, lg, func(*testing.B) Process { return c.p() })
 	}

@@ -18,7 +18,7 @@ import (
 // Greedy[d], Left[d], FirstDiff, MaxOf, OnePlusBeta, Grouped, Window,
 // Hyper, LocalSearch, Graphical (two-choice, on every graph), GBounded,
 // GMyopic and Noisy (on every sampler but the walks), MeanThinning,
-// Threshold, Twinning, Packing and Memory run on either form and stop just before
+// Threshold, Twinning, Packing, Memory and KD run on either form and stop just before
 // the ball (the step, for Twinning and Packing) that would overflow a
 // byte, so a load never wraps, and the loads, and every result, are the
 // same whichever form held them; the others (and any process in
