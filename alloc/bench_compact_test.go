@@ -74,6 +74,7 @@ func BenchmarkCompactLoads(b *testing.B) {
 		{"packing", func() Process { return Packing{} }},
 		{"memory/d=1/K=1", func() Process { return Memory{D: 1, K: 1} }},
 		{"kd-choice/k=2/d=4", func() Process { return KD{D: 4, K: 2} }},
+		{"quantile/delta=0.5", func() Process { return Quantile{Delta: 0.5} }},
 	} {
 		benchLoads(b, c.name, lg, func(*testing.B) Process { return c.p() })
 	}

@@ -18,10 +18,10 @@ import (
 // Greedy[d], Left[d], FirstDiff, MaxOf, OnePlusBeta, Grouped, Window,
 // Hyper, LocalSearch, Graphical (two-choice, on every graph), GBounded,
 // GMyopic and Noisy (on every sampler but the walks), MeanThinning,
-// Threshold, Twinning, Packing, Memory and KD run on either form and stop just before
-// the ball (the step, for Twinning and Packing) that would overflow a
-// byte, so a load never wraps, and the loads, and every result, are the
-// same whichever form held them; the others (and any process in
+// Threshold, Twinning, Packing, Memory, KD and Quantile run on either
+// form and stop just before the ball (the step, for Twinning and Packing)
+// that would overflow a byte, so a load never wraps, and the loads, and
+// every result, are the same whichever form held them; the others (and any process in
 // batches) run on four bytes a bin. Memory: n bytes while every load is
 // below 255 (m = n, and most m up to about 100n; Descriptor.LoadBytes
 // estimates it for a run), 4n bytes after a promotion (plus n during it);

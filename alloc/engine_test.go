@@ -152,14 +152,10 @@ func trialPlace(p Process, n int) func(b *Bins, m int64, r *Rand) Stats {
 }
 
 // wideOnly reports whether p places its balls on four-byte loads from the
-// start: graphical (1+β), which runs on the generic driver, and
-// Quantile(δ), whose loop reads four-byte loads only.
+// start: graphical (1+β), which runs on the generic driver.
 func wideOnly(p Process) bool {
-	switch p := p.(type) {
-	case Graphical:
+	if p, ok := p.(Graphical); ok {
 		return p.OneMinusBeta != 0
-	case Quantile:
-		return true
 	}
 	return false
 }
