@@ -137,6 +137,16 @@ func engineCases(t *testing.T, n int) []struct {
 		{"noisy/sigma=1/regular4/edge", Noisy{Sigma: 1, Graph: g}},
 		{"noisy/sigma=3/sparse/edge", Noisy{Sigma: 3, Graph: sparse}},
 		{"noisy/sigma=0.5/circulant/vertex", Noisy{Sigma: 0.5, Graph: circ, Sample: SampleVertex}},
+		// Walk sampling: blocks of walks drawn ahead on the regular graph
+		// (where there is a prefetch), ball after ball on the others.
+		{"graph/regular4/walk:len=3", Graphical{G: g, Sample: SampleWalk(3)}},
+		{"graph/regular4/walk:len=2/left", Graphical{G: g, Sample: SampleWalk(2), Ties: TiesLeft}},
+		{"graph/regular4/walk:len=3/beta=0.5", Graphical{G: g, Sample: SampleWalk(3), OneMinusBeta: 0.5}},
+		{"graph/sparse/walk:len=4", Graphical{G: sparse, Sample: SampleWalk(4)}},
+		{"graph/complete/walk:len=2/beta=0.5", Graphical{G: graphgen.Complete(n), Sample: SampleWalk(2), OneMinusBeta: 0.5}},
+		{"g-bounded/g=1/regular4/walk:len=2", GBounded{G: 1, Graph: g, Sample: SampleWalk(2)}},
+		{"g-bounded/g=0/sparse/walk:len=3", GBounded{G: 0, Graph: sparse, Sample: SampleWalk(3)}},
+		{"g-bounded/g=2/walk:len=1", GBounded{G: 2, Sample: SampleWalk(1)}},
 	}
 }
 
@@ -152,10 +162,12 @@ func trialPlace(p Process, n int) func(b *Bins, m int64, r *Rand) Stats {
 }
 
 // wideOnly reports whether p places its balls on four-byte loads from the
-// start: graphical (1+β), which runs on the generic driver.
+// start: graphical (1+β) on the samplers but the walks, which runs on the
+// generic driver.
 func wideOnly(p Process) bool {
 	if p, ok := p.(Graphical); ok {
-		return p.OneMinusBeta != 0
+		_, walk := p.Sample.Walk()
+		return p.OneMinusBeta != 0 && !walk
 	}
 	return false
 }

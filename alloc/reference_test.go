@@ -29,6 +29,12 @@ func refPlace(t *testing.T, p Process, L []uint32, m int64, r *Rand) {
 		refStatePlace(p, L, m, r)
 		return
 	}
+	if walkSampled(p) { // walk_test.go
+		for range m {
+			L[refWalkChoose(t, p, L, r)]++
+		}
+		return
+	}
 	for k := int64(0); k < m; k++ {
 		L[refChoose(t, p, L, k, r)]++
 	}
