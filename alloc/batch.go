@@ -92,6 +92,18 @@ type tracking interface {
 	resync(L []uint32)
 }
 
+// compactRule is a rule whose sequential loop also runs on one-byte loads
+// (see Bins.place): placeRule runs it there until a load would reach 255,
+// and run on the promoted loads after.
+type compactRule interface {
+	rule
+	// run8 is run with out == nil on one-byte loads: it stops before a
+	// ball that would raise a load to 255 (see full), with r and the
+	// rule's state as before that ball, and returns the balls placed
+	// and what they cost.
+	run8(L []uint8, m int64, r *Rand) (placed int64, st Stats)
+}
+
 // put ends ball k of a rule's loop, which chose bin c holding l balls:
 // with out == nil it raises the bin, else it records the choice. The test
 // is the same for every ball, so the branch is predicted.
@@ -109,6 +121,20 @@ func put(L, out []uint32, k int64, c uint64, l uint32) {
 func placeRule(b *Bins, ru rule, m int64, r *Rand) Stats {
 	if a, ok := ru.(averaged); ok {
 		a.setBalls(b.balls)
+	}
+	if c, ok := ru.(compactRule); ok {
+		var st Stats
+		b.place(m,
+			func(L []uint8, m int64) int64 {
+				k, sk := c.run8(L, m, r)
+				st.Add(sk)
+				return k
+			},
+			func(L []uint32, m int64) int64 {
+				st.Add(ru.run(L, m, nil, r))
+				return m
+			})
+		return st
 	}
 	st := ru.run(b.wide(), m, nil, r)
 	runtime.KeepAlive(b) // b.wide() may be mapped memory, freed once b is unreachable

@@ -12,8 +12,8 @@ import (
 // LocalSearch and Graphical (BenchmarkGraphLoads): the default, one byte a
 // bin (a 16 MiB array, which fits in L3), against four-byte loads
 // (loads=uint32, 64 MiB, which does not). The graphs are a random
-// circulant of degree 6 and a CSR of n uniform random edges; -short skips
-// the benchmark.
+// circulant of degree 6, a CSR of n uniform random edges and, for walk
+// sampling, K_n too; -short skips the benchmark.
 func BenchmarkCompactLoads(b *testing.B) {
 	if testing.Short() {
 		b.Skip("n = 2^24 skipped in short mode")
@@ -70,6 +70,14 @@ func BenchmarkCompactLoads(b *testing.B) {
 		{"noisy/sigma=1/circulant6", func() Process { return Noisy{Sigma: 1, Graph: circ} }},
 		{"mean-thinning", func() Process { return MeanThinning{} }},
 		{"threshold/L=1", func() Process { return Threshold{L: 1} }},
+		{"twinning", func() Process { return Twinning{} }},
+		{"packing", func() Process { return Packing{} }},
+		{"memory/d=1/K=1", func() Process { return Memory{D: 1, K: 1} }},
+		{"kd-choice/k=2/d=4", func() Process { return KD{D: 4, K: 2} }},
+		{"quantile/delta=0.5", func() Process { return Quantile{Delta: 0.5} }},
+		{"graph/walk:len=3/random", func() Process { return Graphical{G: random(), Sample: SampleWalk(3)} }},
+		{"graph/walk:len=3/complete", func() Process { return Graphical{G: graphgen.Complete(n), Sample: SampleWalk(3)} }},
+		{"g-bounded/g=1/walk:len=2/random", func() Process { return GBounded{G: 1, Graph: random(), Sample: SampleWalk(2)} }},
 	} {
 		benchLoads(b, c.name, lg, func(*testing.B) Process { return c.p() })
 	}

@@ -16,16 +16,19 @@ import (
 // loop, or a caller of Loads, asks for them; fewer bins start at four
 // bytes, which is faster while they fit in L2. The loops of OneChoice,
 // Greedy[d], Left[d], FirstDiff, MaxOf, OnePlusBeta, Grouped, Window,
-// Hyper, LocalSearch, Graphical (two-choice, on every graph), GBounded,
-// GMyopic and Noisy (on every sampler but the walks), MeanThinning and
-// Threshold run on either form and stop just before the ball that would
-// overflow a byte, so a load never wraps, and the loads, and every result,
-// are the same whichever form held them; the others (and any process in
-// batches) run on four bytes a bin. Memory: n bytes while every load is
+// Hyper, LocalSearch, Graphical (two-choice on every graph and sampler,
+// (1+β) under walk sampling), GBounded, GMyopic and Noisy (on every
+// sampler), MeanThinning, Threshold, Twinning, Packing, Memory, KD and
+// Quantile run on either form and stop just before the ball (the step,
+// for Twinning and Packing) that would overflow a byte, so a load never
+// wraps, and the loads, and every result, are the same whichever form
+// held them; graphical (1+β) on the other samplers, and any process in
+// batches, run on four bytes a bin. Memory: n bytes while every load is
 // below 255 (m = n, and most m up to about 100n; Descriptor.LoadBytes
 // estimates it for a run), 4n bytes after a promotion (plus n during it);
-// a promoted Bins stays promoted through Reset. A byte a bin fits 2^32 bins in 4 GiB and four
-// times as many bins in each cache level as uint32 (docs/theory.md, note 6).
+// a promoted Bins stays promoted through Reset. A byte a bin fits 2^32
+// bins in 4 GiB and four times as many bins in each cache level as uint32
+// (docs/theory.md, note 6).
 //
 // Huge pages. On Linux, a load array of 2 MiB or more is mapped outside the
 // Go heap and advised MADV_HUGEPAGE, so that it gets 2 MiB pages even when

@@ -111,6 +111,16 @@ func engineCases(t *testing.T, n int) []struct {
 		{"mean-thinning", MeanThinning{}},
 		{"threshold/L=1", Threshold{L: 1}},
 		{"threshold/L=300", Threshold{L: 300}},
+		{"twinning", Twinning{}},
+		{"packing", Packing{}},
+		{"memory/d=1/K=1", Memory{D: 1, K: 1}},
+		{"memory/d=2/K=1/left", Memory{D: 2, K: 1, Ties: TiesLeft}},
+		{"memory/d=2/K=3", Memory{D: 2, K: 3}},
+		{"memory/d=1/K=2/left", Memory{D: 1, K: 2, Ties: TiesLeft}},
+		{"kd/k=1/d=2", KD{D: 2, K: 1}},
+		{"kd/k=2/d=4", KD{D: 4, K: 2}},
+		{"kd/k=3/d=3", KD{D: 3, K: 3}},
+		{"kd/k=5/d=7", KD{D: 7, K: 5}},
 		{"local-search/regular4", LocalSearch{G: g}},
 		{"quantile/delta=0.5", Quantile{Delta: 0.5}},
 		{"quantile/delta=0.3", Quantile{Delta: 0.3}},
@@ -127,18 +137,37 @@ func engineCases(t *testing.T, n int) []struct {
 		{"noisy/sigma=1/regular4/edge", Noisy{Sigma: 1, Graph: g}},
 		{"noisy/sigma=3/sparse/edge", Noisy{Sigma: 3, Graph: sparse}},
 		{"noisy/sigma=0.5/circulant/vertex", Noisy{Sigma: 0.5, Graph: circ, Sample: SampleVertex}},
+		// Walk sampling: blocks of walks drawn ahead on the regular graph
+		// (where there is a prefetch), ball after ball on the others.
+		{"graph/regular4/walk:len=3", Graphical{G: g, Sample: SampleWalk(3)}},
+		{"graph/regular4/walk:len=2/left", Graphical{G: g, Sample: SampleWalk(2), Ties: TiesLeft}},
+		{"graph/regular4/walk:len=3/beta=0.5", Graphical{G: g, Sample: SampleWalk(3), OneMinusBeta: 0.5}},
+		{"graph/sparse/walk:len=4", Graphical{G: sparse, Sample: SampleWalk(4)}},
+		{"graph/complete/walk:len=2/beta=0.5", Graphical{G: graphgen.Complete(n), Sample: SampleWalk(2), OneMinusBeta: 0.5}},
+		{"g-bounded/g=1/regular4/walk:len=2", GBounded{G: 1, Graph: g, Sample: SampleWalk(2)}},
+		{"g-bounded/g=0/sparse/walk:len=3", GBounded{G: 0, Graph: sparse, Sample: SampleWalk(3)}},
+		{"g-bounded/g=2/walk:len=1", GBounded{G: 2, Sample: SampleWalk(1)}},
 	}
 }
 
+// trialPlace returns p's Place, or for a process whose rule keeps a state
+// of the trial (memory, kd-choice) a Place through one rule, which keeps
+// that state from call to call as Config.Trial does.
+func trialPlace(p Process, n int) func(b *Bins, m int64, r *Rand) Stats {
+	if tr, ok := p.(trialRuler); ok {
+		ru := tr.rule(n)
+		return func(b *Bins, m int64, r *Rand) Stats { return placeRule(b, ru, m, r) }
+	}
+	return p.Place
+}
+
 // wideOnly reports whether p places its balls on four-byte loads from the
-// start: graphical (1+β), which runs on the generic driver, and
-// Quantile(δ), whose loop reads four-byte loads only.
+// start: graphical (1+β) on the samplers but the walks, which runs on the
+// generic driver.
 func wideOnly(p Process) bool {
-	switch p := p.(type) {
-	case Graphical:
-		return p.OneMinusBeta != 0
-	case Quantile:
-		return true
+	if p, ok := p.(Graphical); ok {
+		_, walk := p.Sample.Walk()
+		return p.OneMinusBeta != 0 && !walk
 	}
 	return false
 }
@@ -156,10 +185,11 @@ func TestEnginePromotion(t *testing.T) {
 					b := NewBins(n)
 					r := NewRand(9)
 					// Uneven batches: promotion may fall in any.
+					place := trialPlace(tc.p, n)
 					var st Stats
 					for done, k := int64(0), int64(1); done < m; k *= 3 {
 						k = min(k, m-done)
-						st.Add(tc.p.Place(b, k, r))
+						st.Add(place(b, k, r))
 						done += k
 					}
 					// The same balls on four-byte loads from the start,
@@ -210,9 +240,10 @@ func TestEngineLarge(t *testing.T) {
 			t.Run(tc.name, func(t *testing.T) {
 				b := NewBins(n)
 				r := NewRand(3)
-				tc.p.Place(b, 17, r)
-				tc.p.Place(b, ahead-1, r)
-				tc.p.Place(b, m-17-(ahead-1), r)
+				place := trialPlace(tc.p, n)
+				place(b, 17, r)
+				place(b, ahead-1, r)
+				place(b, m-17-(ahead-1), r)
 				if graph := wideOnly(tc.p); b.BytesPerBin() != 1 && !graph {
 					t.Fatal("promoted at m = 4n")
 				}

@@ -47,14 +47,13 @@ type GBounded struct {
 var _ Process = GBounded{}
 
 var gBoundedDescriptor = Descriptor{
-	Name:        "g-bounded",
-	Synopsis:    "g-Bounded: two candidates (-g: an edge); loads within --g go to the MORE loaded (the adversary), else the lesser",
-	Uses:        ParamG | ParamGraph | ParamSample,
-	D:           2,
-	Family:      FamilyGBounded,
-	BinBytes:    1,
-	compactUpTo: pairCompactUpTo,
-	levels:      onComplete,
+	Name:     "g-bounded",
+	Synopsis: "g-Bounded: two candidates (-g: an edge); loads within --g go to the MORE loaded (the adversary), else the lesser",
+	Uses:     ParamG | ParamGraph | ParamSample,
+	D:        2,
+	Family:   FamilyGBounded,
+	BinBytes: 1,
+	levels:   onComplete,
 	meanField: func(p Params) (MeanField, bool) {
 		if !onComplete(p) {
 			return MeanField{}, false

@@ -41,14 +41,13 @@ type GMyopic struct {
 var _ Process = GMyopic{}
 
 var gMyopicDescriptor = Descriptor{
-	Name:        "g-myopic",
-	Synopsis:    "g-Myopic: two candidates (-g: an edge); loads within --g: a uniform one of the two, else the lesser",
-	Uses:        ParamG | ParamGraph | ParamSample,
-	D:           2,
-	Family:      FamilyGMyopic,
-	BinBytes:    1,
-	compactUpTo: pairCompactUpTo,
-	levels:      onComplete,
+	Name:     "g-myopic",
+	Synopsis: "g-Myopic: two candidates (-g: an edge); loads within --g: a uniform one of the two, else the lesser",
+	Uses:     ParamG | ParamGraph | ParamSample,
+	D:        2,
+	Family:   FamilyGMyopic,
+	BinBytes: 1,
+	levels:   onComplete,
 	meanField: func(p Params) (MeanField, bool) {
 		if !onComplete(p) {
 			return MeanField{}, false

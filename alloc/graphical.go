@@ -97,7 +97,7 @@ func ParseSampling(s string) (Sampling, error) {
 // graphgen.PermutationRegular or a graphgen.Lattice; the simulator runs a
 // loop specialised to each, on one-byte loads as well as four-byte ones
 // (see Bins; β < 1 runs the process's rule, see rule, on the generic driver
-// and four-byte loads).
+// and four-byte loads, but under walk sampling on either).
 type Graphical struct {
 	G      graphgen.Graph
 	Sample Sampling
@@ -116,14 +116,14 @@ var graphicalDescriptor = Descriptor{
 	Uses:     ParamGraph | ParamSample | ParamBeta,
 	D:        2,
 	Family:   FamilyGraph,
-	// Compact loads on every graph (Place); graphical (1+β) and walk
-	// sampling run on four bytes a bin.
+	// Compact loads on every graph (Place) and under walk sampling;
+	// graphical (1+β) on the other samplers runs on four bytes a bin.
 	BinBytes: 1,
 	compactUpTo: func(p Params) float64 {
-		if graphBeta(p) < 1 {
+		if _, walk := p.Sample.Walk(); graphBeta(p) < 1 && !walk {
 			return 0
 		}
-		return pairCompactUpTo(p)
+		return compactBound
 	},
 	levels: onComplete,
 	meanField: func(p Params) (MeanField, bool) {

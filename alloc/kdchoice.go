@@ -54,7 +54,7 @@ var kdDescriptor = Descriptor{
 	Synopsis: "(k, d)-choice: each round draws d uniform bins and puts k balls in the k least loaded draws",
 	Uses:     ParamD | ParamK,
 	Family:   FamilyKD,
-	BinBytes: 4,
+	BinBytes: 1,
 	build:    func(p Params) Rule { return KD{D: intD(p), K: p.K} },
 }
 
@@ -101,47 +101,79 @@ type kdRule struct {
 	next  int
 }
 
-// run is tuned: the generator in a local, the round sorted on the loads as
-// drawn (nothing raises a bin while a round is sorted, so they are the
-// loads of the plain loop's comparisons), and for large n (pipelined) the
-// draws made `ahead` draws early into a ring, their bins prefetched: the
-// draws do not depend on the loads, and the call knows how many it makes.
-// The same draws and the same bins as the plain loop.
 func (st *kdRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	_, s := kdPlace(st, L, m, out, r)
+	return s
+}
+
+// run8 is run on one-byte loads, the balls raising their bins at once (see
+// compactRule).
+func (st *kdRule) run8(L []uint8, m int64, r *Rand) (int64, Stats) {
+	return kdPlace(st, L, m, nil, r)
+}
+
+// kdPlace places m balls of st on L, or in a batch (out != nil, four-byte
+// loads) records their bins in out, and returns the balls placed and what
+// they cost. It is tuned: the generator in a local, the round sorted on the
+// loads as drawn (nothing raises a bin while a round is sorted, so they are
+// the loads of the plain loop's comparisons), and for large n (pipelined)
+// the draws made `ahead` draws early into a ring, their bins prefetched:
+// the draws do not depend on the loads, and the call knows how many it
+// makes. The same draws and the same bins as the plain loop. On one-byte
+// loads it stops before a ball that would raise a load to 255 (see full),
+// with r and the round as before that ball: a round's first ball leaves
+// it unopened and r before its draws, a later one leaves r after them (in
+// the ring, each entry keeps the generator as it was before its draw).
+func kdPlace[T uint8 | uint32](st *kdRule, L []T, m int64, out []uint32, r *Rand) (int64, Stats) {
 	n := uint64(len(L))
+	compact := unsafe.Sizeof(L[0]) == 1
 	d, k, slot, slotL, next := st.p.D, st.p.K, st.slot, st.slotL[:len(st.slot)], st.next
 	// The draws of this call: D for every round its balls open.
 	var draws int64
 	if rest := m - int64(k-next); rest > 0 {
 		draws = (rest + int64(k) - 1) / int64(k) * int64(d) // once per call
 	}
-	pf := pipelined(len(L), 4)
-	var ring [ahead]uint32
+	pf := pipelined(len(L), unsafe.Sizeof(L[0]))
+	var ring [ahead]struct {
+		s uint64 // compact: the generator before the draw
+		x uint32
+	}
 	var drawn, used int64
 	s := r.state
 	if pf {
 		for ; drawn < min(draws, ahead); drawn++ {
 			var x uint64
+			if compact {
+				ring[drawn].s = s
+			}
 			s, x = below(s, n)
-			ring[drawn] = uint32(x)
+			ring[drawn].x = uint32(x)
 			prefetch(unsafe.Pointer(&L[x]))
 		}
 	}
-	var st2 Stats
-	for t := int64(0); t < m; t++ {
+	var probes int64
+	t := int64(0)
+	for ; t < m; t++ {
+		var s0 uint64 // compact: the generator before the round's draws
 		if next == k {
+			if compact {
+				s0 = kdAt(s, pf && used < drawn, ring[used&(ahead-1)].s)
+			}
 			// A new round: D draws, sorted by load by insertion (only
 			// the K least need be in order; D is small).
 			for j := range d {
 				var x uint32
 				if pf {
-					e := used & (ahead - 1)
-					x = ring[e]
+					e := &ring[used&(ahead-1)]
+					x = e.x
 					used++
 					if drawn < draws {
 						var y uint64
+						if compact {
+							e.s = s
+						}
 						s, y = below(s, n)
-						ring[e] = uint32(y)
+						e.x = uint32(y)
 						prefetch(unsafe.Pointer(&L[y]))
 						drawn++
 					}
@@ -150,7 +182,7 @@ func (st *kdRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 					s, y = below(s, n)
 					x = uint32(y)
 				}
-				lx := L[x]
+				lx := uint32(L[x])
 				i := j
 				for i > 0 && slotL[i-1] > lx {
 					slot[i], slotL[i] = slot[i-1], slotL[i-1]
@@ -159,14 +191,43 @@ func (st *kdRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 				slot[i], slotL[i] = x, lx
 			}
 			next = 0
-			st2.Probes += int64(d)
-			st2.MaxProbes = int64(d)
+			probes += int64(d)
 		}
 		c := uint64(slot[next])
-		put(L, out, t, c, L[c])
+		l := uint64(L[c])
+		if full(L, l) {
+			if next == 0 { // the round's first ball: unopen it
+				next, probes = k, probes-int64(d)
+				r.state = s0
+			} else {
+				r.state = kdAt(s, pf && used < drawn, ring[used&(ahead-1)].s)
+			}
+			break
+		}
+		if out == nil {
+			L[c] = T(l + 1)
+		} else {
+			out[t] = uint32(c)
+		}
 		next++
 	}
 	st.next = next
-	r.state = s
-	return st2
+	if t == m {
+		r.state = s
+	}
+	var st2 Stats
+	if probes > 0 {
+		st2 = Stats{Probes: probes, MaxProbes: int64(d)}
+	}
+	return t, st2
+}
+
+// kdAt is the generator after the draws kdPlace has used, which the plain
+// loop would hold: s, or when drawn ahead (inRing) the state before the
+// next draw in the ring, ringS.
+func kdAt(s uint64, inRing bool, ringS uint64) uint64 {
+	if inRing {
+		return ringS
+	}
+	return s
 }

@@ -65,7 +65,7 @@ var memoryDescriptor = Descriptor{
 	Synopsis: "(d, K)-memory: d uniform bins and the K least loaded remembered from the last ball; the least loaded wins",
 	Uses:     ParamD | ParamMemory,
 	Family:   FamilyMemory,
-	BinBytes: 4,
+	BinBytes: 1,
 	build:    func(p Params) Rule { return Memory{D: intD(p), K: p.Memory, Ties: p.Ties} },
 }
 
@@ -117,25 +117,40 @@ func newMemRule(p Memory) *memRule {
 }
 
 func (st *memRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	_, s := memPlace(st, L, m, out, r)
+	return s
+}
+
+// run8 is run on one-byte loads, the balls raising their bins at once (see
+// compactRule).
+func (st *memRule) run8(L []uint8, m int64, r *Rand) (int64, Stats) {
+	return memPlace(st, L, m, nil, r)
+}
+
+// memPlace places m balls of st on L, or in a batch (out != nil, four-byte
+// loads) records their bins in out, and returns the balls placed and what
+// they cost. On one-byte loads it stops before a ball that would raise a
+// load to 255 (see full), with r and the memory as before that ball.
+func memPlace[T uint8 | uint32](st *memRule, L []T, m int64, out []uint32, r *Rand) (int64, Stats) {
 	if st.p.K == 1 {
-		return st.runOne(L, m, out, r)
+		return memOne(st, L, m, out, r)
 	}
 	n := uint64(len(L))
 	d, k := st.p.D, st.p.K
 	random := st.p.Ties != TiesLeft
 	mem, memL, cand := st.mem, st.memL, st.cand
 	var probes, maxProbes int64
-	for t := int64(0); t < m; t++ {
+	t := int64(0)
+	for ; t < m; t++ {
+		s0 := r.state
 		cand = cand[:0]
 		for range d {
 			cand = append(cand, uint32(r.Uint64n(n)))
 		}
 		cand = append(cand, mem...)
-		probes += int64(len(cand))
-		maxProbes = max(maxProbes, int64(len(cand)))
-		c, lc, tied := cand[0], L[cand[0]], uint64(1)
+		c, lc, tied := cand[0], uint32(L[cand[0]]), uint64(1)
 		for _, x := range cand[1:] {
-			switch lx := L[x]; {
+			switch lx := uint32(L[x]); {
 			case lx < lc:
 				c, lc, tied = x, lx, 1
 			case lx == lc && random:
@@ -145,7 +160,17 @@ func (st *memRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 				}
 			}
 		}
-		put(L, out, t, uint64(c), lc)
+		if full(L, uint64(lc)) {
+			r.state = s0
+			break
+		}
+		probes += int64(len(cand))
+		maxProbes = max(maxProbes, int64(len(cand)))
+		if out == nil {
+			L[c] = T(lc + 1)
+		} else {
+			out[t] = c
+		}
 		// The new memory: the k least loaded distinct candidates, by
 		// insertion, earlier candidates first among equal loads; c
 		// counts its ball (in L already when out == nil).
@@ -157,7 +182,7 @@ func (st *memRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 			if containsBin(mem, x) {
 				continue
 			}
-			lx := L[x]
+			lx := uint32(L[x])
 			if x == c {
 				lx = lc + 1
 			}
@@ -178,22 +203,23 @@ func (st *memRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 		}
 	}
 	st.mem, st.memL, st.cand = mem, memL, cand
-	return Stats{Probes: probes, MaxProbes: maxProbes}
+	return t, Stats{Probes: probes, MaxProbes: maxProbes}
 }
 
-// runOne is run for K = 1, the paper's memory, tuned: the remembered bin
-// in registers, and its load too when the balls raise their bins at once
-// (out == nil: the ball that left it there knew it, so no read); each
+// memOne is memPlace for K = 1, the paper's memory, tuned: the remembered
+// bin in registers, and its load too when the balls raise their bins at
+// once (out == nil: the ball that left it there knew it, so no read); each
 // candidate's load read once, as it is drawn; the generator in a local,
 // or for large n read ahead (readAhead), the bins of the draws to come
 // prefetched. The same draws, in the same order, and the same bins as the
 // general loop: with one bin kept, the memory is the first candidate of
 // least load after the ball, duplicates aside (a bin seen again has its
 // load again, never less).
-func (st *memRule) runOne(L []uint32, m int64, out []uint32, r *Rand) Stats {
+func memOne[T uint8 | uint32](st *memRule, L []T, m int64, out []uint32, r *Rand) (int64, Stats) {
 	n := uint64(len(L))
 	d := st.p.D
 	random := st.p.Ties != TiesLeft
+	compact := unsafe.Sizeof(L[0]) == 1
 	// The draws, then the remembered bin, and their loads as the ball
 	// reads them.
 	cand, candL := st.cand[:d+1], st.candL[:d+1]
@@ -204,37 +230,45 @@ func (st *memRule) runOne(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	}
 	// The draws: from the generator in a local, or for large n read
 	// ahead with their bins prefetched (a).
-	pf := pipelined(len(L), 4)
+	pf := pipelined(len(L), unsafe.Sizeof(L[0]))
 	s := r.state
 	var a readAhead
 	if pf {
-		a.start(s, L)
+		aheadStart(&a, s, L)
 	}
-	var probes, maxProbes int64
-	for t := int64(0); t < m; t++ {
+	var probes int64
+	t := int64(0)
+	for ; t < m; t++ {
+		var s0 uint64 // compact: the generator before the ball's draws
+		if compact {
+			s0 = s
+			if pf {
+				s0 = a.state()
+			}
+		}
 		for j := range d {
 			var x uint64
 			if pf {
-				// draw, inlined: the rejection (probability
+				// aheadDraw, inlined: the rejection (probability
 				// n/2^64) calls it.
 				o, in := a.take()
 				hi, _ := bits.Mul64(in, n)
 				prefetch(unsafe.Pointer(&L[hi]))
 				var frac uint64
 				if x, frac = bits.Mul64(o, n); frac < n && frac < -n%n {
-					x = a.draw(L, n, n)
+					x = aheadDraw(&a, L, n, n)
 				}
 			} else {
 				s, x = below(s, n)
 			}
-			cand[j], candL[j] = uint32(x), L[x]
+			cand[j], candL[j] = uint32(x), uint32(L[x])
 		}
 		// The remembered bin is candidate d, its load lm as the ball
 		// reads it.
 		lm, last := ml, d
 		if has {
 			if out != nil {
-				lm = L[mb]
+				lm = uint32(L[mb])
 			}
 			cand[d], candL[d], last = mb, lm, d+1
 		}
@@ -249,7 +283,7 @@ func (st *memRule) runOne(L []uint32, m int64, out []uint32, r *Rand) Stats {
 				tied++
 				var z uint64
 				if pf {
-					z = a.draw(L, n, tied)
+					z = aheadDraw(&a, L, n, tied)
 				} else {
 					s, z = below(s, tied)
 				}
@@ -258,8 +292,16 @@ func (st *memRule) runOne(L []uint32, m int64, out []uint32, r *Rand) Stats {
 				}
 			}
 		}
+		if full(L, uint64(lc)) {
+			r.state = s0
+			break
+		}
 		probes += int64(last)
-		put(L, out, t, uint64(c), lc)
+		if out == nil {
+			L[c] = T(lc + 1)
+		} else {
+			out[t] = c
+		}
 		// The new memory: the first candidate of least load, c's
 		// with its ball.
 		nb, nl := cand[0], lc+1
@@ -278,18 +320,21 @@ func (st *memRule) runOne(L []uint32, m int64, out []uint32, r *Rand) Stats {
 		}
 		mb, ml, has = nb, nl, true
 	}
-	if m > 0 {
+	var maxProbes int64
+	if t > 0 {
 		maxProbes = int64(d) + 1
-		if probes == m*int64(d) {
+		if probes == t*int64(d) {
 			maxProbes = int64(d) // only the first ball of a trial, memory empty
 		}
 		st.mem, st.memL = append(st.mem[:0], mb), append(st.memL[:0], ml)
 	}
-	if pf {
-		s = a.state()
+	if t == m { // else r is at the start of the ball that stopped it
+		if pf {
+			s = a.state()
+		}
+		r.state = s
 	}
-	r.state = s
-	return Stats{Probes: probes, MaxProbes: maxProbes}
+	return t, Stats{Probes: probes, MaxProbes: maxProbes}
 }
 
 func containsBin(s []uint32, x uint32) bool {

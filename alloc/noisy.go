@@ -48,14 +48,13 @@ type Noisy struct {
 var _ Process = Noisy{}
 
 var noisyDescriptor = Descriptor{
-	Name:        "noisy",
-	Synopsis:    "σ-Noisy-Load: two candidates (-g: an edge), each load read with N(0, σ²) noise (--sigma); the lesser reading wins",
-	Uses:        ParamSigma | ParamGraph | ParamSample,
-	D:           2,
-	Family:      FamilyNoisy,
-	BinBytes:    1,
-	compactUpTo: pairCompactUpTo,
-	levels:      onComplete,
+	Name:     "noisy",
+	Synopsis: "σ-Noisy-Load: two candidates (-g: an edge), each load read with N(0, σ²) noise (--sigma); the lesser reading wins",
+	Uses:     ParamSigma | ParamGraph | ParamSample,
+	D:        2,
+	Family:   FamilyNoisy,
+	BinBytes: 1,
+	levels:   onComplete,
 	meanField: func(p Params) (MeanField, bool) {
 		if !onComplete(p) {
 			return MeanField{}, false

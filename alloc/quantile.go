@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"runtime"
 	"unsafe"
 )
 
@@ -84,7 +83,7 @@ var quantileDescriptor = Descriptor{
 	Uses:     ParamDelta,
 	D:        2,
 	Family:   FamilyQuantile,
-	BinBytes: 4,
+	BinBytes: 1,
 	levels:   always,
 	meanField: func(p Params) (MeanField, bool) {
 		return MeanField{Family: FamilyQuantile, D: 2, Delta: p.Delta}, true
@@ -120,17 +119,31 @@ func (p Quantile) Place(b *Bins, m int64, r *Rand) Stats {
 	if p.Check(b.N()) != nil {
 		return Stats{} // see Process: no ball is placed
 	}
-	L := b.wide()
-	k := p.Heavy(len(L))
+	k := p.Heavy(b.N())
 	st := b.quant
-	if st == nil || st.k != k || st.balls != b.balls {
-		st = newQuantState(L, k, splitmix64(r.state))
-		b.quant = st
+	if st != nil && (st.k != k || st.balls != b.balls) {
+		st = nil // rebuilt from the loads, by the first loop
 	}
-	second := st.run(L, m, nil, r)
-	b.balls += m
+	var second int64
+	add := func(placed, sk int64) int64 { // the balls placed, after counting the rejected
+		second += sk
+		return placed
+	}
+	b.place(m,
+		func(L []uint8, m int64) int64 {
+			if st == nil {
+				st = newQuantState(L, k, splitmix64(r.state))
+			}
+			return add(quantPlace(st, L, m, nil, r))
+		},
+		func(L []uint32, m int64) int64 {
+			if st == nil {
+				st = newQuantState(L, k, splitmix64(r.state))
+			}
+			return add(quantPlace(st, L, m, nil, r))
+		})
+	b.quant = st
 	st.balls = b.balls
-	runtime.KeepAlive(b) // L may be mapped memory
 	return thinStats(m, second)
 }
 
@@ -189,14 +202,14 @@ func (u *qsum) raise(l uint32, k uint64) {
 
 // newQuantState builds the summary of the loads L for k heavy bins, in
 // O(n + max − min), with ts the state of its tie draws' generator.
-func newQuantState(L []uint32, k, ts uint64) *quantState {
-	lo, hi := L[0], L[0]
+func newQuantState[T uint8 | uint32](L []T, k, ts uint64) *quantState {
+	lo, hi := uint32(L[0]), uint32(L[0])
 	for _, l := range L {
-		lo, hi = min(lo, l), max(hi, l)
+		lo, hi = min(lo, uint32(l)), max(hi, uint32(l))
 	}
 	c := make([]uint64, hi-lo+1)
 	for _, l := range L {
-		c[l-lo]++
+		c[uint32(l)-lo]++
 	}
 	st := &quantState{k: k, qsum: qsum{q: math.MaxUint32, base: lo, c: c}, ts: ts}
 	var above uint64
@@ -214,7 +227,7 @@ func newQuantState(L []uint32, k, ts uint64) *quantState {
 // quantPick returns the bin of a ball whose first bin is i, second j and
 // tie draw w, and 1 if i was heavy (its key above cut), else 0. Written for
 // conditional moves: the test is unpredictable.
-func quantPick(L []uint32, i, j, w, cut uint64) (uint64, int64) {
+func quantPick[T uint8 | uint32](L []T, i, j, w, cut uint64) (uint64, int64) {
 	var rej int64
 	if uint64(L[i])<<32|(1<<32-1-w) > cut {
 		rej = 1
@@ -225,11 +238,11 @@ func quantPick(L []uint32, i, j, w, cut uint64) (uint64, int64) {
 	return i, rej
 }
 
-// step raises bin b of L by one ball, for k heavy bins, and returns the
-// new key cut and the bound of the next tie draw.
-func (u *qsum) step(L []uint32, b, k uint64) (cut, cq uint64) {
-	l := L[b]
-	L[b] = l + 1
+// quantStep raises bin b of L, which holds l balls, by one ball, for k
+// heavy bins, and returns the new key cut and the bound of the next tie
+// draw.
+func quantStep[T uint8 | uint32](u *qsum, L []T, b uint64, l uint32, k uint64) (cut, cq uint64) {
+	L[b] = T(l + 1)
 	u.raise(l, k)
 	cq = 1
 	if k > 0 {
@@ -252,70 +265,71 @@ func (st *quantState) tie() uint64 {
 	return st.c[st.q-st.base]
 }
 
-// run makes the draws of m balls and chooses each ball's bin from the
-// loads L, which st describes; with out == nil each ball raises its bin
-// and st follows, else ball k's bin goes to out[k] and L and st stay as
-// they are (a batch). It returns the number of balls whose first bin was
-// heavy.
-func (st *quantState) run(L []uint32, m int64, out []uint32, r *Rand) (second int64) {
-	if out == nil && pipelined(len(L), 4) {
-		return st.runPiped(L, m, r)
-	}
+// quantPlace makes the draws of m balls and chooses each ball's bin from
+// the loads L, which st describes; with out == nil each ball raises its bin
+// and st follows, else (four-byte loads) ball k's bin goes to out[k] and L
+// and st stay as they are (a batch). It returns the balls placed and how
+// many of them had a heavy first bin. For large n the sequential loop is
+// pipelined as thinPiped is: the two bins of ball t+ahead are drawn, and
+// their cache lines fetched, before ball t is placed (same draws, same
+// balls). On one-byte loads it stops before a ball that would raise a
+// load to 255 (see full), with r, st's level counts and its tie draws'
+// generator as before that ball (each ring entry keeps the generator as it
+// was before its ball's draws).
+func quantPlace[T uint8 | uint32](st *quantState, L []T, m int64, out []uint32, r *Rand) (placed, second int64) {
 	n := uint64(len(L))
+	pf := out == nil && pipelined(len(L), unsafe.Sizeof(L[0]))
+	var ring [ahead]struct{ s, i, j uint64 } // s: the generator before the ball's draws
 	s, ts := r.state, st.ts
-	// The summary in locals (registers), written back at the end.
-	k, u, cut := st.k, st.qsum, st.cut
-	cq := st.tie()
-	for t := int64(0); t < m; t++ {
-		var i, j, w uint64
-		s, i = below(s, n)
-		s, j = below(s, n)
-		ts, w = below(ts, cq)
-		b, rej := quantPick(L, i, j, w, cut)
-		second += rej
-		if out != nil {
-			out[t] = uint32(b)
-			continue
-		}
-		cut, cq = u.step(L, b, k)
-	}
-	r.state, st.ts = s, ts
-	st.qsum, st.cut = u, cut
-	return second
-}
-
-// runPiped is run's sequential loop for large n, pipelined as thinPiped
-// is: the two bins of ball t+ahead are drawn, and their cache lines
-// fetched, before ball t is placed. Same draws, same balls.
-func (st *quantState) runPiped(L []uint32, m int64, r *Rand) (second int64) {
-	n := uint64(len(L))
-	var ring [ahead]struct{ i, j uint64 }
-	s, ts := r.state, st.ts
-	for t := range min(m, ahead) {
-		e := &ring[t]
-		s, e.i = below(s, n)
-		s, e.j = below(s, n)
-		prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
-	}
-	k, u, cut := st.k, st.qsum, st.cut
-	cq := st.tie()
-	for t := int64(0); t < m; t++ {
-		e := &ring[t&(ahead-1)]
-		i, j := e.i, e.j
-		if t+ahead < m {
+	if pf {
+		for t := range min(m, ahead) {
+			e := &ring[t]
+			e.s = s
 			s, e.i = below(s, n)
 			s, e.j = below(s, n)
 			prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
 		}
+	}
+	// The summary in locals (registers), written back at the end.
+	k, u, cut := st.k, st.qsum, st.cut
+	cq := st.tie()
+	t := int64(0)
+	for ; t < m; t++ {
+		var s0, i, j uint64
+		if pf {
+			e := &ring[t&(ahead-1)]
+			s0, i, j = e.s, e.i, e.j
+			if t+ahead < m {
+				e.s = s
+				s, e.i = below(s, n)
+				s, e.j = below(s, n)
+				prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
+			}
+		} else {
+			s0 = s
+			s, i = below(s, n)
+			s, j = below(s, n)
+		}
+		ts0 := ts
 		var w uint64
 		ts, w = below(ts, cq)
 		b, rej := quantPick(L, i, j, w, cut)
+		if out != nil {
+			out[t] = uint32(b)
+			second += rej
+			continue
+		}
+		l := uint32(L[b])
+		if full(L, uint64(l)) {
+			s, ts = s0, ts0
+			break
+		}
 		second += rej
-		cut, cq = u.step(L, b, k)
+		cut, cq = quantStep(&u, L, b, l, k)
 	}
 	r.state, st.ts = s, ts
 	st.qsum, st.cut = u, cut
-	return second
+	return t, second
 }
 
 // quantRule is Quantile as a rule (batch.go). Its summary is built from
@@ -331,7 +345,8 @@ func (g *quantRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	if g.st == nil {
 		g.st = newQuantState(L, g.k, splitmix64(r.state))
 	}
-	return thinStats(m, g.st.run(L, m, out, r))
+	_, second := quantPlace(g.st, L, m, out, r)
+	return thinStats(m, second)
 }
 
 // addBalls raises L[c] by one for each c of bins, in order, as the
@@ -339,7 +354,7 @@ func (g *quantRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 func (g *quantRule) addBalls(L []uint32, bins []uint32) {
 	st := g.st // built by run, which the driver calls before any flush
 	for _, c := range bins {
-		st.cut, _ = st.step(L, uint64(c), st.k)
+		st.cut, _ = quantStep(&st.qsum, L, uint64(c), L[c], st.k)
 	}
 }
 

@@ -127,7 +127,7 @@ func TrialRand(seed uint64, i int) *Rand {
 // outputs, output i in ring[i&(ahead-1)], and s is the state after the
 // newest. Each output, as it enters, has the cache line of the bin it
 // would name as a draw below n prefetched in L; a loop takes every draw,
-// bin or not, from the stream in order (draw), so the draws are exactly
+// bin or not, from the stream in order (aheadDraw), so the draws are exactly
 // those of below, and the prefetches of outputs that end as other draws
 // are only wasted. For large n (pipelined): a call per draw.
 type readAhead struct {
@@ -136,9 +136,9 @@ type readAhead struct {
 	i    uint64
 }
 
-// start starts the stream at generator state s, prefetching in the bins
-// of L.
-func (a *readAhead) start(s uint64, L []uint32) {
+// aheadStart starts a's stream at generator state s, prefetching in the
+// bins of L (one-byte or four-byte loads).
+func aheadStart[T uint8 | uint32](a *readAhead, s uint64, L []T) {
 	n := uint64(len(L))
 	for j := range a.ring {
 		var x uint64
@@ -150,9 +150,9 @@ func (a *readAhead) start(s uint64, L []uint32) {
 	a.s, a.i = s, 0
 }
 
-// draw is below(s, bound) on the stream: the next output, or the one after
-// it on the rare rejection; L and n are the stream's bins.
-func (a *readAhead) draw(L []uint32, n, bound uint64) uint64 {
+// aheadDraw is below(s, bound) on a's stream: the next output, or the one
+// after it on the rare rejection; L and n are the stream's bins.
+func aheadDraw[T uint8 | uint32](a *readAhead, L []T, n, bound uint64) uint64 {
 	for {
 		o, in := a.take()
 		hi, _ := bits.Mul64(in, n)
@@ -165,8 +165,8 @@ func (a *readAhead) draw(L []uint32, n, bound uint64) uint64 {
 }
 
 // take takes the next output, o, and enters a new one, in, whose bin the
-// caller prefetches: draw's step, small enough to be inlined where draw is
-// not.
+// caller prefetches: aheadDraw's step, small enough to be inlined where
+// aheadDraw is not.
 func (a *readAhead) take() (o, in uint64) {
 	j := a.i & (ahead - 1)
 	o = a.ring[j]

@@ -24,6 +24,17 @@ func refPlace(t *testing.T, p Process, L []uint32, m int64, r *Rand) {
 	if _, ok := refSteps(p, L, m, r); ok {
 		return // twinning, packing: several balls a step (thinning_test.go)
 	}
+	switch p.(type) {
+	case Memory, KD: // a state through the balls (memory_test.go)
+		refStatePlace(p, L, m, r)
+		return
+	}
+	if walkSampled(p) { // walk_test.go
+		for range m {
+			L[refWalkChoose(t, p, L, r)]++
+		}
+		return
+	}
 	for k := int64(0); k < m; k++ {
 		L[refChoose(t, p, L, k, r)]++
 	}

@@ -330,7 +330,7 @@ var twinningDescriptor = Descriptor{
 	Synopsis: "Twinning: one uniform bin per step; two balls if it is below the average load t/n, else one",
 	D:        1,
 	Family:   FamilyTwinning,
-	BinBytes: 4,
+	BinBytes: 1,
 	levels:   always,
 	build:    func(Params) Rule { return Twinning{} },
 }
@@ -378,7 +378,7 @@ var packingDescriptor = Descriptor{
 	Synopsis: "Packing: one uniform bin per step; below the average t/n it is filled to ⌈t/n⌉+1, else one ball",
 	D:        1,
 	Family:   FamilyPacking,
-	BinBytes: 4,
+	BinBytes: 1,
 	levels:   always,
 	build:    func(Params) Rule { return Packing{} },
 }
@@ -419,15 +419,36 @@ type stepRule struct {
 func (g *stepRule) setBalls(t int64) { g.t = t }
 
 // placeSteps places m balls of g into b, the step in progress kept in b
-// (Bins.owed) from call to call: Place's sequential process.
+// (Bins.owed) from call to call: Place's sequential process, on one-byte
+// loads or four-byte ones (see Bins.place).
 func placeSteps(b *Bins, g *stepRule, m int64, r *Rand) Stats {
 	g.owed, g.bin = b.owed, uint32(b.owedBin)
-	st := placeRule(b, g, m, r)
+	g.setBalls(b.balls)
+	var steps int64
+	add := func(k, sk int64) int64 { // the balls placed, after counting the steps
+		steps += sk
+		return k
+	}
+	b.place(m,
+		func(L []uint8, m int64) int64 { return add(stepPlace(g, L, m, nil, r)) },
+		func(L []uint32, m int64) int64 { return add(stepPlace(g, L, m, nil, r)) })
 	b.owed, b.owedBin = g.owed, uint64(g.bin)
-	return st
+	return Stats{Probes: steps, MaxProbes: min(m, 1)}
 }
 
 func (g *stepRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	_, steps := stepPlace(g, L, m, out, r)
+	return Stats{Probes: steps, MaxProbes: min(m, 1)}
+}
+
+// stepPlace places m balls of g on L, or in a batch (out != nil, four-byte
+// loads) records their bins in out, and returns the balls placed and the
+// steps begun. On one-byte loads it stops before a step, or the owed
+// balls of one, that would raise a load to 255 (see full), with r and g
+// as before that step: the four-byte loop then takes the same step with
+// the same draw, so the balls, and every result, are those of four-byte
+// loads throughout.
+func stepPlace[T uint8 | uint32](g *stepRule, L []T, m int64, out []uint32, r *Rand) (placed, steps int64) {
 	n := uint64(len(L))
 	// step: how far a placed ball moves t, 1 when the balls raise
 	// their bins at once (out == nil), 0 in a batch.
@@ -439,7 +460,11 @@ func (g *stepRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	left := uint64(m)
 	if o := min(left, uint64(g.owed)); o > 0 {
 		if out == nil {
-			L[g.bin] += uint32(o)
+			l := uint64(L[g.bin])
+			if full(L, l+o-1) {
+				return 0, 0
+			}
+			L[g.bin] = T(l + o)
 		} else {
 			fillBin(out[:o], g.bin)
 		}
@@ -450,9 +475,9 @@ func (g *stepRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	tt := uint64(g.t) + step*k
 	a, rem := tt/n, tt%n // once per call
 	pack := g.pack
-	var steps int64
 	s := r.state
 	for k < left {
+		s0 := s
 		var i uint64
 		s, i = below(s, n)
 		l := uint64(L[i])
@@ -468,12 +493,17 @@ func (g *stepRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 			}
 			c = ceil + 1 - l
 		}
-		if c > left-k {
-			g.owed, g.bin = int64(c-(left-k)), uint32(i)
-			c = left - k
+		take := min(c, left-k) // the step's balls in this call
+		if full(L, l+take-1) { // its last one here would reach 255
+			s = s0
+			break
 		}
+		if take < c {
+			g.owed, g.bin = int64(c-take), uint32(i)
+		}
+		c = take
 		if out == nil {
-			L[i] = uint32(l + c)
+			L[i] = T(l + c)
 		} else {
 			fillBin(out[k:k+c], uint32(i))
 		}
@@ -489,8 +519,8 @@ func (g *stepRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 		steps++
 	}
 	r.state = s
-	g.t += int64(step) * m
-	return Stats{Probes: steps, MaxProbes: min(m, 1)}
+	g.t += int64(step * k)
+	return int64(k), steps
 }
 
 // fillBin records that every ball of out goes to bin c.

@@ -37,7 +37,7 @@ import (
 // circulantGraph), with the same draws but no orientation coin, which the
 // rules do not need (below). Each source has one loop, taking the rule as
 // data, which runs on one-byte loads as well as four-byte ones (see Bins;
-// the walk samplers, walk.go, on four-byte loads only); on the complete
+// the walk samplers, walk.go, too); on the complete
 // graph it pipelines for large n like Greedy[2], and the edge loop
 // pipelines twice like graphEdgePiped.
 //
@@ -186,16 +186,6 @@ func pairCandidates(p Params) string {
 		return "two uniform bins"
 	}
 	return ""
-}
-
-// pairCompactUpTo is the two-sample rules' Descriptor.compactUpTo (and
-// the graph process's at β = 1): their walk samplers (walk.go) have
-// four-byte loads only.
-func pairCompactUpTo(p Params) float64 {
-	if _, walk := p.Sample.Walk(); walk {
-		return 0
-	}
-	return compactBound
 }
 
 // pairSource is where a two-sample rule takes its candidates from.

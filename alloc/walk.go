@@ -126,19 +126,21 @@ const walkBlockBytes = 1 << 14
 
 // walkBlock is a block of balls drawn ahead on a Δ-regular graph: per ball
 // b, vis[b·(L+1):][:L+1] holds first its draws (v_0, then the step draws
-// j_i) and then, after walks, the vertices visited; one[b] marks a
-// one-choice step of graphical (1+β) (vis[b·(L+1)] its bin) and word[b] the
+// j_i) and then, after walkSteps, the vertices visited; one[b] marks a
+// one-choice step of graphical (1+β) (vis[b·(L+1)] its bin), word[b] the
 // ball's last 64-bit word (the tie word, or a two-sample rule's decision
-// word).
+// word) and s[b] the generator before the ball's draws (where a loop on
+// one-byte loads that stops before the ball leaves it).
 type walkBlock struct {
 	vis  []uint32
 	one  []bool
 	word []uint64
+	s    []uint64
 }
 
 func (w *walker) newBlock() walkBlock {
 	B := max(1, min(64, walkBlockBytes/4/(w.steps+1)))
-	return walkBlock{make([]uint32, B*(w.steps+1)), make([]bool, B), make([]uint64, B)}
+	return walkBlock{make([]uint32, B*(w.steps+1)), make([]bool, B), make([]uint64, B), make([]uint64, B)}
 }
 
 // draw makes the draws of nb balls in ball order, as the plain loop makes
@@ -149,7 +151,7 @@ func (w *walker) draw(s uint64, blk walkBlock, nb int, lazy bool, thr uint64, wo
 	n, d := w.n, w.delta
 	for b := range nb {
 		vis := blk.vis[b*k : b*k+k]
-		blk.one[b] = false
+		blk.one[b], blk.s[b] = false, s
 		if lazy {
 			var x uint64
 			if s, x = next(s); x < thr {
@@ -176,10 +178,11 @@ func (w *walker) draw(s uint64, blk walkBlock, nb int, lazy bool, thr uint64, wo
 	return s
 }
 
-// walks runs the drawn walks of nb balls one step of every walk at a time,
-// prefetching the next row and the load of each vertex reached, so that
-// the block's cache misses overlap.
-func (w *walker) walks(L []uint32, blk walkBlock, nb int) {
+// walkSteps runs the drawn walks of nb balls of w one step of every walk
+// at a time, prefetching the next row and the load of each vertex reached
+// (in L, one-byte or four-byte loads), so that the block's cache misses
+// overlap.
+func walkSteps[T uint8 | uint32](w *walker, L []T, blk walkBlock, nb int) {
 	k := w.steps + 1
 	adj, d := w.adj, w.delta
 	for i := 1; i < k; i++ {
@@ -271,10 +274,10 @@ func (w *walker) walk(s uint64, vis []uint32) uint64 {
 // leastVisited returns a least loaded vertex of vis and its load: the
 // first visited if !random, else the ⌊w·t/2^64⌋-th in id order of the t
 // distinct tied vertices. It may reorder vis.
-func leastVisited(L []uint32, vis []uint32, random bool, w uint64) (uint64, uint32) {
-	c, mn, tied := vis[0], L[vis[0]], 1
+func leastVisited[T uint8 | uint32](L []T, vis []uint32, random bool, w uint64) (uint64, uint32) {
+	c, mn, tied := vis[0], uint32(L[vis[0]]), 1
 	for _, v := range vis[1:] {
-		l := L[v]
+		l := uint32(L[v])
 		if l < mn {
 			c, mn, tied = v, l, 1
 		} else if l == mn {
@@ -286,7 +289,7 @@ func leastVisited(L []uint32, vis []uint32, random bool, w uint64) (uint64, uint
 	}
 	t := 0
 	for _, v := range vis {
-		if L[v] == mn {
+		if uint32(L[v]) == mn {
 			vis[t] = v
 			t++
 		}
@@ -311,59 +314,104 @@ type walkGraphRule struct {
 }
 
 func (ru walkGraphRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	_, st := walkGraphPlace(ru, L, m, out, r)
+	return st
+}
+
+// run8 is run on one-byte loads, the balls raising their bins at once (see
+// compactRule).
+func (ru walkGraphRule) run8(L []uint8, m int64, r *Rand) (int64, Stats) {
+	return walkGraphPlace(ru, L, m, nil, r)
+}
+
+// walkGraphPlace places m balls of ru on L, or in a batch (out != nil,
+// four-byte loads) records their bins in out, and returns the balls placed
+// and what they cost. On one-byte loads it stops before a ball that would
+// raise a load to 255 (see full), with r as before that ball.
+func walkGraphPlace[T uint8 | uint32](ru walkGraphRule, L []T, m int64, out []uint32, r *Rand) (int64, Stats) {
 	w := ru.w
 	lazy, thr, random := ru.g.lazy, ru.g.thr, ru.g.random
 	visits := int64(w.steps + 1)
 	ones := int64(0)
 	s := r.state
+	k := int64(0)
 	if w.pipelined() {
 		blk := w.newBlock()
 		B, K := int64(len(blk.one)), w.steps+1
+	blocks:
 		for k0 := int64(0); k0 < m; k0 += B {
 			nb := int(min(B, m-k0))
 			s = w.draw(s, blk, nb, lazy, thr, random)
-			w.walks(L, blk, nb)
+			walkSteps(&w, L, blk, nb)
 			for b := range nb {
 				vis := blk.vis[b*K : b*K+K]
-				c, l := uint64(vis[0]), L[vis[0]]
-				if blk.one[b] {
-					ones++
-				} else {
+				c, l := uint64(vis[0]), uint32(L[vis[0]])
+				one := blk.one[b]
+				if !one {
 					c, l = leastVisited(L, vis, random, blk.word[b])
 				}
-				put(L, out, k0+int64(b), c, l)
+				if k = k0 + int64(b); full(L, uint64(l)) {
+					s = blk.s[b]
+					break blocks
+				}
+				if one {
+					ones++
+				}
+				walkPut(L, out, k, c, l)
 			}
+			k = k0 + int64(nb)
 		}
 	} else {
 		vis := make([]uint32, visits)
-		for k := int64(0); k < m; k++ {
+		for ; k < m; k++ {
+			s0 := s
+			var c uint64
+			var l uint32
+			one := false
 			if lazy {
 				var x uint64
 				if s, x = next(s); x < thr {
-					var c uint64
 					s, c = below(s, w.n)
-					put(L, out, k, c, L[c])
-					ones++
-					continue
+					l, one = uint32(L[c]), true
 				}
 			}
-			s = w.walk(s, vis)
-			var x uint64
-			if random {
-				s, x = next(s)
+			if !one {
+				s = w.walk(s, vis)
+				var x uint64
+				if random {
+					s, x = next(s)
+				}
+				c, l = leastVisited(L, vis, random, x)
 			}
-			c, l := leastVisited(L, vis, random, x)
-			put(L, out, k, c, l)
+			if full(L, uint64(l)) {
+				s = s0
+				break
+			}
+			if one {
+				ones++
+			}
+			walkPut(L, out, k, c, l)
 		}
 	}
 	r.state = s
-	st := Stats{Probes: ones + (m-ones)*visits}
-	if m > ones {
+	st := Stats{Probes: ones + (k-ones)*visits}
+	if k > ones {
 		st.MaxProbes = visits
-	} else if m > 0 {
+	} else if k > 0 {
 		st.MaxProbes = 1
 	}
-	return st
+	return k, st
+}
+
+// walkPut is put on one-byte or four-byte loads: ball k chose bin c
+// holding l balls; with out == nil it raises the bin, else (four-byte
+// loads) it records the choice.
+func walkPut[T uint8 | uint32](L []T, out []uint32, k int64, c uint64, l uint32) {
+	if out == nil {
+		L[c] = T(l + 1)
+		return
+	}
+	out[k] = uint32(c)
 }
 
 // walkPairRule is a two-sample rule ru under walk sampling: its
@@ -375,40 +423,67 @@ type walkPairRule struct {
 }
 
 func (g walkPairRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	_, st := walkPairPlace(g, L, m, out, r)
+	return st
+}
+
+// run8 is run on one-byte loads, the balls raising their bins at once (see
+// compactRule).
+func (g walkPairRule) run8(L []uint8, m int64, r *Rand) (int64, Stats) {
+	return walkPairPlace(g, L, m, nil, r)
+}
+
+// walkPairPlace places m balls of g as walkGraphPlace does.
+func walkPairPlace[T uint8 | uint32](g walkPairRule, L []T, m int64, out []uint32, r *Rand) (int64, Stats) {
 	w := g.w
 	s := r.state
 	thr := g.ru.thr
 	K := w.steps + 1
+	k := int64(0)
 	if w.pipelined() {
 		blk := w.newBlock()
 		B := int64(len(blk.one))
+	blocks:
 		for k0 := int64(0); k0 < m; k0 += B {
 			nb := int(min(B, m-k0))
 			s = w.draw(s, blk, nb, false, 0, true)
-			w.walks(L, blk, nb)
+			walkSteps(&w, L, blk, nb)
 			for i := range nb {
 				a, b := uint64(blk.vis[i*K]), uint64(blk.vis[i*K+K-1])
-				c, l := a, L[a]
-				if blk.word[i]>>1 < pickIn(thr, uint64(l), uint64(L[b])) {
-					c, l = b, L[b]
+				c, l := walkPick(L, a, b, blk.word[i], thr)
+				if k = k0 + int64(i); full(L, uint64(l)) {
+					s = blk.s[i]
+					break blocks
 				}
-				put(L, out, k0+int64(i), c, l)
+				walkPut(L, out, k, c, l)
 			}
+			k = k0 + int64(nb)
 		}
 	} else {
 		vis := make([]uint32, K)
-		for k := int64(0); k < m; k++ {
+		for ; k < m; k++ {
+			s0 := s
 			s = w.walk(s, vis)
-			a, b := uint64(vis[0]), uint64(vis[K-1])
 			var x uint64
 			s, x = next(s)
-			c, l := a, L[a]
-			if x>>1 < pickIn(thr, uint64(l), uint64(L[b])) {
-				c, l = b, L[b]
+			c, l := walkPick(L, uint64(vis[0]), uint64(vis[K-1]), x, thr)
+			if full(L, uint64(l)) {
+				s = s0
+				break
 			}
-			put(L, out, k, c, l)
+			walkPut(L, out, k, c, l)
 		}
 	}
 	r.state = s
-	return Stats{Probes: 2 * m, MaxProbes: min(m, 1) * 2}
+	return k, Stats{Probes: 2 * k, MaxProbes: min(k, 1) * 2}
+}
+
+// walkPick is a two-sample rule's choice between the ends a and b of a
+// walk, with decision word x: the bin and its load.
+func walkPick[T uint8 | uint32](L []T, a, b, x uint64, thr *[2*ruleK + 1]uint64) (uint64, uint32) {
+	la, lb := uint64(L[a]), uint64(L[b])
+	if x>>1 < pickIn(thr, la, lb) {
+		return b, uint32(lb)
+	}
+	return a, uint32(la)
 }

@@ -127,6 +127,20 @@ func refWalkChoose(t *testing.T, p Process, L []uint32, r *Rand) uint64 {
 	return 0
 }
 
+// walkSampled reports whether p is a process of refWalkChoose under walk
+// sampling.
+func walkSampled(p Process) bool {
+	var s Sampling
+	switch p := p.(type) {
+	case Graphical:
+		s = p.Sample
+	case GBounded:
+		s = p.Sample
+	}
+	_, ok := s.Walk()
+	return ok
+}
+
 // walkCases are the reference cases of walk sampling.
 func walkCases(t *testing.T) []struct {
 	name string
