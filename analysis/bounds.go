@@ -438,11 +438,7 @@ func (e *boundEnv) finish(b Bound) Bound {
 		if b.regimeNote != "" {
 			why += " (" + b.regimeNote + ")"
 		}
-		if b.Applies {
-			b.Applies, b.Reason = false, why
-		} else {
-			b.Reason += "; also " + why
-		}
+		b = b.notApplying(why)
 	}
 	if e.bad != "" {
 		b.Applies, b.Reason = false, e.bad
@@ -451,10 +447,9 @@ func (e *boundEnv) finish(b Bound) Bound {
 	return b
 }
 
-// notForWalks marks a statement about candidates drawn as an edge or a
-// vertex and a neighbour as not applying under walk sampling.
-func (e *boundEnv) notForWalks(b Bound) Bound {
-	why := fmt.Sprintf("stated for candidates drawn as an edge or a vertex and a neighbour; here they come from a non-backtracking walk (%s: its least loaded visited vertex, or for a two-sample rule its two ends); graphalloc states no bound for walk sampling ([Pou19] needs girth ω(ℓ), see docs/theory.md)", e.q.Sample)
+// notApplying returns b marked as not applying for the reason why, added
+// to the reasons it already has.
+func (b Bound) notApplying(why string) Bound {
 	if b.Applies {
 		b.Applies, b.Reason = false, why
 	} else {
@@ -463,17 +458,19 @@ func (e *boundEnv) notForWalks(b Bound) Bound {
 	return b
 }
 
+// notForWalks marks a statement about candidates drawn as an edge or a
+// vertex and a neighbour as not applying under walk sampling.
+func (e *boundEnv) notForWalks(b Bound) Bound {
+	why := fmt.Sprintf("stated for candidates drawn as an edge or a vertex and a neighbour; here they come from a non-backtracking walk (%s: its least loaded visited vertex, or for a two-sample rule its two ends); graphalloc states no bound for walk sampling ([Pou19] needs girth ω(ℓ), see docs/theory.md)", e.q.Sample)
+	return b.notApplying(why)
+}
+
 // sequentialOnly marks a statement about balls placed one at a time as
 // not applying to a batched query (one-choice's excepted by the caller: it
 // reads no load, and batches change nothing).
 func (e *boundEnv) sequentialOnly(b Bound) Bound {
 	why := fmt.Sprintf("stated for balls placed one at a time; here they come in batches of b = %g, each ball reading the loads at the start of its batch", e.q.Batch)
-	if b.Applies {
-		b.Applies, b.Reason = false, why
-	} else {
-		b.Reason += "; also " + why
-	}
-	return b
+	return b.notApplying(why)
 }
 
 // regimeWhy says why the query's m/n is outside b's regime, or "".
@@ -1134,11 +1131,7 @@ func (e *boundEnv) graphicalBeta(bs []Bound, beta float64, regular bool, notRegu
 			continue
 		}
 		why := fmt.Sprintf("stated for two-choice on the graph (β = 1); here graphical (1+β) with β = %g", beta)
-		if bs[i].Applies {
-			bs[i].Applies, bs[i].Reason = false, why
-		} else {
-			bs[i].Reason += "; also " + why
-		}
+		bs[i] = bs[i].notApplying(why)
 	}
 	sigma := e.q.Expansion
 	b := Bound{Name: "gap, graphical (1+β), edge expansion σ, any m [PTW15]", Kind: KindOrder, Order: "O",
