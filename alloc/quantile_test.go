@@ -109,7 +109,7 @@ func TestQuantileHeavy(t *testing.T) {
 // deviations, 6·√(p(1−p)/m), of 1 + k/n. The negative control is the
 // rule with the boundary level wholly heavy (a first bin at or above the
 // δ-quantile load rejects: the plain reading that forgets the split),
-// run by the reference at the same n and m: its probes exceed the
+// run by a loop in the test at the same n and m: its probes exceed the
 // prediction far beyond the tolerance, since at m = 2n about 0.68n bins
 // hold the median load or more.
 func TestQuantileProbes(t *testing.T) {
