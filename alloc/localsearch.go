@@ -413,28 +413,10 @@ func localSearchComplete[T uint8 | uint32](L []T, m int64, left bool, r *Rand, s
 		var u, t uint64
 		s, u = below(s, n)
 		s, t = next(s)
-		c := u
-		if uint64(L[u]) != mu {
+		c, moved := completeMove(&x, L, u, t, mu, f, left)
+		if moved {
 			moves++
 			mostMoves = 1
-			found := false
-			if !left {
-				for range completeTries {
-					var v uint64
-					t, v = below(t, n)
-					if uint64(L[v]) == mu {
-						c, found = v, true
-						break
-					}
-				}
-			}
-			if !found {
-				j := uint64(0)
-				if !left {
-					t, j = below(t, f)
-				}
-				c = findMin(&x, L, mu, j)
-			}
 		}
 		L[c] = T(mu + 1)
 		x.remove(c)
@@ -445,6 +427,33 @@ func localSearchComplete[T uint8 | uint32](L []T, m int64, left bool, r *Rand, s
 	r.state = s
 	st.Add(completeStats(n, k, moves, mostMoves))
 	return k
+}
+
+// completeMove returns the bin that takes a ball of local search on K_n
+// that starts at u, the least load being mu (f bins hold it, indexed by
+// x), and whether the ball moved: u itself if it holds mu; otherwise
+// (random ties) a bin holding mu found among completeTries uniform
+// draws from t, or the j-th of the f such bins, j uniform; with left ties
+// the least such bin. The sequential and the batched loops share it.
+func completeMove[T uint8 | uint32](x *minIndex, L []T, u, t, mu, f uint64, left bool) (c uint64, moved bool) {
+	if uint64(L[u]) == mu {
+		return u, false
+	}
+	n := uint64(len(L))
+	if !left {
+		for range completeTries {
+			var v uint64
+			t, v = below(t, n)
+			if uint64(L[v]) == mu {
+				return v, true
+			}
+		}
+	}
+	j := uint64(0)
+	if !left {
+		_, j = below(t, f)
+	}
+	return findMin(x, L, mu, j), true
 }
 
 // completeStats are the stats of k balls on K_n that moved moves times in
@@ -704,28 +713,10 @@ func (g *lsRule) complete(L []uint32, m int64, out []uint32, r *Rand) Stats {
 		var u, t uint64
 		s, u = below(s, n)
 		s, t = next(s)
-		c := u
-		if uint64(L[u]) != mu {
+		c, moved := completeMove(&g.x, L, u, t, mu, f, left)
+		if moved {
 			moves++
 			mostMoves = 1
-			found := false
-			if !left {
-				for range completeTries {
-					var v uint64
-					t, v = below(t, n)
-					if uint64(L[v]) == mu {
-						c, found = v, true
-						break
-					}
-				}
-			}
-			if !found {
-				j := uint64(0)
-				if !left {
-					t, j = below(t, f)
-				}
-				c = findMin(&g.x, L, mu, j)
-			}
 		}
 		out[k] = uint32(c)
 		if !g.over {
