@@ -558,70 +558,14 @@ func ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, error) {
 // ReadEdgeList is the package's ReadEdgeList under these options.
 func (o ReadOptions) ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, error) {
 	s := NewEdgeScanner(r, name)
-	var (
-		buf    = edgeBuf{limit: o.MaxBytes}
-		ids    *idTable
-		declN  int
-		declM  int64
-		header bool
-	)
-	for s.Scan() {
-		u, v := s.Edge()
-		if buf.held == 0 {
-			declN, declM, header = s.Declared()
-			if !header {
-				ids = newIDTable()
-			}
-		}
-		var pair [2]uint32
-		if header {
-			for i, tok := range [2][]byte{u, v} {
-				x, digits, fits := parseUint(tok)
-				if !digits || !fits || x >= uint64(declN) {
-					return nil, nil, s.lr.errorf(s.Line(), "vertex %q is not an integer below n=%d declared by the graphalloc header on line %d", tok, declN, s.declAt)
-				}
-				pair[i] = uint32(x)
-			}
-		} else {
-			a, okA := ids.id(u)
-			b, okB := ids.id(v)
-			if !okA || !okB {
-				return nil, nil, s.lr.errorf(s.Line(), "more than %d distinct vertex ids", uint64(MaxOrder))
-			}
-			pair = [2]uint32{a, b}
-		}
-		if msg := buf.add(pair[0], pair[1]); msg != "" {
-			return nil, nil, s.lr.errorf(s.Line(), "%s", msg)
-		}
-	}
-	if err := s.Err(); err != nil {
+	buf := edgeBuf{limit: o.MaxBytes}
+	sc, err := scanEdges(s, buf.add)
+	if err != nil {
 		return nil, nil, err
 	}
-	if buf.held == 0 {
-		// No edge: the header, if any, is final now.
-		declN, declM, header = s.Declared()
-		ids = newIDTable()
-	}
-	lines := buf.edges()
-	var (
-		n      int
-		labels []string
-	)
-	if header {
-		if lines != declM {
-			return nil, nil, s.lr.errorf(s.Line(), "found %d edge lines, the graphalloc header on line %d declares %d (file truncated or edited?)", lines, s.declAt, declM)
-		}
-		n = declN
-		if err := o.checkOrder(&s.lr, n, lines, buf.bytes(), "graphalloc header", s.declAt,
-			"; delete the header line to read only the vertices that have edges"); err != nil {
-			return nil, nil, err
-		}
-	} else {
-		n = len(ids.keys)
-		if err := o.checkOrder(&s.lr, n, lines, buf.bytes(), "", 0, ""); err != nil {
-			return nil, nil, err
-		}
-		labels = ids.finish(buf.chunks)
+	n, labels, err := o.finishScan(s, sc, buf.bytes(), buf.chunks)
+	if err != nil {
+		return nil, nil, err
 	}
 	g, d, err := fromChunks(n, buf.chunks, true)
 	buf.chunks = nil
@@ -641,6 +585,85 @@ func (o ReadOptions) ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, er
 	return g, info, nil
 }
 
+// scanned is what scanEdges learnt of a file besides its edges.
+type scanned struct {
+	ids    *idTable // the provisional ids; nil with a header
+	declN  int      // the header's n and edges, if header
+	declM  int64
+	header bool
+	lines  int64 // edge lines read, self-loops included
+}
+
+// scanEdges reads the edge lines of s and passes each edge to add, its
+// ends numbered by the header (which it checks them against) or, without
+// one, by provisional numbers of an id table (see ReadEdgeList); add
+// returns an error message to stop. It is the one loop of ReadEdgeList and
+// ReadEdges.
+func scanEdges(s *EdgeScanner, add func(u, v uint32) string) (scanned, error) {
+	var sc scanned
+	for s.Scan() {
+		u, v := s.Edge()
+		if sc.lines == 0 {
+			sc.declN, sc.declM, sc.header = s.Declared()
+			if !sc.header {
+				sc.ids = newIDTable()
+			}
+		}
+		sc.lines++
+		var pair [2]uint32
+		if sc.header {
+			for i, tok := range [2][]byte{u, v} {
+				x, digits, fits := parseUint(tok)
+				if !digits || !fits || x >= uint64(sc.declN) {
+					return sc, s.lr.errorf(s.Line(), "vertex %q is not an integer below n=%d declared by the graphalloc header on line %d", tok, sc.declN, s.declAt)
+				}
+				pair[i] = uint32(x)
+			}
+		} else {
+			a, okA := sc.ids.id(u)
+			b, okB := sc.ids.id(v)
+			if !okA || !okB {
+				return sc, s.lr.errorf(s.Line(), "more than %d distinct vertex ids", uint64(MaxOrder))
+			}
+			pair = [2]uint32{a, b}
+		}
+		if msg := add(pair[0], pair[1]); msg != "" {
+			return sc, s.lr.errorf(s.Line(), "%s", msg)
+		}
+	}
+	if err := s.Err(); err != nil {
+		return sc, err
+	}
+	if sc.lines == 0 {
+		// No edge: the header, if any, is final now.
+		sc.declN, sc.declM, sc.header = s.Declared()
+		sc.ids = newIDTable()
+	}
+	return sc, nil
+}
+
+// finishScan checks what scanEdges read (the header's count of edge lines,
+// the order against the file's size or the limit, with held bytes held),
+// relabels the provisional ids in chunks to their final numbers, and
+// returns the order and the labels (nil with a header).
+func (o ReadOptions) finishScan(s *EdgeScanner, sc scanned, held int64, chunks [][]uint32) (int, []string, error) {
+	if sc.header {
+		if sc.lines != sc.declM {
+			return 0, nil, s.lr.errorf(s.Line(), "found %d edge lines, the graphalloc header on line %d declares %d (file truncated or edited?)", sc.lines, s.declAt, sc.declM)
+		}
+		if err := o.checkOrder(&s.lr, sc.declN, sc.lines, held, "graphalloc header", s.declAt,
+			"; delete the header line to read only the vertices that have edges"); err != nil {
+			return 0, nil, err
+		}
+		return sc.declN, nil, nil
+	}
+	n := len(sc.ids.keys)
+	if err := o.checkOrder(&s.lr, n, sc.lines, held, "", 0, ""); err != nil {
+		return 0, nil, err
+	}
+	return n, sc.ids.finish(chunks), nil
+}
+
 // ReadGraph reads a graph file of either format, plain or gzip-compressed,
 // deciding from the bytes alone: gzip by its magic number 0x1f 0x8b, Matrix
 // Market by a first line starting with "%%MatrixMarket" (in any case), an
@@ -652,10 +675,21 @@ func (o ReadOptions) ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, er
 // What it allocates grows with the text it reads (decompressed), not with
 // the sizes a file declares: see ReadOptions, whose zero value it uses.
 func ReadGraph(r io.Reader, name string) (*CSR, *FileInfo, error) {
-	return ReadOptions{}.readGraph(r, name)
+	return ReadOptions{}.readCSR(r, name)
 }
 
-func (o ReadOptions) readGraph(r io.Reader, name string) (*CSR, *FileInfo, error) {
+// readCSR is readGraph for a graph held whole.
+func (o ReadOptions) readCSR(r io.Reader, name string) (*CSR, *FileInfo, error) {
+	g, info, err := o.readGraph(r, name, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	return g.(*CSR), info, nil
+}
+
+// readGraph is ReadGraph, or, if lean, ReadEdges: the two differ only in
+// how an edge list is read.
+func (o ReadOptions) readGraph(r io.Reader, name string, lean bool) (Graph, *FileInfo, error) {
 	br := bufio.NewReaderSize(r, MaxLineBytes)
 	magic, err := br.Peek(2)
 	if err != nil && err != io.EOF {
@@ -673,7 +707,9 @@ func (o ReadOptions) readGraph(r io.Reader, name string) (*CSR, *FileInfo, error
 			return nil, nil, &ParseError{Name: name, Err: fmt.Errorf("%s: %w", msg, err)}
 		}
 		defer zr.Close()
-		text = bufio.NewReaderSize(zr, MaxLineBytes)
+		ahead := newReadAhead(zr)
+		defer ahead.Close()
+		text = bufio.NewReaderSize(ahead, MaxLineBytes)
 	}
 	// The banner may follow a byte order mark.
 	head, err := text.Peek(len(bom) + len(matrixMarketBanner))
@@ -688,12 +724,15 @@ func (o ReadOptions) readGraph(r io.Reader, name string) (*CSR, *FileInfo, error
 		return nil, nil, &ParseError{Name: name, Line: 1, Err: fmt.Errorf("%s: %w", msg, err)}
 	}
 	var (
-		g    *CSR
+		g    Graph
 		info *FileInfo
 	)
-	if isMatrixMarketBanner(bytes.TrimPrefix(head, []byte(bom))) {
+	switch {
+	case isMatrixMarketBanner(bytes.TrimPrefix(head, []byte(bom))):
 		g, info, err = o.ReadMatrixMarket(text, name)
-	} else {
+	case lean:
+		g, info, err = o.readEdges(text, name)
+	default:
 		g, info, err = o.ReadEdgeList(text, name)
 	}
 	if err != nil {

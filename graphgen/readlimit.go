@@ -46,8 +46,13 @@ type ReadOptions struct {
 	// built. A declared order is then accepted whatever the file's size
 	// if the graph fits. If MaxBytes is 0, the edges read are not
 	// limited and a declared order must satisfy the default rule of
-	// DeclaredOrderSlack.
+	// DeclaredOrderSlack. For ReadEdges and LoadEdges, MaxBytes bounds the
+	// edges read and the CSR a regular graph becomes, and a declared order
+	// must always satisfy the default rule: the limit is then the memory
+	// a run leaves the graph, not a licence for isolated vertices.
 	MaxBytes int64
+
+	lean bool // reading for ReadEdges: the graph takes LeanBytes
 }
 
 // FileBytes bounds what a reader allocates to build a graph on n vertices
@@ -62,6 +67,13 @@ func FileBytes(n int, m int64) int64 {
 	return 16*int64(n+1) + 16*m + 16*int64(n) + int64(decimalLen(0, n))
 }
 
+// LeanBytes bounds what ReadEdges allocates, beside the edges it has read,
+// to make a graph on n vertices from m edge lines: the degree table of 1
+// byte a vertex (the edges become the graph in place). A regular graph
+// needs more, the CSR it becomes (FileBytes), which ReadEdges checks
+// against MaxBytes once it knows the graph is regular.
+func LeanBytes(n int, m int64) int64 { return int64(n) }
+
 // checkOrder returns the error for a graph on n vertices from m edge
 // lines that may not be built (nil if it may). held is what the reader
 // holds already; decl, if not empty, names the declaration of n ("size
@@ -69,7 +81,10 @@ func FileBytes(n int, m int64) int64 {
 // message when n is refused by the default rule.
 func (o ReadOptions) checkOrder(lr *lineReader, n int, m, held int64, decl string, declLine int, hint string) error {
 	need := FileBytes(n, m) + held
-	if o.MaxBytes > 0 {
+	if o.lean {
+		need = LeanBytes(n, m) + held
+	}
+	if o.MaxBytes > 0 && !o.lean {
 		if need <= o.MaxBytes {
 			return nil
 		}
@@ -193,7 +208,7 @@ func decimalLabels(n, first int) []string {
 
 // ReadGraph is the package's ReadGraph under these options.
 func (o ReadOptions) ReadGraph(r io.Reader, name string) (*CSR, *FileInfo, error) {
-	return o.readGraph(r, name)
+	return o.readCSR(r, name)
 }
 
 // LoadGraph is the package's LoadGraph under these options.
@@ -203,5 +218,5 @@ func (o ReadOptions) LoadGraph(path string) (*CSR, *FileInfo, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
-	return o.readGraph(f, path)
+	return o.readCSR(f, path)
 }
