@@ -369,6 +369,15 @@ func (d *Descriptor) Candidates(p Params) string {
 	return p.Sample.String() + " sampling"
 }
 
+// EdgesOnly reports whether the process draws nothing from its graph, with
+// p, but uniform edges: a rule that draws its candidates from the graph,
+// under edge sampling. A graph held as its edge array alone
+// (graphgen.EdgeArray, from graphgen.Spec.BuildEdges) then serves it, and
+// the process draws the same edges from it as from the graph's CSR.
+func (d *Descriptor) EdgesOnly(p Params) bool {
+	return d.Uses&ParamSample != 0 && p.Sample == SampleEdge
+}
+
 // Check reports whether p holds valid parameters for the process: every
 // parameter it reads (Uses) in range; the others are ignored. The error
 // names the parameter and what is allowed.

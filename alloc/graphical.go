@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"runtime"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -197,6 +198,8 @@ func (p Graphical) Check(n int) error {
 		if g.Size() == 0 {
 			return errors.New("alloc: graph process needs a graph with at least one edge, circulant has degree 0")
 		}
+	case *graphgen.EdgeArray:
+		return checkEdgeArray(p.Name(), g, p.Sample)
 	case *graphgen.Hypergraph:
 		return errors.New("alloc: graph process runs on graphs, not hypergraphs: use the hyper process (a uniform hyperedge, its least loaded vertex)")
 	case graphgen.PermutationRegular, graphgen.Lattice:
@@ -274,8 +277,26 @@ func (p Graphical) Place(b *Bins, m int64, r *Rand) Stats {
 			func(L []uint32, m int64) int64 { return circulantGraph(L, m, S, random, vertexFirst, r) })
 	case graphgen.PermutationRegular, graphgen.Lattice:
 		implicitGraph(b, m, g, random, vertexFirst, r) // implicitgraph.go
+	case *graphgen.EdgeArray:
+		e := g.EdgeList()
+		b.place(m,
+			func(L []uint8, m int64) int64 { return graphEdge(L, m, e, random, r) },
+			func(L []uint32, m int64) int64 { return graphEdge(L, m, e, random, r) })
+		runtime.KeepAlive(g) // its array may be a mapping that g's cleanup releases
 	}
 	return Stats{Probes: probes, MaxProbes: min(m, 1) * 2}
+}
+
+// checkEdgeArray requires edge sampling of a graph held as its edge array
+// alone, with an edge: every other rule needs the rows.
+func checkEdgeArray(name string, g *graphgen.EdgeArray, s Sampling) error {
+	if s != SampleEdge {
+		return fmt.Errorf("alloc: %s with %s sampling needs the graph's rows: this one is held as its edge array alone (graphgen.ReadEdges), read it with graphgen.LoadGraph", name, s)
+	}
+	if g.Size() == 0 {
+		return fmt.Errorf("alloc: %s needs a graph with at least one edge", name)
+	}
+	return nil
 }
 
 // The loops below stop before a ball that would raise a one-byte load to
@@ -500,6 +521,8 @@ func (p Graphical) rule(int) rule {
 		if D := gr.RegularDegree(); D > 0 {
 			return regularEdgeRule{g, gr.Adjacency(), uint64(D)}
 		}
+		return edgeRule{g, gr.EdgeList()}
+	case *graphgen.EdgeArray:
 		return edgeRule{g, gr.EdgeList()}
 	case graphgen.Complete:
 		return completeRule{g}

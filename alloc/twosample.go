@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 	"unsafe"
 
@@ -226,6 +227,8 @@ func (s pairSource) check(name string, n int) error {
 		if g.Size() == 0 {
 			return fmt.Errorf("alloc: %s needs a graph with at least one edge, circulant has degree 0", name)
 		}
+	case *graphgen.EdgeArray:
+		return checkEdgeArray(name, g, s.sample)
 	default:
 		return fmt.Errorf("alloc: %s does not support graphs of type %T", name, s.g)
 	}
@@ -264,6 +267,12 @@ func (s pairSource) place(b *Bins, m int64, ru *twoRule, r *Rand) Stats {
 				func(L []uint8, m int64) int64 { return twoEdge(L, m, e, ru, r) },
 				func(L []uint32, m int64) int64 { return twoEdge(L, m, e, ru, r) })
 		}
+	case *graphgen.EdgeArray:
+		e := g.EdgeList()
+		b.place(m,
+			func(L []uint8, m int64) int64 { return twoEdge(L, m, e, ru, r) },
+			func(L []uint32, m int64) int64 { return twoEdge(L, m, e, ru, r) })
+		runtime.KeepAlive(g) // its array may be a mapping that g's cleanup releases
 	case graphgen.Circulant:
 		S, smallerFirst := g.ConnectionSet(), ru.left && s.sample == SampleEdge
 		b.place(m,
@@ -600,6 +609,8 @@ func (s pairSource) rule(ru *twoRule, n int) rule {
 		if s.sample == SampleVertex {
 			return pairRule{ru: ru, kind: pairVertex, off: g.Offsets(), adj: g.Adjacency()}
 		}
+		return pairRule{ru: ru, kind: pairEdge, e: g.EdgeList()}
+	case *graphgen.EdgeArray:
 		return pairRule{ru: ru, kind: pairEdge, e: g.EdgeList()}
 	case graphgen.Circulant:
 		return pairRule{ru: ru, kind: pairCirculant, S: g.ConnectionSet(), smallerFirst: ru.left && s.sample == SampleEdge}

@@ -234,6 +234,10 @@ func TestLoadGraphBadFiles(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			path := filepath.Join(ioGraphsDir, "bad", tt.file)
+			// ReadEdges reads as ReadGraph does, and fails alike.
+			if g, info, err := LoadEdges(path); err == nil || g != nil || info != nil || !strings.HasSuffix(err.Error(), tt.want) {
+				t.Errorf("LoadEdges: got graph %v info %v error %v, want only the error ...%q", g, info, err, tt.want)
+			}
 			g, info, err := LoadGraph(path)
 			if err == nil || g != nil || info != nil {
 				t.Fatalf("got graph %v info %v error %v, want only an error", g, info, err)

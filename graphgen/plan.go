@@ -1,6 +1,7 @@
 package graphgen
 
 import (
+	"bufio"
 	"compress/gzip"
 	"fmt"
 	"io"
@@ -96,6 +97,13 @@ type Plan struct {
 	// 40 bytes for each vertex, and the reader accepts up to 65536 + 2
 	// per byte of text (ReadOptions).
 	Bytes, BuildBytes int64
+	// LeanBytes is BuildBytes for BuildEdges: for a graph file whose text
+	// starts with the graphalloc header (n=N edges=M), 8·M + N bytes (the
+	// edges and the degree table of an EdgeArray) and the read buffers;
+	// for any other spec, or a file without the header, BuildBytes. A
+	// regular graph read so needs its CSR besides, which the reader
+	// checks against its limit once it knows (ReadEdges).
+	LeanBytes int64
 	// Spectrum is the spectrum of the random-walk matrix in closed form
 	// for the complete graph, the cycle, the torus and the hypercube on
 	// at least 2 vertices; nil for the others. A circulant's spectrum is
@@ -227,6 +235,7 @@ func (p *Plan) setCSR(scratch int64) {
 
 // finish fills ExpectedEdges and MeanDegree from Edges where it is fixed.
 func (p Plan) finish() Plan {
+	p.LeanBytes = p.BuildBytes
 	if p.Edges >= 0 {
 		p.ExpectedEdges = float64(p.Edges)
 	}
@@ -679,7 +688,31 @@ func (s Spec) planFile(p Plan) (Plan, error) {
 		t := gzipText(f, text)
 		p.Bytes, p.BuildBytes = 4*t, build*t+2*MaxLineBytes+40<<10
 	}
+	p.LeanBytes = p.BuildBytes
+	if n, m, ok := fileHeader(f); ok && !p.Hyper {
+		p.LeanBytes = 8*m + int64(n) + 2*MaxLineBytes + aheadBlocks*aheadSize + 40<<10
+	}
 	return p, nil
+}
+
+// fileHeader reads the graphalloc header at the start of the text of the
+// file f (plain or gzip), if it has one, from its first gzipPrefix bytes.
+func fileHeader(f io.ReadSeeker) (n int, m int64, ok bool) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return 0, 0, false
+	}
+	br := bufio.NewReader(io.LimitReader(f, gzipPrefix))
+	var r io.Reader = br
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return 0, 0, false
+		}
+		r = io.LimitReader(zr, gzipPrefix)
+	}
+	s := NewEdgeScanner(r, "")
+	s.Scan()
+	return s.Declared()
 }
 
 // gzipPrefix is how much of a gzip file gzipText decompresses.

@@ -216,18 +216,10 @@ type BuildInfo struct {
 // hyperedge; hypergraph:rank=s,edges=k) is a *Hypergraph, and the
 // BuildInfo's Edges counts its hyperedges.
 func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
-	info := &BuildInfo{Degree: -1}
 	if s.Kind == "file" {
-		g, fi, err := LoadGraph(s.Path)
-		if err != nil {
-			return nil, nil, err
-		}
-		if g.Size() == 0 {
-			return nil, nil, noEdges(fi)
-		}
-		info.N, info.Edges, info.File = g.Order(), g.Size(), fi
-		return g, info, nil
+		return s.buildFile(func(path string) (Graph, *FileInfo, error) { return LoadGraph(path) })
 	}
+	info := &BuildInfo{Degree: -1}
 	if s.Kind == "hyper" {
 		h, fi, err := LoadHypergraph(s.Path)
 		if err != nil {
@@ -307,6 +299,30 @@ func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
 	}
 	info.Edges = g.Size()
 	return g, info, nil
+}
+
+// BuildEdges is Build for a caller that draws only uniform edges of the
+// graph, such as the graph process under edge sampling: a graph file is
+// read by o.LoadEdges, which holds an edge list as an *EdgeArray (8 bytes
+// an edge; a regular graph as the CSR Build returns), within o.MaxBytes if
+// it is set. Every other spec is built as Build builds it.
+func (s Spec) BuildEdges(n int, src rand.Source, o ReadOptions) (Graph, *BuildInfo, error) {
+	if s.Kind == "file" {
+		return s.buildFile(o.LoadEdges)
+	}
+	return s.Build(n, src)
+}
+
+// buildFile reads the graph file of s with load.
+func (s Spec) buildFile(load func(path string) (Graph, *FileInfo, error)) (Graph, *BuildInfo, error) {
+	g, fi, err := load(s.Path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if g.Size() == 0 {
+		return nil, nil, noEdges(fi)
+	}
+	return g, &BuildInfo{Degree: -1, N: g.Order(), Edges: g.Size(), File: fi}, nil
 }
 
 // ErrNoEdges is what the error of Spec.Build for a graph file without

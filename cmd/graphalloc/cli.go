@@ -125,6 +125,9 @@ type graphFlag struct {
 	maxN    int64 // the largest n allowed
 	memLeft int64 // --max-memory (0: the memory available)
 	extra   int64 // bytes the run needs beside the graph
+	// lean: the process draws only uniform edges, so a graph file is
+	// held as its edge array alone (graphgen.Spec.BuildEdges).
+	lean bool
 }
 
 // parseGraph parses a --graph value and -n: n from bins, unless the spec
@@ -159,10 +162,33 @@ func (g graphFlag) build(seed uint64, stderr io.Writer) (graphgen.Graph, *graphg
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
-	if err := checkMemory(plan.BuildBytes+g.extra, g.memLeft); err != nil {
+	need := plan.BuildBytes
+	if g.lean {
+		need = plan.LeanBytes
+	}
+	if err := checkMemory(need+g.extra, g.memLeft); err != nil {
 		return nil, nil, err
 	}
-	gr, info, err := g.spec.Build(int(g.n), alloc.NewRand(alloc.DeriveSeed(seed, alloc.StreamGraph, 0)))
+	src := alloc.NewRand(alloc.DeriveSeed(seed, alloc.StreamGraph, 0))
+	var (
+		gr   graphgen.Graph
+		info *graphgen.BuildInfo
+	)
+	if g.lean {
+		// The reader holds to the memory the run leaves it, should the
+		// graph prove regular (its rows are built then).
+		var o graphgen.ReadOptions
+		limit := g.memLeft
+		if limit == 0 {
+			limit = study.AvailableMemory()
+		}
+		if limit > 0 {
+			o.MaxBytes = max(limit-g.extra, 1)
+		}
+		gr, info, err = g.spec.BuildEdges(int(g.n), src, o)
+	} else {
+		gr, info, err = g.spec.Build(int(g.n), src)
+	}
 	if err != nil {
 		return nil, nil, usageError{err}
 	}

@@ -102,7 +102,13 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 // setup turns the flags into the run's config and its file's config,
 // building the graph of a graph process, and the per-vertex gathering of
 // a graph run (nil if none: --per-vertex, or the load-against-degree table
-// of a table on a graph that is not regular).
+// of a table on a graph that is not regular, up to degreeTableMax
+// vertices).
+// degreeTableMax is the most vertices a table's load-against-degree table
+// is gathered for unasked: it costs about 26 bytes a vertex
+// (results.PerVertex), 0.9 GB at 2^25, beside the graph.
+const degreeTableMax = 1 << 25
+
 func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Config, head results.Config, pv *results.PerVertex, err error) {
 	descs, err := o.pf.descriptors()
 	if err != nil {
@@ -163,6 +169,7 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 	var topo *study.Topology
 	if desc.Uses&alloc.ParamGraph != 0 {
 		gf.memLeft = memLimit
+		gf.lean = desc.EdgesOnly(params)
 		if !levels {
 			gf.extra = binBytes(n)
 		}
@@ -171,7 +178,7 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 			return cfg, head, nil, err
 		}
 		topo = study.Measure(gf.spec, g)
-		if o.perVertex != "" || (o.format == "table" && o.resume == "" && topo.Degree.Min != topo.Degree.Max) {
+		if o.perVertex != "" || (o.format == "table" && o.resume == "" && topo.Degree.Min != topo.Degree.Max && g.Order() <= degreeTableMax) {
 			var names []string
 			if info.File != nil {
 				names = info.File.Labels

@@ -1,0 +1,207 @@
+package graphgen
+
+import (
+	"fmt"
+	"io"
+	"math/bits"
+	"os"
+	"runtime"
+	"slices"
+	"unsafe"
+)
+
+// EdgeArray is a simple undirected graph on the vertices 0..n−1 held as
+// its edge array alone: every edge once, as a pair (u, v) with u < v, the
+// pairs in lexicographic order — the flat edge array a CSR keeps (EdgeList),
+// without the rows. It is all that a process drawing only uniform edges
+// needs (the graph process and the two-sample rules under edge sampling),
+// and it takes 8 bytes an edge plus a degree table of 1 byte a vertex
+// (degrees from 255 on are kept exactly in a map beside it): a file of
+// 10^9 edges on 10^9 vertices is held in 9 GB, where a CSR takes about 33
+// (ReadEdges). Those processes draw the same edges from it as from the CSR
+// of the same graph, which keeps the same array.
+//
+// Visit has no rows to read: it scans the edge array, in O(|E|) time per
+// call, so algorithms that walk the graph belong on a CSR (LoadGraph).
+//
+// The array of a graph read by ReadEdges may live outside the Go heap (a
+// mapping, on Linux), released once the EdgeArray is unreachable: a caller
+// that keeps EdgeList's slice must keep the EdgeArray too.
+type EdgeArray struct {
+	n              int
+	edges          []uint32
+	deg            []uint8
+	big            map[uint32]int // degree − 255 of the vertices of degree 255 or more
+	minDeg, maxDeg int
+}
+
+var _ Graph = (*EdgeArray)(nil)
+
+// Order returns n.
+func (g *EdgeArray) Order() int { return g.n }
+
+// Size returns the number of edges.
+func (g *EdgeArray) Size() int64 { return int64(len(g.edges) / 2) }
+
+// Degree returns the degree of v.
+func (g *EdgeArray) Degree(v int) int {
+	d := int(g.deg[v])
+	if d == 255 {
+		d += g.big[uint32(v)]
+	}
+	return d
+}
+
+// DegreeRange returns the least and the largest degree (0, 0 for the
+// empty graph).
+func (g *EdgeArray) DegreeRange() (lo, hi int) { return g.minDeg, g.maxDeg }
+
+// EdgeList returns the edges: pairs (e[2k], e[2k+1]) with e[2k] < e[2k+1],
+// in lexicographic order. It is shared with g and must not be modified.
+func (g *EdgeArray) EdgeList() []uint32 { return g.edges }
+
+// Visit calls do for each neighbour w of v in increasing order, and stops
+// early returning true if do returns true. It scans every edge: O(|E|).
+func (g *EdgeArray) Visit(v int, do func(w int, c int64) (skip bool)) (aborted bool) {
+	x := uint32(v)
+	e := g.edges
+	for k := 0; k+1 < len(e); k += 2 {
+		switch {
+		case e[k+1] == x:
+			if do(int(e[k]), 0) {
+				return true
+			}
+		case e[k] == x:
+			if do(int(e[k+1]), 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// newEdgeArray returns the graph on n vertices with the edge array e
+// (sorted, without duplicates or self-loops), counting the degrees.
+func newEdgeArray(n int, e []uint32) *EdgeArray {
+	g := &EdgeArray{n: n, edges: e, deg: make([]uint8, n), big: map[uint32]int{}}
+	deg := g.deg
+	for _, v := range e {
+		if deg[v] == 255 {
+			g.big[v]++
+		} else {
+			deg[v]++
+		}
+	}
+	if n > 0 {
+		g.minDeg, g.maxDeg = int(slices.Min(deg)), int(slices.Max(deg))
+		if g.maxDeg == 255 {
+			for _, d := range g.big {
+				g.maxDeg = max(g.maxDeg, 255+d)
+			}
+		}
+	}
+	return g
+}
+
+// ReadEdges reads a graph file as ReadGraph does — the same formats,
+// checks, relabelling and FileInfo — for a caller that draws only uniform
+// edges of the graph: an edge list is returned as an *EdgeArray, unless
+// the graph is regular, when it is returned as the *CSR ReadGraph returns
+// (whose processes sample a regular graph's rows, not its edge array, so
+// that a process draws the same edges from either reader). A Matrix
+// Market file is read by ReadMatrixMarket, as a CSR.
+//
+// It holds 8 bytes an edge line while it reads (a self-loop is counted
+// and dropped at once), plus the id table for a file without the
+// graphalloc header. On Linux the edges are one mapping that grows
+// without copying; the duplicates are found by sorting them in place
+// (radix sort, on every core), so the peak is that array, the degree
+// table of 1 byte a vertex and, for a regular graph, the CSR it becomes.
+// A gzip stream is decompressed on another goroutine, a block ahead.
+func ReadEdges(r io.Reader, name string) (Graph, *FileInfo, error) {
+	return ReadOptions{}.readGraph(r, name, true)
+}
+
+// LoadEdges opens the file at path and reads it with ReadEdges.
+func LoadEdges(path string) (Graph, *FileInfo, error) {
+	return ReadOptions{}.LoadEdges(path)
+}
+
+// LoadEdges is the package's LoadEdges under these options.
+func (o ReadOptions) LoadEdges(path string) (Graph, *FileInfo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	return o.readGraph(f, path, true)
+}
+
+// readEdges is ReadEdges on an edge list.
+func (o ReadOptions) readEdges(r io.Reader, name string) (Graph, *FileInfo, error) {
+	o.lean = true
+	s := NewEdgeScanner(r, name)
+	buf := keyBuf{limit: o.MaxBytes}
+	var loops int64
+	sc, err := scanEdges(s, func(u, v uint32) string {
+		if u == v {
+			loops++
+			return ""
+		}
+		return buf.add(u, v)
+	})
+	if err != nil {
+		buf.free()
+		return nil, nil, err
+	}
+	k := buf.k
+	// The keys seen as the pairs (u, v) they hold, for the relabelling.
+	pairs := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(k))), 2*len(k))
+	n, labels, err := o.finishScan(s, sc, buf.bytes(), [][]uint32{pairs})
+	if err != nil {
+		buf.free()
+		return nil, nil, err
+	}
+	// Each key becomes min<<32 | max, so that sorting the keys sorts the
+	// edges lexicographically; after the duplicates are gone, a rotation
+	// makes each key the pair (min, max) again.
+	for i, x := range k {
+		u, v := x&(1<<32-1), x>>32
+		k[i] = min(u, v)<<32 | max(u, v)
+	}
+	sortKeys(k)
+	kept := dedupSorted(k)
+	for i := range k[:kept] {
+		k[i] = bits.RotateLeft64(k[i], 32)
+	}
+	buf.release(kept)
+	info := &FileInfo{
+		Name:       name,
+		Format:     FormatEdgeList,
+		Lines:      s.Line(),
+		Vertices:   n,
+		Edges:      int64(kept),
+		SelfLoops:  loops,
+		Duplicates: int64(len(k) - kept),
+		Labels:     labels,
+	}
+	g := newEdgeArray(n, pairs[:2*kept])
+	if g.minDeg == g.maxDeg && g.minDeg > 0 {
+		// Regular: the CSR, as ReadGraph returns it (its rows come out
+		// sorted, as the edges are).
+		if need := 8*int64(n+1) + 8*int64(kept) + buf.bytes() + int64(n); o.MaxBytes > 0 && need > o.MaxBytes {
+			buf.free()
+			return nil, nil, &ParseError{Name: name, Err: fmt.Errorf("the graph is %d-regular, so it is held as its rows, which with its edges would take about %s, more than the limit of %s", g.minDeg, FormatBytes(need), FormatBytes(o.MaxBytes))}
+		}
+		c, _, err := fromChunks(n, [][]uint32{g.edges}, false)
+		buf.free()
+		if err != nil {
+			return nil, nil, &ParseError{Name: name, Err: err}
+		}
+		return c, info, nil
+	}
+	if buf.mapping != nil {
+		runtime.AddCleanup(g, unmapKeys, buf.mapping)
+	}
+	return g, info, nil
+}
