@@ -1,7 +1,6 @@
 package graphgen
 
 import (
-	"fmt"
 	"io"
 	"math/bits"
 	"os"
@@ -19,7 +18,10 @@ import (
 // (degrees from 255 on are kept exactly in a map beside it): a file of
 // 10^9 edges on 10^9 vertices is held in 9 GB, where a CSR takes about 33
 // (ReadEdges). Those processes draw the same edges from it as from the CSR
-// of the same graph, which keeps the same array.
+// of the same graph, which keeps the same array, unless the graph is
+// regular: a regular CSR keeps no edge array, and they draw its edges
+// from its rows instead, with the same law (ReadEdges returns a regular
+// graph as a CSR when it fits).
 //
 // Visit has no rows to read: it scans the edge array, in O(|E|) time per
 // call, so algorithms that walk the graph belong on a CSR (LoadGraph).
@@ -105,19 +107,22 @@ func newEdgeArray(n int, e []uint32) *EdgeArray {
 
 // ReadEdges reads a graph file as ReadGraph does — the same formats,
 // checks, relabelling and FileInfo — for a caller that draws only uniform
-// edges of the graph: an edge list is returned as an *EdgeArray, unless
-// the graph is regular, when it is returned as the *CSR ReadGraph returns
-// (whose processes sample a regular graph's rows, not its edge array, so
-// that a process draws the same edges from either reader). A Matrix
-// Market file is read by ReadMatrixMarket, as a CSR.
+// edges of the graph: an edge list is returned as an *EdgeArray, whose
+// edge array is the one the CSR of ReadGraph keeps, so that a process
+// draws the same edges from either. A regular graph is returned as the
+// CSR ReadGraph returns, since processes draw a regular CSR's edges from
+// its rows, not from an edge array: unless its rows would take more than
+// MaxBytes, and then as an EdgeArray, from which they draw the same law
+// but not the same edges. A Matrix Market file is read by
+// ReadMatrixMarket, as a CSR.
 //
 // It holds 8 bytes an edge line while it reads (a self-loop is counted
 // and dropped at once), plus the id table for a file without the
 // graphalloc header. On Linux the edges are one mapping that grows
-// without copying; the duplicates are found by sorting them in place
-// (radix sort, on every core), so the peak is that array, the degree
-// table of 1 byte a vertex and, for a regular graph, the CSR it becomes.
-// A gzip stream is decompressed on another goroutine, a block ahead.
+// without copying, and the duplicates are found by sorting them in place
+// (radix sort, on every core), so the peak is that array and the degree
+// table of 1 byte a vertex (and, for a regular graph, its CSR). A gzip
+// stream is decompressed on another goroutine, a block ahead.
 func ReadEdges(r io.Reader, name string) (Graph, *FileInfo, error) {
 	return ReadOptions{}.readGraph(r, name, true)
 }
@@ -187,18 +192,17 @@ func (o ReadOptions) readEdges(r io.Reader, name string) (Graph, *FileInfo, erro
 	}
 	g := newEdgeArray(n, pairs[:2*kept])
 	if g.minDeg == g.maxDeg && g.minDeg > 0 {
-		// Regular: the CSR, as ReadGraph returns it (its rows come out
-		// sorted, as the edges are).
-		if need := 8*int64(n+1) + 8*int64(kept) + buf.bytes() + int64(n); o.MaxBytes > 0 && need > o.MaxBytes {
+		// Regular: the CSR, as ReadGraph returns it, if it fits (its
+		// rows come out sorted, as the edges are).
+		need := 8*int64(n+1) + 8*int64(kept) + buf.bytes() + int64(n)
+		if o.MaxBytes <= 0 || need <= o.MaxBytes {
+			c, _, err := fromChunks(n, [][]uint32{g.edges}, false)
 			buf.free()
-			return nil, nil, &ParseError{Name: name, Err: fmt.Errorf("the graph is %d-regular, so it is held as its rows, which with its edges would take about %s, more than the limit of %s", g.minDeg, FormatBytes(need), FormatBytes(o.MaxBytes))}
+			if err != nil {
+				return nil, nil, &ParseError{Name: name, Err: err}
+			}
+			return c, info, nil
 		}
-		c, _, err := fromChunks(n, [][]uint32{g.edges}, false)
-		buf.free()
-		if err != nil {
-			return nil, nil, &ParseError{Name: name, Err: err}
-		}
-		return c, info, nil
 	}
 	if buf.mapping != nil {
 		runtime.AddCleanup(g, unmapKeys, buf.mapping)

@@ -100,9 +100,7 @@ type Plan struct {
 	// LeanBytes is BuildBytes for BuildEdges: for a graph file whose text
 	// starts with the graphalloc header (n=N edges=M), 8·M + N bytes (the
 	// edges and the degree table of an EdgeArray) and the read buffers;
-	// for any other spec, or a file without the header, BuildBytes. A
-	// regular graph read so needs its CSR besides, which the reader
-	// checks against its limit once it knows (ReadEdges).
+	// for any other spec, or a file without the header, BuildBytes.
 	LeanBytes int64
 	// Spectrum is the spectrum of the random-walk matrix in closed form
 	// for the complete graph, the cycle, the torus and the hypercube on

@@ -47,9 +47,10 @@ type ReadOptions struct {
 	// if the graph fits. If MaxBytes is 0, the edges read are not
 	// limited and a declared order must satisfy the default rule of
 	// DeclaredOrderSlack. For ReadEdges and LoadEdges, MaxBytes bounds the
-	// edges read and the CSR a regular graph becomes, and a declared order
-	// must always satisfy the default rule: the limit is then the memory
-	// a run leaves the graph, not a licence for isolated vertices.
+	// edges read and decides whether a regular graph is held as its CSR,
+	// and a declared order must always satisfy the default rule: the
+	// limit is then the memory a run leaves the graph, not a licence for
+	// isolated vertices.
 	MaxBytes int64
 
 	lean bool // reading for ReadEdges: the graph takes LeanBytes
@@ -69,9 +70,7 @@ func FileBytes(n int, m int64) int64 {
 
 // LeanBytes bounds what ReadEdges allocates, beside the edges it has read,
 // to make a graph on n vertices from m edge lines: the degree table of 1
-// byte a vertex (the edges become the graph in place). A regular graph
-// needs more, the CSR it becomes (FileBytes), which ReadEdges checks
-// against MaxBytes once it knows the graph is regular.
+// byte a vertex (the edges become the graph in place).
 func LeanBytes(n int, m int64) int64 { return int64(n) }
 
 // checkOrder returns the error for a graph on n vertices from m edge

@@ -304,8 +304,8 @@ func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
 // BuildEdges is Build for a caller that draws only uniform edges of the
 // graph, such as the graph process under edge sampling: a graph file is
 // read by o.LoadEdges, which holds an edge list as an *EdgeArray (8 bytes
-// an edge; a regular graph as the CSR Build returns), within o.MaxBytes if
-// it is set. Every other spec is built as Build builds it.
+// an edge), within o.MaxBytes if it is set; a regular graph as a CSR if
+// it fits, else with a note saying that its draws then differ. Every other spec is built as Build builds it.
 func (s Spec) BuildEdges(n int, src rand.Source, o ReadOptions) (Graph, *BuildInfo, error) {
 	if s.Kind == "file" {
 		return s.buildFile(o.LoadEdges)
@@ -322,7 +322,13 @@ func (s Spec) buildFile(load func(path string) (Graph, *FileInfo, error)) (Graph
 	if g.Size() == 0 {
 		return nil, nil, noEdges(fi)
 	}
-	return g, &BuildInfo{Degree: -1, N: g.Order(), Edges: g.Size(), File: fi}, nil
+	info := &BuildInfo{Degree: -1, N: g.Order(), Edges: g.Size(), File: fi}
+	if e, ok := g.(*EdgeArray); ok {
+		if lo, hi := e.DegreeRange(); lo == hi {
+			info.Notes = append(info.Notes, fmt.Sprintf("the graph is %d-regular, but its rows do not fit in memory beside its edges: edges are drawn from its edge array, with the same law as from its rows but not the same draws (a run on a smaller graph, or on the spec it was generated from, draws from its rows)", lo))
+		}
+	}
+	return g, info, nil
 }
 
 // ErrNoEdges is what the error of Spec.Build for a graph file without

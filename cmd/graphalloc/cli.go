@@ -175,8 +175,7 @@ func (g graphFlag) build(seed uint64, stderr io.Writer) (graphgen.Graph, *graphg
 		info *graphgen.BuildInfo
 	)
 	if g.lean {
-		// The reader holds to the memory the run leaves it, should the
-		// graph prove regular (its rows are built then).
+		// The reader holds to the memory the run leaves it.
 		var o graphgen.ReadOptions
 		limit := g.memLeft
 		if limit == 0 {
