@@ -16,7 +16,7 @@ import (
 // of that size, so the keys are sorted and deduplicated where they lie.
 // slices.Sort is in place too, but pdqsort compares its way through
 // log2(10^9) ≈ 30 levels; a radix sort over the bits the keys actually use
-// needs 4 or 5 passes before its buckets are small.
+// needs 3 or 4 passes before its buckets are small.
 
 // insertionMax is the bucket size up to which radixSort finishes a bucket
 // with insertion sort instead of one more distribution pass. Medians of 3
