@@ -15,10 +15,12 @@ import (
 // reference implementation (refPlace in reference_test.go).
 
 // enginePaths runs f with the loops pipelined at every size, then not at
-// all, and with bins of every size starting compact.
+// all, then with the implicit regular graph's loop in phases
+// (permRegularPhased) at every size, and with bins of every size starting
+// compact.
 func enginePaths(t *testing.T, f func(t *testing.T)) {
-	saved, savedCompact := pipelineMin, compactMin
-	defer func() { pipelineMin, compactMin = saved, savedCompact }()
+	saved, savedCompact, savedPhased := pipelineMin, compactMin, permPhasedMin
+	defer func() { pipelineMin, compactMin, permPhasedMin = saved, savedCompact, savedPhased }()
 	compactMin = 0
 	for _, pipe := range []bool{true, false} {
 		pipelineMin = 1 << 62
@@ -27,6 +29,8 @@ func enginePaths(t *testing.T, f func(t *testing.T)) {
 		}
 		t.Run(fmt.Sprintf("pipelined=%v", pipe && havePrefetch), f)
 	}
+	pipelineMin, permPhasedMin = 0, 0
+	t.Run("phased", f)
 }
 
 // engineCases are the processes with compact or pipelined loops, on n
