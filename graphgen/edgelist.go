@@ -276,6 +276,13 @@ func (s *EdgeScanner) Scan() bool {
 			s.err = s.lr.err
 			return false
 		}
+		if f, g, ok := twoNumbers(line); ok {
+			// The usual line, "u v" in digits (as WriteEdgeList writes
+			// it): none of the checks below can fail on it.
+			s.u, s.v = f, g
+			s.edges++
+			return true
+		}
 		f, rest := nextField(line)
 		if len(f) == 0 {
 			continue
@@ -310,6 +317,26 @@ func (s *EdgeScanner) Scan() bool {
 		s.edges++
 		return true
 	}
+}
+
+// twoNumbers splits a line of two runs of ASCII digits separated by one
+// space, and reports whether the line is one.
+func twoNumbers(line []byte) (u, v []byte, ok bool) {
+	i := 0
+	for i < len(line) && line[i]-'0' < 10 {
+		i++
+	}
+	if i == 0 || i == len(line) || line[i] != ' ' {
+		return nil, nil, false
+	}
+	j := i + 1
+	for j < len(line) && line[j]-'0' < 10 {
+		j++
+	}
+	if j == i+1 || j != len(line) {
+		return nil, nil, false
+	}
+	return line[:i], line[i+1:], true
 }
 
 // comment handles a comment line: the Matrix Market banner (an error here)

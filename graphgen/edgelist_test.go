@@ -700,3 +700,30 @@ func ExampleReadEdgeList() {
 	// labels: [10 20 30] edges: [0 1 0 2]
 	// bad.txt:2: expected two vertex ids, got 1 field
 }
+
+// TestTwoNumbers: the scanner's fast path takes exactly the lines of two
+// runs of digits and one space, and splits them as the general path does.
+func TestTwoNumbers(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		ok   bool
+	}{
+		{"0 1", true}, {"12345678901234567890123 7", true}, {"007 7", true},
+		{"", false}, {"1", false}, {"1 ", false}, {" 1 2", false}, {"1  2", false}, {"1\t2", false},
+		{"1 2 ", false}, {"1 2 3", false}, {"1 2#", false}, {"a 2", false}, {"1 b", false}, {"1 -2", false},
+		{"1 2\x00", false}, {"١ 2", false},
+	} {
+		u, v, ok := twoNumbers([]byte(tc.line))
+		if ok != tc.ok {
+			t.Errorf("%q: ok %v, want %v", tc.line, ok, tc.ok)
+			continue
+		}
+		if ok {
+			f, rest := nextField([]byte(tc.line))
+			g, rest := nextField(rest)
+			if string(u) != string(f) || string(v) != string(g) || len(rest) != 0 {
+				t.Errorf("%q: split as %q %q, the general path %q %q", tc.line, u, v, f, g)
+			}
+		}
+	}
+}
