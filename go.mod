@@ -4,6 +4,7 @@ go 1.26
 
 require (
 	github.com/chromedp/chromedp v0.23.1
+	github.com/klauspost/compress v1.20.4
 	github.com/spf13/pflag v1.1.0
 	github.com/yourbasic/graph v0.0.0-20210606180040-8ecfec1c2869
 	golang.org/x/text v0.28.0

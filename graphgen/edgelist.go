@@ -3,7 +3,6 @@ package graphgen
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // Graph files.
