@@ -128,14 +128,13 @@ func countDegrees(deg []uint8, lo uint32, e []uint32, big map[uint32]int) {
 	span := uint32(len(deg))
 	var dummy uint8
 	for _, v := range e {
+		dummy = 0 // so that the test below is false for it, as for most
 		p := &dummy
 		if i := v - lo; i < span {
 			p = &deg[i]
 		}
 		if *p == 255 {
-			if p != &dummy {
-				big[v]++
-			}
+			big[v]++
 			continue
 		}
 		*p++
