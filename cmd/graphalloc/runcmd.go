@@ -99,16 +99,16 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	return o.execute(ctx, cfg, head, pv, trials, stdout, stderr)
 }
 
-// setup turns the flags into the run's config and its file's config,
-// building the graph of a graph process, and the per-vertex gathering of
-// a graph run (nil if none: --per-vertex, or the load-against-degree table
-// of a table on a graph that is not regular, up to degreeTableMax
-// vertices).
 // degreeTableMax is the most vertices a table's load-against-degree table
 // is gathered for unasked: it costs about 26 bytes a vertex
 // (results.PerVertex), 0.9 GB at 2^25, beside the graph.
 const degreeTableMax = 1 << 25
 
+// setup turns the flags into the run's config and its file's config,
+// building the graph of a graph process, and the per-vertex gathering of
+// a graph run (nil if none: --per-vertex, or the load-against-degree table
+// of a table on a graph that is not regular, up to degreeTableMax
+// vertices).
 func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Config, head results.Config, pv *results.PerVertex, err error) {
 	descs, err := o.pf.descriptors()
 	if err != nil {
