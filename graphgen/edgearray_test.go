@@ -2,8 +2,11 @@ package graphgen
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -174,5 +177,47 @@ func TestReadEdgesRegular(t *testing.T) {
 	g, _, err = (ReadOptions{MaxBytes: 8 << 10}).readEdges(bytes.NewReader(b.Bytes()), "c")
 	if e, ok := g.(*EdgeArray); err != nil || !ok || !slices.Equal(e.EdgeList(), c.EdgeList()) {
 		t.Errorf("rows beyond MaxBytes: %T, error %v, want the EdgeArray", g, err)
+	}
+}
+
+// TestPlanLeanBytes: with the graphalloc header, plain or gzip, Plan
+// counts 8 bytes an edge and 1 a vertex for BuildEdges, and a file without
+// it falls back on BuildBytes (the bound from the file's size).
+func TestPlanLeanBytes(t *testing.T) {
+	dir := t.TempDir()
+	c, _, err := LoadGraph(filepath.Join(ioGraphsDir, "karate.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const buffers = 2*MaxLineBytes + aheadBlocks*aheadSize + 40<<10
+	for _, name := range []string{"k.txt", "k.txt.gz"} {
+		path := filepath.Join(dir, name)
+		var b bytes.Buffer
+		var w io.Writer = &b
+		gz := strings.HasSuffix(name, ".gz")
+		zw := gzip.NewWriter(&b)
+		if gz {
+			w = zw
+		}
+		if err := WriteEdgeList(w, c); err != nil {
+			t.Fatal(err)
+		}
+		if gz {
+			zw.Close()
+		}
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p, err := Spec{Kind: "file", Path: path}.Plan(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := 8*c.Size() + int64(c.Order()) + buffers; p.LeanBytes != want {
+			t.Errorf("%s: LeanBytes %d, want %d", name, p.LeanBytes, want)
+		}
+	}
+	p, _ := Spec{Kind: "file", Path: filepath.Join(ioGraphsDir, "karate.txt")}.Plan(0)
+	if p.LeanBytes != p.BuildBytes {
+		t.Errorf("no header: LeanBytes %d, want BuildBytes %d", p.LeanBytes, p.BuildBytes)
 	}
 }
