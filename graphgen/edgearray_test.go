@@ -221,3 +221,43 @@ func TestPlanLeanBytes(t *testing.T) {
 		t.Errorf("no header: LeanBytes %d, want BuildBytes %d", p.LeanBytes, p.BuildBytes)
 	}
 }
+
+// BenchmarkReadEdges reads 2^22 random edges on 2^22 vertices, written
+// with the graphalloc header as gen writes them, plain and gzip, with
+// ReadEdges (an EdgeArray) and ReadGraph (a CSR), and reports edge lines
+// per second.
+func BenchmarkReadEdges(b *testing.B) {
+	const n, m = 1 << 22, 1 << 22
+	rng := rand.New(rand.NewPCG(1, 2))
+	var text bytes.Buffer
+	fmt.Fprintf(&text, "# graphalloc edge list: n=%d edges=%d\n", n, m)
+	for range m {
+		fmt.Fprintf(&text, "%d %d\n", rng.IntN(n), rng.IntN(n))
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(text.Bytes())
+	zw.Close()
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{"plain", text.Bytes()}, {"gzip", gz.Bytes()}} {
+		for _, lean := range []bool{true, false} {
+			b.Run(fmt.Sprintf("%s/lean=%v", f.name, lean), func(b *testing.B) {
+				for b.Loop() {
+					var g Graph
+					var err error
+					if lean {
+						g, _, err = ReadEdges(bytes.NewReader(f.data), "bench")
+					} else {
+						g, _, err = ReadGraph(bytes.NewReader(f.data), "bench")
+					}
+					if err != nil || g.Order() != n {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(m)*float64(b.N)/b.Elapsed().Seconds(), "edges/s")
+			})
+		}
+	}
+}
