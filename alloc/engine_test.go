@@ -15,12 +15,13 @@ import (
 // reference implementation (refPlace in reference_test.go).
 
 // enginePaths runs f with the loops pipelined at every size, then not at
-// all, then with the implicit regular graph's loop in phases
-// (permRegularPhased) at every size, and with bins of every size starting
-// compact.
+// all, then with the loops in phases (permRegularPhased, graphEdgePhased)
+// at every size, and with bins of every size starting compact.
 func enginePaths(t *testing.T, f func(t *testing.T)) {
-	saved, savedCompact, savedPhased := pipelineMin, compactMin, permPhasedMin
-	defer func() { pipelineMin, compactMin, permPhasedMin = saved, savedCompact, savedPhased }()
+	saved, savedCompact, savedPhased, savedEdge := pipelineMin, compactMin, permPhasedMin, edgePhasedMin
+	defer func() {
+		pipelineMin, compactMin, permPhasedMin, edgePhasedMin = saved, savedCompact, savedPhased, savedEdge
+	}()
 	compactMin = 0
 	for _, pipe := range []bool{true, false} {
 		pipelineMin = 1 << 62
@@ -29,7 +30,7 @@ func enginePaths(t *testing.T, f func(t *testing.T)) {
 		}
 		t.Run(fmt.Sprintf("pipelined=%v", pipe && havePrefetch), f)
 	}
-	pipelineMin, permPhasedMin = 0, 0
+	pipelineMin, permPhasedMin, edgePhasedMin = 0, 0, 0
 	t.Run("phased", f)
 }
 

@@ -83,6 +83,85 @@ func graphEdgePiped[T uint8 | uint32](L []T, m int64, e []uint32, random bool, r
 	return m
 }
 
+// edgePhasedMin is the size of an edge array, in bytes, from which
+// graphEdge runs graphEdgePhased. A variable so that the tests can run it
+// on small arrays.
+var edgePhasedMin uintptr = edgePhasedMinBytes
+
+const edgePhasedMinBytes = 1 << 32
+
+// graphEdgePhased is graphEdge in three phases, edgePhase balls at a time,
+// as permRegularPhased: the draws (edges and orientation coins), then the
+// edges' ends read from e with the slots prefetched ahead, then the
+// placements with the loads prefetched ahead; the same balls in the same
+// order. For an edge array beyond the TLB's reach each phase is a loop of
+// independent steps, which overlaps the misses better than the two-stage
+// ring of graphEdgePiped: 126–137 ns a ball against 142–166 with 10^9
+// edges on 10^9 vertices (BENCHMARKS.md).
+func graphEdgePhased[T uint8 | uint32](L []T, m int64, e []uint32, random bool, r *Rand) int64 {
+	var buf [edgePhase]struct {
+		x, s, coins uint64 // the edge; the generator before its draw
+		nc          int
+		u, v        uint32 // its ends, oriented
+		flip        bool
+	}
+	ne := uint64(len(e) / 2)
+	s, coins, nc := r.state, r.coins, r.ncoins
+	for done := int64(0); done < m; {
+		k := int(min(m-done, edgePhase))
+		ph := buf[:k]
+		for i := range ph {
+			p := &ph[i]
+			p.s, p.coins, p.nc = s, coins, nc
+			s, p.x = below(s, ne)
+			p.flip = false
+			if random {
+				if nc == 0 {
+					s, coins = next(s)
+					nc = 64
+				}
+				p.flip = coins&1 != 0
+				coins >>= 1
+				nc--
+			}
+		}
+		for i := range min(k, ahead) {
+			prefetch(unsafe.Pointer(&e[2*ph[i].x]))
+		}
+		for i := range ph {
+			if j := i + ahead; j < k {
+				prefetch(unsafe.Pointer(&e[2*ph[j].x]))
+			}
+			ph[i].u, ph[i].v = edgeEnds(e, ph[i].x, ph[i].flip)
+		}
+		for i := range min(k, ahead) {
+			prefetch2(unsafe.Pointer(&L[ph[i].u]), unsafe.Pointer(&L[ph[i].v]))
+		}
+		for i := range ph {
+			if j := i + ahead; j < k {
+				prefetch2(unsafe.Pointer(&L[ph[j].u]), unsafe.Pointer(&L[ph[j].v]))
+			}
+			u, v := ph[i].u, ph[i].v
+			lu, lv := uint64(L[u]), uint64(L[v])
+			c, mn := u, lu
+			if lv < lu {
+				c, mn = v, lv
+			}
+			if full(L, mn) {
+				r.state, r.coins, r.ncoins = ph[i].s, ph[i].coins, ph[i].nc
+				return done + int64(i)
+			}
+			L[c] = T(mn + 1)
+		}
+		done += int64(k)
+	}
+	r.state, r.coins, r.ncoins = s, coins, nc
+	return m
+}
+
+// edgePhase is the number of balls graphEdgePhased draws at a time.
+const edgePhase = 2048
+
 // edgeGen is the generator state of graphEdge, kept in a local struct.
 type edgeGen struct {
 	s, coins uint64

@@ -307,6 +307,9 @@ func checkEdgeArray(name string, g *graphgen.EdgeArray, s Sampling) error {
 // flat edge array e. With random ties each edge is oriented by a fair coin
 // (from r's coin buffer) and the first end wins ties.
 func graphEdge[T uint8 | uint32](L []T, m int64, e []uint32, random bool, r *Rand) int64 {
+	if uintptr(len(e))*4 >= edgePhasedMin {
+		return graphEdgePhased(L, m, e, random, r) // the same balls, beyond the TLB's reach
+	}
 	if pipelined(len(e), 4) || pipelined(len(L), unsafe.Sizeof(L[0])) {
 		return graphEdgePiped(L, m, e, random, r) // the same balls, cache misses overlapped
 	}
