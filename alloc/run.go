@@ -194,6 +194,19 @@ func batchNames() []string {
 	return names
 }
 
+// extremes returns the largest and the smallest load with a bin in the
+// histogram c (Bins.Counts): those of Bins.MaxMin.
+func extremes(c []int64) (mx, mn uint32) {
+	mx = uint32(len(c) - 1)
+	for mx > 0 && c[mx] == 0 {
+		mx--
+	}
+	for int(mn) < len(c)-1 && c[mn] == 0 {
+		mn++
+	}
+	return mx, mn
+}
+
 // usesBins reports whether the trials of c run in Bins.
 func (c Config) usesBins() bool {
 	_, runner := c.Process.(TrialRunner)
@@ -241,7 +254,9 @@ func (c Config) binsTrial(ctx context.Context, i int, b *Bins, place func(b *Bin
 	if err != nil {
 		return Result{}, err
 	}
-	mx, mn := b.MaxMin()
+	// The extremes from the counts: one pass over the loads fewer, 6 s
+	// at n = 10^10.
+	mx, mn := extremes(counts)
 	res.MaxLoad, res.MinLoad = float64(mx), float64(mn)
 	res.Gap = float64(mx) - float64(c.M)/float64(c.N)
 	res.LoadCounts = counts
