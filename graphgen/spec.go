@@ -305,7 +305,8 @@ func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
 // graph, such as the graph process under edge sampling: a graph file is
 // read by o.LoadEdges, which holds an edge list as an *EdgeArray (8 bytes
 // an edge), within o.MaxBytes if it is set; a regular graph as a CSR if
-// it fits, else with a note saying that its draws then differ. Every other spec is built as Build builds it.
+// it fits, else with a note saying that its draws then differ. Every
+// other spec is built as Build builds it.
 func (s Spec) BuildEdges(n int, src rand.Source, o ReadOptions) (Graph, *BuildInfo, error) {
 	if s.Kind == "file" {
 		return s.buildFile(o.LoadEdges)
