@@ -7,7 +7,7 @@ import "fmt"
 // array that grows as lines are read. On Linux the array is a private
 // anonymous mapping that grows by doubling with mremap, which moves pages
 // rather than copying them: the reader's memory is the edges it has read
-// (8 bytes each), plus less than a page, at every moment. Elsewhere it is
+// (8 bytes each), plus less than a 2 MiB page, at every moment. Elsewhere it is
 // a Go slice, whose growth copies: up to 3 times the edges' size while it
 // grows.
 type keyBuf struct {
