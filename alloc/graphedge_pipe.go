@@ -93,8 +93,7 @@ const edgePhasedMinBytes = 1 << 32
 // graphEdgePhased is graphEdge in three phases, edgePhase balls at a time,
 // as permRegularPhased: the draws (edges and orientation coins), then the
 // edges' ends read from e with the slots prefetched ahead, then the
-// placements with the loads prefetched ahead; the same balls in the same
-// order. For an edge array beyond the TLB's reach each phase is a loop of
+// placements (placePairs); the same balls in the same order. For an edge array beyond the TLB's reach each phase is a loop of
 // independent steps, which overlaps the misses better than the two-stage
 // ring of graphEdgePiped: 126–137 ns a ball against 142–166 with 10^9
 // edges on 10^9 vertices (BENCHMARKS.md).
@@ -102,9 +101,9 @@ func graphEdgePhased[T uint8 | uint32](L []T, m int64, e []uint32, random bool, 
 	var buf [edgePhase]struct {
 		x, s, coins uint64 // the edge; the generator before its draw
 		nc          int
-		u, v        uint32 // its ends, oriented
 		flip        bool
 	}
+	var buf2 [edgePhase][2]uint64 // its ends, oriented
 	ne := uint64(len(e) / 2)
 	s, coins, nc := r.state, r.coins, r.ncoins
 	for done := int64(0); done < m; {
@@ -128,30 +127,17 @@ func graphEdgePhased[T uint8 | uint32](L []T, m int64, e []uint32, random bool, 
 		for i := range min(k, ahead) {
 			prefetch(unsafe.Pointer(&e[2*ph[i].x]))
 		}
+		ends := buf2[:k]
 		for i := range ph {
 			if j := i + ahead; j < k {
 				prefetch(unsafe.Pointer(&e[2*ph[j].x]))
 			}
-			ph[i].u, ph[i].v = edgeEnds(e, ph[i].x, ph[i].flip)
+			u, v := edgeEnds(e, ph[i].x, ph[i].flip)
+			ends[i] = [2]uint64{uint64(u), uint64(v)}
 		}
-		for i := range min(k, ahead) {
-			prefetch2(unsafe.Pointer(&L[ph[i].u]), unsafe.Pointer(&L[ph[i].v]))
-		}
-		for i := range ph {
-			if j := i + ahead; j < k {
-				prefetch2(unsafe.Pointer(&L[ph[j].u]), unsafe.Pointer(&L[ph[j].v]))
-			}
-			u, v := ph[i].u, ph[i].v
-			lu, lv := uint64(L[u]), uint64(L[v])
-			c, mn := u, lu
-			if lv < lu {
-				c, mn = v, lv
-			}
-			if full(L, mn) {
-				r.state, r.coins, r.ncoins = ph[i].s, ph[i].coins, ph[i].nc
-				return done + int64(i)
-			}
-			L[c] = T(mn + 1)
+		if i := placePairs(L, ends); i < k {
+			r.state, r.coins, r.ncoins = ph[i].s, ph[i].coins, ph[i].nc
+			return done + int64(i)
 		}
 		done += int64(k)
 	}

@@ -169,6 +169,7 @@ const permPhase = 2048
 // n or beyond, listed without a branch, until none is.
 func permRegularPhased[T uint8 | uint32](L []T, m int64, g graphgen.PermutationRegular, leftEdge bool, r *Rand) int64 {
 	var buf [permPhase]struct{ s, a, b, t uint64 }
+	var buf2 [permPhase][2]uint64 // the ends, oriented
 	var pend [permPhase]uint32
 	n, d2, w, keys := uint64(len(L)), uint64(2*g.Permutations()), g.Half(), g.Keys()
 	mask, sh := uint64(1)<<w-1, 64-w
@@ -205,6 +206,7 @@ func permRegularPhased[T uint8 | uint32](L []T, m int64, g graphgen.PermutationR
 			}
 			np = j
 		}
+		ends := buf2[:k]
 		for i := range ph {
 			e := &ph[i]
 			u, v := e.a, e.b
@@ -214,31 +216,43 @@ func permRegularPhased[T uint8 | uint32](L []T, m int64, g graphgen.PermutationR
 			if leftEdge && v < u {
 				u, v = v, u
 			}
-			e.a, e.b = u, v
+			ends[i] = [2]uint64{u, v}
 		}
-		for i := range min(k, ahead) {
-			prefetch2(unsafe.Pointer(&L[ph[i].a]), unsafe.Pointer(&L[ph[i].b]))
-		}
-		for i := range ph {
-			if j := i + ahead; j < k {
-				prefetch2(unsafe.Pointer(&L[ph[j].a]), unsafe.Pointer(&L[ph[j].b]))
-			}
-			a, b := ph[i].a, ph[i].b
-			la, lb := uint64(L[a]), uint64(L[b])
-			c, mn := a, la
-			if lb < la {
-				c, mn = b, lb
-			}
-			if full(L, mn) {
-				r.state = ph[i].s
-				return done + int64(i)
-			}
-			L[c] = T(mn + 1)
+		if i := placePairs(L, ends); i < k {
+			r.state = ph[i].s
+			return done + int64(i)
 		}
 		done += int64(k)
 	}
 	r.state = s
 	return m
+}
+
+// placePairs places one ball on the lesser loaded bin of each pair of
+// ends, in order, the first end winning ties, with the loads prefetched
+// ahead balls ahead: the placement phase of the phased loops. It stops
+// before a ball that would overflow a byte load and returns the balls
+// placed, len(ends) if all.
+func placePairs[T uint8 | uint32](L []T, ends [][2]uint64) int {
+	for i := range min(len(ends), ahead) {
+		prefetch2(unsafe.Pointer(&L[ends[i][0]]), unsafe.Pointer(&L[ends[i][1]]))
+	}
+	for i, e := range ends {
+		if j := i + ahead; j < len(ends) {
+			prefetch2(unsafe.Pointer(&L[ends[j][0]]), unsafe.Pointer(&L[ends[j][1]]))
+		}
+		a, b := e[0], e[1]
+		la, lb := uint64(L[a]), uint64(L[b])
+		c, mn := a, la
+		if lb < la {
+			c, mn = b, lb
+		}
+		if full(L, mn) {
+			return i
+		}
+		L[c] = T(mn + 1)
+	}
+	return len(ends)
 }
 
 // hypercubeGraph places m balls on Q_dim: u uniform in [2^dim], t uniform
