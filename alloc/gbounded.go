@@ -21,7 +21,7 @@ import (
 // bins (with replacement, as in [LS22]); on a *graphgen.CSR or a
 // graphgen.Circulant, the two ends of a uniform edge (SampleEdge), or a
 // uniform vertex and a uniform neighbour (SampleVertex), exactly as
-// Graphical draws them.
+// Graphical draws them; on a *graphgen.EdgeArray, edges only.
 //
 // Known bounds, on the complete graph [LS22]: for every m ≥ n the gap
 // (max load − m/n) is O(g + log n) w.h.p., in g-Bounded's setting of an

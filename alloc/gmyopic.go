@@ -15,7 +15,8 @@ import (
 //
 // Candidates as for GBounded: two independent uniform bins with Graph nil or
 // graphgen.Complete, or an edge or a vertex and a neighbour of a
-// *graphgen.CSR or a graphgen.Circulant, drawn as Graphical draws them.
+// *graphgen.CSR or a graphgen.Circulant (an edge of a *graphgen.EdgeArray),
+// drawn as Graphical draws them.
 //
 // Known bounds, on the complete graph [LS22]: g-Myopic is one of the
 // adversaries of the g-Bounded setting, so its gap is O(g + log n) w.h.p.

@@ -95,8 +95,10 @@ func ParseSampling(s string) (Sampling, error) {
 // graphical (1+β) its mixture with one-choice (see SampleWalk).
 //
 // G must be a *graphgen.CSR, a graphgen.Complete, a graphgen.Circulant, a
-// graphgen.PermutationRegular or a graphgen.Lattice; the simulator runs a
-// loop specialised to each, on one-byte loads as well as four-byte ones
+// graphgen.PermutationRegular, a graphgen.Lattice, or under edge sampling a
+// *graphgen.EdgeArray (a graph file held as its edge array alone, from
+// which the process draws the edges it would draw from the file's CSR);
+// the simulator runs a loop specialised to each, on one-byte loads as well as four-byte ones
 // (see Bins; β < 1 runs the process's rule, see rule, on the generic driver
 // and four-byte loads, but under walk sampling on either).
 type Graphical struct {

@@ -25,7 +25,8 @@ import (
 //
 // Candidates as for GBounded: two independent uniform bins with Graph nil
 // or graphgen.Complete, or an edge or a vertex and a neighbour of a
-// *graphgen.CSR or a graphgen.Circulant, drawn as Graphical draws them.
+// *graphgen.CSR or a graphgen.Circulant (an edge of a *graphgen.EdgeArray),
+// drawn as Graphical draws them.
 //
 // Bounds: [LS22] analyse σ-Noisy-Load in the body of the paper; those
 // statements could not be checked for this package, so analysis.Bounds
