@@ -595,22 +595,7 @@ func (o ReadOptions) ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, er
 	if err != nil {
 		return nil, nil, err
 	}
-	g, d, err := fromChunks(n, buf.chunks, true)
-	buf.chunks = nil
-	if err != nil {
-		return nil, nil, &ParseError{Name: name, Err: err}
-	}
-	info := &FileInfo{
-		Name:       name,
-		Format:     FormatEdgeList,
-		Lines:      s.Line(),
-		Vertices:   n,
-		Edges:      g.Size(),
-		SelfLoops:  d.SelfLoops,
-		Duplicates: d.Duplicates,
-		Labels:     labels,
-	}
-	return g, info, nil
+	return buf.graph(name, FormatEdgeList, s.Line(), n, labels)
 }
 
 // scanned is what scanEdges learnt of a file besides its edges.

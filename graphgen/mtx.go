@@ -280,20 +280,5 @@ func (o ReadOptions) ReadMatrixMarket(r io.Reader, name string) (*CSR, *FileInfo
 	if err := o.checkOrder(&s.lr, n, h.Entries, buf.bytes(), "size line", h.SizeLine, ""); err != nil {
 		return nil, nil, err
 	}
-	g, d, err := fromChunks(n, buf.chunks, true)
-	buf.chunks = nil
-	if err != nil {
-		return nil, nil, &ParseError{Name: name, Err: err}
-	}
-	info := &FileInfo{
-		Name:       name,
-		Format:     FormatMatrixMarket,
-		Lines:      s.Line(),
-		Vertices:   n,
-		Edges:      g.Size(),
-		SelfLoops:  d.SelfLoops,
-		Duplicates: d.Duplicates,
-		Labels:     decimalLabels(n, 1),
-	}
-	return g, info, nil
+	return buf.graph(name, FormatMatrixMarket, s.Line(), n, decimalLabels(n, 1))
 }

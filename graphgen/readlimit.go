@@ -137,6 +137,20 @@ func (b *edgeBuf) add(u, v uint32) string {
 	return ""
 }
 
+// graph builds the CSR on n vertices from the edges held, releasing the
+// chunks as it goes, and the FileInfo of a file called name, of the given
+// format, lines long, with these labels: the end of ReadEdgeList and
+// ReadMatrixMarket.
+func (b *edgeBuf) graph(name, format string, lines, n int, labels []string) (*CSR, *FileInfo, error) {
+	g, d, err := fromChunks(n, b.chunks, true)
+	b.chunks = nil
+	if err != nil {
+		return nil, nil, &ParseError{Name: name, Err: err}
+	}
+	return g, &FileInfo{Name: name, Format: format, Lines: lines, Vertices: n, Edges: g.Size(),
+		SelfLoops: d.SelfLoops, Duplicates: d.Duplicates, Labels: labels}, nil
+}
+
 // edges is the number of edges held.
 func (b *edgeBuf) edges() int64 {
 	k := len(b.chunks) - 1
