@@ -257,10 +257,7 @@ func (p Graphical) Place(b *Bins, m int64, r *Rand) Stats {
 				func(L []uint8, m int64) int64 { return regularEdge(L, m, adj, D, leftEdge, r) },
 				func(L []uint32, m int64) int64 { return regularEdge(L, m, adj, D, leftEdge, r) })
 		} else {
-			e := g.EdgeList()
-			b.place(m,
-				func(L []uint8, m int64) int64 { return graphEdge(L, m, e, random, r) },
-				func(L []uint32, m int64) int64 { return graphEdge(L, m, e, random, r) })
+			graphEdges(b, m, g.EdgeList(), random, r)
 		}
 	case graphgen.Complete:
 		// On K_n a uniform vertex and a uniform neighbour is a uniform
@@ -280,13 +277,18 @@ func (p Graphical) Place(b *Bins, m int64, r *Rand) Stats {
 	case graphgen.PermutationRegular, graphgen.Lattice:
 		implicitGraph(b, m, g, random, vertexFirst, r) // implicitgraph.go
 	case *graphgen.EdgeArray:
-		e := g.EdgeList()
-		b.place(m,
-			func(L []uint8, m int64) int64 { return graphEdge(L, m, e, random, r) },
-			func(L []uint32, m int64) int64 { return graphEdge(L, m, e, random, r) })
+		graphEdges(b, m, g.EdgeList(), random, r)
 		runtime.KeepAlive(g) // its array may be a mapping that g's cleanup releases
 	}
 	return Stats{Probes: probes, MaxProbes: min(m, 1) * 2}
+}
+
+// graphEdges places m balls on b by graphEdge, on the flat edge array e of
+// a CSR or an EdgeArray.
+func graphEdges(b *Bins, m int64, e []uint32, random bool, r *Rand) {
+	b.place(m,
+		func(L []uint8, m int64) int64 { return graphEdge(L, m, e, random, r) },
+		func(L []uint32, m int64) int64 { return graphEdge(L, m, e, random, r) })
 }
 
 // checkEdgeArray requires edge sampling of a graph held as its edge array

@@ -235,6 +235,14 @@ func (s pairSource) check(name string, n int) error {
 	return nil
 }
 
+// twoEdges places m balls on b by twoEdge, on the flat edge array e of a
+// CSR or an EdgeArray.
+func twoEdges(b *Bins, m int64, e []uint32, ru *twoRule, r *Rand) {
+	b.place(m,
+		func(L []uint8, m int64) int64 { return twoEdge(L, m, e, ru, r) },
+		func(L []uint32, m int64) int64 { return twoEdge(L, m, e, ru, r) })
+}
+
 // errBadSource is what place returns for a source check rejects.
 var errBadSource = errors.New("alloc: unsupported source")
 
@@ -262,16 +270,10 @@ func (s pairSource) place(b *Bins, m int64, ru *twoRule, r *Rand) Stats {
 				func(L []uint8, m int64) int64 { return add(twoVertex(L, m, off, adj, ru, r)) },
 				func(L []uint32, m int64) int64 { return add(twoVertex(L, m, off, adj, ru, r)) })
 		} else {
-			e := g.EdgeList()
-			b.place(m,
-				func(L []uint8, m int64) int64 { return twoEdge(L, m, e, ru, r) },
-				func(L []uint32, m int64) int64 { return twoEdge(L, m, e, ru, r) })
+			twoEdges(b, m, g.EdgeList(), ru, r)
 		}
 	case *graphgen.EdgeArray:
-		e := g.EdgeList()
-		b.place(m,
-			func(L []uint8, m int64) int64 { return twoEdge(L, m, e, ru, r) },
-			func(L []uint32, m int64) int64 { return twoEdge(L, m, e, ru, r) })
+		twoEdges(b, m, g.EdgeList(), ru, r)
 		runtime.KeepAlive(g) // its array may be a mapping that g's cleanup releases
 	case graphgen.Circulant:
 		S, smallerFirst := g.ConnectionSet(), ru.left && s.sample == SampleEdge
