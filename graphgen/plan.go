@@ -1,7 +1,7 @@
 package graphgen
 
 import (
-	"bufio"
+	"bytes"
 	"compress/gzip"
 	"fmt"
 	"io"
@@ -679,38 +679,36 @@ func (s Spec) planFile(p Plan) (Plan, error) {
 		build = 8
 	}
 	p.Bytes, p.BuildBytes = 4*text, build*text+MaxLineBytes // and the read buffer
+	var head headBuf                                        // the text's first bytes, for its header
 	var magic [2]byte
 	if k, _ := io.ReadFull(f, magic[:]); k == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		// The text the file holds (gzipText), and the decompressor
 		// (about 40 KiB) with its own buffer.
-		t := gzipText(f, text)
+		t := gzipText(f, text, &head)
 		p.Bytes, p.BuildBytes = 4*t, build*t+2*MaxLineBytes+40<<10
+	} else if _, err := f.Seek(0, io.SeekStart); err == nil {
+		io.Copy(&head, io.LimitReader(f, headBytes))
 	}
 	p.LeanBytes = p.BuildBytes
-	if n, m, ok := fileHeader(f); ok && !p.Hyper {
+	sc := NewEdgeScanner(bytes.NewReader(head.b), "")
+	sc.Scan()
+	if n, m, ok := sc.Declared(); ok && !p.Hyper {
 		p.LeanBytes = 8*m + int64(n) + 2*MaxLineBytes + aheadBlocks*aheadSize + 40<<10
 	}
 	return p, nil
 }
 
-// fileHeader reads the graphalloc header at the start of the text of the
-// file f (plain or gzip), if it has one, from its first gzipPrefix bytes.
-func fileHeader(f io.ReadSeeker) (n int, m int64, ok bool) {
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return 0, 0, false
-	}
-	br := bufio.NewReader(io.LimitReader(f, gzipPrefix))
-	var r io.Reader = br
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return 0, 0, false
-		}
-		r = io.LimitReader(zr, gzipPrefix)
-	}
-	s := NewEdgeScanner(r, "")
-	s.Scan()
-	return s.Declared()
+// headBytes is how much of a file's text planFile keeps to read its
+// graphalloc header from.
+const headBytes = 64 << 10
+
+// headBuf keeps the first headBytes bytes written to it and drops the
+// rest.
+type headBuf struct{ b []byte }
+
+func (h *headBuf) Write(p []byte) (int, error) {
+	h.b = append(h.b, p[:min(len(p), headBytes-len(h.b))]...)
+	return len(p), nil
 }
 
 // gzipPrefix is how much of a gzip file gzipText decompresses.
@@ -721,8 +719,8 @@ const gzipPrefix = 1 << 20
 // times the compression ratio of its first gzipPrefix bytes and half again
 // (the ratio may grow further on), and at most 10 times its size (edge
 // lists compress about 3 times) whatever the prefix says. It decompresses
-// at most 10·gzipPrefix bytes.
-func gzipText(f io.ReadSeeker, size int64) int64 {
+// at most 10·gzipPrefix bytes, and writes them to head.
+func gzipText(f io.ReadSeeker, size int64, head io.Writer) int64 {
 	most := 10 * size
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return most
@@ -731,7 +729,7 @@ func gzipText(f io.ReadSeeker, size int64) int64 {
 	if err != nil {
 		return most
 	}
-	n, _ := io.Copy(io.Discard, io.LimitReader(zr, 10*gzipPrefix))
+	n, _ := io.Copy(head, io.LimitReader(zr, 10*gzipPrefix))
 	if size > gzipPrefix {
 		n = int64(1.5 * float64(n) / gzipPrefix * float64(size))
 	}
