@@ -133,6 +133,10 @@ func (g Circulant) Size() int64 { return int64(g.n) * int64(len(g.s)) / 2 }
 // Degree returns Δ = |S| for every vertex.
 func (g Circulant) Degree(int) int { return len(g.s) }
 
+// RegularDegree returns Δ = |S|, as CSR.RegularDegree does: g is
+// Δ-regular by construction, so no scan of its degrees is needed.
+func (g Circulant) RegularDegree() int { return len(g.s) }
+
 // ConnectionSet returns S, sorted ascending. It is shared with g and must
 // not be modified.
 func (g Circulant) ConnectionSet() []uint32 { return g.s }

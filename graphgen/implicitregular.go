@@ -140,6 +140,10 @@ func (g PermutationRegular) Size() int64 { return int64(g.n) * int64(len(g.keys)
 // Degree returns Δ for every vertex (a loop counts 2).
 func (g PermutationRegular) Degree(int) int { return 2 * len(g.keys) }
 
+// RegularDegree returns Δ, as CSR.RegularDegree does: g is Δ-regular by
+// construction, so no scan of its degrees is needed.
+func (g PermutationRegular) RegularDegree() int { return 2 * len(g.keys) }
+
 // Permutations returns d = Δ/2.
 func (g PermutationRegular) Permutations() int { return len(g.keys) }
 

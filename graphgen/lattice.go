@@ -71,6 +71,11 @@ func (g Lattice) Degree(int) int {
 	return 2 * g.dim
 }
 
+// RegularDegree returns Δ = Degree(0), as CSR.RegularDegree does (0 for
+// side 1, which has no edge): g is regular by construction, so no scan of
+// its degrees is needed.
+func (g Lattice) RegularDegree() int { return g.Degree(0) }
+
 // Size returns n·Δ/2.
 func (g Lattice) Size() int64 { return int64(g.n) * int64(g.Degree(0)) / 2 }
 

@@ -105,6 +105,13 @@ func degreeStats(g graphgen.Graph) Degrees {
 	if _, ok := g.(graphgen.Complete); ok || n == 0 {
 		return Degrees{Min: max(n-1, 0), Mean: float64(max(n-1, 0)), Max: max(n-1, 0)}
 	}
+	if r, ok := g.(interface{ RegularDegree() int }); ok {
+		// Regular by construction (a regular CSR, a circulant, an
+		// implicit graph): no scan, which takes 16 s at n = 10^10.
+		if D := r.RegularDegree(); D > 0 {
+			return Degrees{Min: D, Mean: 2 * float64(g.Size()) / float64(n), Max: D}
+		}
+	}
 	d := Degrees{Min: math.MaxInt}
 	for v := range n {
 		k := g.Degree(v)
