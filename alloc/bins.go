@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"unsafe"
 )
 
@@ -30,6 +31,17 @@ import (
 // bins in 4 GiB and four times as many bins in each cache level as uint32
 // (docs/theory.md, note 6).
 //
+// Packed loads. A process with a loop on packed loads (Graphical on
+// regular:degree=D,implicit, the one per-bin process that reaches 10^10
+// bins) keeps them half a byte a bin from n = 2^33 bins (nibbleMin): bin i
+// in the low four bits of byte i/2 if i is even, in the high four if odd.
+// Its loop stops before a ball that would raise a load past 15 (limitNib);
+// the loads are then unpacked to a byte a bin (n/2 + n bytes during it)
+// and the byte loop places the rest. At m = n the loads stay packed: 10^10
+// bins take 5 GB, and the random accesses of each ball land in half the
+// memory, 1.4–1.8× faster at n = 10^10 (BENCHMARKS.md). Any other process,
+// and Loads, unpack them first; MaxMin and Counts read them packed.
+//
 // Huge pages. On Linux, a load array of 2 MiB or more is mapped outside the
 // Go heap and advised MADV_HUGEPAGE, so that it gets 2 MiB pages even when
 // transparent huge pages are enabled in "madvise" mode only (docs/theory.md,
@@ -47,6 +59,7 @@ type Bins struct {
 	// process with only a uint32 loop never allocates the bytes.
 	small []uint8
 	loads []uint32
+	nib   []uint8 // packed loads, (n+1)/2 bytes; nil unless packed
 	balls int64
 	mem   *binsMem // mappings behind small and loads; nil if none
 	// owed balls of the step in progress of a process that places
@@ -62,12 +75,13 @@ type Bins struct {
 
 // binsMem holds the mappings (as returned by mapHuge) behind a Bins's
 // arrays, so that a cleanup can release them without referring to the Bins.
-type binsMem struct{ small, loads []byte }
+type binsMem struct{ small, loads, nib []byte }
 
 func (m *binsMem) free() {
 	unmapHuge(m.small)
 	unmapHuge(m.loads)
-	m.small, m.loads = nil, nil
+	unmapHuge(m.nib)
+	m.small, m.loads, m.nib = nil, nil, nil
 }
 
 // limit8 is the largest load the compact loops may read in a bin they are
@@ -85,6 +99,18 @@ const limit8 = 254
 func full[T uint8 | uint32](L []T, l uint64) bool {
 	return unsafe.Sizeof(L[0]) == 1 && l >= limit8
 }
+
+// limitNib is the largest load a loop on packed loads may read in a bin it
+// is about to raise: a ball that would raise a bin from 15 stops the loop.
+const limitNib = 15
+
+// nibbleMin is the fewest bins whose loads a process with a packed loop
+// keeps packed: 2^33, where a byte a bin would take 8 GiB, beyond the
+// reach of the TLB on the machines measured (BENCHMARKS.md). A variable so
+// that the tests can pack small bins.
+var nibbleMin = nibbleMinBins
+
+const nibbleMinBins = 1 << 33
 
 // compactMin is the fewest bins that start compact. Fewer bins fit in L2
 // (taken as 1 MiB) at four bytes a bin too, and there the uint32 loops, which
@@ -111,7 +137,7 @@ func NewBins(n int) *Bins {
 }
 
 // fresh reports whether b's loads are not allocated yet (all zero).
-func (b *Bins) fresh() bool { return b.small == nil && b.loads == nil }
+func (b *Bins) fresh() bool { return b.small == nil && b.loads == nil && b.nib == nil }
 
 // alloc8 returns n zeroed bytes, mapped with huge pages if large.
 func (b *Bins) alloc8(n int) []uint8 {
@@ -135,6 +161,19 @@ func (b *Bins) alloc32(n int) []uint32 {
 	return make([]uint32, n)
 }
 
+// allocNib returns zeroed packed loads for n bins, (n+1)/2 bytes, mapped
+// with huge pages if large.
+func (b *Bins) allocNib(n int) []uint8 {
+	size := (n + 1) / 2
+	if useHugePages && size >= hugePageSize {
+		if mem, mapping := mapHuge(size); mem != nil {
+			b.track().nib = mapping
+			return mem
+		}
+	}
+	return make([]uint8, size)
+}
+
 // track returns b's mapping record, creating it and the cleanup that
 // releases the mappings once b is unreachable.
 func (b *Bins) track() *binsMem {
@@ -151,8 +190,8 @@ func (b *Bins) N() int { return b.n }
 // Balls returns the number of balls placed since the last Reset.
 func (b *Bins) Balls() int64 { return b.balls }
 
-// BytesPerBin returns the bytes each bin's load takes: 1 while compact, 4
-// once promoted.
+// BytesPerBin returns the bytes each bin's load takes: 1 while compact
+// (and while packed, half a byte a bin, rounded up), 4 once promoted.
 func (b *Bins) BytesPerBin() int {
 	if b.loads == nil {
 		return 1
@@ -194,8 +233,9 @@ func (b *Bins) wide() []uint32 {
 	return b.loads
 }
 
-// promote converts compact loads to uint32.
+// promote converts compact (or packed) loads to uint32.
 func (b *Bins) promote() {
+	b.unpack()
 	if b.fresh() {
 		b.loads = b.alloc32(b.n)
 		return
@@ -214,11 +254,53 @@ func (b *Bins) promote() {
 	}
 }
 
+// unpack converts packed loads to a byte a bin; it does nothing unless b
+// is packed.
+func (b *Bins) unpack() {
+	if b.nib == nil {
+		return
+	}
+	N := b.nib
+	L := b.alloc8(b.n)
+	for j, x := range N[:b.n/2] {
+		L[2*j], L[2*j+1] = x&15, x>>4
+	}
+	if b.n&1 != 0 {
+		L[b.n-1] = N[b.n/2] & 15
+	}
+	b.small, b.nib = L, nil
+	if b.mem != nil && b.mem.nib != nil {
+		unmapHuge(b.mem.nib)
+		b.mem.nib = nil
+	}
+}
+
+// placePacked is place for a process that also has a loop on packed loads
+// (see Bins): loopNib runs while b is packed, which it is from fresh from
+// nibbleMin bins on, and returns how many balls it placed before one would
+// raise a load past limitNib; then b is unpacked and place places the
+// rest.
+func (b *Bins) placePacked(m int64, loopNib func(N []uint8, m int64) int64, loop8 func(L []uint8, m int64) int64, loop32 func(L []uint32, m int64) int64) {
+	if b.fresh() && b.n >= nibbleMin && b.n > 0 {
+		b.nib = b.allocNib(b.n)
+	}
+	if b.nib != nil {
+		k := loopNib(b.nib, m)
+		runtime.KeepAlive(b)
+		b.balls += k
+		if m -= k; m == 0 {
+			return
+		}
+	}
+	b.place(m, loop8, loop32)
+}
+
 // place runs a process's loop for m balls on b: loop8 on compact loads,
 // which returns how many balls it placed before one would raise a load to
 // 255 (see limit8); then b is promoted and loop32 places the rest.
 // Processes call it once per batch with closures over their parameters.
 func (b *Bins) place(m int64, loop8 func(L []uint8, m int64) int64, loop32 func(L []uint32, m int64) int64) {
+	b.unpack()
 	if b.fresh() {
 		if b.n < compactMin {
 			b.loads = b.alloc32(b.n)
@@ -244,6 +326,7 @@ func (b *Bins) place(m int64, loop8 func(L []uint8, m int64) int64, loop32 func(
 func (b *Bins) Reset() {
 	clear(b.small)
 	clear(b.loads)
+	clear(b.nib)
 	b.balls = 0
 	b.owed = 0
 	b.quant = nil
@@ -251,7 +334,10 @@ func (b *Bins) Reset() {
 
 // MaxMin returns the largest and smallest load, in one pass.
 func (b *Bins) MaxMin() (mx, mn uint32) {
-	if b.loads == nil {
+	if b.nib != nil {
+		c, _ := countsNib(b.nib, b.n)
+		mx, mn = uint32(len(c)-1), uint32(slices.IndexFunc(c, func(k int64) bool { return k > 0 }))
+	} else if b.loads == nil {
 		mx, mn = maxMin8(b.small)
 	} else {
 		mx, mn = maxMin32(b.loads)
@@ -316,6 +402,8 @@ func (b *Bins) Counts() ([]int64, error) {
 	switch {
 	case b.fresh():
 		c = []int64{int64(b.n)}
+	case b.nib != nil:
+		c, sum = countsNib(b.nib, b.n)
 	case b.small != nil:
 		c, sum = counts8(b.small)
 	default:
@@ -332,29 +420,59 @@ func (b *Bins) Counts() ([]int64, error) {
 	return c, nil
 }
 
-// counts8 is the histogram of compact loads and their sum. Four
-// interleaved histograms keep consecutive bins of the same load from
-// waiting on each other's increment.
+// counts8 is the histogram of compact loads and their sum.
 func counts8(L []uint8) ([]int64, uint64) {
+	h := histogram8(L)
+	return trimCounts(h[:])
+}
+
+// histogram8 counts the values of the bytes B. Four interleaved
+// histograms keep consecutive bins of the same load from waiting on each
+// other's increment.
+func histogram8(B []uint8) [256]int64 {
 	var h [4][256]int64
 	i := 0
-	for ; i+4 <= len(L); i += 4 {
-		h[0][L[i]]++
-		h[1][L[i+1]]++
-		h[2][L[i+2]]++
-		h[3][L[i+3]]++
+	for ; i+4 <= len(B); i += 4 {
+		h[0][B[i]]++
+		h[1][B[i+1]]++
+		h[2][B[i+2]]++
+		h[3][B[i+3]]++
 	}
-	for ; i < len(L); i++ {
-		h[0][L[i]]++
+	for ; i < len(B); i++ {
+		h[0][B[i]]++
 	}
-	top := 0
-	var sum uint64
 	for l := range 256 {
 		h[0][l] += h[1][l] + h[2][l] + h[3][l]
-		if h[0][l] > 0 {
+	}
+	return h[0]
+}
+
+// trimCounts returns the counts c up to the largest load held, and the
+// sum of the loads.
+func trimCounts(c []int64) ([]int64, uint64) {
+	top := 0
+	var sum uint64
+	for l, k := range c {
+		if k > 0 {
 			top = l
-			sum += uint64(l) * uint64(h[0][l])
+			sum += uint64(l) * uint64(k)
 		}
 	}
-	return append([]int64(nil), h[0][:top+1]...), sum
+	return append([]int64(nil), c[:top+1]...), sum
+}
+
+// countsNib is counts8 for the packed loads N of n bins: the histogram of
+// its bytes, each byte then counted for both its loads (the last byte's
+// high half is not a bin when n is odd).
+func countsNib(N []uint8, n int) ([]int64, uint64) {
+	h := histogram8(N[:n/2])
+	var c [16]int64
+	for x, k := range h {
+		c[x&15] += k
+		c[x>>4] += k
+	}
+	if n&1 != 0 {
+		c[N[n/2]&15]++
+	}
+	return trimCounts(c[:])
 }

@@ -17,10 +17,15 @@ import (
 // enginePaths runs f with the loops pipelined at every size, then not at
 // all, then with the loops in phases (permRegularPhased, graphEdgePhased)
 // at every size, and with bins of every size starting compact.
-func enginePaths(t *testing.T, f func(t *testing.T)) {
-	saved, savedCompact, savedPhased, savedEdge := pipelineMin, compactMin, permPhasedMin, edgePhasedMin
+func enginePaths(t *testing.T, f func(t *testing.T)) { enginePathsPacked(t, false, f) }
+
+// enginePathsPacked is enginePaths, then, if packed, once more with the
+// loads packed (Bins.placePacked) at every size: only the implicit regular
+// graph has a packed loop.
+func enginePathsPacked(t *testing.T, packed bool, f func(t *testing.T)) {
+	saved, savedCompact, savedPhased, savedEdge, savedNib := pipelineMin, compactMin, permPhasedMin, edgePhasedMin, nibbleMin
 	defer func() {
-		pipelineMin, compactMin, permPhasedMin, edgePhasedMin = saved, savedCompact, savedPhased, savedEdge
+		pipelineMin, compactMin, permPhasedMin, edgePhasedMin, nibbleMin = saved, savedCompact, savedPhased, savedEdge, savedNib
 	}()
 	compactMin = 0
 	for _, pipe := range []bool{true, false} {
@@ -32,6 +37,10 @@ func enginePaths(t *testing.T, f func(t *testing.T)) {
 	}
 	pipelineMin, permPhasedMin, edgePhasedMin = 0, 0, 0
 	t.Run("phased", f)
+	if packed {
+		nibbleMin = 0
+		t.Run("packed", f)
+	}
 }
 
 // engineCases are the processes with compact or pipelined loops, on n

@@ -28,7 +28,10 @@ func implicitGraph(b *Bins, m int64, g graphgen.Graph, random, vertexFirst bool,
 	leftEdge := !random && !vertexFirst
 	switch g := g.(type) {
 	case graphgen.PermutationRegular:
-		b.place(m,
+		b.placePacked(m,
+			func(N []uint8, m int64) int64 {
+				return permPhases(uint64(g.Order()), m, g, leftEdge, r, func(ends [][2]uint64) int { return placePairsNib(N, ends) })
+			},
 			func(L []uint8, m int64) int64 { return permRegular(L, m, g, leftEdge, r) },
 			func(L []uint32, m int64) int64 { return permRegular(L, m, g, leftEdge, r) })
 	case graphgen.Lattice:
@@ -168,10 +171,18 @@ const permPhase = 2048
 // every ball's first Feistel pass, then further passes for those still at
 // n or beyond, listed without a branch, until none is.
 func permRegularPhased[T uint8 | uint32](L []T, m int64, g graphgen.PermutationRegular, leftEdge bool, r *Rand) int64 {
+	return permPhases(uint64(len(L)), m, g, leftEdge, r, func(ends [][2]uint64) int { return placePairs(L, ends) })
+}
+
+// permPhases draws the balls of permRegularPhased on n bins, permPhase at
+// a time, and hands each phase's oriented pairs to place, which returns
+// how many of them it placed (see placePairs). It returns the balls
+// placed, with the generator left before the first ball not placed.
+func permPhases(n uint64, m int64, g graphgen.PermutationRegular, leftEdge bool, r *Rand, place func(ends [][2]uint64) int) int64 {
 	var buf [permPhase]struct{ s, a, b, t uint64 }
 	var buf2 [permPhase][2]uint64 // the ends, oriented
 	var pend [permPhase]uint32
-	n, d2, w, keys := uint64(len(L)), uint64(2*g.Permutations()), g.Half(), g.Keys()
+	d2, w, keys := uint64(2*g.Permutations()), g.Half(), g.Keys()
 	mask, sh := uint64(1)<<w-1, 64-w
 	s := r.state
 	for done := int64(0); done < m; {
@@ -218,7 +229,7 @@ func permRegularPhased[T uint8 | uint32](L []T, m int64, g graphgen.PermutationR
 			}
 			ends[i] = [2]uint64{u, v}
 		}
-		if i := placePairs(L, ends); i < k {
+		if i := place(ends); i < k {
 			r.state = ph[i].s
 			return done + int64(i)
 		}
@@ -251,6 +262,32 @@ func placePairs[T uint8 | uint32](L []T, ends [][2]uint64) int {
 			return i
 		}
 		L[c] = T(mn + 1)
+	}
+	return len(ends)
+}
+
+// placePairsNib is placePairs on packed loads N (see Bins): bin x in the
+// low half of byte x/2 if x is even, the high half if odd. It stops before
+// a ball that would raise a load past limitNib.
+func placePairsNib(N []uint8, ends [][2]uint64) int {
+	for i := range min(len(ends), ahead) {
+		prefetch2(unsafe.Pointer(&N[ends[i][0]>>1]), unsafe.Pointer(&N[ends[i][1]>>1]))
+	}
+	for i, e := range ends {
+		if j := i + ahead; j < len(ends) {
+			prefetch2(unsafe.Pointer(&N[ends[j][0]>>1]), unsafe.Pointer(&N[ends[j][1]>>1]))
+		}
+		a, b := e[0], e[1]
+		sa, sb := a&1*4, b&1*4
+		la, lb := uint64(N[a>>1]>>sa&15), uint64(N[b>>1]>>sb&15)
+		c, sc, mn := a, sa, la
+		if lb < la {
+			c, sc, mn = b, sb, lb
+		}
+		if mn >= limitNib {
+			return i
+		}
+		N[c>>1] += 1 << sc // no carry: the half holds mn < 15
 	}
 	return len(ends)
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/graphalloc/graphalloc/graphgen"
@@ -131,8 +132,9 @@ func latticeCases(t *testing.T) []struct {
 }
 
 // TestImplicitContract replays the implicit graphs' loops against the
-// reference, compact and four-byte, pipelined and not, through a
-// promotion (m = 300n passes 254 in every bin), in uneven batches, and
+// reference, packed, compact and four-byte, pipelined and not, through
+// both promotions (m = 300n passes 15, then 254, in every bin), in uneven
+// batches, and
 // checks the generator is left where the reference leaves it.
 func TestImplicitContract(t *testing.T) {
 	const n = 64
@@ -147,7 +149,7 @@ func TestImplicitContract(t *testing.T) {
 			}
 		}
 	}
-	enginePaths(t, func(t *testing.T) {
+	enginePathsPacked(t, true, func(t *testing.T) {
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
 				if err := tc.p.Check(n); err != nil {
@@ -326,8 +328,15 @@ func BenchmarkImplicitGraph(b *testing.B) {
 			{"graph/regular16-implicit/vertex", Graphical{G: perm, Sample: SampleVertex}},
 			{"graph/torus2-implicit", Graphical{G: torus}},
 			{"graph/hypercube-implicit", Graphical{G: cube}},
+			// The packed loads and phased draws that n ≥ 2^33 runs.
+			{"graph/regular16-implicit/packed", Graphical{G: perm}},
 		} {
 			b.Run(fmt.Sprintf("%s/n=2^%d", tc.name, lg), func(b *testing.B) {
+				if strings.HasSuffix(tc.name, "/packed") {
+					saved := nibbleMin
+					defer func() { nibbleMin = saved }()
+					nibbleMin = 0
+				}
 				r := NewRand(1)
 				benchBalls(b, int64(n), func() {
 					tc.p.Place(NewBins(n), int64(n), r)
@@ -346,4 +355,49 @@ func modeOf(h map[uint32]int) uint32 {
 		}
 	}
 	return best
+}
+
+// TestPackedLoads checks what Bins reads from packed loads (Counts, MaxMin,
+// Loads) against the same balls on byte loads, on an even and an odd
+// number of bins (whose last byte holds one bin), packed throughout (m = n)
+// and unpacked on the way (m = 40n passes 15), and that the loads were
+// packed while they could be.
+func TestPackedLoads(t *testing.T) {
+	saved := nibbleMin
+	defer func() { nibbleMin = saved }()
+	for _, n := range []int{1000, 1001} {
+		g, err := graphgen.NewPermutationRegular(n, 8, rand.NewPCG(9, uint64(n)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := Graphical{G: g}
+		for _, m := range []int64{int64(n), 40 * int64(n)} {
+			run := func(min int) *Bins {
+				nibbleMin = min
+				b := NewBins(n)
+				p.Place(b, m, NewRand(5))
+				return b
+			}
+			packed, bytes := run(0), run(1<<62)
+			if still := packed.nib != nil; still != (m == int64(n)) {
+				t.Fatalf("n=%d m=%d: packed after the run %v", n, m, still)
+			}
+			if bytes.nib != nil {
+				t.Fatalf("n=%d: packed above nibbleMin", n)
+			}
+			pc, err1 := packed.Counts()
+			bc, err2 := bytes.Counts()
+			if err1 != nil || err2 != nil || !slices.Equal(pc, bc) {
+				t.Fatalf("n=%d m=%d: counts %v (%v), bytes %v (%v)", n, m, pc, err1, bc, err2)
+			}
+			px, pn := packed.MaxMin()
+			bx, bn := bytes.MaxMin()
+			if px != bx || pn != bn {
+				t.Fatalf("n=%d m=%d: max, min %d %d, bytes %d %d", n, m, px, pn, bx, bn)
+			}
+			if !slices.Equal(packed.Loads(), bytes.Loads()) {
+				t.Fatalf("n=%d m=%d: loads differ", n, m)
+			}
+		}
+	}
 }
