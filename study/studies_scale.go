@@ -25,8 +25,8 @@ var degreeScaleStudy = &Study{
 		"Δ-regular graphs: from which n on does the degree change the max load, and by how much?",
 	Sources: []string{"[KP06] Kenthapadi, Panigrahy 2006", "[ABKU99] Azar, Broder, Karlin, Upfal 1999"},
 	Default: Params{Ns: powers(1<<16, 1<<24, 4), Trials: 32},
-	// 10^10 at one byte a bin takes 10 GB for each implicit graph's
-	// trial (one trial there: scaleTrials).
+	// 10^10 takes 5 GB of packed loads (half a byte a bin) for each
+	// implicit graph's trial (one trial there: scaleTrials).
 	Full: Params{Ns: append(powers(1<<16, 1<<30, 4), 4e9, 1e10), Trials: 64},
 	Tiny: Params{Ns: []int{1 << 10, 1 << 12}, Trials: 3},
 	uses: []string{"Ns", "Trials"},
