@@ -38,6 +38,28 @@ func batchCases(t *testing.T) []struct {
 			cases = append(cases, tc)
 		}
 	}
+	// The implicit graphs' rule (implicitRule), two-choice and
+	// graphical (1+β).
+	add := func(name string, n int, p Process) {
+		cases = append(cases, struct {
+			name string
+			n    int
+			p    Process
+		}{name, n, p})
+	}
+	for _, ic := range implicitCases(t, 64) {
+		add("graph/"+ic.name, 64, ic.p)
+		if g := ic.p.(Graphical); g.Ties == TiesRandom {
+			g.OneMinusBeta = 0.5
+			add("graph-beta/"+ic.name, 64, g)
+		}
+	}
+	for _, lc := range latticeCases(t) {
+		n := lc.g.Order()
+		add("graph/"+lc.name, n, Graphical{G: lc.g})
+		add("graph/"+lc.name+"/vertex/left", n, Graphical{G: lc.g, Sample: SampleVertex, Ties: TiesLeft})
+		add("graph-beta/"+lc.name, n, Graphical{G: lc.g, OneMinusBeta: 0.3})
+	}
 	return cases
 }
 

@@ -49,6 +49,10 @@ type Descriptor struct {
 	// parameters: 0 when its loop for them has four-byte loads only; nil
 	// for compactBound.
 	compactUpTo func(p Params) float64
+	// packed reports whether the process's loop with these parameters
+	// runs on packed loads from nibbleMinBins bins (Bins.placePacked);
+	// nil if it never does.
+	packed func(p Params) bool
 	// choices returns the number of choices with these parameters when
 	// D is 0 and it is not Params.D (hyper: the mean hyperedge size);
 	// nil if it is Params.D.
@@ -262,6 +266,13 @@ func editDistance(a, b string) int {
 // measured).
 const compactBound = 64
 
+// packedBound is the largest m/n at which LoadBytes counts packed loads
+// (see Bins) as staying packed: two-choice on a regular graph keeps every
+// load below 16 there w.h.p. (m/n + log₂ log n + O(1)). Above it they
+// count 2 bytes a bin, the packed half byte and the byte they are unpacked
+// to, held together.
+const packedBound = 4
+
 // LoadBytes returns the bytes a bin's load takes at the peak of a run of
 // the per-bin engine, m balls into n bins with parameters p in batches of
 // batch balls (batch ≤ 1: none): the memory guard's estimate. It is
@@ -270,6 +281,8 @@ const compactBound = 64
 // whose loop has four-byte loads only), and 5 when m is large enough that
 // its loads are likely promoted during the run (m above 64n or the
 // process's own bound): both arrays are held while the loads are copied.
+// Packed loads count 1 (half a byte a bin, rounded up), and 2 when m is
+// above packedBound·n, as they are then likely unpacked.
 func (d *Descriptor) LoadBytes(p Params, n, m, batch int64) int {
 	if d.BinBytes != 1 {
 		return d.BinBytes
@@ -283,6 +296,8 @@ func (d *Descriptor) LoadBytes(p Params, n, m, batch int64) int {
 		return 4
 	case float64(m) > bound*float64(n):
 		return 5
+	case d.packed != nil && n >= nibbleMinBins && d.packed(p) && m > packedBound*n:
+		return 2
 	}
 	return 1
 }

@@ -482,3 +482,75 @@ func TestLoadBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadBytesPacked: a descriptor says its loop runs on packed loads
+// (packed) exactly when its Place packs them, on the implicit regular
+// graph, with every sampler and with graphical (1+β); and LoadBytes then
+// counts 1 byte a bin at m = n from 2^33 bins, and 2 above packedBound·n
+// (unpacking holds both forms), where a process on byte loads counts 1.
+func TestLoadBytesPacked(t *testing.T) {
+	saved, savedCompact := nibbleMin, compactMin
+	defer func() { nibbleMin, compactMin = saved, savedCompact }()
+	nibbleMin, compactMin = 0, 0
+	const n = 64
+	g, err := graphgen.NewPermutationRegular(n, 4, rand.NewPCG(1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	walk, err := ParseSampling("walk:len=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	packedSeen := 0
+	for _, d := range Descriptors() {
+		if d.Uses&ParamGraph == 0 || d.Family == FamilyHyper {
+			continue
+		}
+		p := Params{D: 2, Beta: 0.5, Threshold: 1, K: 1, Memory: 1, Delta: 0.5, Graph: g}
+		variants := []Params{p}
+		for _, s := range []Sampling{SampleVertex, walk} {
+			if d.Uses&ParamSample != 0 {
+				q := p
+				q.Sample = s
+				variants = append(variants, q)
+			}
+		}
+		if d.Uses&ParamBeta != 0 {
+			q := p
+			q.GraphBeta = true
+			variants = append(variants, q)
+		}
+		for _, p := range variants {
+			ru, err := d.New(p)
+			if err != nil {
+				t.Fatalf("%s: parameters refused: %v", d.Label(p), err)
+			}
+			pr, ok := ru.(Process)
+			if !ok {
+				continue
+			}
+			b := NewBins(n)
+			pr.Place(b, n, NewRand(1))
+			says := d.packed != nil && d.packed(p)
+			if packed := b.nib != nil; packed != says {
+				t.Errorf("%s (%v): Place packs the loads %v, the descriptor says %v", d.Label(p), p.Sample, packed, says)
+			}
+			if !says || d.BinBytes != 1 {
+				continue
+			}
+			packedSeen++
+			const big = nibbleMinBins
+			for _, c := range []struct {
+				n, m int64
+				want int
+			}{{big, big, 1}, {big, packedBound * big, 1}, {big, 10 * big, 2}, {big - 1, 10 * big, 1}} {
+				if got := d.LoadBytes(p, c.n, c.m, 0); got != c.want {
+					t.Errorf("%s: LoadBytes(n=%d, m=%d) = %d, want %d", d.Label(p), c.n, c.m, got, c.want)
+				}
+			}
+		}
+	}
+	if packedSeen == 0 {
+		t.Fatal("no process packs its loads: the test tests nothing")
+	}
+}

@@ -128,6 +128,12 @@ var graphicalDescriptor = Descriptor{
 		}
 		return compactBound
 	},
+	// Two-choice on the implicit regular graph (Place, implicitGraph).
+	packed: func(p Params) bool {
+		_, implicit := p.Graph.(graphgen.PermutationRegular)
+		_, walk := p.Sample.Walk()
+		return implicit && graphBeta(p) == 1 && !walk
+	},
 	levels: onComplete,
 	meanField: func(p Params) (MeanField, bool) {
 		// An edge of K_n is two distinct uniform bins: Greedy[2] up to
@@ -207,6 +213,9 @@ func (p Graphical) Check(n int) error {
 	case graphgen.PermutationRegular, graphgen.Lattice:
 		if p.G.Size() == 0 {
 			return errors.New("alloc: graph process needs a graph with at least one edge")
+		}
+		if p.OneMinusBeta > 0 && uint64(n) > math.MaxUint32 {
+			return fmt.Errorf("alloc: graphical (1+β) on an implicit graph needs at most 2^32 − 1 vertices, got n=%d (two-choice, β = 1, goes to 2^40)", n)
 		}
 	default:
 		return fmt.Errorf("alloc: graph process does not support graphs of type %T", p.G)
@@ -535,6 +544,8 @@ func (p Graphical) rule(int) rule {
 		return completeRule{g}
 	case graphgen.Circulant:
 		return circulantRule{g, gr.ConnectionSet()}
+	case graphgen.PermutationRegular, graphgen.Lattice:
+		return newImplicitRule(g, gr) // implicitgraph.go
 	}
 	panic(fmt.Sprintf("alloc: graph process on unsupported graph %T", p.G)) // Check rejects it first
 }

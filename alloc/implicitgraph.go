@@ -300,19 +300,7 @@ func hypercubeGraph[T uint8 | uint32](L []T, m int64, dim int, leftEdge bool, r 
 	n, d2 := uint64(len(L)), uint64(2*dim)
 	piped := pipelined(len(L), unsafe.Sizeof(L[0]))
 	var ring [ahead]struct{ s, a, b uint64 }
-	draw := func(s uint64) (uint64, uint64, uint64) {
-		var u, t uint64
-		s, u = below(s, n)
-		s, t = below(s, d2)
-		v := u ^ 1<<(t>>1)
-		if t&1 != 0 {
-			u, v = v, u
-		}
-		if leftEdge && v < u {
-			u, v = v, u
-		}
-		return s, u, v
-	}
+	draw := func(s uint64) (uint64, uint64, uint64) { return hypercubeDraw(s, n, d2, leftEdge) }
 	s := r.state
 	lookahead := int64(0)
 	if piped {
@@ -351,6 +339,22 @@ func hypercubeGraph[T uint8 | uint32](L []T, m int64, dim int, leftEdge bool, r 
 	}
 	r.state = s
 	return m
+}
+
+// hypercubeDraw draws one ball's oriented pair for hypercubeGraph on
+// n = 2^dim bins, d2 = 2·dim.
+func hypercubeDraw(s, n, d2 uint64, leftEdge bool) (uint64, uint64, uint64) {
+	var u, t uint64
+	s, u = below(s, n)
+	s, t = below(s, d2)
+	v := u ^ 1<<(t>>1)
+	if t&1 != 0 {
+		u, v = v, u
+	}
+	if leftEdge && v < u {
+		u, v = v, u
+	}
+	return s, u, v
 }
 
 // latticeTables are a torus's per-axis constants: the stride side^i and
@@ -449,4 +453,75 @@ func torusGraph[T uint8 | uint32](L []T, m int64, lt *latticeTables, leftEdge bo
 	}
 	r.state = s
 	return m
+}
+
+// implicitRule is the graph process's rule (graphical (1+β), batches) on
+// the implicit graphs: each ball's pair drawn as implicitGraph's loops
+// draw it (permDraw, torusDraw, hypercubeDraw), so that with β = 1 and
+// one ball a batch the balls are Place's. Its bins are 32-bit, as every
+// rule's: Graphical.Check and Config refuse more than 2^32 − 1 bins.
+type implicitRule struct {
+	graphRule
+	kind uint8 // implicitPerm, implicitCube or implicitTorus
+	perm graphgen.PermutationRegular
+	d2   uint64        // 2·dim of a hypercube
+	lt   latticeTables // of a torus
+}
+
+const (
+	implicitPerm = iota
+	implicitCube
+	implicitTorus
+)
+
+func newImplicitRule(gr graphRule, g graphgen.Graph) implicitRule {
+	ir := implicitRule{graphRule: gr}
+	switch g := g.(type) {
+	case graphgen.PermutationRegular:
+		ir.kind, ir.perm = implicitPerm, g
+	case graphgen.Lattice:
+		if g.Side() == 2 {
+			ir.kind, ir.d2 = implicitCube, uint64(2*g.Dim())
+		} else {
+			ir.kind, ir.lt = implicitTorus, newLatticeTables(g)
+		}
+	}
+	return ir
+}
+
+func (g implicitRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	n := uint64(len(L))
+	leftEdge, pipe := !g.random && !g.vertexFirst, pipelined(len(L), 4)
+	d2, w, keys := uint64(2*g.perm.Permutations()), g.perm.Half(), g.perm.Keys()
+	if g.kind == implicitCube {
+		d2 = g.d2
+	}
+	lt := &g.lt
+	s, coins, nc := r.state, r.coins, r.ncoins
+	var blk graphBlock
+	var probes int64
+	for k0 := int64(0); k0 < m; k0 += graphBlockLen {
+		nb := int(min(graphBlockLen, m-k0))
+		for j := range nb {
+			var f uint8
+			s, f = g.first(s)
+			var u, v uint64
+			switch g.kind { // the same branch every ball: predicted
+			case implicitPerm:
+				s, u, v = permDraw(s, n, d2, w, keys, leftEdge)
+			case implicitCube:
+				s, u, v = hypercubeDraw(s, n, d2, leftEdge)
+			default:
+				s, u, v = torusDraw(s, lt, leftEdge)
+			}
+			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
+			blk.u[j], blk.v[j] = uint32(u), uint32(v)
+			if pipe {
+				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
+			}
+		}
+		probes += blk.place(L, out, k0, nb)
+	}
+	r.state, r.coins, r.ncoins = s, coins, nc
+	return g.stats(m, probes)
 }

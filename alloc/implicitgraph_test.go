@@ -13,11 +13,12 @@ import (
 
 // refImplicit is the reference ball of Graphical on the implicit graphs,
 // drawing as the fast loops do (implicitgraph.go) through the public Rand
-// methods and the graphs' own Perm: it returns the chosen bin and the two
-// candidates, and fails t unless they are adjacent.
-func refImplicit(t *testing.T, g graphgen.Graph, p Graphical, L []uint32, r *Rand) (uint64, []uint64) {
+// methods and the graphs' own Perm: it returns the bin lesser chooses
+// (refChoose's rule, graphical (1+β) included) and the two candidates, and
+// fails t unless they are adjacent.
+func refImplicit(t *testing.T, g graphgen.Graph, p Graphical, r *Rand, lesser func(u, v uint64) uint64) (uint64, []uint64) {
 	t.Helper()
-	n := uint64(len(L))
+	n := uint64(g.Order())
 	var u, v uint64
 	switch g := g.(type) {
 	case graphgen.PermutationRegular:
@@ -59,11 +60,7 @@ func refImplicit(t *testing.T, g graphgen.Graph, p Graphical, L []uint32, r *Ran
 	if !slices.Contains(neighbours(g, int(u)), int(v)) {
 		t.Fatalf("%T: candidates %d, %d are not adjacent", g, u, v)
 	}
-	c := u
-	if L[v] < L[u] {
-		c = v
-	}
-	return c, []uint64{u, v}
+	return lesser(u, v), []uint64{u, v}
 }
 
 func neighbours(g graphgen.Graph, v int) []int {
@@ -399,5 +396,30 @@ func TestPackedLoads(t *testing.T) {
 				t.Fatalf("n=%d m=%d: loads differ", n, m)
 			}
 		}
+	}
+}
+
+// TestImplicitRuleLimits: the rule of the implicit graphs has 32-bit bins,
+// so graphical (1+β) and batches refuse more than 2^32 − 1 of them with an
+// error, where two-choice on the same graph runs (the control).
+func TestImplicitRuleLimits(t *testing.T) {
+	const n = 1<<32 + 2
+	g, err := graphgen.NewPermutationRegular(n, 4, rand.NewPCG(1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (Graphical{G: g}).Check(n); err != nil {
+		t.Fatalf("two-choice refused: %v", err)
+	}
+	if err := (Graphical{G: g, OneMinusBeta: 0.5}).Check(n); err == nil || !strings.Contains(err.Error(), "2^32 − 1") {
+		t.Fatalf("graphical (1+β) at n = 2^32 + 2: %v", err)
+	}
+	c := Config{Process: Graphical{G: g}, N: n, M: 10, Batch: 4}
+	if err := c.checkBatch(); err == nil || !strings.Contains(err.Error(), "2^32 − 1") {
+		t.Fatalf("batches at n = 2^32 + 2: %v", err)
+	}
+	c.Batch = 1
+	if err := c.checkBatch(); err != nil {
+		t.Fatalf("no batches refused: %v", err)
 	}
 }

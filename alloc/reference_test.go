@@ -177,7 +177,7 @@ func refChoose(t *testing.T, p Process, L []uint32, k int64, r *Rand) uint64 {
 				}
 				cands = []uint64{u, v}
 			case graphgen.PermutationRegular, graphgen.Lattice:
-				c, cands = refImplicit(t, g, p, L, r) // implicitgraph_test.go
+				c, cands = refImplicit(t, g, p, r, lesser) // implicitgraph_test.go
 			}
 		case Hyper:
 			// A uniform hyperedge; the least load; among the tied

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"strings"
 	"sync"
@@ -179,6 +180,8 @@ func (c Config) checkBatch() error {
 		return fmt.Errorf("alloc: the level engine does not run batches (batch=%d): a ball of a batch may hit a bin another ball of the batch hit, and the level counts do not tell bins apart; use the per-bin engine", c.Batch)
 	case !Batchable(c.Process):
 		return fmt.Errorf("alloc: %v has no batched form (batch=%d); batches run the per-bin processes (%s)", c.Process, c.Batch, strings.Join(batchNames(), ", "))
+	case uint64(c.N) > math.MaxUint32:
+		return fmt.Errorf("alloc: batches run on at most 2^32 − 1 bins (their bins are 32-bit), got n=%d (batch=%d)", c.N, c.Batch)
 	}
 	return nil
 }
