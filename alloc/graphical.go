@@ -552,11 +552,11 @@ func (p Graphical) rule(int) rule {
 
 // The rules of the graph process. Each draws a ball's edge as the
 // two-choice loop of its graph does (graphEdge, graphVertex, completeGraph,
-// circulantGraph, implicitGraph) and decides as it does; for graphical (1+β) (lazy) a
-// ball first draws a 64-bit coin x, a one-choice step iff x < thr, and
-// after its edge takes one fair coin from the coin buffer, which names the
-// end a one-choice step takes (u on 0, v on 1), whether or not the step is
-// one. Except under vertex sampling, where a tie draws a coin, no draw
+// circulantGraph, implicitGraph) and decides as it does; for graphical
+// (1+β) (lazy) a ball first draws a 64-bit coin x, a one-choice step iff
+// x < thr, and after its edge takes one fair coin from the coin buffer,
+// which names the end a one-choice step takes (u on 0, v on 1), whether or
+// not the step is one. Except under vertex sampling, where a tie draws a coin, no draw
 // depends on the loads, so these rules draw a block of balls first and then
 // place them one by one in order (the draws, and so the balls, are those of
 // drawing and placing ball by ball), prefetching what the block will read
