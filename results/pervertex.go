@@ -53,6 +53,11 @@ type DegreeClass struct {
 // beyond, classes are powers of two, [2^k, 2^{k+1}).
 const maxExactClasses = 16
 
+// PerVertexBytes is what a PerVertex keeps for each vertex: its degree (4
+// bytes), class (2), sums of loads and squared loads (8 each) and max hits
+// (4), beside the names of a file's vertices.
+const PerVertexBytes = 26
+
 // NewPerVertex returns an empty PerVertex for the vertices of g, named by
 // names (FileInfo.Labels of a file graph) or by their index if names is
 // nil.

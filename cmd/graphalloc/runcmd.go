@@ -100,8 +100,8 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 }
 
 // degreeTableMax is the most vertices a table's load-against-degree table
-// is gathered for unasked: it costs about 26 bytes a vertex
-// (results.PerVertex), 0.9 GB at 2^25, beside the graph.
+// is gathered for unasked: it costs results.PerVertexBytes (26) a vertex,
+// 0.9 GB at 2^25, beside the graph.
 const degreeTableMax = 1 << 25
 
 // setup turns the flags into the run's config and its file's config,
@@ -172,6 +172,11 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 		gf.lean = desc.EdgesOnly(params)
 		if !levels {
 			gf.extra = binBytes(n)
+			if o.perVertex != "" {
+				// The gathering's numbers, and each running trial's
+				// loads handed over as four bytes a bin (Bins.Loads).
+				gf.extra += results.PerVertexBytes*n + 4*n*running
+			}
 		}
 		g, info, err := gf.build(o.seed, stderr)
 		if err != nil {
