@@ -61,7 +61,7 @@ type Bins struct {
 	loads []uint32
 	nib   []uint8 // packed loads, (n+1)/2 bytes; nil unless packed
 	balls int64
-	mem   *binsMem // mappings behind small and loads; nil if none
+	mem   *binsMem // mappings behind small, loads and nib; nil if none
 	// owed balls of the step in progress of a process that places
 	// several balls a step (Twinning, Packing) go to bin owedBin first:
 	// so a trial does not depend on how its balls are split into calls.
