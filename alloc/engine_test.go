@@ -432,18 +432,7 @@ func TestLoadBytes(t *testing.T) {
 				p.Graph = h
 			}
 		}
-		variants := []Params{p}
-		if d.Uses&ParamBeta != 0 && d.Uses&ParamGraph != 0 {
-			q := p
-			q.GraphBeta = true
-			variants = append(variants, q)
-		}
-		if d.Uses&ParamSample != 0 {
-			q := p
-			q.Sample = walk
-			variants = append(variants, q)
-		}
-		for _, p := range variants {
+		for _, p := range paramVariants(d, p, walk) {
 			name := d.Label(p)
 			if p.Sample == walk {
 				name += "/walk"
@@ -507,20 +496,7 @@ func TestLoadBytesPacked(t *testing.T) {
 			continue
 		}
 		p := Params{D: 2, Beta: 0.5, Threshold: 1, K: 1, Memory: 1, Delta: 0.5, Graph: g}
-		variants := []Params{p}
-		for _, s := range []Sampling{SampleVertex, walk} {
-			if d.Uses&ParamSample != 0 {
-				q := p
-				q.Sample = s
-				variants = append(variants, q)
-			}
-		}
-		if d.Uses&ParamBeta != 0 {
-			q := p
-			q.GraphBeta = true
-			variants = append(variants, q)
-		}
-		for _, p := range variants {
+		for _, p := range paramVariants(d, p, SampleVertex, walk) {
 			ru, err := d.New(p)
 			if err != nil {
 				t.Fatalf("%s: parameters refused: %v", d.Label(p), err)
@@ -553,4 +529,24 @@ func TestLoadBytesPacked(t *testing.T) {
 	if packedSeen == 0 {
 		t.Fatal("no process packs its loads: the test tests nothing")
 	}
+}
+
+// paramVariants returns p, then p with graphical (1+β) for a graph process
+// that takes β, then p with each of the samplers for a process that takes
+// one: the parameters whose loops differ in their load widths.
+func paramVariants(d *Descriptor, p Params, samplers ...Sampling) []Params {
+	variants := []Params{p}
+	if d.Uses&ParamBeta != 0 && d.Uses&ParamGraph != 0 {
+		q := p
+		q.GraphBeta = true
+		variants = append(variants, q)
+	}
+	if d.Uses&ParamSample != 0 {
+		for _, s := range samplers {
+			q := p
+			q.Sample = s
+			variants = append(variants, q)
+		}
+	}
+	return variants
 }
