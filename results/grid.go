@@ -93,9 +93,21 @@ type Grid struct {
 	Skipped []string    `json:"skipped,omitempty"`
 }
 
-// WriteGrid writes g as JSON, CSV (a row per point) or a table.
+// WriteGrid writes g as JSON, JSON lines (as compare -f jsonl streams
+// them), CSV (a row per point) or a table.
 func WriteGrid(w io.Writer, format string, g *Grid) error {
 	switch format {
+	case "jsonl":
+		s := NewStream(w)
+		if err := s.Line("config", g.Config); err != nil {
+			return err
+		}
+		for _, r := range g.Points {
+			if err := s.Line("point", r); err != nil {
+				return err
+			}
+		}
+		return s.Line("summary", GridSummary{Points: len(g.Points), Skipped: g.Skipped})
 	case "json":
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -27,55 +26,90 @@ func IsGrid(b []byte) bool {
 	return json.Unmarshal(line, &v) == nil && len(v.Config.Processes) > 0
 }
 
-// ParseGrid parses a grid's file, JSON or JSON lines, named name in errors.
+// GridSummary is the "summary" line of a grid's JSON-lines file: the
+// points it holds and the points that could not be built.
+type GridSummary struct {
+	Points  int      `json:"points"`
+	Skipped []string `json:"skipped,omitempty"`
+}
+
+// ParseGrid parses a grid's file, JSON or JSON lines, named name in
+// errors. A JSON-lines file cut short (no summary line, perhaps a partial
+// last line) gives the points it holds.
 func ParseGrid(name string, b []byte) (*Grid, error) {
+	g, _, err := parseGrid(name, b)
+	return g, err
+}
+
+// parseGrid is ParseGrid, and reports whether the file is complete: JSON,
+// or JSON lines that end with the summary.
+func parseGrid(name string, b []byte) (g *Grid, complete bool, err error) {
 	trimmed := bytes.TrimSpace(b)
 	if !bytes.HasPrefix(trimmed, []byte(`{"`)) {
-		var g Grid
-		if err := json.Unmarshal(b, &g); err != nil {
-			return nil, fmt.Errorf("%s: not the JSON output of graphalloc compare: %v", name, err)
+		g = &Grid{}
+		if err := json.Unmarshal(b, g); err != nil {
+			return nil, false, fmt.Errorf("%s: not the JSON output of graphalloc compare: %v", name, err)
 		}
-		return &g, nil
+		return g, true, nil
 	}
-	g := &Grid{}
-	for i, text := range bytes.Split(trimmed, []byte("\n")) {
+	g = &Grid{}
+	lines := bytes.Split(trimmed, []byte("\n"))
+	seenConfig := false
+	for i, text := range lines {
 		var v struct {
-			Config  *GridConfig `json:"config"`
-			Point   *study.Row  `json:"point"`
-			Summary *struct {
-				Skipped []string `json:"skipped"`
-			} `json:"summary"`
+			Config  *GridConfig  `json:"config"`
+			Point   *study.Row   `json:"point"`
+			Summary *GridSummary `json:"summary"`
 		}
 		if err := json.Unmarshal(text, &v); err != nil {
-			return nil, fmt.Errorf("%s:%d: not a line of graphalloc compare -f jsonl: %v", name, i+1, err)
+			if i == len(lines)-1 && !bytes.HasSuffix(b, []byte("\n")) {
+				break // a partial last line: the grid was killed mid-write
+			}
+			return nil, false, fmt.Errorf("%s:%d: not a line of graphalloc compare -f jsonl: %v", name, i+1, err)
 		}
 		switch {
+		case v.Config != nil && !seenConfig:
+			g.Config, seenConfig = *v.Config, true
 		case v.Config != nil:
-			g.Config = *v.Config
+			return nil, false, fmt.Errorf("%s:%d: a second config line", name, i+1)
+		case !seenConfig:
+			return nil, false, fmt.Errorf("%s:%d: a line before the config line", name, i+1)
 		case v.Point != nil:
 			g.Points = append(g.Points, *v.Point)
 		case v.Summary != nil:
-			g.Skipped = v.Summary.Skipped
+			g.Skipped, complete = v.Summary.Skipped, true
+		default:
+			return nil, false, fmt.Errorf("%s:%d: expected a config, point or summary object", name, i+1)
 		}
 	}
-	return g, nil
+	return g, complete, nil
 }
 
 // MergeGrid merges the files of the shards of one grid into the grid's
 // file: the points of every shard in the order of the unsharded grid
 // (processes, then topologies, then n, as study.Grid.Points), the config
 // without its shard. The shards must come from one grid and hold no point
-// twice.
-func MergeGrid(paths []string) (*Grid, error) {
+// twice; unless partial is set, they must hold every point of the grid
+// (or name it skipped).
+func MergeGrid(paths []string, partial bool) (*Grid, error) {
+	return mergeGrid(&inputs{paths: paths, left: InputLimit()}, partial)
+}
+
+func mergeGrid(in *inputs, partial bool) (*Grid, error) {
 	var out *Grid
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
+	var shards, cut []string
+	for i, p := range in.paths {
+		b, err := in.read(i)
 		if err != nil {
 			return nil, err
 		}
-		g, err := ParseGrid(p, b)
+		g, complete, err := parseGrid(p, b)
 		if err != nil {
 			return nil, err
+		}
+		shards = append(shards, g.Config.Shard)
+		if !complete {
+			cut = append(cut, p)
 		}
 		if out == nil {
 			out = g
@@ -86,31 +120,108 @@ func MergeGrid(paths []string) (*Grid, error) {
 		ja, _ := json.Marshal(a)
 		jc, _ := json.Marshal(c)
 		if !bytes.Equal(ja, jc) {
-			return nil, fmt.Errorf("%s and %s are not shards of one grid (their configs differ)", paths[0], p)
+			return nil, fmt.Errorf("%s and %s are not shards of one grid (their configs differ)", in.paths[0], p)
 		}
 		out.Points = append(out.Points, g.Points...)
 		out.Skipped = append(out.Skipped, g.Skipped...)
 	}
 	out.Config.Shard = ""
-	// The grid's order: process, topology (as listed), n.
+	if err := sortPoints(out); err != nil {
+		return nil, err
+	}
+	slices.Sort(out.Skipped)
+	sg := study.Grid{Processes: out.Config.Processes, Graphs: out.Config.Graphs, Ns: out.Config.Ns}
+	want, have := len(sg.Points()), len(out.Points)+len(out.Skipped)
+	if have < want && !partial {
+		why := notGiven(shards)
+		for _, p := range cut {
+			why = append(why, p+" is cut short")
+		}
+		return nil, fmt.Errorf("%d of %d grid points missing%s; --partial merges what is there", want-have, want, parenthesis(why))
+	}
+	return out, nil
+}
+
+// sortPoints puts g's points in the grid's order (process, topology as
+// listed, n), refusing a point given twice.
+func sortPoints(g *Grid) error {
 	graphAt := map[string]int{}
-	for i, s := range out.Config.Graphs {
+	for i, s := range g.Config.Graphs {
 		if sp, err := graphgen.ParseSpec(s); err == nil {
 			graphAt[sp.String()] = i
 		}
 	}
 	key := func(r study.Row) []int {
-		return []int{slices.Index(out.Config.Processes, r.Process), graphAt[r.Topology], int(r.N)}
+		return []int{slices.Index(g.Config.Processes, r.Process), graphAt[r.Topology], int(r.N)}
 	}
-	slices.SortStableFunc(out.Points, func(a, b study.Row) int { return slices.Compare(key(a), key(b)) })
-	for i := 1; i < len(out.Points); i++ {
-		if slices.Equal(key(out.Points[i]), key(out.Points[i-1])) {
-			r := out.Points[i]
-			return nil, fmt.Errorf("the point %s %s n=%d is in two files", r.Process, r.Topology, r.N)
+	slices.SortStableFunc(g.Points, func(a, b study.Row) int { return slices.Compare(key(a), key(b)) })
+	for i := 1; i < len(g.Points); i++ {
+		if slices.Equal(key(g.Points[i]), key(g.Points[i-1])) {
+			r := g.Points[i]
+			return fmt.Errorf("the point %s %s n=%d is in two files", r.Process, r.Topology, r.N)
 		}
 	}
-	slices.Sort(out.Skipped)
-	return out, nil
+	return nil
+}
+
+// notGiven names the shards no file holds, from the shards of the files
+// ("I/K", "" unsharded): ["shards 1/3, 2/3 not given"], or nil if every
+// shard is there or the files are not shards of one K.
+func notGiven(shards []string) []string {
+	k := 0
+	given := map[int]bool{}
+	for _, s := range shards {
+		i, ki, err := shardOf(s)
+		if err != nil || s == "" || (k != 0 && ki != k) {
+			return nil
+		}
+		k, given[i] = ki, true
+	}
+	var missing []string
+	for i := range k {
+		if !given[i] {
+			missing = append(missing, fmt.Sprintf("%d/%d", i, k))
+		}
+	}
+	if len(missing) > 10 {
+		missing = append(missing[:10], "...")
+	}
+	switch len(missing) {
+	case 0:
+		return nil
+	case 1:
+		return []string{"shard " + missing[0] + " not given"}
+	}
+	return []string{"shards " + strings.Join(missing, ", ") + " not given"}
+}
+
+// parenthesis is " (a; b)", or "" for no parts.
+func parenthesis(parts []string) string {
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
+}
+
+// inputs reads the files of a merge, within one budget of InputLimit
+// bytes for them all; the first may be read already (to tell a grid from
+// a run).
+type inputs struct {
+	paths []string
+	first []byte
+	left  int64
+}
+
+// read returns the bytes of the i-th file.
+func (in *inputs) read(i int) ([]byte, error) {
+	if i == 0 && in.first != nil {
+		b := in.first
+		in.first = nil
+		return b, nil
+	}
+	b, err := ReadInput(in.paths[i], in.left)
+	in.left -= int64(len(b))
+	return b, err
 }
 
 // csvOrTable says why a file that is not JSON cannot be merged.

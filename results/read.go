@@ -21,9 +21,10 @@ type Partial struct {
 	Valid    int64 // bytes up to the end of the last complete line (JSON lines)
 }
 
-// ReadFile reads a run's file (JSON or JSON lines) from path.
+// ReadFile reads a run's file (JSON or JSON lines) from path, within
+// InputLimit (ReadInput).
 func ReadFile(path string) (*Partial, error) {
-	b, err := os.ReadFile(path)
+	b, err := ReadInput(path, InputLimit())
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +33,10 @@ func ReadFile(path string) (*Partial, error) {
 
 // Parse parses the file b, named name in errors. A JSON-lines file may end
 // in a partial line, left by a run killed mid-write: it is ignored, and
-// Valid says where the complete lines end.
+// Valid says where the complete lines end. A trial the file's run does
+// not hold (outside its trials or its shard), or a trial given twice, is
+// an error: resuming or merging such a file would count a trial twice or
+// keep one that is not the run's.
 func Parse(name string, b []byte) (*Partial, error) {
 	trimmed := bytes.TrimSpace(b)
 	if len(trimmed) == 0 {
@@ -51,10 +55,17 @@ func Parse(name string, b []byte) (*Partial, error) {
 		if v.Config.Version == "" {
 			return nil, fmt.Errorf("%s: no config in the file", name)
 		}
+		tc := newTrialCheck(v.Config, "entry")
+		for i, r := range v.Trials {
+			if err := tc.add(r, i+1); err != nil {
+				return nil, fmt.Errorf("%s: %v", name, err)
+			}
+		}
 		return &Partial{Config: v.Config, Trials: v.Trials, Complete: true, Valid: int64(len(b))}, nil
 	}
 	p := &Partial{}
 	seenConfig := false
+	var tc trialCheck
 	line := 0
 	for off := 0; off < len(b); {
 		end := bytes.IndexByte(b[off:], '\n')
@@ -82,9 +93,13 @@ func Parse(name string, b []byte) (*Partial, error) {
 				return nil, fmt.Errorf("%s:%d: a second config line", name, line)
 			}
 			p.Config, seenConfig = *v.Config, true
+			tc = newTrialCheck(p.Config, "line")
 		case v.Trial != nil:
 			if !seenConfig {
 				return nil, fmt.Errorf("%s:%d: a trial before the config line", name, line)
+			}
+			if err := tc.add(*v.Trial, line); err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", name, line, err)
 			}
 			p.Trials = append(p.Trials, *v.Trial)
 		case v.Summary != nil:
@@ -98,6 +113,60 @@ func Parse(name string, b []byte) (*Partial, error) {
 		return nil, fmt.Errorf("%s: no config line, not the output of graphalloc run", name)
 	}
 	return p, nil
+}
+
+// trialCheck checks the trial numbers of one run's file as they are read.
+type trialCheck struct {
+	trials   int         // the run's trials
+	n        int64       // its bins
+	shard, k int         // its shard, I of K (0 of 1 unsharded)
+	seen     map[int]int // trial → the line (or entry) it was first at
+	unit     string      // "line" or "entry"
+}
+
+func newTrialCheck(c Config, unit string) trialCheck {
+	i, k, err := shardOf(c.Shard)
+	if err != nil {
+		i, k = 0, 1 // an unknown shard: check the range alone
+	}
+	return trialCheck{trials: c.Trials, n: c.N, shard: i, k: k, seen: map[int]int{}, unit: unit}
+}
+
+// add records trial r, found at the at-th line (JSON lines) or entry
+// (JSON), refusing a trial outside the run or its shard, seen before, or
+// whose load counts are not over the run's n bins (a trial of another
+// run).
+func (tc trialCheck) add(r alloc.Result, at int) error {
+	t := r.Trial
+	var bins int64
+	for _, c := range r.LoadCounts {
+		bins += c
+	}
+	switch first, dup := tc.seen[t]; {
+	case r.LoadCounts != nil && bins != tc.n:
+		return fmt.Errorf("trial %d counts %d bins, the run has n=%d: a trial of another run", t, bins, tc.n)
+	case t < 0 || t >= tc.trials:
+		return fmt.Errorf("trial %d, in a run of %d trials (0..%d)", t, tc.trials, tc.trials-1)
+	case t%tc.k != tc.shard:
+		return fmt.Errorf("trial %d is not of shard %d/%d, whose file this is", t, tc.shard, tc.k)
+	case dup:
+		return fmt.Errorf("trial %d a second time (first at %s %d): a run's file holds each trial once", t, tc.unit, first)
+	}
+	tc.seen[t] = at
+	return nil
+}
+
+// shardOf reads the shard "I/K" a file's config records (0 <= I < K);
+// "" is the whole run, 0 of 1.
+func shardOf(s string) (i, k int, err error) {
+	if s == "" {
+		return 0, 1, nil
+	}
+	var rest string
+	if n, _ := fmt.Sscanf(s, "%d/%d%s", &i, &k, &rest); n != 2 || k < 1 || i < 0 || i >= k {
+		return 0, 0, fmt.Errorf("want a shard I/K with 0 <= I < K, got %q", s)
+	}
+	return i, k, nil
 }
 
 // SplitDone returns the results among prev of the given trials, in trial
@@ -121,18 +190,28 @@ func SplitDone(trials []int, prev []alloc.Result) (done []alloc.Result, todo []i
 // the file of the whole run, its summary recomputed over every trial. The
 // files must hold every trial once, unless partial is set.
 func Merge(paths []string, partial bool) (*File, error) {
+	return mergeRun(&inputs{paths: paths, left: InputLimit()}, partial)
+}
+
+func mergeRun(in *inputs, partial bool) (*File, error) {
 	var head Config
 	byTrial := map[int]alloc.Result{}
 	from := map[int]string{}
-	for i, p := range paths {
-		rf, err := ReadFile(p)
+	var shards []string
+	for i, p := range in.paths {
+		b, err := in.read(i)
 		if err != nil {
 			return nil, err
 		}
+		rf, err := Parse(p, b)
+		if err != nil {
+			return nil, err
+		}
+		shards = append(shards, rf.Config.Shard)
 		if i == 0 {
 			head = rf.Config
 		} else if err := SameRun(head, rf.Config); err != nil {
-			return nil, fmt.Errorf("%s and %s are not shards of one run: %v", paths[0], p, err)
+			return nil, fmt.Errorf("%s and %s are not shards of one run: %v", in.paths[0], p, err)
 		}
 		for _, r := range rf.Trials {
 			if q, dup := from[r.Trial]; dup {
@@ -152,8 +231,8 @@ func Merge(paths []string, partial bool) (*File, error) {
 		if len(missing) > 10 {
 			missing = append(missing[:10], "...")
 		}
-		return nil, fmt.Errorf("the files hold %d of %d trials; missing %s (use --partial to merge anyway)",
-			len(byTrial), head.Trials, strings.Join(missing, ","))
+		return nil, fmt.Errorf("the files hold %d of %d trials; missing %s%s; --partial merges what is there",
+			len(byTrial), head.Trials, strings.Join(missing, ","), parenthesis(notGiven(shards)))
 	}
 	trials := make([]alloc.Result, 0, len(byTrial))
 	for _, r := range byTrial {
@@ -168,6 +247,39 @@ func Merge(paths []string, partial bool) (*File, error) {
 		return nil, err
 	}
 	return &File{Config: head, Trials: trials, Summary: sum}, nil
+}
+
+// Merged is the merge of the files of a sharded run or grid: one of Run
+// and Grid is set.
+type Merged struct {
+	Run  *File
+	Grid *Grid
+}
+
+// MergeFiles merges the files of the shards of one run (Merge) or one grid
+// (MergeGrid), as the first file says, reading them all within
+// InputLimit.
+func MergeFiles(paths []string, partial bool) (*Merged, error) {
+	in := &inputs{paths: paths, left: InputLimit()}
+	first, err := in.read(0)
+	if err != nil {
+		return nil, err
+	}
+	in.first = first
+	if IsGrid(first) {
+		g, err := mergeGrid(in, partial)
+		return &Merged{Grid: g}, err
+	}
+	f, err := mergeRun(in, partial)
+	return &Merged{Run: f}, err
+}
+
+// Write writes the merged file in a format of Formats.
+func (m *Merged) Write(w io.Writer, format string) error {
+	if m.Grid != nil {
+		return WriteGrid(w, format, m.Grid)
+	}
+	return Write(w, format, m.Run)
 }
 
 // Reopen cuts the file at path to n bytes (Partial.Valid: the end of its

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/graphalloc/graphalloc/internal/progress"
@@ -134,14 +133,8 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 		g.Expansion = o.expansion
 	}
 	g.Trials, g.Seed, g.Workers = o.trials, o.seed, o.workers
-	if o.shard != "" {
-		is, ks, ok := strings.Cut(o.shard, "/")
-		i, e1 := strconv.Atoi(is)
-		k, e2 := strconv.Atoi(ks)
-		if !ok || e1 != nil || e2 != nil || k < 1 || i < 0 || i >= k {
-			return g, cfg, usagef("--shard: want I/K with 0 <= I < K, got %q", o.shard)
-		}
-		g.Shard.Index, g.Shard.Of = i, k
+	if g.Shard.Index, g.Shard.Of, err = parseShard(o.shard); err != nil {
+		return g, cfg, err
 	}
 	if err := g.Check(); err != nil {
 		return g, cfg, usageError{err}
@@ -234,11 +227,7 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 		}
 	}
 	if stream != nil {
-		sum := map[string]any{"points": len(rows)}
-		if len(skips) > 0 {
-			sum["skipped"] = skips
-		}
-		return stream.Line("summary", sum)
+		return stream.Line("summary", results.GridSummary{Points: len(rows), Skipped: skips})
 	}
 	f := &results.Grid{Config: cfg, Points: rows, Skipped: skips}
 	return writeOutput(stdout, o.output, func(w io.Writer) error { return results.WriteGrid(w, o.format, f) })

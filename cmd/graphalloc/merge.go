@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"os"
 
 	"github.com/graphalloc/graphalloc/results"
 )
@@ -12,7 +11,7 @@ func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	fs := newFlags("merge", stdout, stderr)
 	format := fs.StringP("format", "f", "json", "output format: table, csv, json, jsonl")
 	output := fs.StringP("output", "o", "", "write to FILE (atomically) instead of stdout")
-	partial := fs.Bool("partial", false, "accept shards that do not hold every trial")
+	partial := fs.Bool("partial", false, "merge shards that do not hold every trial or grid point")
 	if err := parseFlags(fs, args, -1); err != nil {
 		return err
 	}
@@ -25,16 +24,9 @@ func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if err := checkOutput("--output", *output); err != nil {
 		return err
 	}
-	if first, err := os.ReadFile(fs.Arg(0)); err == nil && results.IsGrid(first) {
-		g, err := results.MergeGrid(fs.Args())
-		if err != nil {
-			return usageError{err}
-		}
-		return writeOutput(stdout, *output, func(w io.Writer) error { return results.WriteGrid(w, *format, g) })
-	}
-	f, err := results.Merge(fs.Args(), *partial)
+	m, err := results.MergeFiles(fs.Args(), *partial)
 	if err != nil {
 		return usageError{err}
 	}
-	return writeOutput(stdout, *output, func(w io.Writer) error { return results.Write(w, *format, f) })
+	return writeOutput(stdout, *output, func(w io.Writer) error { return m.Write(w, *format) })
 }

@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
-	"os"
 
 	"github.com/spf13/pflag"
 
@@ -39,13 +37,9 @@ func cmdPlot(_ context.Context, stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	in := fs.Arg(0)
-	b, err := os.ReadFile(in)
+	b, err := results.ReadInput(in, results.InputLimit())
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return usagef("plot: cannot read %s: %v", in, err)
+		return usagef("plot: %v", err)
 	}
 	fig, err := results.ReadFigure(in, b)
 	if err != nil {
