@@ -75,6 +75,11 @@ func Write(w io.Writer, format string, f *File) error {
 		}
 		return s.Summary(f.Summary)
 	case "json":
+		if f.Trials == nil { // an empty shard: a list, as every reader expects
+			empty := *f
+			empty.Trials = []alloc.Result{}
+			f = &empty
+		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(f)

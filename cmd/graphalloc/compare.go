@@ -217,7 +217,9 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 		}
 		return err
 	}
-	if o.plot != "" {
+	if o.plot != "" && len(rows) == 0 {
+		skipEmptyPlot(stderr, o.shard, o.plot)
+	} else if o.plot != "" {
 		fig, err := study.GridFigure(rows)
 		if err != nil {
 			return err
@@ -231,4 +233,11 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 	}
 	f := &results.Grid{Config: cfg, Points: rows, Skipped: skips}
 	return writeOutput(stdout, o.output, func(w io.Writer) error { return results.WriteGrid(w, o.format, f) })
+}
+
+// skipEmptyPlot says on stderr that the figure of an empty shard (more
+// shards than trials or grid points) is not drawn: the shard itself
+// succeeds, so that every task of a job array does.
+func skipEmptyPlot(stderr io.Writer, shard, plot string) {
+	fmt.Fprintf(stderr, "graphalloc: shard %s holds nothing to draw: %s not written\n", shard, plot)
 }

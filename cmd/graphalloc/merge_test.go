@@ -26,7 +26,8 @@ func shardFiles(t *testing.T, dir string, args []string, k int, format string) [
 
 // TestMergeMatchesUnsharded: the shards of a run and of a grid, in json or
 // jsonl, merge in every format into exactly what the unsharded command
-// prints in that format.
+// prints in that format, also with more shards than trials or grid points,
+// whose empty shards succeed in every format, a figure asked for skipped.
 func TestMergeMatchesUnsharded(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range [][]string{
@@ -37,7 +38,7 @@ func TestMergeMatchesUnsharded(t *testing.T) {
 		for _, f := range []string{"table", "csv", "json", "jsonl"} {
 			want[f] = mustRun(t, append(args, "-f", f)...)
 		}
-		for _, k := range []int{3} {
+		for _, k := range []int{3, 5} {
 			for _, shardFormat := range []string{"json", "jsonl"} {
 				files := shardFiles(t, dir, args, k, shardFormat)
 				for f, w := range want {
@@ -47,6 +48,14 @@ func TestMergeMatchesUnsharded(t *testing.T) {
 					}
 				}
 			}
+		}
+		for _, f := range []string{"table", "csv"} {
+			mustRun(t, append(args, "--shard", "4/5", "-f", f)...) // empty
+		}
+		fig := filepath.Join(dir, "empty.png")
+		_, errs, code := invoke(append(args, "--shard", "4/5", "--plot", fig)...)
+		if _, err := os.Stat(fig); code != 0 || !strings.Contains(errs, "holds nothing to draw") || err == nil {
+			t.Errorf("--plot of an empty shard: exit %d, %q, figure %v", code, errs, err)
 		}
 	}
 }

@@ -93,9 +93,6 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	for j := si; j < o.trials; j += sk {
 		trials = append(trials, j)
 	}
-	if len(trials) == 0 {
-		return usagef("--shard: shard %s of a run of %d trials holds none (shards 0..%d do)", o.shard, o.trials, o.trials-1)
-	}
 	return o.execute(ctx, cfg, head, pv, trials, stdout, stderr)
 }
 
@@ -324,7 +321,9 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 			return err
 		}
 	}
-	if o.plot != "" {
+	if o.plot != "" && len(all) == 0 {
+		skipEmptyPlot(stderr, o.shard, o.plot)
+	} else if o.plot != "" {
 		fig, err := results.RunFigure(head, all)
 		if err != nil {
 			return err

@@ -73,7 +73,6 @@ func TestRefusedBeforeWork(t *testing.T) {
 		{"m = 0, run", []string{"run", "-m", "0"}, "--balls: need m >= 1"},
 		{"m = 0, bounds", []string{"bounds", "-p", "greedy", "-m", "0"}, "--balls: need m >= 1"},
 		{"m = 0, compare", []string{"compare", "-p", "greedy", "-m", "0", "-n", "2^10"}, "--balls: need m >= 1"},
-		{"a shard with no trials", []string{"run", "--shard", "3/20", "-t", "2"}, "holds none"},
 		{"-o in a missing directory", []string{"run", "-o", "/nonexistent/x.json", "-n", "2^24", "-m", "100n"}, "--output: cannot write /nonexistent/x.json"},
 		{"-o a directory", []string{"run", "-o", dir}, "is a directory"},
 		{"--plot in a missing directory", []string{"compare", "-p", "greedy", "-n", "2^20", "--plot", "/nonexistent/x.png"}, "--plot: cannot write /nonexistent/x.png"},
