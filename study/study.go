@@ -126,6 +126,31 @@ func (g *Grid) Points() []Point {
 	return pts
 }
 
+// plannedElsewhere reports whether spec can be built (graphgen.Spec.Plan)
+// at a point of the whole grid outside g's shard: a shard that can build
+// spec at none of its points then skips them, as the unsharded grid does,
+// instead of failing while another shard builds it.
+func (g *Grid) plannedElsewhere(spec string) bool {
+	if g.Shard.Of <= 1 {
+		return false
+	}
+	sp, err := graphgen.ParseSpec(spec)
+	if err != nil {
+		return false
+	}
+	whole := *g
+	whole.Shard.Of = 0
+	for i, pt := range whole.Points() {
+		if pt.Graph != spec || i%g.Shard.Of == g.Shard.Index {
+			continue
+		}
+		if _, err := sp.Plan(pt.N); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
 func (g *Grid) balls(n int) int64 {
 	if g.Balls == nil {
 		return int64(n)
@@ -339,8 +364,10 @@ func Run(ctx context.Context, g Grid, emit func(Row) error, note func(string)) (
 				if g.Progress != nil {
 					g.Progress(trialsDone, trialsTotal, ballsDone, ballsTotal)
 				}
-				// The spec's last point: fail if it was built at no n.
-				if !built[pt.Graph] && !slices.ContainsFunc(pts[i+1:], func(p Point) bool { return p.Graph == pt.Graph }) {
+				// The spec's last point: fail if it was built at no n (of
+				// the whole grid: another shard may build it).
+				if !built[pt.Graph] && !slices.ContainsFunc(pts[i+1:], func(p Point) bool { return p.Graph == pt.Graph }) &&
+					!g.plannedElsewhere(pt.Graph) {
 					return skipped, failed[pt.Graph]
 				}
 				continue

@@ -170,3 +170,21 @@ func TestUnboundedInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestShardSkipsUnbuildable: a shard whose points a topology cannot be
+// built at skips them, as the unsharded grid does, when another shard
+// builds it; the merge is then the unsharded grid. A topology built at no
+// n of the grid still fails in every shard.
+func TestShardSkipsUnbuildable(t *testing.T) {
+	dir := t.TempDir()
+	grid := []string{"compare", "-g", "hypercube", "-p", "graph", "-n", "64,100", "-t", "2"} // a hypercube needs n a power of two
+	files := shardFiles(t, dir, grid, 2, "jsonl")
+	want := mustRun(t, append(grid, "-f", "jsonl")...)
+	if got := mustRun(t, append([]string{"merge", "-f", "jsonl"}, files...)...); got != want {
+		t.Errorf("merged shards differ from the unsharded grid:\n%s\nwant\n%s", got, want)
+	}
+	_, errs, code := invoke("compare", "-g", "hypercube", "-p", "graph", "-n", "100,200", "-t", "2", "--shard", "1/2")
+	if code != 2 || !strings.Contains(errs, "--graph hypercube at n=200") {
+		t.Errorf("a topology never built, in a shard: exit %d, %q", code, errs)
+	}
+}
