@@ -133,11 +133,7 @@ func mergeGrid(in *inputs, partial bool) (*Grid, error) {
 	sg := study.Grid{Processes: out.Config.Processes, Graphs: out.Config.Graphs, Ns: out.Config.Ns}
 	want, have := len(sg.Points()), len(out.Points)+len(out.Skipped)
 	if have < want && !partial {
-		why := notGiven(shards)
-		for _, p := range cut {
-			why = append(why, p+" is cut short")
-		}
-		return nil, fmt.Errorf("%d of %d grid points missing%s; --partial merges what is there", want-have, want, parenthesis(why))
+		return nil, fmt.Errorf("%d of %d grid points missing%s; --partial merges what is there", want-have, want, whyMissing(shards, cut))
 	}
 	return out, nil
 }
@@ -195,12 +191,19 @@ func notGiven(shards []string) []string {
 	return []string{"shards " + strings.Join(missing, ", ") + " not given"}
 }
 
-// parenthesis is " (a; b)", or "" for no parts.
-func parenthesis(parts []string) string {
-	if len(parts) == 0 {
+// whyMissing says why the files of a merge lack trials or points, from
+// their shards (notGiven) and the files cut short (by an interruption,
+// before their summary): " (shard 1/3 not given; b.jsonl is cut short)",
+// or "" if neither explains it.
+func whyMissing(shards, cut []string) string {
+	why := notGiven(shards)
+	for _, p := range cut {
+		why = append(why, p+" is cut short")
+	}
+	if len(why) == 0 {
 		return ""
 	}
-	return " (" + strings.Join(parts, "; ") + ")"
+	return " (" + strings.Join(why, "; ") + ")"
 }
 
 // inputs reads the files of a merge, within one budget of InputLimit

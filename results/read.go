@@ -197,7 +197,7 @@ func mergeRun(in *inputs, partial bool) (*File, error) {
 	var head Config
 	byTrial := map[int]alloc.Result{}
 	from := map[int]string{}
-	var shards []string
+	var shards, cut []string
 	for i, p := range in.paths {
 		b, err := in.read(i)
 		if err != nil {
@@ -208,6 +208,9 @@ func mergeRun(in *inputs, partial bool) (*File, error) {
 			return nil, err
 		}
 		shards = append(shards, rf.Config.Shard)
+		if !rf.Complete {
+			cut = append(cut, p)
+		}
 		if i == 0 {
 			head = rf.Config
 		} else if err := SameRun(head, rf.Config); err != nil {
@@ -232,7 +235,7 @@ func mergeRun(in *inputs, partial bool) (*File, error) {
 			missing = append(missing[:10], "...")
 		}
 		return nil, fmt.Errorf("the files hold %d of %d trials; missing %s%s; --partial merges what is there",
-			len(byTrial), head.Trials, strings.Join(missing, ","), parenthesis(notGiven(shards)))
+			len(byTrial), head.Trials, strings.Join(missing, ","), whyMissing(shards, cut))
 	}
 	trials := make([]alloc.Result, 0, len(byTrial))
 	for _, r := range byTrial {

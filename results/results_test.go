@@ -104,8 +104,18 @@ func TestMerge(t *testing.T) {
 	if got.String() != want.String() {
 		t.Errorf("merged file differs from the whole run:\n%s\nwant\n%s", got.String(), want.String())
 	}
-	if _, err := Merge([]string{pa}, false); err == nil || !strings.Contains(err.Error(), "missing 1,3,5") {
+	if _, err := Merge([]string{pa}, false); err == nil || !strings.Contains(err.Error(), "missing 1,3,5 (shard 1/2 not given)") {
 		t.Errorf("a missing shard: %v", err)
+	}
+	b2, _ := os.ReadFile(pb)
+	cut := filepath.Join(dir, "cut.jsonl")
+	os.WriteFile(cut, b2[:bytes.LastIndexByte(b2[:len(b2)-1], '\n')+1], 0o644) // no summary
+	if _, err := Merge([]string{pa, cut}, false); err != nil {
+		t.Errorf("every trial, one file without its summary: %v", err)
+	}
+	os.WriteFile(cut, b2[:bytes.IndexByte(b2, '\n')+1], 0o644) // the config alone
+	if _, err := Merge([]string{pa, cut}, false); err == nil || !strings.Contains(err.Error(), "missing 1,3,5 ("+cut+" is cut short)") {
+		t.Errorf("a shard cut short: %v", err)
 	}
 	other := runFile(t, []int{1, 3, 5})
 	other.Config.Seed = 4
