@@ -18,17 +18,21 @@ import (
 // buffering it whole.
 const MaxLine = 64 << 20
 
-// minInputLimit is the least InputLimit allows, whatever the memory
-// available says: every result file graphalloc writes for a run that fits
-// in memory is far smaller.
-const minInputLimit = 256 << 20
+// unknownInputLimit is InputLimit where the memory available is unknown.
+const unknownInputLimit = 1 << 30
 
-// InputLimit is the most bytes of result files a command reads: a quarter
-// of the memory available (study.AvailableMemory), since the bytes, the
-// values decoded from them and the output encoded from those are held at
-// once; at least minInputLimit.
+// InputLimit is the most bytes of result files a command reads: an eighth
+// of the memory available (study.AvailableMemory), since the bytes (twice,
+// for a moment, when a pipe's chunks are joined), the values decoded from
+// them and the output encoded from those are held at once, with the
+// garbage collector's headroom; at least MaxLine, and unknownInputLimit if
+// the memory available is unknown.
 func InputLimit() int64 {
-	return max(study.AvailableMemory()/4, minInputLimit)
+	avail := study.AvailableMemory()
+	if avail <= 0 {
+		return unknownInputLimit
+	}
+	return max(avail/8, MaxLine)
 }
 
 // ReadInput reads the result file at path, refusing what cannot be one
@@ -56,39 +60,48 @@ func ReadInput(path string, limit int64) ([]byte, error) {
 	case mode&os.ModeDevice != 0:
 		return nil, fmt.Errorf("%s is a device, not a result file", path)
 	case mode.IsRegular() && st.Size() > limit:
-		return nil, fmt.Errorf("%s holds %s, more than the %s a result file may (a quarter of the memory available)",
+		return nil, fmt.Errorf("%s holds %s, more than the %s a result file may (an eighth of the memory available)",
 			path, graphgen.FormatBytes(st.Size()), graphgen.FormatBytes(limit))
 	}
-	return readBounded(path, f, limit, MaxLine)
+	chunk := int64(1 << 20)
+	if st.Mode().IsRegular() {
+		chunk = st.Size() + 1
+	}
+	return readBounded(path, f, limit, MaxLine, chunk)
 }
 
 // readBounded reads r to its end, refusing more than limit bytes, a line
-// longer than maxLine and a NUL byte, as soon as it sees them.
-func readBounded(name string, r io.Reader, limit int64, maxLine int) ([]byte, error) {
-	var b []byte
-	buf := make([]byte, 64<<10)
-	lineStart := 0 // offset in b of the line being read
+// longer than maxLine and a NUL byte, as soon as it sees them. It reads
+// in chunks of chunk bytes (the size of a regular file and one more byte
+// reads it in one), joined once at the end, so that a long input never
+// holds the spare capacity of a doubling slice.
+func readBounded(name string, r io.Reader, limit int64, maxLine int, chunk int64) ([]byte, error) {
+	var chunks [][]byte
+	total, lineStart := int64(0), int64(0) // lineStart: offset of the line being read
 	for {
-		k, err := r.Read(buf)
-		chunk := buf[:k]
-		if i := bytes.IndexByte(chunk, 0); i >= 0 {
-			return nil, fmt.Errorf("%s: a NUL byte at offset %d: not a result file (they are JSON text)", name, len(b)+i)
+		buf := make([]byte, min(chunk, limit+1-total))
+		k, err := io.ReadFull(r, buf)
+		buf = buf[:k]
+		if i := bytes.IndexByte(buf, 0); i >= 0 {
+			return nil, fmt.Errorf("%s: a NUL byte at offset %d: not a result file (they are JSON text)", name, total+int64(i))
 		}
-		if int64(len(b)+k) > limit {
-			return nil, fmt.Errorf("%s: more than %s, the most a result file may hold (a quarter of the memory available)",
+		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+			lineStart = total + int64(i) + 1
+		}
+		total += int64(k)
+		chunks = append(chunks, buf)
+		switch {
+		case total > limit:
+			return nil, fmt.Errorf("%s: more than %s, the most a result file may hold (an eighth of the memory available)",
 				name, graphgen.FormatBytes(limit))
-		}
-		if i := bytes.LastIndexByte(chunk, '\n'); i >= 0 {
-			lineStart = len(b) + i + 1
-		}
-		b = append(b, chunk...)
-		if len(b)-lineStart > maxLine {
+		case total-lineStart > int64(maxLine):
 			return nil, fmt.Errorf("%s: a line longer than %s: not a result file", name, graphgen.FormatBytes(int64(maxLine)))
-		}
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			if len(chunks) == 1 {
+				return chunks[0], nil
+			}
+			return bytes.Join(chunks, nil), nil
+		case err != nil:
 			return nil, fmt.Errorf("cannot read %s: %v", name, err)
 		}
 	}

@@ -36,14 +36,14 @@ func TestReadBounded(t *testing.T) {
 		{"a NUL byte later", io.MultiReader(strings.NewReader(`{"config": {}}`+"\n"), endless{0}), "a NUL byte at offset 15"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b, err := readBounded("in", tc.r, limit, maxLine)
+			b, err := readBounded("in", tc.r, limit, maxLine, 4096)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 				t.Errorf("got %d bytes, error %v; want one line with %q", len(b), err, tc.want)
 			}
 		})
 	}
 	want := bytes.Repeat([]byte("{\"trial\": 1}\n"), 20000) // 260 kB: several reads
-	if b, err := readBounded("in", bytes.NewReader(want), limit, maxLine); err != nil || !bytes.Equal(b, want) {
+	if b, err := readBounded("in", bytes.NewReader(want), limit, maxLine, 4096); err != nil || !bytes.Equal(b, want) {
 		t.Errorf("a file within the bounds: %d bytes, %v", len(b), err)
 	}
 }
