@@ -109,6 +109,11 @@ func WriteGrid(w io.Writer, format string, g *Grid) error {
 		}
 		return s.Line("summary", GridSummary{Points: len(g.Points), Skipped: g.Skipped})
 	case "json":
+		if g.Points == nil { // an empty shard: a list, as every reader expects
+			empty := *g
+			empty.Points = []study.Row{}
+			g = &empty
+		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(g)
