@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -85,16 +86,12 @@ func parseGrid(name string, b []byte) (g *Grid, complete bool, err error) {
 	return g, complete, nil
 }
 
-// MergeGrid merges the files of the shards of one grid into the grid's
+// mergeGrid merges the files of the shards of one grid into the grid's
 // file: the points of every shard in the order of the unsharded grid
 // (processes, then topologies, then n, as study.Grid.Points), the config
 // without its shard. The shards must come from one grid and hold no point
 // twice; unless partial is set, they must hold every point of the grid
 // (or name it skipped).
-func MergeGrid(paths []string, partial bool) (*Grid, error) {
-	return mergeGrid(&inputs{paths: paths, left: InputLimit()}, partial)
-}
-
 func mergeGrid(in *inputs, partial bool) (*Grid, error) {
 	var out *Grid
 	var shards, cut []string
@@ -210,6 +207,7 @@ func whyMissing(shards, cut []string) string {
 // bytes for them all; the first may be read already (to tell a grid from
 // a run).
 type inputs struct {
+	ctx   context.Context
 	paths []string
 	first []byte
 	left  int64
@@ -222,7 +220,7 @@ func (in *inputs) read(i int) ([]byte, error) {
 		in.first = nil
 		return b, nil
 	}
-	b, err := ReadInput(in.paths[i], in.left)
+	b, err := ReadInput(in.ctx, in.paths[i], in.left)
 	in.left -= int64(len(b))
 	return b, err
 }

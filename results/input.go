@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -39,8 +40,9 @@ func InputLimit() int64 {
 // before it is buffered whole: a directory or a device (/dev/zero), a
 // regular file of more than limit bytes, and, from a pipe or a FIFO, more
 // than limit bytes, a line longer than MaxLine or a NUL byte (result files
-// are text). The error names path as given.
-func ReadInput(path string, limit int64) ([]byte, error) {
+// are text). The error names path as given; reading stops with ctx's
+// error when ctx is done.
+func ReadInput(ctx context.Context, path string, limit int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		var pe *os.PathError
@@ -67,7 +69,7 @@ func ReadInput(path string, limit int64) ([]byte, error) {
 	if st.Mode().IsRegular() {
 		chunk = st.Size() + 1
 	}
-	return readBounded(path, f, limit, MaxLine, chunk)
+	return readBounded(path, ctxReader{ctx, f}, limit, MaxLine, chunk)
 }
 
 // readBounded reads r to its end, refusing more than limit bytes, a line
@@ -101,8 +103,28 @@ func readBounded(name string, r io.Reader, limit int64, maxLine int, chunk int64
 				return chunks[0], nil
 			}
 			return bytes.Join(chunks, nil), nil
+		case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+			return nil, fmt.Errorf("interrupted while reading %s: %w", name, err)
 		case err != nil:
 			return nil, fmt.Errorf("cannot read %s: %v", name, err)
 		}
 	}
+}
+
+// readStep is the most one Read of ctxReader asks for: 16 MiB, a few
+// milliseconds, so that an interrupt is heard at once.
+const readStep = 16 << 20
+
+// ctxReader reads from r in steps of at most readStep bytes, failing with
+// ctx's error once ctx is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p[:min(len(p), readStep)])
 }

@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -63,7 +64,7 @@ func TestReadInputRefuses(t *testing.T) {
 		t.Errorf("mknod as root: %v", err)
 	}
 	for path, want := range cases {
-		if _, err := ReadInput(path, 1024); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := ReadInput(context.Background(), path, 1024); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", path, err, want)
 		}
 	}

@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -23,8 +24,8 @@ type Partial struct {
 
 // ReadFile reads a run's file (JSON or JSON lines) from path, within
 // InputLimit (ReadInput).
-func ReadFile(path string) (*Partial, error) {
-	b, err := ReadInput(path, InputLimit())
+func ReadFile(ctx context.Context, path string) (*Partial, error) {
+	b, err := ReadInput(ctx, path, InputLimit())
 	if err != nil {
 		return nil, err
 	}
@@ -186,13 +187,9 @@ func SplitDone(trials []int, prev []alloc.Result) (done []alloc.Result, todo []i
 	return done, todo
 }
 
-// Merge merges the files of the shards of one run, named by paths, into
-// the file of the whole run, its summary recomputed over every trial. The
-// files must hold every trial once, unless partial is set.
-func Merge(paths []string, partial bool) (*File, error) {
-	return mergeRun(&inputs{paths: paths, left: InputLimit()}, partial)
-}
-
+// mergeRun merges the files of the shards of one run into the file of the
+// whole run, its summary recomputed over every trial. The files must hold
+// every trial once, unless partial is set.
 func mergeRun(in *inputs, partial bool) (*File, error) {
 	var head Config
 	byTrial := map[int]alloc.Result{}
@@ -259,11 +256,13 @@ type Merged struct {
 	Grid *Grid
 }
 
-// MergeFiles merges the files of the shards of one run (Merge) or one grid
-// (MergeGrid), as the first file says, reading them all within
-// InputLimit.
-func MergeFiles(paths []string, partial bool) (*Merged, error) {
-	in := &inputs{paths: paths, left: InputLimit()}
+// MergeFiles merges the files, named by paths, of the shards of one run or
+// one grid, as the first file says, reading them all within InputLimit:
+// a run's trials in order, its summary recomputed over all of them; a
+// grid's points in the grid's order. The files must hold every trial or
+// point once, unless partial is set. Reading stops when ctx is done.
+func MergeFiles(ctx context.Context, paths []string, partial bool) (*Merged, error) {
+	in := &inputs{ctx: ctx, paths: paths, left: InputLimit()}
 	first, err := in.read(0)
 	if err != nil {
 		return nil, err

@@ -77,6 +77,16 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// mergeFiles is MergeFiles of a run's files, without --partial.
+func mergeFiles(t *testing.T, paths []string) (*File, error) {
+	t.Helper()
+	m, err := MergeFiles(context.Background(), paths, false)
+	if err != nil {
+		return nil, err
+	}
+	return m.Run, nil
+}
+
 // TestMerge: the files of two shards merge into the whole run's file, byte
 // for byte; a missing trial or a foreign file is refused.
 func TestMerge(t *testing.T) {
@@ -94,7 +104,7 @@ func TestMerge(t *testing.T) {
 	a, b := runFile(t, []int{0, 2, 4}), runFile(t, []int{1, 3, 5})
 	a.Config.Shard, b.Config.Shard = "0/2", "1/2"
 	pa, pb := write("a.jsonl", a), write("b.jsonl", b)
-	m, err := Merge([]string{pb, pa}, false)
+	m, err := mergeFiles(t, []string{pb, pa})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,22 +114,22 @@ func TestMerge(t *testing.T) {
 	if got.String() != want.String() {
 		t.Errorf("merged file differs from the whole run:\n%s\nwant\n%s", got.String(), want.String())
 	}
-	if _, err := Merge([]string{pa}, false); err == nil || !strings.Contains(err.Error(), "missing 1,3,5 (shard 1/2 not given)") {
+	if _, err := mergeFiles(t, []string{pa}); err == nil || !strings.Contains(err.Error(), "missing 1,3,5 (shard 1/2 not given)") {
 		t.Errorf("a missing shard: %v", err)
 	}
 	b2, _ := os.ReadFile(pb)
 	cut := filepath.Join(dir, "cut.jsonl")
 	os.WriteFile(cut, b2[:bytes.LastIndexByte(b2[:len(b2)-1], '\n')+1], 0o644) // no summary
-	if _, err := Merge([]string{pa, cut}, false); err != nil {
+	if _, err := mergeFiles(t, []string{pa, cut}); err != nil {
 		t.Errorf("every trial, one file without its summary: %v", err)
 	}
 	os.WriteFile(cut, b2[:bytes.IndexByte(b2, '\n')+1], 0o644) // the config alone
-	if _, err := Merge([]string{pa, cut}, false); err == nil || !strings.Contains(err.Error(), "missing 1,3,5 ("+cut+" is cut short)") {
+	if _, err := mergeFiles(t, []string{pa, cut}); err == nil || !strings.Contains(err.Error(), "missing 1,3,5 ("+cut+" is cut short)") {
 		t.Errorf("a shard cut short: %v", err)
 	}
 	other := runFile(t, []int{1, 3, 5})
 	other.Config.Seed = 4
-	if _, err := Merge([]string{pa, write("c.jsonl", other)}, false); err == nil || !strings.Contains(err.Error(), "seed differs") {
+	if _, err := mergeFiles(t, []string{pa, write("c.jsonl", other)}); err == nil || !strings.Contains(err.Error(), "seed differs") {
 		t.Errorf("a foreign shard: %v", err)
 	}
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 
 	"github.com/graphalloc/graphalloc/results"
@@ -24,9 +26,19 @@ func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if err := checkOutput("--output", *output); err != nil {
 		return err
 	}
-	m, err := results.MergeFiles(fs.Args(), *partial)
+	m, err := results.MergeFiles(ctx, fs.Args(), *partial)
 	if err != nil {
-		return usageError{err}
+		return inputError("", err)
 	}
 	return writeOutput(stdout, *output, func(w io.Writer) error { return m.Write(w, *format) })
+}
+
+// inputError is the error of reading an input (a result file), led by
+// prefix: bad input, exit 2; but an interrupt (SIGINT, SIGTERM) while
+// reading is a runtime failure, exit 1, as everywhere else.
+func inputError(prefix string, err error) error {
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("%s%w", prefix, err)
+	}
+	return usageError{fmt.Errorf("%s%w", prefix, err)}
 }

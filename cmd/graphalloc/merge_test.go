@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -186,5 +188,29 @@ func TestShardSkipsUnbuildable(t *testing.T) {
 	_, errs, code := invoke("compare", "-g", "hypercube", "-p", "graph", "-n", "100,200", "-t", "2", "--shard", "1/2")
 	if code != 2 || !strings.Contains(errs, "--graph hypercube at n=200") {
 		t.Errorf("a topology never built, in a shard: exit %d, %q", code, errs)
+	}
+}
+
+// TestReadInterrupted: an interrupt while a result file is read is a
+// runtime failure (exit 1, one line), not bad input.
+func TestReadInterrupted(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "r.jsonl")
+	mustRun(t, "run", "-n", "100", "-t", "2", "-f", "jsonl", "-o", p)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"merge", p}, ""},
+		{[]string{"plot", p, "-o", p + ".png"}, "plot: "},
+		{[]string{"run", "-n", "100", "-t", "2", "--resume", p}, "--resume: "},
+	} {
+		var out, errb bytes.Buffer
+		code := report(&errb, run(ctx, &out, &errb, tc.args))
+		want := "graphalloc: " + tc.want + "interrupted while reading " + p + ": context canceled\n"
+		if code != 1 || errb.String() != want {
+			t.Errorf("%s: exit %d, %q; want exit 1, %q", tc.args[0], code, errb.String(), want)
+		}
 	}
 }

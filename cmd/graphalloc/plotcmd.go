@@ -12,7 +12,7 @@ import (
 
 // cmdPlot redraws a saved result: it reads the file, builds its figure
 // (results.ReadFigure) and draws it, simulating nothing.
-func cmdPlot(_ context.Context, stdout, stderr io.Writer, args []string) error {
+func cmdPlot(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var (
 		output string
 		ff     figureFlags
@@ -37,9 +37,9 @@ func cmdPlot(_ context.Context, stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	in := fs.Arg(0)
-	b, err := results.ReadInput(in, results.InputLimit())
+	b, err := results.ReadInput(ctx, in, results.InputLimit())
 	if err != nil {
-		return usagef("plot: %v", err)
+		return inputError("plot: ", err)
 	}
 	fig, err := results.ReadFigure(in, b)
 	if err != nil {

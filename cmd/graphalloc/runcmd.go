@@ -246,8 +246,8 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 	var prev *results.Partial
 	if o.resume != "" {
 		var err error
-		if prev, err = results.ReadFile(o.resume); err != nil {
-			return usagef("--resume: %v", err)
+		if prev, err = results.ReadFile(ctx, o.resume); err != nil {
+			return inputError("--resume: ", err)
 		}
 		if err := results.SameRun(prev.Config, head); err != nil {
 			return usagef("--resume: %s is the output of another run: %v", o.resume, err)
