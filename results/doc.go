@@ -1,8 +1,14 @@
 // Package results holds the result files of graphalloc: what a run of
 // trials writes (a config, the trials, a summary), in JSON, JSON lines, CSV
 // and as a table; reading them back, including a JSON-lines file cut short
-// by an interruption; and merging the files of a sharded run into the file
-// of the whole run.
+// by an interruption; and merging the files of a sharded run or grid
+// (compare) into the file of the whole run or grid.
+//
+// Every reader goes through ReadInput, which refuses what cannot be a
+// result file before holding it whole (a device, a NUL byte, a line over
+// MaxLine, more than InputLimit bytes), and Parse refuses a run's file
+// that holds a trial twice or a trial of another run, so that neither a
+// resume nor a merge counts a trial twice.
 //
 // A file depends on its config and trials alone: Summarize recomputes the
 // summary from them (through study.Summarize, the one place where the
