@@ -126,9 +126,10 @@ func mergeGrid(in *inputs, partial bool) (*Grid, error) {
 	if err := sortPoints(out); err != nil {
 		return nil, err
 	}
-	slices.Sort(out.Skipped)
 	sg := study.Grid{Processes: out.Config.Processes, Graphs: out.Config.Graphs, Ns: out.Config.Ns}
-	want, have := len(sg.Points()), len(out.Points)+len(out.Skipped)
+	pts := sg.Points()
+	sortSkipped(out.Skipped, pts)
+	want, have := len(pts), len(out.Points)+len(out.Skipped)
 	if have < want && !partial {
 		return nil, fmt.Errorf("%d of %d grid points missing%s; --partial merges what is there", want-have, want, whyMissing(shards, cut))
 	}
@@ -155,6 +156,23 @@ func sortPoints(g *Grid) error {
 		}
 	}
 	return nil
+}
+
+// sortSkipped puts the skipped points of a grid in the order of pts, the
+// grid's points, as the unsharded grid lists them: a skip reads "SPEC at
+// n=N: why" (study.BuildError); one that names no point goes last.
+func sortSkipped(skipped []string, pts []study.Point) {
+	at := map[string]int{}
+	for _, s := range skipped {
+		at[s] = len(pts)
+		for i, pt := range pts {
+			if strings.HasPrefix(s, fmt.Sprintf("%s at n=%d: ", pt.Graph, pt.N)) {
+				at[s] = i
+				break
+			}
+		}
+	}
+	slices.SortStableFunc(skipped, func(a, b string) int { return at[a] - at[b] })
 }
 
 // notGiven names the shards no file holds, from the shards of the files

@@ -175,15 +175,20 @@ func TestUnboundedInputs(t *testing.T) {
 
 // TestShardSkipsUnbuildable: a shard whose points a topology cannot be
 // built at skips them, as the unsharded grid does, when another shard
-// builds it; the merge is then the unsharded grid. A topology built at no
-// n of the grid still fails in every shard.
+// builds it; the merge is then the unsharded grid, its skipped points in
+// the grid's order. A topology built at no n of the grid still fails in
+// every shard.
 func TestShardSkipsUnbuildable(t *testing.T) {
 	dir := t.TempDir()
-	grid := []string{"compare", "-g", "hypercube", "-p", "graph", "-n", "64,100", "-t", "2"} // a hypercube needs n a power of two
+	// A hypercube needs n a power of two: shard 1/2 holds n=96 alone, and
+	// the skips, in the grid's order, are not in alphabetical order.
+	grid := []string{"compare", "-g", "hypercube", "-p", "graph", "-n", "64,96,100", "-t", "2"}
 	files := shardFiles(t, dir, grid, 2, "jsonl")
-	want := mustRun(t, append(grid, "-f", "jsonl")...)
-	if got := mustRun(t, append([]string{"merge", "-f", "jsonl"}, files...)...); got != want {
-		t.Errorf("merged shards differ from the unsharded grid:\n%s\nwant\n%s", got, want)
+	for _, f := range []string{"jsonl", "table"} {
+		want := mustRun(t, append(grid, "-f", f)...)
+		if got := mustRun(t, append([]string{"merge", "-f", f}, files...)...); got != want {
+			t.Errorf("merged shards differ from the unsharded grid:\n%s\nwant\n%s", got, want)
+		}
 	}
 	_, errs, code := invoke("compare", "-g", "hypercube", "-p", "graph", "-n", "100,200", "-t", "2", "--shard", "1/2")
 	if code != 2 || !strings.Contains(errs, "--graph hypercube at n=200") {
