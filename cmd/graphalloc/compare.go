@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
+	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/results"
 	"github.com/graphalloc/graphalloc/study"
 )
@@ -183,8 +183,8 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 	var stream *results.Stream
 	if o.format == "jsonl" {
 		var w io.Writer = stdout
-		if o.output != "" {
-			f, err := os.Create(o.output)
+		if !outfile.IsStdout(o.output) {
+			f, err := outfile.Create(ctx, o.output)
 			if err != nil {
 				return err
 			}
@@ -229,7 +229,7 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 		if err != nil {
 			return err
 		}
-		if err := o.drawPlot(fig); err != nil {
+		if err := o.drawPlot(ctx, fig); err != nil {
 			return err
 		}
 	}
@@ -241,5 +241,5 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 		return stream.Line("summary", sum)
 	}
 	f := &results.Grid{Config: cfg, Points: rows, Skipped: skips}
-	return writeOutput(stdout, o.output, func(w io.Writer) error { return results.WriteGrid(w, o.format, f) })
+	return outfile.Write(ctx, stdout, o.output, func(w io.Writer) error { return results.WriteGrid(w, o.format, f) })
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
+	"github.com/graphalloc/graphalloc/internal/outfile"
 )
 
 // maxListEdges is the largest implicit graph gen lists: 2^27 edges take
@@ -128,7 +129,7 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		}
 		return graphgen.WriteFormat(w, csr, format, names)
 	}
-	if err := writeOutput(stdout, o.output, write); err != nil || toStdout {
+	if err := outfile.Write(ctx, stdout, o.output, write); err != nil || toStdout {
 		return err
 	}
 	byName := ""
@@ -138,7 +139,7 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fmt.Fprintf(stderr, "graphalloc: wrote %s: n=%d, %d edges, %s%s%s\n", o.output, csr.Order(), csr.Size(), format, map[bool]string{true: ", gzip"}[compress], byName)
 	if namesFile != "" {
 		labels := info.File.Labels
-		if err := writeOutput(stdout, namesFile, func(w io.Writer) error { return graphgen.WriteMatrixMarketNames(w, labels) }); err != nil {
+		if err := outfile.Write(ctx, stdout, namesFile, func(w io.Writer) error { return graphgen.WriteMatrixMarketNames(w, labels) }); err != nil {
 			return err
 		}
 		fmt.Fprintf(stderr, "graphalloc: wrote %s: the file's vertex names, one \"index name\" line for each of the %d Matrix Market indices\n", namesFile, len(labels))
@@ -162,7 +163,7 @@ func genStream(ctx context.Context, g graphgen.Graph, output string, compress bo
 		}
 		return zw.Close()
 	}
-	if err := writeOutput(stdout, output, write); err != nil || output == "" || output == "-" {
+	if err := outfile.Write(ctx, stdout, output, write); err != nil || output == "" || output == "-" {
 		return err
 	}
 	fmt.Fprintf(stderr, "graphalloc: wrote %s: n=%d, %d edges as visited (parallel edges repeated, loops left out), edgelist%s\n", output, g.Order(), g.Size(), map[bool]string{true: ", gzip"}[compress])

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/results"
 )
 
@@ -30,11 +31,11 @@ func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		if err != nil {
 			return usageError{err}
 		}
-		return writeOutput(stdout, *output, func(w io.Writer) error { return results.WriteGrid(w, *format, g) })
+		return outfile.Write(ctx, stdout, *output, func(w io.Writer) error { return results.WriteGrid(w, *format, g) })
 	}
 	f, err := results.Merge(fs.Args(), *partial)
 	if err != nil {
 		return usageError{err}
 	}
-	return writeOutput(stdout, *output, func(w io.Writer) error { return results.Write(w, *format, f) })
+	return outfile.Write(ctx, stdout, *output, func(w io.Writer) error { return results.Write(w, *format, f) })
 }

@@ -8,13 +8,14 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/results"
 	"github.com/graphalloc/graphalloc/study"
 )
 
 // cmdPlot redraws a saved result: it reads the file, builds its figure
 // (results.ReadFigure) and draws it, simulating nothing.
-func cmdPlot(_ context.Context, stdout, stderr io.Writer, args []string) error {
+func cmdPlot(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var (
 		output string
 		ff     figureFlags
@@ -55,7 +56,7 @@ func cmdPlot(_ context.Context, stdout, stderr io.Writer, args []string) error {
 	// before it writes a byte: the user's options, exit 2. A failed write
 	// is not.
 	var refused error
-	werr := writeOutput(stdout, output, func(w io.Writer) error {
+	werr := outfile.Write(ctx, stdout, output, func(w io.Writer) error {
 		cw := &countWriter{w: w}
 		err := fig.Draw(cw, opts)
 		if err != nil && cw.n == 0 {
@@ -159,9 +160,9 @@ func (p *plotFlags) checkPlot(fs *pflag.FlagSet) error {
 
 // drawPlot draws fig to the --plot file (atomically); nothing without
 // --plot.
-func (p *plotFlags) drawPlot(fig *study.Figure) error {
+func (p *plotFlags) drawPlot(ctx context.Context, fig *study.Figure) error {
 	if p.plot == "" {
 		return nil
 	}
-	return writeOutput(nil, p.plot, func(w io.Writer) error { return fig.Draw(w, p.opts) })
+	return outfile.Write(ctx, nil, p.plot, func(w io.Writer) error { return fig.Draw(w, p.opts) })
 }

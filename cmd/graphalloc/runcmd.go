@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
+	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/results"
 	"github.com/graphalloc/graphalloc/study"
 )
@@ -261,7 +261,7 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 	// written whole, atomically, once every trial is done.
 	var stream *results.Stream
 	if o.format == "jsonl" {
-		w, closeFn, err := o.openStream(stdout, prev, head, done)
+		w, closeFn, err := o.openStream(ctx, stdout, prev, head, done)
 		if err != nil {
 			return err
 		}
@@ -291,15 +291,16 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 	switch {
 	case interrupted && stream == nil && len(all) > 0:
 		// Keep what finished: the file (or table) of the finished trials.
+		// The interrupt asked for this write: it is not cancelled.
 		f := &results.File{Config: head, Trials: all, Summary: sum}
-		if err := writeOutput(stdout, o.output, func(w io.Writer) error { return results.Write(w, o.format, f) }); err != nil {
+		if err := outfile.Write(context.WithoutCancel(ctx), stdout, o.output, func(w io.Writer) error { return results.Write(w, o.format, f) }); err != nil {
 			return err
 		}
 		fallthrough
 	case interrupted:
 		msg := fmt.Sprintf("interrupted: %d of %d trials finished", len(all), len(done)+len(trials))
 		switch {
-		case o.output != "" && (o.format == "json" || o.format == "jsonl") && len(all) > 0:
+		case !outfile.IsStdout(o.output) && (o.format == "json" || o.format == "jsonl") && len(all) > 0:
 			msg += fmt.Sprintf("; they are in %s, continue with --resume %s", o.output, o.output)
 		case len(all) > 0:
 			msg += "; printed above (to be able to resume, run with -f jsonl -o FILE)"
@@ -311,7 +312,7 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 		}
 	default:
 		f := &results.File{Config: head, Trials: all, Summary: sum}
-		err := writeOutput(stdout, o.output, func(w io.Writer) error {
+		err := outfile.Write(ctx, stdout, o.output, func(w io.Writer) error {
 			if err := results.Write(w, o.format, f); err != nil {
 				return err
 			}
@@ -332,21 +333,21 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 		if pv != nil && len(pv.Classes()) > 1 {
 			fig.Panels = append(fig.Panels, results.DegreePanel(pv.Classes()))
 		}
-		if err := o.drawPlot(fig); err != nil {
+		if err := o.drawPlot(ctx, fig); err != nil {
 			return err
 		}
 	}
 	if o.perVertex == "" {
 		return nil
 	}
-	return writeOutput(nil, o.perVertex, pv.WriteCSV)
+	return outfile.Write(ctx, stdout, o.perVertex, pv.WriteCSV)
 }
 
 // openStream opens the JSON-lines output of run: stdout, a new -o file, or
 // the interrupted file --resume continues after its last complete line. A
 // new stream starts with the config and the trials already done.
-func (o *runOptions) openStream(stdout io.Writer, prev *results.Partial, head results.Config, done []alloc.Result) (io.Writer, func() error, error) {
-	continuing := prev != nil && !prev.Complete && o.output != "" && results.SameFile(o.output, o.resume)
+func (o *runOptions) openStream(ctx context.Context, stdout io.Writer, prev *results.Partial, head results.Config, done []alloc.Result) (io.Writer, func() error, error) {
+	continuing := prev != nil && !prev.Complete && !outfile.IsStdout(o.output) && results.SameFile(o.output, o.resume)
 	var w io.Writer = stdout
 	closeFn := func() error { return nil }
 	switch {
@@ -356,8 +357,8 @@ func (o *runOptions) openStream(stdout io.Writer, prev *results.Partial, head re
 			return nil, nil, err
 		}
 		return f, f.Close, nil
-	case o.output != "":
-		f, err := os.Create(o.output)
+	case !outfile.IsStdout(o.output):
+		f, err := outfile.Create(ctx, o.output)
 		if err != nil {
 			return nil, nil, err
 		}
