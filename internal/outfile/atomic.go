@@ -19,7 +19,7 @@ type atomicFile struct {
 // os.Create gives (0666 less the umask; os.CreateTemp's are 0600): an
 // unnamed one where the system has them, else a hidden named one.
 func createAtomic(final string) (*atomicFile, error) {
-	f, err := openUnnamed(filepath.Dir(final))
+	f, err := openTemp(filepath.Dir(final))
 	if err == nil {
 		return &atomicFile{f: f, final: final}, nil
 	}
@@ -36,6 +36,10 @@ func createAtomic(final string) (*atomicFile, error) {
 		}
 	}
 }
+
+// openTemp opens an unnamed temporary file in a directory: openUnnamed,
+// which the tests replace to try the named files other systems get.
+var openTemp = openUnnamed
 
 // maxTries bounds the temporary names tried beside one file.
 const maxTries = 100
