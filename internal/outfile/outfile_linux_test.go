@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -59,17 +61,7 @@ func TestFIFO(t *testing.T) {
 	dir := t.TempDir()
 	fifo := testfs.FIFO(t, dir, "fifo")
 	want := bytes.Repeat([]byte("0123456789abcdef"), (3*bufSize)/16+5)
-	got := make(chan []byte)
-	go func() {
-		f, err := os.Open(fifo)
-		if err != nil {
-			got <- nil
-			return
-		}
-		defer f.Close()
-		b, _ := io.ReadAll(f)
-		got <- b
-	}()
+	got := testfs.ReadAll(fifo)
 	if err := Write(context.Background(), nil, fifo, text(string(want))); err != nil {
 		t.Fatal(err)
 	}
@@ -184,5 +176,47 @@ func TestKilledWriteLeavesNothing(t *testing.T) {
 	}
 	if got := testfs.Names(t, dir); !slices.Equal(got, []string{"res.json"}) {
 		t.Errorf("left in the directory: %q", got)
+	}
+}
+
+// TestDescriptors: a path to an open descriptor (/dev/stdout is a link to
+// /proc/self/fd/1) is written in place, through a link of the test's own:
+// a pipe's reader gets the output, and a regular file is truncated and
+// written, the same inode, as a shell's "> /dev/stdout" does.
+func TestDescriptors(t *testing.T) {
+	dir := t.TempDir()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	fdPath := func(f *os.File) string { return "/proc/self/fd/" + strconv.Itoa(int(f.Fd())) }
+	os.Symlink(fdPath(w), filepath.Join(dir, "stdout"))
+	got := make(chan []byte)
+	go func() { b, _ := io.ReadAll(r); got <- b }()
+	want := strings.Repeat("pipe ", 1<<16)
+	if err := Write(context.Background(), nil, filepath.Join(dir, "stdout"), text(want)); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if b := <-got; string(b) != want {
+		t.Errorf("the pipe's reader got %d bytes, want %d", len(b), len(want))
+	}
+
+	file := filepath.Join(dir, "out.txt")
+	os.WriteFile(file, []byte("old old old"), 0o644)
+	f, err := os.OpenFile(file, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	before, _ := os.Stat(file)
+	os.Symlink(fdPath(f), filepath.Join(dir, "fd"))
+	if err := Write(context.Background(), nil, filepath.Join(dir, "fd"), text("new")); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.Stat(file)
+	if b, _ := os.ReadFile(file); string(b) != "new" || !os.SameFile(before, after) {
+		t.Errorf("the file holds %q, same inode %v", b, os.SameFile(before, after))
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // IsStdout reports whether path means standard output: "" or "-".
@@ -144,12 +145,16 @@ type target struct {
 	path   string      // the final target
 	exists bool        // whether it exists
 	mode   os.FileMode // its type, if it exists
+	// fd: path is a process's open descriptor (/proc/self/fd/1, which
+	// /dev/stdout and /dev/fd/1 lead to), written in place whatever it
+	// is, as a shell's "> /dev/stdout" does.
+	fd bool
 }
 
-// inPlace reports whether the target is written as it is: it exists and
-// is neither a regular file nor a directory.
+// inPlace reports whether the target is written as it is: a descriptor, or
+// an existing file that is neither regular nor a directory.
 func (t target) inPlace() bool {
-	return t.exists && !t.mode.IsRegular() && !t.mode.IsDir()
+	return t.fd || (t.exists && !t.mode.IsRegular() && !t.mode.IsDir())
 }
 
 // maxLinks is how many symbolic links resolve follows, as Linux's
@@ -171,6 +176,13 @@ func resolve(path string) (target, error) {
 		if st.Mode()&os.ModeSymlink == 0 {
 			return target{path: path, exists: true, mode: st.Mode()}, nil
 		}
+		if isDescriptor(path) {
+			st, err := os.Stat(path)
+			if err != nil {
+				return target{}, err
+			}
+			return target{path: path, exists: true, mode: st.Mode(), fd: true}, nil
+		}
 		to, err := os.Readlink(path)
 		if err != nil {
 			return target{}, err
@@ -183,12 +195,26 @@ func resolve(path string) (target, error) {
 	return target{}, fmt.Errorf("more than %d symbolic links", maxLinks)
 }
 
-// openInPlace opens the existing device or FIFO t for writing. Opening a
+// isDescriptor reports whether the symbolic link path is one of /proc's
+// links to a process's open files: its target ("pipe:[7]", or a file that
+// may have been deleted) is not a path to follow.
+func isDescriptor(path string) bool {
+	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+	return err == nil && strings.HasPrefix(dir, "/proc/")
+}
+
+// openInPlace opens the existing device or FIFO t for writing; a
+// descriptor that is a regular file is truncated, as a shell's
+// redirection does. Opening a
 // FIFO waits for a reader: a cancelled ctx stops the wait (the open itself
 // is left to finish, or not, in its goroutine).
 func openInPlace(ctx context.Context, t target) (*os.File, error) {
+	flag := os.O_WRONLY
+	if t.mode.IsRegular() {
+		flag |= os.O_TRUNC
+	}
 	if t.mode&os.ModeNamedPipe == 0 {
-		return os.OpenFile(t.path, os.O_WRONLY, 0)
+		return os.OpenFile(t.path, flag, 0)
 	}
 	type opened struct {
 		f   *os.File
@@ -196,7 +222,7 @@ func openInPlace(ctx context.Context, t target) (*os.File, error) {
 	}
 	c := make(chan opened, 1)
 	go func() {
-		f, err := os.OpenFile(t.path, os.O_WRONLY, 0)
+		f, err := os.OpenFile(t.path, flag, 0)
 		c <- opened{f, err}
 	}()
 	select {

@@ -33,7 +33,7 @@ func Distinct(files ...File) error {
 				continue
 			}
 			switch {
-			case ids[i].stdout && ids[j].stdout:
+			case ids[i].stdout || ids[j].stdout:
 				return fmt.Errorf("%s and %s both write to stdout: give one of them a file", a.Flag, b.Flag)
 			case a.Input:
 				return fmt.Errorf("%s: %s is the file %s reads: writing it would destroy the input; name another file", b.Flag, b.Path, a.Flag)

@@ -6,6 +6,7 @@
 package testfs
 
 import (
+	"io"
 	"os"
 	"testing"
 )
@@ -22,4 +23,22 @@ func Names(t testing.TB, dir string) []string {
 		names = append(names, e.Name())
 	}
 	return names
+}
+
+// ReadAll opens path for reading and reads it to its end in a goroutine
+// (a FIFO's open waits for a writer): the channel gets what was read, nil
+// if path could not be opened.
+func ReadAll(path string) <-chan []byte {
+	got := make(chan []byte, 1)
+	go func() {
+		f, err := os.Open(path)
+		if err != nil {
+			got <- nil
+			return
+		}
+		defer f.Close()
+		b, _ := io.ReadAll(f)
+		got <- b
+	}()
+	return got
 }
