@@ -262,14 +262,39 @@ func distinct(files ...outfile.File) error {
 	return nil
 }
 
-// graphInputs are the files that the graph SPECs read, to keep outputs
-// off them.
-func graphInputs(specs ...string) []outfile.File {
-	var files []outfile.File
-	for _, s := range specs {
-		if sp, err := graphgen.ParseSpec(s); err == nil && sp.FromFile() {
-			files = append(files, outfile.File{Flag: "--graph", Path: sp.Path, Input: true})
+// outputs are the files a command writes: its results (-o FILE, or
+// stdout) and those of more that are set (--plot FILE).
+func outputs(output string, more ...outfile.File) []outfile.File {
+	res := outfile.File{Flag: "--output", Path: output}
+	if output == "" {
+		res.Flag = "the results"
+	}
+	files := []outfile.File{res}
+	for _, f := range more {
+		if f.Path != "" {
+			files = append(files, f)
 		}
 	}
 	return files
+}
+
+// inputs are the files a command reads, named by flag.
+func inputs(flag string, paths ...string) []outfile.File {
+	files := make([]outfile.File, len(paths))
+	for i, p := range paths {
+		files[i] = outfile.File{Flag: flag, Path: p, Input: true}
+	}
+	return files
+}
+
+// graphInputs are the files that the graph SPECs read, to keep outputs
+// off them.
+func graphInputs(specs ...string) []outfile.File {
+	var paths []string
+	for _, s := range specs {
+		if sp, err := graphgen.ParseSpec(s); err == nil && sp.FromFile() {
+			paths = append(paths, sp.Path)
+		}
+	}
+	return inputs("--graph", paths...)
 }

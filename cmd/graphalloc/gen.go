@@ -50,6 +50,9 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err := checkOutput("--output", o.output); err != nil {
 		return err
 	}
+	if err := distinct(append(outputs(o.output), graphInputs(o.graph)...)...); err != nil {
+		return err
+	}
 	format := o.format
 	if format == "" {
 		format = graphgen.FormatFromName(o.output)

@@ -26,6 +26,9 @@ func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if err := checkOutput("--output", *output); err != nil {
 		return err
 	}
+	if err := distinct(append(outputs(*output), inputs("merge", fs.Args()...)...)...); err != nil {
+		return err
+	}
 	if first, err := os.ReadFile(fs.Arg(0)); err == nil && results.IsGrid(first) {
 		g, err := results.MergeGrid(fs.Args())
 		if err != nil {

@@ -35,6 +35,9 @@ func cmdPlot(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	if err := checkOutput("--output", output); err != nil {
 		return err
 	}
+	if err := distinct(append(outputs(output), inputs("plot", fs.Arg(0))...)...); err != nil {
+		return err
+	}
 	opts, err := ff.options(fs, "--output", output)
 	if err != nil {
 		return err
@@ -157,6 +160,9 @@ func (p *plotFlags) checkPlot(fs *pflag.FlagSet) error {
 	p.opts, err = p.ff.options(fs, "--plot", p.plot)
 	return err
 }
+
+// plotFile is the --plot file as an output, for outfile.Distinct.
+func (p *plotFlags) plotFile() outfile.File { return outfile.File{Flag: "--plot", Path: p.plot} }
 
 // drawPlot draws fig to the --plot file (atomically); nothing without
 // --plot.

@@ -81,6 +81,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err != nil {
 		return err
 	}
+	if err := o.checkFiles(); err != nil {
+		return err
+	}
 	cfg, head, pv, err := o.setup(fs, stderr)
 	if err != nil {
 		return err
@@ -97,6 +100,33 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		return usagef("--shard: shard %s of a run of %d trials holds none (shards 0..%d do)", o.shard, o.trials, o.trials-1)
 	}
 	return o.execute(ctx, cfg, head, pv, trials, stdout, stderr)
+}
+
+// checkFiles refuses, before any work, --per-vertex for a process without
+// vertices, and an output that would overwrite an input or another
+// output. --resume and -o may name one file: the run reads it whole
+// before it writes, or continues its JSON lines.
+func (o *runOptions) checkFiles() error {
+	descs, err := o.pf.descriptors()
+	if err != nil {
+		return err
+	}
+	graph := descs[0].Uses&alloc.ParamGraph != 0
+	if o.perVertex != "" && !graph {
+		return usagef("--per-vertex: -p %s has no vertices (a row a vertex is for -p %s)", descs[0].Name, users(alloc.ParamGraph))
+	}
+	outs := outputs(o.output, outfile.File{Flag: "--per-vertex", Path: o.perVertex}, o.plotFile())
+	files := outs
+	if graph {
+		files = append(files, graphInputs(o.graph)...)
+	}
+	if err := distinct(files...); err != nil {
+		return err
+	}
+	if o.resume == "" {
+		return nil
+	}
+	return distinct(append(outs[1:], inputs("--resume", o.resume)...)...)
 }
 
 // degreeTableMax is the most vertices a table's load-against-degree table

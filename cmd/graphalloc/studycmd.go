@@ -57,6 +57,9 @@ func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if err := o.checkPlot(fs); err != nil {
 		return err
 	}
+	if err := distinct(outputs(o.output, o.plotFile())...); err != nil {
+		return err
+	}
 	size := study.SizeDefault
 	switch {
 	case o.full:
