@@ -32,7 +32,12 @@ func IsStdout(path string) bool { return path == "" || path == "-" }
 
 // ErrInterrupted is the error of a write stopped by its context's
 // cancellation (it matches context.Canceled with errors.Is).
-var ErrInterrupted = fmt.Errorf("interrupted: %w", context.Canceled)
+var ErrInterrupted error = interrupted{}
+
+type interrupted struct{}
+
+func (interrupted) Error() string        { return "interrupted" }
+func (interrupted) Is(target error) bool { return target == context.Canceled }
 
 // bufSize is the buffer between a writer and its file: large writes, and a
 // cancellation noticed at least once a MiB.
