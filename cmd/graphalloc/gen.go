@@ -38,7 +38,7 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs := newFlags("gen", stdout, stderr)
 	o.addSizes(fs, "", "graph SPEC or file to write (required)", false)
 	addSeed(fs, &o.seed)
-	fs.StringVarP(&o.output, "output", "o", "", "write to FILE (atomically) instead of stdout")
+	fs.StringVarP(&o.output, "output", "o", "", outputHelp)
 	fs.StringVar(&o.format, "format", "", "edgelist, mtx, dot or graph6 (default: from FILE's extension, else edgelist)")
 	fs.BoolVar(&o.gzip, "gzip", false, "gzip the output (default: when FILE ends in .gz)")
 	if err := parseFlags(fs, args, 0); err != nil {

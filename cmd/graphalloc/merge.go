@@ -12,7 +12,7 @@ import (
 func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("merge", stdout, stderr)
 	format := fs.StringP("format", "f", "json", "output format: table, csv, json, jsonl")
-	output := fs.StringP("output", "o", "", "write to FILE (atomically) instead of stdout")
+	output := fs.StringP("output", "o", "", outputHelp)
 	partial := fs.Bool("partial", false, "accept shards that do not hold every trial")
 	if err := parseFlags(fs, args, -1); err != nil {
 		return err

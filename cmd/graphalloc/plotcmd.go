@@ -21,7 +21,7 @@ func cmdPlot(ctx context.Context, stdout, stderr io.Writer, args []string) error
 		ff     figureFlags
 	)
 	fs := newFlags("plot", stdout, stderr)
-	fs.StringVarP(&output, "output", "o", "", "write the figure to FILE.png, FILE.svg or FILE.pdf (atomically); - for stdout, with --format")
+	fs.StringVarP(&output, "output", "o", "", "write the figure to FILE.png, FILE.svg or FILE.pdf (as -o of run: a file atomically, a device or FIFO in place); - for stdout, with --format")
 	ff.add(fs, true)
 	if err := parseFlags(fs, args, 1); err != nil {
 		return err

@@ -40,7 +40,7 @@ func (o *runOptions) parse(args []string, stdout, stderr io.Writer) (*pflag.Flag
 	o.add(fs, 10, "table, csv, json, jsonl")
 	o.addExpansion(fs)
 	o.addPlot(fs, "the run's figure (load distribution, series over time, load against degree)")
-	fs.StringVar(&o.perVertex, "per-vertex", "", "write a CSV to FILE: each vertex (the file's own name), its degree, mean load, sd and the fraction of trials in which it held the max (graph processes)")
+	fs.StringVar(&o.perVertex, "per-vertex", "", "write a CSV to FILE (- for stdout, with -o FILE): each vertex (the file's own name), its degree, mean load, sd and the fraction of trials in which it held the max (graph processes)")
 	fs.StringVar(&o.shard, "shard", "", "run only shard I of K of the trials, as I/K (0 <= I < K)")
 	fs.StringVar(&o.every, "every", "", "record the gap and max-min every K balls (K or a multiple of n)")
 	fs.BoolVar(&o.profile, "profile", false, "record each trial's sorted normalised load vector (load - m/n, as value/count pairs)")
