@@ -79,19 +79,20 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	// names file beside a Matrix Market file unless they are its
 	// indices 1..n already.
 	names := info.File.Names()
-	toStdout := o.output == "" || o.output == "-"
+	toStdout := outfile.IsStdout(o.output)
+	noBeside := toStdout || outfile.InPlace(o.output) // no file beside a device
 	namesFile := ""
 	switch {
 	case names == nil:
 	case format == "mtx" && graphgen.IsIndices(names, 1):
-	case format == "mtx" && toStdout:
+	case format == "mtx" && noBeside:
 		fmt.Fprintf(stderr, "graphalloc: warning: %s: Matrix Market numbers the vertices 1..n, and their names go to a file beside the output: give -o FILE to get FILE.names\n", gf.spec.Path)
 	case format == "mtx":
 		namesFile = graphgen.NamesPath(o.output)
 	case format != "edgelist":
 		fmt.Fprintf(stderr, "graphalloc: warning: %s: %s numbers the vertices 0..n-1 and drops the file's vertex names (edgelist keeps them, mtx writes them beside)\n", gf.spec.Path, format)
 	}
-	if format == "mtx" && namesFile == "" && !toStdout {
+	if format == "mtx" && namesFile == "" && !noBeside {
 		if _, err := os.Stat(graphgen.NamesPath(o.output)); err == nil {
 			fmt.Fprintf(stderr, "graphalloc: warning: %s is left from another graph (this one's vertices have no names): delete it\n", graphgen.NamesPath(o.output))
 		}

@@ -145,6 +145,14 @@ func Check(path string) error {
 	return nil
 }
 
+// InPlace reports whether path is written in place (a device, a FIFO, an
+// open descriptor, or a symlink to one), where a file beside it, such as
+// gen's FILE.mtx.names, has no place: beside /dev/null is /dev.
+func InPlace(path string) bool {
+	t, err := resolve(path)
+	return err == nil && t.inPlace()
+}
+
 // target is a path with its symbolic links resolved.
 type target struct {
 	path   string      // the final target
