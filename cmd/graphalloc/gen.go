@@ -167,7 +167,7 @@ func genStream(ctx context.Context, g graphgen.Graph, output string, compress bo
 		}
 		return zw.Close()
 	}
-	if err := outfile.Write(ctx, stdout, output, write); err != nil || output == "" || output == "-" {
+	if err := outfile.Write(ctx, stdout, output, write); err != nil || outfile.IsStdout(output) {
 		return err
 	}
 	fmt.Fprintf(stderr, "graphalloc: wrote %s: n=%d, %d edges as visited (parallel edges repeated, loops left out), edgelist%s\n", output, g.Order(), g.Size(), map[bool]string{true: ", gzip"}[compress])

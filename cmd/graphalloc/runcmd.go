@@ -116,17 +116,17 @@ func (o *runOptions) checkFiles() error {
 		return usagef("--per-vertex: -p %s has no vertices (a row a vertex is for -p %s)", descs[0].Name, users(alloc.ParamGraph))
 	}
 	outs := outputs(o.output, outfile.File{Flag: "--per-vertex", Path: o.perVertex}, o.plotFile())
-	files := outs
+	var in []outfile.File
 	if graph {
-		files = append(files, graphInputs(o.graph)...)
+		in = graphInputs(o.graph)
 	}
-	if err := distinct(files...); err != nil {
+	if err := distinct(slices.Concat(outs, in)...); err != nil {
 		return err
 	}
 	if o.resume == "" {
 		return nil
 	}
-	return distinct(append(outs[1:], inputs("--resume", o.resume)...)...)
+	return distinct(slices.Concat(outs[1:], inputs("--resume", o.resume))...)
 }
 
 // degreeTableMax is the most vertices a table's load-against-degree table

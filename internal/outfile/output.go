@@ -51,15 +51,20 @@ func Write(ctx context.Context, stdout io.Writer, path string, write func(io.Wri
 	if IsStdout(path) {
 		return write(ctxWriter{ctx, stdout})
 	}
-	err := writeFile(ctx, path, write)
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err // the path is said once, as the user gave it
-		}
-		return fmt.Errorf("cannot write %s: %w", path, err)
+	if err := writeFile(ctx, path, write); err != nil {
+		return cannotWrite(path, err)
 	}
 	return nil
+}
+
+// cannotWrite is the error of a write to path, which names the path once,
+// as the user gave it.
+func cannotWrite(path string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("cannot write %s: %w", path, err)
 }
 
 func writeFile(ctx context.Context, path string, write func(io.Writer) error) error {
@@ -125,7 +130,7 @@ func Check(path string) error {
 	}
 	t, err := resolve(path)
 	if err != nil {
-		return err
+		return cannotWrite(path, err)
 	}
 	if t.exists && t.mode.IsDir() {
 		return fmt.Errorf("%s is a directory; name a file in it", path)
@@ -135,11 +140,7 @@ func Check(path string) error {
 	}
 	a, err := createAtomic(t.path)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return fmt.Errorf("cannot write %s: %w", path, err)
+		return cannotWrite(path, err)
 	}
 	a.abort()
 	return nil
