@@ -219,4 +219,9 @@ func TestDescriptors(t *testing.T) {
 	if b, _ := os.ReadFile(file); string(b) != "new" || !os.SameFile(before, after) {
 		t.Errorf("the file holds %q, same inode %v", b, os.SameFile(before, after))
 	}
+	// The input and the output, through the descriptor link.
+	err = Distinct(File{Flag: "--graph", Path: file, Input: true}, File{Flag: "--output", Path: filepath.Join(dir, "fd")})
+	if err == nil || !strings.Contains(err.Error(), "--output: "+filepath.Join(dir, "fd")+" is the file --graph reads") {
+		t.Errorf("an output through a descriptor over an input: %v", err)
+	}
 }

@@ -33,17 +33,26 @@ func Distinct(files ...File) error {
 				continue
 			}
 			switch {
+			case a.Input:
+				return overwrites(b, a)
+			case b.Input:
+				return overwrites(a, b)
 			case ids[i].stdout || ids[j].stdout:
 				return fmt.Errorf("%s and %s both write to stdout: give one of them a file", a.Flag, b.Flag)
-			case a.Input:
-				return fmt.Errorf("%s: %s is the file %s reads: writing it would destroy the input; name another file", b.Flag, b.Path, a.Flag)
-			case b.Input:
-				return fmt.Errorf("%s: %s is the file %s reads: writing it would destroy the input; name another file", a.Flag, a.Path, b.Flag)
 			}
 			return fmt.Errorf("%s and %s both name %s: one output would replace the other; give each its own file", a.Flag, b.Flag, b.Path)
 		}
 	}
 	return nil
+}
+
+// overwrites is the error of an output out over the input in.
+func overwrites(out, in File) error {
+	name := out.Path
+	if IsStdout(name) {
+		name = "stdout"
+	}
+	return fmt.Errorf("%s: %s is the file %s reads: writing it would destroy the input; name another file", out.Flag, name, in.Flag)
 }
 
 // identity is what tells two files apart.
