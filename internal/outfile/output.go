@@ -10,10 +10,16 @@
 //
 // A device (/dev/null, a terminal, /dev/full) or a FIFO cannot be replaced
 // without destroying it: it is opened as it is, without creating or
-// truncating, and the output streamed into it. "-" is standard output.
+// truncating, and the output streamed into it. So is a path to an open
+// descriptor (/dev/stdout, /dev/fd/N), a regular file truncated as a
+// shell's redirection does. "-" is standard output.
 //
 // A symbolic link is followed, a dangling one to the path it names, and
 // its final target written by the rules above: the link is kept.
+//
+// Check and Distinct run before a command does any work: the first that
+// an output can be written, the second that no output names an input or
+// another output, whatever names the two files go by.
 package outfile
 
 import (
