@@ -34,7 +34,9 @@ func writeEdges(bw *bufio.Writer, g *CSR, base uint64, swap bool) {
 		line = append(line, ' ')
 		line = strconv.AppendUint(line, b, 10)
 		line = append(line, '\n')
-		bw.Write(line) // a bufio.Writer keeps the first error for Flush
+		if _, err := bw.Write(line); err != nil {
+			return // a bufio.Writer keeps the first error for Flush
+		}
 	}
 }
 
@@ -90,16 +92,19 @@ func WriteEdgeListStream(w io.Writer, g Graph) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	fmt.Fprintf(bw, "%s n=%d edges=%d\n", edgeListHeader, n, lines)
 	line := make([]byte, 0, 24)
-	for u := range n {
+	// A failed (or cancelled) write stops the visit: a bufio.Writer keeps
+	// the first error for Flush.
+	var werr error
+	for u := 0; u < n && werr == nil; u++ {
 		g.Visit(u, func(v int, _ int64) bool {
 			if v > u {
 				line = strconv.AppendUint(line[:0], uint64(u), 10)
 				line = append(line, ' ')
 				line = strconv.AppendUint(line, uint64(v), 10)
 				line = append(line, '\n')
-				bw.Write(line) // a bufio.Writer keeps the first error for Flush
+				_, werr = bw.Write(line)
 			}
-			return false
+			return werr != nil
 		})
 	}
 	return bw.Flush()

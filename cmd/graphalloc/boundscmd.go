@@ -11,6 +11,7 @@ import (
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
+	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -42,7 +43,7 @@ func cmdBounds(_ context.Context, stdout, stderr io.Writer, args []string) error
 		return err
 	}
 	bs := analysis.Bounds(q)
-	return writeOutput(stdout, "", func(w io.Writer) error {
+	return outfile.Write(context.Background(), stdout, "", func(w io.Writer) error {
 		if o.format == "json" {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"embed"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -15,6 +12,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
+	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -71,37 +69,6 @@ func checkFormat(format string, allowed ...string) error {
 		}
 	}
 	return usagef("--format: unknown format %q (allowed: %s)", format, strings.Join(allowed, ", "))
-}
-
-// writeOutput streams write's output to stdout, or, if path is set, to a
-// temporary file beside path that is renamed to path once complete: an
-// interrupted or failed write never leaves a partial file under the final
-// name. The file gets the permissions of any new file (0666 less the
-// umask).
-func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) error {
-	if path == "" || path == "-" {
-		return write(stdout)
-	}
-	f, err := createTemp(path)
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	bw := bufio.NewWriterSize(f, 1<<20)
-	werr := write(bw)
-	if werr == nil {
-		werr = bw.Flush()
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(f.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("cannot write %s: %w", path, werr)
-	}
-	return nil
 }
 
 // parseShard parses --shard I/K (0 <= I < K); "" is the whole run, 0/1.
@@ -205,18 +172,6 @@ func (g graphFlag) build(seed uint64, stderr io.Writer) (graphgen.Graph, *graphg
 	return gr, info, nil
 }
 
-// createTemp creates a new hidden file beside path, with the permissions
-// os.Create gives (os.CreateTemp's are 0600 whatever the umask).
-func createTemp(path string) (*os.File, error) {
-	for try := 0; ; try++ {
-		name := filepath.Join(filepath.Dir(path), fmt.Sprintf(".%s.tmp%d-%d", filepath.Base(path), os.Getpid(), try))
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-		if !os.IsExist(err) || try == 100 {
-			return f, err
-		}
-	}
-}
-
 // runFlags are the flags of every command that runs trials: run, compare
 // and study.
 type runFlags struct {
@@ -236,8 +191,11 @@ func (o *runFlags) add(fs *pflag.FlagSet, trials int, formats string) {
 	addSeed(fs, &o.seed)
 	fs.IntVarP(&o.workers, "workers", "w", 0, "trials run in parallel (0: one per CPU); never changes results")
 	fs.StringVarP(&o.format, "format", "f", "table", "output format: "+formats)
-	fs.StringVarP(&o.output, "output", "o", "", "write to FILE (atomically) instead of stdout")
+	fs.StringVarP(&o.output, "output", "o", "", outputHelp)
 }
+
+// outputHelp is the help of -o.
+const outputHelp = "write to FILE instead of stdout: a file atomically (a symlink's target), a device or FIFO in place"
 
 // addSeed defines -s, the seed every random graph and trial derives from.
 func addSeed(fs *pflag.FlagSet, seed *uint64) {
@@ -287,24 +245,56 @@ func (o *runFlags) check() error {
 }
 
 // checkOutput checks, before any work, that path ("" or "-": stdout) can be
-// written: not a directory, in a directory that exists and takes new
-// files. The error names the flag and the user's path.
+// written (outfile.Check). The error names the flag and the user's path.
 func checkOutput(flag, path string) error {
-	if path == "" || path == "-" {
-		return nil
+	if err := outfile.Check(path); err != nil {
+		return usagef("%s: %v", flag, err)
 	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return usagef("%s: %s is a directory; name a file in it", flag, path)
-	}
-	f, err := createTemp(path)
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return usagef("%s: cannot write %s: %v", flag, path, err)
-	}
-	f.Close()
-	os.Remove(f.Name())
 	return nil
+}
+
+// distinct refuses, before any work, an output that would overwrite an
+// input or another output (outfile.Distinct).
+func distinct(files ...outfile.File) error {
+	if err := outfile.Distinct(files...); err != nil {
+		return usageError{err}
+	}
+	return nil
+}
+
+// outputs are the files a command writes: its results (-o FILE, or
+// stdout) and those of more that are set (--plot FILE).
+func outputs(output string, more ...outfile.File) []outfile.File {
+	res := outfile.File{Flag: "--output", Path: output}
+	if output == "" {
+		res.Flag = "the results"
+	}
+	files := []outfile.File{res}
+	for _, f := range more {
+		if f.Path != "" {
+			files = append(files, f)
+		}
+	}
+	return files
+}
+
+// inputs are the files a command reads, named by flag.
+func inputs(flag string, paths ...string) []outfile.File {
+	files := make([]outfile.File, len(paths))
+	for i, p := range paths {
+		files[i] = outfile.File{Flag: flag, Path: p, Input: true}
+	}
+	return files
+}
+
+// graphInputs are the files that the graph SPECs read, to keep outputs
+// off them.
+func graphInputs(specs ...string) []outfile.File {
+	var paths []string
+	for _, s := range specs {
+		if sp, err := graphgen.ParseSpec(s); err == nil && sp.FromFile() {
+			paths = append(paths, sp.Path)
+		}
+	}
+	return inputs("--graph", paths...)
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -15,6 +14,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
+	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/results"
 	"github.com/graphalloc/graphalloc/study"
 )
@@ -91,6 +91,9 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 	}
 	if usesGraph && len(g.Graphs) == 0 {
 		g.Graphs = slices.Clone(study.DefaultGraphs)
+	}
+	if err := distinct(append(outputs(o.output, o.plotFile()), graphInputs(g.Graphs...)...)...); err != nil {
+		return g, cfg, err
 	}
 	ns, err := study.ParseSizes(o.bins)
 	if err != nil {
@@ -176,8 +179,8 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 	var stream *results.Stream
 	if o.format == "jsonl" {
 		var w io.Writer = stdout
-		if o.output != "" {
-			f, err := os.Create(o.output)
+		if !outfile.IsStdout(o.output) {
+			f, err := outfile.Create(ctx, o.output)
 			if err != nil {
 				return err
 			}
@@ -224,7 +227,7 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 		if err != nil {
 			return err
 		}
-		if err := o.drawPlot(fig); err != nil {
+		if err := o.drawPlot(ctx, fig); err != nil {
 			return err
 		}
 	}
@@ -232,7 +235,7 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 		return stream.Line("summary", results.GridSummary{Points: len(rows), Skipped: skips})
 	}
 	f := &results.Grid{Config: cfg, Points: rows, Skipped: skips}
-	return writeOutput(stdout, o.output, func(w io.Writer) error { return results.WriteGrid(w, o.format, f) })
+	return outfile.Write(ctx, stdout, o.output, func(w io.Writer) error { return results.WriteGrid(w, o.format, f) })
 }
 
 // skipEmptyPlot says on stderr that the figure of an empty shard (more

@@ -12,6 +12,7 @@ import (
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
+	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -136,7 +137,7 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 		delta := params.Delta
 		out.Delta = &delta
 	}
-	return writeOutput(stdout, "", func(w io.Writer) error {
+	return outfile.Write(context.Background(), stdout, "", func(w io.Writer) error {
 		if o.format == "json" {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")

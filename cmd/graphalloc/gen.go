@@ -10,6 +10,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
+	"github.com/graphalloc/graphalloc/internal/outfile"
 )
 
 // maxListEdges is the largest implicit graph gen lists: 2^27 edges take
@@ -37,7 +38,7 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs := newFlags("gen", stdout, stderr)
 	o.addSizes(fs, "", "graph SPEC or file to write (required)", false)
 	addSeed(fs, &o.seed)
-	fs.StringVarP(&o.output, "output", "o", "", "write to FILE (atomically) instead of stdout")
+	fs.StringVarP(&o.output, "output", "o", "", outputHelp)
 	fs.StringVar(&o.format, "format", "", "edgelist, mtx, dot or graph6 (default: from FILE's extension, else edgelist)")
 	fs.BoolVar(&o.gzip, "gzip", false, "gzip the output (default: when FILE ends in .gz)")
 	if err := parseFlags(fs, args, 0); err != nil {
@@ -47,6 +48,9 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		return usagef("gen: --graph is required (e.g. -g regular:degree=16)")
 	}
 	if err := checkOutput("--output", o.output); err != nil {
+		return err
+	}
+	if err := distinct(append(outputs(o.output), graphInputs(o.graph)...)...); err != nil {
 		return err
 	}
 	format := o.format
@@ -75,19 +79,20 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	// names file beside a Matrix Market file unless they are its
 	// indices 1..n already.
 	names := info.File.Names()
-	toStdout := o.output == "" || o.output == "-"
+	toStdout := outfile.IsStdout(o.output)
+	noBeside := toStdout || outfile.InPlace(o.output) // no file beside a device
 	namesFile := ""
 	switch {
 	case names == nil:
 	case format == "mtx" && graphgen.IsIndices(names, 1):
-	case format == "mtx" && toStdout:
+	case format == "mtx" && noBeside:
 		fmt.Fprintf(stderr, "graphalloc: warning: %s: Matrix Market numbers the vertices 1..n, and their names go to a file beside the output: give -o FILE to get FILE.names\n", gf.spec.Path)
 	case format == "mtx":
 		namesFile = graphgen.NamesPath(o.output)
 	case format != "edgelist":
 		fmt.Fprintf(stderr, "graphalloc: warning: %s: %s numbers the vertices 0..n-1 and drops the file's vertex names (edgelist keeps them, mtx writes them beside)\n", gf.spec.Path, format)
 	}
-	if format == "mtx" && namesFile == "" && !toStdout {
+	if format == "mtx" && namesFile == "" && !noBeside {
 		if _, err := os.Stat(graphgen.NamesPath(o.output)); err == nil {
 			fmt.Fprintf(stderr, "graphalloc: warning: %s is left from another graph (this one's vertices have no names): delete it\n", graphgen.NamesPath(o.output))
 		}
@@ -128,7 +133,7 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		}
 		return graphgen.WriteFormat(w, csr, format, names)
 	}
-	if err := writeOutput(stdout, o.output, write); err != nil || toStdout {
+	if err := outfile.Write(ctx, stdout, o.output, write); err != nil || toStdout {
 		return err
 	}
 	byName := ""
@@ -138,7 +143,7 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fmt.Fprintf(stderr, "graphalloc: wrote %s: n=%d, %d edges, %s%s%s\n", o.output, csr.Order(), csr.Size(), format, map[bool]string{true: ", gzip"}[compress], byName)
 	if namesFile != "" {
 		labels := info.File.Labels
-		if err := writeOutput(stdout, namesFile, func(w io.Writer) error { return graphgen.WriteMatrixMarketNames(w, labels) }); err != nil {
+		if err := outfile.Write(ctx, stdout, namesFile, func(w io.Writer) error { return graphgen.WriteMatrixMarketNames(w, labels) }); err != nil {
 			return err
 		}
 		fmt.Fprintf(stderr, "graphalloc: wrote %s: the file's vertex names, one \"index name\" line for each of the %d Matrix Market indices\n", namesFile, len(labels))
@@ -162,7 +167,7 @@ func genStream(ctx context.Context, g graphgen.Graph, output string, compress bo
 		}
 		return zw.Close()
 	}
-	if err := writeOutput(stdout, output, write); err != nil || output == "" || output == "-" {
+	if err := outfile.Write(ctx, stdout, output, write); err != nil || outfile.IsStdout(output) {
 		return err
 	}
 	fmt.Fprintf(stderr, "graphalloc: wrote %s: n=%d, %d edges as visited (parallel edges repeated, loops left out), edgelist%s\n", output, g.Order(), g.Size(), map[bool]string{true: ", gzip"}[compress])

@@ -8,6 +8,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
+	"github.com/graphalloc/graphalloc/internal/outfile"
 )
 
 type infoOptions struct {
@@ -89,7 +90,7 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 
 // writeInfo writes v as JSON, or its table.
 func writeInfo(stdout io.Writer, format string, v any, table func(io.Writer)) error {
-	return writeOutput(stdout, "", func(w io.Writer) error {
+	return outfile.Write(context.Background(), stdout, "", func(w io.Writer) error {
 		if format == "json" {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")

@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/results"
 )
 
 func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	fs := newFlags("merge", stdout, stderr)
 	format := fs.StringP("format", "f", "json", "output format: table, csv, json, jsonl")
-	output := fs.StringP("output", "o", "", "write to FILE (atomically) instead of stdout")
+	output := fs.StringP("output", "o", "", outputHelp)
 	partial := fs.Bool("partial", false, "merge shards that do not hold every trial or grid point")
 	if err := parseFlags(fs, args, -1); err != nil {
 		return err
@@ -26,11 +27,14 @@ func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if err := checkOutput("--output", *output); err != nil {
 		return err
 	}
+	if err := distinct(append(outputs(*output), inputs("merge", fs.Args()...)...)...); err != nil {
+		return err
+	}
 	m, err := results.MergeFiles(ctx, fs.Args(), *partial)
 	if err != nil {
 		return inputError("", err)
 	}
-	return writeOutput(stdout, *output, func(w io.Writer) error { return m.Write(w, *format) })
+	return outfile.Write(ctx, stdout, *output, func(w io.Writer) error { return m.Write(w, *format) })
 }
 
 // inputError is the error of reading an input (a result file), led by

@@ -34,3 +34,19 @@ func TestPerVertexFlag(t *testing.T) {
 		t.Fatalf("with --per-vertex: exit %d, %q; want exit 2 and the memory it needs", code, errs)
 	}
 }
+
+// TestPerVertexNeedsVertices: --per-vertex for a process that has no
+// vertices (not a graph process) is one line and exit 2, before the run
+// (2^40 balls would take hours); "-" is stdout.
+func TestPerVertexNeedsVertices(t *testing.T) {
+	for _, p := range []string{"greedy", "one-choice", "weighted", "left"} {
+		out, errs, code := invoke("run", "-p", p, "-n", "2^20", "-m", "2^40", "--per-vertex", filepath.Join(t.TempDir(), "pv.csv"))
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "-p "+p+" has no vertices") {
+			t.Errorf("-p %s: exit %d, stdout %q, stderr %q", p, code, out, errs)
+		}
+	}
+	out, errs, code := invoke("run", "-p", "graph", "-g", "cycle", "-n", "8", "-t", "1", "-o", filepath.Join(t.TempDir(), "r.txt"), "--per-vertex", "-")
+	if code != 0 || !strings.HasPrefix(out, "vertex,degree,mean_load,sd_load,max_fraction\n") || strings.Count(out, "\n") != 9 {
+		t.Errorf("--per-vertex -: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

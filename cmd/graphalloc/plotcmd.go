@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/results"
 	"github.com/graphalloc/graphalloc/study"
 )
@@ -18,7 +19,7 @@ func cmdPlot(ctx context.Context, stdout, stderr io.Writer, args []string) error
 		ff     figureFlags
 	)
 	fs := newFlags("plot", stdout, stderr)
-	fs.StringVarP(&output, "output", "o", "", "write the figure to FILE.png, FILE.svg or FILE.pdf (atomically); - for stdout, with --format")
+	fs.StringVarP(&output, "output", "o", "", "write the figure to FILE.png, FILE.svg or FILE.pdf (as -o of run: a file atomically, a device or FIFO in place); - for stdout, with --format")
 	ff.add(fs, true)
 	if err := parseFlags(fs, args, 1); err != nil {
 		return err
@@ -30,6 +31,9 @@ func cmdPlot(ctx context.Context, stdout, stderr io.Writer, args []string) error
 		return usagef("--output: name the figure's file, FIG.png, FIG.svg or FIG.pdf")
 	}
 	if err := checkOutput("--output", output); err != nil {
+		return err
+	}
+	if err := distinct(append(outputs(output), inputs("plot", fs.Arg(0))...)...); err != nil {
 		return err
 	}
 	opts, err := ff.options(fs, "--output", output)
@@ -49,7 +53,7 @@ func cmdPlot(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	// before it writes a byte: the user's options, exit 2. A failed write
 	// is not.
 	var refused error
-	werr := writeOutput(stdout, output, func(w io.Writer) error {
+	werr := outfile.Write(ctx, stdout, output, func(w io.Writer) error {
 		cw := &countWriter{w: w}
 		err := fig.Draw(cw, opts)
 		if err != nil && cw.n == 0 {
@@ -151,11 +155,14 @@ func (p *plotFlags) checkPlot(fs *pflag.FlagSet) error {
 	return err
 }
 
+// plotFile is the --plot file as an output, for outfile.Distinct.
+func (p *plotFlags) plotFile() outfile.File { return outfile.File{Flag: "--plot", Path: p.plot} }
+
 // drawPlot draws fig to the --plot file (atomically); nothing without
 // --plot.
-func (p *plotFlags) drawPlot(fig *study.Figure) error {
+func (p *plotFlags) drawPlot(ctx context.Context, fig *study.Figure) error {
 	if p.plot == "" {
 		return nil
 	}
-	return writeOutput(nil, p.plot, func(w io.Writer) error { return fig.Draw(w, p.opts) })
+	return outfile.Write(ctx, nil, p.plot, func(w io.Writer) error { return fig.Draw(w, p.opts) })
 }

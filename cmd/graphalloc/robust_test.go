@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -199,60 +197,6 @@ func TestInterruptAndResume(t *testing.T) {
 	gb, _ := os.ReadFile(got)
 	if !bytes.Equal(wb, gb) {
 		t.Fatal("resumed output differs from the uninterrupted run")
-	}
-}
-
-// TestFailedWriteLeavesNoPartialFile: a write that fails midway (as a
-// run killed while writing would) leaves the file under the final name as
-// it was and no temporary file behind, and the error names the user's
-// path. The negative control, a plain os.WriteFile-style write, fails the
-// same check, so the test can tell the two apart. The file written gets
-// 0666 less the umask, like any file the user creates.
-func TestFailedWriteLeavesNoPartialFile(t *testing.T) {
-	failing := func(w io.Writer) error {
-		w.Write([]byte(`{"config": {"partial": `))
-		return errors.New("disk full")
-	}
-	plain := func(stdout io.Writer, path string, write func(io.Writer) error) error {
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		return write(f)
-	}
-	for name, tc := range map[string]struct {
-		write    func(io.Writer, string, func(io.Writer) error) error
-		wantSafe bool
-	}{
-		"atomic":           {writeOutput, true},
-		"negative control": {plain, false},
-	} {
-		dir := t.TempDir()
-		out := filepath.Join(dir, "res.json")
-		os.WriteFile(out, []byte("old"), 0o644)
-		err := tc.write(nil, out, failing)
-		if err == nil {
-			t.Fatalf("%s: the failed write reported no error", name)
-		}
-		b, _ := os.ReadFile(out)
-		entries, _ := os.ReadDir(dir)
-		safe := string(b) == "old" && len(entries) == 1
-		if safe != tc.wantSafe {
-			t.Errorf("%s: final file %q, %d entries in the directory; safe = %v, want %v", name, b, len(entries), safe, tc.wantSafe)
-		}
-		if tc.wantSafe && !strings.Contains(err.Error(), out) {
-			t.Errorf("%s: error %q does not name %s", name, err, out)
-		}
-	}
-	old := syscall.Umask(0o022)
-	defer syscall.Umask(old)
-	out := filepath.Join(t.TempDir(), "ok.json")
-	if err := writeOutput(nil, out, func(w io.Writer) error { _, err := w.Write([]byte("{}")); return err }); err != nil {
-		t.Fatal(err)
-	}
-	if st, err := os.Stat(out); err != nil || st.Mode().Perm() != 0o644 {
-		t.Errorf("mode %v under umask 022, want 0644 (%v)", st.Mode().Perm(), err)
 	}
 }
 

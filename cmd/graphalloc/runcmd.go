@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
+	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/results"
 	"github.com/graphalloc/graphalloc/study"
 )
@@ -40,7 +40,7 @@ func (o *runOptions) parse(args []string, stdout, stderr io.Writer) (*pflag.Flag
 	o.add(fs, 10, "table, csv, json, jsonl")
 	o.addExpansion(fs)
 	o.addPlot(fs, "the run's figure (load distribution, series over time, load against degree)")
-	fs.StringVar(&o.perVertex, "per-vertex", "", "write a CSV to FILE: each vertex (the file's own name), its degree, mean load, sd and the fraction of trials in which it held the max (graph processes)")
+	fs.StringVar(&o.perVertex, "per-vertex", "", "write a CSV to FILE (- for stdout, with -o FILE): each vertex (the file's own name), its degree, mean load, sd and the fraction of trials in which it held the max (graph processes)")
 	fs.StringVar(&o.shard, "shard", "", "run only shard I of K of the trials, as I/K (0 <= I < K)")
 	fs.StringVar(&o.every, "every", "", "record the gap and max-min every K balls (K or a multiple of n)")
 	fs.BoolVar(&o.profile, "profile", false, "record each trial's sorted normalised load vector (load - m/n, as value/count pairs)")
@@ -81,6 +81,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err != nil {
 		return err
 	}
+	if err := o.checkFiles(); err != nil {
+		return err
+	}
 	cfg, head, pv, err := o.setup(fs, stderr)
 	if err != nil {
 		return err
@@ -94,6 +97,33 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		trials = append(trials, j)
 	}
 	return o.execute(ctx, cfg, head, pv, trials, stdout, stderr)
+}
+
+// checkFiles refuses, before any work, --per-vertex for a process without
+// vertices, and an output that would overwrite an input or another
+// output. --resume and -o may name one file: the run reads it whole
+// before it writes, or continues its JSON lines.
+func (o *runOptions) checkFiles() error {
+	descs, err := o.pf.descriptors()
+	if err != nil {
+		return err
+	}
+	graph := descs[0].Uses&alloc.ParamGraph != 0
+	if o.perVertex != "" && !graph {
+		return usagef("--per-vertex: -p %s has no vertices (a row a vertex is for -p %s)", descs[0].Name, users(alloc.ParamGraph))
+	}
+	outs := outputs(o.output, outfile.File{Flag: "--per-vertex", Path: o.perVertex}, o.plotFile())
+	var in []outfile.File
+	if graph {
+		in = graphInputs(o.graph)
+	}
+	if err := distinct(slices.Concat(outs, in)...); err != nil {
+		return err
+	}
+	if o.resume == "" {
+		return nil
+	}
+	return distinct(slices.Concat(outs[1:], inputs("--resume", o.resume))...)
 }
 
 // degreeTableMax is the most vertices a table's load-against-degree table
@@ -258,7 +288,7 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 	// written whole, atomically, once every trial is done.
 	var stream *results.Stream
 	if o.format == "jsonl" {
-		w, closeFn, err := o.openStream(stdout, prev, head, done)
+		w, closeFn, err := o.openStream(ctx, stdout, prev, head, done)
 		if err != nil {
 			return err
 		}
@@ -288,15 +318,16 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 	switch {
 	case interrupted && stream == nil && len(all) > 0:
 		// Keep what finished: the file (or table) of the finished trials.
+		// The interrupt asked for this write: it is not cancelled.
 		f := &results.File{Config: head, Trials: all, Summary: sum}
-		if err := writeOutput(stdout, o.output, func(w io.Writer) error { return results.Write(w, o.format, f) }); err != nil {
+		if err := outfile.Write(context.WithoutCancel(ctx), stdout, o.output, func(w io.Writer) error { return results.Write(w, o.format, f) }); err != nil {
 			return err
 		}
 		fallthrough
 	case interrupted:
 		msg := fmt.Sprintf("interrupted: %d of %d trials finished", len(all), len(done)+len(trials))
 		switch {
-		case o.output != "" && (o.format == "json" || o.format == "jsonl") && len(all) > 0:
+		case !outfile.IsStdout(o.output) && (o.format == "json" || o.format == "jsonl") && len(all) > 0:
 			msg += fmt.Sprintf("; they are in %s, continue with --resume %s", o.output, o.output)
 		case len(all) > 0:
 			msg += "; printed above (to be able to resume, run with -f jsonl -o FILE)"
@@ -308,7 +339,7 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 		}
 	default:
 		f := &results.File{Config: head, Trials: all, Summary: sum}
-		err := writeOutput(stdout, o.output, func(w io.Writer) error {
+		err := outfile.Write(ctx, stdout, o.output, func(w io.Writer) error {
 			if err := results.Write(w, o.format, f); err != nil {
 				return err
 			}
@@ -331,21 +362,21 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 		if pv != nil && len(pv.Classes()) > 1 {
 			fig.Panels = append(fig.Panels, results.DegreePanel(pv.Classes()))
 		}
-		if err := o.drawPlot(fig); err != nil {
+		if err := o.drawPlot(ctx, fig); err != nil {
 			return err
 		}
 	}
 	if o.perVertex == "" {
 		return nil
 	}
-	return writeOutput(nil, o.perVertex, pv.WriteCSV)
+	return outfile.Write(ctx, stdout, o.perVertex, pv.WriteCSV)
 }
 
 // openStream opens the JSON-lines output of run: stdout, a new -o file, or
 // the interrupted file --resume continues after its last complete line. A
 // new stream starts with the config and the trials already done.
-func (o *runOptions) openStream(stdout io.Writer, prev *results.Partial, head results.Config, done []alloc.Result) (io.Writer, func() error, error) {
-	continuing := prev != nil && !prev.Complete && o.output != "" && results.SameFile(o.output, o.resume)
+func (o *runOptions) openStream(ctx context.Context, stdout io.Writer, prev *results.Partial, head results.Config, done []alloc.Result) (io.Writer, func() error, error) {
+	continuing := prev != nil && !prev.Complete && !outfile.IsStdout(o.output) && results.SameFile(o.output, o.resume)
 	var w io.Writer = stdout
 	closeFn := func() error { return nil }
 	switch {
@@ -355,8 +386,8 @@ func (o *runOptions) openStream(stdout io.Writer, prev *results.Partial, head re
 			return nil, nil, err
 		}
 		return f, f.Close, nil
-	case o.output != "":
-		f, err := os.Create(o.output)
+	case !outfile.IsStdout(o.output):
+		f, err := outfile.Create(ctx, o.output)
 		if err != nil {
 			return nil, nil, err
 		}

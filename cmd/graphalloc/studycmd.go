@@ -9,6 +9,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/internal/progress"
 
+	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -35,7 +36,7 @@ func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		if o.plot != "" || o.full || o.tiny {
 			return usagef("study: name a study to run (studies: %s)", strings.Join(study.StudyNames(), ", "))
 		}
-		return writeOutput(stdout, o.output, study.WriteList)
+		return outfile.Write(ctx, stdout, o.output, study.WriteList)
 	}
 	if fs.NArg() > 1 {
 		return usagef("study: unexpected argument %q", fs.Arg(1))
@@ -54,6 +55,9 @@ func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		return err
 	}
 	if err := o.checkPlot(fs); err != nil {
+		return err
+	}
+	if err := distinct(outputs(o.output, o.plotFile())...); err != nil {
 		return err
 	}
 	size := study.SizeDefault
@@ -87,11 +91,11 @@ func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		if rep.Figure == nil || len(rep.Figure.Panels) == 0 {
 			return fmt.Errorf("study %s has no figure", s.Name)
 		}
-		if err := o.drawPlot(rep.Figure); err != nil {
+		if err := o.drawPlot(ctx, rep.Figure); err != nil {
 			return err
 		}
 	}
-	return writeOutput(stdout, o.output, func(w io.Writer) error {
+	return outfile.Write(ctx, stdout, o.output, func(w io.Writer) error {
 		switch o.format {
 		case "csv":
 			return rep.WriteCSV(w)
