@@ -85,7 +85,7 @@ func TestParseRefusesTrials(t *testing.T) {
 	shard.Config.Shard = "1/2"
 	shardLines := strings.SplitAfter(jsonl(shard), "\n")
 	other := runFile(t, []int{1})
-	other.Trials[0].LoadCounts = append(other.Trials[0].LoadCounts, 7)
+	other.Trials[0].LoadCounts[0] += 7
 	otherLines := strings.SplitAfter(jsonl(other), "\n")
 	var twice bytes.Buffer
 	dup := *f
@@ -99,6 +99,11 @@ func TestParseRefusesTrials(t *testing.T) {
 		{"a trial outside the run", lines[0] + strings.Replace(lines[1], `"trial":0`, `"trial":6`, 1), "f:2: trial 6, in a run of 6 trials (0..5)"},
 		{"a trial of another shard", shardLines[0] + strings.Replace(shardLines[1], `"trial":1`, `"trial":2`, 1), "f:2: trial 2 is not of shard 1/2"},
 		{"a trial of another n", lines[0] + otherLines[1], "f:2: trial 1 counts 507 bins, the run has n=500"},
+		// Control: each edit below left Parse satisfied before countsAgree.
+		{"a negative max load", lines[0] + strings.Replace(lines[1], `"max_load":`, `"max_load":-`, 1), "f:2: trial 0: max load -"},
+		{"a max load its counts lack", lines[0] + strings.Replace(lines[1], `"max_load":`, `"max_load":1`, 1), "but its load counts hold loads"},
+		{"a negative count", lines[0] + strings.Replace(lines[1], `"load_counts":[`, `"load_counts":[-`, 1), "is negative"},
+		{"two JSON files joined", twice.String() + twice.String(), "f: more after the JSON object"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := Parse("f", []byte(tc.file)); err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -50,8 +51,12 @@ func Parse(name string, b []byte) (*Partial, error) {
 	// summary; a JSON file is one indented object.
 	if !bytes.HasPrefix(trimmed, []byte(`{"`)) {
 		var v File
-		if err := json.NewDecoder(bytes.NewReader(b)).Decode(&v); err != nil {
+		dec := json.NewDecoder(bytes.NewReader(b))
+		if err := dec.Decode(&v); err != nil {
 			return nil, fmt.Errorf("%s: not the JSON output of graphalloc run: %v", name, err)
+		}
+		if dec.More() {
+			return nil, fmt.Errorf("%s: more after the JSON object: a run's JSON file holds one (two files joined?)", name)
 		}
 		if v.Config.Version == "" {
 			return nil, fmt.Errorf("%s: no config in the file", name)
@@ -119,7 +124,7 @@ func Parse(name string, b []byte) (*Partial, error) {
 // trialCheck checks the trial numbers of one run's file as they are read.
 type trialCheck struct {
 	trials   int         // the run's trials
-	n        int64       // its bins
+	n, m     int64       // its bins and balls
 	shard, k int         // its shard, I of K (0 of 1 unsharded)
 	seen     map[int]int // trial → the line (or entry) it was first at
 	unit     string      // "line" or "entry"
@@ -130,7 +135,7 @@ func newTrialCheck(c Config, unit string) trialCheck {
 	if err != nil {
 		i, k = 0, 1 // an unknown shard: check the range alone
 	}
-	return trialCheck{trials: c.Trials, n: c.N, shard: i, k: k, seen: map[int]int{}, unit: unit}
+	return trialCheck{trials: c.Trials, n: c.N, m: c.M, shard: i, k: k, seen: map[int]int{}, unit: unit}
 }
 
 // add records trial r, found at the at-th line (JSON lines) or entry
@@ -139,6 +144,9 @@ func newTrialCheck(c Config, unit string) trialCheck {
 // run).
 func (tc trialCheck) add(r alloc.Result, at int) error {
 	t := r.Trial
+	if err := countsAgree(r); err != nil {
+		return fmt.Errorf("trial %d: %v", t, err)
+	}
 	var bins int64
 	for _, c := range r.LoadCounts {
 		bins += c
@@ -154,6 +162,35 @@ func (tc trialCheck) add(r alloc.Result, at int) error {
 		return fmt.Errorf("trial %d a second time (first at %s %d): a run's file holds each trial once", t, tc.unit, first)
 	}
 	tc.seen[t] = at
+	return nil
+}
+
+// countsAgree checks a trial's scalars against themselves and its load
+// counts: no negative load or count, min ≤ max, and where the counts are
+// given, max and min the highest and lowest loads they hold. A trial that
+// fails was edited or damaged, and merging it would print a wrong figure.
+func countsAgree(r alloc.Result) error {
+	if !(r.MinLoad >= 0 && r.MinLoad <= r.MaxLoad) || math.IsInf(r.MaxLoad, 0) {
+		return fmt.Errorf("max load %v and min load %v: want 0 <= min <= max", r.MaxLoad, r.MinLoad)
+	}
+	if r.LoadCounts == nil {
+		return nil
+	}
+	lo, hi := -1, -1
+	for i, c := range r.LoadCounts {
+		if c < 0 {
+			return fmt.Errorf("load_counts[%d] = %d is negative", i, c)
+		}
+		if c > 0 {
+			if lo < 0 {
+				lo = i
+			}
+			hi = i
+		}
+	}
+	if float64(hi) != r.MaxLoad || float64(lo) != r.MinLoad {
+		return fmt.Errorf("max load %v and min load %v, but its load counts hold loads %d to %d", r.MaxLoad, r.MinLoad, lo, hi)
+	}
 	return nil
 }
 
@@ -221,16 +258,20 @@ func mergeRun(in *inputs, partial bool) (*File, error) {
 		}
 	}
 	head.Shard = ""
+	// A config may claim any number of trials: name the first ten missing
+	// without listing the rest.
 	var missing []string
-	for t := range head.Trials {
-		if _, ok := byTrial[t]; !ok {
-			missing = append(missing, fmt.Sprint(t))
+	for t := 0; t < head.Trials && len(byTrial)+len(missing) < head.Trials; t++ {
+		if _, ok := byTrial[t]; ok {
+			continue
 		}
+		if len(missing) == 10 {
+			missing = append(missing, "...")
+			break
+		}
+		missing = append(missing, fmt.Sprint(t))
 	}
 	if len(missing) > 0 && !partial {
-		if len(missing) > 10 {
-			missing = append(missing[:10], "...")
-		}
 		return nil, fmt.Errorf("the files hold %d of %d trials; missing %s%s; --partial merges what is there",
 			len(byTrial), head.Trials, strings.Join(missing, ","), whyMissing(shards, cut))
 	}
