@@ -97,6 +97,13 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	case "info":
 		return cmdInfo(ctx, stdout, stderr, args[1:])
 	case "version", "--version":
+		if len(args) > 1 && (args[1] == "-h" || args[1] == "--help") {
+			fmt.Fprint(stdout, "Usage: graphalloc version\n\nPrints graphalloc's version. It takes no flags.\n")
+			return nil
+		}
+		if len(args) > 1 {
+			return usagef("version: unexpected argument %q (version takes none)", args[1])
+		}
 		fmt.Fprintf(stdout, "graphalloc %s\n", Version)
 		return nil
 	case "help", "-h", "--help":
