@@ -40,6 +40,7 @@ type serveOptions struct {
 	addr, data, maxMemory string
 	maxBinTrials          int64
 	maxBallTrials         int64
+	public                bool // --public: listening beyond loopback is meant
 }
 
 // graphPictureMax is the largest n whose per-bin loads the page draws.
@@ -56,7 +57,11 @@ func cmdServe(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	fs.StringVar(&o.maxMemory, "max-memory", "", "refuse runs estimated to need more memory than this (default: the memory available)")
 	fs.Int64Var(&o.maxBinTrials, "max-bin-trials", 1<<26, "refuse a request whose n·trials exceeds this")
 	fs.Int64Var(&o.maxBallTrials, "max-ball-trials", 1<<31, "refuse a request whose m·trials exceeds this")
+	fs.BoolVar(&o.public, "public", false, "allow an --addr beyond loopback (0.0.0.0, a network address): anyone who reaches it can run simulations and read --data")
 	if err := parseFlags(fs, args, 0); err != nil {
+		return err
+	}
+	if err := o.checkAddr(stderr); err != nil {
 		return err
 	}
 	if o.maxMemory != "" {
@@ -74,6 +79,7 @@ func cmdServe(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if err != nil {
 		return usagef("--addr: %v", err)
 	}
+	o.addr = ln.Addr().String() // the port chosen for :0, which Host headers name
 	srv := &http.Server{Handler: newServer(o, stderr), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "graphalloc: serving the explorer on http://%s/ (Ctrl-C stops)\n", ln.Addr())
 	go func() {
@@ -88,11 +94,30 @@ func cmdServe(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	return nil
 }
 
+// checkAddr refuses an --addr beyond loopback without --public, and warns
+// with it: the explorer runs what any page that reaches it asks, and reads
+// --data.
+func (o *serveOptions) checkAddr(stderr io.Writer) error {
+	host, _, err := net.SplitHostPort(o.addr)
+	if err != nil {
+		return usagef("--addr: want host:port (127.0.0.1:8080), got %q", o.addr)
+	}
+	if explorer.IsLoopback(host) {
+		return nil
+	}
+	if !o.public {
+		return usagef("--addr %s listens beyond this machine: anyone who can reach it can run simulations and read --data; add --public if that is meant", o.addr)
+	}
+	fmt.Fprintf(stderr, "graphalloc: warning: --public: serving on %s, beyond this machine; anyone who can reach it can run simulations and read --data\n", o.addr)
+	return nil
+}
+
 // server is the explorer's HTTP handler.
 type server struct {
 	opt    serveOptions
 	log    io.Writer
 	mux    *http.ServeMux
+	guard  http.Handler // mux behind the Host and cross-site checks
 	mu     sync.Mutex
 	active map[string]*running // the running simulation of each page slot
 }
@@ -109,6 +134,13 @@ func newServer(o serveOptions, log io.Writer) *server {
 	s.mux.Handle("GET /", http.FileServerFS(static))
 	s.mux.HandleFunc("GET /api/run", s.handleRun)
 	s.mux.HandleFunc("GET /api/download", s.handleDownload)
+	addr := o.addr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	g := explorer.NewGuard(addr)
+	g.Runs = func(path string) bool { return strings.HasPrefix(path, "/api/") }
+	s.guard = g.Wrap(s.mux)
 	s.mux.HandleFunc("GET /api/processes", func(w http.ResponseWriter, _ *http.Request) {
 		var names []string
 		for _, d := range alloc.Descriptors() {
@@ -120,7 +152,7 @@ func newServer(o serveOptions, log io.Writer) *server {
 	return s
 }
 
-func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.guard.ServeHTTP(w, r) }
 
 // cliMessage is err as the CLI prints it, "graphalloc: ..." on one line.
 func cliMessage(err error) string {
