@@ -191,9 +191,9 @@ func (s *server) resolveData(arg string) (string, error) {
 	if slices.Contains(strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }), "..") {
 		return "", usagef("--graph: %s: '..' is refused; name a file under --data", p)
 	}
-	root, err := filepath.EvalSymlinks(s.opt.data)
+	root, err := s.dataRoot()
 	if err != nil {
-		return "", usagef("--graph: the --data directory: %v", err)
+		return "", usagef("--graph: the --data directory cannot be read")
 	}
 	full, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(p)))
 	if err != nil {
@@ -202,8 +202,44 @@ func (s *server) resolveData(arg string) (string, error) {
 	if rel, err := filepath.Rel(root, full); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", usagef("--graph: %s: leads out of --data; refused", p)
 	}
+	// A FIFO with no writer would block the read forever, a device may
+	// never end: only regular files are graphs.
+	if st, err := os.Stat(full); err != nil || !st.Mode().IsRegular() {
+		return "", usagef("--graph: %s: not a regular file; refused", p)
+	}
 	sp.Path = full
 	return sp.String(), nil
+}
+
+// dataRoot is --data as an absolute path with its links resolved: the
+// prefix of every file the server reads.
+func (s *server) dataRoot() (string, error) {
+	abs, err := filepath.Abs(s.opt.data)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
+}
+
+// hideData rewrites msg, an error or a note of a run on a file under
+// --data, to name the file as the page named it: relative to --data,
+// whose place on the server's disk is not the page's business.
+func (s *server) hideData(msg string) string {
+	if s.opt.data == "" {
+		return msg
+	}
+	var dirs []string
+	if root, err := s.dataRoot(); err == nil {
+		dirs = append(dirs, root)
+	}
+	if abs, err := filepath.Abs(s.opt.data); err == nil {
+		dirs = append(dirs, abs)
+	}
+	for _, d := range dirs {
+		msg = strings.ReplaceAll(msg, d+string(filepath.Separator), "")
+		msg = strings.ReplaceAll(msg, d, "--data")
+	}
+	return msg
 }
 
 // setupJob turns a request's query into a run: the flags of `graphalloc
@@ -268,7 +304,7 @@ func (s *server) setupJob(q url.Values) (*job, error) {
 		// The file as the page named it (run in --data gives this file).
 		j.head.Graph = orig.String()
 	}
-	j.notes = notes.String()
+	j.notes = s.hideData(notes.String())
 	if sp, err := graphgen.ParseSpec(j.o.graph); err == nil {
 		j.spec = sp
 	}
@@ -322,11 +358,15 @@ func (j *job) runAll(ctx context.Context) (*results.File, error) {
 	return &results.File{Config: j.head, Trials: all, Summary: sum}, nil
 }
 
+// message is err as the CLI prints it, with files under --data named as
+// the page named them.
+func (s *server) message(err error) string { return s.hideData(cliMessage(err)) }
+
 // httpError writes err as JSON {"error": the CLI's message}.
-func httpError(w http.ResponseWriter, status int, err error) {
+func (s *server) httpError(w http.ResponseWriter, status int, err error) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(map[string]string{"error": cliMessage(err)})
+	json.NewEncoder(w).Encode(map[string]string{"error": s.message(err)})
 }
 
 // handleDownload writes the run's JSON, CSV or PNG, as run -f json|csv and
@@ -335,17 +375,17 @@ func (s *server) handleDownload(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	format := q.Get("format")
 	if format != "json" && format != "csv" && format != "png" {
-		httpError(w, http.StatusBadRequest, usagef("format: want json, csv or png, got %q", format))
+		s.httpError(w, http.StatusBadRequest, usagef("format: want json, csv or png, got %q", format))
 		return
 	}
 	j, err := s.setupJob(q)
 	if err != nil {
-		httpError(w, http.StatusBadRequest, err)
+		s.httpError(w, http.StatusBadRequest, err)
 		return
 	}
 	f, err := j.runAll(r.Context())
 	if err != nil {
-		httpError(w, http.StatusInternalServerError, err)
+		s.httpError(w, http.StatusInternalServerError, err)
 		return
 	}
 	var b bytes.Buffer
@@ -360,13 +400,13 @@ func (s *server) handleDownload(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if err != nil {
-			httpError(w, http.StatusInternalServerError, err)
+			s.httpError(w, http.StatusInternalServerError, err)
 			return
 		}
 		w.Header().Set("Content-Type", "image/png")
 	default:
 		if err := results.Write(&b, format, f); err != nil {
-			httpError(w, http.StatusInternalServerError, err)
+			s.httpError(w, http.StatusInternalServerError, err)
 			return
 		}
 		w.Header().Set("Content-Type", map[string]string{"json": "application/json", "csv": "text/csv"}[format])
@@ -502,7 +542,7 @@ func (s *server) handleRun(w http.ResponseWriter, r *http.Request) {
 
 	j, err := s.setupJob(q)
 	if err != nil {
-		send("fail", map[string]string{"error": cliMessage(err)})
+		send("fail", map[string]string{"error": s.message(err)})
 		return
 	}
 	j.buildGraph()
@@ -556,7 +596,7 @@ func (s *server) handleRun(w http.ResponseWriter, r *http.Request) {
 	})
 	if err != nil {
 		if ctx.Err() == nil {
-			send("fail", map[string]string{"error": cliMessage(err)})
+			send("fail", map[string]string{"error": s.message(err)})
 		}
 		return
 	}
