@@ -118,6 +118,11 @@ type server struct {
 	log    io.Writer
 	mux    *http.ServeMux
 	guard  http.Handler // mux behind the Host and cross-site checks
+	budget *explorer.Budget
+	wait   time.Duration // how long a request waits for budget
+	// build sets a job up (setupBuild); it holds the job's reservation
+	// until it returns, and should return when ctx ends.
+	build  func(ctx context.Context, j *job) error
 	mu     sync.Mutex
 	active map[string]*running // the running simulation of each page slot
 }
@@ -126,7 +131,15 @@ type server struct {
 type running struct{ cancel context.CancelFunc }
 
 func newServer(o serveOptions, log io.Writer) *server {
-	s := &server{opt: o, log: log, mux: http.NewServeMux(), active: map[string]*running{}}
+	s := &server{opt: o, log: log, mux: http.NewServeMux(), active: map[string]*running{}, wait: budgetWait, build: setupBuild}
+	total, err := parseMaxMemory(o.maxMemory)
+	if err != nil || total == 0 {
+		total = study.AvailableMemory()
+	}
+	if total <= 0 {
+		total = math.MaxInt64 // no way to know: each run's own guard only
+	}
+	s.budget = explorer.NewBudget(total)
 	static, err := fs.Sub(explorer.Files, "web")
 	if err != nil {
 		panic(err) // the embedded files: a build defect
@@ -171,6 +184,10 @@ type job struct {
 	graph graphgen.Graph
 	spec  graphgen.Spec
 	fset  *pflag.FlagSet
+	// notesBuf gathers what parse and setup write to stderr.
+	notesBuf bytes.Buffer
+	// release gives the job's bytes back to the server's budget.
+	release func()
 }
 
 // resolveData checks a --graph value that names a file: only a relative
@@ -243,9 +260,53 @@ func (s *server) hideData(msg string) string {
 }
 
 // setupJob turns a request's query into a run: the flags of `graphalloc
-// run`, parsed and set up by run's code, within the server's caps.
-func (s *server) setupJob(q url.Values) (*job, error) {
-	j := &job{}
+// run`, parsed by run's code, checked against the server's caps and
+// reserved in its memory budget before anything is built, then set up by
+// run's code. The caller releases the job (j.release) when it is done.
+func (s *server) setupJob(ctx context.Context, q url.Values) (*job, error) {
+	j, err := s.parseJob(q)
+	if err != nil {
+		return nil, err
+	}
+	d, err := j.demand()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkCaps(d.n, d.m, j.o.trials); err != nil {
+		return nil, err
+	}
+	if j.release, err = s.reserve(ctx, d.bytes); err != nil {
+		return nil, err
+	}
+	if err := s.buildJob(ctx, j); err != nil {
+		j.release()
+		return nil, err
+	}
+	if err := s.checkCaps(int64(j.cfg.N), j.cfg.M, j.o.trials); err != nil {
+		j.release()
+		return nil, err
+	}
+	if j.cfg.Every == 0 {
+		// The series of the picture: about 20 points (and the same flag in
+		// the command, so that run gives the same file).
+		j.cfg.Every = max(1, j.cfg.M/20)
+		j.head.Every = j.cfg.Every
+		j.args = append(j.args, fmt.Sprintf("--every=%d", j.cfg.Every))
+	}
+	if orig, err := graphgen.ParseSpec(q.Get(graphFlagName)); err == nil && orig.FromFile() {
+		// The file as the page named it (run in --data gives this file).
+		j.head.Graph = orig.String()
+	}
+	j.notes = s.hideData(j.notesBuf.String())
+	if sp, err := graphgen.ParseSpec(j.o.graph); err == nil {
+		j.spec = sp
+	}
+	return j, nil
+}
+
+// parseJob parses a request's query with run's parser.
+func (s *server) parseJob(q url.Values) (*job, error) {
+	j := &job{release: func() {}}
 	for k := range q {
 		if k != "page" && k != "slot" && k != "format" && !slices.Contains(serveKeys, k) {
 			return nil, usagef("unknown parameter %q (allowed: %s)", k, strings.Join(serveKeys, ", "))
@@ -270,45 +331,27 @@ func (s *server) setupJob(q url.Values) (*job, error) {
 		runArgs = append(runArgs, "--max-memory="+s.opt.maxMemory)
 	}
 	runArgs = append(runArgs, "--format=json")
-	var notes bytes.Buffer
-	fset, err := j.o.parse(runArgs, io.Discard, &notes)
+	fset, err := j.o.parse(runArgs, io.Discard, &j.notesBuf)
 	j.fset = fset
-	if err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil, usagef("help is not a run")
-		}
-		return nil, err
+	if errors.Is(err, pflag.ErrHelp) {
+		return nil, usagef("help is not a run")
 	}
-	// The caps, before anything is built: n from -n where it is given.
-	if n, err := study.ParseCount(j.o.bins, 0); err == nil && fset.Changed("bins") && float64(n)*float64(j.o.trials) > float64(s.opt.maxBinTrials) {
-		return nil, usagef("n·trials = %d·%d is above this server's cap of %d (--max-bin-trials)", n, j.o.trials, s.opt.maxBinTrials)
-	}
-	j.cfg, j.head, _, err = j.o.setup(fset, &notes)
 	if err != nil {
 		return nil, err
-	}
-	if float64(j.cfg.N)*float64(j.o.trials) > float64(s.opt.maxBinTrials) {
-		return nil, usagef("n·trials = %d·%d is above this server's cap of %d (--max-bin-trials)", j.cfg.N, j.o.trials, s.opt.maxBinTrials)
-	}
-	if float64(j.cfg.M)*float64(j.o.trials) > float64(s.opt.maxBallTrials) {
-		return nil, usagef("m·trials = %d·%d is above this server's cap of %d (--max-ball-trials)", j.cfg.M, j.o.trials, s.opt.maxBallTrials)
-	}
-	if j.cfg.Every == 0 {
-		// The series of the picture: about 20 points (and the same flag in
-		// the command, so that run gives the same file).
-		j.cfg.Every = max(1, j.cfg.M/20)
-		j.head.Every = j.cfg.Every
-		j.args = append(j.args, fmt.Sprintf("--every=%d", j.cfg.Every))
-	}
-	if orig, err := graphgen.ParseSpec(q.Get(graphFlagName)); err == nil && orig.FromFile() {
-		// The file as the page named it (run in --data gives this file).
-		j.head.Graph = orig.String()
-	}
-	j.notes = s.hideData(notes.String())
-	if sp, err := graphgen.ParseSpec(j.o.graph); err == nil {
-		j.spec = sp
 	}
 	return j, nil
+}
+
+// checkCaps refuses a run above the server's caps on n·trials and
+// m·trials.
+func (s *server) checkCaps(n, m int64, trials int) error {
+	if float64(n)*float64(trials) > float64(s.opt.maxBinTrials) {
+		return usagef("n·trials = %d·%d is above this server's cap of %d (--max-bin-trials)", n, trials, s.opt.maxBinTrials)
+	}
+	if float64(m)*float64(trials) > float64(s.opt.maxBallTrials) {
+		return usagef("m·trials = %d·%d is above this server's cap of %d (--max-ball-trials)", m, trials, s.opt.maxBallTrials)
+	}
+	return nil
 }
 
 // command is the job's equivalent command line.
@@ -378,11 +421,16 @@ func (s *server) handleDownload(w http.ResponseWriter, r *http.Request) {
 		s.httpError(w, http.StatusBadRequest, usagef("format: want json, csv or png, got %q", format))
 		return
 	}
-	j, err := s.setupJob(q)
+	j, err := s.setupJob(r.Context(), q)
 	if err != nil {
-		s.httpError(w, http.StatusBadRequest, err)
+		status := http.StatusBadRequest
+		if errors.As(err, new(busyError)) {
+			status = http.StatusServiceUnavailable
+		}
+		s.httpError(w, status, err)
 		return
 	}
+	defer j.release()
 	f, err := j.runAll(r.Context())
 	if err != nil {
 		s.httpError(w, http.StatusInternalServerError, err)
@@ -503,6 +551,32 @@ type snapshot struct {
 	Trial   int             `json:"trial"`           // whose loads
 }
 
+// claimSlot makes the request the one simulation of its page slot (the
+// query's page and slot), cancelling the slot's earlier run, and returns
+// the function that frees the slot. A request that names no page (a
+// script's) has no slot and cancels nothing.
+func (s *server) claimSlot(q url.Values, cancel context.CancelFunc) func() {
+	if q.Get("page") == "" {
+		return func() {}
+	}
+	slot := q.Get("page") + "/" + q.Get("slot")
+	s.mu.Lock()
+	if old, ok := s.active[slot]; ok {
+		old.cancel()
+	}
+	me := &running{cancel}
+	s.active[slot] = me
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		// Only if it is still ours (a newer run may have taken the slot).
+		if s.active[slot] == me {
+			delete(s.active, slot)
+		}
+		s.mu.Unlock()
+	}
+}
+
 // handleRun streams a run as server-sent events: "config" (the config,
 // the command, the graph picture), "snapshot" after trials finish,
 // "done" with the last snapshot, or "fail" with the CLI's message.
@@ -520,31 +594,18 @@ func (s *server) handleRun(w http.ResponseWriter, r *http.Request) {
 		fl.Flush()
 	}
 	q := r.URL.Query()
-	// One simulation per page slot: a new run cancels the old one.
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	slot := q.Get("page") + "/" + q.Get("slot")
-	s.mu.Lock()
-	if old, ok := s.active[slot]; ok {
-		old.cancel()
-	}
-	me := &running{cancel}
-	s.active[slot] = me
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		// Only if it is still ours (a newer run may have taken the slot).
-		if s.active[slot] == me {
-			delete(s.active, slot)
-		}
-		s.mu.Unlock()
-	}()
+	defer s.claimSlot(q, cancel)()
 
-	j, err := s.setupJob(q)
+	j, err := s.setupJob(ctx, q)
 	if err != nil {
-		send("fail", map[string]string{"error": s.message(err)})
+		if ctx.Err() == nil {
+			send("fail", map[string]string{"error": s.message(err)})
+		}
 		return
 	}
+	defer j.release()
 	j.buildGraph()
 	send("config", configEvent{Config: j.head, Command: j.command("json"), Notes: strings.TrimSpace(j.notes), Graph: j.picture()})
 

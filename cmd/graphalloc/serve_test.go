@@ -50,6 +50,12 @@ func readEvents(t *testing.T, r io.Reader) []sseEvent {
 // newTestServer serves the explorer with data dir data and the given caps
 // (0: serve's defaults).
 func newTestServer(t *testing.T, data string, binTrials, ballTrials int64, maxMem string) *httptest.Server {
+	_, ts := newTestServerOf(t, data, binTrials, ballTrials, maxMem)
+	return ts
+}
+
+// newTestServerOf is newTestServer, with the server itself.
+func newTestServerOf(t *testing.T, data string, binTrials, ballTrials int64, maxMem string) (*server, *httptest.Server) {
 	t.Helper()
 	o := serveOptions{data: data, maxBinTrials: 1 << 26, maxBallTrials: 1 << 31, maxMemory: maxMem}
 	if binTrials > 0 {
@@ -58,9 +64,10 @@ func newTestServer(t *testing.T, data string, binTrials, ballTrials int64, maxMe
 	if ballTrials > 0 {
 		o.maxBallTrials = ballTrials
 	}
-	ts := httptest.NewServer(newServer(o, io.Discard))
+	s := newServer(o, io.Discard)
+	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
-	return ts
+	return s, ts
 }
 
 // getEvents runs a query on /api/run and returns its events.

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestServeCapsBeforeBuild: n set by the spec itself is held to the caps
+// before the graph is built (the audit's regular:degree=4,n=100000000
+// built for 8.5 minutes at 2.9 GB).
+func TestServeCapsBeforeBuild(t *testing.T) {
+	s, ts := newTestServerOf(t, "", 0, 0, "1G")
+	built := 0
+	s.build = func(ctx context.Context, j *job) error { built++; return setupBuild(ctx, j) }
+	for q, want := range map[string]string{
+		"process=graph&trials=1&graph=regular:degree%3D4,n%3D100000000":              "n·trials = 100000000·1 is above",
+		"process=graph&trials=1&graph=torus:side%3D10000":                            "n·trials = 100000000·1 is above",
+		"process=graph&trials=1&graph=gnp:degree%3D4,n%3D134217728":                  "n·trials = 134217728·1 is above",
+		"process=graph&trials=1&bins=2%5E20&graph=regular:degree%3D4,n%3D1073741824": "n·trials = 1073741824·1 is above",
+		"process=graph&trials=1&bins=4&balls=2%5E32&graph=cycle":                     "m·trials = 4294967296·1 is above",
+		"bins=1&balls=2%5E31&trials=1":                                               "needs about 16 GiB, more than --max-memory (1 GiB)",
+	} {
+		start := time.Now()
+		msg := failMessage(t, getEvents(t, ts, q))
+		if !strings.Contains(msg, want) {
+			t.Errorf("%s: %q, want %q", q, msg, want)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("%s: refused after %v", q, d)
+		}
+	}
+	if built != 0 {
+		t.Errorf("%d graphs built for requests above the caps", built)
+	}
+}
+
+// TestServeSharedBudget: 30 heavy requests at once, each needing some
+// 16 MiB of a 64 MiB budget: the bytes reserved at once never exceed the
+// budget, and each request either runs to the end or is told, in one
+// line, that the server is busy (503 for a download).
+func TestServeSharedBudget(t *testing.T) {
+	s, ts := newTestServerOf(t, "", 0, 0, "64M")
+	s.wait = 100 * time.Millisecond
+	q := "process=one-choice&bins=2%5E24&balls=2%5E16&trials=1"
+	j, err := s.parseJob(mustQuery(t, q))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := j.demand()
+	if d.bytes < 10<<20 || d.bytes > 20<<20 {
+		t.Fatalf("a request needs %d bytes; the test wants 10 to 20 MiB", d.bytes)
+	}
+	var (
+		wg         sync.WaitGroup
+		mu         sync.Mutex
+		done, busy int
+		other      []string
+	)
+	for i := range 30 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var kind, msg string
+			if i%3 == 2 {
+				code, body := request(t, ts.URL+"/api/download?format=json&"+q, nil)
+				switch {
+				case code == http.StatusOK:
+					kind = "done"
+				case code == http.StatusServiceUnavailable && strings.Contains(body, "the server is busy"):
+					kind, msg = "busy", body
+				default:
+					kind, msg = "other", fmt.Sprintf("download: %d %.200s", code, body)
+				}
+			} else {
+				evs := getEvents(t, ts, q)
+				msg = failMessage(t, evs)
+				switch {
+				case len(evs) == 0:
+					kind, msg = "other", "run: no events"
+				case msg == "" && evs[len(evs)-1].name == "done":
+					kind = "done"
+				case strings.Contains(msg, "the server is busy"):
+					kind = "busy"
+				default:
+					kind, msg = "other", fmt.Sprintf("run: %q", msg)
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			switch kind {
+			case "done":
+				done++
+			case "busy":
+				busy++
+				if strings.Count(strings.TrimSpace(msg), "\n") != 0 {
+					other = append(other, "a busy message of several lines: "+msg)
+				}
+			default:
+				other = append(other, msg)
+			}
+		}()
+	}
+	wg.Wait()
+	if peak, total := s.budget.Peak(), s.budget.Total(); peak > total || peak < d.bytes {
+		t.Errorf("peak reserved %d bytes, budget %d", peak, total)
+	}
+	if done == 0 || done+busy != 30 || len(other) > 0 {
+		t.Errorf("%d done, %d busy, others: %q", done, busy, other)
+	}
+	if u := s.budget.Used(); u != 0 {
+		t.Errorf("%d bytes still reserved after every request ended", u)
+	}
+	t.Logf("%d done, %d refused as busy; peak %d of %d bytes, %d per request", done, busy, s.budget.Peak(), s.budget.Total(), d.bytes)
+}
+
+// TestServeClientLeaves: a client that leaves while its graph is built
+// ends the build within a second: the server hands the request's context
+// to the build, and the build's bytes go back to the budget when it
+// returns.
+func TestServeClientLeaves(t *testing.T) {
+	s, ts := newTestServerOf(t, "", 0, 0, "")
+	started, stopped := make(chan struct{}), make(chan error, 1)
+	s.build = func(ctx context.Context, j *job) error {
+		close(started)
+		select {
+		case <-ctx.Done():
+			stopped <- ctx.Err()
+			return ctx.Err()
+		case <-time.After(20 * time.Second):
+			stopped <- errors.New("the build was not cancelled")
+			return nil
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL+"/api/run?process=graph&graph=regular:degree%3D4&bins=2%5E20&trials=1&page=p&slot=a", nil)
+	go func() {
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	<-started
+	if used := s.budget.Used(); used == 0 {
+		t.Errorf("nothing reserved while the graph is built")
+	}
+	cancel()
+	left := time.Now()
+	select {
+	case err := <-stopped:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Second):
+		t.Fatal("the build went on for a second after the client left")
+	}
+	for s.budget.Used() != 0 || slotBusy(s, "p/a") {
+		if time.Since(left) > time.Second {
+			t.Fatalf("a second after the client left: %d bytes reserved, slot busy %v", s.budget.Used(), slotBusy(s, "p/a"))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// slotBusy reports whether a request of the page slot is still served.
+func slotBusy(s *server, slot string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.active[slot]
+	return ok
+}
+
+// mustQuery parses a query string.
+func mustQuery(t *testing.T, q string) url.Values {
+	t.Helper()
+	v, err := url.ParseQuery(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
