@@ -540,16 +540,14 @@ type configEvent struct {
 	Graph   *graphPicture  `json:"graph"`
 }
 
-// snapshot is one server-sent event of a run in progress.
-type snapshot struct {
-	Done    int             `json:"done"`
-	Trials  int             `json:"trials"`
-	Final   bool            `json:"final"`
-	Results []alloc.Result  `json:"results"` // the finished trials, in trial order
-	Summary results.Summary `json:"summary"`
-	Loads   []uint32        `json:"loads,omitempty"` // the loads of the lowest finished trial (n ≤ 16384; trial 0 when final)
-	Trial   int             `json:"trial"`           // whose loads
-}
+// snapshotEvery is the least time between two snapshots of a run; a
+// snapshot that takes long to make (a summary of many trials) spaces them
+// further: four times its own time.
+const snapshotEvery = 150 * time.Millisecond
+
+// streamMax is the most bytes a run streams before its last snapshot:
+// beyond it, only the final snapshot is sent.
+const streamMax = 64 << 20
 
 // claimSlot makes the request the one simulation of its page slot (the
 // query's page and slot), cancelling the slot's earlier run, and returns
@@ -588,9 +586,11 @@ func (s *server) handleRun(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
+	var streamed int64
 	send := func(event string, v any) {
 		b, _ := json.Marshal(v)
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
+		k, _ := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
+		streamed += int64(k)
 		fl.Flush()
 	}
 	q := r.URL.Query()
@@ -609,21 +609,10 @@ func (s *server) handleRun(w http.ResponseWriter, r *http.Request) {
 	j.buildGraph()
 	send("config", configEvent{Config: j.head, Command: j.command("json"), Notes: strings.TrimSpace(j.notes), Graph: j.picture()})
 
-	var mu sync.Mutex
-	var last []uint32
-	lastTrial := -1
+	feed := explorer.NewFeed(j.head, j.o.trials)
 	cfg := j.cfg
 	if cfg.N <= graphPictureMax {
-		cfg.Loads = func(i int, loads []uint32) {
-			// The lowest trial so far: trial 0's loads in the end, whatever
-			// order the workers finish in.
-			mu.Lock()
-			if lastTrial < 0 || i < lastTrial {
-				last = append(last[:0], loads...)
-				lastTrial = i
-			}
-			mu.Unlock()
-		}
+		cfg.Loads = feed.SetLoads
 	}
 	if cfg.Check() != nil {
 		cfg.Loads = nil // a rule without per-bin loads (weighted balls, the level engine): no picture
@@ -631,38 +620,26 @@ func (s *server) handleRun(w http.ResponseWriter, r *http.Request) {
 	if cfg.Loads != nil && !s.frames(ctx, cfg, send) {
 		return
 	}
-	var all []alloc.Result
-	snap := func(final bool) *snapshot {
-		sorted := slices.Clone(all)
-		slices.SortFunc(sorted, func(a, b alloc.Result) int { return a.Trial - b.Trial })
-		sum, err := results.Summarize(j.head, sorted)
-		if err != nil {
-			return nil
-		}
-		mu.Lock()
-		sn := &snapshot{Done: len(sorted), Trials: j.o.trials, Final: final, Results: sorted, Summary: sum, Loads: slices.Clone(last), Trial: lastTrial}
-		mu.Unlock()
-		return sn
-	}
-	lastSent := time.Time{}
+	var next time.Time
 	err = alloc.Run(ctx, cfg, j.trialList(), j.o.workers, func(res alloc.Result) error {
-		all = append(all, res)
-		if time.Since(lastSent) > 150*time.Millisecond && len(all) < j.o.trials {
-			if sn := snap(false); sn != nil {
+		feed.Add(res)
+		if start := time.Now(); start.After(next) && feed.Done() < j.o.trials && streamed < streamMax {
+			if sn, err := feed.Snapshot(false); err == nil {
 				send("snapshot", sn)
 			}
-			lastSent = time.Now()
+			next = time.Now().Add(max(snapshotEvery, 4*time.Since(start)))
 		}
 		return nil
 	})
-	if err != nil {
-		if ctx.Err() == nil {
-			send("fail", map[string]string{"error": s.message(err)})
+	if err == nil {
+		var sn *explorer.Snapshot
+		if sn, err = feed.Snapshot(true); err == nil {
+			send("done", sn)
+			return
 		}
-		return
 	}
-	if sn := snap(true); sn != nil {
-		send("done", sn)
+	if ctx.Err() == nil {
+		send("fail", map[string]string{"error": s.message(err)})
 	}
 }
 

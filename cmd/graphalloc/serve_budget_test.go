@@ -1,15 +1,21 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/graphalloc/graphalloc/internal/explorer"
 )
 
 // TestServeCapsBeforeBuild: n set by the spec itself is held to the caps
@@ -184,4 +190,68 @@ func mustQuery(t *testing.T, q string) url.Values {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// TestServeIncrementalSnapshots: each trial's row is streamed once, only
+// for the first explorer.ShownTrials trials, and the load distribution
+// covers every trial: the stream of a run grows with its length, not
+// with its length squared.
+func TestServeIncrementalSnapshots(t *testing.T) {
+	ts := newTestServer(t, "", 0, 0, "")
+	const trials = 3000
+	q := fmt.Sprintf("process=greedy&bins=16&balls=4n&seed=3&trials=%d", trials)
+	resp, err := http.Get(ts.URL + "/api/run?" + q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	evs := readEvents(t, bytes.NewReader(body))
+	rows := streamedResults(t, evs)
+	if len(rows) != explorer.ShownTrials || rows[0].Trial != 0 || rows[len(rows)-1].Trial != explorer.ShownTrials-1 {
+		t.Fatalf("%d rows streamed (trials %d..%d), want trials 0..%d once each", len(rows), rows[0].Trial, rows[len(rows)-1].Trial, explorer.ShownTrials-1)
+	}
+	var done explorer.Snapshot
+	if err := json.Unmarshal([]byte(evs[len(evs)-1].data), &done); err != nil {
+		t.Fatal(err)
+	}
+	if !done.Final || done.Done != trials || done.Shown != explorer.ShownTrials || len(done.Loads) != 16 || done.Trial != 0 {
+		t.Errorf("final snapshot: %d done, shown %d, %d loads of trial %d", done.Done, done.Shown, len(done.Loads), done.Trial)
+	}
+	// The tails are the page's old sum over every trial, which the CLI's
+	// file gives.
+	all := cliTrials(t, "graphalloc run --process=greedy --bins=16 --balls=4n --seed=3 --trials=3000 --every=3 -f json")
+	var want []float64
+	for _, r := range all {
+		var n, acc int64
+		for _, c := range r.LoadCounts {
+			n += c
+		}
+		for len(want) < len(r.LoadCounts) {
+			want = append(want, 0)
+		}
+		for i := len(r.LoadCounts) - 1; i >= 0; i-- {
+			acc += r.LoadCounts[i]
+			want[i] += float64(acc) / float64(n) / trials
+		}
+	}
+	if len(done.Tails) != len(want) {
+		t.Fatalf("tails %v, want %v", done.Tails, want)
+	}
+	for i := range want {
+		if math.Abs(done.Tails[i]-want[i]) > 1e-12 {
+			t.Errorf("tails[%d] = %v, want %v", i, done.Tails[i], want[i])
+		}
+	}
+	// Loads are resent only when their trial changes.
+	loads := 0
+	for _, e := range evs {
+		if e.name == "snapshot" && strings.Contains(e.data, `"loads":`) {
+			loads++
+		}
+	}
+	if loads > 2 {
+		t.Errorf("the loads were sent in %d snapshots", loads)
+	}
+	t.Logf("%d trials: %d events, %d bytes", trials, len(evs), len(body))
 }

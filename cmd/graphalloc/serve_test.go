@@ -12,12 +12,14 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/internal/explorer"
 )
 
 // sseEvent is one server-sent event.
@@ -99,6 +101,25 @@ func failMessage(t *testing.T, evs []sseEvent) string {
 	return ""
 }
 
+// streamedResults gathers the trial rows of a run's snapshots, each sent
+// once, in trial order.
+func streamedResults(t *testing.T, evs []sseEvent) []alloc.Result {
+	t.Helper()
+	var rs []alloc.Result
+	for _, e := range evs {
+		if e.name != "snapshot" && e.name != "done" {
+			continue
+		}
+		var sn explorer.Snapshot
+		if err := json.Unmarshal([]byte(e.data), &sn); err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, sn.Results...)
+	}
+	slices.SortFunc(rs, func(a, b alloc.Result) int { return a.Trial - b.Trial })
+	return rs
+}
+
 // cliRun runs graphalloc with args and returns stdout and the CLI's error
 // line ("" on success).
 func cliRun(t *testing.T, args ...string) (string, string) {
@@ -132,7 +153,7 @@ func TestServeRunEqualsRun(t *testing.T) {
 	if cfg.Graph.Kind != "torus" || cfg.Graph.Side != 16 {
 		t.Errorf("graph picture: %+v", cfg.Graph)
 	}
-	var done snapshot
+	var done explorer.Snapshot
 	if err := json.Unmarshal([]byte(evs[len(evs)-1].data), &done); err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +170,7 @@ func TestServeRunEqualsRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, _ := json.Marshal(f.Trials)
-	b, _ := json.Marshal(done.Results)
+	b, _ := json.Marshal(streamedResults(t, evs))
 	if !bytes.Equal(a, b) {
 		t.Errorf("served trials differ from %s:\n%s\n%s", cfg.Command, b, a)
 	}
@@ -374,7 +395,7 @@ func TestServeEveryProcess(t *testing.T) {
 			t.Errorf("%s: %q %v", q, msg, evs)
 			continue
 		}
-		var done snapshot
+		var done explorer.Snapshot
 		if err := json.Unmarshal([]byte(evs[len(evs)-1].data), &done); err != nil {
 			t.Fatal(err)
 		}
