@@ -54,7 +54,7 @@ func cmdServe(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	fs := newFlags("serve", stdout, stderr)
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port); 127.0.0.1 keeps it to this machine")
 	fs.StringVar(&o.data, "data", "", "directory of graph files the page may name (file:NAME, relative to DIR); none if unset")
-	fs.StringVar(&o.maxMemory, "max-memory", "", "refuse runs estimated to need more memory than this (default: the memory available)")
+	fs.StringVar(&o.maxMemory, "max-memory", "", "the memory all requests share; a run that needs more than is free waits, then is refused (default: the memory available)")
 	fs.Int64Var(&o.maxBinTrials, "max-bin-trials", 1<<26, "refuse a request whose n·trials exceeds this")
 	fs.Int64Var(&o.maxBallTrials, "max-ball-trials", 1<<31, "refuse a request whose m·trials exceeds this")
 	fs.BoolVar(&o.public, "public", false, "allow an --addr beyond loopback (0.0.0.0, a network address): anyone who reaches it can run simulations and read --data")
