@@ -298,9 +298,6 @@ func (s *server) setupJob(ctx context.Context, q url.Values) (*job, error) {
 		j.head.Graph = orig.String()
 	}
 	j.notes = s.hideData(j.notesBuf.String())
-	if sp, err := graphgen.ParseSpec(j.o.graph); err == nil {
-		j.spec = sp
-	}
 	return j, nil
 }
 
@@ -338,6 +335,9 @@ func (s *server) parseJob(q url.Values) (*job, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if sp, err := graphgen.ParseSpec(j.o.graph); err == nil {
+		j.spec = sp
 	}
 	return j, nil
 }
@@ -606,7 +606,6 @@ func (s *server) handleRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer j.release()
-	j.buildGraph()
 	send("config", configEvent{Config: j.head, Command: j.command("json"), Notes: strings.TrimSpace(j.notes), Graph: j.picture()})
 
 	feed := explorer.NewFeed(j.head, j.o.trials)

@@ -125,12 +125,15 @@ func (s *server) buildJob(ctx context.Context, j *job) error {
 	}
 }
 
-// setupBuild is the server's build: run's setup, which builds the graph.
+// setupBuild is the server's build: run's setup, which builds the graph,
+// and the graph again for the page's picture (n <= graphPictureMax).
 // graphgen's builders take no context: a build runs to its end after
 // the client has gone (holding its reservation), though the request ends
 // at once.
 func setupBuild(_ context.Context, j *job) error {
 	var err error
-	j.cfg, j.head, _, err = j.o.setup(j.fset, &j.notesBuf)
+	if j.cfg, j.head, _, err = j.o.setup(j.fset, &j.notesBuf); err == nil {
+		j.buildGraph()
+	}
 	return err
 }

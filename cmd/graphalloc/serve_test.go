@@ -399,6 +399,13 @@ func TestServeEveryProcess(t *testing.T) {
 		if err := json.Unmarshal([]byte(evs[len(evs)-1].data), &done); err != nil {
 			t.Fatal(err)
 		}
+		var cfg configEvent
+		if err := json.Unmarshal([]byte(evs[0].data), &cfg); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(q, "karate") && (cfg.Graph == nil || len(cfg.Graph.Edges) != 78) {
+			t.Errorf("%s: the picture has not the graph's 78 edges: %+v", q, cfg.Graph)
+		}
 		if (len(done.Loads) > 0) != loads || done.Done != 2 {
 			t.Errorf("%s: %d loads, %d trials done", q, len(done.Loads), done.Done)
 		}
