@@ -13,10 +13,8 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -94,6 +92,9 @@ func cmdServe(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	return nil
 }
 
+// dataDir is --data.
+func (o *serveOptions) dataDir() explorer.DataDir { return explorer.DataDir(o.data) }
+
 // checkAddr refuses an --addr beyond loopback without --public, and warns
 // with it: the explorer runs what any page that reaches it asks, and reads
 // --data.
@@ -122,16 +123,12 @@ type server struct {
 	wait   time.Duration // how long a request waits for budget
 	// build sets a job up (setupBuild); it holds the job's reservation
 	// until it returns, and should return when ctx ends.
-	build  func(ctx context.Context, j *job) error
-	mu     sync.Mutex
-	active map[string]*running // the running simulation of each page slot
+	build func(ctx context.Context, j *job) error
+	slots explorer.Slots
 }
 
-// running is a simulation in progress.
-type running struct{ cancel context.CancelFunc }
-
 func newServer(o serveOptions, log io.Writer) *server {
-	s := &server{opt: o, log: log, mux: http.NewServeMux(), active: map[string]*running{}, wait: budgetWait, build: setupBuild}
+	s := &server{opt: o, log: log, mux: http.NewServeMux(), wait: budgetWait, build: setupBuild}
 	total, err := parseMaxMemory(o.maxMemory)
 	if err != nil || total == 0 {
 		total = study.AvailableMemory()
@@ -190,75 +187,6 @@ type job struct {
 	release func()
 }
 
-// resolveData checks a --graph value that names a file: only a relative
-// name under --data, no "..", no absolute path, no link out of it. It
-// returns the value to run with.
-func (s *server) resolveData(arg string) (string, error) {
-	sp, err := graphgen.ParseSpec(arg)
-	if err != nil || sp.Path == "" {
-		return arg, nil // run's parser reports a bad spec
-	}
-	if s.opt.data == "" {
-		return "", usagef("--graph: %s: this server has no --data directory; it reads no files", sp.Path)
-	}
-	p := sp.Path
-	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) {
-		return "", usagef("--graph: %s: an absolute path is refused; name a file under --data", p)
-	}
-	if slices.Contains(strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }), "..") {
-		return "", usagef("--graph: %s: '..' is refused; name a file under --data", p)
-	}
-	root, err := s.dataRoot()
-	if err != nil {
-		return "", usagef("--graph: the --data directory cannot be read")
-	}
-	full, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(p)))
-	if err != nil {
-		return "", usagef("--graph: %s: no such file under --data", p)
-	}
-	if rel, err := filepath.Rel(root, full); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", usagef("--graph: %s: leads out of --data; refused", p)
-	}
-	// A FIFO with no writer would block the read forever, a device may
-	// never end: only regular files are graphs.
-	if st, err := os.Stat(full); err != nil || !st.Mode().IsRegular() {
-		return "", usagef("--graph: %s: not a regular file; refused", p)
-	}
-	sp.Path = full
-	return sp.String(), nil
-}
-
-// dataRoot is --data as an absolute path with its links resolved: the
-// prefix of every file the server reads.
-func (s *server) dataRoot() (string, error) {
-	abs, err := filepath.Abs(s.opt.data)
-	if err != nil {
-		return "", err
-	}
-	return filepath.EvalSymlinks(abs)
-}
-
-// hideData rewrites msg, an error or a note of a run on a file under
-// --data, to name the file as the page named it: relative to --data,
-// whose place on the server's disk is not the page's business.
-func (s *server) hideData(msg string) string {
-	if s.opt.data == "" {
-		return msg
-	}
-	var dirs []string
-	if root, err := s.dataRoot(); err == nil {
-		dirs = append(dirs, root)
-	}
-	if abs, err := filepath.Abs(s.opt.data); err == nil {
-		dirs = append(dirs, abs)
-	}
-	for _, d := range dirs {
-		msg = strings.ReplaceAll(msg, d+string(filepath.Separator), "")
-		msg = strings.ReplaceAll(msg, d, "--data")
-	}
-	return msg
-}
-
 // setupJob turns a request's query into a run: the flags of `graphalloc
 // run`, parsed by run's code, checked against the server's caps and
 // reserved in its memory budget before anything is built, then set up by
@@ -297,7 +225,7 @@ func (s *server) setupJob(ctx context.Context, q url.Values) (*job, error) {
 		// The file as the page named it (run in --data gives this file).
 		j.head.Graph = orig.String()
 	}
-	j.notes = s.hideData(j.notesBuf.String())
+	j.notes = s.opt.dataDir().Hide(j.notesBuf.String())
 	return j, nil
 }
 
@@ -318,8 +246,8 @@ func (s *server) parseJob(q url.Values) (*job, error) {
 		j.args = append(j.args, "--"+k+"="+v)
 		if k == graphFlagName {
 			var err error
-			if v, err = s.resolveData(v); err != nil {
-				return nil, err
+			if v, err = s.opt.dataDir().Resolve(v); err != nil {
+				return nil, usageError{err}
 			}
 		}
 		runArgs = append(runArgs, "--"+k+"="+v)
@@ -403,7 +331,7 @@ func (j *job) runAll(ctx context.Context) (*results.File, error) {
 
 // message is err as the CLI prints it, with files under --data named as
 // the page named them.
-func (s *server) message(err error) string { return s.hideData(cliMessage(err)) }
+func (s *server) message(err error) string { return s.opt.dataDir().Hide(cliMessage(err)) }
 
 // httpError writes err as JSON {"error": the CLI's message}.
 func (s *server) httpError(w http.ResponseWriter, status int, err error) {
@@ -549,32 +477,6 @@ const snapshotEvery = 150 * time.Millisecond
 // beyond it, only the final snapshot is sent.
 const streamMax = 64 << 20
 
-// claimSlot makes the request the one simulation of its page slot (the
-// query's page and slot), cancelling the slot's earlier run, and returns
-// the function that frees the slot. A request that names no page (a
-// script's) has no slot and cancels nothing.
-func (s *server) claimSlot(q url.Values, cancel context.CancelFunc) func() {
-	if q.Get("page") == "" {
-		return func() {}
-	}
-	slot := q.Get("page") + "/" + q.Get("slot")
-	s.mu.Lock()
-	if old, ok := s.active[slot]; ok {
-		old.cancel()
-	}
-	me := &running{cancel}
-	s.active[slot] = me
-	s.mu.Unlock()
-	return func() {
-		s.mu.Lock()
-		// Only if it is still ours (a newer run may have taken the slot).
-		if s.active[slot] == me {
-			delete(s.active, slot)
-		}
-		s.mu.Unlock()
-	}
-}
-
 // handleRun streams a run as server-sent events: "config" (the config,
 // the command, the graph picture), "snapshot" after trials finish,
 // "done" with the last snapshot, or "fail" with the CLI's message.
@@ -596,7 +498,7 @@ func (s *server) handleRun(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	defer s.claimSlot(q, cancel)()
+	defer s.slots.Claim(q.Get("page"), q.Get("slot"), cancel)()
 
 	j, err := s.setupJob(ctx, q)
 	if err != nil {

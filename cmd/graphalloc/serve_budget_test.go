@@ -166,20 +166,12 @@ func TestServeClientLeaves(t *testing.T) {
 	case <-time.After(time.Second):
 		t.Fatal("the build went on for a second after the client left")
 	}
-	for s.budget.Used() != 0 || slotBusy(s, "p/a") {
+	for s.budget.Used() != 0 || s.slots.Busy("p", "a") {
 		if time.Since(left) > time.Second {
-			t.Fatalf("a second after the client left: %d bytes reserved, slot busy %v", s.budget.Used(), slotBusy(s, "p/a"))
+			t.Fatalf("a second after the client left: %d bytes reserved, slot busy %v", s.budget.Used(), s.slots.Busy("p", "a"))
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-}
-
-// slotBusy reports whether a request of the page slot is still served.
-func slotBusy(s *server, slot string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, ok := s.active[slot]
-	return ok
 }
 
 // mustQuery parses a query string.
