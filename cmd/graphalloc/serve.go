@@ -41,9 +41,6 @@ type serveOptions struct {
 	public                bool // --public: listening beyond loopback is meant
 }
 
-// graphPictureMax is the largest n whose per-bin loads the page draws.
-const graphPictureMax = 16384
-
 // serveKeys are the run flags the page may set, as query keys.
 var serveKeys = []string{"process", graphFlagName, "bins", "balls", "seed", "trials", "choices", "beta", "cap", "weights", "ties", "sample", "g", "sigma", "batch", "every", "engine", "expansion"}
 
@@ -391,58 +388,17 @@ func (s *server) handleDownload(w http.ResponseWriter, r *http.Request) {
 	w.Write(b.Bytes())
 }
 
-// graphPicture is what the page needs to draw the graph: its kind, the
-// torus side, and for other graphs the edges (for a layout computed once
-// on the page).
-type graphPicture struct {
-	Kind  string  `json:"kind"`
-	N     int     `json:"n"`
-	Dim   int     `json:"dim,omitempty"`
-	Side  int     `json:"side,omitempty"`
-	Edges [][]int `json:"edges,omitempty"`
-}
-
 // picture describes the job's graph for the page; nil above
-// graphPictureMax bins.
-func (j *job) picture() *graphPicture {
-	n := j.cfg.N
-	if n > graphPictureMax {
-		return nil
-	}
-	kind := j.spec.Kind
-	if j.cfg.Process != nil && alloc.Describe(j.cfg.Process).Uses&alloc.ParamGraph == 0 {
-		kind = "complete"
-	}
-	p := &graphPicture{Kind: kind, N: n}
-	switch kind {
-	case "cycle", "complete":
-		return p
-	case "torus":
-		p.Dim = 2
-		if d, err := fmt.Sscan(j.spec.Params["dim"], &p.Dim); d != 1 || err != nil {
-			p.Dim = 2
-		}
-		p.Side = int(math.Round(math.Pow(float64(n), 1/float64(p.Dim))))
-		return p
-	}
-	if j.graph == nil {
-		return p
-	}
-	for v := range n {
-		j.graph.Visit(v, func(w int, _ int64) bool {
-			if v < w {
-				p.Edges = append(p.Edges, []int{v, w})
-			}
-			return len(p.Edges) >= 1<<18
-		})
-	}
-	return p
+// explorer.PictureMax bins.
+func (j *job) picture() *explorer.Picture {
+	uses := j.cfg.Process == nil || alloc.Describe(j.cfg.Process).Uses&alloc.ParamGraph != 0
+	return explorer.NewPicture(j.spec, j.cfg.N, uses, j.graph)
 }
 
 // buildGraph rebuilds the job's graph for the picture, exactly as setup
 // built it (the same spec, n and graph stream of the seed).
 func (j *job) buildGraph() {
-	if j.cfg.N > graphPictureMax || j.spec.Kind == "" || j.spec.Kind == "cycle" || j.spec.Kind == "torus" || j.spec.Kind == "complete" {
+	if j.cfg.N > explorer.PictureMax || j.spec.Kind == "" || j.spec.Kind == "cycle" || j.spec.Kind == "torus" || j.spec.Kind == "complete" {
 		return
 	}
 	if d := alloc.Describe(j.cfg.Process); d == nil || d.Uses&alloc.ParamGraph == 0 {
@@ -462,10 +418,10 @@ func (j *job) buildGraph() {
 // configEvent is the first event of a run: its config, the equivalent
 // command, setup's notes and the graph picture.
 type configEvent struct {
-	Config  results.Config `json:"config"`
-	Command string         `json:"command"`
-	Notes   string         `json:"notes,omitempty"`
-	Graph   *graphPicture  `json:"graph"`
+	Config  results.Config    `json:"config"`
+	Command string            `json:"command"`
+	Notes   string            `json:"notes,omitempty"`
+	Graph   *explorer.Picture `json:"graph"`
 }
 
 // snapshotEvery is the least time between two snapshots of a run; a
@@ -512,13 +468,13 @@ func (s *server) handleRun(w http.ResponseWriter, r *http.Request) {
 
 	feed := explorer.NewFeed(j.head, j.o.trials)
 	cfg := j.cfg
-	if cfg.N <= graphPictureMax {
+	if cfg.N <= explorer.PictureMax {
 		cfg.Loads = feed.SetLoads
 	}
 	if cfg.Check() != nil {
 		cfg.Loads = nil // a rule without per-bin loads (weighted balls, the level engine): no picture
 	}
-	if cfg.Loads != nil && !s.frames(ctx, cfg, send) {
+	if cfg.Loads != nil && !explorer.Frames(ctx, cfg, send) {
 		return
 	}
 	var next time.Time
@@ -542,42 +498,4 @@ func (s *server) handleRun(w http.ResponseWriter, r *http.Request) {
 	if ctx.Err() == nil {
 		send("fail", map[string]string{"error": s.message(err)})
 	}
-}
-
-// frameBudget bounds the balls the frames of a run replay (about 10.5 m).
-const frameBudget = 1 << 25
-
-// frame is the loads of trial 0 after its first Balls balls.
-type frame struct {
-	Balls int64    `json:"balls"`
-	Loads []uint32 `json:"loads"`
-}
-
-// frames sends the picture's frames: trial 0 run with m = k·m/20 balls,
-// k = 1..20, each the state of the process after that many balls (the
-// same seed and trial; a run of -m k·m/20 gives it). It returns false if
-// the request ended.
-func (s *server) frames(ctx context.Context, cfg alloc.Config, send func(string, any)) bool {
-	if cfg.M < 20 || cfg.M > frameBudget*2/21 {
-		return true
-	}
-	var loads []uint32
-	prev := int64(0)
-	for k := int64(1); k <= 20; k++ {
-		c := cfg
-		c.M, c.Every = cfg.M*k/20, 0
-		if c.M == prev {
-			continue
-		}
-		prev = c.M
-		c.Loads = func(_ int, l []uint32) { loads = append(loads[:0], l...) }
-		if c.Check() != nil {
-			return true
-		}
-		if err := alloc.Run(ctx, c, []int{0}, 1, func(alloc.Result) error { return nil }); err != nil {
-			return ctx.Err() == nil
-		}
-		send("frame", frame{Balls: c.M, Loads: loads})
-	}
-	return true
 }

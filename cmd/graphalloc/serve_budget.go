@@ -126,7 +126,7 @@ func (s *server) buildJob(ctx context.Context, j *job) error {
 }
 
 // setupBuild is the server's build: run's setup, which builds the graph,
-// and the graph again for the page's picture (n <= graphPictureMax).
+// and the graph again for the page's picture (n <= explorer.PictureMax).
 // graphgen's builders take no context: a build runs to its end after
 // the client has gone (holding its reservation), though the request ends
 // at once.

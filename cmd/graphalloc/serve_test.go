@@ -417,10 +417,10 @@ func TestServeEveryProcess(t *testing.T) {
 func TestServeFrames(t *testing.T) {
 	ts := newTestServer(t, "", 0, 0, "")
 	evs := getEvents(t, ts, "process=graph&graph=cycle&bins=300&balls=8n&seed=4&trials=2")
-	var frames []frame
+	var frames []explorer.Frame
 	for _, e := range evs {
 		if e.name == "frame" {
-			var f frame
+			var f explorer.Frame
 			if err := json.Unmarshal([]byte(e.data), &f); err != nil {
 				t.Fatal(err)
 			}
