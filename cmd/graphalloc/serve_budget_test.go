@@ -144,14 +144,7 @@ func TestServeClientLeaves(t *testing.T) {
 			return nil
 		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL+"/api/run?process=graph&graph=regular:degree%3D4&bins=2%5E20&trials=1&page=p&slot=a", nil)
-	go func() {
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			resp.Body.Close()
-		}
-	}()
+	cancel := startRun(t, ts.URL+"/api/run?process=graph&graph=regular:degree%3D4&bins=2%5E20&trials=1&page=p&slot=a")
 	<-started
 	if used := s.budget.Used(); used == 0 {
 		t.Errorf("nothing reserved while the graph is built")
@@ -172,6 +165,24 @@ func TestServeClientLeaves(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// startRun sends a GET for url in the background and returns the
+// function that makes its client leave.
+func startRun(t *testing.T, url string) context.CancelFunc {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	return cancel
 }
 
 // mustQuery parses a query string.
@@ -246,4 +257,35 @@ func TestServeIncrementalSnapshots(t *testing.T) {
 		t.Errorf("the loads were sent in %d snapshots", loads)
 	}
 	t.Logf("%d trials: %d events, %d bytes", trials, len(evs), len(body))
+}
+
+// TestServeClientLeavesRealBuild: the same with graphgen's own build of a
+// random 4-regular graph on 2^19 vertices (a second or two): the request
+// ends within a second of the client leaving, and the build's bytes come
+// back to the budget when the build returns (at once when graphgen's
+// builders hear the context; until then, when the build is done).
+func TestServeClientLeavesRealBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a graph of 2^19 vertices")
+	}
+	s, ts := newTestServerOf(t, "", 0, 0, "")
+	cancel := startRun(t, ts.URL+"/api/run?process=graph&graph=regular:degree%3D4&bins=2%5E19&trials=1&page=p&slot=a")
+	for s.budget.Used() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	left := time.Now()
+	for s.slots.Busy("p", "a") {
+		if time.Since(left) > time.Second {
+			t.Fatal("the request went on for a second after the client left")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	for s.budget.Used() != 0 {
+		if time.Since(left) > 30*time.Second {
+			t.Fatalf("the build's %d bytes were not given back", s.budget.Used())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Logf("the request ended at once; the build's bytes came back %v after the client left", time.Since(left).Round(time.Millisecond))
 }
