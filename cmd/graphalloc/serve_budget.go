@@ -32,8 +32,8 @@ func resultBytes(n, m, every int64) int64 {
 
 // demand is what a request will hold, from its flags alone: n as the
 // graph spec plans it, m, and the bytes of the graph, the loads of the
-// trials that run at once and the finished trials.
-type demand struct{ n, m, bytes int64 }
+// trials that run at once and the finished trials (results, of bytes).
+type demand struct{ n, m, bytes, results int64 }
 
 // demand works out the job's demand before anything is built. A flag it
 // cannot read counts for nothing here: setup reports it.
@@ -75,7 +75,8 @@ func (j *job) demand() (demand, error) {
 	if levels, _, _ := chooseEngine(o.engine, desc, o.graph, d.n); !levels {
 		d.bytes += o.binBytes(desc, params, d.n)
 	}
-	d.bytes += int64(o.trials) * resultBytes(d.n, d.m, every)
+	d.results = int64(o.trials) * resultBytes(d.n, d.m, every)
+	d.bytes += d.results
 	return d, nil
 }
 
