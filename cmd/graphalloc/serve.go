@@ -370,29 +370,42 @@ func (s *server) handleDownload(w http.ResponseWriter, r *http.Request) {
 		s.httpError(w, http.StatusInternalServerError, err)
 		return
 	}
-	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", "graphalloc-run."+format))
-	if format != "png" {
-		// Straight to the client: the file is not held twice.
-		w.Header().Set("Content-Type", map[string]string{"json": "application/json", "csv": "text/csv"}[format])
-		results.Write(w, format, f) // fails only when the client has gone
-		return
-	}
-	var b bytes.Buffer
-	fig, err := results.RunFigure(j.head, f.Trials)
-	if err == nil {
-		// The options of run --plot FILE.png without figure flags.
-		var opts study.FigureOptions
-		if opts, err = j.o.ff.options(j.fset, "--plot", "run.png"); err == nil {
-			err = fig.Draw(&b, opts)
+	a := &attachment{w: w, name: "graphalloc-run." + format}
+	if format == "png" {
+		a.ctype = "image/png"
+		var fig *study.Figure
+		if fig, err = results.RunFigure(j.head, f.Trials); err == nil {
+			// The options of run --plot FILE.png without figure flags.
+			var opts study.FigureOptions
+			if opts, err = j.o.ff.options(j.fset, "--plot", "run.png"); err == nil {
+				err = fig.Draw(a, opts)
+			}
 		}
+	} else {
+		a.ctype = map[string]string{"json": "application/json", "csv": "text/csv"}[format]
+		err = results.Write(a, format, f)
 	}
-	if err != nil {
-		w.Header().Del("Content-Disposition")
+	if err != nil && !a.started {
 		s.httpError(w, http.StatusInternalServerError, err)
-		return
 	}
-	w.Header().Set("Content-Type", "image/png")
-	w.Write(b.Bytes())
+}
+
+// attachment writes a download to the client: its headers go out with
+// the first byte, so that a failure before it still gets a status and a
+// message, and the file is never held in a second buffer.
+type attachment struct {
+	w           http.ResponseWriter
+	ctype, name string
+	started     bool
+}
+
+func (a *attachment) Write(p []byte) (int, error) {
+	if !a.started {
+		a.started = true
+		a.w.Header().Set("Content-Type", a.ctype)
+		a.w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", a.name))
+	}
+	return a.w.Write(p)
 }
 
 // picture describes the job's graph for the page; nil above
