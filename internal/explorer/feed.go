@@ -10,8 +10,8 @@ import (
 
 // ShownTrials is the most trials whose rows a run streams to the page
 // (trials 0..ShownTrials-1); the summary and the load distribution cover
-// every trial. A page cannot show millions of rows, and resending them
-// made a run of 2^26 trials stream 5.2 GB in a minute.
+// every trial. A page cannot show millions of rows, and a stream that
+// carried them all would grow with the number of trials.
 const ShownTrials = 1000
 
 // Snapshot is one event of a run in progress. It carries only what the
