@@ -164,25 +164,8 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 	if desc.Uses&alloc.ParamGraph == 0 {
 		gf.spec = graphgen.Spec{Kind: "complete"}
 	}
-	// Per-bin loads on n bins, for each worker that runs at once:
-	// LoadBytes a bin, which depends on the balls and the batches (parsed
-	// again, and checked, once n is known; a bad value counts as none),
-	// and a batch in progress: its bins (B <= n) or a count per bin, four
-	// bytes each.
-	workers := int64(o.workers)
-	if workers <= 0 {
-		workers = int64(runtime.NumCPU())
-	}
-	running := min(workers, int64(o.trials))
-	binBytes := func(n int64) int64 {
-		m, _ := study.ParseCount(o.balls, n)
-		batch, _ := study.ParseCount(o.batch, n)
-		need := int64(desc.LoadBytes(params, n, m, batch)) * n
-		if batch > 1 {
-			need += 4 * min(batch, n)
-		}
-		return need * running
-	}
+	running := o.running()
+	binBytes := func(n int64) int64 { return o.binBytes(desc, params, n) }
 	n := gf.n
 	if plan, err := gf.spec.Plan(int(n)); err == nil && plan.N > 0 {
 		n = int64(plan.N) // the graph's order: a spec's n= overrides -n
@@ -266,6 +249,30 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 		head.Engine = alloc.EngineLevels.String()
 	}
 	return cfg, head, pv, nil
+}
+
+// binBytes is the memory of the per-bin loads on n bins, for each worker
+// that runs at once: LoadBytes a bin, which depends on the balls and the
+// batches (parsed again, and checked, once n is known; a bad value counts
+// as none), and a batch in progress: its bins (B <= n) or a count per
+// bin, four bytes each.
+func (o *runOptions) binBytes(desc *alloc.Descriptor, params alloc.Params, n int64) int64 {
+	m, _ := study.ParseCount(o.balls, n)
+	batch, _ := study.ParseCount(o.batch, n)
+	need := int64(desc.LoadBytes(params, n, m, batch)) * n
+	if batch > 1 {
+		need += 4 * min(batch, n)
+	}
+	return need * o.running()
+}
+
+// running is the number of trials that run at once.
+func (o *runOptions) running() int64 {
+	workers := int64(o.workers)
+	if workers <= 0 {
+		workers = int64(runtime.NumCPU())
+	}
+	return min(workers, int64(o.trials))
 }
 
 // execute runs the trials of cfg (those --resume does not hold already)

@@ -13,10 +13,8 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -40,10 +38,8 @@ type serveOptions struct {
 	addr, data, maxMemory string
 	maxBinTrials          int64
 	maxBallTrials         int64
+	public                bool // --public: listening beyond loopback is meant
 }
-
-// graphPictureMax is the largest n whose per-bin loads the page draws.
-const graphPictureMax = 16384
 
 // serveKeys are the run flags the page may set, as query keys.
 var serveKeys = []string{"process", graphFlagName, "bins", "balls", "seed", "trials", "choices", "beta", "cap", "weights", "ties", "sample", "g", "sigma", "batch", "every", "engine", "expansion"}
@@ -53,10 +49,14 @@ func cmdServe(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	fs := newFlags("serve", stdout, stderr)
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port); 127.0.0.1 keeps it to this machine")
 	fs.StringVar(&o.data, "data", "", "directory of graph files the page may name (file:NAME, relative to DIR); none if unset")
-	fs.StringVar(&o.maxMemory, "max-memory", "", "refuse runs estimated to need more memory than this (default: the memory available)")
+	fs.StringVar(&o.maxMemory, "max-memory", "", "the memory all requests share; a run that needs more than is free waits, then is refused (default: the memory available)")
 	fs.Int64Var(&o.maxBinTrials, "max-bin-trials", 1<<26, "refuse a request whose n·trials exceeds this")
 	fs.Int64Var(&o.maxBallTrials, "max-ball-trials", 1<<31, "refuse a request whose m·trials exceeds this")
+	fs.BoolVar(&o.public, "public", false, "allow an --addr beyond loopback (0.0.0.0, a network address): anyone who reaches it can run simulations and read --data")
 	if err := parseFlags(fs, args, 0); err != nil {
+		return err
+	}
+	if err := o.checkAddr(stderr); err != nil {
 		return err
 	}
 	if o.maxMemory != "" {
@@ -74,6 +74,7 @@ func cmdServe(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if err != nil {
 		return usagef("--addr: %v", err)
 	}
+	o.addr = ln.Addr().String() // the port chosen for :0, which Host headers name
 	srv := &http.Server{Handler: newServer(o, stderr), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "graphalloc: serving the explorer on http://%s/ (Ctrl-C stops)\n", ln.Addr())
 	go func() {
@@ -88,20 +89,51 @@ func cmdServe(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	return nil
 }
 
+// dataDir is --data.
+func (o *serveOptions) dataDir() explorer.DataDir { return explorer.DataDir(o.data) }
+
+// checkAddr refuses an --addr beyond loopback without --public, and warns
+// with it: the explorer runs what any page that reaches it asks, and reads
+// --data.
+func (o *serveOptions) checkAddr(stderr io.Writer) error {
+	host, _, err := net.SplitHostPort(o.addr)
+	if err != nil {
+		return usagef("--addr: want host:port (127.0.0.1:8080), got %q", o.addr)
+	}
+	if explorer.IsLoopback(host) {
+		return nil
+	}
+	if !o.public {
+		return usagef("--addr %s listens beyond this machine: anyone who can reach it can run simulations and read --data; add --public if that is meant", o.addr)
+	}
+	fmt.Fprintf(stderr, "graphalloc: warning: --public: serving on %s, beyond this machine; anyone who can reach it can run simulations and read --data\n", o.addr)
+	return nil
+}
+
 // server is the explorer's HTTP handler.
 type server struct {
 	opt    serveOptions
 	log    io.Writer
 	mux    *http.ServeMux
-	mu     sync.Mutex
-	active map[string]*running // the running simulation of each page slot
+	guard  http.Handler // mux behind the Host and cross-site checks
+	budget *explorer.Budget
+	wait   time.Duration // how long a request waits for budget
+	// build sets a job up (setupBuild); it holds the job's reservation
+	// until it returns, and should return when ctx ends.
+	build func(ctx context.Context, j *job) error
+	slots explorer.Slots
 }
 
-// running is a simulation in progress.
-type running struct{ cancel context.CancelFunc }
-
 func newServer(o serveOptions, log io.Writer) *server {
-	s := &server{opt: o, log: log, mux: http.NewServeMux(), active: map[string]*running{}}
+	s := &server{opt: o, log: log, mux: http.NewServeMux(), wait: budgetWait, build: setupBuild}
+	total, err := parseMaxMemory(o.maxMemory)
+	if err != nil || total == 0 {
+		total = study.AvailableMemory()
+	}
+	if total <= 0 {
+		total = math.MaxInt64 // no way to know: each run's own guard only
+	}
+	s.budget = explorer.NewBudget(total)
 	static, err := fs.Sub(explorer.Files, "web")
 	if err != nil {
 		panic(err) // the embedded files: a build defect
@@ -109,6 +141,13 @@ func newServer(o serveOptions, log io.Writer) *server {
 	s.mux.Handle("GET /", http.FileServerFS(static))
 	s.mux.HandleFunc("GET /api/run", s.handleRun)
 	s.mux.HandleFunc("GET /api/download", s.handleDownload)
+	addr := o.addr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	g := explorer.NewGuard(addr)
+	g.Runs = func(path string) bool { return strings.HasPrefix(path, "/api/") }
+	s.guard = g.Wrap(s.mux)
 	s.mux.HandleFunc("GET /api/processes", func(w http.ResponseWriter, _ *http.Request) {
 		var names []string
 		for _, d := range alloc.Descriptors() {
@@ -120,7 +159,7 @@ func newServer(o serveOptions, log io.Writer) *server {
 	return s
 }
 
-func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.guard.ServeHTTP(w, r) }
 
 // cliMessage is err as the CLI prints it, "graphalloc: ..." on one line.
 func cliMessage(err error) string {
@@ -139,45 +178,66 @@ type job struct {
 	graph graphgen.Graph
 	spec  graphgen.Spec
 	fset  *pflag.FlagSet
-}
-
-// resolveData checks a --graph value that names a file: only a relative
-// name under --data, no "..", no absolute path, no link out of it. It
-// returns the value to run with.
-func (s *server) resolveData(arg string) (string, error) {
-	sp, err := graphgen.ParseSpec(arg)
-	if err != nil || sp.Path == "" {
-		return arg, nil // run's parser reports a bad spec
-	}
-	if s.opt.data == "" {
-		return "", usagef("--graph: %s: this server has no --data directory; it reads no files", sp.Path)
-	}
-	p := sp.Path
-	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) {
-		return "", usagef("--graph: %s: an absolute path is refused; name a file under --data", p)
-	}
-	if slices.Contains(strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }), "..") {
-		return "", usagef("--graph: %s: '..' is refused; name a file under --data", p)
-	}
-	root, err := filepath.EvalSymlinks(s.opt.data)
-	if err != nil {
-		return "", usagef("--graph: the --data directory: %v", err)
-	}
-	full, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(p)))
-	if err != nil {
-		return "", usagef("--graph: %s: no such file under --data", p)
-	}
-	if rel, err := filepath.Rel(root, full); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", usagef("--graph: %s: leads out of --data; refused", p)
-	}
-	sp.Path = full
-	return sp.String(), nil
+	// notesBuf gathers what parse and setup write to stderr.
+	notesBuf bytes.Buffer
+	// release gives the job's bytes back to the server's budget.
+	release func()
 }
 
 // setupJob turns a request's query into a run: the flags of `graphalloc
-// run`, parsed and set up by run's code, within the server's caps.
-func (s *server) setupJob(q url.Values) (*job, error) {
-	j := &job{}
+// run`, parsed by run's code, checked against the server's caps and
+// reserved in its memory budget before anything is built, then set up by
+// run's code. A download also holds the file it writes, about as large
+// as the trials it holds. The caller releases the job (j.release) when
+// it is done.
+func (s *server) setupJob(ctx context.Context, q url.Values, download bool) (*job, error) {
+	j, err := s.parseJob(q)
+	if err != nil {
+		return nil, err
+	}
+	d, err := j.demand()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkCaps(d.n, d.m, j.o.trials); err != nil {
+		return nil, err
+	}
+	if download {
+		// The file's text, which the JSON encoder holds whole: about
+		// 1.7 times the trials' memory (a trial of 64 balls in 16 bins,
+		// 22 points of series: 2245 bytes of JSON, 1328 estimated),
+		// in a buffer that grows by doubling.
+		d.bytes += 4 * d.results
+	}
+	if j.release, err = s.reserve(ctx, d.bytes); err != nil {
+		return nil, err
+	}
+	if err := s.buildJob(ctx, j); err != nil {
+		j.release()
+		return nil, err
+	}
+	if err := s.checkCaps(int64(j.cfg.N), j.cfg.M, j.o.trials); err != nil {
+		j.release()
+		return nil, err
+	}
+	if j.cfg.Every == 0 {
+		// The series of the picture: about 20 points (and the same flag in
+		// the command, so that run gives the same file).
+		j.cfg.Every = max(1, j.cfg.M/20)
+		j.head.Every = j.cfg.Every
+		j.args = append(j.args, fmt.Sprintf("--every=%d", j.cfg.Every))
+	}
+	if orig, err := graphgen.ParseSpec(q.Get(graphFlagName)); err == nil && orig.FromFile() {
+		// The file as the page named it (run in --data gives this file).
+		j.head.Graph = orig.String()
+	}
+	j.notes = s.opt.dataDir().Hide(j.notesBuf.String())
+	return j, nil
+}
+
+// parseJob parses a request's query with run's parser.
+func (s *server) parseJob(q url.Values) (*job, error) {
+	j := &job{release: func() {}}
 	for k := range q {
 		if k != "page" && k != "slot" && k != "format" && !slices.Contains(serveKeys, k) {
 			return nil, usagef("unknown parameter %q (allowed: %s)", k, strings.Join(serveKeys, ", "))
@@ -192,8 +252,8 @@ func (s *server) setupJob(q url.Values) (*job, error) {
 		j.args = append(j.args, "--"+k+"="+v)
 		if k == graphFlagName {
 			var err error
-			if v, err = s.resolveData(v); err != nil {
-				return nil, err
+			if v, err = s.opt.dataDir().Resolve(v); err != nil {
+				return nil, usageError{err}
 			}
 		}
 		runArgs = append(runArgs, "--"+k+"="+v)
@@ -202,45 +262,30 @@ func (s *server) setupJob(q url.Values) (*job, error) {
 		runArgs = append(runArgs, "--max-memory="+s.opt.maxMemory)
 	}
 	runArgs = append(runArgs, "--format=json")
-	var notes bytes.Buffer
-	fset, err := j.o.parse(runArgs, io.Discard, &notes)
+	fset, err := j.o.parse(runArgs, io.Discard, &j.notesBuf)
 	j.fset = fset
-	if err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return nil, usagef("help is not a run")
-		}
-		return nil, err
+	if errors.Is(err, pflag.ErrHelp) {
+		return nil, usagef("help is not a run")
 	}
-	// The caps, before anything is built: n from -n where it is given.
-	if n, err := study.ParseCount(j.o.bins, 0); err == nil && fset.Changed("bins") && float64(n)*float64(j.o.trials) > float64(s.opt.maxBinTrials) {
-		return nil, usagef("n·trials = %d·%d is above this server's cap of %d (--max-bin-trials)", n, j.o.trials, s.opt.maxBinTrials)
-	}
-	j.cfg, j.head, _, err = j.o.setup(fset, &notes)
 	if err != nil {
 		return nil, err
 	}
-	if float64(j.cfg.N)*float64(j.o.trials) > float64(s.opt.maxBinTrials) {
-		return nil, usagef("n·trials = %d·%d is above this server's cap of %d (--max-bin-trials)", j.cfg.N, j.o.trials, s.opt.maxBinTrials)
-	}
-	if float64(j.cfg.M)*float64(j.o.trials) > float64(s.opt.maxBallTrials) {
-		return nil, usagef("m·trials = %d·%d is above this server's cap of %d (--max-ball-trials)", j.cfg.M, j.o.trials, s.opt.maxBallTrials)
-	}
-	if j.cfg.Every == 0 {
-		// The series of the picture: about 20 points (and the same flag in
-		// the command, so that run gives the same file).
-		j.cfg.Every = max(1, j.cfg.M/20)
-		j.head.Every = j.cfg.Every
-		j.args = append(j.args, fmt.Sprintf("--every=%d", j.cfg.Every))
-	}
-	if orig, err := graphgen.ParseSpec(q.Get(graphFlagName)); err == nil && orig.FromFile() {
-		// The file as the page named it (run in --data gives this file).
-		j.head.Graph = orig.String()
-	}
-	j.notes = notes.String()
 	if sp, err := graphgen.ParseSpec(j.o.graph); err == nil {
 		j.spec = sp
 	}
 	return j, nil
+}
+
+// checkCaps refuses a run above the server's caps on n·trials and
+// m·trials.
+func (s *server) checkCaps(n, m int64, trials int) error {
+	if float64(n)*float64(trials) > float64(s.opt.maxBinTrials) {
+		return usagef("n·trials = %d·%d is above this server's cap of %d (--max-bin-trials)", n, trials, s.opt.maxBinTrials)
+	}
+	if float64(m)*float64(trials) > float64(s.opt.maxBallTrials) {
+		return usagef("m·trials = %d·%d is above this server's cap of %d (--max-ball-trials)", m, trials, s.opt.maxBallTrials)
+	}
+	return nil
 }
 
 // command is the job's equivalent command line.
@@ -290,11 +335,15 @@ func (j *job) runAll(ctx context.Context) (*results.File, error) {
 	return &results.File{Config: j.head, Trials: all, Summary: sum}, nil
 }
 
+// message is err as the CLI prints it, with files under --data named as
+// the page named them.
+func (s *server) message(err error) string { return s.opt.dataDir().Hide(cliMessage(err)) }
+
 // httpError writes err as JSON {"error": the CLI's message}.
-func httpError(w http.ResponseWriter, status int, err error) {
+func (s *server) httpError(w http.ResponseWriter, status int, err error) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(map[string]string{"error": cliMessage(err)})
+	json.NewEncoder(w).Encode(map[string]string{"error": s.message(err)})
 }
 
 // handleDownload writes the run's JSON, CSV or PNG, as run -f json|csv and
@@ -303,98 +352,73 @@ func (s *server) handleDownload(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	format := q.Get("format")
 	if format != "json" && format != "csv" && format != "png" {
-		httpError(w, http.StatusBadRequest, usagef("format: want json, csv or png, got %q", format))
+		s.httpError(w, http.StatusBadRequest, usagef("format: want json, csv or png, got %q", format))
 		return
 	}
-	j, err := s.setupJob(q)
+	j, err := s.setupJob(r.Context(), q, true)
 	if err != nil {
-		httpError(w, http.StatusBadRequest, err)
+		status := http.StatusBadRequest
+		if errors.As(err, new(busyError)) {
+			status = http.StatusServiceUnavailable
+		}
+		s.httpError(w, status, err)
 		return
 	}
+	defer j.release()
 	f, err := j.runAll(r.Context())
 	if err != nil {
-		httpError(w, http.StatusInternalServerError, err)
+		s.httpError(w, http.StatusInternalServerError, err)
 		return
 	}
-	var b bytes.Buffer
-	switch format {
-	case "png":
-		fig, err := results.RunFigure(j.head, f.Trials)
-		if err == nil {
+	a := &attachment{w: w, name: "graphalloc-run." + format}
+	if format == "png" {
+		a.ctype = "image/png"
+		var fig *study.Figure
+		if fig, err = results.RunFigure(j.head, f.Trials); err == nil {
 			// The options of run --plot FILE.png without figure flags.
-			opts, err := j.o.ff.options(j.fset, "--plot", "run.png")
-			if err == nil {
-				err = fig.Draw(&b, opts)
+			var opts study.FigureOptions
+			if opts, err = j.o.ff.options(j.fset, "--plot", "run.png"); err == nil {
+				err = fig.Draw(a, opts)
 			}
 		}
-		if err != nil {
-			httpError(w, http.StatusInternalServerError, err)
-			return
-		}
-		w.Header().Set("Content-Type", "image/png")
-	default:
-		if err := results.Write(&b, format, f); err != nil {
-			httpError(w, http.StatusInternalServerError, err)
-			return
-		}
-		w.Header().Set("Content-Type", map[string]string{"json": "application/json", "csv": "text/csv"}[format])
+	} else {
+		a.ctype = map[string]string{"json": "application/json", "csv": "text/csv"}[format]
+		err = results.Write(a, format, f)
 	}
-	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", "graphalloc-run."+format))
-	w.Write(b.Bytes())
+	if err != nil && !a.started {
+		s.httpError(w, http.StatusInternalServerError, err)
+	}
 }
 
-// graphPicture is what the page needs to draw the graph: its kind, the
-// torus side, and for other graphs the edges (for a layout computed once
-// on the page).
-type graphPicture struct {
-	Kind  string  `json:"kind"`
-	N     int     `json:"n"`
-	Dim   int     `json:"dim,omitempty"`
-	Side  int     `json:"side,omitempty"`
-	Edges [][]int `json:"edges,omitempty"`
+// attachment writes a download to the client: its headers go out with
+// the first byte, so that a failure before it still gets a status and a
+// message, and the file is never held in a second buffer.
+type attachment struct {
+	w           http.ResponseWriter
+	ctype, name string
+	started     bool
+}
+
+func (a *attachment) Write(p []byte) (int, error) {
+	if !a.started {
+		a.started = true
+		a.w.Header().Set("Content-Type", a.ctype)
+		a.w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", a.name))
+	}
+	return a.w.Write(p)
 }
 
 // picture describes the job's graph for the page; nil above
-// graphPictureMax bins.
-func (j *job) picture() *graphPicture {
-	n := j.cfg.N
-	if n > graphPictureMax {
-		return nil
-	}
-	kind := j.spec.Kind
-	if j.cfg.Process != nil && alloc.Describe(j.cfg.Process).Uses&alloc.ParamGraph == 0 {
-		kind = "complete"
-	}
-	p := &graphPicture{Kind: kind, N: n}
-	switch kind {
-	case "cycle", "complete":
-		return p
-	case "torus":
-		p.Dim = 2
-		if d, err := fmt.Sscan(j.spec.Params["dim"], &p.Dim); d != 1 || err != nil {
-			p.Dim = 2
-		}
-		p.Side = int(math.Round(math.Pow(float64(n), 1/float64(p.Dim))))
-		return p
-	}
-	if j.graph == nil {
-		return p
-	}
-	for v := range n {
-		j.graph.Visit(v, func(w int, _ int64) bool {
-			if v < w {
-				p.Edges = append(p.Edges, []int{v, w})
-			}
-			return len(p.Edges) >= 1<<18
-		})
-	}
-	return p
+// explorer.PictureMax bins.
+func (j *job) picture() *explorer.Picture {
+	uses := j.cfg.Process == nil || alloc.Describe(j.cfg.Process).Uses&alloc.ParamGraph != 0
+	return explorer.NewPicture(j.spec, j.cfg.N, uses, j.graph)
 }
 
 // buildGraph rebuilds the job's graph for the picture, exactly as setup
 // built it (the same spec, n and graph stream of the seed).
 func (j *job) buildGraph() {
-	if j.cfg.N > graphPictureMax || j.spec.Kind == "" || j.spec.Kind == "cycle" || j.spec.Kind == "torus" || j.spec.Kind == "complete" {
+	if j.cfg.N > explorer.PictureMax || j.spec.Kind == "" || j.spec.Kind == "cycle" || j.spec.Kind == "torus" || j.spec.Kind == "complete" {
 		return
 	}
 	if d := alloc.Describe(j.cfg.Process); d == nil || d.Uses&alloc.ParamGraph == 0 {
@@ -414,22 +438,20 @@ func (j *job) buildGraph() {
 // configEvent is the first event of a run: its config, the equivalent
 // command, setup's notes and the graph picture.
 type configEvent struct {
-	Config  results.Config `json:"config"`
-	Command string         `json:"command"`
-	Notes   string         `json:"notes,omitempty"`
-	Graph   *graphPicture  `json:"graph"`
+	Config  results.Config    `json:"config"`
+	Command string            `json:"command"`
+	Notes   string            `json:"notes,omitempty"`
+	Graph   *explorer.Picture `json:"graph"`
 }
 
-// snapshot is one server-sent event of a run in progress.
-type snapshot struct {
-	Done    int             `json:"done"`
-	Trials  int             `json:"trials"`
-	Final   bool            `json:"final"`
-	Results []alloc.Result  `json:"results"` // the finished trials, in trial order
-	Summary results.Summary `json:"summary"`
-	Loads   []uint32        `json:"loads,omitempty"` // the loads of the lowest finished trial (n ≤ 16384; trial 0 when final)
-	Trial   int             `json:"trial"`           // whose loads
-}
+// snapshotEvery is the least time between two snapshots of a run; a
+// snapshot that takes long to make (a summary of many trials) spaces them
+// further: four times its own time.
+const snapshotEvery = 150 * time.Millisecond
+
+// streamMax is the most bytes a run streams before its last snapshot:
+// beyond it, only the final snapshot is sent.
+const streamMax = 64 << 20
 
 // handleRun streams a run as server-sent events: "config" (the config,
 // the command, the graph picture), "snapshot" after trials finish,
@@ -442,131 +464,58 @@ func (s *server) handleRun(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
+	var streamed int64
 	send := func(event string, v any) {
 		b, _ := json.Marshal(v)
-		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
+		k, _ := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
+		streamed += int64(k)
 		fl.Flush()
 	}
 	q := r.URL.Query()
-	// One simulation per page slot: a new run cancels the old one.
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	slot := q.Get("page") + "/" + q.Get("slot")
-	s.mu.Lock()
-	if old, ok := s.active[slot]; ok {
-		old.cancel()
-	}
-	me := &running{cancel}
-	s.active[slot] = me
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		// Only if it is still ours (a newer run may have taken the slot).
-		if s.active[slot] == me {
-			delete(s.active, slot)
-		}
-		s.mu.Unlock()
-	}()
+	defer s.slots.Claim(q.Get("page"), q.Get("slot"), cancel)()
 
-	j, err := s.setupJob(q)
+	j, err := s.setupJob(ctx, q, false)
 	if err != nil {
-		send("fail", map[string]string{"error": cliMessage(err)})
+		if ctx.Err() == nil {
+			send("fail", map[string]string{"error": s.message(err)})
+		}
 		return
 	}
-	j.buildGraph()
+	defer j.release()
 	send("config", configEvent{Config: j.head, Command: j.command("json"), Notes: strings.TrimSpace(j.notes), Graph: j.picture()})
 
-	var mu sync.Mutex
-	var last []uint32
-	lastTrial := -1
+	feed := explorer.NewFeed(j.head, j.o.trials)
 	cfg := j.cfg
-	if cfg.N <= graphPictureMax {
-		cfg.Loads = func(i int, loads []uint32) {
-			// The lowest trial so far: trial 0's loads in the end, whatever
-			// order the workers finish in.
-			mu.Lock()
-			if lastTrial < 0 || i < lastTrial {
-				last = append(last[:0], loads...)
-				lastTrial = i
-			}
-			mu.Unlock()
-		}
+	if cfg.N <= explorer.PictureMax {
+		cfg.Loads = feed.SetLoads
 	}
 	if cfg.Check() != nil {
 		cfg.Loads = nil // a rule without per-bin loads (weighted balls, the level engine): no picture
 	}
-	if cfg.Loads != nil && !s.frames(ctx, cfg, send) {
+	if cfg.Loads != nil && !explorer.Frames(ctx, cfg, send) {
 		return
 	}
-	var all []alloc.Result
-	snap := func(final bool) *snapshot {
-		sorted := slices.Clone(all)
-		slices.SortFunc(sorted, func(a, b alloc.Result) int { return a.Trial - b.Trial })
-		sum, err := results.Summarize(j.head, sorted)
-		if err != nil {
-			return nil
-		}
-		mu.Lock()
-		sn := &snapshot{Done: len(sorted), Trials: j.o.trials, Final: final, Results: sorted, Summary: sum, Loads: slices.Clone(last), Trial: lastTrial}
-		mu.Unlock()
-		return sn
-	}
-	lastSent := time.Time{}
+	var next time.Time
 	err = alloc.Run(ctx, cfg, j.trialList(), j.o.workers, func(res alloc.Result) error {
-		all = append(all, res)
-		if time.Since(lastSent) > 150*time.Millisecond && len(all) < j.o.trials {
-			if sn := snap(false); sn != nil {
+		feed.Add(res)
+		if start := time.Now(); start.After(next) && feed.Done() < j.o.trials && streamed < streamMax {
+			if sn, err := feed.Snapshot(false); err == nil {
 				send("snapshot", sn)
 			}
-			lastSent = time.Now()
+			next = time.Now().Add(max(snapshotEvery, 4*time.Since(start)))
 		}
 		return nil
 	})
-	if err != nil {
-		if ctx.Err() == nil {
-			send("fail", map[string]string{"error": cliMessage(err)})
+	if err == nil {
+		var sn *explorer.Snapshot
+		if sn, err = feed.Snapshot(true); err == nil {
+			send("done", sn)
+			return
 		}
-		return
 	}
-	if sn := snap(true); sn != nil {
-		send("done", sn)
+	if ctx.Err() == nil {
+		send("fail", map[string]string{"error": s.message(err)})
 	}
-}
-
-// frameBudget bounds the balls the frames of a run replay (about 10.5 m).
-const frameBudget = 1 << 25
-
-// frame is the loads of trial 0 after its first Balls balls.
-type frame struct {
-	Balls int64    `json:"balls"`
-	Loads []uint32 `json:"loads"`
-}
-
-// frames sends the picture's frames: trial 0 run with m = k·m/20 balls,
-// k = 1..20, each the state of the process after that many balls (the
-// same seed and trial; a run of -m k·m/20 gives it). It returns false if
-// the request ended.
-func (s *server) frames(ctx context.Context, cfg alloc.Config, send func(string, any)) bool {
-	if cfg.M < 20 || cfg.M > frameBudget*2/21 {
-		return true
-	}
-	var loads []uint32
-	prev := int64(0)
-	for k := int64(1); k <= 20; k++ {
-		c := cfg
-		c.M, c.Every = cfg.M*k/20, 0
-		if c.M == prev {
-			continue
-		}
-		prev = c.M
-		c.Loads = func(_ int, l []uint32) { loads = append(loads[:0], l...) }
-		if c.Check() != nil {
-			return true
-		}
-		if err := alloc.Run(ctx, c, []int{0}, 1, func(alloc.Result) error { return nil }); err != nil {
-			return ctx.Err() == nil
-		}
-		send("frame", frame{Balls: c.M, Loads: loads})
-	}
-	return true
 }

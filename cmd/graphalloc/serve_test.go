@@ -12,12 +12,14 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/internal/explorer"
 )
 
 // sseEvent is one server-sent event.
@@ -50,6 +52,12 @@ func readEvents(t *testing.T, r io.Reader) []sseEvent {
 // newTestServer serves the explorer with data dir data and the given caps
 // (0: serve's defaults).
 func newTestServer(t *testing.T, data string, binTrials, ballTrials int64, maxMem string) *httptest.Server {
+	_, ts := newTestServerOf(t, data, binTrials, ballTrials, maxMem)
+	return ts
+}
+
+// newTestServerOf is newTestServer, with the server itself.
+func newTestServerOf(t *testing.T, data string, binTrials, ballTrials int64, maxMem string) (*server, *httptest.Server) {
 	t.Helper()
 	o := serveOptions{data: data, maxBinTrials: 1 << 26, maxBallTrials: 1 << 31, maxMemory: maxMem}
 	if binTrials > 0 {
@@ -58,9 +66,10 @@ func newTestServer(t *testing.T, data string, binTrials, ballTrials int64, maxMe
 	if ballTrials > 0 {
 		o.maxBallTrials = ballTrials
 	}
-	ts := httptest.NewServer(newServer(o, io.Discard))
+	s := newServer(o, io.Discard)
+	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
-	return ts
+	return s, ts
 }
 
 // getEvents runs a query on /api/run and returns its events.
@@ -90,6 +99,25 @@ func failMessage(t *testing.T, evs []sseEvent) string {
 		}
 	}
 	return ""
+}
+
+// streamedResults gathers the trial rows of a run's snapshots, each sent
+// once, in trial order.
+func streamedResults(t *testing.T, evs []sseEvent) []alloc.Result {
+	t.Helper()
+	var rs []alloc.Result
+	for _, e := range evs {
+		if e.name != "snapshot" && e.name != "done" {
+			continue
+		}
+		var sn explorer.Snapshot
+		if err := json.Unmarshal([]byte(e.data), &sn); err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, sn.Results...)
+	}
+	slices.SortFunc(rs, func(a, b alloc.Result) int { return a.Trial - b.Trial })
+	return rs
 }
 
 // cliRun runs graphalloc with args and returns stdout and the CLI's error
@@ -125,7 +153,7 @@ func TestServeRunEqualsRun(t *testing.T) {
 	if cfg.Graph.Kind != "torus" || cfg.Graph.Side != 16 {
 		t.Errorf("graph picture: %+v", cfg.Graph)
 	}
-	var done snapshot
+	var done explorer.Snapshot
 	if err := json.Unmarshal([]byte(evs[len(evs)-1].data), &done); err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +170,7 @@ func TestServeRunEqualsRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, _ := json.Marshal(f.Trials)
-	b, _ := json.Marshal(done.Results)
+	b, _ := json.Marshal(streamedResults(t, evs))
 	if !bytes.Equal(a, b) {
 		t.Errorf("served trials differ from %s:\n%s\n%s", cfg.Command, b, a)
 	}
@@ -367,9 +395,16 @@ func TestServeEveryProcess(t *testing.T) {
 			t.Errorf("%s: %q %v", q, msg, evs)
 			continue
 		}
-		var done snapshot
+		var done explorer.Snapshot
 		if err := json.Unmarshal([]byte(evs[len(evs)-1].data), &done); err != nil {
 			t.Fatal(err)
+		}
+		var cfg configEvent
+		if err := json.Unmarshal([]byte(evs[0].data), &cfg); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(q, "karate") && (cfg.Graph == nil || len(cfg.Graph.Edges) != 78) {
+			t.Errorf("%s: the picture has not the graph's 78 edges: %+v", q, cfg.Graph)
 		}
 		if (len(done.Loads) > 0) != loads || done.Done != 2 {
 			t.Errorf("%s: %d loads, %d trials done", q, len(done.Loads), done.Done)
@@ -382,10 +417,10 @@ func TestServeEveryProcess(t *testing.T) {
 func TestServeFrames(t *testing.T) {
 	ts := newTestServer(t, "", 0, 0, "")
 	evs := getEvents(t, ts, "process=graph&graph=cycle&bins=300&balls=8n&seed=4&trials=2")
-	var frames []frame
+	var frames []explorer.Frame
 	for _, e := range evs {
 		if e.name == "frame" {
-			var f frame
+			var f explorer.Frame
 			if err := json.Unmarshal([]byte(e.data), &f); err != nil {
 				t.Fatal(err)
 			}

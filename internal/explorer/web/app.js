@@ -78,7 +78,7 @@ function run(slot) {
     P.el.querySelector(".command").textContent = c.command;
     if (c.notes) { err.hidden = false; err.textContent = c.notes; }
   });
-  P.frames = []; P.last = null;
+  P.frames = []; P.last = null; P.results = []; P.loads = null;
   if (P.timer) { clearInterval(P.timer); P.timer = null; }
   src.addEventListener("frame", (e) => {
     // Trial 0 after k·m/20 balls: shown one every 80 ms, then the last snapshot.
@@ -103,16 +103,22 @@ function run(slot) {
   src.onerror = () => { if (src.readyState === EventSource.CLOSED) return; src.close(); };
 }
 
+// A snapshot brings only what is new: the rows of the trials finished
+// since the last one (of the first s.shown trials), and the loads of the
+// picture when they changed.
 function show(slot, s) {
   const P = panels[slot];
   const st = P.el.querySelector(".status");
   const sum = s.summary;
   st.textContent = (s.final ? "done" : "running") + ": " + s.done + "/" + s.trials + " trials; max load mean " +
-    fmt(sum.max_load.mean) + ", gap mean " + fmt(sum.gap.mean);
+    fmt(sum.max_load.mean) + ", gap mean " + fmt(sum.gap.mean) +
+    (s.trials > s.shown ? "; the table lists trials 0–" + (s.shown - 1) : "");
   st.dataset.state = s.final ? "done" : "running";
+  P.results = P.results.concat(s.results).sort((a, b) => a.trial - b.trial);
+  if (s.loads) P.loads = { loads: s.loads, trial: s.trial };
   const tb = P.el.querySelector("tbody");
   tb.innerHTML = "";
-  for (const r of s.results) {
+  for (const r of P.results) {
     const tr = document.createElement("tr");
     for (const v of [r.trial, r.max_load, (r.load_counts || []).join(" ")]) {
       const td = document.createElement("td"); td.textContent = String(v); tr.appendChild(td);
@@ -121,8 +127,8 @@ function show(slot, s) {
   }
   drawDist(P, s);
   drawSeries(P, s);
-  P.last = s;
-  if (!P.timer) drawGraph(P, s);
+  P.last = P.loads || {};
+  if (!P.timer) drawGraph(P, P.last);
 }
 
 function fmt(x) { return Number.isInteger(x) ? String(x) : x.toFixed(3); }
@@ -134,18 +140,12 @@ function axes(ctx, w, h) {
   ctx.fillStyle = "#333"; ctx.font = "11px sans-serif";
 }
 
-// The fraction of bins with load ≥ i, mean over the trials, against the
-// fluid limit's tails s_i.
+// The fraction of bins with load ≥ i, mean over the trials (the
+// server's s.tails), against the fluid limit's tails s_i.
 function drawDist(P, s) {
   const cv = P.el.querySelector("canvas.dist"), ctx = cv.getContext("2d"), w = cv.width, h = cv.height;
   axes(ctx, w, h);
-  const tails = [];
-  for (const r of s.results) {
-    const c = r.load_counts || [];
-    const n = c.reduce((a, b) => a + b, 0);
-    let acc = 0;
-    for (let i = c.length - 1; i >= 0; i--) { acc += c[i]; tails[i] = (tails[i] || 0) + acc / n / s.results.length; }
-  }
+  const tails = s.tails || [];
   const fluid = (s.summary.fluid && s.summary.fluid.tails) || [];
   const top = Math.max(tails.length, Math.min(fluid.length, tails.length + 3), 1);
   // From just below the loads every bin reaches (fraction 1) to the top.

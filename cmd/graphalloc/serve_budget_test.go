@@ -1,0 +1,291 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/graphalloc/graphalloc/internal/explorer"
+)
+
+// TestServeCapsBeforeBuild: n set by the spec itself is held to the caps
+// before the graph is built (the audit's regular:degree=4,n=100000000
+// built for 8.5 minutes at 2.9 GB).
+func TestServeCapsBeforeBuild(t *testing.T) {
+	s, ts := newTestServerOf(t, "", 0, 0, "1G")
+	built := 0
+	s.build = func(ctx context.Context, j *job) error { built++; return setupBuild(ctx, j) }
+	for q, want := range map[string]string{
+		"process=graph&trials=1&graph=regular:degree%3D4,n%3D100000000":              "n·trials = 100000000·1 is above",
+		"process=graph&trials=1&graph=torus:side%3D10000":                            "n·trials = 100000000·1 is above",
+		"process=graph&trials=1&graph=gnp:degree%3D4,n%3D134217728":                  "n·trials = 134217728·1 is above",
+		"process=graph&trials=1&bins=2%5E20&graph=regular:degree%3D4,n%3D1073741824": "n·trials = 1073741824·1 is above",
+		"process=graph&trials=1&bins=4&balls=2%5E32&graph=cycle":                     "m·trials = 4294967296·1 is above",
+		"bins=1&balls=2%5E31&trials=1":                                               "needs about 16 GiB, more than --max-memory (1 GiB)",
+	} {
+		start := time.Now()
+		msg := failMessage(t, getEvents(t, ts, q))
+		if !strings.Contains(msg, want) {
+			t.Errorf("%s: %q, want %q", q, msg, want)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("%s: refused after %v", q, d)
+		}
+	}
+	if built != 0 {
+		t.Errorf("%d graphs built for requests above the caps", built)
+	}
+}
+
+// TestServeSharedBudget: 30 heavy requests at once, each needing some
+// 16 MiB of a 64 MiB budget: the bytes reserved at once never exceed the
+// budget, and each request either runs to the end or is told, in one
+// line, that the server is busy (503 for a download).
+func TestServeSharedBudget(t *testing.T) {
+	s, ts := newTestServerOf(t, "", 0, 0, "64M")
+	s.wait = 100 * time.Millisecond
+	q := "process=one-choice&bins=2%5E24&balls=2%5E16&trials=1"
+	j, err := s.parseJob(mustQuery(t, q))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := j.demand()
+	if d.bytes < 10<<20 || d.bytes > 20<<20 {
+		t.Fatalf("a request needs %d bytes; the test wants 10 to 20 MiB", d.bytes)
+	}
+	var (
+		wg         sync.WaitGroup
+		mu         sync.Mutex
+		done, busy int
+		other      []string
+	)
+	for i := range 30 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var kind, msg string
+			if i%3 == 2 {
+				code, body := request(t, ts.URL+"/api/download?format=json&"+q, nil)
+				switch {
+				case code == http.StatusOK:
+					kind = "done"
+				case code == http.StatusServiceUnavailable && strings.Contains(body, "the server is busy"):
+					kind, msg = "busy", body
+				default:
+					kind, msg = "other", fmt.Sprintf("download: %d %.200s", code, body)
+				}
+			} else {
+				evs := getEvents(t, ts, q)
+				msg = failMessage(t, evs)
+				switch {
+				case len(evs) == 0:
+					kind, msg = "other", "run: no events"
+				case msg == "" && evs[len(evs)-1].name == "done":
+					kind = "done"
+				case strings.Contains(msg, "the server is busy"):
+					kind = "busy"
+				default:
+					kind, msg = "other", fmt.Sprintf("run: %q", msg)
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			switch kind {
+			case "done":
+				done++
+			case "busy":
+				busy++
+				if strings.Count(strings.TrimSpace(msg), "\n") != 0 {
+					other = append(other, "a busy message of several lines: "+msg)
+				}
+			default:
+				other = append(other, msg)
+			}
+		}()
+	}
+	wg.Wait()
+	if peak, total := s.budget.Peak(), s.budget.Total(); peak > total || peak < d.bytes {
+		t.Errorf("peak reserved %d bytes, budget %d", peak, total)
+	}
+	if done == 0 || done+busy != 30 || len(other) > 0 {
+		t.Errorf("%d done, %d busy, others: %q", done, busy, other)
+	}
+	if u := s.budget.Used(); u != 0 {
+		t.Errorf("%d bytes still reserved after every request ended", u)
+	}
+	t.Logf("%d done, %d refused as busy; peak %d of %d bytes, %d per request", done, busy, s.budget.Peak(), s.budget.Total(), d.bytes)
+}
+
+// TestServeClientLeaves: a client that leaves while its graph is built
+// ends the build within a second: the server hands the request's context
+// to the build, and the build's bytes go back to the budget when it
+// returns.
+func TestServeClientLeaves(t *testing.T) {
+	s, ts := newTestServerOf(t, "", 0, 0, "")
+	started, stopped := make(chan struct{}), make(chan error, 1)
+	s.build = func(ctx context.Context, j *job) error {
+		close(started)
+		select {
+		case <-ctx.Done():
+			stopped <- ctx.Err()
+			return ctx.Err()
+		case <-time.After(20 * time.Second):
+			stopped <- errors.New("the build was not cancelled")
+			return nil
+		}
+	}
+	cancel := startRun(t, ts.URL+"/api/run?process=graph&graph=regular:degree%3D4&bins=2%5E20&trials=1&page=p&slot=a")
+	<-started
+	if used := s.budget.Used(); used == 0 {
+		t.Errorf("nothing reserved while the graph is built")
+	}
+	cancel()
+	left := time.Now()
+	select {
+	case err := <-stopped:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Second):
+		t.Fatal("the build went on for a second after the client left")
+	}
+	for s.budget.Used() != 0 || s.slots.Busy("p", "a") {
+		if time.Since(left) > time.Second {
+			t.Fatalf("a second after the client left: %d bytes reserved, slot busy %v", s.budget.Used(), s.slots.Busy("p", "a"))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// startRun sends a GET for url in the background and returns the
+// function that makes its client leave.
+func startRun(t *testing.T, url string) context.CancelFunc {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	return cancel
+}
+
+// mustQuery parses a query string.
+func mustQuery(t *testing.T, q string) url.Values {
+	t.Helper()
+	v, err := url.ParseQuery(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestServeIncrementalSnapshots: each trial's row is streamed once, only
+// for the first explorer.ShownTrials trials, and the load distribution
+// covers every trial: the stream of a run grows with its length, not
+// with its length squared.
+func TestServeIncrementalSnapshots(t *testing.T) {
+	ts := newTestServer(t, "", 0, 0, "")
+	const trials = 3000
+	q := fmt.Sprintf("process=greedy&bins=16&balls=4n&seed=3&trials=%d", trials)
+	resp, err := http.Get(ts.URL + "/api/run?" + q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	evs := readEvents(t, bytes.NewReader(body))
+	rows := streamedResults(t, evs)
+	if len(rows) != explorer.ShownTrials || rows[0].Trial != 0 || rows[len(rows)-1].Trial != explorer.ShownTrials-1 {
+		t.Fatalf("%d rows streamed (trials %d..%d), want trials 0..%d once each", len(rows), rows[0].Trial, rows[len(rows)-1].Trial, explorer.ShownTrials-1)
+	}
+	var done explorer.Snapshot
+	if err := json.Unmarshal([]byte(evs[len(evs)-1].data), &done); err != nil {
+		t.Fatal(err)
+	}
+	if !done.Final || done.Done != trials || done.Shown != explorer.ShownTrials || len(done.Loads) != 16 || done.Trial != 0 {
+		t.Errorf("final snapshot: %d done, shown %d, %d loads of trial %d", done.Done, done.Shown, len(done.Loads), done.Trial)
+	}
+	// The tails are the page's old sum over every trial, which the CLI's
+	// file gives.
+	all := cliTrials(t, "graphalloc run --process=greedy --bins=16 --balls=4n --seed=3 --trials=3000 --every=3 -f json")
+	var want []float64
+	for _, r := range all {
+		var n, acc int64
+		for _, c := range r.LoadCounts {
+			n += c
+		}
+		for len(want) < len(r.LoadCounts) {
+			want = append(want, 0)
+		}
+		for i := len(r.LoadCounts) - 1; i >= 0; i-- {
+			acc += r.LoadCounts[i]
+			want[i] += float64(acc) / float64(n) / trials
+		}
+	}
+	if len(done.Tails) != len(want) {
+		t.Fatalf("tails %v, want %v", done.Tails, want)
+	}
+	for i := range want {
+		if math.Abs(done.Tails[i]-want[i]) > 1e-12 {
+			t.Errorf("tails[%d] = %v, want %v", i, done.Tails[i], want[i])
+		}
+	}
+	// Loads are resent only when their trial changes.
+	loads := 0
+	for _, e := range evs {
+		if e.name == "snapshot" && strings.Contains(e.data, `"loads":`) {
+			loads++
+		}
+	}
+	if loads > 2 {
+		t.Errorf("the loads were sent in %d snapshots", loads)
+	}
+	t.Logf("%d trials: %d events, %d bytes", trials, len(evs), len(body))
+}
+
+// TestServeClientLeavesRealBuild: the same with graphgen's own build of a
+// random 4-regular graph on 2^19 vertices (a second or two): the request
+// ends within a second of the client leaving, and the build's bytes come
+// back to the budget when the build returns (at once when graphgen's
+// builders hear the context; until then, when the build is done).
+func TestServeClientLeavesRealBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a graph of 2^19 vertices")
+	}
+	s, ts := newTestServerOf(t, "", 0, 0, "")
+	cancel := startRun(t, ts.URL+"/api/run?process=graph&graph=regular:degree%3D4&bins=2%5E19&trials=1&page=p&slot=a")
+	for s.budget.Used() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	left := time.Now()
+	for s.slots.Busy("p", "a") {
+		if time.Since(left) > time.Second {
+			t.Fatal("the request went on for a second after the client left")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	for s.budget.Used() != 0 {
+		if time.Since(left) > 30*time.Second {
+			t.Fatalf("the build's %d bytes were not given back", s.budget.Used())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Logf("the request ended at once; the build's bytes came back %v after the client left", time.Since(left).Round(time.Millisecond))
+}
