@@ -27,9 +27,9 @@ const maxDOTEdges = 1 << 22
 
 type genOptions struct {
 	sizeFlags
-	output, format string
-	seed           uint64
-	gzip           bool
+	output, format, maxMemory string
+	seed                      uint64
+	gzip                      bool
 }
 
 func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error {
@@ -40,6 +40,7 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs.StringVarP(&o.output, "output", "o", "", "write to FILE (atomically) instead of stdout")
 	fs.StringVar(&o.format, "format", "", "edgelist, mtx, dot or graph6 (default: from FILE's extension, else edgelist)")
 	fs.BoolVar(&o.gzip, "gzip", false, "gzip the output (default: when FILE ends in .gz)")
+	addMaxMemory(fs, &o.maxMemory, "graphs")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
@@ -66,6 +67,16 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	}
 	if gf.spec.Hyper() {
 		return usagef("gen: %s is a hypergraph; gen writes graphs (graphalloc info describes it, run -p %s simulates on it)", gf.spec, alloc.Describe(alloc.Hyper{}).Name)
+	}
+	if gf.memLeft, err = parseMaxMemory(o.maxMemory); err != nil {
+		return err
+	}
+	gf.alone = true
+	useMemoryLimit(o.maxMemory)
+	// An implicit graph is listed as a CSR before it is written, unless
+	// it is streamed (more than maxListEdges).
+	if plan, err := gf.spec.Plan(int(gf.n)); err == nil && plan.Implicit && plan.Edges <= maxListEdges {
+		gf.extra = 8*plan.Edges + 8*int64(plan.N)
 	}
 	g, info, err := gf.build(o.seed, stderr)
 	if err != nil {
