@@ -184,7 +184,7 @@ func (g graphFlag) build(seed uint64, stderr io.Writer) (graphgen.Graph, *graphg
 	// A file's reader holds to the memory the command leaves it,
 	// whatever the file's size or header claimed.
 	var o graphgen.ReadOptions
-	if limit, _ := limitOf(g.memLeft); limit > 0 && g.spec.FromFile() {
+	if limit, _, ok := limitOf(g.memLeft); ok && g.spec.FromFile() {
 		o.MaxBytes = max(limit-g.extra, 1)
 	}
 	if g.lean {

@@ -51,20 +51,21 @@ func useMemoryLimit(s string) {
 	}
 }
 
-// limitOf returns the limit and its name in messages: --max-memory, or
-// the memory available (the smallest of MemAvailable, RLIMIT_AS and the
-// cgroup's limit; 0 if none is known), with what sets it unless it is
-// MemAvailable.
-func limitOf(limit int64) (int64, string) {
+// limitOf returns the limit, its name in messages, and whether there is
+// one: --max-memory, or the memory available (the smallest of
+// MemAvailable, RLIMIT_AS and the cgroup's limit, with what sets it unless
+// it is MemAvailable), which may be 0 when the process maps more than its
+// RLIMIT_AS leaves room for.
+func limitOf(limit int64) (int64, string, bool) {
 	if limit > 0 {
-		return limit, "--max-memory (" + graphgen.FormatBytes(limit) + ")"
+		return limit, "--max-memory (" + graphgen.FormatBytes(limit) + ")", true
 	}
 	l := memorySources.MemoryLimit()
 	what := "the memory available (" + graphgen.FormatBytes(l.Bytes)
 	if l.Source != "" && l.Source != "MemAvailable" {
 		what += ", " + l.Source
 	}
-	return l.Bytes, what + ")"
+	return l.Bytes, what + ")", l.Source != ""
 }
 
 // checkMemory refuses a run whose estimate exceeds limit (or, if limit is
@@ -81,8 +82,8 @@ func checkRun(r study.RunMemory, limit int64) error {
 // checkParts refuses what needs more than limit: subject ("this run", or
 // a graph's "this graph"), need, and its largest part, if named.
 func checkParts(subject string, need int64, largest string, limit int64) error {
-	limit, what := limitOf(limit)
-	if limit > 0 && need > limit {
+	limit, what, ok := limitOf(limit)
+	if ok && need > limit {
 		if largest != "" {
 			largest = "; most of it is " + largest
 		}

@@ -77,6 +77,7 @@ func TestMemoryLimitSources(t *testing.T) {
 		"proc/self/cgroup":      {Data: []byte("0::/job\n")},
 		"cg/job/memory.max":     {Data: []byte("536870912\n")}, // 512 MiB
 		"cg/job/memory.current": {Data: []byte("0\n")},
+		"proc/self/status":      {Data: []byte("VmSize: 2097152 kB\n")}, // 2 GiB mapped
 	}
 	if err := os.CopyFS(dir, fsys); err != nil {
 		t.Fatal(err)
@@ -90,5 +91,13 @@ func TestMemoryLimitSources(t *testing.T) {
 	want := "more than the memory available (512 MiB, the cgroup's memory.max less its use)"
 	if code != 2 || !strings.Contains(errs, want) {
 		t.Errorf("run under a 512 MiB cgroup: exit %d, %q; want exit 2 saying %q", code, errs, want)
+	}
+	// An address space limit below what the process maps already leaves
+	// no room at all: a limit of 0 bytes, not the absence of a limit.
+	memorySources.AddressSpace = func() (uint64, bool) { return 1 << 30, true }
+	_, errs, code = invoke("run", "-n", "2^10", "-t", "1", "-w", "1")
+	want = "more than the memory available (0 B, RLIMIT_AS less the memory mapped)"
+	if code != 2 || !strings.Contains(errs, want) {
+		t.Errorf("run under an exhausted RLIMIT_AS: exit %d, %q; want exit 2 saying %q", code, errs, want)
 	}
 }
