@@ -68,15 +68,8 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if gf.spec.Hyper() {
 		return usagef("gen: %s is a hypergraph; gen writes graphs (graphalloc info describes it, run -p %s simulates on it)", gf.spec, alloc.Describe(alloc.Hyper{}).Name)
 	}
-	if gf.memLeft, err = parseMaxMemory(o.maxMemory); err != nil {
+	if err := gf.budget(o.maxMemory, listBytes(gf)); err != nil {
 		return err
-	}
-	gf.alone = true
-	useMemoryLimit(o.maxMemory)
-	// An implicit graph is listed as a CSR before it is written, unless
-	// it is streamed (more than maxListEdges).
-	if plan, err := gf.spec.Plan(int(gf.n)); err == nil && plan.Implicit && plan.Edges <= maxListEdges {
-		gf.extra = 8*plan.Edges + 8*int64(plan.N)
 	}
 	g, info, err := gf.build(o.seed, stderr)
 	if err != nil {
@@ -178,4 +171,14 @@ func genStream(ctx context.Context, g graphgen.Graph, output string, compress bo
 	}
 	fmt.Fprintf(stderr, "graphalloc: wrote %s: n=%d, %d edges as visited (parallel edges repeated, loops left out), edgelist%s\n", output, g.Order(), g.Size(), map[bool]string{true: ", gzip"}[compress])
 	return ctx.Err()
+}
+
+// listBytes is what gen holds beside the graph of gf: the CSR an implicit
+// graph is listed into before it is written (8 bytes an edge and a
+// vertex), unless it is streamed (more than maxListEdges).
+func listBytes(gf graphFlag) int64 {
+	if plan, err := gf.spec.Plan(int(gf.n)); err == nil && plan.Implicit && plan.Edges <= maxListEdges {
+		return 8*plan.Edges + 8*int64(plan.N)
+	}
+	return 0
 }

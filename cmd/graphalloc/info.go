@@ -51,17 +51,16 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	if err != nil {
 		return err
 	}
-	if gf.memLeft, err = parseMaxMemory(o.maxMemory); err != nil {
-		return err
-	}
-	gf.alone = true
-	useMemoryLimit(o.maxMemory)
 	// What describing the graph takes beside it, counted before it is
 	// built when the spec fixes its edges, and checked again once a file
 	// has told them.
+	var describe int64
 	plan, planErr := gf.spec.Plan(int(gf.n))
 	if planErr == nil && !plan.Hyper && plan.Edges >= 0 && !closedForm(gf.spec) {
-		gf.extra = analysis.DescribeBytes(int64(plan.N), plan.Edges, plan.Implicit)
+		describe = analysis.DescribeBytes(int64(plan.N), plan.Edges, plan.Implicit)
+	}
+	if err := gf.budget(o.maxMemory, describe); err != nil {
+		return err
 	}
 	g, info, err := gf.build(o.seed, stderr)
 	if err != nil {

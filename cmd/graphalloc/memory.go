@@ -95,3 +95,15 @@ func checkParts(subject string, need int64, largest string, limit int64) error {
 	}
 	return nil
 }
+
+// budget sets g to the budget of a command that holds one graph (info,
+// gen): --max-memory s, and extra bytes beside the graph.
+func (g *graphFlag) budget(s string, extra int64) error {
+	limit, err := parseMaxMemory(s)
+	if err != nil {
+		return err
+	}
+	g.memLeft, g.alone, g.extra = limit, true, extra
+	useMemoryLimit(s)
+	return nil
+}

@@ -40,6 +40,8 @@ func TestMemoryBudget(t *testing.T) {
 		// The implicit K_2000 is listed before it is written: 16 MB.
 		{"gen listing", []string{"gen", "-g", "complete", "-n", "2000", "--max-memory", "10M"}, "this graph needs about 15.3 MiB"},
 		{"gen fits", []string{"gen", "-g", "regular:degree=4", "-n", "100", "--max-memory", "1M"}, ""},
+		// Its first point, Greedy[d] at n = 2^6, holds 2.89 KiB.
+		{"study", []string{"study", "two-choices", "--tiny", "--max-memory", "1K"}, "a point at n=64 needs about 2.89 KiB"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, errs, code := invoke(tc.args...)
@@ -57,7 +59,7 @@ func TestMemoryBudget(t *testing.T) {
 // byte is bad usage in every command that takes it; NaN once read as no
 // limit at all.
 func TestMaxMemoryRefused(t *testing.T) {
-	for _, cmd := range [][]string{{"run"}, {"compare"}, {"info", "-g", "complete", "-n", "5"}, {"gen", "-g", "complete", "-n", "5"}} {
+	for _, cmd := range [][]string{{"run"}, {"compare"}, {"study", "two-choices", "--tiny"}, {"info", "-g", "complete", "-n", "5"}, {"gen", "-g", "complete", "-n", "5"}} {
 		for _, v := range []string{"NaN", "Inf", "-Inf", "-1", "0", "0.5", "lots"} {
 			args := append(append([]string{}, cmd...), "--max-memory", v)
 			_, errs, code := invoke(args...)
