@@ -143,7 +143,7 @@ func cgroupLimit(proc, root string) (int64, string, bool) {
 		case f[0] == "0" && f[1] == "":
 			dir, limFile, useFile, name = root, "memory.max", "memory.current", "the cgroup's memory.max"
 		case strings.Contains(","+f[1]+",", ",memory,"):
-			dir, limFile, useFile, name = path.Join(root, "memory"), "memory.limit_in_bytes", "memory.usage_in_bytes", "the cgroup's memory.limit_in_bytes"
+			dir, limFile, useFile, name = root+"/memory", "memory.limit_in_bytes", "memory.usage_in_bytes", "the cgroup's memory.limit_in_bytes"
 		default:
 			continue
 		}
