@@ -35,6 +35,10 @@ func TestMemoryBudget(t *testing.T) {
 		{"fits", []string{"run", "-n", "2", "-m", "1e5", "-t", "3", "--every", "1000", "--max-memory", "1G"}, ""},
 		{"info", []string{"info", "-g", "regular:degree=4", "-n", "1e6", "--max-memory", "100M"}, "this graph needs about"},
 		{"info of a file", []string{"info", "-g", "file:../../testdata/graphs/karate.txt", "--max-memory", "1K"}, "this graph needs about"},
+		// lesmis (77 vertices, 254 edges) is read within 100K (73.1 KiB
+		// planned from its size); describing it then needs 112 KiB.
+		{"info of a file, once read", []string{"info", "-g", "file:../../testdata/graphs/lesmis.txt", "--max-memory", "100K"}, "this graph needs about 112 KiB"},
+		{"info of a file fits", []string{"info", "-g", "file:../../testdata/graphs/lesmis.txt", "--max-memory", "200K"}, ""},
 		{"info fits", []string{"info", "-g", "regular:degree=4", "-n", "100", "--max-memory", "100M"}, ""},
 		{"gen", []string{"gen", "-g", "regular:degree=4", "-n", "1e6", "--max-memory", "1M"}, "this graph needs about"},
 		// The implicit K_2000 is listed before it is written: 16 MB.
