@@ -46,12 +46,18 @@ func ReadHypergraph(r io.Reader, name string) (*Hypergraph, *FileInfo, error) {
 
 // LoadHypergraph opens the file at path and reads it with ReadHypergraph.
 func LoadHypergraph(path string) (*Hypergraph, *FileInfo, error) {
+	return ReadOptions{}.LoadHypergraph(path)
+}
+
+// LoadHypergraph opens the file at path and reads it with
+// o.ReadHypergraph.
+func (o ReadOptions) LoadHypergraph(path string) (*Hypergraph, *FileInfo, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	return ReadOptions{}.ReadHypergraph(f, path)
+	return o.ReadHypergraph(f, path)
 }
 
 // hyperBuf is the flat vertex array and the offsets a reader fills,

@@ -216,12 +216,18 @@ type BuildInfo struct {
 // hyperedge; hypergraph:rank=s,edges=k) is a *Hypergraph, and the
 // BuildInfo's Edges counts its hyperedges.
 func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
+	return s.BuildWith(n, src, ReadOptions{})
+}
+
+// BuildWith is Build reading a file (file:PATH, hyper:PATH) with o:
+// within o.MaxBytes, if it is set.
+func (s Spec) BuildWith(n int, src rand.Source, o ReadOptions) (Graph, *BuildInfo, error) {
 	if s.Kind == "file" {
-		return s.buildFile(func(path string) (Graph, *FileInfo, error) { return LoadGraph(path) })
+		return s.buildFile(func(path string) (Graph, *FileInfo, error) { return o.LoadGraph(path) })
 	}
 	info := &BuildInfo{Degree: -1}
 	if s.Kind == "hyper" {
-		h, fi, err := LoadHypergraph(s.Path)
+		h, fi, err := o.LoadHypergraph(s.Path)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -306,12 +312,12 @@ func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
 // read by o.LoadEdges, which holds an edge list as an *EdgeArray (8 bytes
 // an edge), within o.MaxBytes if it is set; a regular graph as a CSR if
 // it fits, else with a note saying that its draws then differ. Every
-// other spec is built as Build builds it.
+// other spec is built as BuildWith builds it.
 func (s Spec) BuildEdges(n int, src rand.Source, o ReadOptions) (Graph, *BuildInfo, error) {
 	if s.Kind == "file" {
 		return s.buildFile(o.LoadEdges)
 	}
-	return s.Build(n, src)
+	return s.BuildWith(n, src, o)
 }
 
 // buildFile reads the graph file of s with load.

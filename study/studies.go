@@ -2,10 +2,12 @@ package study
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -129,7 +131,16 @@ type Options struct {
 	// Note, if set, receives adjustments a generator made (a torus side
 	// rounded up, …), one line each.
 	Note func(string)
+	// MaxMemory, if positive, is the memory a point may hold: a point
+	// estimated to need more (RunMemory, with its graph) stops the study
+	// with an error wrapping ErrMemory before its trials run, and graph
+	// files are read within it.
+	MaxMemory int64
 }
+
+// ErrMemory is what the error of a study point that would not fit in
+// Options.MaxMemory wraps, for errors.Is.
+var ErrMemory = errors.New("not enough memory")
 
 // Run runs the study with parameters p (typically s.Params(size)) and
 // returns its report. It stops at the first error, ctx's included.
@@ -296,6 +307,10 @@ func (r *runner) run(ps pointSpec) (*point, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
+	if err := r.fits(RunMemory{Process: desc, Params: params, N: int64(n), M: m, Batch: ps.batch, Every: every,
+		Levels: ps.engine == alloc.EngineLevels, Held: int64(ps.trials)}); err != nil {
+		return nil, err
+	}
 	trials := make([]int, ps.trials)
 	for i := range trials {
 		trials[i] = i
@@ -317,6 +332,30 @@ func (r *runner) run(ps pointSpec) (*point, error) {
 	return &point{Row: row, Results: results}, nil
 }
 
+// fits checks the point rm, on the graph r holds (if rm has one), against
+// Options.MaxMemory, counting the trials that run at once.
+func (r *runner) fits(rm RunMemory) error {
+	if r.o.MaxMemory <= 0 {
+		return nil
+	}
+	workers := int64(r.o.Workers)
+	if workers <= 0 {
+		workers = int64(runtime.NumCPU())
+	}
+	rm.Running = min(workers, rm.Held)
+	if rm.Params.Graph != nil {
+		if p, err := r.sp.Plan(int(rm.N)); err == nil {
+			rm.Graph = p.Bytes
+		}
+	}
+	if need := rm.Bytes(); need > r.o.MaxMemory {
+		big := rm.Largest()
+		return fmt.Errorf("%w: a point at n=%d needs about %s (most of it %s, %s), more than %s",
+			ErrMemory, rm.N, graphgen.FormatBytes(need), big.What, graphgen.FormatBytes(big.Bytes), graphgen.FormatBytes(r.o.MaxMemory))
+	}
+	return nil
+}
+
 // buildGraph returns the graph of spec on n vertices, built as
 // `graphalloc run` builds it, keeping the last one.
 func (r *runner) buildGraph(spec string, n int) (graphgen.Graph, error) {
@@ -328,7 +367,7 @@ func (r *runner) buildGraph(spec string, n int) (graphgen.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, info, err := sp.Build(n, alloc.NewRand(alloc.DeriveSeed(r.o.Seed, alloc.StreamGraph, 0)))
+	g, info, err := sp.BuildWith(n, alloc.NewRand(alloc.DeriveSeed(r.o.Seed, alloc.StreamGraph, 0)), graphgen.ReadOptions{MaxBytes: r.o.MaxMemory})
 	if err != nil {
 		return nil, &BuildError{Spec: spec, N: n, Err: err}
 	}

@@ -95,6 +95,9 @@ type graphFlag struct {
 	// lean: the process draws only uniform edges, so a graph file is
 	// held as its edge array alone (graphgen.Spec.BuildEdges).
 	lean bool
+	// alone: the graph is what the command holds (info, gen), not a
+	// run's; its refusal says so.
+	alone bool
 }
 
 // parseGraph parses a --graph value and -n: n from bins, unless the spec
@@ -133,7 +136,11 @@ func (g graphFlag) build(seed uint64, stderr io.Writer) (graphgen.Graph, *graphg
 	if g.lean {
 		need = plan.LeanBytes
 	}
-	if err := checkMemory(need+g.extra, g.memLeft); err != nil {
+	subject := "this run"
+	if g.alone {
+		subject = "this graph"
+	}
+	if err := checkParts(subject, need+g.extra, "", g.memLeft); err != nil {
 		return nil, nil, err
 	}
 	src := alloc.NewRand(alloc.DeriveSeed(seed, alloc.StreamGraph, 0))
@@ -141,19 +148,16 @@ func (g graphFlag) build(seed uint64, stderr io.Writer) (graphgen.Graph, *graphg
 		gr   graphgen.Graph
 		info *graphgen.BuildInfo
 	)
+	// A file's reader holds to the memory the command leaves it,
+	// whatever the file's size or header claimed.
+	var o graphgen.ReadOptions
+	if limit, _, ok := limitOf(g.memLeft); ok && g.spec.FromFile() {
+		o.MaxBytes = max(limit-g.extra, 1)
+	}
 	if g.lean {
-		// The reader holds to the memory the run leaves it.
-		var o graphgen.ReadOptions
-		limit := g.memLeft
-		if limit == 0 {
-			limit = study.AvailableMemory()
-		}
-		if limit > 0 {
-			o.MaxBytes = max(limit-g.extra, 1)
-		}
 		gr, info, err = g.spec.BuildEdges(int(g.n), src, o)
 	} else {
-		gr, info, err = g.spec.Build(int(g.n), src)
+		gr, info, err = g.spec.BuildWith(int(g.n), src, o)
 	}
 	if err != nil {
 		return nil, nil, usageError{err}

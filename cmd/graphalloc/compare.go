@@ -40,7 +40,7 @@ func cmdCompare(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	fs.StringVarP(&o.balls, "balls", "m", "n", "balls m per point: a count (1e6) or a multiple of n (n, 16n)")
 	o.add(fs, study.DefaultTrials, "table, csv, json, jsonl (one line per point as it finishes)")
 	addBatch(fs, &o.batch)
-	addMaxMemory(fs, &o.maxMemory)
+	addMaxMemory(fs, &o.maxMemory, "runs")
 	fs.StringVar(&o.shard, "shard", "", "run only the grid points i with i mod K = I, as I/K")
 	o.addPlot(fs, "the results")
 	if err := parseFlags(fs, args, 0); err != nil {
@@ -146,8 +146,13 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 	if err != nil {
 		return g, cfg, err
 	}
-	if err := checkMemory(gridMemory(g), limit); err != nil {
+	if err := checkMemory(g.Memory(), limit); err != nil {
 		return g, cfg, err
+	}
+	// A graph file is read within the limit, whatever its size or header
+	// claimed (the estimate above plans it from its size).
+	if l, _, ok := limitOf(limit); ok {
+		g.Read.MaxBytes = max(l, 1)
 	}
 	cfg = results.NewGridConfig(g, o.balls)
 	cfg.Shard, cfg.Version = o.shard, Version
@@ -155,6 +160,7 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 }
 
 func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, stderr io.Writer) error {
+	useMemoryLimit(o.maxMemory)
 	g, cfg, err := o.grid(fs, stderr)
 	if err != nil {
 		return err

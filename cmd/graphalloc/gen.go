@@ -28,9 +28,9 @@ const maxDOTEdges = 1 << 22
 
 type genOptions struct {
 	sizeFlags
-	output, format string
-	seed           uint64
-	gzip           bool
+	output, format, maxMemory string
+	seed                      uint64
+	gzip                      bool
 }
 
 func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error {
@@ -41,6 +41,7 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	fs.StringVarP(&o.output, "output", "o", "", outputHelp)
 	fs.StringVar(&o.format, "format", "", "edgelist, mtx, dot or graph6 (default: from FILE's extension, else edgelist)")
 	fs.BoolVar(&o.gzip, "gzip", false, "gzip the output (default: when FILE ends in .gz)")
+	addMaxMemory(fs, &o.maxMemory, "graphs")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
@@ -70,6 +71,9 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	}
 	if gf.spec.Hyper() {
 		return usagef("gen: %s is a hypergraph; gen writes graphs (graphalloc info describes it, run -p %s simulates on it)", gf.spec, alloc.Describe(alloc.Hyper{}).Name)
+	}
+	if err := gf.budget(o.maxMemory, listBytes(gf)); err != nil {
+		return err
 	}
 	g, info, err := gf.build(o.seed, stderr)
 	if err != nil {
@@ -172,4 +176,14 @@ func genStream(ctx context.Context, g graphgen.Graph, output string, compress bo
 	}
 	fmt.Fprintf(stderr, "graphalloc: wrote %s: n=%d, %d edges as visited (parallel edges repeated, loops left out), edgelist%s\n", output, g.Order(), g.Size(), map[bool]string{true: ", gzip"}[compress])
 	return ctx.Err()
+}
+
+// listBytes is what gen holds beside the graph of gf: the CSR an implicit
+// graph is listed into before it is written (8 bytes an edge and a
+// vertex), unless it is streamed (more than maxListEdges).
+func listBytes(gf graphFlag) int64 {
+	if plan, err := gf.spec.Plan(int(gf.n)); err == nil && plan.Implicit && plan.Edges <= maxListEdges {
+		return 8*plan.Edges + 8*int64(plan.N)
+	}
+	return 0
 }

@@ -13,10 +13,10 @@ import (
 
 type infoOptions struct {
 	sizeFlags
-	format  string
-	seed    uint64
-	maxIter int
-	tol     float64
+	format, maxMemory string
+	seed              uint64
+	maxIter           int
+	tol               float64
 }
 
 func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error {
@@ -27,6 +27,7 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	fs.StringVarP(&o.format, "format", "f", "table", "output format: table or json")
 	fs.IntVar(&o.maxIter, "max-iter", 3000, "Lanczos steps at most (setting it also lifts the work budget)")
 	fs.Float64Var(&o.tol, "tol", 1e-4, "relative width of the spectral gap's interval wanted")
+	addMaxMemory(fs, &o.maxMemory, "graphs")
 	if err := parseFlags(fs, args, 1); err != nil {
 		return err
 	}
@@ -51,11 +52,31 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	if err != nil {
 		return err
 	}
+	// What describing the graph takes beside it, counted before it is
+	// built when the spec fixes its edges, and checked again once a file
+	// has told them.
+	var describe int64
+	plan, planErr := gf.spec.Plan(int(gf.n))
+	if planErr == nil && !plan.Hyper && plan.Edges >= 0 && !closedForm(gf.spec) {
+		describe = analysis.DescribeBytes(int64(plan.N), plan.Edges, plan.Implicit)
+	}
+	if err := gf.budget(o.maxMemory, describe); err != nil {
+		return err
+	}
 	g, info, err := gf.build(o.seed, stderr)
 	if err != nil {
 		return err
 	}
 	spec := gf.spec
+	if _, hyper := g.(*graphgen.Hypergraph); !hyper && gf.extra == 0 && planErr == nil && !closedForm(spec) {
+		need := analysis.DescribeBytes(int64(g.Order()), g.Size(), false)
+		if gf.memLeft > 0 {
+			need += plan.Bytes // the graph, held; the memory available has counted it already
+		}
+		if err := checkParts("this graph", need, "", gf.memLeft); err != nil {
+			return err
+		}
+	}
 	if h, ok := g.(*graphgen.Hypergraph); ok {
 		out := analysis.NewHyperInfo(spec, h, info)
 		if !spec.FromFile() {
@@ -100,3 +121,7 @@ func writeInfo(stdout io.Writer, format string, v any, table func(io.Writer)) er
 		return nil
 	})
 }
+
+// closedForm reports a spec whose spectrum info gives in closed form, with
+// no memory beside the graph: the complete graph and the circulants.
+func closedForm(spec graphgen.Spec) bool { return spec.Kind == "complete" || spec.Kind == "circulant" }

@@ -25,6 +25,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -35,6 +36,7 @@ import (
 const Version = "0.1.0"
 
 func main() {
+	applyMemoryLimit = func(limit int64) { debug.SetMemoryLimit(limit) }
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
 	stop()

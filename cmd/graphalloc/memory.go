@@ -1,22 +1,21 @@
 package main
 
 import (
-	"runtime"
-
 	"github.com/spf13/pflag"
 
-	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/study"
 )
 
-// Memory guard: before anything large is allocated, run estimates what the
-// loads and the graph will take and refuses a run that cannot fit, with a
-// message instead of the Go runtime's fatal "out of memory".
+// Memory guard: before anything large is allocated, a command estimates
+// what it will hold (study.RunMemory for trials, graphgen.Plan for a
+// graph) and refuses what cannot fit, with a message instead of the Go
+// runtime's fatal "out of memory".
 
-// addMaxMemory defines --max-memory on fs.
-func addMaxMemory(fs *pflag.FlagSet, dst *string) {
-	fs.StringVar(dst, "max-memory", "", "refuse runs estimated to need more memory than this (512M, 4G; default: the memory available)")
+// addMaxMemory defines --max-memory on fs, for what the command refuses
+// (runs, graphs).
+func addMaxMemory(fs *pflag.FlagSet, dst *string, what string) {
+	fs.StringVar(dst, "max-memory", "", "refuse "+what+" estimated to need more memory than this (512M, 4G; default: the memory available)")
 }
 
 // parseMaxMemory reads --max-memory: 0 when it is not given.
@@ -31,56 +30,80 @@ func parseMaxMemory(s string) (int64, error) {
 	return v, nil
 }
 
-// gridMemory estimates the most memory one point of grid g holds at once:
-// its graph, as planned (the grid builds one graph at a time), and the
-// loads of the trials that run together, with a batch in progress.
-func gridMemory(g study.Grid) int64 {
-	workers := int64(g.Workers)
-	if workers <= 0 {
-		workers = int64(runtime.NumCPU())
+// memorySources is where the limits are read when --max-memory is not
+// given; tests point it at files of their own.
+var memorySources study.MemorySources
+
+// applyMemoryLimit is called with the --max-memory of a command that fits
+// it: main sets it to debug.SetMemoryLimit, so that the garbage collector
+// works harder as the heap nears the limit rather than letting garbage
+// carry it over. Tests, which call run in-process, leave it a no-op.
+var applyMemoryLimit = func(int64) {}
+
+// useMemoryLimit hands --max-memory s, if given, to applyMemoryLimit (a
+// bad value is left to the command, which refuses it). Without it the limit stays the runtime's: the memory
+// available is shared with the rest of the machine, and a limit below
+// what the heap holds would keep the collector running. The explorer
+// does not call it: its requests share one process.
+func useMemoryLimit(s string) {
+	if v, err := parseMaxMemory(s); err == nil && v > 0 {
+		applyMemoryLimit(v)
 	}
-	running := min(workers, int64(g.Trials))
-	var most int64
-	for _, pt := range g.Points() {
-		d, err := alloc.Lookup(pt.Process)
-		if err != nil {
-			continue
-		}
-		n, graph := int64(pt.N), int64(0)
-		if pt.Graph != "" {
-			sp, err := graphgen.ParseSpec(pt.Graph)
-			if err != nil {
-				continue
-			}
-			p, err := sp.Plan(pt.N)
-			if err != nil {
-				continue // Run reports it at its point
-			}
-			graph = p.BuildBytes
-			if p.N > 0 {
-				n = int64(p.N)
-			}
-		}
-		loads := int64(d.LoadBytes(g.Params, n, g.Balls(pt.N), g.Batch)) * n
-		if g.Batch > 1 {
-			loads += 4 * min(g.Batch, n)
-		}
-		most = max(most, graph+loads*running)
+}
+
+// limitOf returns the limit, its name in messages, and whether there is
+// one: --max-memory, or the memory available (the smallest of
+// MemAvailable, RLIMIT_AS and the cgroup's limit, with what sets it unless
+// it is MemAvailable), which may be 0 when the process maps more than its
+// RLIMIT_AS leaves room for.
+func limitOf(limit int64) (int64, string, bool) {
+	if limit > 0 {
+		return limit, "--max-memory (" + graphgen.FormatBytes(limit) + ")", true
 	}
-	return most
+	l := memorySources.MemoryLimit()
+	what := "the memory available (" + graphgen.FormatBytes(l.Bytes)
+	if l.Source != "" && l.Source != "MemAvailable" {
+		what += ", " + l.Source
+	}
+	return l.Bytes, what + ")", l.Source != ""
 }
 
 // checkMemory refuses a run whose estimate exceeds limit (or, if limit is
 // 0, the available memory).
-func checkMemory(need, limit int64) error {
-	what := "the memory available"
-	if limit == 0 {
-		limit = study.AvailableMemory()
-	} else {
-		what = "--max-memory"
+func checkMemory(need, limit int64) error { return checkParts("this run", need, "", limit) }
+
+// checkRun refuses a run whose estimate (r.Bytes) exceeds limit (or, if
+// limit is 0, the available memory), naming what takes the most.
+func checkRun(r study.RunMemory, limit int64) error {
+	big := r.Largest()
+	return checkParts("this run", r.Bytes(), big.What+" ("+graphgen.FormatBytes(big.Bytes)+")", limit)
+}
+
+// checkParts refuses what needs more than limit: subject ("this run", or
+// a graph's "this graph"), need, and its largest part, if named.
+func checkParts(subject string, need int64, largest string, limit int64) error {
+	limit, what, ok := limitOf(limit)
+	if ok && need > limit {
+		if largest != "" {
+			largest = "; most of it is " + largest
+		}
+		advice := "use fewer workers or trials, a smaller n or m, or raise --max-memory"
+		if subject != "this run" {
+			advice = "use a smaller graph, or raise --max-memory"
+		}
+		return usagef("%s needs about %s, more than %s%s; %s", subject, graphgen.FormatBytes(need), what, largest, advice)
 	}
-	if limit > 0 && need > limit {
-		return usagef("this run needs about %s, more than %s (%s); use fewer workers, a smaller n, or raise --max-memory", graphgen.FormatBytes(need), what, graphgen.FormatBytes(limit))
+	return nil
+}
+
+// budget sets g to the budget of a command that holds one graph (info,
+// gen): --max-memory s, and extra bytes beside the graph.
+func (g *graphFlag) budget(s string, extra int64) error {
+	limit, err := parseMaxMemory(s)
+	if err != nil {
+		return err
 	}
+	g.memLeft, g.alone, g.extra = limit, true, extra
+	useMemoryLimit(s)
 	return nil
 }

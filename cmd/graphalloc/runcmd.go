@@ -44,7 +44,7 @@ func (o *runOptions) parse(args []string, stdout, stderr io.Writer) (*pflag.Flag
 	fs.StringVar(&o.shard, "shard", "", "run only shard I of K of the trials, as I/K (0 <= I < K)")
 	fs.StringVar(&o.every, "every", "", "record the gap and max-min every K balls (K or a multiple of n)")
 	fs.BoolVar(&o.profile, "profile", false, "record each trial's sorted normalised load vector (load - m/n, as value/count pairs)")
-	addMaxMemory(fs, &o.maxMemory)
+	addMaxMemory(fs, &o.maxMemory, "runs")
 	addBatch(fs, &o.batch)
 	fs.StringVar(&o.engine, "engine", "auto", "bins (a load per bin) or levels (a count per load: exchangeable processes on complete, n up to 2^62); auto: bins up to n = 2^32-1, levels beyond")
 	fs.StringVar(&o.resume, "resume", "", "skip the trials FILE (an earlier output of this run, json or jsonl) holds and finish the run; with -f jsonl -o FILE the same file is continued")
@@ -84,6 +84,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err := o.checkFiles(); err != nil {
 		return err
 	}
+	useMemoryLimit(o.maxMemory)
 	cfg, head, pv, err := o.setup(fs, stderr)
 	if err != nil {
 		return err
@@ -164,11 +165,11 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 	if desc.Uses&alloc.ParamGraph == 0 {
 		gf.spec = graphgen.Spec{Kind: "complete"}
 	}
-	running := o.running()
-	binBytes := func(n int64) int64 { return o.binBytes(desc, params, n) }
-	n := gf.n
+	budget := o.budget(desc, params)
+	n, regular := gf.n, false
 	if plan, err := gf.spec.Plan(int(n)); err == nil && plan.N > 0 {
 		n = int64(plan.N) // the graph's order: a spec's n= overrides -n
+		regular = plan.Regular
 	}
 	// The engine, from the n asked for: the level engine runs only on
 	// K_n, whose order is n, and holds no loads.
@@ -180,14 +181,11 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 	if desc.Uses&alloc.ParamGraph != 0 {
 		gf.memLeft = memLimit
 		gf.lean = desc.EdgesOnly(params)
-		if !levels {
-			gf.extra = binBytes(n)
-			if o.perVertex != "" {
-				// The gathering's numbers, and each running trial's
-				// loads handed over as four bytes a bin (Bins.Loads).
-				gf.extra += results.PerVertexBytes*n + 4*n*running
-			}
+		r := budget(n, levels)
+		if !levels && (o.perVertex != "" || (o.format == "table" && o.resume == "" && !regular && n <= degreeTableMax)) {
+			r.PerVertex = results.PerVertexBytes
 		}
+		gf.extra = r.Bytes()
 		g, info, err := gf.build(o.seed, stderr)
 		if err != nil {
 			return cfg, head, nil, err
@@ -223,8 +221,8 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 	if batch > 1 && levels {
 		return cfg, head, nil, usagef("--batch: the level engine does not run batches (a ball of a batch may hit a bin another ball of the batch hit, and the level counts do not tell bins apart): use --engine bins, n <= 2^32-1")
 	}
-	if topo == nil && !levels {
-		if err := checkMemory(binBytes(n), memLimit); err != nil {
+	if topo == nil {
+		if err := checkRun(budget(n, levels), memLimit); err != nil {
 			return cfg, head, nil, err
 		}
 	}
@@ -251,28 +249,28 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 	return cfg, head, pv, nil
 }
 
-// binBytes is the memory of the per-bin loads on n bins, for each worker
-// that runs at once: LoadBytes a bin, which depends on the balls and the
-// batches (parsed again, and checked, once n is known; a bad value counts
-// as none), and a batch in progress: its bins (B <= n) or a count per
-// bin, four bytes each.
-func (o *runOptions) binBytes(desc *alloc.Descriptor, params alloc.Params, n int64) int64 {
-	m, _ := study.ParseCount(o.balls, n)
-	batch, _ := study.ParseCount(o.batch, n)
-	need := int64(desc.LoadBytes(params, n, m, batch)) * n
-	if batch > 1 {
-		need += 4 * min(batch, n)
-	}
-	return need * o.running()
-}
-
-// running is the number of trials that run at once.
-func (o *runOptions) running() int64 {
+// budget returns the memory estimate of the run on n bins (levels: the
+// level engine), less the graph and the per-vertex sums, which setup adds:
+// the loads of each worker that runs at once, and the results of every
+// trial of the shard, held until the output is written. The balls, batch
+// and --every are parsed again, as they depend on n (a bad value counts
+// as none: it is refused once n is known).
+func (o *runOptions) budget(desc *alloc.Descriptor, params alloc.Params) func(n int64, levels bool) study.RunMemory {
 	workers := int64(o.workers)
 	if workers <= 0 {
 		workers = int64(runtime.NumCPU())
 	}
-	return min(workers, int64(o.trials))
+	held := int64(o.trials)
+	if si, sk, err := parseShard(o.shard); err == nil {
+		held = int64((o.trials - si + sk - 1) / sk)
+	}
+	return func(n int64, levels bool) study.RunMemory {
+		m, _ := study.ParseCount(o.balls, n)
+		batch, _ := study.ParseCount(o.batch, n)
+		every, _ := study.ParseCount(o.every, n)
+		return study.RunMemory{Process: desc, Params: params, N: n, M: m, Batch: batch, Every: every,
+			Profile: o.profile, Levels: levels, Running: min(workers, int64(o.trials)), Held: held, JSON: o.format == "json"}
+	}
 }
 
 // execute runs the trials of cfg (those --resume does not hold already)

@@ -19,17 +19,6 @@ import (
 // bytes it needs before it is refused as busy.
 const budgetWait = 2 * time.Second
 
-// resultBytes is the memory of one finished trial as the server keeps it:
-// the Result, its load counts (up to about m/n + 64 loads) and its series
-// (m/every + 1 points of 24 bytes).
-func resultBytes(n, m, every int64) int64 {
-	b := int64(256) + 8*(m/max(n, 1)+64)
-	if every > 0 {
-		b += 24 * (m/every + 1)
-	}
-	return b
-}
-
 // demand is what a request will hold, from its flags alone: n as the
 // graph spec plans it, m, and the bytes of the graph, the loads of the
 // trials that run at once and the finished trials (results, of bytes).
@@ -72,11 +61,11 @@ func (j *job) demand() (demand, error) {
 	if every < 1 {
 		every = max(1, d.m/20) // the picture's series
 	}
-	if levels, _, _ := chooseEngine(o.engine, desc, o.graph, d.n); !levels {
-		d.bytes += o.binBytes(desc, params, d.n)
-	}
-	d.results = int64(o.trials) * resultBytes(d.n, d.m, every)
-	d.bytes += d.results
+	levels, _, _ := chooseEngine(o.engine, desc, o.graph, d.n)
+	r := o.budget(desc, params)(d.n, levels)
+	r.Every, r.JSON = every, false
+	d.results = r.HeldBytes()
+	d.bytes += r.Bytes()
 	return d, nil
 }
 

@@ -17,6 +17,7 @@ type studyOptions struct {
 	runFlags
 	plotFlags
 	full, tiny bool
+	maxMemory  string
 }
 
 func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) error {
@@ -26,6 +27,7 @@ func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	fs.BoolVar(&o.tiny, "tiny", false, "run the tiny size the tests use (seconds; too small to show anything)")
 	o.add(fs, 0, "table, csv, json")
 	o.addPlot(fs, "the study's figure")
+	addMaxMemory(fs, &o.maxMemory, "points")
 	if err := parseFlags(fs, args, 1); err != nil {
 		return err
 	}
@@ -71,18 +73,32 @@ func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if o.trials > 0 {
 		p.Trials = o.trials
 	}
+	limit, err := parseMaxMemory(o.maxMemory)
+	if err != nil {
+		return err
+	}
+	useMemoryLimit(o.maxMemory)
+	// The memory available (or --max-memory), at least a byte when there
+	// is one (0 turns the check off).
+	if l, _, ok := limitOf(limit); ok {
+		limit = max(l, 1)
+	}
 
 	st := progress.New(stderr, "study "+s.Name, 0, 0)
 	defer st.Done()
 	rep, err := s.Run(ctx, p, study.Options{
-		Seed:     o.seed,
-		Workers:  o.workers,
-		Progress: st.Point,
-		Note:     func(line string) { st.Note(stderr, "graphalloc: "+line) },
+		Seed:      o.seed,
+		Workers:   o.workers,
+		Progress:  st.Point,
+		Note:      func(line string) { st.Note(stderr, "graphalloc: "+line) },
+		MaxMemory: limit,
 	})
 	st.Done()
-	if errors.Is(err, context.Canceled) {
+	switch {
+	case errors.Is(err, context.Canceled):
 		return fmt.Errorf("study %s interrupted", s.Name)
+	case errors.Is(err, study.ErrMemory):
+		return usagef("%v; use a smaller size, fewer trials, or raise --max-memory", err)
 	}
 	if err != nil {
 		return err

@@ -1,0 +1,6 @@
+//go:build !unix
+
+package study
+
+// addressSpaceLimit: no RLIMIT_AS outside Unix.
+func addressSpaceLimit() (uint64, bool) { return 0, false }
