@@ -65,7 +65,15 @@ const unlimited = 1 << 62
 // (v2) or memory.limit_in_bytes (v1) less what it uses, not counting the
 // inactive file cache, which the kernel reclaims before it kills. Limits
 // that cannot be read are skipped; with none at all, Bytes is 0.
-func (s MemorySources) MemoryLimit() Limit {
+func (s MemorySources) MemoryLimit() Limit { return s.limit(true) }
+
+// HardLimit is MemoryLimit without MemAvailable: the limits that an
+// allocation cannot pass (RLIMIT_AS, the cgroup's), which hold even when
+// the user sets a budget of their own above the memory available (which
+// swap and reclaimed cache may extend).
+func (s MemorySources) HardLimit() Limit { return s.limit(false) }
+
+func (s MemorySources) limit(available bool) Limit {
 	proc := orDefault(s.Proc, "/proc")
 	var best Limit
 	take := func(v int64, src string) {
@@ -76,7 +84,7 @@ func (s MemorySources) MemoryLimit() Limit {
 			best = Limit{v, src}
 		}
 	}
-	if kb, ok := procField(path.Join(proc, "meminfo"), "MemAvailable:"); ok {
+	if kb, ok := procField(path.Join(proc, "meminfo"), "MemAvailable:"); ok && available {
 		take(kb*1024, "MemAvailable")
 	}
 	as := s.AddressSpace

@@ -177,3 +177,25 @@ func TestRunMemoryParts(t *testing.T) {
 		t.Errorf("saturated estimate = %d, want MaxInt64", b)
 	}
 }
+
+// TestHardLimit: the limits a --max-memory cannot raise leave MemAvailable
+// out (control: MemoryLimit takes it on the same files).
+func TestHardLimit(t *testing.T) {
+	const gib = 1 << 30
+	files := map[string]string{
+		"proc/meminfo":     "MemAvailable: 1048576 kB\n", // 1 GiB available
+		"proc/self/status": "VmSize: 1048576 kB\n",       // 1 GiB mapped
+	}
+	s := fakeSystem(t, files)
+	s.AddressSpace = func() (uint64, bool) { return 5 * gib, true }
+	if got, want := s.HardLimit(), (Limit{4*gib - runtimeMargin, "RLIMIT_AS less the memory mapped"}); got != want {
+		t.Errorf("HardLimit() = %+v, want %+v", got, want)
+	}
+	if got := s.MemoryLimit(); got.Bytes != gib {
+		t.Errorf("MemoryLimit() = %+v, want MemAvailable's 1 GiB", got)
+	}
+	s.AddressSpace = func() (uint64, bool) { return 0, false }
+	if got := s.HardLimit(); got.Source != "" {
+		t.Errorf("HardLimit() with no rlimit or cgroup = %+v, want none", got)
+	}
+}

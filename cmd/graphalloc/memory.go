@@ -52,12 +52,16 @@ func useMemoryLimit(s string) {
 }
 
 // limitOf returns the limit, its name in messages, and whether there is
-// one: --max-memory, or the memory available (the smallest of
+// one: --max-memory, held under RLIMIT_AS and the cgroup's limit, which
+// no flag can raise; or the memory available (the smallest of
 // MemAvailable, RLIMIT_AS and the cgroup's limit, with what sets it unless
 // it is MemAvailable), which may be 0 when the process maps more than its
 // RLIMIT_AS leaves room for.
 func limitOf(limit int64) (int64, string, bool) {
 	if limit > 0 {
+		if h := memorySources.HardLimit(); h.Source != "" && h.Bytes < limit {
+			return h.Bytes, "the memory the process may map (" + graphgen.FormatBytes(h.Bytes) + ", " + h.Source + "; --max-memory " + graphgen.FormatBytes(limit) + " cannot raise it)", true
+		}
 		return limit, "--max-memory (" + graphgen.FormatBytes(limit) + ")", true
 	}
 	l := memorySources.MemoryLimit()

@@ -59,10 +59,11 @@ func cmdServe(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if err := o.checkAddr(stderr); err != nil {
 		return err
 	}
-	if o.maxMemory != "" {
-		if _, err := study.ParseBytes(o.maxMemory); err != nil {
-			return usagef("--max-memory: %v", err)
-		}
+	if _, err := parseMaxMemory(o.maxMemory); err != nil {
+		return err
+	}
+	if o.maxBinTrials < 1 || o.maxBallTrials < 1 {
+		return usagef("--max-bin-trials and --max-ball-trials: need caps >= 1, got %d and %d", o.maxBinTrials, o.maxBallTrials)
 	}
 	if o.data != "" {
 		st, err := os.Stat(o.data)
