@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/graphalloc/graphalloc/graphgen"
+	"github.com/graphalloc/graphalloc/internal/infile"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -43,7 +44,7 @@ func InputLimit() int64 {
 // are text). The error names path as given; reading stops with ctx's
 // error when ctx is done.
 func ReadInput(ctx context.Context, path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, stop, err := infile.Open(ctx, path)
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
@@ -52,6 +53,7 @@ func ReadInput(ctx context.Context, path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("cannot read %s: %v", path, err)
 	}
 	defer f.Close()
+	defer stop()
 	st, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %v", path, err)
@@ -126,5 +128,9 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	if err := c.ctx.Err(); err != nil {
 		return 0, err
 	}
-	return c.r.Read(p[:min(len(p), readStep)])
+	n, err := c.r.Read(p[:min(len(p), readStep)])
+	if err != nil && c.ctx.Err() != nil {
+		err = c.ctx.Err() // the read deadline infile.Open sets when ctx ends
+	}
+	return n, err
 }
