@@ -230,8 +230,9 @@ func checkText(tok []byte) string {
 // EdgeScanner reads an edge list one edge at a time, in the manner of
 // bufio.Scanner, without holding the file in memory.
 //
-// The format: one edge per line, two vertex ids separated by spaces or tabs;
-// further columns (weights, timestamps) are ignored. Lines whose first
+// The format: one edge per line, two vertex ids separated by spaces or tabs,
+// then at most two numbers (a weight, a timestamp), which are ignored; any
+// other field is an error naming the line. Lines whose first
 // non-blank character is '#' or '%' are comments, and a field starting with
 // '#' or '%' ends the line, so "1 2 # note" is the edge {1, 2}. Blank lines
 // are skipped, "\r\n" line ends and a leading UTF-8 byte order mark are
@@ -299,7 +300,7 @@ func (s *EdgeScanner) Scan() bool {
 			s.err = s.lr.errorf(s.lr.line, "NUL byte: binary data, not a text edge list")
 			return false
 		}
-		g, _ := nextField(rest)
+		g, rest := nextField(rest)
 		if len(g) == 0 || isComment(g) {
 			hint := ""
 			if bytes.IndexByte(f, ',') >= 0 {
@@ -314,10 +315,80 @@ func (s *EdgeScanner) Scan() bool {
 				return false
 			}
 		}
+		if msg := checkColumns(rest); msg != "" {
+			s.err = s.lr.errorf(s.lr.line, "%s", msg)
+			return false
+		}
 		s.u, s.v = f, g
 		s.edges++
 		return true
 	}
+}
+
+// edgeColumns is how many columns an edge line may have after its two
+// ids: a weight and a timestamp, as KONECT and SNAP's temporal networks
+// write them. Any other field means the line is not what the reader
+// takes it for (a CSV row, prose, ids with spaces), and dropping
+// it silently would change the graph.
+const edgeColumns = 2
+
+// checkColumns returns an error message unless rest, the line after its
+// two ids, holds at most edgeColumns numbers, then perhaps a comment.
+func checkColumns(rest []byte) string {
+	const allowed = `an edge line is "u v", then at most a weight and a timestamp (numbers) and a # comment`
+	for k := 0; ; k++ {
+		f, r := nextField(rest)
+		switch {
+		case len(f) == 0 || isComment(f):
+			return ""
+		case k == edgeColumns:
+			return fmt.Sprintf("extra field %q after the weight and timestamp: %s", clip(f), allowed)
+		case !isNumber(f):
+			return fmt.Sprintf("extra field %q is not a number: %s", clip(f), allowed)
+		}
+		rest = r
+	}
+}
+
+// isNumber reports whether b is a decimal number as a weight or a
+// timestamp is written: an optional sign, digits with an optional point,
+// an optional exponent; or nan or inf, in any case, as strconv writes
+// them.
+func isNumber(b []byte) bool {
+	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+		b = b[1:]
+	}
+	for _, word := range []string{"nan", "inf", "infinity"} {
+		if bytes.EqualFold(b, []byte(word)) {
+			return true
+		}
+	}
+	digits, i := 0, 0
+	for ; i < len(b) && b[i]-'0' < 10; i++ {
+		digits++
+	}
+	if i < len(b) && b[i] == '.' {
+		for i++; i < len(b) && b[i]-'0' < 10; i++ {
+			digits++
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		start := i
+		for i < len(b) && b[i]-'0' < 10 {
+			i++
+		}
+		if i == start {
+			return false
+		}
+	}
+	return i == len(b)
 }
 
 // twoNumbers splits a line of two runs of ASCII digits separated by one

@@ -34,3 +34,19 @@ func TestPlanFIFO(t *testing.T) {
 		}
 	}
 }
+
+func TestIsNumber(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"1", true}, {"-2.5", true}, {"+.5", true}, {"3.", true}, {"1e9", true}, {"1E-3", true},
+		{"NaN", true}, {"-inf", true}, {"Infinity", true}, {"1262304000", true},
+		{"", false}, {".", false}, {"-", false}, {"e5", false}, {"1e", false}, {"1e+", false},
+		{"x", false}, {"1,5", false}, {"0x10", false}, {"1.2.3", false},
+	} {
+		if got := isNumber([]byte(tc.s)); got != tc.want {
+			t.Errorf("isNumber(%q) = %v, want %v", tc.s, got, tc.want)
+		}
+	}
+}
