@@ -112,7 +112,8 @@ type lineReader struct {
 	name  string
 	line  int
 	bytes int64 // bytes read, terminators included
-	err   error // a *ParseError, or nil at a clean end of input
+	err   error // a *ParseError, the context's error, or nil at a clean end of input
+	stop  *stopper
 }
 
 func newLineReader(r io.Reader, name string) lineReader {
@@ -129,6 +130,10 @@ func (lr *lineReader) errorf(line int, format string, a ...any) *ParseError {
 // after a read error nothing more is delivered.
 func (lr *lineReader) next() ([]byte, bool) {
 	if lr.err != nil {
+		return nil, false
+	}
+	if lr.stop.stop() {
+		lr.err = lr.stop.err()
 		return nil, false
 	}
 	b, err := lr.br.ReadSlice('\n')
@@ -493,8 +498,19 @@ type idTable struct {
 	small   map[uint64]uint32
 	strs    map[string]uint32 // the canonical digits of integers beyond uint64 and the other ids, which never collide
 	keys    []idKey
-	strings bool // some id is not an integer
+	strings bool  // some id is not an integer
+	bytes   int64 // about what the table holds: idBytes an id and its text
 }
+
+// idBytes bounds what the id table holds for each id beside its text:
+// its key (24 bytes, in a slice of at most twice their size), its entry
+// in the dense table (16 bytes an id, denseLimit) or in a map (about 40
+// with the map's overhead).
+const idBytes = 2*24 + 16 + 40
+
+// idCheckEvery is how many new ids pass between two checks of the id
+// table against a reader's limit.
+const idCheckEvery = 1 << 10
 
 func newIDTable() *idTable {
 	return &idTable{small: make(map[uint64]uint32), strs: make(map[string]uint32)}
@@ -540,6 +556,7 @@ func (t *idTable) id(tok []byte) (uint32, bool) {
 	}
 	v := uint32(len(t.keys))
 	s := string(tok)
+	t.bytes += int64(len(s))
 	t.strs[s] = v
 	t.addKey(idKey{s: s})
 	return v, true
@@ -553,6 +570,20 @@ func (t *idTable) addKey(k idKey) {
 		t.keys = slices.Grow(t.keys, max(len(t.keys), 16))
 	}
 	t.keys = append(t.keys, k)
+	t.bytes += idBytes
+}
+
+// check returns the error for an id table that, with held bytes of
+// edges, holds more than limit (if positive), looking only when a new id
+// made the count of ids, k before, cross a multiple of idCheckEvery.
+func (t *idTable) check(lr *lineReader, k int, limit int64, held func() int64) error {
+	if limit <= 0 || k/idCheckEvery == len(t.keys)/idCheckEvery {
+		return nil
+	}
+	if t.bytes+held() > limit {
+		return lr.errorf(lr.line, "the %d vertex ids and the edges read so far take more than the limit of %s", len(t.keys), FormatBytes(limit))
+	}
+	return nil
 }
 
 // denseLimit bounds the values kept in idTable.dense when k ids are known:
@@ -657,8 +688,9 @@ func ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, error) {
 // ReadEdgeList is the package's ReadEdgeList under these options.
 func (o ReadOptions) ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, error) {
 	s := NewEdgeScanner(r, name)
+	s.lr.stop = newStopper(o.Context)
 	buf := edgeBuf{limit: o.MaxBytes}
-	sc, err := scanEdges(s, buf.add)
+	sc, err := scanEdges(s, buf.add, o.MaxBytes, buf.bytes)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -681,9 +713,10 @@ type scanned struct {
 // scanEdges reads the edge lines of s and passes each edge to add, its
 // ends numbered by the header (which it checks them against) or, without
 // one, by provisional numbers of an id table (see ReadEdgeList); add
-// returns an error message to stop. It is the one loop of ReadEdgeList and
-// ReadEdges.
-func scanEdges(s *EdgeScanner, add func(u, v uint32) string) (scanned, error) {
+// returns an error message to stop. held is what the edges read take: with
+// the id table, it must stay within limit if that is positive. It is the
+// one loop of ReadEdgeList and ReadEdges.
+func scanEdges(s *EdgeScanner, add func(u, v uint32) string, limit int64, held func() int64) (scanned, error) {
 	var sc scanned
 	for s.Scan() {
 		u, v := s.Edge()
@@ -704,10 +737,14 @@ func scanEdges(s *EdgeScanner, add func(u, v uint32) string) (scanned, error) {
 				pair[i] = uint32(x)
 			}
 		} else {
+			k := len(sc.ids.keys)
 			a, okA := sc.ids.id(u)
 			b, okB := sc.ids.id(v)
 			if !okA || !okB {
 				return sc, s.lr.errorf(s.Line(), "more than %d distinct vertex ids", uint64(MaxOrder))
+			}
+			if err := sc.ids.check(&s.lr, k, limit, held); err != nil {
+				return sc, err
 			}
 			pair = [2]uint32{a, b}
 		}

@@ -293,6 +293,7 @@ func ReadMatrixMarket(r io.Reader, name string) (*CSR, *FileInfo, error) {
 // ReadMatrixMarket is the package's ReadMatrixMarket under these options.
 func (o ReadOptions) ReadMatrixMarket(r io.Reader, name string) (*CSR, *FileInfo, error) {
 	s := NewMatrixMarketScanner(r, name)
+	s.lr.stop = newStopper(o.Context)
 	h, err := s.Header()
 	if err != nil {
 		return nil, nil, err

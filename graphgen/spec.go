@@ -1,6 +1,7 @@
 package graphgen
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -216,24 +217,50 @@ type BuildInfo struct {
 // hyperedge; hypergraph:rank=s,edges=k) is a *Hypergraph, and the
 // BuildInfo's Edges counts its hyperedges.
 func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
-	if s.Kind == "file" {
-		return s.buildFile(func(path string) (Graph, *FileInfo, error) { return LoadGraph(path) })
+	return s.BuildContext(context.Background(), n, src, ReadOptions{})
+}
+
+// BuildContext is Build under a context and read options. It stops once
+// ctx is done and returns ctx.Err(): the generators look at ctx every few
+// thousand vertices or edges they make, and a file is read with
+// o.Context = ctx (see ReadOptions), so a FIFO that no one writes is
+// abandoned too. A graph or hypergraph file is read under o, so within
+// o.MaxBytes if that is set, whatever its size or a header claims.
+func (s Spec) BuildContext(ctx context.Context, n int, src rand.Source, o ReadOptions) (Graph, *BuildInfo, error) {
+	o.Context = ctx
+	switch s.Kind {
+	case "file":
+		return s.buildFile(func(path string) (Graph, *FileInfo, error) { return o.LoadGraph(path) })
+	case "hyper":
+		return s.buildHyper(o)
 	}
+	st := newStopper(ctx)
+	g, info, err := s.generate(st, n, src)
+	if err != nil && st.err() != nil {
+		return nil, nil, st.err()
+	}
+	return g, info, err
+}
+
+// buildHyper reads the hypergraph file of s under o.
+func (s Spec) buildHyper(o ReadOptions) (Graph, *BuildInfo, error) {
+	h, fi, err := o.LoadHypergraph(s.Path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if h.Size() == 0 {
+		return nil, nil, fmt.Errorf("graphgen: %s has no hyperedges: %d lines, all comments or blank", fi.Name, fi.Lines)
+	}
+	info := &BuildInfo{Degree: -1, N: h.Order(), Edges: h.Size(), File: fi}
+	if fi.Repeats > 0 {
+		info.Notes = append(info.Notes, fmt.Sprintf("dropped %d vertex ids repeated within a hyperedge line", fi.Repeats))
+	}
+	return h, info, nil
+}
+
+// generate makes the graph of a generated kind, polling st.
+func (s Spec) generate(st *stopper, n int, src rand.Source) (Graph, *BuildInfo, error) {
 	info := &BuildInfo{Degree: -1}
-	if s.Kind == "hyper" {
-		h, fi, err := LoadHypergraph(s.Path)
-		if err != nil {
-			return nil, nil, err
-		}
-		if h.Size() == 0 {
-			return nil, nil, fmt.Errorf("graphgen: %s has no hyperedges: %d lines, all comments or blank", fi.Name, fi.Lines)
-		}
-		info.N, info.Edges, info.File = h.Order(), h.Size(), fi
-		if fi.Repeats > 0 {
-			info.Notes = append(info.Notes, fmt.Sprintf("dropped %d vertex ids repeated within a hyperedge line", fi.Repeats))
-		}
-		return h, info, nil
-	}
 	p, err := s.Plan(n)
 	if err != nil {
 		return nil, nil, err
@@ -308,10 +335,17 @@ func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
 // it fits, else with a note saying that its draws then differ. Every
 // other spec is built as Build builds it.
 func (s Spec) BuildEdges(n int, src rand.Source, o ReadOptions) (Graph, *BuildInfo, error) {
+	return s.BuildEdgesContext(context.Background(), n, src, o)
+}
+
+// BuildEdgesContext is BuildEdges under a context, as BuildContext is
+// Build.
+func (s Spec) BuildEdgesContext(ctx context.Context, n int, src rand.Source, o ReadOptions) (Graph, *BuildInfo, error) {
 	if s.Kind == "file" {
+		o.Context = ctx
 		return s.buildFile(o.LoadEdges)
 	}
-	return s.Build(n, src)
+	return s.BuildContext(ctx, n, src, o)
 }
 
 // buildFile reads the graph file of s with load.

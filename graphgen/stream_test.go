@@ -1,7 +1,15 @@
 package graphgen
 
 import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -49,4 +57,177 @@ func TestIsNumber(t *testing.T) {
 			t.Errorf("isNumber(%q) = %v, want %v", tc.s, got, tc.want)
 		}
 	}
+}
+
+// gzipOf returns the gzip compression of head followed by body repeated
+// until the text is size bytes: a bomb of a few MB from a few KB.
+func gzipOf(t *testing.T, head, body string, size int) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(head))
+	if body != "" {
+		chunk := []byte(strings.Repeat(body, 1<<16/len(body)))
+		for n := len(head); n < size; n += len(chunk) {
+			zw.Write(chunk)
+		}
+	}
+	zw.Close()
+	return b.Bytes()
+}
+
+// TestReadBombs: every reader stops with an error naming the limit once
+// what it holds would pass ReadOptions.MaxBytes, whatever the compressed
+// size or a header declared, and reads a control that fits.
+func TestReadBombs(t *testing.T) {
+	const limit = 1 << 20 // 1 MiB; each bomb inflates to 8 MiB
+	const size = 8 << 20
+	o := ReadOptions{MaxBytes: limit}
+	var ids strings.Builder // distinct string ids: the id table grows, the edges barely
+	for i := 0; ids.Len() < size; i++ {
+		fmt.Fprintf(&ids, "v%d w%d\n", i, i)
+	}
+	mtxHead := "%%MatrixMarket matrix coordinate pattern general\n3 3 2097152\n"
+	read := map[string]func(r io.Reader) error{
+		"graph": func(r io.Reader) error { _, _, err := o.ReadGraph(r, "bomb"); return err },
+		"edges": func(r io.Reader) error { _, _, err := o.ReadEdges(r, "bomb"); return err },
+		"hyper": func(r io.Reader) error { _, _, err := o.ReadHypergraph(r, "bomb"); return err },
+	}
+	for _, tc := range []struct {
+		name, reader string
+		gz           []byte
+	}{
+		{"edge lines", "graph", gzipOf(t, "", "1 2\n", size)},
+		{"edge lines, lean", "edges", gzipOf(t, "", "1 2\n", size)},
+		{"string ids", "graph", gzipOf(t, ids.String(), "", 0)},
+		{"string ids, lean", "edges", gzipOf(t, ids.String(), "", 0)},
+		{"Matrix Market entries", "graph", gzipOf(t, mtxHead, "1 2\n", size)},
+		{"hyperedges", "hyper", gzipOf(t, "", "1 2 3\n", size)},
+		{"hypergraph ids", "hyper", gzipOf(t, ids.String(), "", 0)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := read[tc.reader](bytes.NewReader(tc.gz))
+			if err == nil || !strings.Contains(err.Error(), "more than the limit of 1 MiB") {
+				t.Errorf("%d-byte gzip bomb under a 1 MiB limit: error %v, want the limit", len(tc.gz), err)
+			}
+		})
+	}
+	karate, err := os.ReadFile("../testdata/graphs/karate.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, r := range read {
+		if err := r(bytes.NewReader(gzipOf(t, string(karate), "", 0))); err != nil {
+			t.Errorf("%s: karate under a 1 MiB limit: %v", name, err)
+		}
+	}
+}
+
+// endless is an io.Reader of its pattern repeated forever, as /dev/zero
+// is of zeros.
+type endless struct {
+	pattern string
+	off     int
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = e.pattern[e.off]
+		e.off = (e.off + 1) % len(e.pattern)
+	}
+	return len(p), nil
+}
+
+// TestReadLongLine: a line without end is refused once it passes
+// MaxLineBytes, by every reader, without buffering it.
+func TestReadLongLine(t *testing.T) {
+	mtx := "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n"
+	for _, tc := range []struct {
+		name string
+		r    io.Reader
+		read func(io.Reader) error
+	}{
+		{"edge list", &endless{pattern: "\x00"}, func(r io.Reader) error { _, _, err := ReadGraph(r, "zero"); return err }},
+		{"edge list, lean", &endless{pattern: "1"}, func(r io.Reader) error { _, _, err := ReadEdges(r, "zero"); return err }},
+		{"Matrix Market", io.MultiReader(strings.NewReader(mtx), &endless{pattern: "1"}),
+			func(r io.Reader) error { _, _, err := ReadGraph(r, "zero"); return err }},
+		{"hypergraph", &endless{pattern: "1 "}, func(r io.Reader) error { _, _, err := ReadHypergraph(r, "zero"); return err }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.read(tc.r)
+			if err == nil || !strings.Contains(err.Error(), "longer than 65536 bytes") {
+				t.Errorf("an endless line: error %v, want it too long", err)
+			}
+		})
+	}
+}
+
+// TestReadCancel: a read stops with the context's error within a second
+// of its cancellation: on an endless stream, on a FIFO that no one opens
+// for writing, and on a pipe whose writer writes nothing.
+func TestReadCancel(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	w.Write([]byte("1 2\n")) // then nothing, and no end
+	pipe := fmt.Sprintf("/proc/self/fd/%d", r.Fd())
+	load := func(f func(ReadOptions, string) error) func(ReadOptions) error {
+		return func(o ReadOptions) error { return f(o, fifo) }
+	}
+	for _, tc := range []struct {
+		name string
+		read func(ReadOptions) error
+	}{
+		{"endless comments", func(o ReadOptions) error {
+			_, _, err := o.ReadGraph(&endless{pattern: "# a comment\n"}, "endless")
+			return err
+		}},
+		{"endless edges, lean", func(o ReadOptions) error {
+			_, _, err := o.ReadEdges(&endless{pattern: "% c\n"}, "endless")
+			return err
+		}},
+		{"endless hyperedge comments", func(o ReadOptions) error {
+			_, _, err := o.ReadHypergraph(&endless{pattern: "# c\n"}, "endless")
+			return err
+		}},
+		{"endless Matrix Market", func(o ReadOptions) error {
+			_, _, err := o.ReadGraph(io.MultiReader(strings.NewReader("%%MatrixMarket matrix coordinate pattern general\n"), &endless{pattern: "% c\n"}), "endless")
+			return err
+		}},
+		{"FIFO without writer", load(func(o ReadOptions, p string) error { _, _, err := o.LoadGraph(p); return err })},
+		{"FIFO without writer, lean", load(func(o ReadOptions, p string) error { _, _, err := o.LoadEdges(p); return err })},
+		{"FIFO without writer, hyper", load(func(o ReadOptions, p string) error { _, _, err := o.LoadHypergraph(p); return err })},
+		{"silent pipe", func(o ReadOptions) error { _, _, err := o.LoadGraph(pipe); return err }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(20*time.Millisecond, cancel)
+			checkCancel(t, ctx, func() error { return tc.read(ReadOptions{Context: ctx}) })
+		})
+	}
+}
+
+// checkCancel runs f, whose context is cancelled after a few ms, and
+// checks that it returns the context's error within a second of that.
+func checkCancel(t *testing.T, ctx context.Context, f func() error) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("error %v, want %v", err, context.Canceled)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("still running 5 s after its context was cancelled")
+	}
+	<-ctx.Done()
 }

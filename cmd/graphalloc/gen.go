@@ -67,7 +67,7 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if gf.spec.Hyper() {
 		return usagef("gen: %s is a hypergraph; gen writes graphs (graphalloc info describes it, run -p %s simulates on it)", gf.spec, alloc.Describe(alloc.Hyper{}).Name)
 	}
-	g, info, err := gf.build(o.seed, stderr)
+	g, info, err := gf.buildContext(ctx, o.seed, stderr)
 	if err != nil {
 		return err
 	}

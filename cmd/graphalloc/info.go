@@ -50,7 +50,7 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	if err != nil {
 		return err
 	}
-	g, info, err := gf.build(o.seed, stderr)
+	g, info, err := gf.buildContext(ctx, o.seed, stderr)
 	if err != nil {
 		return err
 	}
