@@ -29,13 +29,22 @@ func newStopper(ctx context.Context) *stopper {
 	return &stopper{ctx: ctx}
 }
 
-// stop reports, on every stopEvery-th call, whether the context is done.
-func (s *stopper) stop() bool {
+// stop counts a step and reports, every stopEvery steps, whether the
+// context is done.
+func (s *stopper) stop() bool { return s.steps(1) }
+
+// steps counts k steps at once (a block of draws) and reports, once
+// stopEvery steps have passed since it last looked, whether the context
+// is done.
+func (s *stopper) steps(k uint32) bool {
 	if s == nil {
 		return false
 	}
-	s.k++
-	return s.k%stopEvery == 0 && s.ctx.Err() != nil
+	if s.k += k; s.k < stopEvery {
+		return false
+	}
+	s.k = 0
+	return s.ctx.Err() != nil
 }
 
 // err is the context's error: what a stopped generator or reader returns.

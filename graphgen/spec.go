@@ -234,10 +234,10 @@ func (s Spec) BuildContext(ctx context.Context, n int, src rand.Source, o ReadOp
 	case "hyper":
 		return s.buildHyper(o)
 	}
-	st := newStopper(ctx)
-	g, info, err := s.generate(st, n, src)
-	if err != nil && st.err() != nil {
-		return nil, nil, st.err()
+	stop := newStopper(ctx)
+	g, info, err := s.generate(stop, n, src)
+	if err != nil && stop.err() != nil {
+		return nil, nil, stop.err()
 	}
 	return g, info, err
 }
@@ -259,7 +259,7 @@ func (s Spec) buildHyper(o ReadOptions) (Graph, *BuildInfo, error) {
 }
 
 // generate makes the graph of a generated kind, polling st.
-func (s Spec) generate(st *stopper, n int, src rand.Source) (Graph, *BuildInfo, error) {
+func (s Spec) generate(stop *stopper, n int, src rand.Source) (Graph, *BuildInfo, error) {
 	info := &BuildInfo{Degree: -1}
 	p, err := s.Plan(n)
 	if err != nil {
@@ -298,10 +298,10 @@ func (s Spec) generate(st *stopper, n int, src rand.Source) (Graph, *BuildInfo, 
 			break
 		}
 		var st RegularStats
-		g, st, err = RandomRegular(n, p.MaxDegree, src)
+		g, st, err = randomRegular(stop, n, p.MaxDegree, src)
 		info.Degree, info.Regular = p.MaxDegree, &st
 	case "gnp":
-		g, err = Gnp(n, p.P, src)
+		g, err = gnp(stop, n, p.P, src)
 		info.P = p.P
 		if err == nil {
 			if iso := isolated(g); iso > 0 {
@@ -314,12 +314,12 @@ func (s Spec) generate(st *stopper, n int, src rand.Source) (Graph, *BuildInfo, 
 		info.Degree = p.MaxDegree
 	case "nonregular":
 		var st NonregularStats
-		g, st, err = Nonregular(n, p.MinDegree, p.Core, src)
+		g, st, err = nonregular(stop, n, p.MinDegree, p.Core, src)
 		info.Nonregular = &st
 	case "ba":
-		g, err = BarabasiAlbert(n, p.MinDegree, src)
+		g, err = barabasiAlbert(stop, n, p.MinDegree, src)
 	case "hypergraph":
-		g, err = RandomUniformHypergraph(n, p.MinRank, int(p.Edges), src)
+		g, err = randomUniformHypergraph(stop, n, p.MinRank, int(p.Edges), src)
 	}
 	if err != nil {
 		return nil, nil, err

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -230,4 +231,31 @@ func checkCancel(t *testing.T, ctx context.Context, f func() error) {
 		t.Fatal("still running 5 s after its context was cancelled")
 	}
 	<-ctx.Done()
+}
+
+// TestBuildCancel: each random generator returns the context's error
+// within a second of its cancellation, on a graph that takes it from a
+// fraction of a second to several seconds to make.
+func TestBuildCancel(t *testing.T) {
+	for _, spec := range []string{
+		"regular:degree=4,n=4194304",
+		"regular:degree=32,n=1048576", // the repaired pairing, rows transposed
+		"gnp:degree=8,n=4194304",
+		"ba:m=4,n=4194304",
+		"nonregular:mindeg=4,core=64,n=4194304",
+		"hypergraph:rank=4,edges=8388608,n=4194304",
+	} {
+		t.Run(spec, func(t *testing.T) {
+			s, err := ParseSpec(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(5*time.Millisecond, cancel)
+			checkCancel(t, ctx, func() error {
+				_, _, err := s.BuildContext(ctx, 0, rand.NewPCG(1, 2), ReadOptions{})
+				return err
+			})
+		})
+	}
 }
