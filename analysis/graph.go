@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"runtime"
@@ -147,6 +148,21 @@ type DescribeOptions struct {
 	// torus or hypercube is then recognised, its rows checked against the
 	// lattice, and given its closed form. Nil is fine.
 	Plan *graphgen.Plan
+	// Context, if not nil, stops the spectral computation once it is
+	// done: Lanczos, the Chebyshev test and the circulant scan look at it
+	// every product with the walk or every 65536 eigenvalues, so within
+	// a fraction of a second (a dense certificate, up to DenseMax
+	// vertices, only before its factorisation). The Spectral is then
+	// SpectralNone with a note; the caller should check Context.Err().
+	Context context.Context
+}
+
+// cancelled reports whether ctx, which may be nil, is done.
+func cancelled(ctx context.Context) bool { return ctx != nil && ctx.Err() != nil }
+
+// cancelledSpectral is the Spectral of a computation stopped by ctx.
+func cancelledSpectral(ctx context.Context) Spectral {
+	return Spectral{Method: SpectralNone, Note: "not computed: " + ctx.Err().Error()}
 }
 
 func (o DescribeOptions) withDefaults() DescribeOptions {
@@ -359,7 +375,10 @@ func circulantSpectral(g graphgen.Circulant, comps int, o DescribeOptions, sweep
 		return Spectral{Method: SpectralNone,
 			Note: fmt.Sprintf("the circulant's %d eigenvalues are exact but scanning them costs n·Δ/4 = %.3g cosine updates, above the budget %.3g", n/2, work, o.MaxWork)}
 	}
-	lam, jstar := circulantLambda2(n, g.ConnectionSet())
+	lam, jstar := circulantLambda2(n, g.ConnectionSet(), o.Context)
+	if cancelled(o.Context) {
+		return cancelledSpectral(o.Context)
+	}
 	// The maximiser's eigenvalue again, from exact integer angles
 	// (Circulant.Eigenvalue: each cosine within about 20u of its value, the
 	// angle 2π·r/n being rounded).
@@ -400,8 +419,10 @@ func circulantSpectral(g graphgen.Circulant, comps int, o DescribeOptions, sweep
 // 2·Σ_{s∈S, s<n/2} cos(2πjs/n) + [n/2 ∈ S]·(−1)^j. The cosines advance by
 // rotation, (c, s) ← (c·cos θ − s·sin θ, s·cos θ + c·sin θ), θ = 2πs/n,
 // re-anchored with exact math.Sincos every 1024 steps so that the rounding
-// error stays near 1e-13; the j range is split across the CPUs.
-func circulantLambda2(n int, S []uint32) (float64, int) {
+// error stays near 1e-13; the j range is split across the CPUs. Once ctx
+// (nil: never) is done the chunks left are skipped and the result means
+// nothing.
+func circulantLambda2(n int, S []uint32, ctx context.Context) (float64, int) {
 	var half []uint32
 	self := false
 	for _, s := range S {
@@ -434,7 +455,7 @@ func circulantLambda2(n int, S []uint32) (float64, int) {
 			for i, x := range half {
 				rs[i], rc[i] = math.Sincos(2 * math.Pi * float64(x) / float64(n))
 			}
-			for ch := w; ch < chunks; ch += workers {
+			for ch := w; ch < chunks && !cancelled(ctx); ch += workers {
 				lo, hi := 1+ch*chunk, min(1+(ch+1)*chunk, J+1) // j in [lo, hi)
 				b := best{lam: math.Inf(-1)}
 				for j := lo; j < hi; j++ {

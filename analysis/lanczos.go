@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -44,7 +45,13 @@ type walk struct {
 	bounds  []int // row blocks [bounds[b], bounds[b+1])
 	workers int
 	part    [][4]float64 // per-block partial sums
+
+	ctx context.Context // once done, products are skipped (nil: never)
 }
+
+// cancelled reports whether the walk's context is done: every product
+// with the walk is then skipped, and its results mean nothing.
+func (w *walk) cancelled() bool { return cancelled(w.ctx) }
 
 // newWalk returns the walk of g, connected with at least 2 vertices,
 // relabelled in breadth-first order when reorder is set.
@@ -132,6 +139,9 @@ func (w *walk) degree(v int) (float64, float64) {
 // par runs f on every block, the CPUs sharing them, and returns the
 // per-block partial sums f left in w.part added in block order.
 func (w *walk) par(f func(b, lo, hi int)) [4]float64 {
+	if w.cancelled() {
+		return [4]float64{}
+	}
 	nb := len(w.bounds) - 1
 	if w.workers <= 1 {
 		for b := range nb {
@@ -396,6 +406,9 @@ func (w *walk) lanczos(o lanczosOptions) lanczosResult {
 	bq := 0.0 // β_{k−1}·(scale of q_{k−1})
 	var s []float64
 	for k := 1; k <= o.maxSteps; k++ {
+		if w.cancelled() {
+			return lanczosResult{} // y nil
+		}
 		a := w.lanczosA(p, pp, r, nil, sp, cp, bq, 0)
 		c1, b2 := w.lanczosB(p, r, a*sp)
 		if o.full {

@@ -62,7 +62,7 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 		}
 		return writeInfo(stdout, o.format, out, func(w io.Writer) { out.WriteTable(w) })
 	}
-	opt := analysis.DescribeOptions{MaxIter: o.maxIter, Tol: o.tol}
+	opt := analysis.DescribeOptions{MaxIter: o.maxIter, Tol: o.tol, Context: ctx}
 	if fs.Changed("max-iter") {
 		opt.MaxWork = math.MaxFloat64
 	}
