@@ -3,12 +3,16 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestInfoPipeSameAsFile: a graph read through a FIFO or a pipe gives the
@@ -84,5 +88,43 @@ func checkSameInfo(t *testing.T, kind, path, orig, want, wantErr string) {
 	got, gotErr = strings.ReplaceAll(got, path, orig), strings.ReplaceAll(gotErr, path, orig)
 	if got != want || gotErr != wantErr {
 		t.Errorf("info through %s differs from the file's:\n%s%s\nwant\n%s%s", path, got, gotErr, want, wantErr)
+	}
+}
+
+// TestInfoCancel: info returns the context's error (exit 1) within a
+// second of its cancellation: on a FIFO that no one writes, while it
+// generates a large graph, and while it certifies one.
+func TestInfoCancel(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		after time.Duration
+	}{
+		{"FIFO without writer", []string{"info", "-g", "file:" + fifo}, 20 * time.Millisecond},
+		{"generation", []string{"info", "-g", "regular:degree=4", "-n", "2^22"}, 20 * time.Millisecond},
+		{"certification", []string{"info", "-g", "regular:degree=3", "-n", "2^17"}, 300 * time.Millisecond},
+		{"gen's generation", []string{"gen", "-g", "gnp:degree=8", "-n", "2^22", "-o", filepath.Join(t.TempDir(), "g.txt")}, 20 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(tc.after, cancel)
+			done := make(chan error, 1)
+			go func() {
+				var out, errb bytes.Buffer
+				done <- run(ctx, &out, &errb, tc.args)
+			}()
+			select {
+			case err := <-done:
+				if !errors.Is(err, context.Canceled) || report(io.Discard, err) != 1 {
+					t.Errorf("error %v, want %v and exit 1", err, context.Canceled)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("still running 5 s after its context was cancelled")
+			}
+		})
 	}
 }
