@@ -238,7 +238,7 @@ func (o ReadOptions) readEdges(r io.Reader, name string) (Graph, *FileInfo, erro
 		// rows come out sorted, as the edges are).
 		need := 8*int64(n+1) + 8*int64(kept) + buf.bytes() + int64(n)
 		if o.MaxBytes <= 0 || need <= o.MaxBytes {
-			c, _, err := fromChunks(n, [][]uint32{g.edges}, false)
+			c, _, err := fromChunks(n, [][]uint32{g.edges}, false, s.lr.stop)
 			buf.free()
 			if err != nil {
 				return nil, nil, &ParseError{Name: name, Err: err}

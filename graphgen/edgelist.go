@@ -698,7 +698,7 @@ func (o ReadOptions) ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, er
 	if err != nil {
 		return nil, nil, err
 	}
-	return buf.graph(name, FormatEdgeList, s.Line(), n, labels)
+	return buf.graph(name, FormatEdgeList, s.Line(), n, labels, s.lr.stop)
 }
 
 // scanned is what scanEdges learnt of a file besides its edges.

@@ -147,10 +147,13 @@ func (b *edgeBuf) add(u, v uint32) string {
 // graph builds the CSR on n vertices from the edges held, releasing the
 // chunks as it goes, and the FileInfo of a file called name, of the given
 // format, lines long, with these labels: the end of ReadEdgeList and
-// ReadMatrixMarket.
-func (b *edgeBuf) graph(name, format string, lines, n int, labels []string) (*CSR, *FileInfo, error) {
-	g, d, err := fromChunks(n, b.chunks, true)
+// ReadMatrixMarket. Once stop stops it returns stop's error.
+func (b *edgeBuf) graph(name, format string, lines, n int, labels []string, stop *stopper) (*CSR, *FileInfo, error) {
+	g, d, err := fromChunks(n, b.chunks, true, stop)
 	b.chunks = nil
+	if err := stop.err(); err != nil {
+		return nil, nil, err
+	}
 	if err != nil {
 		return nil, nil, &ParseError{Name: name, Err: err}
 	}
