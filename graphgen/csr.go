@@ -367,17 +367,25 @@ func FromGonum(src graph.Undirected) (g *CSR, ids []int64, err error) {
 // an edge seen several times (as an undirected yourbasic graph lists each
 // edge from both ends) is kept once.
 func FromIterator(src ybgraph.Iterator) (*CSR, error) {
+	return fromIterator(src, nil)
+}
+
+// fromIterator is FromIterator, returning stop's error once it stops.
+func fromIterator(src ybgraph.Iterator, stop *stopper) (*CSR, error) {
 	n := src.Order()
 	if n > MaxOrder {
 		return nil, fmt.Errorf("graphgen: iterator has %d vertices, more than %d", n, MaxOrder)
 	}
 	var e []uint32
 	for v := 0; v < n; v++ {
+		if stop.stop() {
+			return nil, stop.err()
+		}
 		src.Visit(v, func(w int, _ int64) bool {
 			e = append(e, uint32(v), uint32(w))
 			return false
 		})
 	}
-	g, _, err := FromEdges(n, e)
+	g, _, err := fromChunks(n, [][]uint32{e}, false, stop)
 	return g, err
 }

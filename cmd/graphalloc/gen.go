@@ -105,7 +105,7 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		}
 		return genStream(ctx, g, o.output, compress, stdout, stderr)
 	}
-	csr, err := graphgen.List(g)
+	csr, err := graphgen.ListContext(ctx, g)
 	if err != nil {
 		return err
 	}

@@ -108,6 +108,7 @@ func TestInfoCancel(t *testing.T) {
 		{"generation", []string{"info", "-g", "regular:degree=4", "-n", "2^22"}, 20 * time.Millisecond},
 		{"certification", []string{"info", "-g", "regular:degree=3", "-n", "2^17"}, 300 * time.Millisecond},
 		{"gen's generation", []string{"gen", "-g", "gnp:degree=8", "-n", "2^22", "-o", filepath.Join(t.TempDir(), "g.txt")}, 20 * time.Millisecond},
+		{"gen's listing of an implicit graph", []string{"gen", "-g", "regular:degree=4,implicit", "-n", "2^22", "-o", filepath.Join(t.TempDir(), "g.txt")}, 20 * time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
