@@ -180,6 +180,14 @@ func TestReadCancel(t *testing.T) {
 	defer w.Close()
 	w.Write([]byte("1 2\n")) // then nothing, and no end
 	pipe := fmt.Sprintf("/proc/self/fd/%d", r.Fd())
+	zr, zw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	defer zw.Close()
+	zw.Write(gzipOf(t, "", "1 2\n", 1<<20)[:200]) // a gzip stream cut short, then silence
+	zpipe := fmt.Sprintf("/proc/self/fd/%d", zr.Fd())
 	load := func(f func(ReadOptions, string) error) func(ReadOptions) error {
 		return func(o ReadOptions) error { return f(o, fifo) }
 	}
@@ -207,6 +215,8 @@ func TestReadCancel(t *testing.T) {
 		{"FIFO without writer, lean", load(func(o ReadOptions, p string) error { _, _, err := o.LoadEdges(p); return err })},
 		{"FIFO without writer, hyper", load(func(o ReadOptions, p string) error { _, _, err := o.LoadHypergraph(p); return err })},
 		{"silent pipe", func(o ReadOptions) error { _, _, err := o.LoadGraph(pipe); return err }},
+		{"silent gzip pipe", func(o ReadOptions) error { _, _, err := o.LoadGraph(zpipe); return err }},
+		{"silent gzip pipe, lean", func(o ReadOptions) error { _, _, err := o.LoadEdges(zpipe); return err }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
