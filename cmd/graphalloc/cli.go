@@ -181,19 +181,19 @@ func (g graphFlag) buildContext(ctx context.Context, seed uint64, stderr io.Writ
 		gr   graphgen.Graph
 		info *graphgen.BuildInfo
 	)
-	// The reader holds to the memory the run leaves it.
-	var o graphgen.ReadOptions
-	limit := g.memLeft
-	if limit == 0 {
-		limit = study.AvailableMemory()
-	}
-	if limit > 0 {
-		o.MaxBytes = max(limit-g.extra, 1)
-	}
 	if g.lean {
+		// The reader holds to the memory the run leaves it.
+		var o graphgen.ReadOptions
+		limit := g.memLeft
+		if limit == 0 {
+			limit = study.AvailableMemory()
+		}
+		if limit > 0 {
+			o.MaxBytes = max(limit-g.extra, 1)
+		}
 		gr, info, err = g.spec.BuildEdgesContext(ctx, int(g.n), src, o)
 	} else {
-		gr, info, err = g.spec.BuildContext(ctx, int(g.n), src, o)
+		gr, info, err = g.spec.BuildContext(ctx, int(g.n), src, graphgen.ReadOptions{})
 	}
 	if ctx.Err() != nil {
 		return nil, nil, ctx.Err()
