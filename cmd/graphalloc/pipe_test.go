@@ -93,7 +93,8 @@ func checkSameInfo(t *testing.T, kind, path, orig, want, wantErr string) {
 
 // TestInfoCancel: info returns the context's error (exit 1) within a
 // second of its cancellation: on a FIFO that no one writes, while it
-// generates a large graph, and while it certifies one.
+// generates a large graph, and while it certifies one; and so do gen and
+// run while they generate or list one.
 func TestInfoCancel(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
@@ -108,6 +109,7 @@ func TestInfoCancel(t *testing.T) {
 		{"generation", []string{"info", "-g", "regular:degree=4", "-n", "2^22"}, 20 * time.Millisecond},
 		{"certification", []string{"info", "-g", "regular:degree=3", "-n", "2^17"}, 300 * time.Millisecond},
 		{"gen's generation", []string{"gen", "-g", "gnp:degree=8", "-n", "2^22", "-o", filepath.Join(t.TempDir(), "g.txt")}, 20 * time.Millisecond},
+		{"run's generation", []string{"run", "-p", "graph", "-g", "regular:degree=4", "-n", "2^22", "-t", "1"}, 20 * time.Millisecond},
 		{"gen's listing of an implicit graph", []string{"gen", "-g", "regular:degree=4,implicit", "-n", "2^22", "-o", filepath.Join(t.TempDir(), "g.txt")}, 20 * time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -81,7 +81,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err != nil {
 		return err
 	}
-	cfg, head, pv, err := o.setup(fs, stderr)
+	cfg, head, pv, err := o.setupContext(ctx, fs, stderr)
 	if err != nil {
 		return err
 	}
@@ -110,6 +110,11 @@ const degreeTableMax = 1 << 25
 // of a table on a graph that is not regular, up to degreeTableMax
 // vertices).
 func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Config, head results.Config, pv *results.PerVertex, err error) {
+	return o.setupContext(context.Background(), fs, stderr)
+}
+
+// setupContext is setup whose graph build stops once ctx is done.
+func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Config, head results.Config, pv *results.PerVertex, err error) {
 	descs, err := o.pf.descriptors()
 	if err != nil {
 		return cfg, head, nil, err
@@ -178,7 +183,7 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 				gf.extra += results.PerVertexBytes*n + 4*n*running
 			}
 		}
-		g, info, err := gf.build(o.seed, stderr)
+		g, info, err := gf.buildContext(ctx, o.seed, stderr)
 		if err != nil {
 			return cfg, head, nil, err
 		}
