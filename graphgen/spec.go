@@ -273,7 +273,7 @@ func (s Spec) generate(stop *stopper, n int, src rand.Source) (Graph, *BuildInfo
 		g, err = NewComplete(n)
 		info.Degree = n - 1
 	case "cycle":
-		g, err = Cycle(n)
+		g, err = cycle(stop, n)
 		if n > 2 {
 			info.Degree = 2
 		}
@@ -281,14 +281,14 @@ func (s Spec) generate(stop *stopper, n int, src rand.Source) (Graph, *BuildInfo
 		if p.Implicit {
 			g, err = NewTorusLattice(p.Dim, p.Side)
 		} else {
-			g, err = Torus(p.Dim, p.Side)
+			g, err = torus(stop, p.Dim, p.Side)
 		}
 		info.Degree, info.Dim, info.Side = p.MaxDegree, p.Dim, p.Side
 	case "hypercube":
 		if p.Implicit {
 			g, err = NewHypercubeLattice(p.Dim)
 		} else {
-			g, err = Hypercube(p.Dim)
+			g, err = hypercube(stop, p.Dim)
 		}
 		info.Degree, info.Dim, info.Side = p.MaxDegree, p.Dim, p.Side
 	case "regular":

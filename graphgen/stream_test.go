@@ -262,6 +262,9 @@ func TestBuildCancel(t *testing.T) {
 		"ba:m=4,n=4194304",
 		"nonregular:mindeg=4,core=64,n=4194304",
 		"hypergraph:rank=4,edges=8388608,n=4194304",
+		"torus:dim=2,n=4194304",
+		"hypercube:dim=20",
+		"cycle:n=4194304",
 	} {
 		t.Run(spec, func(t *testing.T) {
 			s, err := ParseSpec(spec)
