@@ -187,7 +187,7 @@ func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr
 		if err != nil {
 			return cfg, head, nil, err
 		}
-		topo = study.Measure(gf.spec, g)
+		topo = study.MeasureContext(ctx, gf.spec, g)
 		if o.perVertex != "" || (o.format == "table" && o.resume == "" && topo.Degree.Min != topo.Degree.Max && g.Order() <= degreeTableMax) {
 			var names []string
 			if info.File != nil {
