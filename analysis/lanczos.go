@@ -54,11 +54,12 @@ type walk struct {
 func (w *walk) cancelled() bool { return cancelled(w.ctx) }
 
 // newWalk returns the walk of g, connected with at least 2 vertices,
-// relabelled in breadth-first order when reorder is set.
-func newWalk(g *graphgen.CSR, reorder bool) *walk {
+// relabelled in breadth-first order when reorder is set, under ctx (nil:
+// never done).
+func newWalk(g *graphgen.CSR, reorder bool, ctx context.Context) *walk {
 	n := g.Order()
 	off, adj := g.Offsets(), g.Adjacency()
-	w := &walk{n: n, off: off, adj: adj, vol: float64(len(adj))}
+	w := &walk{n: n, off: off, adj: adj, vol: float64(len(adj)), ctx: ctx}
 	if reorder {
 		w.relabel()
 	}
@@ -96,7 +97,8 @@ func newWalk(g *graphgen.CSR, reorder bool) *walk {
 }
 
 // relabel renumbers the vertices in breadth-first order from vertex 0
-// (the graph is connected, so every vertex is reached).
+// (the graph is connected, so every vertex is reached). Once the walk is
+// cancelled it leaves the numbering as it is.
 func (w *walk) relabel() {
 	n := w.n
 	perm := make([]int32, n)
@@ -106,6 +108,9 @@ func (w *walk) relabel() {
 	}
 	pos[0] = 0
 	for head, tail := 0, 1; head < tail; head++ {
+		if head%4096 == 4095 && w.cancelled() {
+			return
+		}
 		v := perm[head]
 		for _, u := range w.adj[w.off[v]:w.off[v+1]] {
 			if pos[u] < 0 {
@@ -119,6 +124,9 @@ func (w *walk) relabel() {
 	adj := make([]uint32, len(w.adj))
 	k := 0
 	for i, v := range perm {
+		if i%4096 == 4095 && w.cancelled() {
+			return
+		}
 		for _, u := range w.adj[w.off[v]:w.off[v+1]] {
 			adj[k] = uint32(pos[u])
 			k++

@@ -196,8 +196,7 @@ func certifySpectral(g *graphgen.CSR, edges int64, o DescribeOptions, sweepToo b
 			Note: fmt.Sprintf("a product with the walk costs n + 2|E| = %.3g: too many for 20 Lanczos steps in the budget %.3g", per, o.MaxWork)}
 	}
 	maxSteps := min(o.MaxIter, allowed)
-	w := newWalk(g, !dense)
-	w.ctx = o.Context
+	w := newWalk(g, !dense, o.Context)
 	L := w.lanczos(lanczosOptions{maxSteps: maxSteps, full: dense, tol: o.Tol, seed: o.Seed})
 	if w.cancelled() {
 		return cancelledSpectral(o.Context)
