@@ -258,7 +258,7 @@ func (s Spec) buildHyper(o ReadOptions) (Graph, *BuildInfo, error) {
 	return h, info, nil
 }
 
-// generate makes the graph of a generated kind, polling st.
+// generate makes the graph of a generated kind, polling stop.
 func (s Spec) generate(stop *stopper, n int, src rand.Source) (Graph, *BuildInfo, error) {
 	info := &BuildInfo{Degree: -1}
 	p, err := s.Plan(n)
