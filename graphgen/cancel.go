@@ -35,14 +35,23 @@ func (s *stopper) stop() bool { return s.steps(1) }
 
 // steps counts k steps at once (a block of draws) and reports, once
 // stopEvery steps have passed since it last looked, whether the context
-// is done.
+// is done. It is small enough to be inlined into the loops it counts the
+// steps of (a reader's line, a row), so a step costs an addition and a
+// comparison.
 func (s *stopper) steps(k uint32) bool {
 	if s == nil {
 		return false
 	}
-	if s.k += k; s.k < stopEvery {
-		return false
-	}
+	s.k += k
+	return s.k >= stopEvery && s.look()
+}
+
+// look starts a new count of steps and reports whether the context is
+// done. It is kept out of line so that steps stays within the inlining
+// budget.
+//
+//go:noinline
+func (s *stopper) look() bool {
 	s.k = 0
 	return s.ctx.Err() != nil
 }

@@ -743,8 +743,10 @@ func scanEdges(s *EdgeScanner, add func(u, v uint32) string, limit int64, held f
 			if !okA || !okB {
 				return sc, s.lr.errorf(s.Line(), "more than %d distinct vertex ids", uint64(MaxOrder))
 			}
-			if err := sc.ids.check(&s.lr, k, limit, held); err != nil {
-				return sc, err
+			if limit > 0 && len(sc.ids.keys) != k {
+				if err := sc.ids.check(&s.lr, k, limit, held); err != nil {
+					return sc, err
+				}
 			}
 			pair = [2]uint32{a, b}
 		}
