@@ -88,7 +88,7 @@ func (w *walk) chebTest(t0, s float64, m int, seed uint64) (pass bool, steps int
 	c, n2 := w.chebStep(x, xp, alpha, beta, 0, -2*alpha*c/w.vol)
 	x, xp = xp, x
 	for steps = 1; steps < m; steps++ {
-		if !(n2 <= limit) {
+		if !(n2 <= limit) || w.cancelled() {
 			return false, steps, delta
 		}
 		c, n2 = w.chebStep(x, xp, 2*alpha, 2*beta, 1, -4*alpha*c/w.vol)

@@ -2,13 +2,12 @@ package analysis
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"runtime"
 	"slices"
 	"sync"
-
-	ybgraph "github.com/yourbasic/graph"
 
 	"github.com/graphalloc/graphalloc/graphgen"
 )
@@ -24,9 +23,9 @@ type GraphStats struct {
 	MeanDegree float64 `json:"mean_degree"` // 2|E|/n
 	Regular    bool    `json:"regular"`     // every degree equal (n ≥ 1)
 	Isolated   int     `json:"isolated"`    // vertices of degree 0
-	// Components is the number of connected components, found with
-	// yourbasic/graph's Components (in closed form for Complete and
-	// Circulant); LargestComponent the vertices in the largest.
+	// Components is the number of connected components, found by
+	// breadth-first search (in closed form for Complete and Circulant);
+	// LargestComponent the vertices in the largest.
 	Components       int      `json:"components"`
 	LargestComponent int      `json:"largest_component"`
 	Spectral         Spectral `json:"spectral"`
@@ -147,6 +146,21 @@ type DescribeOptions struct {
 	// torus or hypercube is then recognised, its rows checked against the
 	// lattice, and given its closed form. Nil is fine.
 	Plan *graphgen.Plan
+	// Context, if not nil, stops the spectral computation once it is
+	// done: Lanczos, the Chebyshev test and the circulant scan look at it
+	// every product with the walk or every 65536 eigenvalues, so within
+	// a fraction of a second (a dense certificate, up to DenseMax
+	// vertices, only before its factorisation). The Spectral is then
+	// SpectralNone with a note; the caller should check Context.Err().
+	Context context.Context
+}
+
+// cancelled reports whether ctx, which may be nil, is done.
+func cancelled(ctx context.Context) bool { return ctx != nil && ctx.Err() != nil }
+
+// cancelledSpectral is the Spectral of a computation stopped by ctx.
+func cancelledSpectral(ctx context.Context) Spectral {
+	return Spectral{Method: SpectralNone, Note: "not computed: " + ctx.Err().Error()}
 }
 
 func (o DescribeOptions) withDefaults() DescribeOptions {
@@ -179,7 +193,7 @@ func (o DescribeOptions) withDefaults() DescribeOptions {
 func Describe(g graphgen.Graph) GraphStats { return DescribeWith(g, DescribeOptions{}) }
 
 // DescribeWith returns the statistics of g: degrees in O(n), components in
-// O(n + |E|) (yourbasic/graph), and the spectral gap, as an interval, with
+// O(n + |E|) (breadth-first search), and the spectral gap, as an interval, with
 // the expansion bounds it gives.
 //
 // The spectrum is in closed form for K_n (μ₂ = −1/(n−1), φ = ⌈n/2⌉/(n−1)),
@@ -266,10 +280,10 @@ func describe(g graphgen.Graph, o DescribeOptions, sweepToo bool) GraphStats {
 		}
 	}
 	st.Regular = n > 0 && st.MinDegree == st.MaxDegree
-	comps := ybgraph.Components(csr)
-	st.Components = len(comps)
-	for _, c := range comps {
-		st.LargestComponent = max(st.LargestComponent, len(c))
+	var done bool
+	if st.Components, st.LargestComponent, done = components(csr, o.Context); !done {
+		st.Spectral = cancelledSpectral(o.Context)
+		return st
 	}
 	switch {
 	case n < 2:
@@ -280,6 +294,42 @@ func describe(g graphgen.Graph, o DescribeOptions, sweepToo bool) GraphStats {
 		st.Spectral = spectralCSR(csr, &st, o, sweepToo)
 	}
 	return st
+}
+
+// components returns the number of connected components of g and the
+// order of the largest, by breadth-first search: O(n + |E|) time and 5n
+// bytes. It looks at ctx (nil: never) every 4096 vertices, and reports
+// false once it is done.
+func components(g *graphgen.CSR, ctx context.Context) (count, largest int, ok bool) {
+	off, adj := g.Offsets(), g.Adjacency()
+	n := g.Order()
+	seen := make([]bool, n)
+	queue := make([]uint32, 0, n)
+	for s := range n {
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		queue = append(queue[:0], uint32(s))
+		for i := 0; i < len(queue); i++ {
+			v := queue[i]
+			if i%4096 == 4095 && cancelled(ctx) {
+				return 0, 0, false
+			}
+			for _, w := range adj[off[v]:off[v+1]] {
+				if !seen[w] {
+					seen[w] = true
+					queue = append(queue, w)
+				}
+			}
+		}
+		count++
+		largest = max(largest, len(queue))
+		if s%4096 == 4095 && cancelled(ctx) {
+			return 0, 0, false
+		}
+	}
+	return count, largest, true
 }
 
 // FillQuery copies into q what the bounds need from s: MinDegree, Degree
@@ -359,7 +409,10 @@ func circulantSpectral(g graphgen.Circulant, comps int, o DescribeOptions, sweep
 		return Spectral{Method: SpectralNone,
 			Note: fmt.Sprintf("the circulant's %d eigenvalues are exact but scanning them costs n·Δ/4 = %.3g cosine updates, above the budget %.3g", n/2, work, o.MaxWork)}
 	}
-	lam, jstar := circulantLambda2(n, g.ConnectionSet())
+	lam, jstar := circulantLambda2(n, g.ConnectionSet(), o.Context)
+	if cancelled(o.Context) {
+		return cancelledSpectral(o.Context)
+	}
 	// The maximiser's eigenvalue again, from exact integer angles
 	// (Circulant.Eigenvalue: each cosine within about 20u of its value, the
 	// angle 2π·r/n being rounded).
@@ -400,8 +453,10 @@ func circulantSpectral(g graphgen.Circulant, comps int, o DescribeOptions, sweep
 // 2·Σ_{s∈S, s<n/2} cos(2πjs/n) + [n/2 ∈ S]·(−1)^j. The cosines advance by
 // rotation, (c, s) ← (c·cos θ − s·sin θ, s·cos θ + c·sin θ), θ = 2πs/n,
 // re-anchored with exact math.Sincos every 1024 steps so that the rounding
-// error stays near 1e-13; the j range is split across the CPUs.
-func circulantLambda2(n int, S []uint32) (float64, int) {
+// error stays near 1e-13; the j range is split across the CPUs. Once ctx
+// (nil: never) is done the chunks left are skipped and the result means
+// nothing.
+func circulantLambda2(n int, S []uint32, ctx context.Context) (float64, int) {
 	var half []uint32
 	self := false
 	for _, s := range S {
@@ -434,7 +489,7 @@ func circulantLambda2(n int, S []uint32) (float64, int) {
 			for i, x := range half {
 				rs[i], rc[i] = math.Sincos(2 * math.Pi * float64(x) / float64(n))
 			}
-			for ch := w; ch < chunks; ch += workers {
+			for ch := w; ch < chunks && !cancelled(ctx); ch += workers {
 				lo, hi := 1+ch*chunk, min(1+(ch+1)*chunk, J+1) // j in [lo, hi)
 				b := best{lam: math.Inf(-1)}
 				for j := lo; j < hi; j++ {

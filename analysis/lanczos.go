@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -44,14 +45,21 @@ type walk struct {
 	bounds  []int // row blocks [bounds[b], bounds[b+1])
 	workers int
 	part    [][4]float64 // per-block partial sums
+
+	ctx context.Context // once done, products are skipped (nil: never)
 }
 
+// cancelled reports whether the walk's context is done: every product
+// with the walk is then skipped, and its results mean nothing.
+func (w *walk) cancelled() bool { return cancelled(w.ctx) }
+
 // newWalk returns the walk of g, connected with at least 2 vertices,
-// relabelled in breadth-first order when reorder is set.
-func newWalk(g *graphgen.CSR, reorder bool) *walk {
+// relabelled in breadth-first order when reorder is set, under ctx (nil:
+// never done).
+func newWalk(g *graphgen.CSR, reorder bool, ctx context.Context) *walk {
 	n := g.Order()
 	off, adj := g.Offsets(), g.Adjacency()
-	w := &walk{n: n, off: off, adj: adj, vol: float64(len(adj))}
+	w := &walk{n: n, off: off, adj: adj, vol: float64(len(adj)), ctx: ctx}
 	if reorder {
 		w.relabel()
 	}
@@ -89,7 +97,8 @@ func newWalk(g *graphgen.CSR, reorder bool) *walk {
 }
 
 // relabel renumbers the vertices in breadth-first order from vertex 0
-// (the graph is connected, so every vertex is reached).
+// (the graph is connected, so every vertex is reached). Once the walk is
+// cancelled it leaves the numbering as it is.
 func (w *walk) relabel() {
 	n := w.n
 	perm := make([]int32, n)
@@ -99,6 +108,9 @@ func (w *walk) relabel() {
 	}
 	pos[0] = 0
 	for head, tail := 0, 1; head < tail; head++ {
+		if head%4096 == 4095 && w.cancelled() {
+			return
+		}
 		v := perm[head]
 		for _, u := range w.adj[w.off[v]:w.off[v+1]] {
 			if pos[u] < 0 {
@@ -112,6 +124,9 @@ func (w *walk) relabel() {
 	adj := make([]uint32, len(w.adj))
 	k := 0
 	for i, v := range perm {
+		if i%4096 == 4095 && w.cancelled() {
+			return
+		}
 		for _, u := range w.adj[w.off[v]:w.off[v+1]] {
 			adj[k] = uint32(pos[u])
 			k++
@@ -132,6 +147,9 @@ func (w *walk) degree(v int) (float64, float64) {
 // par runs f on every block, the CPUs sharing them, and returns the
 // per-block partial sums f left in w.part added in block order.
 func (w *walk) par(f func(b, lo, hi int)) [4]float64 {
+	if w.cancelled() {
+		return [4]float64{}
+	}
 	nb := len(w.bounds) - 1
 	if w.workers <= 1 {
 		for b := range nb {
@@ -396,6 +414,9 @@ func (w *walk) lanczos(o lanczosOptions) lanczosResult {
 	bq := 0.0 // β_{k−1}·(scale of q_{k−1})
 	var s []float64
 	for k := 1; k <= o.maxSteps; k++ {
+		if w.cancelled() {
+			return lanczosResult{} // y nil
+		}
 		a := w.lanczosA(p, pp, r, nil, sp, cp, bq, 0)
 		c1, b2 := w.lanczosB(p, r, a*sp)
 		if o.full {

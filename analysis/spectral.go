@@ -196,8 +196,11 @@ func certifySpectral(g *graphgen.CSR, edges int64, o DescribeOptions, sweepToo b
 			Note: fmt.Sprintf("a product with the walk costs n + 2|E| = %.3g: too many for 20 Lanczos steps in the budget %.3g", per, o.MaxWork)}
 	}
 	maxSteps := min(o.MaxIter, allowed)
-	w := newWalk(g, !dense)
+	w := newWalk(g, !dense, o.Context)
 	L := w.lanczos(lanczosOptions{maxSteps: maxSteps, full: dense, tol: o.Tol, seed: o.Seed})
+	if w.cancelled() {
+		return cancelledSpectral(o.Context)
+	}
 	theta, lower, r := w.rayleighBound(L.y)
 	sp.Iterations, sp.Residual = L.steps, r
 	sp.Lambda2, sp.Gap = theta, 1-theta
@@ -211,7 +214,7 @@ func certifySpectral(g *graphgen.CSR, edges int64, o DescribeOptions, sweepToo b
 		if t1 := theta + 1e3*r*r + 1e-13; t1 < t {
 			upper, ok = w.denseUpper(t1)
 		}
-		if !ok {
+		if !ok && !w.cancelled() {
 			upper, ok = w.denseUpper(t)
 		}
 		if ok {
@@ -240,6 +243,9 @@ func certifySpectral(g *graphgen.CSR, edges int64, o DescribeOptions, sweepToo b
 			s = chebWidth(n, alpha, m, o.FailureProb)
 		}
 		pass, steps, delta := w.chebTest(t0, s, m, o.Seed)
+		if w.cancelled() {
+			return cancelledSpectral(o.Context)
+		}
 		sp.FilterDegree, sp.FailureProb = steps, delta
 		switch {
 		case !pass:

@@ -237,7 +237,7 @@ func TestCertificateCatchesFalseBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	mu2 := denseLambda2(t, g)
-	w := newWalk(g, true)
+	w := newWalk(g, true, nil)
 	for _, c := range []struct {
 		t0, s float64
 		pass  bool
@@ -253,7 +253,7 @@ func TestCertificateCatchesFalseBounds(t *testing.T) {
 			t.Errorf("t0 = μ₂%+.1e, s = %.0e: pass %v after %d of %d steps, delta %.2g; want pass %v", c.t0-mu2, c.s, pass, steps, m, delta, c.pass)
 		}
 	}
-	wd := newWalk(g, false)
+	wd := newWalk(g, false, nil)
 	if _, ok := wd.denseUpper(mu2 - 1e-9); ok {
 		t.Errorf("Cholesky succeeded below μ₂")
 	}

@@ -73,6 +73,11 @@ import (
 //	         Structure of growing networks with preferential linking, Phys.
 //	         Rev. Lett. 85 (2000) 4633–4636.
 func BarabasiAlbert(n, m int, src rand.Source) (*CSR, error) {
+	return barabasiAlbert(nil, n, m, src)
+}
+
+// barabasiAlbert is BarabasiAlbert, returning stop's error once it stops.
+func barabasiAlbert(stop *stopper, n, m int, src rand.Source) (*CSR, error) {
 	switch {
 	case n < 0 || n > MaxOrder:
 		return nil, fmt.Errorf("graphgen: ba needs 0 <= n <= %d, got n=%d", MaxOrder, n)
@@ -98,6 +103,9 @@ func BarabasiAlbert(n, m int, src rand.Source) (*CSR, error) {
 	mark := make([]uint32, n) // mark[u] = the last vertex v > m that chose u; 0 for none
 	t := make([]uint32, m)    // v's targets
 	for v := m + 1; v < n; v++ {
+		if stop.stop() {
+			return nil, stop.err()
+		}
 		base := uint64(k) // entries written before v: G_{v−1}
 		for j := range t {
 			var u uint32

@@ -61,6 +61,11 @@ func (g Complete) Visit(v int, do func(w int, c int64) (skip bool)) (aborted boo
 // single vertex, for n = 2 a single edge (the simple graph has no double
 // edge); n must lie in [0, MaxOrder].
 func Cycle(n int) (*CSR, error) {
+	return cycle(nil, n)
+}
+
+// cycle is Cycle, returning stop's error once it stops.
+func cycle(stop *stopper, n int) (*CSR, error) {
 	if n < 0 || n > MaxOrder {
 		return nil, fmt.Errorf("graphgen: cycle needs 0 <= n <= %d, got n=%d", MaxOrder, n)
 	}
@@ -71,6 +76,6 @@ func Cycle(n int) (*CSR, error) {
 	if n > 2 {
 		e = append(e, uint32(n-1), 0)
 	}
-	g, _, err := FromEdges(n, e)
+	g, _, err := fromChunks(n, [][]uint32{e}, false, stop)
 	return g, err
 }

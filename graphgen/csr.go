@@ -60,7 +60,7 @@ type Dropped struct {
 // It returns an error if n is negative or larger than MaxOrder, if e has odd
 // length, or if an endpoint is not below n.
 func FromEdges(n int, e []uint32) (*CSR, Dropped, error) {
-	return fromChunks(n, [][]uint32{e}, false)
+	return fromChunks(n, [][]uint32{e}, false, nil)
 }
 
 // collectAbove is the size of a reader's edge chunks, in bytes, from which
@@ -78,8 +78,8 @@ const collectAbove = 64 << 20
 // bytes or more, the garbage collector is run before the edge array is
 // allocated, so that the array takes the chunks' memory rather than 8
 // bytes an edge more: a collection costs little here, as the graph's
-// arrays hold no pointers to scan.
-func fromChunks(n int, chunks [][]uint32, owned bool) (*CSR, Dropped, error) {
+// arrays hold no pointers to scan. Once stop stops it returns stop's error.
+func fromChunks(n int, chunks [][]uint32, owned bool, stop *stopper) (*CSR, Dropped, error) {
 	var d Dropped
 	if n < 0 || n > MaxOrder {
 		return nil, d, fmt.Errorf("graphgen: vertex count %d outside [0, %d]", n, MaxOrder)
@@ -92,6 +92,9 @@ func fromChunks(n int, chunks [][]uint32, owned bool) (*CSR, Dropped, error) {
 			return nil, d, errors.New("graphgen: edge array of odd length")
 		}
 		held += 4 * int64(cap(e))
+		if stop.steps(uint32(min(len(e), stopEvery))) {
+			return nil, d, stop.err()
+		}
 		for k := 0; k < len(e); k += 2 {
 			u, v := e[k], e[k+1]
 			if int64(u) >= int64(n) || int64(v) >= int64(n) {
@@ -116,6 +119,9 @@ func fromChunks(n int, chunks [][]uint32, owned bool) (*CSR, Dropped, error) {
 	// off[v] is the next free slot of row v, and at the end the start of
 	// row v+1.
 	for i, e := range chunks {
+		if stop.steps(uint32(min(len(e), stopEvery))) {
+			return nil, d, stop.err()
+		}
 		for k := 0; k < len(e); k += 2 {
 			u, v := e[k], e[k+1]
 			if u == v {
@@ -133,7 +139,10 @@ func fromChunks(n int, chunks [][]uint32, owned bool) (*CSR, Dropped, error) {
 		off[0] = 0
 	}
 	g := &CSR{off: off, adj: adj}
-	d.Duplicates = g.sortAndDedup()
+	var ok bool
+	if d.Duplicates, ok = g.sortAndDedup(stop); !ok {
+		return nil, d, stop.err()
+	}
 	if collect && !g.isRegular() {
 		runtime.GC() // the chunks, before the edge array
 	}
@@ -175,14 +184,18 @@ func (g *CSR) isRegular() bool {
 }
 
 // sortAndDedup sorts every row, removes repeated neighbours and compacts adj
-// and off in place. It returns the number of duplicate undirected edges.
-func (g *CSR) sortAndDedup() int64 {
+// and off in place. It returns the number of duplicate undirected edges,
+// or false, the rows left half done, once stop stops.
+func (g *CSR) sortAndDedup(stop *stopper) (int64, bool) {
 	n := len(g.off) - 1
 	w := 0
 	var dup int64
 	start := g.off[0]
 	for v := 0; v < n; v++ {
 		row := g.adj[start:g.off[v+1]]
+		if stop.steps(uint32(min(len(row), stopEvery)) + 1) {
+			return 0, false
+		}
 		start = g.off[v+1]
 		slices.Sort(row)
 		g.off[v] = w
@@ -198,7 +211,7 @@ func (g *CSR) sortAndDedup() int64 {
 	g.off[n] = w
 	g.adj = g.adj[:w:w]
 	// Each repeated undirected edge was seen once in each endpoint's row.
-	return dup / 2
+	return dup / 2, true
 }
 
 // buildEdges fills the flat edge array from the rows: pairs (u, v), u < v,
@@ -354,17 +367,25 @@ func FromGonum(src graph.Undirected) (g *CSR, ids []int64, err error) {
 // an edge seen several times (as an undirected yourbasic graph lists each
 // edge from both ends) is kept once.
 func FromIterator(src ybgraph.Iterator) (*CSR, error) {
+	return fromIterator(src, nil)
+}
+
+// fromIterator is FromIterator, returning stop's error once it stops.
+func fromIterator(src ybgraph.Iterator, stop *stopper) (*CSR, error) {
 	n := src.Order()
 	if n > MaxOrder {
 		return nil, fmt.Errorf("graphgen: iterator has %d vertices, more than %d", n, MaxOrder)
 	}
 	var e []uint32
 	for v := 0; v < n; v++ {
+		if stop.stop() {
+			return nil, stop.err()
+		}
 		src.Visit(v, func(w int, _ int64) bool {
 			e = append(e, uint32(v), uint32(w))
 			return false
 		})
 	}
-	g, _, err := FromEdges(n, e)
+	g, _, err := fromChunks(n, [][]uint32{e}, false, stop)
 	return g, err
 }

@@ -54,7 +54,12 @@
 // not, detected from the bytes. Errors carry name:line. What a reader
 // allocates grows with the text it reads, never with the sizes a file
 // declares: a declared order must be backed by the file's size, or fit the
-// memory limit a caller passes in ReadOptions. WriteEdgeList,
+// memory limit a caller passes in ReadOptions. The format is told from the
+// first bytes, peeked and never consumed, so a pipe, a FIFO or /dev/stdin
+// reads as the file it carries; Spec.Plan samples only a regular file.
+// ReadOptions.Context and Spec.BuildContext stop a read or a build: a FIFO
+// without a writer is abandoned, and a generator returns within a second.
+// WriteEdgeList,
 // WriteMatrixMarket, WriteDOT and WriteGraph6 write them, and
 // WriteEdgeListStream writes any Graph, an implicit one too, as it visits
 // it, in O(1) memory. A file's own

@@ -4,7 +4,6 @@ import (
 	"io"
 	"maps"
 	"math/bits"
-	"os"
 	"runtime"
 	"slices"
 	"sync"
@@ -163,6 +162,11 @@ func ReadEdges(r io.Reader, name string) (Graph, *FileInfo, error) {
 	return ReadOptions{}.readGraph(r, name, true)
 }
 
+// ReadEdges is the package's ReadEdges under these options.
+func (o ReadOptions) ReadEdges(r io.Reader, name string) (Graph, *FileInfo, error) {
+	return o.readGraph(r, name, true)
+}
+
 // LoadEdges opens the file at path and reads it with ReadEdges.
 func LoadEdges(path string) (Graph, *FileInfo, error) {
 	return ReadOptions{}.LoadEdges(path)
@@ -170,18 +174,20 @@ func LoadEdges(path string) (Graph, *FileInfo, error) {
 
 // LoadEdges is the package's LoadEdges under these options.
 func (o ReadOptions) LoadEdges(path string) (Graph, *FileInfo, error) {
-	f, err := os.Open(path)
+	f, closeFile, err := o.open(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
-	return o.readGraph(f, path, true)
+	defer closeFile()
+	g, info, err := o.readGraph(f, path, true)
+	return g, info, o.ctxErr(err)
 }
 
 // readEdges is ReadEdges on an edge list.
 func (o ReadOptions) readEdges(r io.Reader, name string) (Graph, *FileInfo, error) {
 	o.lean = true
 	s := NewEdgeScanner(r, name)
+	s.lr.stop = newStopper(o.Context)
 	buf := keyBuf{limit: o.MaxBytes}
 	var loops int64
 	sc, err := scanEdges(s, func(u, v uint32) string {
@@ -190,7 +196,7 @@ func (o ReadOptions) readEdges(r io.Reader, name string) (Graph, *FileInfo, erro
 			return ""
 		}
 		return buf.add(u, v)
-	})
+	}, o.MaxBytes, buf.bytes)
 	if err != nil {
 		buf.free()
 		return nil, nil, err
@@ -232,7 +238,7 @@ func (o ReadOptions) readEdges(r io.Reader, name string) (Graph, *FileInfo, erro
 		// rows come out sorted, as the edges are).
 		need := 8*int64(n+1) + 8*int64(kept) + buf.bytes() + int64(n)
 		if o.MaxBytes <= 0 || need <= o.MaxBytes {
-			c, _, err := fromChunks(n, [][]uint32{g.edges}, false)
+			c, _, err := fromChunks(n, [][]uint32{g.edges}, false, s.lr.stop)
 			buf.free()
 			if err != nil {
 				return nil, nil, &ParseError{Name: name, Err: err}

@@ -112,7 +112,8 @@ type lineReader struct {
 	name  string
 	line  int
 	bytes int64 // bytes read, terminators included
-	err   error // a *ParseError, or nil at a clean end of input
+	err   error // a *ParseError, the context's error, or nil at a clean end of input
+	stop  *stopper
 }
 
 func newLineReader(r io.Reader, name string) lineReader {
@@ -129,6 +130,10 @@ func (lr *lineReader) errorf(line int, format string, a ...any) *ParseError {
 // after a read error nothing more is delivered.
 func (lr *lineReader) next() ([]byte, bool) {
 	if lr.err != nil {
+		return nil, false
+	}
+	if lr.stop.stop() {
+		lr.err = lr.stop.err()
 		return nil, false
 	}
 	b, err := lr.br.ReadSlice('\n')
@@ -230,8 +235,9 @@ func checkText(tok []byte) string {
 // EdgeScanner reads an edge list one edge at a time, in the manner of
 // bufio.Scanner, without holding the file in memory.
 //
-// The format: one edge per line, two vertex ids separated by spaces or tabs;
-// further columns (weights, timestamps) are ignored. Lines whose first
+// The format: one edge per line, two vertex ids separated by spaces or tabs,
+// then at most two numbers (a weight, a timestamp), which are ignored; any
+// other field is an error naming the line. Lines whose first
 // non-blank character is '#' or '%' are comments, and a field starting with
 // '#' or '%' ends the line, so "1 2 # note" is the edge {1, 2}. Blank lines
 // are skipped, "\r\n" line ends and a leading UTF-8 byte order mark are
@@ -299,7 +305,7 @@ func (s *EdgeScanner) Scan() bool {
 			s.err = s.lr.errorf(s.lr.line, "NUL byte: binary data, not a text edge list")
 			return false
 		}
-		g, _ := nextField(rest)
+		g, rest := nextField(rest)
 		if len(g) == 0 || isComment(g) {
 			hint := ""
 			if bytes.IndexByte(f, ',') >= 0 {
@@ -314,10 +320,80 @@ func (s *EdgeScanner) Scan() bool {
 				return false
 			}
 		}
+		if msg := checkColumns(rest); msg != "" {
+			s.err = s.lr.errorf(s.lr.line, "%s", msg)
+			return false
+		}
 		s.u, s.v = f, g
 		s.edges++
 		return true
 	}
+}
+
+// edgeColumns is how many columns an edge line may have after its two
+// ids: a weight and a timestamp, as KONECT and SNAP's temporal networks
+// write them. Any other field means the line is not what the reader
+// takes it for (a CSV row, prose, ids with spaces), and dropping
+// it silently would change the graph.
+const edgeColumns = 2
+
+// checkColumns returns an error message unless rest, the line after its
+// two ids, holds at most edgeColumns numbers, then perhaps a comment.
+func checkColumns(rest []byte) string {
+	const allowed = `an edge line is "u v", then at most a weight and a timestamp (numbers) and a # comment`
+	for k := 0; ; k++ {
+		f, r := nextField(rest)
+		switch {
+		case len(f) == 0 || isComment(f):
+			return ""
+		case k == edgeColumns:
+			return fmt.Sprintf("extra field %q after the weight and timestamp: %s", clip(f), allowed)
+		case !isNumber(f):
+			return fmt.Sprintf("extra field %q is not a number: %s", clip(f), allowed)
+		}
+		rest = r
+	}
+}
+
+// isNumber reports whether b is a decimal number as a weight or a
+// timestamp is written: an optional sign, digits with an optional point,
+// an optional exponent; or nan or inf, in any case, as strconv writes
+// them.
+func isNumber(b []byte) bool {
+	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+		b = b[1:]
+	}
+	for _, word := range []string{"nan", "inf", "infinity"} {
+		if bytes.EqualFold(b, []byte(word)) {
+			return true
+		}
+	}
+	digits, i := 0, 0
+	for ; i < len(b) && b[i]-'0' < 10; i++ {
+		digits++
+	}
+	if i < len(b) && b[i] == '.' {
+		for i++; i < len(b) && b[i]-'0' < 10; i++ {
+			digits++
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		start := i
+		for i < len(b) && b[i]-'0' < 10 {
+			i++
+		}
+		if i == start {
+			return false
+		}
+	}
+	return i == len(b)
 }
 
 // twoNumbers splits a line of two runs of ASCII digits separated by one
@@ -422,8 +498,19 @@ type idTable struct {
 	small   map[uint64]uint32
 	strs    map[string]uint32 // the canonical digits of integers beyond uint64 and the other ids, which never collide
 	keys    []idKey
-	strings bool // some id is not an integer
+	strings bool  // some id is not an integer
+	bytes   int64 // about what the table holds: idBytes an id and its text
 }
+
+// idBytes bounds what the id table holds for each id beside its text:
+// its key (24 bytes, in a slice of at most twice their size), its entry
+// in the dense table (16 bytes an id, denseLimit) or in a map (about 40
+// with the map's overhead).
+const idBytes = 2*24 + 16 + 40
+
+// idCheckEvery is how many new ids pass between two checks of the id
+// table against a reader's limit.
+const idCheckEvery = 1 << 10
 
 func newIDTable() *idTable {
 	return &idTable{small: make(map[uint64]uint32), strs: make(map[string]uint32)}
@@ -469,6 +556,7 @@ func (t *idTable) id(tok []byte) (uint32, bool) {
 	}
 	v := uint32(len(t.keys))
 	s := string(tok)
+	t.bytes += int64(len(s))
 	t.strs[s] = v
 	t.addKey(idKey{s: s})
 	return v, true
@@ -482,6 +570,20 @@ func (t *idTable) addKey(k idKey) {
 		t.keys = slices.Grow(t.keys, max(len(t.keys), 16))
 	}
 	t.keys = append(t.keys, k)
+	t.bytes += idBytes
+}
+
+// check returns the error for an id table that, with held bytes of
+// edges, holds more than limit (if positive), looking only when a new id
+// made the count of ids, k before, cross a multiple of idCheckEvery.
+func (t *idTable) check(lr *lineReader, k int, limit int64, held func() int64) error {
+	if limit <= 0 || k/idCheckEvery == len(t.keys)/idCheckEvery {
+		return nil
+	}
+	if t.bytes+held() > limit {
+		return lr.errorf(lr.line, "the %d vertex ids and the edges read so far take more than the limit of %s", len(t.keys), FormatBytes(limit))
+	}
+	return nil
 }
 
 // denseLimit bounds the values kept in idTable.dense when k ids are known:
@@ -586,8 +688,9 @@ func ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, error) {
 // ReadEdgeList is the package's ReadEdgeList under these options.
 func (o ReadOptions) ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, error) {
 	s := NewEdgeScanner(r, name)
+	s.lr.stop = newStopper(o.Context)
 	buf := edgeBuf{limit: o.MaxBytes}
-	sc, err := scanEdges(s, buf.add)
+	sc, err := scanEdges(s, buf.add, o.MaxBytes, buf.bytes)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -595,7 +698,7 @@ func (o ReadOptions) ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, er
 	if err != nil {
 		return nil, nil, err
 	}
-	return buf.graph(name, FormatEdgeList, s.Line(), n, labels)
+	return buf.graph(name, FormatEdgeList, s.Line(), n, labels, s.lr.stop)
 }
 
 // scanned is what scanEdges learnt of a file besides its edges.
@@ -610,9 +713,10 @@ type scanned struct {
 // scanEdges reads the edge lines of s and passes each edge to add, its
 // ends numbered by the header (which it checks them against) or, without
 // one, by provisional numbers of an id table (see ReadEdgeList); add
-// returns an error message to stop. It is the one loop of ReadEdgeList and
-// ReadEdges.
-func scanEdges(s *EdgeScanner, add func(u, v uint32) string) (scanned, error) {
+// returns an error message to stop. held is what the edges read take: with
+// the id table, it must stay within limit if that is positive. It is the
+// one loop of ReadEdgeList and ReadEdges.
+func scanEdges(s *EdgeScanner, add func(u, v uint32) string, limit int64, held func() int64) (scanned, error) {
 	var sc scanned
 	for s.Scan() {
 		u, v := s.Edge()
@@ -633,10 +737,16 @@ func scanEdges(s *EdgeScanner, add func(u, v uint32) string) (scanned, error) {
 				pair[i] = uint32(x)
 			}
 		} else {
+			k := len(sc.ids.keys)
 			a, okA := sc.ids.id(u)
 			b, okB := sc.ids.id(v)
 			if !okA || !okB {
 				return sc, s.lr.errorf(s.Line(), "more than %d distinct vertex ids", uint64(MaxOrder))
+			}
+			if limit > 0 && len(sc.ids.keys) != k {
+				if err := sc.ids.check(&s.lr, k, limit, held); err != nil {
+					return sc, err
+				}
 			}
 			pair = [2]uint32{a, b}
 		}

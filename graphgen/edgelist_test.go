@@ -302,7 +302,7 @@ func TestReadEdgeList(t *testing.T) {
 			ioWant{lines: 3, vertices: 3, edges: 2, duplicates: 1, labels: []string{"1", "2", "3"}}},
 		{"CRLF, BOM, no final newline", "\xef\xbb\xbf1 2\r\n\r\n2 3",
 			ioWant{lines: 3, vertices: 3, edges: 2, labels: []string{"1", "2", "3"}}},
-		{"trailing comments and extra columns", "1 2 # one\n1 3 % two\n1 4 0.5 x y\n",
+		{"trailing comments, a weight and a timestamp", "1 2 # one\n1 3 % two\n1 4 0.5 1262304000 # w t\n",
 			ioWant{lines: 3, vertices: 4, edges: 3, labels: []string{"1", "2", "3", "4"}}},
 		{"empty input", "", ioWant{}},
 		{"only comments and blanks", "# a\n\n% b\n  \t\n", ioWant{lines: 4}},
@@ -339,6 +339,12 @@ func TestReadEdgeListErrors(t *testing.T) {
 		{"one field", "1 2\n3\n", "g.txt:2: expected two vertex ids, got 1 field"},
 		{"comma-separated", "1,2\n", "g.txt:1: expected two vertex ids, got 1 field (ids are separated by spaces or tabs, not commas)"},
 		{"one field before a comment", "1 2\n3 # 4\n", "g.txt:2: expected two vertex ids, got 1 field"},
+		{"a word after the ids", "1 2 0.5\n1 3 x\n",
+			`g.txt:2: extra field "x" is not a number: an edge line is "u v", then at most a weight and a timestamp (numbers) and a # comment`},
+		{"three numbers after the ids", "1 2 0.5 7 # ok\n1 3 0.5 7 9\n",
+			`g.txt:2: extra field "9" after the weight and timestamp: an edge line is "u v", then at most a weight and a timestamp (numbers) and a # comment`},
+		{"a CSV row with spaces", "alice, bob, 2021-01-01\n",
+			`g.txt:1: extra field "2021-01-01" is not a number: an edge line is "u v", then at most a weight and a timestamp (numbers) and a # comment`},
 		{"NUL byte", "1 2\n\x00\x01 2\n", "g.txt:2: NUL byte: binary data, not a text edge list"},
 		{"control byte", "a\x01 b\n", "g.txt:1: control byte 0x01 in vertex id: binary data, not a text edge list"},
 		{"invalid UTF-8", "# ok\n\xff\xfe 1\n", "g.txt:2: vertex id is not valid UTF-8: binary data, not a text edge list"},
@@ -393,7 +399,7 @@ func TestReadEdgeListErrors(t *testing.T) {
 }
 
 func TestEdgeScanner(t *testing.T) {
-	input := "# graphalloc edge list: n=7 edges=2\n% c\n\n1 2 extra\n  3\t4 # x\n"
+	input := "# graphalloc edge list: n=7 edges=2\n% c\n\n1 2 -2.5e-3\n  3\t4 # x\n"
 	s := NewEdgeScanner(strings.NewReader(input), "g.txt")
 	type edge struct {
 		u, v string

@@ -1,6 +1,7 @@
 package graphgen
 
 import (
+	"context"
 	"io"
 	"path/filepath"
 	"strconv"
@@ -11,6 +12,12 @@ import (
 // (K_n as the circulant with every offset). An implicit graph can have more
 // edges than memory holds: the caller bounds g.Size() first.
 func List(g Graph) (*CSR, error) {
+	return ListContext(context.Background(), g)
+}
+
+// ListContext is List that stops once ctx is done and returns ctx.Err():
+// listing an implicit graph of 2^27 edges takes seconds.
+func ListContext(ctx context.Context, g Graph) (*CSR, error) {
 	if csr, ok := g.(*CSR); ok {
 		return csr, nil
 	}
@@ -19,7 +26,7 @@ func List(g Graph) (*CSR, error) {
 		return g.CSR()
 	case Complete:
 		if g.Order() < 2 {
-			return FromIterator(g)
+			return fromIterator(g, nil)
 		}
 		jumps := make([]int, g.Order()/2)
 		for i := range jumps {
@@ -31,7 +38,7 @@ func List(g Graph) (*CSR, error) {
 		}
 		return c.CSR()
 	}
-	return FromIterator(g)
+	return fromIterator(g, newStopper(ctx))
 }
 
 // FormatFromName guesses a graph file's format from its name: mtx, dot,

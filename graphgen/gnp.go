@@ -45,6 +45,11 @@ const MaxGnpEdges = 1 << 32
 //	       (1959) 290–297; E. N. Gilbert, Random graphs, Ann. Math. Stat. 30
 //	       (1959) 1141–1144.
 func Gnp(n int, p float64, src rand.Source) (*CSR, error) {
+	return gnp(nil, n, p, src)
+}
+
+// gnp is Gnp, returning stop's error once it stops.
+func gnp(stop *stopper, n int, p float64, src rand.Source) (*CSR, error) {
 	switch {
 	case n < 0 || n > MaxOrder:
 		return nil, fmt.Errorf("graphgen: gnp needs 0 <= n <= %d, got n=%d", MaxOrder, n)
@@ -71,6 +76,9 @@ func Gnp(n int, p float64, src rand.Source) (*CSR, error) {
 	u, x := 0, ^uint64(0)
 	rowLen := uint64(n - 1)
 	for {
+		if stop.stop() {
+			return nil, stop.err()
+		}
 		r := float64(src.Uint64()>>11) * 0x1p-53
 		skip := math.Floor(math.Log1p(-r) / lq)
 		if !(skip < pairs) { // also catches NaN, which cannot occur

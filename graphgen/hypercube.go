@@ -22,6 +22,11 @@ const MaxHypercubeDim = 31
 // v+2^i (bits clear, lowest first). It returns an error unless
 // 0 <= dim <= MaxHypercubeDim.
 func Hypercube(dim int) (*CSR, error) {
+	return hypercube(nil, dim)
+}
+
+// hypercube is Hypercube, returning stop's error once it stops.
+func hypercube(stop *stopper, dim int) (*CSR, error) {
 	if dim < 0 || dim > MaxHypercubeDim {
 		return nil, fmt.Errorf("graphgen: hypercube needs 0 <= dim <= %d, got dim=%d", MaxHypercubeDim, dim)
 	}
@@ -32,6 +37,9 @@ func Hypercube(dim int) (*CSR, error) {
 	}
 	adj := make([]uint32, n*dim)
 	for v := range n {
+		if stop.steps(uint32(dim)) {
+			return nil, stop.err()
+		}
 		row := adj[v*dim : v*dim+dim]
 		k := 0
 		for i := dim - 1; i >= 0; i-- {

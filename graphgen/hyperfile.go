@@ -6,7 +6,6 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 )
@@ -49,15 +48,15 @@ func LoadHypergraph(path string) (*Hypergraph, *FileInfo, error) {
 	return ReadOptions{}.LoadHypergraph(path)
 }
 
-// LoadHypergraph opens the file at path and reads it with
-// o.ReadHypergraph.
+// LoadHypergraph is the package's LoadHypergraph under these options.
 func (o ReadOptions) LoadHypergraph(path string) (*Hypergraph, *FileInfo, error) {
-	f, err := os.Open(path)
+	f, closeFile, err := o.open(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
-	return o.ReadHypergraph(f, path)
+	defer closeFile()
+	h, info, err := o.ReadHypergraph(f, path)
+	return h, info, o.ctxErr(err)
 }
 
 // hyperBuf is the flat vertex array and the offsets a reader fills,
@@ -131,6 +130,7 @@ func (o ReadOptions) ReadHypergraph(r io.Reader, name string) (*Hypergraph, *Fil
 
 func (o ReadOptions) readHyper(r io.Reader, name string) (*Hypergraph, *FileInfo, error) {
 	lr := newLineReader(r, name)
+	lr.stop = newStopper(o.Context)
 	buf := hyperBuf{limit: o.MaxBytes, off: make([]int, 1, 64)}
 	ids := newIDTable()
 	var (
@@ -171,9 +171,13 @@ func (o ReadOptions) readHyper(r io.Reader, name string) (*Hypergraph, *FileInfo
 				}
 				v = uint32(x)
 			} else {
+				k := len(ids.keys)
 				var ok bool
 				if v, ok = ids.id(f); !ok {
 					return nil, nil, lr.errorf(lr.line, "more than %d distinct vertex ids", uint64(MaxOrder))
+				}
+				if err := ids.check(&lr, k, o.MaxBytes, buf.bytes); err != nil {
+					return nil, nil, err
 				}
 			}
 			if msg := buf.room(); msg != "" {
@@ -224,6 +228,11 @@ func (o ReadOptions) readHyper(r io.Reader, name string) (*Hypergraph, *FileInfo
 		labels = decimalLabels(n, 0)
 	} else {
 		n = len(ids.keys)
+		// The hypergraph, its labels (about 16 bytes a vertex and the
+		// text the table holds already) beside what was read.
+		if need := buf.bytes() + ids.bytes + hyperBytes(n, k, int64(len(buf.verts)), false) + 16*int64(n); o.MaxBytes > 0 && need > o.MaxBytes {
+			return nil, nil, lr.errorf(0, "the hypergraph on %d vertices would take about %s, more than the limit of %s", n, FormatBytes(need), FormatBytes(o.MaxBytes))
+		}
 		labels = ids.finish([][]uint32{buf.verts}) // relabelled: FromHyperedges sorts again
 	}
 	h, err := FromHyperedges(n, buf.off, buf.verts)

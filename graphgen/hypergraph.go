@@ -130,6 +130,12 @@ func (h *Hypergraph) finish() {
 // degrees and the permutation). It returns an error unless
 // 1 <= s <= n <= MaxOrder, 0 <= k <= MaxHyperedges and k·s <= MaxIncidences.
 func RandomUniformHypergraph(n, s, k int, src rand.Source) (*Hypergraph, error) {
+	return randomUniformHypergraph(nil, n, s, k, src)
+}
+
+// randomUniformHypergraph is RandomUniformHypergraph, returning stop's
+// error once it stops.
+func randomUniformHypergraph(stop *stopper, n, s, k int, src rand.Source) (*Hypergraph, error) {
 	switch {
 	case n < 1 || n > MaxOrder:
 		return nil, fmt.Errorf("graphgen: hypergraph needs 1 <= n <= %d, got n=%d", MaxOrder, n)
@@ -147,6 +153,9 @@ func RandomUniformHypergraph(n, s, k int, src rand.Source) (*Hypergraph, error) 
 	}
 	verts := make([]uint32, k*s)
 	for e := range k {
+		if stop.stop() {
+			return nil, stop.err()
+		}
 		he := verts[e*s : (e+1)*s]
 		for i := range s {
 			j := i + int(r.Uint64N(uint64(n-i)))

@@ -2,6 +2,7 @@ package graphgen
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 )
 
@@ -35,9 +36,10 @@ type MatrixMarketHeader struct {
 // with FIELD one of pattern, real, integer, complex and SYMMETRY one of
 // general, symmetric, skew-symmetric, hermitian (words in any case), then
 // comment lines starting with '%', then the size line "rows cols nnz", then
-// nnz entry lines "i j [value ...]" with 1-based indices i ≤ rows, j ≤ cols.
-// Values are ignored. Blank lines and '%' comment lines are accepted
-// anywhere after the banner. The dense "array" format is not supported.
+// nnz entry lines "i j [value ...]" with 1-based indices i ≤ rows, j ≤ cols
+// and as many values as the field has (none, one, or two for complex),
+// which are ignored; a further field is an error. Blank lines and '%'
+// comment lines are accepted anywhere after the banner. The dense "array" format is not supported.
 //
 // The scanner checks the banner, the size line, every index against the
 // declared size, and the number of entries against nnz: fewer or more entry
@@ -188,9 +190,13 @@ func (s *MatrixMarketScanner) Scan() bool {
 			s.err = s.lr.errorf(s.lr.line, "more entries than the %d declared on line %d", s.hdr.Entries, s.hdr.SizeLine)
 			return false
 		}
-		g, _ := nextField(rest)
+		g, rest := nextField(rest)
 		if len(g) == 0 || g[0] == '%' {
 			s.err = s.lr.errorf(s.lr.line, "expected row and column indices, got 1 field")
+			return false
+		}
+		if msg := s.checkValues(rest); msg != "" {
+			s.err = s.lr.errorf(s.lr.line, "%s", msg)
 			return false
 		}
 		var ok1, ok2 bool
@@ -201,6 +207,31 @@ func (s *MatrixMarketScanner) Scan() bool {
 		}
 		s.count++
 		return true
+	}
+}
+
+// checkValues returns an error message unless rest, an entry line after
+// its indices, holds at most the values its field has (none for pattern,
+// one for real and integer, two for complex), each a number.
+func (s *MatrixMarketScanner) checkValues(rest []byte) string {
+	values := 1
+	switch s.hdr.Field {
+	case "pattern":
+		values = 0
+	case "complex":
+		values = 2
+	}
+	for k := 0; ; k++ {
+		f, r := nextField(rest)
+		switch {
+		case len(f) == 0 || f[0] == '%':
+			return ""
+		case k == values:
+			return fmt.Sprintf("extra field %q: a %s entry is \"i j\" and %s", clip(f), s.hdr.Field, plural(values, "value"))
+		case !isNumber(f):
+			return fmt.Sprintf("value %q is not a number", clip(f))
+		}
+		rest = r
 	}
 }
 
@@ -262,6 +293,7 @@ func ReadMatrixMarket(r io.Reader, name string) (*CSR, *FileInfo, error) {
 // ReadMatrixMarket is the package's ReadMatrixMarket under these options.
 func (o ReadOptions) ReadMatrixMarket(r io.Reader, name string) (*CSR, *FileInfo, error) {
 	s := NewMatrixMarketScanner(r, name)
+	s.lr.stop = newStopper(o.Context)
 	h, err := s.Header()
 	if err != nil {
 		return nil, nil, err
@@ -280,5 +312,5 @@ func (o ReadOptions) ReadMatrixMarket(r io.Reader, name string) (*CSR, *FileInfo
 	if err := o.checkOrder(&s.lr, n, h.Entries, buf.bytes(), "size line", h.SizeLine, ""); err != nil {
 		return nil, nil, err
 	}
-	return buf.graph(name, FormatMatrixMarket, s.Line(), n, decimalLabels(n, 1))
+	return buf.graph(name, FormatMatrixMarket, s.Line(), n, decimalLabels(n, 1), s.lr.stop)
 }

@@ -55,6 +55,11 @@ type NonregularStats struct {
 //	[KP06] K. Kenthapadi and R. Panigrahy, Balanced allocation on graphs,
 //	       SODA 2006.
 func Nonregular(n, mindeg, core int, src rand.Source) (*CSR, NonregularStats, error) {
+	return nonregular(nil, n, mindeg, core, src)
+}
+
+// nonregular is Nonregular, returning stop's error once it stops.
+func nonregular(stop *stopper, n, mindeg, core int, src rand.Source) (*CSR, NonregularStats, error) {
 	st := NonregularStats{Core: core, MinDegree: mindeg}
 	r := n - core
 	switch {
@@ -73,7 +78,7 @@ func Nonregular(n, mindeg, core int, src rand.Source) (*CSR, NonregularStats, er
 	case src == nil:
 		return nil, st, errors.New("graphgen: nonregular needs a random source, got nil")
 	}
-	rem, rst, err := RandomRegular(r, mindeg, src)
+	rem, rst, err := randomRegular(stop, r, mindeg, src)
 	if err != nil {
 		return nil, st, err
 	}
@@ -82,6 +87,9 @@ func Nonregular(n, mindeg, core int, src rand.Source) (*CSR, NonregularStats, er
 
 	e := make([]uint32, 0, 2*(st.CoreEdges+rem.Size()+int64(core)+16))
 	for u := range core {
+		if stop.stop() {
+			return nil, st, stop.err()
+		}
 		for v := u + 1; v < core; v++ {
 			e = append(e, uint32(u), uint32(v))
 		}

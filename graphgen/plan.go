@@ -655,18 +655,32 @@ func (s Spec) planHypergraph(p *Plan, n int) error {
 
 // planFile plans a file: nothing is known of the graph until it is read,
 // but its size bounds the memory.
+//
+// Only a regular file is opened and sampled. A pipe, a FIFO or a device
+// (/dev/stdin, file:<(cmd)) can be read once, and a FIFO's open waits for
+// a writer: what the plan read of it, Build would never see. Its plan
+// knows no size, so its memory is that of the read buffers alone, and the
+// readers' own limit (ReadOptions.MaxBytes) is what bounds it.
 func (s Spec) planFile(p Plan) (Plan, error) {
+	st, err := os.Stat(s.Path)
+	if err != nil {
+		return Plan{}, fmt.Errorf("graphgen: %w", err)
+	}
+	p.N, p.ExpectedEdges, p.MeanDegree = -1, -1, -1
+	if !st.Mode().IsRegular() {
+		if s.Hyper() {
+			p.Hyper, p.MinRank, p.MaxRank = true, -1, -1
+		}
+		p.BuildBytes = 2*MaxLineBytes + 40<<10
+		p.LeanBytes = p.BuildBytes
+		return p, nil
+	}
 	f, err := os.Open(s.Path)
 	if err != nil {
 		return Plan{}, fmt.Errorf("graphgen: %w", err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return Plan{}, fmt.Errorf("graphgen: %w", err)
-	}
 	text := st.Size()
-	p.N, p.ExpectedEdges, p.MeanDegree = -1, -1, -1
 	if s.Hyper() {
 		// A vertex id takes at least 2 bytes ("1 ") and becomes 4 bytes
 		// of vertex array and at most 4 of degree; a line 2 ("1\n") and

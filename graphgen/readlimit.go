@@ -1,9 +1,9 @@
 package graphgen
 
 import (
+	"context"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -52,6 +52,13 @@ type ReadOptions struct {
 	// limit is then the memory a run leaves the graph, not a licence for
 	// isolated vertices.
 	MaxBytes int64
+	// Context, if not nil, stops the read once it is done: the reader
+	// polls it every few thousand lines, a FIFO's open (which waits for
+	// a writer) and a read from a pipe or FIFO (which waits for data)
+	// return at once, and the reader returns Context.Err(). The Load
+	// functions need it to abandon a FIFO or a pipe; the Read functions
+	// on another io.Reader stop between lines.
+	Context context.Context
 
 	lean bool // reading for ReadEdges: the graph takes LeanBytes
 }
@@ -140,10 +147,13 @@ func (b *edgeBuf) add(u, v uint32) string {
 // graph builds the CSR on n vertices from the edges held, releasing the
 // chunks as it goes, and the FileInfo of a file called name, of the given
 // format, lines long, with these labels: the end of ReadEdgeList and
-// ReadMatrixMarket.
-func (b *edgeBuf) graph(name, format string, lines, n int, labels []string) (*CSR, *FileInfo, error) {
-	g, d, err := fromChunks(n, b.chunks, true)
+// ReadMatrixMarket. Once stop stops it returns stop's error.
+func (b *edgeBuf) graph(name, format string, lines, n int, labels []string, stop *stopper) (*CSR, *FileInfo, error) {
+	g, d, err := fromChunks(n, b.chunks, true, stop)
 	b.chunks = nil
+	if err := stop.err(); err != nil {
+		return nil, nil, err
+	}
 	if err != nil {
 		return nil, nil, &ParseError{Name: name, Err: err}
 	}
@@ -226,10 +236,11 @@ func (o ReadOptions) ReadGraph(r io.Reader, name string) (*CSR, *FileInfo, error
 
 // LoadGraph is the package's LoadGraph under these options.
 func (o ReadOptions) LoadGraph(path string) (*CSR, *FileInfo, error) {
-	f, err := os.Open(path)
+	f, closeFile, err := o.open(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
-	return o.readCSR(f, path)
+	defer closeFile()
+	g, info, err := o.readCSR(f, path)
+	return g, info, o.ctxErr(err)
 }

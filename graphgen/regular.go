@@ -110,6 +110,11 @@ type RegularStats struct {
 //	[SW99] A. Steger and N. C. Wormald, Generating random regular graphs
 //	       quickly, Combin. Probab. Comput. 8 (1999) 377–396.
 func RandomRegular(n, Delta int, src rand.Source) (*CSR, RegularStats, error) {
+	return randomRegular(nil, n, Delta, src)
+}
+
+// randomRegular is RandomRegular, returning stop's error once it stops.
+func randomRegular(stop *stopper, n, Delta int, src rand.Source) (*CSR, RegularStats, error) {
 	var st RegularStats
 	switch {
 	case n < 0 || n > MaxOrder:
@@ -129,10 +134,20 @@ func RandomRegular(n, Delta int, src rand.Source) (*CSR, RegularStats, error) {
 	if Delta > n/2 {
 		st.Complement = true
 		k := n - 1 - Delta
-		h := randomRegularRows(n, k, src, &st, useRepair(n, k))
-		return fromRows(regularOffsets(n, Delta), complementRows(h, n, k)), st, nil
+		h := randomRegularRows(n, k, src, &st, useRepair(n, k), stop)
+		if err := stop.err(); err != nil {
+			return nil, st, err
+		}
+		h = complementRows(h, n, k, stop)
+		if err := stop.err(); err != nil {
+			return nil, st, err
+		}
+		return fromRows(regularOffsets(n, Delta), h), st, nil
 	}
-	adj := randomRegularRows(n, Delta, src, &st, useRepair(n, Delta))
+	adj := randomRegularRows(n, Delta, src, &st, useRepair(n, Delta), stop)
+	if err := stop.err(); err != nil {
+		return nil, st, err
+	}
 	return fromRows(regularOffsets(n, Delta), adj), st, nil
 }
 
@@ -170,8 +185,9 @@ func regularOffsets(n, Delta int) []int {
 // adj[v*Delta : v*Delta+Delta]. If repair is false the pairing is redrawn
 // until simple, otherwise defects are repaired (see RandomRegular). Besides
 // the rows it holds 4n bytes of degrees and, for the last eighth of each
-// pairing, the unmatched points (n·Delta/2 bytes at most).
-func randomRegularRows(n, Delta int, src rand.Source, st *RegularStats, repair bool) []uint32 {
+// pairing, the unmatched points (n·Delta/2 bytes at most). Once stop
+// stops it returns nil.
+func randomRegularRows(n, Delta int, src rand.Source, st *RegularStats, repair bool, stop *stopper) []uint32 {
 	if Delta == 0 {
 		return nil
 	}
@@ -179,21 +195,29 @@ func randomRegularRows(n, Delta int, src rand.Source, st *RegularStats, repair b
 	deg := make([]uint32, n)
 	scratch := make([]uint32, regularScratchLen(n, Delta))
 	for {
+		if stop.err() != nil {
+			return nil
+		}
 		st.PairingAttempts++
-		if simple, _ := drawPairing(adj, deg, scratch, Delta, src, !repair); !simple {
+		if simple, _ := drawPairing(adj, deg, scratch, Delta, src, !repair, stop); !simple {
 			continue
 		}
-		if !repair || repairPairing(adj, deg, n, Delta, src, st) {
+		if !repair || repairPairing(adj, deg, n, Delta, src, st, stop) {
 			break
 		}
 	}
 	if Delta <= smallDelta {
 		for i := 0; i < len(adj); i += Delta {
+			if stop.stop() {
+				return nil
+			}
 			sortShortRow(adj[i : i+Delta])
 		}
 		return adj
 	}
-	transposeRows(adj, deg, scratch, Delta)
+	if !transposeRows(adj, deg, scratch, Delta, stop) {
+		return nil
+	}
 	return adj
 }
 
@@ -228,7 +252,8 @@ func sortShortRow(row []uint32) {
 // hold at most an eighth of the rows more; each block reads all the
 // rows once, O(pairingTail·n·Delta) time against O(n·Delta log Delta) for
 // sorting each row, and its writes stay within the block.
-func transposeRows(adj, deg, buf []uint32, Delta int) {
+// It reports false, the rows left half done, once stop stops.
+func transposeRows(adj, deg, buf []uint32, Delta int, stop *stopper) bool {
 	n := len(deg)
 	rows := max(n/pairingTail, 1)
 	for a := 0; a < n; a += rows {
@@ -236,6 +261,9 @@ func transposeRows(adj, deg, buf []uint32, Delta int) {
 		fill := deg[a:b]
 		clear(fill)
 		for u := range n {
+			if stop.steps(uint32(Delta)) {
+				return false
+			}
 			for _, w := range adj[u*Delta : u*Delta+Delta] {
 				if i := int(w) - a; uint(i) < uint(len(fill)) {
 					buf[i*Delta+int(fill[i])] = uint32(u)
@@ -245,6 +273,7 @@ func transposeRows(adj, deg, buf []uint32, Delta int) {
 		}
 		copy(adj[a*Delta:b*Delta], buf[:(b-a)*Delta])
 	}
+	return true
 }
 
 // A pairing is drawn into the rows themselves: the slots v·Delta ..
@@ -317,7 +346,9 @@ func drawPartners(js []uint64, i0, m uint64, src rand.Source) {
 // partly written); otherwise it reports true. The second result sums the
 // values loaded ahead, so that the compiler keeps those loads; it means
 // nothing.
-func drawPairing(adj, deg, pts []uint32, Delta int, src rand.Source, simple bool) (ok bool, sum uint32) {
+//
+// Once stop stops it returns false, the pairing left half drawn.
+func drawPairing(adj, deg, pts []uint32, Delta int, src rand.Source, simple bool, stop *stopper) (ok bool, sum uint32) {
 	for i := range adj {
 		adj[i] = noVertex
 	}
@@ -329,6 +360,9 @@ func drawPairing(adj, deg, pts []uint32, Delta int, src rand.Source, simple bool
 	var ps [pairingBlock]uint64
 draw:
 	for left > tail {
+		if stop.steps(pairingBlock) {
+			return false, sum
+		}
 		drawSlots(ps[:], m, src)
 		for t, p := range ps {
 			if t+pairingAhead < len(ps) {
@@ -372,6 +406,9 @@ draw:
 	}
 	var js [pairingBlock]uint64
 	for i0 := uint64(0); i0 < left; i0 += 2 * pairingBlock {
+		if stop.steps(pairingBlock) {
+			return false, sum
+		}
 		block := js[:min(pairingBlock, (left-i0)/2)]
 		drawPartners(block, i0, left, src)
 		for t, j := range block {
@@ -404,8 +441,8 @@ const noVertex = math.MaxUint32
 // repairPairing turns the multigraph in the fixed-width rows adj into a simple
 // graph by double-edge switches, then mixes it with the switch chain (see
 // RandomRegular). It uses mark (len n) as scratch and reports false if some
-// defect could not be repaired.
-func repairPairing(adj, mark []uint32, n, Delta int, src rand.Source, st *RegularStats) bool {
+// defect could not be repaired, or once stop stops.
+func repairPairing(adj, mark []uint32, n, Delta int, src rand.Source, st *RegularStats, stop *stopper) bool {
 	// Find the defects: a loop at v shows as v twice in row v; an edge {v, w}
 	// of multiplicity k > 1 as w k times in row v. Record each loop once and
 	// each extra copy of a repeated edge once, from its smaller endpoint.
@@ -438,6 +475,9 @@ func repairPairing(adj, mark []uint32, n, Delta int, src rand.Source, st *Regula
 	m := uint64(len(adj))
 	row := func(v uint32) []uint32 { return adj[int(v)*Delta : int(v)*Delta+Delta] }
 	for k := 0; k < len(defects); k += 2 {
+		if stop.stop() {
+			return false
+		}
 		a, b := defects[k], defects[k+1]
 		// An earlier switch may have used this defect as its partner edge.
 		if occurrences(row(a), b) < 2 {
@@ -468,6 +508,9 @@ func repairPairing(adj, mark []uint32, n, Delta int, src rand.Source, st *Regula
 	// Mix with the switch chain.
 	steps := int64(math.Ceil(mixPerDefect * expectedDefects(n, Delta)))
 	for range steps {
+		if stop.stop() {
+			return false
+		}
 		p, q := uint64n(src, m), uint64n(src, m)
 		a, b := uint32(p/uint64(Delta)), adj[p]
 		c, d := uint32(q/uint64(Delta)), adj[q]
@@ -542,10 +585,14 @@ func expectedDefects(n, Delta int) float64 {
 // complementRows returns the fixed-width sorted rows of the complement of the
 // graph with sorted fixed-width rows h of width k on n vertices; the
 // complement is (n-1-k)-regular. It takes O(n²) time.
-func complementRows(h []uint32, n, k int) []uint32 {
+// It returns nil once stop stops.
+func complementRows(h []uint32, n, k int, stop *stopper) []uint32 {
 	Delta := n - 1 - k
 	adj := make([]uint32, 0, n*Delta)
 	for v := range n {
+		if stop.steps(uint32(min(n, stopEvery))) {
+			return nil
+		}
 		row := h[v*k : v*k+k]
 		j := 0
 		for w := range uint32(n) {

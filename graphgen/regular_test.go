@@ -289,7 +289,7 @@ func TestRandomRegularRepairUniform(t *testing.T) {
 			src := rand.NewPCG(3, 300)
 			var st RegularStats
 			for range samplesPerGraph() * len(index) {
-				adj := randomRegularRows(c.n, c.Delta, src, &st, true)
+				adj := randomRegularRows(c.n, c.Delta, src, &st, true, nil)
 				k, ok := index[rowsMask(adj, c.n, c.Delta)]
 				if !ok {
 					t.Fatalf("not a %d-regular graph: %v", c.Delta, adj)
@@ -384,7 +384,7 @@ func TestExpectedDefects(t *testing.T) {
 	pts := make([]uint32, regularScratchLen(n, Delta))
 	var sum, sumSq float64
 	for range trials {
-		drawPairing(adj, deg, pts, Delta, src, false)
+		drawPairing(adj, deg, pts, Delta, src, false, nil)
 		d := float64(countDefects(adj, n, Delta))
 		sum += d
 		sumSq += d * d
@@ -479,7 +479,7 @@ func TestPairingLoops(t *testing.T) {
 	}
 	src := rand.NewPCG(7, 70)
 	pts := make([]uint32, regularScratchLen(n, Delta))
-	if !check("drawPairing", func(adj, deg []uint32) { drawPairing(adj, deg, pts, Delta, src, false) }) {
+	if !check("drawPairing", func(adj, deg []uint32) { drawPairing(adj, deg, pts, Delta, src, false, nil) }) {
 		t.Error("drawPairing: the mean number of loops is not the configuration model's")
 	}
 	biased := func(adj, deg []uint32) {

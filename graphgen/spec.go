@@ -1,6 +1,7 @@
 package graphgen
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -216,30 +217,50 @@ type BuildInfo struct {
 // hyperedge; hypergraph:rank=s,edges=k) is a *Hypergraph, and the
 // BuildInfo's Edges counts its hyperedges.
 func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
-	return s.BuildWith(n, src, ReadOptions{})
+	return s.BuildContext(context.Background(), n, src, ReadOptions{})
 }
 
-// BuildWith is Build reading a file (file:PATH, hyper:PATH) with o:
-// within o.MaxBytes, if it is set.
-func (s Spec) BuildWith(n int, src rand.Source, o ReadOptions) (Graph, *BuildInfo, error) {
-	if s.Kind == "file" {
+// BuildContext is Build under a context and read options. It stops once
+// ctx is done and returns ctx.Err(): the generators look at ctx every few
+// thousand vertices or edges they make, and a file is read with
+// o.Context = ctx (see ReadOptions), so a FIFO that no one writes is
+// abandoned too. A graph or hypergraph file is read under o, so within
+// o.MaxBytes if that is set, whatever its size or a header claims.
+func (s Spec) BuildContext(ctx context.Context, n int, src rand.Source, o ReadOptions) (Graph, *BuildInfo, error) {
+	o.Context = ctx
+	switch s.Kind {
+	case "file":
 		return s.buildFile(func(path string) (Graph, *FileInfo, error) { return o.LoadGraph(path) })
+	case "hyper":
+		return s.buildHyper(o)
 	}
+	stop := newStopper(ctx)
+	g, info, err := s.generate(stop, n, src)
+	if err != nil && stop.err() != nil {
+		return nil, nil, stop.err()
+	}
+	return g, info, err
+}
+
+// buildHyper reads the hypergraph file of s under o.
+func (s Spec) buildHyper(o ReadOptions) (Graph, *BuildInfo, error) {
+	h, fi, err := o.LoadHypergraph(s.Path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if h.Size() == 0 {
+		return nil, nil, fmt.Errorf("graphgen: %s has no hyperedges: %d lines, all comments or blank", fi.Name, fi.Lines)
+	}
+	info := &BuildInfo{Degree: -1, N: h.Order(), Edges: h.Size(), File: fi}
+	if fi.Repeats > 0 {
+		info.Notes = append(info.Notes, fmt.Sprintf("dropped %d vertex ids repeated within a hyperedge line", fi.Repeats))
+	}
+	return h, info, nil
+}
+
+// generate makes the graph of a generated kind, polling stop.
+func (s Spec) generate(stop *stopper, n int, src rand.Source) (Graph, *BuildInfo, error) {
 	info := &BuildInfo{Degree: -1}
-	if s.Kind == "hyper" {
-		h, fi, err := o.LoadHypergraph(s.Path)
-		if err != nil {
-			return nil, nil, err
-		}
-		if h.Size() == 0 {
-			return nil, nil, fmt.Errorf("graphgen: %s has no hyperedges: %d lines, all comments or blank", fi.Name, fi.Lines)
-		}
-		info.N, info.Edges, info.File = h.Order(), h.Size(), fi
-		if fi.Repeats > 0 {
-			info.Notes = append(info.Notes, fmt.Sprintf("dropped %d vertex ids repeated within a hyperedge line", fi.Repeats))
-		}
-		return h, info, nil
-	}
 	p, err := s.Plan(n)
 	if err != nil {
 		return nil, nil, err
@@ -252,7 +273,7 @@ func (s Spec) BuildWith(n int, src rand.Source, o ReadOptions) (Graph, *BuildInf
 		g, err = NewComplete(n)
 		info.Degree = n - 1
 	case "cycle":
-		g, err = Cycle(n)
+		g, err = cycle(stop, n)
 		if n > 2 {
 			info.Degree = 2
 		}
@@ -260,14 +281,14 @@ func (s Spec) BuildWith(n int, src rand.Source, o ReadOptions) (Graph, *BuildInf
 		if p.Implicit {
 			g, err = NewTorusLattice(p.Dim, p.Side)
 		} else {
-			g, err = Torus(p.Dim, p.Side)
+			g, err = torus(stop, p.Dim, p.Side)
 		}
 		info.Degree, info.Dim, info.Side = p.MaxDegree, p.Dim, p.Side
 	case "hypercube":
 		if p.Implicit {
 			g, err = NewHypercubeLattice(p.Dim)
 		} else {
-			g, err = Hypercube(p.Dim)
+			g, err = hypercube(stop, p.Dim)
 		}
 		info.Degree, info.Dim, info.Side = p.MaxDegree, p.Dim, p.Side
 	case "regular":
@@ -277,10 +298,10 @@ func (s Spec) BuildWith(n int, src rand.Source, o ReadOptions) (Graph, *BuildInf
 			break
 		}
 		var st RegularStats
-		g, st, err = RandomRegular(n, p.MaxDegree, src)
+		g, st, err = randomRegular(stop, n, p.MaxDegree, src)
 		info.Degree, info.Regular = p.MaxDegree, &st
 	case "gnp":
-		g, err = Gnp(n, p.P, src)
+		g, err = gnp(stop, n, p.P, src)
 		info.P = p.P
 		if err == nil {
 			if iso := isolated(g); iso > 0 {
@@ -293,12 +314,12 @@ func (s Spec) BuildWith(n int, src rand.Source, o ReadOptions) (Graph, *BuildInf
 		info.Degree = p.MaxDegree
 	case "nonregular":
 		var st NonregularStats
-		g, st, err = Nonregular(n, p.MinDegree, p.Core, src)
+		g, st, err = nonregular(stop, n, p.MinDegree, p.Core, src)
 		info.Nonregular = &st
 	case "ba":
-		g, err = BarabasiAlbert(n, p.MinDegree, src)
+		g, err = barabasiAlbert(stop, n, p.MinDegree, src)
 	case "hypergraph":
-		g, err = RandomUniformHypergraph(n, p.MinRank, int(p.Edges), src)
+		g, err = randomUniformHypergraph(stop, n, p.MinRank, int(p.Edges), src)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -312,12 +333,19 @@ func (s Spec) BuildWith(n int, src rand.Source, o ReadOptions) (Graph, *BuildInf
 // read by o.LoadEdges, which holds an edge list as an *EdgeArray (8 bytes
 // an edge), within o.MaxBytes if it is set; a regular graph as a CSR if
 // it fits, else with a note saying that its draws then differ. Every
-// other spec is built as BuildWith builds it.
+// other spec is built as Build builds it.
 func (s Spec) BuildEdges(n int, src rand.Source, o ReadOptions) (Graph, *BuildInfo, error) {
+	return s.BuildEdgesContext(context.Background(), n, src, o)
+}
+
+// BuildEdgesContext is BuildEdges under a context, as BuildContext is
+// Build.
+func (s Spec) BuildEdgesContext(ctx context.Context, n int, src rand.Source, o ReadOptions) (Graph, *BuildInfo, error) {
 	if s.Kind == "file" {
+		o.Context = ctx
 		return s.buildFile(o.LoadEdges)
 	}
-	return s.BuildWith(n, src, o)
+	return s.BuildContext(ctx, n, src, o)
 }
 
 // buildFile reads the graph file of s with load.

@@ -22,6 +22,11 @@ import "math"
 // an edge list), and about 24·n·dim bytes for side >= 3. It returns an error
 // unless dim >= 1, side >= 1 and side^dim <= MaxOrder.
 func Torus(dim, side int) (*CSR, error) {
+	return torus(nil, dim, side)
+}
+
+// torus is Torus, returning stop's error once it stops.
+func torus(stop *stopper, dim, side int) (*CSR, error) {
 	n, err := torusOrder(dim, side)
 	if err != nil {
 		return nil, err
@@ -53,6 +58,9 @@ func Torus(dim, side int) (*CSR, error) {
 		wrap[i] = (side - 1) * stride[i]
 	}
 	for v := range n {
+		if stop.steps(uint32(deg)) {
+			return nil, stop.err()
+		}
 		row := adj[v*deg : v*deg+deg]
 		k := 0
 		for i := range dim {

@@ -367,7 +367,7 @@ func (r *runner) buildGraph(spec string, n int) (graphgen.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, info, err := sp.BuildWith(n, alloc.NewRand(alloc.DeriveSeed(r.o.Seed, alloc.StreamGraph, 0)), graphgen.ReadOptions{MaxBytes: r.o.MaxMemory})
+	g, info, err := sp.BuildContext(context.Background(), n, alloc.NewRand(alloc.DeriveSeed(r.o.Seed, alloc.StreamGraph, 0)), graphgen.ReadOptions{MaxBytes: r.o.MaxMemory})
 	if err != nil {
 		return nil, &BuildError{Spec: spec, N: n, Err: err}
 	}

@@ -80,7 +80,7 @@ type Grid struct {
 	// spec and n ("" and 0 once it is built), from the goroutine that
 	// called Run: building a large graph can take longer than its trials.
 	Building func(spec string, n int)
-	// Read is how graph files are read (graphgen.Spec.BuildWith): its
+	// Read is how graph files are read (graphgen.Spec.BuildContext): its
 	// MaxBytes, if set, bounds what a reader may hold.
 	Read graphgen.ReadOptions
 }
@@ -341,7 +341,7 @@ func Run(ctx context.Context, g Grid, emit func(Row) error, note func(string)) (
 				if g.Building != nil {
 					g.Building(cur.sp.String(), pt.N)
 				}
-				gr, info, err := cur.sp.BuildWith(pt.N, alloc.NewRand(alloc.DeriveSeed(g.Seed, alloc.StreamGraph, 0)), g.Read)
+				gr, info, err := cur.sp.BuildContext(context.Background(), pt.N, alloc.NewRand(alloc.DeriveSeed(g.Seed, alloc.StreamGraph, 0)), g.Read)
 				if g.Building != nil {
 					g.Building("", 0)
 				}

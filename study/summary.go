@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"math"
 	"strconv"
 
@@ -47,13 +48,19 @@ type Topology struct {
 // Measure returns the Topology of g, built from sp, with a certified lower
 // bound on its edge expansion σ where it is cheap (certifiedExpansion).
 func Measure(sp graphgen.Spec, g graphgen.Graph) *Topology {
+	return MeasureContext(context.Background(), sp, g)
+}
+
+// MeasureContext is Measure whose certificate (a circulant's scan, up to
+// about 40 s) stops once ctx is done; σ is then 0 (unknown).
+func MeasureContext(ctx context.Context, sp graphgen.Spec, g graphgen.Graph) *Topology {
 	var q analysis.Query
 	deg := GraphQuery(&q, sp, g)
 	t := &Topology{Spec: sp, Edges: g.Size(), Degree: deg, Core: int(q.Core), CoreFraction: q.CoreFraction}
 	if t.Edges == math.MaxInt64 {
 		t.Edges = 0 // K_n beyond graphgen.MaxOrder: more edges than an int64 holds; not stated
 	}
-	t.Expansion = certifiedExpansion(sp, g.Order(), func() graphgen.Graph { return g })
+	t.Expansion = certifiedExpansion(ctx, sp, g.Order(), func() graphgen.Graph { return g })
 	if h, ok := g.(*graphgen.Hypergraph); ok {
 		t.MinRank, t.MaxRank = h.Rank()
 	}
@@ -66,8 +73,8 @@ func Measure(sp graphgen.Spec, g graphgen.Graph) *Topology {
 // analysis.SpecExpansion, O(1)), or for a circulant from the graph (an
 // implicit graph, O(Δ) to build; graph returns it). 0 otherwise: the
 // bounds that need σ then say so. Every command gets σ from here, so they
-// agree.
-func certifiedExpansion(sp graphgen.Spec, n int, graph func() graphgen.Graph) float64 {
+// agree. Once ctx is done it returns 0.
+func certifiedExpansion(ctx context.Context, sp graphgen.Spec, n int, graph func() graphgen.Graph) float64 {
 	plan, err := sp.Plan(n)
 	if err != nil {
 		return 0
@@ -77,7 +84,7 @@ func certifiedExpansion(sp graphgen.Spec, n int, graph func() graphgen.Graph) fl
 	}
 	if sp.Kind == "circulant" {
 		if g := graph(); g != nil {
-			if sigma, ok := analysis.ExpansionLowerBound(g, analysis.DescribeOptions{}); ok {
+			if sigma, ok := analysis.ExpansionLowerBound(g, analysis.DescribeOptions{Context: ctx}); ok && ctx.Err() == nil {
 				return sigma
 			}
 		}

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"math"
 	"slices"
 
@@ -40,7 +41,7 @@ func SpecQuery(q *analysis.Query, sp graphgen.Spec, n int, seed uint64) (int, er
 		if p.Core >= 1 && p.ExpectedEdges > 0 {
 			q.CoreFraction = float64(p.CoreEdges) / p.ExpectedEdges
 		}
-		q.Expansion = certifiedExpansion(sp, n, func() graphgen.Graph {
+		q.Expansion = certifiedExpansion(context.Background(), sp, n, func() graphgen.Graph {
 			g, _, err := sp.Build(n, alloc.NewRand(alloc.DeriveSeed(seed, alloc.StreamGraph, 0)))
 			if err != nil {
 				return nil

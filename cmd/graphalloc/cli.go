@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"embed"
 	"errors"
 	"fmt"
@@ -124,10 +125,16 @@ func parseGraph(arg, bins string, binsSet bool, maxN int64, why string) (graphFl
 	return g, nil
 }
 
-// build builds the graph as every command builds it: from the graph
-// stream of seed, after checking its parameters and its memory; notes go
-// to stderr. Errors in the spec or its parameters are usage errors.
+// build is buildContext with a context that is never done.
 func (g graphFlag) build(seed uint64, stderr io.Writer) (graphgen.Graph, *graphgen.BuildInfo, error) {
+	return g.buildContext(context.Background(), seed, stderr)
+}
+
+// buildContext builds the graph as every command builds it: from the
+// graph stream of seed, after checking its parameters and its memory;
+// notes go to stderr. Errors in the spec or its parameters are usage
+// errors. Generation and reading stop once ctx is done, with ctx.Err().
+func (g graphFlag) buildContext(ctx context.Context, seed uint64, stderr io.Writer) (graphgen.Graph, *graphgen.BuildInfo, error) {
 	plan, err := g.spec.Plan(int(g.n))
 	if err != nil {
 		return nil, nil, usageError{err}
@@ -155,9 +162,12 @@ func (g graphFlag) build(seed uint64, stderr io.Writer) (graphgen.Graph, *graphg
 		o.MaxBytes = max(limit-g.extra, 1)
 	}
 	if g.lean {
-		gr, info, err = g.spec.BuildEdges(int(g.n), src, o)
+		gr, info, err = g.spec.BuildEdgesContext(ctx, int(g.n), src, o)
 	} else {
-		gr, info, err = g.spec.BuildWith(int(g.n), src, o)
+		gr, info, err = g.spec.BuildContext(ctx, int(g.n), src, o)
+	}
+	if ctx.Err() != nil {
+		return nil, nil, ctx.Err()
 	}
 	if err != nil {
 		return nil, nil, usageError{err}

@@ -75,7 +75,7 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err := gf.budget(o.maxMemory, listBytes(gf)); err != nil {
 		return err
 	}
-	g, info, err := gf.build(o.seed, stderr)
+	g, info, err := gf.buildContext(ctx, o.seed, stderr)
 	if err != nil {
 		return err
 	}
@@ -114,7 +114,7 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		}
 		return genStream(ctx, g, o.output, compress, stdout, stderr)
 	}
-	csr, err := graphgen.List(g)
+	csr, err := graphgen.ListContext(ctx, g)
 	if err != nil {
 		return err
 	}

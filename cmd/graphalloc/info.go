@@ -63,7 +63,7 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	if err := gf.budget(o.maxMemory, describe); err != nil {
 		return err
 	}
-	g, info, err := gf.build(o.seed, stderr)
+	g, info, err := gf.buildContext(ctx, o.seed, stderr)
 	if err != nil {
 		return err
 	}
@@ -84,7 +84,7 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 		}
 		return writeInfo(stdout, o.format, out, func(w io.Writer) { out.WriteTable(w) })
 	}
-	opt := analysis.DescribeOptions{MaxIter: o.maxIter, Tol: o.tol}
+	opt := analysis.DescribeOptions{MaxIter: o.maxIter, Tol: o.tol, Context: ctx}
 	if fs.Changed("max-iter") {
 		opt.MaxWork = math.MaxFloat64
 	}

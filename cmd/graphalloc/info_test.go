@@ -258,3 +258,20 @@ func TestInfoErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestInfoExtraFields: an edge line with a field that is not a weight or
+// a timestamp is one line naming file:line and exit 2; the weight and the
+// timestamp are read.
+func TestInfoExtraFields(t *testing.T) {
+	dir := t.TempDir()
+	bad, good := filepath.Join(dir, "bad.txt"), filepath.Join(dir, "good.txt")
+	os.WriteFile(bad, []byte("1 2 0.5\n2 3 x\n"), 0o644)
+	os.WriteFile(good, []byte("1 2 0.5 1262304000\n2 3 1 1262304001 # ok\n"), 0o644)
+	_, errs, code := invoke("info", "-g", "file:"+bad)
+	if want := bad + `:2: extra field "x" is not a number`; code != 2 || !strings.Contains(errs, want) || strings.Count(errs, "\n") != 1 {
+		t.Errorf("info on a line with an extra word: exit %d, %q; want exit 2 and %q", code, errs, want)
+	}
+	if out, errs, code := invoke("info", "-g", "file:"+good); code != 0 || !strings.Contains(out, "edges:        2") {
+		t.Errorf("info on weighted lines: exit %d, %s%s", code, out, errs)
+	}
+}

@@ -85,7 +85,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		return err
 	}
 	useMemoryLimit(o.maxMemory)
-	cfg, head, pv, err := o.setup(fs, stderr)
+	cfg, head, pv, err := o.setupContext(ctx, fs, stderr)
 	if err != nil {
 		return err
 	}
@@ -138,6 +138,11 @@ const degreeTableMax = 1 << 25
 // of a table on a graph that is not regular, up to degreeTableMax
 // vertices).
 func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Config, head results.Config, pv *results.PerVertex, err error) {
+	return o.setupContext(context.Background(), fs, stderr)
+}
+
+// setupContext is setup whose graph build stops once ctx is done.
+func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Config, head results.Config, pv *results.PerVertex, err error) {
 	descs, err := o.pf.descriptors()
 	if err != nil {
 		return cfg, head, nil, err
@@ -186,11 +191,11 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 			r.PerVertex = results.PerVertexBytes
 		}
 		gf.extra = r.Bytes()
-		g, info, err := gf.build(o.seed, stderr)
+		g, info, err := gf.buildContext(ctx, o.seed, stderr)
 		if err != nil {
 			return cfg, head, nil, err
 		}
-		topo = study.Measure(gf.spec, g)
+		topo = study.MeasureContext(ctx, gf.spec, g)
 		if o.perVertex != "" || (o.format == "table" && o.resume == "" && topo.Degree.Min != topo.Degree.Max && g.Order() <= degreeTableMax) {
 			var names []string
 			if info.File != nil {

@@ -418,7 +418,7 @@ func (j *job) picture() *explorer.Picture {
 
 // buildGraph rebuilds the job's graph for the picture, exactly as setup
 // built it (the same spec, n and graph stream of the seed).
-func (j *job) buildGraph() {
+func (j *job) buildGraph(ctx context.Context) {
 	if j.cfg.N > explorer.PictureMax || j.spec.Kind == "" || j.spec.Kind == "cycle" || j.spec.Kind == "torus" || j.spec.Kind == "complete" {
 		return
 	}
@@ -431,7 +431,7 @@ func (j *job) buildGraph() {
 		return
 	}
 	gf.n = int64(j.cfg.N)
-	if g, _, err := gf.build(j.o.seed, io.Discard); err == nil {
+	if g, _, err := gf.buildContext(ctx, j.o.seed, io.Discard); err == nil {
 		j.graph = g
 	}
 }

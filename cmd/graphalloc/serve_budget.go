@@ -117,17 +117,16 @@ func (s *server) buildJob(ctx context.Context, j *job) error {
 
 // setupBuild is the server's build: run's setup, which builds the graph,
 // and the graph again for the page's picture (n <= explorer.PictureMax).
-// graphgen's builders take no context, so ctx is heard only between the
-// two: a build under way runs to its end after the client has gone
-// (holding its reservation), though the request ends at once.
+// Both builds stop once ctx is done (the client has gone), so the job's
+// reservation returns within a second.
 func setupBuild(ctx context.Context, j *job) error {
 	var err error
-	if j.cfg, j.head, _, err = j.o.setup(j.fset, &j.notesBuf); err != nil {
+	if j.cfg, j.head, _, err = j.o.setupContext(ctx, j.fset, &j.notesBuf); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	j.buildGraph()
+	j.buildGraph(ctx)
 	return nil
 }

@@ -1,0 +1,135 @@
+package graphgen
+
+import (
+	"context"
+	"os"
+	"syscall"
+	"time"
+)
+
+// stopEvery is how many steps (lines read, vertices or edges made) pass
+// between two looks at a context: a few microseconds of work at most, so
+// that a cancelled build or read returns well within a second, and the
+// look itself, an atomic load, costs nothing beside a step.
+const stopEvery = 4096
+
+// stopper polls a context every stopEvery calls of stop. A nil stopper
+// never stops, so the exported generators and readers without a context
+// pass nil and pay one comparison a step.
+type stopper struct {
+	ctx context.Context
+	k   uint32
+}
+
+// newStopper returns a stopper for ctx, or nil if ctx can never be done.
+func newStopper(ctx context.Context) *stopper {
+	if ctx == nil || ctx.Done() == nil {
+		return nil
+	}
+	return &stopper{ctx: ctx}
+}
+
+// stop counts a step and reports, every stopEvery steps, whether the
+// context is done.
+func (s *stopper) stop() bool { return s.steps(1) }
+
+// steps counts k steps at once (a block of draws) and reports, once
+// stopEvery steps have passed since it last looked, whether the context
+// is done. It is small enough to be inlined into the loops it counts the
+// steps of (a reader's line, a row), so a step costs an addition and a
+// comparison.
+func (s *stopper) steps(k uint32) bool {
+	if s == nil {
+		return false
+	}
+	s.k += k
+	return s.k >= stopEvery && s.look()
+}
+
+// look starts a new count of steps and reports whether the context is
+// done. It is kept out of line so that steps stays within the inlining
+// budget.
+//
+//go:noinline
+func (s *stopper) look() bool {
+	s.k = 0
+	return s.ctx.Err() != nil
+}
+
+// err is the context's error: what a stopped generator or reader returns.
+func (s *stopper) err() error {
+	if s == nil {
+		return nil
+	}
+	return s.ctx.Err()
+}
+
+// ctxErr returns the context's error in place of err once the context is
+// done: a read cut short by cancellation fails with whatever the
+// interrupted read saw (a deadline, a truncated stream), which is not the
+// reason.
+func (o ReadOptions) ctxErr(err error) error {
+	if err != nil && o.Context != nil && o.Context.Err() != nil {
+		return o.Context.Err()
+	}
+	return err
+}
+
+// open opens the file at path for reading under o.Context: the open of a
+// FIFO, which waits for a writer, and any read from a FIFO, a pipe or a
+// terminal, which waits for data, return once the context is done. close
+// releases both the file and that arrangement.
+func (o ReadOptions) open(path string) (f *os.File, close func(), err error) {
+	ctx := o.Context
+	if ctx == nil || ctx.Done() == nil {
+		f, err = os.Open(path)
+	} else {
+		f, err = openCtx(ctx, path)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if ctx == nil || ctx.Done() == nil {
+		return f, func() { f.Close() }, nil
+	}
+	// A deadline in the past wakes a blocked read on anything the
+	// runtime polls (pipes, FIFOs, terminals); a regular file's reads do
+	// not block, and the readers poll the context between lines.
+	stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Unix(1, 0)) })
+	return f, func() { stop(); f.Close() }, nil
+}
+
+// openCtx opens path, returning ctx.Err() if ctx is done first. Only a
+// FIFO's open can wait: it is made on another goroutine, which a writer
+// that opens and closes the FIFO at once releases when ctx wins (the open
+// then succeeds, and its file is closed).
+func openCtx(ctx context.Context, path string) (*os.File, error) {
+	if st, err := os.Stat(path); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		return os.Open(path)
+	}
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	done := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(path)
+		done <- opened{f, err}
+	}()
+	select {
+	case r := <-done:
+		return r.f, r.err
+	case <-ctx.Done():
+	}
+	// O_NONBLOCK: the open fails at once (ENXIO) rather than waiting if
+	// no reader is waiting any more.
+	if w, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+		w.Close()
+	}
+	go func() {
+		if r := <-done; r.f != nil {
+			r.f.Close()
+		}
+	}()
+	return nil, ctx.Err()
+}
