@@ -3,8 +3,8 @@ package graphgen
 import (
 	"context"
 	"os"
-	"syscall"
-	"time"
+
+	"github.com/graphalloc/graphalloc/internal/infile"
 )
 
 // stopEvery is how many steps (lines read, vertices or edges made) pass
@@ -75,61 +75,10 @@ func (o ReadOptions) ctxErr(err error) error {
 	return err
 }
 
-// open opens the file at path for reading under o.Context: the open of a
-// FIFO, which waits for a writer, and any read from a FIFO, a pipe or a
-// terminal, which waits for data, return once the context is done. close
-// releases both the file and that arrangement.
+// open opens the file at path for reading under o.Context
+// (infile.Open): the open of a FIFO, which waits for a writer, and any read
+// from a FIFO, a pipe or a terminal, which waits for data, return once the
+// context is done. close releases both the file and that arrangement.
 func (o ReadOptions) open(path string) (f *os.File, close func(), err error) {
-	ctx := o.Context
-	if ctx == nil || ctx.Done() == nil {
-		f, err = os.Open(path)
-	} else {
-		f, err = openCtx(ctx, path)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	if ctx == nil || ctx.Done() == nil {
-		return f, func() { f.Close() }, nil
-	}
-	// A deadline in the past wakes a blocked read on anything the
-	// runtime polls (pipes, FIFOs, terminals); a regular file's reads do
-	// not block, and the readers poll the context between lines.
-	stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Unix(1, 0)) })
-	return f, func() { stop(); f.Close() }, nil
-}
-
-// openCtx opens path, returning ctx.Err() if ctx is done first. Only a
-// FIFO's open can wait: it is made on another goroutine, which a writer
-// that opens and closes the FIFO at once releases when ctx wins (the open
-// then succeeds, and its file is closed).
-func openCtx(ctx context.Context, path string) (*os.File, error) {
-	if st, err := os.Stat(path); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
-		return os.Open(path)
-	}
-	type opened struct {
-		f   *os.File
-		err error
-	}
-	done := make(chan opened, 1)
-	go func() {
-		f, err := os.Open(path)
-		done <- opened{f, err}
-	}()
-	select {
-	case r := <-done:
-		return r.f, r.err
-	case <-ctx.Done():
-	}
-	// O_NONBLOCK: the open fails at once (ENXIO) rather than waiting if
-	// no reader is waiting any more.
-	if w, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-		w.Close()
-	}
-	go func() {
-		if r := <-done; r.f != nil {
-			r.f.Close()
-		}
-	}()
-	return nil, ctx.Err()
+	return infile.Open(o.Context, path)
 }

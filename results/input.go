@@ -44,7 +44,10 @@ func InputLimit() int64 {
 // are text). The error names path as given; reading stops with ctx's
 // error when ctx is done.
 func ReadInput(ctx context.Context, path string, limit int64) ([]byte, error) {
-	f, stop, err := infile.Open(ctx, path)
+	f, closeFile, err := infile.Open(ctx, path)
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("interrupted while waiting for a writer to open %s: %w", path, ctx.Err())
+	}
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
@@ -52,8 +55,7 @@ func ReadInput(ctx context.Context, path string, limit int64) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("cannot read %s: %v", path, err)
 	}
-	defer f.Close()
-	defer stop()
+	defer closeFile()
 	st, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %v", path, err)

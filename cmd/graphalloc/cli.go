@@ -155,11 +155,13 @@ func (g graphFlag) buildContext(ctx context.Context, seed uint64, stderr io.Writ
 		gr   graphgen.Graph
 		info *graphgen.BuildInfo
 	)
-	// A file's reader holds to the memory the command leaves it,
-	// whatever the file's size or header claimed.
+	// A file's reader holds to half the memory the command leaves it,
+	// whatever the file's size or header claimed: it counts what it keeps,
+	// and the heap holds that and the garbage of growing it (the collector
+	// lets the heap reach twice what is live).
 	var o graphgen.ReadOptions
 	if limit, _, ok := limitOf(g.memLeft); ok && g.spec.FromFile() {
-		o.MaxBytes = max(limit-g.extra, 1)
+		o.MaxBytes = max((limit-g.extra)/2, 1)
 	}
 	if g.lean {
 		gr, info, err = g.spec.BuildEdgesContext(ctx, int(g.n), src, o)

@@ -50,7 +50,11 @@ type hostileCase struct {
 	name    string
 	exit    []int // the accepted exit statuses
 	timeout time.Duration
-	stdin   string   // "", zeros, urandom, pipe:REL or file:REL (REL under testdata)
+	// interrupt, if set: SIGINT this long after the start; the command
+	// must then exit within a second (a FIFO that no one writes waits for
+	// a writer, as cat does, but hears the interrupt).
+	interrupt time.Duration
+	stdin     string   // "", zeros, urandom, pipe:REL or file:REL (REL under testdata)
 	errHas  []string // stderr must contain each
 	outHas  []string // stdout must contain each
 	outNot  []string // stdout must contain none
@@ -140,6 +144,13 @@ func (c *hostileCase) setOption(k, v string) error {
 			return fmt.Errorf("timeout=%q: want a duration up to 2m", v)
 		}
 		c.timeout = d
+		return nil
+	case "interrupt":
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 || d > time.Minute {
+			return fmt.Errorf("interrupt=%q: want a duration up to 1m", v)
+		}
+		c.interrupt = d
 		return nil
 	case "stdin":
 		if v != "zeros" && v != "urandom" && !strings.HasPrefix(v, "pipe:") && !strings.HasPrefix(v, "file:") {
@@ -469,9 +480,19 @@ func runHostileCase(t *testing.T, wrap []string, bin string, c hostileCase) []st
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 2 * time.Second
 	began := time.Now()
-	runErr := cmd.Run()
+	runErr := cmd.Start()
+	if runErr == nil {
+		if c.interrupt > 0 {
+			sig := time.AfterFunc(c.interrupt, func() { cmd.Process.Signal(syscall.SIGINT) })
+			defer sig.Stop()
+		}
+		runErr = cmd.Wait()
+	}
 	elapsed := time.Since(began)
 	problems := checkHostileRun(c, tmp, cmd, runErr, ctx.Err(), stdout, stderr)
+	if c.interrupt > 0 && elapsed > c.interrupt+time.Second {
+		problems = append(problems, fmt.Sprintf("exited %v after the interrupt, want within a second", (elapsed-c.interrupt).Round(time.Millisecond)))
+	}
 	if len(problems) > 0 {
 		t.Errorf("%s:%d %s (%v): graphalloc %s\n  %s\n  stderr: %s\n  stdout: %s", c.file, c.line, c.name,
 			elapsed.Round(time.Millisecond), strings.Join(args, " "), strings.Join(problems, "\n  "),

@@ -63,9 +63,15 @@ func report(stderr io.Writer, err error) int {
 		return 0
 	}
 	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	// An interrupt (SIGINT, SIGTERM) is a runtime failure, whatever step
+	// it cut short, and says so.
+	interrupted := errors.Is(err, context.Canceled)
+	if interrupted && msg == context.Canceled.Error() {
+		msg = "interrupted (SIGINT or SIGTERM)"
+	}
 	fmt.Fprintln(stderr, "graphalloc:", msg)
 	var u usageError
-	if errors.As(err, &u) {
+	if errors.As(err, &u) && !interrupted {
 		return 2
 	}
 	return 1

@@ -40,13 +40,24 @@ var memorySources study.MemorySources
 // carry it over. Tests, which call run in-process, leave it a no-op.
 var applyMemoryLimit = func(int64) {}
 
-// useMemoryLimit hands --max-memory s, if given, to applyMemoryLimit (a
-// bad value is left to the command, which refuses it). Without it the limit stays the runtime's: the memory
-// available is shared with the rest of the machine, and a limit below
-// what the heap holds would keep the collector running. The explorer
-// does not call it: its requests share one process.
+// useMemoryLimit hands the runtime's collector the limit a command holds
+// to (a bad --max-memory is left to the command, which refuses it):
+// --max-memory s if given, and in any case RLIMIT_AS and the cgroup's
+// limit, past which an allocation fails outright; near the limit the
+// collector then works harder instead of growing the heap to twice what
+// is live. MemAvailable alone sets no limit: it is shared with the rest
+// of the machine, and a limit below what the heap holds would keep the
+// collector running. The explorer does not call it: its requests share
+// one process.
 func useMemoryLimit(s string) {
-	if v, err := parseMaxMemory(s); err == nil && v > 0 {
+	v, err := parseMaxMemory(s)
+	if err != nil {
+		v = 0
+	}
+	if h := memorySources.HardLimit(); h.Source != "" && (v == 0 || h.Bytes < v) {
+		v = max(h.Bytes, 1)
+	}
+	if v > 0 {
 		applyMemoryLimit(v)
 	}
 }
