@@ -55,16 +55,16 @@ type hostileCase struct {
 	// a writer, as cat does, but hears the interrupt).
 	interrupt time.Duration
 	stdin     string   // "", zeros, urandom, pipe:REL or file:REL (REL under testdata)
-	errHas  []string // stderr must contain each
-	outHas  []string // stdout must contain each
-	outNot  []string // stdout must contain none
-	okOut   []string // when the exit status is 0, stdout must contain each
-	kinds   []string // REL:KIND: the path under {tmp} is still a file, dir, symlink, fifo or chardev
-	makes   []string // files to create in {tmp} first (see makeHostileFile)
-	noFile  []string // paths (under {tmp}) that must not exist afterwards
-	fileHas []string // REL:SUBSTR: the file under {tmp} must exist and contain SUBSTR
-	same    []string // REL:TESTDATAREL: the file under {tmp} must equal the testdata file
-	args    []string // after graphalloc, placeholders not yet expanded
+	errHas    []string // stderr must contain each
+	outHas    []string // stdout must contain each
+	outNot    []string // stdout must contain none
+	okOut     []string // when the exit status is 0, stdout must contain each
+	kinds     []string // REL:KIND: the path under {tmp} is still a file, dir, symlink, fifo or chardev
+	makes     []string // files to create in {tmp} first (see makeHostileFile)
+	noFile    []string // paths (under {tmp}) that must not exist afterwards
+	fileHas   []string // REL:SUBSTR: the file under {tmp} must exist and contain SUBSTR
+	same      []string // REL:TESTDATAREL: the file under {tmp} must equal the testdata file
+	args      []string // after graphalloc, placeholders not yet expanded
 }
 
 const hostileDefaultTimeout = 10 * time.Second
