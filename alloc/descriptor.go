@@ -490,4 +490,14 @@ func onComplete(p Params) bool {
 	return ok
 }
 
+// unwalkedComplete reports whether p's graph is the complete graph and p
+// draws candidates as an edge or a vertex and a neighbour: the level
+// engine's graph processes. A walk's L + 1 vertices are distinct only
+// w.h.p. on K_n, and the level engine draws none, so walk sampling runs on
+// the per-bin engine.
+func unwalkedComplete(p Params) bool {
+	_, walk := p.Sample.Walk()
+	return onComplete(p) && !walk
+}
+
 func always(Params) bool { return true }

@@ -53,7 +53,7 @@ var gBoundedDescriptor = Descriptor{
 	D:        2,
 	Family:   FamilyGBounded,
 	BinBytes: 1,
-	levels:   onComplete,
+	levels:   unwalkedComplete,
 	meanField: func(p Params) (MeanField, bool) {
 		if !onComplete(p) {
 			return MeanField{}, false

@@ -48,7 +48,7 @@ var gMyopicDescriptor = Descriptor{
 	D:        2,
 	Family:   FamilyGMyopic,
 	BinBytes: 1,
-	levels:   onComplete,
+	levels:   unwalkedComplete,
 	meanField: func(p Params) (MeanField, bool) {
 		if !onComplete(p) {
 			return MeanField{}, false

@@ -134,7 +134,7 @@ var graphicalDescriptor = Descriptor{
 		_, walk := p.Sample.Walk()
 		return implicit && graphBeta(p) == 1 && !walk
 	},
-	levels: onComplete,
+	levels: unwalkedComplete,
 	meanField: func(p Params) (MeanField, bool) {
 		// An edge of K_n is two distinct uniform bins: Greedy[2] up to
 		// O(1/n), and graphical (1+β) is (1+β) up to O(1/n).

@@ -55,7 +55,7 @@ var noisyDescriptor = Descriptor{
 	D:        2,
 	Family:   FamilyNoisy,
 	BinBytes: 1,
-	levels:   onComplete,
+	levels:   unwalkedComplete,
 	meanField: func(p Params) (MeanField, bool) {
 		if !onComplete(p) {
 			return MeanField{}, false

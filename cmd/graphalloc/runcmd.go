@@ -157,7 +157,7 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 	if err != nil {
 		return cfg, head, nil, err
 	}
-	maxN, why := binsLimit(o.engine, desc, o.graph)
+	maxN, why := binsLimit(o.engine, desc, params, o.graph)
 	gf, err := parseGraph(o.graph, o.bins, fs.Changed("bins"), maxN, why)
 	if err != nil {
 		return cfg, head, nil, err
@@ -173,7 +173,7 @@ func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Confi
 	}
 	// The engine, from the n asked for: the level engine runs only on
 	// K_n, whose order is n, and holds no loads.
-	levels, _, err := chooseEngine(o.engine, desc, o.graph, n)
+	levels, _, err := chooseEngine(o.engine, desc, params, o.graph, n)
 	if err != nil {
 		return cfg, head, nil, err
 	}
