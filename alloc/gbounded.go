@@ -55,10 +55,7 @@ var gBoundedDescriptor = Descriptor{
 	BinBytes: 1,
 	levels:   unwalkedComplete,
 	meanField: func(p Params) (MeanField, bool) {
-		if !onComplete(p) {
-			return MeanField{}, false
-		}
-		return MeanField{Family: FamilyGBounded, D: 2, G: p.G}, true
+		return pairField(p, MeanField{Family: FamilyGBounded, D: 2, G: p.G}), true
 	},
 	build:      func(p Params) Rule { return GBounded{G: p.G, Graph: p.Graph, Sample: p.Sample, Ties: p.Ties} },
 	candidates: pairCandidates,

@@ -57,10 +57,7 @@ var noisyDescriptor = Descriptor{
 	BinBytes: 1,
 	levels:   unwalkedComplete,
 	meanField: func(p Params) (MeanField, bool) {
-		if !onComplete(p) {
-			return MeanField{}, false
-		}
-		return MeanField{Family: FamilyNoisy, D: 2, Sigma: p.Sigma}, true
+		return pairField(p, MeanField{Family: FamilyNoisy, D: 2, Sigma: p.Sigma}), true
 	},
 	build:      func(p Params) Rule { return Noisy{Sigma: p.Sigma, Graph: p.Graph, Sample: p.Sample} },
 	candidates: pairCandidates,

@@ -12,8 +12,10 @@ import (
 
 // TestCommandsAgree: for every process, with representative parameters, on
 // the complete graph and (for a graph process) a random regular graph,
-// run, compare, bounds and fluid report the same fluid prediction and the
-// same applicable bounds, with the same labels. Each command takes these
+// run, compare, bounds and fluid report the same fluid prediction (the same
+// limit, or none for the same reason) and the same applicable bounds, with
+// the same labels; a process that takes a sampler also runs under
+// walk:len=0 and walk:len=3 on the complete graph. Each command takes these
 // facts from the process's descriptor (package alloc) and one summary
 // (study.Summarize); this test is what keeps them from drifting apart.
 func TestCommandsAgree(t *testing.T) {
@@ -34,28 +36,41 @@ func TestCommandsAgree(t *testing.T) {
 		case d.Uses&alloc.ParamGraph != 0:
 			graphs = []string{"complete", "regular:degree=8"}
 		}
+		var variants [][]string
 		for _, g := range graphs {
 			args := append([]string{"-p", d.Name, "-n", "1024"}, params[d.Name]...)
 			if g != "" {
 				args = append(args, "-g", g)
 			}
+			variants = append(variants, args)
+			if d.Uses&alloc.ParamSample != 0 && g == "complete" {
+				for _, s := range []string{"walk:len=0", "walk:len=3"} {
+					variants = append(variants, append(slices.Clone(args), "--sample", s))
+				}
+			}
+		}
+		for _, args := range variants {
 			t.Run(strings.Join(args, " "), func(t *testing.T) {
 				run := commandJSON[struct {
 					Summary struct {
 						Fluid *struct {
 							Process string    `json:"process"`
+							Limit   string    `json:"limit"`
 							Tails   []float64 `json:"tails"`
 						} `json:"fluid"`
-						Bounds []struct{ Name string } `json:"bounds"`
+						NoFluid string                  `json:"no_fluid"`
+						Bounds  []struct{ Name string } `json:"bounds"`
 					} `json:"summary"`
 				}](t, append([]string{"run", "-t", "2"}, args...)...)
 				cmp := commandJSON[struct {
 					Points []struct {
 						Fluid *struct {
 							Process string    `json:"process"`
+							Limit   string    `json:"limit"`
 							Tails   []float64 `json:"tails"`
 						} `json:"fluid"`
-						Bounds []struct{ Name string } `json:"bounds"`
+						NoFluid string                  `json:"no_fluid"`
+						Bounds  []struct{ Name string } `json:"bounds"`
 					} `json:"points"`
 				}](t, append([]string{"compare", "-t", "2"}, args...)...)
 				bnd := commandJSON[struct {
@@ -85,24 +100,25 @@ func TestCommandsAgree(t *testing.T) {
 				if a, b, c := names(run.Summary.Bounds), names(p.Bounds), strings.Join(applies, "; "); a != b || b != c {
 					t.Errorf("bounds differ:\n run:     %s\n compare: %s\n bounds:  %s", a, b, c)
 				}
-				if (run.Summary.Fluid == nil) != (p.Fluid == nil) {
-					t.Fatalf("fluid: run %v, compare %v", run.Summary.Fluid != nil, p.Fluid != nil)
+				if (run.Summary.Fluid == nil) != (p.Fluid == nil) || run.Summary.NoFluid != p.NoFluid {
+					t.Fatalf("fluid: run %v (%s), compare %v (%s)", run.Summary.Fluid != nil, run.Summary.NoFluid, p.Fluid != nil, p.NoFluid)
 				}
 				_, flErr, flCode := invoke(append([]string{"fluid", "-f", "json"}, args...)...)
 				if run.Summary.Fluid == nil {
-					if flCode != 2 {
-						t.Errorf("run has no fluid prediction, fluid exits %d (%s)", flCode, flErr)
+					if flCode != 2 || run.Summary.NoFluid == "" || !strings.Contains(flErr, run.Summary.NoFluid) {
+						t.Errorf("run has no fluid prediction (%s), fluid exits %d (%s)", run.Summary.NoFluid, flCode, flErr)
 					}
 					return
 				}
-				if run.Summary.Fluid.Process != p.Fluid.Process || !slices.Equal(run.Summary.Fluid.Tails, p.Fluid.Tails) {
-					t.Errorf("fluid: run %s %v, compare %s %v", run.Summary.Fluid.Process, run.Summary.Fluid.Tails, p.Fluid.Process, p.Fluid.Tails)
+				if run.Summary.Fluid.Limit != p.Fluid.Limit || !slices.Equal(run.Summary.Fluid.Tails, p.Fluid.Tails) {
+					t.Errorf("fluid: run %s %v, compare %s %v", run.Summary.Fluid.Limit, run.Summary.Fluid.Tails, p.Fluid.Limit, p.Fluid.Tails)
 				}
 				fl := commandJSON[struct {
+					Limit string    `json:"limit"`
 					Tails []float64 `json:"tails"`
 				}](t, append([]string{"fluid", "--tol", "1e-12"}, args...)...)
-				if len(fl.Tails) < 3 || fmt.Sprintf("%.9f", fl.Tails[:3]) != fmt.Sprintf("%.9f", run.Summary.Fluid.Tails[:3]) {
-					t.Errorf("fluid: command %v, run %v", fl.Tails, run.Summary.Fluid.Tails)
+				if fl.Limit != run.Summary.Fluid.Limit || len(fl.Tails) < 3 || fmt.Sprintf("%.9f", fl.Tails[:3]) != fmt.Sprintf("%.9f", run.Summary.Fluid.Tails[:3]) {
+					t.Errorf("fluid: command %s %v, run %s %v", fl.Limit, fl.Tails, run.Summary.Fluid.Limit, run.Summary.Fluid.Tails)
 				}
 			})
 		}
