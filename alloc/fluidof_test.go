@@ -45,7 +45,7 @@ func TestFluidOfAgainstSimulation(t *testing.T) {
 	const n = 1 << 16
 	trials := 16
 	if testing.Short() {
-		trials = 8
+		trials = 10
 	}
 	jobs, k := fluidJobs(t, n)
 	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(trials - 1)}.Quantile(1 - 1e-6/float64(k)/2)
@@ -130,7 +130,7 @@ func fluidJobs(t *testing.T, n int) ([]fluidJob, int) {
 			}
 			// The audit's walk runs were also at m = 4n.
 			loads := []int64{1}
-			if l, walk := v.p.Sample.Walk(); walk && l != 1 && !testing.Short() {
+			if l, walk := v.p.Sample.Walk(); walk && l != 1 {
 				loads = append(loads, 4)
 			}
 			for _, load := range loads {
