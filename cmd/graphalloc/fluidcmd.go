@@ -114,33 +114,8 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 	} else if err != nil {
 		return err
 	}
-	out := fluidJSONOut{
-		Process: desc.Name, D: desc.Choices(params), Limit: f.Rule.String(), Load: load, Tails: f.Tails, N: n,
-		PMaxAtLeast: f.PMaxAtLeast, PredMax: f.PredictedMaxLoad,
-	}
-	if desc.Uses&alloc.ParamSample != 0 {
-		out.Sample = params.Sample.String()
-	}
-	if desc.Uses&alloc.ParamBeta != 0 {
-		b := params.Beta
-		out.Beta = &b
-	}
-	if desc.Uses&alloc.ParamG != 0 {
-		g := params.G
-		out.G = &g
-	}
-	if desc.Uses&alloc.ParamSigma != 0 {
-		sigma := params.Sigma
-		out.Sigma = &sigma
-	}
-	if desc.Uses&alloc.ParamThreshold != 0 {
-		l := params.Threshold
-		out.Threshold = &l
-	}
-	if desc.Uses&alloc.ParamDelta != 0 {
-		delta := params.Delta
-		out.Delta = &delta
-	}
+	out := newFluidOut(desc, params, f)
+	out.Load, out.N = load, n
 	return outfile.Write(context.Background(), stdout, "", func(w io.Writer) error {
 		if o.format == "json" {
 			enc := json.NewEncoder(w)
@@ -154,6 +129,34 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 		writeFluidTable(w, name, out)
 		return nil
 	})
+}
+
+// newFluidOut is the JSON of fluid limit f of process desc with params:
+// the process, its parameters, the limit solved and its tails.
+func newFluidOut(desc *alloc.Descriptor, params alloc.Params, f analysis.Fluid) fluidJSONOut {
+	out := fluidJSONOut{
+		Process: desc.Name, D: desc.Choices(params), Limit: f.Rule.String(), Tails: f.Tails,
+		PMaxAtLeast: f.PMaxAtLeast, PredMax: f.PredictedMaxLoad,
+	}
+	if desc.Uses&alloc.ParamSample != 0 {
+		out.Sample = params.Sample.String()
+	}
+	if desc.Uses&alloc.ParamBeta != 0 {
+		out.Beta = &params.Beta
+	}
+	if desc.Uses&alloc.ParamG != 0 {
+		out.G = &params.G
+	}
+	if desc.Uses&alloc.ParamSigma != 0 {
+		out.Sigma = &params.Sigma
+	}
+	if desc.Uses&alloc.ParamThreshold != 0 {
+		out.Threshold = &params.Threshold
+	}
+	if desc.Uses&alloc.ParamDelta != 0 {
+		out.Delta = &params.Delta
+	}
+	return out
 }
 
 func writeFluidTable(w io.Writer, name string, f fluidJSONOut) {
