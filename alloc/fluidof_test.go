@@ -37,10 +37,10 @@ import (
 // tail by 1/n. Only levels where n·s_i ≥ 30 are compared: below that a
 // level holds a few bins, and the t interval's normal approximation fails.
 //
-// Negative controls: the limits printed before the limit followed the
-// sampler — Greedy[2] for the graph process under walk:len=3, g-Bounded's
-// own limit under walk:len=0, (1+β) of Greedy[2] for graphical (1+β) under
-// walk:len=3 — fed the same simulations, must be rejected by the same q.
+// Negative controls: the sampler-blind limits — Greedy[2] for the graph
+// process under walk:len=3, g-Bounded's limit on two uniform bins under
+// walk:len=0, (1+β) of Greedy[2] for graphical (1+β) under walk:len=3 —
+// fed the same simulations, must be rejected by the same q.
 func TestFluidOfAgainstSimulation(t *testing.T) {
 	const n = 1 << 16
 	trials := 16

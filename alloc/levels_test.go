@@ -324,8 +324,8 @@ func TestLevelsCheck(t *testing.T) {
 	if c := (Config{Process: GBounded{Graph: reg}, Engine: EngineLevels, N: 3}); c.Check() == nil {
 		t.Error("g-bounded on a CSR graph: accepted by the level engine")
 	}
-	// The level engine draws no walk: before it refused walk sampling it
-	// ran the graph process under walk:len=3 as Greedy[2], and the
+	// The level engine draws no walk: accepting walk sampling, it would
+	// run the graph process under walk:len=3 as Greedy[2], and the
 	// two-sample rules under walk:len=0 as themselves, not as one-choice.
 	for _, p := range []Rule{
 		Graphical{G: graphgen.Complete(10), Sample: SampleWalk(3)},

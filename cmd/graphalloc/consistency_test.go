@@ -138,3 +138,49 @@ func commandJSON[T any](t *testing.T, args ...string) T {
 	}
 	return v
 }
+
+// TestAuditFluidLimits: fluid and run print, under walk sampling on K_n,
+// the limit of the process as run: Greedy[4] for graph under walk:len=3
+// (s_2 = 0.1408, measured 0.1413 at n = 2^16; a sampler-blind Greedy[2]
+// gives 0.2295), one-choice for g-bounded under walk:len=0 (max load 15 at
+// n = 2^16, m = 4n, measured 15.1; g-Bounded's limit on two uniform bins
+// gives 9), the mixture for graphical (1+β) (s_6 = 0.06749 at 2^14, 4n,
+// measured 0.0675; (1+β) of Greedy[2] gives 0.1223); and none, with the
+// reason, on a sparse graph.
+func TestAuditFluidLimits(t *testing.T) {
+	type fluidOut struct {
+		Limit string    `json:"limit"`
+		Tails []float64 `json:"tails"`
+		Pred  int       `json:"predicted_max_load"`
+	}
+	for _, tc := range []struct {
+		args  []string
+		limit string
+		level int
+		s     float64 // tails[level], to 4 digits
+		pred  int
+	}{
+		{[]string{"-p", "graph", "--sample", "walk:len=3", "-n", "2^16"}, "Greedy[4]", 2, 0.1408, 3},
+		{[]string{"-p", "g-bounded", "--g", "1", "--sample", "walk:len=0", "-n", "2^16", "-m", "4n"}, "one-choice", 6, 0.2149, 15},
+		{[]string{"-p", "graph", "--beta", "0.5", "--sample", "walk:len=3", "-n", "2^14", "-m", "4n"}, "(1+β) of Greedy[4], β = 0.5", 6, 0.06749, 10},
+	} {
+		fl := commandJSON[fluidOut](t, append([]string{"fluid"}, tc.args...)...)
+		if fl.Limit != tc.limit || fmt.Sprintf("%.4g", fl.Tails[tc.level]) != fmt.Sprint(tc.s) || fl.Pred != tc.pred {
+			t.Errorf("fluid %v: %s s_%d = %.4g, max %d; want %s %v, max %d", tc.args, fl.Limit, tc.level, fl.Tails[tc.level], fl.Pred, tc.limit, tc.s, tc.pred)
+		}
+		// run at a small n prints the same limit.
+		small := append(slices.Clone(tc.args), "-n", "2^10", "-t", "1")
+		run := commandJSON[struct {
+			Summary struct {
+				Fluid *fluidOut `json:"fluid"`
+			} `json:"summary"`
+		}](t, append([]string{"run"}, small...)...)
+		if run.Summary.Fluid == nil || run.Summary.Fluid.Limit != tc.limit {
+			t.Errorf("run %v: fluid %+v, want %s", small, run.Summary.Fluid, tc.limit)
+		}
+	}
+	out, _, code := invoke("run", "-p", "graph", "--sample", "walk:len=3", "-g", "regular:degree=4", "-n", "2^10", "-t", "1")
+	if code != 0 || !strings.Contains(out, "fluid limit: none (a walk's vertices lie close together") {
+		t.Errorf("walks on a sparse graph: exit %d, want the reason in:\n%s", code, out)
+	}
+}
