@@ -83,7 +83,7 @@ func FluidOf(r FluidRun) (Fluid, error) {
 	case mf.D > MaxFluidD:
 		return Fluid{}, &NoFluid{fmt.Sprintf("the solver takes d <= %d, and the limit is %v's", MaxFluidD, mf)}
 	case r.Load > maxLoad:
-		return Fluid{}, &NoFluid{fmt.Sprintf("m/n = %g is above the %g solved here", r.Load, maxLoad)}
+		return Fluid{}, &NoFluid{fmt.Sprintf("m/n = %g is above %g, the heaviest load solved beside a measurement for its cost; graphalloc fluid solves up to %g", r.Load, maxLoad, float64(MaxFluidLoad))}
 	}
 	tol := r.Tol
 	if tol == 0 {
