@@ -137,6 +137,8 @@ const (
 // FamilyMeanThinning, FamilyThreshold and FamilyQuantile (the
 // graphical process on the complete graph, and Rank[d] for a whole d,
 // follow Greedy's rule); D, Beta, G and Sigma are the rule's parameters.
+// FamilyOnePlusBeta with D = d ≠ 2 is the mixture of one-choice (with
+// probability 1 − β) and Greedy[d]: graphical (1+β) under walk sampling.
 type MeanField struct {
 	Family Family
 	D      int
@@ -338,13 +340,48 @@ func (d *Descriptor) BetaOf(p Params) (float64, bool) {
 // its parameters.
 func (d *Descriptor) Batches() bool { return Batchable(d.build(Params{})) }
 
-// MeanField returns the mean-field rule of the process with p, if it has
-// one (for the fluid limit of package analysis).
-func (d *Descriptor) MeanField(p Params) (MeanField, bool) {
-	if d.meanField == nil {
-		return MeanField{}, false
+// MeanField returns the mean-field rule of the process as it runs with p,
+// its sampling rule and its graph included (the key of package analysis's
+// fluid limit, analysis.FluidOf), or, if it has none, why: a phrase that
+// tables print after "none". A graph process has one on the complete
+// graph only: elsewhere a ball's candidates are neighbours, or close
+// together on a walk, and their loads are correlated, which the
+// mean-field equations, written for exchangeable bins, do not hold.
+func (d *Descriptor) MeanField(p Params) (MeanField, string) {
+	switch {
+	case d.meanField == nil:
+		return MeanField{}, "graphalloc solves no mean-field equation for " + d.Name
+	case d.Uses&ParamGraph != 0 && !onComplete(p):
+		if _, walk := p.Sample.Walk(); walk {
+			return MeanField{}, "a walk's vertices lie close together on this graph, their loads correlated; the mean-field limits are known on the complete graph only"
+		}
+		return MeanField{}, "a ball's candidates are neighbours on this graph, their loads correlated; the mean-field limits are known on the complete graph only"
 	}
-	return d.meanField(p)
+	if mf, ok := d.meanField(p); ok {
+		return mf, ""
+	}
+	return MeanField{}, "graphalloc solves no mean-field equation for " + d.Label(p)
+}
+
+// String names the rule whose limit m is: the label of the process of its
+// family with its parameters ("Greedy[4]", "(1+β), β = 0.5"), for the
+// mixture of one-choice and Greedy[d], d ≠ 2 (graphical (1+β) under walk
+// sampling), "(1+β) of Greedy[d], β = B", and "none" for the zero value.
+func (m MeanField) String() string {
+	p := Params{D: float64(m.D), Beta: m.Beta, G: m.G, Sigma: m.Sigma, Threshold: m.Threshold, Delta: m.Delta,
+		Graph: graphgen.Complete(2)}
+	switch {
+	case m.Family == FamilyNone:
+		return "none"
+	case m.Family == FamilyOnePlusBeta && m.D != 2:
+		return fmt.Sprintf("(1+β) of %v, β = %g", Greedy{D: m.D}, m.Beta)
+	}
+	for _, d := range descriptors {
+		if d.Family == m.Family {
+			return d.Label(p)
+		}
+	}
+	return m.Family.String()
 }
 
 // Candidates says, for labels, how a graph process draws its candidates
@@ -488,6 +525,16 @@ func intD(p Params) int { return int(p.D) }
 func onComplete(p Params) bool {
 	_, ok := p.Graph.(graphgen.Complete)
 	return ok
+}
+
+// unwalkedComplete reports whether p's graph is the complete graph and p
+// draws candidates as an edge or a vertex and a neighbour: the level
+// engine's graph processes. A walk's L + 1 vertices are distinct only
+// w.h.p. on K_n, and the level engine draws none, so walk sampling runs on
+// the per-bin engine.
+func unwalkedComplete(p Params) bool {
+	_, walk := p.Sample.Walk()
+	return onComplete(p) && !walk
 }
 
 func always(Params) bool { return true }

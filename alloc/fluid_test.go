@@ -43,7 +43,13 @@ func tailFractions(t *testing.T, p alloc.Process, n, trials, levels int) [][]flo
 // i = 0..levels-1: the simulation side of every fluid-limit test.
 func simTails(t *testing.T, p alloc.Process, n int, m int64, seed uint64, trials, levels int) [][]float64 {
 	t.Helper()
-	c := alloc.Config{Process: p, N: n, M: m, Seed: seed}
+	return configTails(t, alloc.Config{Process: p, N: n, M: m, Seed: seed}, trials, levels)
+}
+
+// configTails is simTails for the run c (any rule, either engine).
+func configTails(t *testing.T, c alloc.Config, trials, levels int) [][]float64 {
+	t.Helper()
+	n := c.N
 	ids := make([]int, trials)
 	for i := range ids {
 		ids[i] = i
@@ -71,11 +77,16 @@ func simTails(t *testing.T, p alloc.Process, n int, m int64, seed uint64, trials
 func worstDeviation(f [][]float64, want []float64, n int) (float64, int) {
 	T := float64(len(f))
 	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: T - 1}.Quantile(1 - 1e-6/2)
+	return deviation(f, want, q, 5/float64(n))
+}
+
+// deviation returns the largest |mean − want[i]| / (q·se + slack) over the
+// levels i = 1..len(want)-1, and the level where it occurs.
+func deviation(f [][]float64, want []float64, q, slack float64) (float64, int) {
 	worst, at := 0.0, 0
 	for i := 1; i < len(want); i++ {
 		mean, se := meanSE(f, i)
-		tol := q*se + 5/float64(n)
-		if d := math.Abs(mean-want[i]) / tol; d > worst {
+		if d := math.Abs(mean-want[i]) / (q*se + slack); d > worst {
 			worst, at = d, i
 		}
 	}

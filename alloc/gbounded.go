@@ -53,12 +53,9 @@ var gBoundedDescriptor = Descriptor{
 	D:        2,
 	Family:   FamilyGBounded,
 	BinBytes: 1,
-	levels:   onComplete,
+	levels:   unwalkedComplete,
 	meanField: func(p Params) (MeanField, bool) {
-		if !onComplete(p) {
-			return MeanField{}, false
-		}
-		return MeanField{Family: FamilyGBounded, D: 2, G: p.G}, true
+		return pairField(p, MeanField{Family: FamilyGBounded, D: 2, G: p.G}), true
 	},
 	build:      func(p Params) Rule { return GBounded{G: p.G, Graph: p.Graph, Sample: p.Sample, Ties: p.Ties} },
 	candidates: pairCandidates,

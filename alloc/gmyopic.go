@@ -48,12 +48,9 @@ var gMyopicDescriptor = Descriptor{
 	D:        2,
 	Family:   FamilyGMyopic,
 	BinBytes: 1,
-	levels:   onComplete,
+	levels:   unwalkedComplete,
 	meanField: func(p Params) (MeanField, bool) {
-		if !onComplete(p) {
-			return MeanField{}, false
-		}
-		return MeanField{Family: FamilyGMyopic, D: 2, G: p.G}, true
+		return pairField(p, MeanField{Family: FamilyGMyopic, D: 2, G: p.G}), true
 	},
 	build:      func(p Params) Rule { return GMyopic{G: p.G, Graph: p.Graph, Sample: p.Sample} },
 	candidates: pairCandidates,

@@ -134,17 +134,28 @@ var graphicalDescriptor = Descriptor{
 		_, walk := p.Sample.Walk()
 		return implicit && graphBeta(p) == 1 && !walk
 	},
-	levels: onComplete,
+	levels: unwalkedComplete,
+	// On K_n (Descriptor.MeanField holds the graph to it) an edge is two
+	// distinct uniform bins, and a non-backtracking walk of L steps visits
+	// L + 1 distinct uniform bins but with probability O(L²/n) (v_i =
+	// v_{i−3} or earlier), the ball going to the least loaded: Greedy[2],
+	// or Greedy[L+1] under walk sampling, up to O(1/n) [Pou19 for the
+	// walk; Mitzenmacher 1996 for the limit]; walk:len=0 is one-choice.
+	// Graphical (1+β) takes, with probability 1 − β, a uniform end of its
+	// edge (under walk sampling the walk's uniform start v_0): the mixture
+	// ds_i/dt = (1−β)(s_{i−1} − s_i) + β(s_{i−1}^d − s_i^d), d = 2 or L + 1.
 	meanField: func(p Params) (MeanField, bool) {
-		// An edge of K_n is two distinct uniform bins: Greedy[2] up to
-		// O(1/n), and graphical (1+β) is (1+β) up to O(1/n).
-		if !onComplete(p) {
-			return MeanField{}, false
+		d := 2
+		if l, walk := p.Sample.Walk(); walk {
+			d = l + 1
 		}
-		if beta := graphBeta(p); beta < 1 {
-			return MeanField{Family: FamilyOnePlusBeta, D: 2, Beta: beta}, true
+		switch beta := graphBeta(p); {
+		case d == 1:
+			return MeanField{Family: FamilyOneChoice, D: 1}, true
+		case beta < 1:
+			return MeanField{Family: FamilyOnePlusBeta, D: d, Beta: beta}, true
 		}
-		return MeanField{Family: FamilyGreedy, D: 2}, true
+		return MeanField{Family: FamilyGreedy, D: d}, true
 	},
 	build: func(p Params) Rule {
 		return Graphical{G: p.Graph, Sample: p.Sample, Ties: p.Ties, OneMinusBeta: 1 - graphBeta(p)}

@@ -105,15 +105,15 @@ func levelsSupport(p Rule) bool {
 	var params Params
 	switch p := p.(type) {
 	case Graphical:
-		params.Graph = p.G
+		params.Graph, params.Sample = p.G, p.Sample
 	case LocalSearch:
 		params.Graph = p.G
 	case GBounded:
-		params.Graph = completeIfNil(p.Graph)
+		params.Graph, params.Sample = completeIfNil(p.Graph), p.Sample
 	case GMyopic:
-		params.Graph = completeIfNil(p.Graph)
+		params.Graph, params.Sample = completeIfNil(p.Graph), p.Sample
 	case Noisy:
-		params.Graph = completeIfNil(p.Graph)
+		params.Graph, params.Sample = completeIfNil(p.Graph), p.Sample
 	}
 	return d.Levels(params)
 }

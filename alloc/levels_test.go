@@ -324,6 +324,19 @@ func TestLevelsCheck(t *testing.T) {
 	if c := (Config{Process: GBounded{Graph: reg}, Engine: EngineLevels, N: 3}); c.Check() == nil {
 		t.Error("g-bounded on a CSR graph: accepted by the level engine")
 	}
+	// The level engine draws no walk: accepting walk sampling, it would
+	// run the graph process under walk:len=3 as Greedy[2], and the
+	// two-sample rules under walk:len=0 as themselves, not as one-choice.
+	for _, p := range []Rule{
+		Graphical{G: graphgen.Complete(10), Sample: SampleWalk(3)},
+		GBounded{Graph: graphgen.Complete(10), Sample: SampleWalk(0)},
+		GMyopic{Sample: SampleWalk(1)},
+		Noisy{Graph: graphgen.Complete(10), Sample: SampleWalk(2)},
+	} {
+		if c := (Config{Process: p, Engine: EngineLevels, N: 10}); c.Check() == nil {
+			t.Errorf("%v under walk sampling: accepted by the level engine", p)
+		}
+	}
 }
 
 // TestTailsLevel checks the level search, the linear and the binary path,

@@ -55,12 +55,9 @@ var noisyDescriptor = Descriptor{
 	D:        2,
 	Family:   FamilyNoisy,
 	BinBytes: 1,
-	levels:   onComplete,
+	levels:   unwalkedComplete,
 	meanField: func(p Params) (MeanField, bool) {
-		if !onComplete(p) {
-			return MeanField{}, false
-		}
-		return MeanField{Family: FamilyNoisy, D: 2, Sigma: p.Sigma}, true
+		return pairField(p, MeanField{Family: FamilyNoisy, D: 2, Sigma: p.Sigma}), true
 	},
 	build:      func(p Params) Rule { return Noisy{Sigma: p.Sigma, Graph: p.Graph, Sample: p.Sample} },
 	candidates: pairCandidates,

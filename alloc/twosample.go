@@ -189,6 +189,21 @@ func pairCandidates(p Params) string {
 	return ""
 }
 
+// pairField is the mean-field rule, on the complete graph with p, of a
+// two-sample rule whose rule on two independent uniform bins is mf: mf
+// under edge and vertex sampling (two uniform bins, see pairCandidates),
+// and under walk sampling of L ≥ 1 steps too, whose ends on K_n are two
+// distinct uniform bins but with probability O(1/n) (v_L = v_0), their
+// loads independent as n → ∞ [Mitzenmacher 1996, propagation of chaos];
+// a walk of no step has one vertex, its start and its end one bin, and
+// the rule places the ball there: one-choice.
+func pairField(p Params, mf MeanField) MeanField {
+	if l, walk := p.Sample.Walk(); walk && l == 0 {
+		return MeanField{Family: FamilyOneChoice, D: 1}
+	}
+	return mf
+}
+
 // pairSource is where a two-sample rule takes its candidates from.
 type pairSource struct {
 	g      graphgen.Graph // nil: the complete graph, two independent uniform bins

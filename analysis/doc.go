@@ -22,6 +22,12 @@
 //	s, err := analysis.Tails(analysis.FluidProcess{Name: "greedy", D: 2}, 1)
 //	// s = [1 0.761594 0.229505 0.008895 0.000006 …]
 //
+// FluidOf gives the limit of a process as it runs: its descriptor picks the
+// rule from its parameters, its sampler and its graph (the graph process
+// under walk:len=L on K_n is Greedy[L+1]), or says why there is none (off
+// the complete graph, in batches, no equation); every command prints the
+// prediction beside a measurement from there.
+//
 // The tails decay doubly exponentially: ln s_{i+1} / ln s_i → d for greedy
 // and → φ_d^d for left [Vöcking 2003], which is why the maximum load grows
 // like ln ln n. For a finite n, the number of bins at level i is close to

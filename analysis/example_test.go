@@ -9,6 +9,7 @@ import (
 	"github.com/graphalloc/graphalloc/alloc"
 
 	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/graphgen"
 )
 
 // Greedy[2] fluid limit after n balls: the fraction of bins with at least
@@ -33,6 +34,27 @@ func ExampleTails() {
 
 // The finite-n prediction from the fluid limit: P(max load ≥ i) for
 // Greedy[2] with n = m = 2^20, and its most likely value.
+// The fluid limit of the graph process as it runs on K_n: under
+// walk:len=3 a ball sees the walk's 4 vertices, Greedy[4]; on a cycle no
+// limit is known.
+func ExampleFluidOf() {
+	graph, _ := alloc.Lookup("graph")
+	n := 1 << 16
+	cycle, _ := graphgen.Cycle(n)
+	for _, g := range []graphgen.Graph{graphgen.Complete(n), cycle} {
+		p := alloc.Params{Graph: g, Sample: alloc.SampleWalk(3)}
+		f, err := analysis.FluidOf(analysis.FluidRun{Process: graph, Params: p, N: float64(n), Load: 1})
+		if why, none := analysis.WhyNoFluid(err); none {
+			fmt.Println("none:", why)
+			continue
+		}
+		fmt.Printf("%v: s_2 = %.4f, predicted max load %d\n", f.Rule, f.Tails[2], f.PredictedMaxLoad)
+	}
+	// Output:
+	// Greedy[4]: s_2 = 0.1408, predicted max load 3
+	// none: a walk's vertices lie close together on this graph, their loads correlated; the mean-field limits are known on the complete graph only
+}
+
 func ExampleMaxLoadDist() {
 	s, _ := analysis.Tails(analysis.FluidProcess{Family: alloc.FamilyGreedy, D: 2}, 1)
 	n := float64(1 << 20)

@@ -18,7 +18,7 @@ import (
 //	FamilyLeft         dy_{i,j}/dt = d·(y_{i−1,j} − y_{i,j})·Π_{k<j} y_{i,k}·Π_{k>j} y_{i−1,k},
 //	                   s_i = (1/d)·Σ_j y_{i,j}                           [Vöcking 2003]
 //	FamilyMaxOf        ds_i/dt = (1 − s_i)^d − (1 − s_{i−1})^d           [Redlich, "Unbalanced allocations"]
-//	FamilyOnePlusBeta  ds_i/dt = (1−β)(s_{i−1} − s_i) + β(s_{i−1}² − s_i²) [Peres, Talwar, Wieder 2015]
+//	FamilyOnePlusBeta  ds_i/dt = (1−β)(s_{i−1} − s_i) + β(s_{i−1}^d − s_i^d) [Peres, Talwar, Wieder 2015: d = 2]
 //	FamilyGBounded     ds_i/dt = 2 p_j (s_{j+g+1} + s_{j−g} − (s_j + s_{j+1})/2)       j = i−1, p_j = s_j − s_{j+1}
 //	FamilyGMyopic      ds_i/dt = p_j (s_{j−g} + s_{j+g+1})                            (s_k = 1 for k ≤ 0)
 //	FamilyNoisy        ds_i/dt = 2 p_j Σ_b p_b Φ((b − j)/(σ√2))                       [Los, Sauerwald 2022: the rules]
@@ -68,7 +68,10 @@ import (
 // Summed over i ≥ 1, every right-hand side telescopes to 1 (for left, first
 // over j: Π_k y_{i−1,k} − Π_k y_{i,k}), so Σ_{i≥1} s_i(t) = t: balls are
 // conserved. For d = 1 greedy, left and unbalanced are one-choice, and so is
-// one-plus-beta with β = 0; with β = 1 it is greedy with d = 2.
+// one-plus-beta with β = 0; with β = 1 it is greedy with the same d. Its d
+// is 2 for (1+β) (D = 0 reads as 2); another d is the mixture of
+// one-choice and Greedy[d] that graphical (1+β) is under walk sampling on
+// K_n (alloc's graph descriptor).
 //
 // Citations: Mitzenmacher, The Power of Two Choices in Randomized Load
 // Balancing, PhD thesis, Berkeley 1996, and Mitzenmacher, Richa, Sitaraman,
@@ -79,8 +82,8 @@ import (
 // Los, Sauerwald, Balanced Allocations with the Choice of Noise, PODC 2022,
 // for the two-sample rules (the equations are derived here, docs/theory.md).
 //
-// D is the number of choices, 1 ≤ d ≤ MaxFluidD, of the greedy, left and
-// MaxOf families; Beta is β in [0, 1] of (1+β); G is g in [0, alloc.MaxG]
+// D is the number of choices, 1 ≤ d ≤ MaxFluidD, of the greedy, left,
+// MaxOf and (1+β) families; Beta is β in [0, 1] of (1+β); G is g in [0, alloc.MaxG]
 // of g-bounded and g-myopic; Sigma is σ in [0, alloc.MaxSigma] of noisy;
 // Threshold is L in [0, alloc.MaxThreshold] of threshold; Delta is δ in
 // (0, 1) of quantile.
@@ -252,10 +255,18 @@ func newFluidSystem(p FluidProcess) (*fluidSystem, error) {
 		if !(beta >= 0 && beta <= 1) {
 			return nil, fmt.Errorf("analysis: %v needs 0 <= beta <= 1, got %g", p.Family, beta)
 		}
+		if p.D == 0 {
+			p.D = 2 // (1+β) itself
+		}
+		if err := needD(); err != nil {
+			return nil, err
+		}
+		d := p.D
+		// powSum(a, b, 2) is a + b exactly: d = 2 is (1+β) bit for bit.
 		return &fluidSystem{w: 1, f: func(y, dy []float64, lo, hi int) {
 			for i := lo; i <= hi; i++ {
 				a, b := y[i-1], y[i]
-				dy[i] = (a - b) * ((1 - beta) + beta*(a+b))
+				dy[i] = (a - b) * ((1 - beta) + beta*powSum(a, b, d))
 			}
 		}}, nil
 	case alloc.FamilyGBounded, alloc.FamilyGMyopic:

@@ -156,9 +156,9 @@ func loadsPanel(c Config, rs []alloc.Result, what string) *study.Panel {
 	if err != nil {
 		return p
 	}
-	if fl := set.Fluid(); fl != nil {
+	if fl, _ := set.Fluid(); fl != nil {
 		floor := ymin / 10
-		s := &study.Series{Name: fmt.Sprintf("fluid limit, %s[%d] (n → ∞)", fl.Process, fl.D), Color: 1, Style: study.StyleDashed}
+		s := &study.Series{Name: fmt.Sprintf("fluid limit, %s (n → ∞)", fl.Limit), Color: 1, Style: study.StyleDashed}
 		for i := from; i < len(fl.Tails); i++ {
 			if fl.Tails[i] >= floor {
 				s.Points = append(s.Points, study.Pt{X: float64(i), Y: fl.Tails[i]})

@@ -209,6 +209,7 @@ func writeGridTable(w io.Writer, c GridConfig, rows []study.Row, skipped []strin
 			dist, r.Gap.Mean, fluid, bounds)
 	}
 	tw.Flush()
+	writeNoFluid(w, rows)
 	if len(legend.names) > 0 {
 		procs := map[string]bool{}
 		for _, key := range legend.names {
@@ -254,6 +255,21 @@ func writeGridTable(w io.Writer, c GridConfig, rows []study.Row, skipped []strin
 		fmt.Fprintln(w, "\nskipped (the graph cannot be built there):")
 		for _, s := range skipped {
 			fmt.Fprintf(w, "  %s\n", s)
+		}
+	}
+}
+
+// writeNoFluid says, once for each reason, why rows have no fluid
+// prediction.
+func writeNoFluid(w io.Writer, rows []study.Row) {
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if r.Fluid == nil && r.NoFluid != "" && !seen[r.NoFluid] {
+			if len(seen) == 0 {
+				fmt.Fprintln(w)
+			}
+			seen[r.NoFluid] = true
+			fmt.Fprintf(w, "fluid -: %s\n", r.NoFluid)
 		}
 	}
 }

@@ -31,7 +31,10 @@ type Bound struct {
 // (fraction of bins with load ≥ i as n → ∞) and the max load they predict
 // at this n.
 type Fluid struct {
-	Process   string    `json:"process"`
+	Process string `json:"process"`
+	// Limit names the rule solved (alloc.MeanField's String), as run: the
+	// graph process under walk:len=3 on K_n solves Greedy[4].
+	Limit     string    `json:"limit"`
 	Tails     []float64 `json:"tails"`
 	PredMax   int       `json:"predicted_max_load"`
 	PMaxAtLst []float64 `json:"p_max_at_least"`
@@ -50,6 +53,8 @@ type Summary struct {
 	MaxMoves     *int64   `json:"max_moves,omitempty"`
 	Bounds       []Bound  `json:"bounds"`
 	Fluid        *Fluid   `json:"fluid,omitempty"`
+	// NoFluid says why there is no fluid prediction, when Fluid is nil.
+	NoFluid string `json:"no_fluid,omitempty"`
 	// Series is the --every series averaged over the trials, Profile the
 	// mean sorted normalised load vector (--profile); nil without them.
 	Series  []SeriesPoint        `json:"series,omitempty"`
@@ -69,8 +74,9 @@ func Summarize(c Config, rs []alloc.Result) (Summary, error) {
 	sum := study.Summarize(set, rs)
 	s := Summary{MaxLoad: sum.MaxLoad, Gap: sum.Gap, Probes: sum.Probes, Bounds: []Bound{}, NotApplicable: sum.NotApplicable}
 	if f := sum.Fluid; f != nil {
-		s.Fluid = &Fluid{Process: f.Process, Tails: f.Tails, PredMax: f.PredictedMaxLoad, PMaxAtLst: f.PMaxAtLeast}
+		s.Fluid = &Fluid{Process: f.Process, Limit: f.Limit, Tails: f.Tails, PredMax: f.PredictedMaxLoad, PMaxAtLst: f.PMaxAtLeast}
 	}
+	s.NoFluid = sum.NoFluid
 	s.Series, s.Profile = meanSeries(rs, c.N), meanProfile(rs)
 	if set.Process.Moves && c.M > 0 && len(rs) > 0 {
 		var moves float64

@@ -223,8 +223,11 @@ func writeTable(out io.Writer, f *File) error {
 		}
 	}
 	fmt.Fprintln(w)
+	if s.NoFluid != "" {
+		fmt.Fprintf(w, "fluid limit: none (%s)\n", s.NoFluid)
+	}
 	if fl := s.Fluid; fl != nil {
-		fmt.Fprint(w, "fluid limit (n → ∞), load ≥ i:")
+		fmt.Fprintf(w, "fluid limit of %s (n → ∞), load ≥ i:", fl.Limit)
 		for i, x := range fl.Tails {
 			if i > 0 {
 				fmt.Fprintf(w, "  %d: %.4g", i, x)

@@ -220,12 +220,14 @@ type Degrees struct {
 	Max  int     `json:"max"`
 }
 
-// Fluid is the mean-field prediction of a row, for the processes that have
-// one (analysis.FluidProcesses; the graphical process on the complete graph
-// is Greedy[2] up to O(1/n)).
+// Fluid is the mean-field prediction of a row, for a process that has one
+// as it ran (analysis.FluidOf: the graphical process on the complete graph
+// is Greedy[2] up to O(1/n), and Greedy[L+1] under walk:len=L).
 type Fluid struct {
-	Process string `json:"process"` // the fluid process solved, e.g. "greedy"
-	D       int    `json:"d"`
+	Process string `json:"process"` // the family of the rule solved, e.g. "greedy"
+	D       int    `json:"d"`       // the d of the rule solved
+	// Limit names the rule solved (alloc.MeanField's String): "Greedy[4]".
+	Limit string `json:"limit"`
 	// Tails[i] = s_i(m/n), the fraction of bins with load ≥ i as n → ∞,
 	// down to 1e-12.
 	Tails []float64 `json:"tails"`
@@ -259,6 +261,8 @@ type Row struct {
 	// over the trials (Tails[0] = 1); nil for weighted balls.
 	Tails []float64 `json:"tails,omitempty"`
 	Fluid *Fluid    `json:"fluid,omitempty"`
+	// NoFluid says why there is no fluid prediction, when Fluid is nil.
+	NoFluid string `json:"no_fluid,omitempty"`
 	// Bounds are the bounds of analysis.Bounds that apply here.
 	Bounds []analysis.Bound `json:"bounds"`
 	// Query is what the bounds were evaluated for.

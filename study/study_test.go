@@ -209,13 +209,16 @@ func TestSettingFluid(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f := Setting{Process: desc, Params: alloc.Params{D: tc.d, Graph: tc.graph}, N: tc.n, M: tc.m}.Fluid()
+		f, why := Setting{Process: desc, Params: alloc.Params{D: tc.d, Graph: tc.graph}, N: tc.n, M: tc.m}.Fluid()
 		got := ""
 		if f != nil {
 			got = f.Process
 		}
 		if got != tc.want {
 			t.Errorf("%s d=%g on %v: fluid %q, want %q", tc.proc, tc.d, tc.graph, got, tc.want)
+		}
+		if (f == nil) == (why == "") {
+			t.Errorf("%s d=%g on %v: fluid %v, reason %q: want one of them", tc.proc, tc.d, tc.graph, f != nil, why)
 		}
 	}
 }

@@ -143,31 +143,31 @@ func (s Setting) Query() analysis.Query {
 // solver's time grows with m/n, and a summary is a first look.
 const maxFluidLoad = 64
 
-// Fluid returns the mean-field prediction for s, or nil if the process has
-// none with these parameters, m/n is outside (0, 64], or the balls come in
-// batches (the fluid limits are those of the sequential processes).
-func (s Setting) Fluid() *Fluid {
-	if s.N < 1 || s.M < 1 || float64(s.M)/float64(s.N) > maxFluidLoad || s.Batch > 1 {
-		return nil
+// Fluid returns the mean-field prediction for s, the process as it ran
+// (analysis.FluidOf), or nil and why there is none: the process has none
+// with these parameters or on this graph, m/n is above 64, or the balls
+// come in batches.
+func (s Setting) Fluid() (*Fluid, string) {
+	if s.N < 1 || s.M < 1 {
+		return nil, "no balls"
 	}
 	p := s.Params
 	if p.Graph == nil && s.usesGraph() && s.Topology.Spec.Kind == "complete" {
 		p.Graph = graphgen.Complete(s.N)
 	}
-	mf, ok := s.Process.MeanField(p)
-	if !ok || mf.D < 1 || mf.D > analysis.MaxFluidD {
-		return nil
-	}
 	// Tails below 1e-12 of the bins are beyond any simulation.
-	tails, err := analysis.TailsTol(mf, float64(s.M)/float64(s.N), 1e-12)
+	f, err := analysis.FluidOf(analysis.FluidRun{Process: s.Process, Params: p, N: float64(s.N),
+		Load: float64(s.M) / float64(s.N), Batch: s.Batch, Tol: 1e-12, MaxLoad: maxFluidLoad})
 	if err != nil {
-		return nil
+		if why, ok := analysis.WhyNoFluid(err); ok {
+			return nil, why
+		}
+		return nil, err.Error()
 	}
 	return &Fluid{
-		Process: mf.Family.String(), D: mf.D, Tails: tails,
-		PMaxAtLeast:      analysis.MaxLoadDist(tails, float64(s.N)),
-		PredictedMaxLoad: analysis.PredictedMaxLoad(tails, float64(s.N)),
-	}
+		Process: f.Rule.Family.String(), D: f.Rule.D, Limit: f.Rule.String(), Tails: f.Tails,
+		PMaxAtLeast: f.PMaxAtLeast, PredictedMaxLoad: f.PredictedMaxLoad,
+	}, ""
 }
 
 // Summary is what the trials of a Setting come to: statistics over the
@@ -180,6 +180,8 @@ type Summary struct {
 	// over the trials; nil for weighted balls.
 	Tails []float64
 	Fluid *Fluid
+	// NoFluid says why there is no fluid prediction, when Fluid is nil.
+	NoFluid string
 	// Query is what the bounds were evaluated for; Degree the graph's
 	// degree statistics (nil without a graph).
 	Query  analysis.Query
@@ -208,7 +210,7 @@ func Summarize(s Setting, rs []alloc.Result) Summary {
 	if !weighted && len(rs) > 0 {
 		sum.Tails = MeanTails(rs, s.N)
 	}
-	sum.Fluid = s.Fluid()
+	sum.Fluid, sum.NoFluid = s.Fluid()
 	sum.Query = s.Query()
 	if s.usesGraph() {
 		sum.Degree = &s.Topology.Degree
@@ -230,7 +232,7 @@ func newRow(s Setting, seed uint64, trials int, rs []alloc.Result) Row {
 	row := Row{
 		N: s.N, M: s.M, Process: s.Process.Name, D: s.Process.Choices(s.Params),
 		Ties: s.Process.TiesFor(s.Params).String(), Seed: seed, Trials: trials, Batch: s.Batch,
-		MaxLoad: sum.MaxLoad, Gap: sum.Gap, Tails: sum.Tails, Fluid: sum.Fluid,
+		MaxLoad: sum.MaxLoad, Gap: sum.Gap, Tails: sum.Tails, Fluid: sum.Fluid, NoFluid: sum.NoFluid,
 		Bounds: sum.Bounds, Query: sum.Query, Degree: sum.Degree,
 	}
 	if s.usesGraph() {

@@ -23,10 +23,11 @@ import (
 // the caches: BENCHMARKS.md) and whenever n bytes per worker would not fit
 // in memory.
 
-// levelsCapable reports whether the level engine can run process d on
-// -g graph (the descriptor says which processes, and on which graphs).
-func levelsCapable(d *alloc.Descriptor, graph string) bool {
-	var p alloc.Params
+// levelsCapable reports whether the level engine can run process d with
+// parameters p (their sampling rule) on -g graph (the descriptor says
+// which processes, and on which graphs and samplers).
+func levelsCapable(d *alloc.Descriptor, p alloc.Params, graph string) bool {
+	p.Graph = nil
 	if d.Uses&alloc.ParamGraph != 0 {
 		sp, err := graphgen.ParseSpec(graph)
 		if err != nil || sp.Kind != "complete" {
@@ -39,8 +40,8 @@ func levelsCapable(d *alloc.Descriptor, graph string) bool {
 
 // chooseEngine checks --engine and returns whether the run uses the level
 // engine, and the largest n it allows.
-func chooseEngine(engine string, d *alloc.Descriptor, graph string, n int64) (levels bool, maxN int64, err error) {
-	capable := levelsCapable(d, graph)
+func chooseEngine(engine string, d *alloc.Descriptor, p alloc.Params, graph string, n int64) (levels bool, maxN int64, err error) {
+	capable := levelsCapable(d, p, graph)
 	maxN = graphgen.MaxOrder
 	switch {
 	case d.Uses&alloc.ParamGraph != 0:
@@ -64,7 +65,7 @@ func chooseEngine(engine string, d *alloc.Descriptor, graph string, n int64) (le
 		return false, maxN, nil
 	case "levels":
 		if !capable {
-			return false, maxN, usagef("--engine levels: runs the exchangeable processes, and graph processes on -g complete only, not -p %s -g %s", d.Name, graph)
+			return false, maxN, usagef("--engine levels: runs the exchangeable processes, and graph processes on -g complete with edge or vertex sampling only, not -p %s -g %s --sample %v", d.Name, graph, p.Sample)
 		}
 		return true, maxN, nil
 	}
@@ -73,14 +74,14 @@ func chooseEngine(engine string, d *alloc.Descriptor, graph string, n int64) (le
 
 // binsLimit returns the largest -n of the run and what bounds it, for the
 // --bins error.
-func binsLimit(engine string, d *alloc.Descriptor, graph string) (int64, string) {
-	_, maxN, _ := chooseEngine(engine, d, graph, 0)
+func binsLimit(engine string, d *alloc.Descriptor, p alloc.Params, graph string) (int64, string) {
+	_, maxN, _ := chooseEngine(engine, d, p, graph, 0)
 	switch {
 	case maxN == graphgen.MaxImplicitOrder:
 		return maxN, "2^40 for an implicit graph"
 	case maxN > graphgen.MaxOrder:
 		return maxN, "2^62 with the level engine"
-	case levelsCapable(d, graph) && d.Uses&alloc.ParamGraph == 0:
+	case levelsCapable(d, p, graph) && d.Uses&alloc.ParamGraph == 0:
 		return maxN, "2^62 with --engine levels"
 	case d.Uses&alloc.ParamGraph != 0:
 		return maxN, "2^32 − 1 for a graph with stored ids; 2^40 for regular:…,implicit, torus:…,implicit and hypercube:implicit"

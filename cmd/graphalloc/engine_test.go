@@ -88,6 +88,10 @@ func TestEngine(t *testing.T) {
 		{"complete beyond 2^62", []string{"run", "-p", "graph", "-n", "2^62+1", "--engine", "levels"}, "--bins"},
 		{"not exchangeable", []string{"run", "-p", "graph", "-g", "cycle", "-n", "100", "--engine", "levels"}, "--engine levels"},
 		{"weighted", []string{"run", "-p", "weighted", "--engine", "levels"}, "--engine levels"},
+		// The level engine draws no walk: it would run walk:len=3 as Greedy[2].
+		{"graph walk", []string{"run", "-p", "graph", "--sample", "walk:len=3", "-n", "1000", "--engine", "levels"}, "--engine levels"},
+		{"g-bounded walk", []string{"run", "-p", "g-bounded", "--sample", "walk:len=0", "-n", "1000", "--engine", "levels"}, "--engine levels"},
+		{"graph walk beyond 2^32", []string{"run", "-p", "graph", "--sample", "walk:len=3", "-n", "2^33", "-m", "10"}, "--bins: need 1 <= n <= 4294967295"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, errs, code := invoke(tc.args...)

@@ -26,13 +26,17 @@ type fluidOptions struct {
 // fluidJSONOut is the JSON of fluid (README.md): process, d, load and tails,
 // with the finite-n prediction beside them.
 type fluidJSONOut struct {
-	Process     string    `json:"process"`
-	D           float64   `json:"d"`
-	Beta        *float64  `json:"beta,omitempty"`
-	G           *int      `json:"g,omitempty"`
-	Sigma       *float64  `json:"sigma,omitempty"`
-	Threshold   *int      `json:"threshold,omitempty"`
-	Delta       *float64  `json:"delta,omitempty"`
+	Process   string   `json:"process"`
+	D         float64  `json:"d"`
+	Beta      *float64 `json:"beta,omitempty"`
+	G         *int     `json:"g,omitempty"`
+	Sigma     *float64 `json:"sigma,omitempty"`
+	Threshold *int     `json:"threshold,omitempty"`
+	Delta     *float64 `json:"delta,omitempty"`
+	Sample    string   `json:"sample,omitempty"`
+	// Limit names the rule whose limit this is, the process as it runs
+	// (analysis.FluidOf): Greedy[4] for -p graph --sample walk:len=3.
+	Limit       string    `json:"limit"`
 	Load        float64   `json:"load"`
 	Tails       []float64 `json:"tails"`
 	N           int64     `json:"n"`
@@ -75,13 +79,6 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 	if err := checkParams(descs, params, stderr); err != nil {
 		return err
 	}
-	mf, ok := desc.MeanField(params)
-	if !ok {
-		return usagef("--process: no fluid limit for -p %s with these parameters", desc.Name)
-	}
-	if mf.D < 1 || mf.D > analysis.MaxFluidD {
-		return usagef("--choices: need a whole number 1 <= d <= %d, got %q", analysis.MaxFluidD, o.pf.choices)
-	}
 	if !(o.tol >= 1e-300 && o.tol < 1) {
 		return usagef("--tol: need 1e-300 <= tol < 1, got %g", o.tol)
 	}
@@ -108,44 +105,58 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 	if !(load >= 0 && load <= analysis.MaxFluidLoad) {
 		return usagef("--balls: the load m/n must be in [0, %g], got %g", float64(analysis.MaxFluidLoad), load)
 	}
-	tails, err := analysis.TailsTol(mf, load, o.tol)
-	if err != nil {
+	f, err := analysis.FluidOf(analysis.FluidRun{Process: desc, Params: params, N: float64(n), Load: load, Tol: o.tol})
+	if why, ok := analysis.WhyNoFluid(err); ok {
+		if desc.Uses&alloc.ParamD != 0 && params.D > analysis.MaxFluidD {
+			return usagef("--choices: need a whole number 1 <= d <= %d for a fluid limit, got %q", analysis.MaxFluidD, o.pf.choices)
+		}
+		return usagef("--process: no fluid limit for %s: %s", describe(desc, params), why)
+	} else if err != nil {
 		return err
 	}
-	out := fluidJSONOut{
-		Process: desc.Name, D: desc.Choices(params), Load: load, Tails: tails, N: n,
-		PMaxAtLeast: analysis.MaxLoadDist(tails, float64(n)),
-		PredMax:     analysis.PredictedMaxLoad(tails, float64(n)),
-	}
-	if desc.Uses&alloc.ParamBeta != 0 {
-		b := params.Beta
-		out.Beta = &b
-	}
-	if desc.Uses&alloc.ParamG != 0 {
-		g := params.G
-		out.G = &g
-	}
-	if desc.Uses&alloc.ParamSigma != 0 {
-		sigma := params.Sigma
-		out.Sigma = &sigma
-	}
-	if desc.Uses&alloc.ParamThreshold != 0 {
-		l := params.Threshold
-		out.Threshold = &l
-	}
-	if desc.Uses&alloc.ParamDelta != 0 {
-		delta := params.Delta
-		out.Delta = &delta
-	}
+	out := newFluidOut(desc, params, f)
+	out.Load, out.N = load, n
 	return outfile.Write(context.Background(), stdout, "", func(w io.Writer) error {
 		if o.format == "json" {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
 			return enc.Encode(out)
 		}
-		writeFluidTable(w, describe(desc, params), out)
+		name := describe(desc, params)
+		if desc.Uses&alloc.ParamGraph != 0 && name != out.Limit {
+			name = fmt.Sprintf("%s (%s on the complete graph: %s)", name, desc.Candidates(params), out.Limit)
+		}
+		writeFluidTable(w, name, out)
 		return nil
 	})
+}
+
+// newFluidOut is the JSON of fluid limit f of process desc with params:
+// the process, its parameters, the limit solved and its tails.
+func newFluidOut(desc *alloc.Descriptor, params alloc.Params, f analysis.Fluid) fluidJSONOut {
+	out := fluidJSONOut{
+		Process: desc.Name, D: desc.Choices(params), Limit: f.Rule.String(), Tails: f.Tails,
+		PMaxAtLeast: f.PMaxAtLeast, PredMax: f.PredictedMaxLoad,
+	}
+	if desc.Uses&alloc.ParamSample != 0 {
+		out.Sample = params.Sample.String()
+	}
+	if desc.Uses&alloc.ParamBeta != 0 {
+		out.Beta = &params.Beta
+	}
+	if desc.Uses&alloc.ParamG != 0 {
+		out.G = &params.G
+	}
+	if desc.Uses&alloc.ParamSigma != 0 {
+		out.Sigma = &params.Sigma
+	}
+	if desc.Uses&alloc.ParamThreshold != 0 {
+		out.Threshold = &params.Threshold
+	}
+	if desc.Uses&alloc.ParamDelta != 0 {
+		out.Delta = &params.Delta
+	}
+	return out
 }
 
 func writeFluidTable(w io.Writer, name string, f fluidJSONOut) {

@@ -162,7 +162,7 @@ func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr
 	if err != nil {
 		return cfg, head, nil, err
 	}
-	maxN, why := binsLimit(o.engine, desc, o.graph)
+	maxN, why := binsLimit(o.engine, desc, params, o.graph)
 	gf, err := parseGraph(o.graph, o.bins, fs.Changed("bins"), maxN, why)
 	if err != nil {
 		return cfg, head, nil, err
@@ -178,7 +178,7 @@ func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr
 	}
 	// The engine, from the n asked for: the level engine runs only on
 	// K_n, whose order is n, and holds no loads.
-	levels, _, err := chooseEngine(o.engine, desc, o.graph, n)
+	levels, _, err := chooseEngine(o.engine, desc, params, o.graph, n)
 	if err != nil {
 		return cfg, head, nil, err
 	}

@@ -37,7 +37,7 @@ func (j *job) demand() (demand, error) {
 	if err != nil {
 		return demand{}, nil
 	}
-	maxN, why := binsLimit(o.engine, desc, o.graph)
+	maxN, why := binsLimit(o.engine, desc, params, o.graph)
 	gf, err := parseGraph(o.graph, o.bins, j.fset.Changed("bins"), maxN, why)
 	if err != nil {
 		return demand{}, err
@@ -61,7 +61,7 @@ func (j *job) demand() (demand, error) {
 	if every < 1 {
 		every = max(1, d.m/20) // the picture's series
 	}
-	levels, _, _ := chooseEngine(o.engine, desc, o.graph, d.n)
+	levels, _, _ := chooseEngine(o.engine, desc, params, o.graph, d.n)
 	r := o.budget(desc, params)(d.n, levels)
 	r.Every, r.JSON = every, false
 	d.results = r.HeldBytes()

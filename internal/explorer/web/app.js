@@ -162,9 +162,14 @@ function drawDist(P, s) {
     ctx.fillStyle = "#333";
     if (L <= 30 || k % 5 === 0) ctx.fillText(String(i), x + bw * 0.3, h - 12);
   }
-  const note = fluid.length ? "• fluid limit" : "no fluid limit for this process";
-  ctx.fillStyle = "rgba(255,255,255,0.85)"; ctx.fillRect(w - 175, 6, 170, 16);
-  ctx.fillStyle = "#d0452a"; ctx.fillText(note, w - 170, 18);
+  // The limit of the process as it ran (its sampler and graph), or why
+  // there is none (the server's summary.no_fluid), in full on hover.
+  const f = s.summary.fluid;
+  const note = fluid.length ? "• fluid limit of " + f.limit : "no fluid limit";
+  cv.title = fluid.length ? "fluid limit (n → ∞) of " + f.limit : "no fluid limit: " + (s.summary.no_fluid || "");
+  const nw = ctx.measureText(note).width + 10;
+  ctx.fillStyle = "rgba(255,255,255,0.85)"; ctx.fillRect(w - nw - 5, 6, nw, 16);
+  ctx.fillStyle = "#d0452a"; ctx.fillText(note, w - nw, 18);
 }
 
 // The gap and max − min against m/n, from the summary's series.
