@@ -153,8 +153,10 @@ func writeCSV(w io.Writer, f *File) error {
 		cw.Write(append(configHeader(f.Config), "balls", "load", "statistic", "rank", "count", "mean", "ci_lo", "ci_hi", "trials"))
 		for _, p := range s.Series {
 			balls, load, t := strconv.FormatInt(p.Balls, 10), FormatFloat(p.Load), strconv.Itoa(p.Trials)
-			row(balls, load, "gap", "", "", FormatFloat(p.Gap), FormatFloat(p.GapCI[0]), FormatFloat(p.GapCI[1]), t)
-			row(balls, load, "spread", "", "", FormatFloat(p.Spread), FormatFloat(p.SpreadCI[0]), FormatFloat(p.SpreadCI[1]), t)
+			glo, ghi := p.ciCells(p.GapCI)
+			slo, shi := p.ciCells(p.SpreadCI)
+			row(balls, load, "gap", "", "", FormatFloat(p.Gap), glo, ghi, t)
+			row(balls, load, "spread", "", "", FormatFloat(p.Spread), slo, shi, t)
 		}
 		rank := int64(0)
 		for _, l := range s.Profile {
