@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -237,6 +238,7 @@ func writeTable(out io.Writer, f *File) error {
 	if len(s.Bounds) > 0 {
 		fmt.Fprintln(w, "\ntheory (explicit terms; O(1) constants unknown):")
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		var kinds []string
 		for _, b := range s.Bounds {
 			value := "" // a bound with no value
 			if b.Value != nil {
@@ -247,8 +249,12 @@ func writeTable(out io.Writer, f *File) error {
 				base = "(" + b.Base + ")"
 			}
 			fmt.Fprintf(tw, "  %s\t%s\t%s%s\t%s\n", b.Name, b.Kind, b.Formula, value, base)
+			kinds = append(kinds, b.Kind)
 		}
 		tw.Flush()
+		if analysis.HasAsymptotic(kinds...) {
+			fmt.Fprintln(w, "  "+analysis.AsymptoticNote)
+		}
 	}
 	writeSeriesTable(w, s)
 	if len(s.NotApplicable) > 0 {
