@@ -96,7 +96,12 @@ func modeOf(c map[string]int) int {
 	return best
 }
 
+// ciPt is the point (x, mean of s) with its 95% interval, or none when s
+// has none (one trial): no zero-width [v, v] in a figure or its JSON.
 func ciPt(x float64, s analysis.Summary) Pt {
+	if s.IntervalMethod == analysis.IntervalNone {
+		return Pt{X: x, Y: s.Mean}
+	}
 	return Pt{X: x, Y: s.Mean, Lo: s.CI95[0], Hi: s.CI95[1]}
 }
 

@@ -323,7 +323,11 @@ func runHeavyGraphs(_ context.Context, r *runner, p Params) (*Report, error) {
 			qm, _ := meanCI(q2)
 			hm, hci := meanCI(h2)
 			tsn.add(kind, int64(n), load, qm, hm, sampleCI(hci, len(h2)))
-			s.Points = append(s.Points, Pt{X: float64(n), Y: hm, Lo: hci[0], Hi: hci[1]})
+			cp := Pt{X: float64(n), Y: hm}
+			if len(h2) >= 2 {
+				cp.Lo, cp.Hi = hci[0], hci[1]
+			}
+			s.Points = append(s.Points, cp)
 			xs = append(xs, math.Log(float64(n)))
 			ys = append(ys, math.Log(hm))
 			ls = append(ls, hm)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -42,5 +43,42 @@ func TestOneTrialNoInterval(t *testing.T) {
 		if strings.Contains(out, `"ci95": [`) {
 			t.Errorf("%v: an interval from one trial in JSON", tc.args)
 		}
+	}
+}
+
+// TestOneTrialFigureNoInterval: a figure's points from one trial carry no
+// interval ([x, y], not [x, y, v, v]) in the study's JSON. Control: ciPt
+// copying CI95 whatever the interval method.
+func TestOneTrialFigureNoInterval(t *testing.T) {
+	out, errs, code := invoke("study", "two-choices", "--tiny", "-t", "1", "-f", "json")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var r struct {
+		Figure struct {
+			Panels []struct {
+				Series []struct {
+					Name   string
+					Points [][]float64
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	points := 0
+	for _, p := range r.Figure.Panels {
+		for _, s := range p.Series {
+			for _, pt := range s.Points {
+				points++
+				if len(pt) != 2 {
+					t.Errorf("series %q: point %v from one trial", s.Name, pt)
+				}
+			}
+		}
+	}
+	if points == 0 {
+		t.Error("no points")
 	}
 }
