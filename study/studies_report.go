@@ -33,7 +33,8 @@ type Report struct {
 }
 
 // Table is one table of a report: named columns, rows of values (string,
-// int, int64, float64, Interval or nil for "not applicable") and notes.
+// int, int64, float64, Interval, a nil *Interval for "no interval" or
+// nil for "not applicable") and notes.
 type Table struct {
 	Name    string   `json:"name"` // a short identifier, e.g. "max_load"
 	Title   string   `json:"title"`
