@@ -3,6 +3,7 @@ package alloc
 import (
 	"context"
 	"errors"
+	"math"
 	"reflect"
 	"testing"
 )
@@ -78,6 +79,34 @@ func TestConfigCheck(t *testing.T) {
 	} {
 		if c.Check() == nil {
 			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// TestGapFractionalLoad: the gap is max load − m/n with m/n a real number,
+// on both engines, in batches, for a process that runs its own trials and
+// with a series beside it: at n = 1000, m = 1500 every gap ends in .5.
+// Control: computing it as float64(c.M/int64(c.N)) (integer division, in
+// binsTrial or levelsTrial) gives max load − 1, a gap of 2.0 instead of
+// 1.5 for a max load of 3.
+func TestGapFractionalLoad(t *testing.T) {
+	for _, c := range []Config{
+		{Process: Greedy{D: 2}, N: 1000, M: 1500, Seed: 3},
+		{Process: Greedy{D: 2}, N: 1000, M: 1500, Seed: 3, Every: 700},
+		{Process: Greedy{D: 2}, N: 1000, M: 1500, Seed: 3, Engine: EngineLevels},
+		{Process: Greedy{D: 2}, N: 1000, M: 1500, Seed: 3, Batch: 100},
+		{Process: OneChoice{}, N: 1000, M: 1500, Seed: 3},
+		{Process: OneChoice{}, N: 3, M: 4, Seed: 3, Engine: EngineLevels},
+	} {
+		err := Run(context.Background(), c, []int{0, 1, 2}, 1, func(r Result) error {
+			load := float64(c.M) / float64(c.N)
+			if r.Gap != r.MaxLoad-load || r.Gap == math.Trunc(r.Gap) {
+				t.Errorf("%+v trial %d: gap %g with max load %g, want max load − %g", c, r.Trial, r.Gap, r.MaxLoad, load)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
 }

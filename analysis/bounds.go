@@ -17,10 +17,17 @@ const (
 	KindUpper = "upper"
 	// KindLower: a one-sided lower bound whose leading term is explicit.
 	KindLower = "lower"
-	// KindLeading: the quantity is Value up to an additive O(1) or a
-	// 1 + o(1) factor, as Precision says: the leading term and its
-	// constant are known.
+	// KindLeading: the quantity is Value up to an additive O(1)
+	// (PrecisionAdditive): the leading term and its constant are known,
+	// and the difference stays bounded.
 	KindLeading = "leading"
+	// KindAsymptotic: an asymptotic statement, the quantity is
+	// (1 ± o(1))·Value as n → ∞ (PrecisionFactor), or at least
+	// (1 − o(1))·Value when Formula says so: only the ratio to Value is
+	// spoken for, and only in the limit. At a given n the o(1) is unknown,
+	// so Value is no bound there, neither ≤ nor ≥, and the difference may
+	// grow without bound.
+	KindAsymptotic = "asymptotic"
 	// KindOrder: only the order is known, with an unknown constant: O(f)
 	// (an upper bound), Ω(f) (a lower bound) or Θ(f) (both), the letter in
 	// Order. Value is f; the quantity may stand any constant factor away.
@@ -46,7 +53,7 @@ const (
 	RegimeHeavy = "heavy"  // m ≫ n, taken as m/n >= HeavyFrom
 )
 
-// Precisions of a KindLeading bound.
+// Precisions of a KindLeading or KindAsymptotic bound.
 const (
 	// PrecisionAdditive: the quantity is Value ± O(1); the difference
 	// stays bounded by a constant the source does not give.
@@ -72,7 +79,7 @@ const (
 type Bound struct {
 	Name    string  `json:"name"`    // the quantity, the setting and the source, e.g. "max load, m = n [ABKU99]"
 	Process string  `json:"process"` // the CLI process name
-	Kind    string  `json:"kind"`    // KindUpper, KindLower, KindLeading, KindOrder or KindReference
+	Kind    string  `json:"kind"`    // KindUpper, KindLower, KindLeading, KindAsymptotic, KindOrder or KindReference
 	Value   float64 `json:"value"`   // null in JSON when NoValue
 	Formula string  `json:"formula"` // e.g. "ln ln n / ln d ± O(1)"
 	Base    string  `json:"base"`    // "ln" or "log2": the base of every logarithm in Formula; "" if none
@@ -81,7 +88,7 @@ type Bound struct {
 
 	Quantity  string  `json:"quantity"`             // QuantityMaxLoad, QuantityGap or QuantitySpread
 	Order     string  `json:"order,omitempty"`      // KindOrder: "O", "Ω" or "Θ"
-	Precision string  `json:"precision,omitempty"`  // KindLeading: PrecisionAdditive or PrecisionFactor
+	Precision string  `json:"precision,omitempty"`  // KindLeading: PrecisionAdditive; KindAsymptotic: PrecisionFactor
 	Regime    string  `json:"regime"`               // RegimeMEqN, RegimeAnyM or RegimeHeavy
 	HeavyFrom float64 `json:"heavy_from,omitempty"` // RegimeHeavy: the m/n from which the statement is taken to hold
 	NoValue   bool    `json:"-"`                    // no number to give: Value is 0, JSON null
@@ -173,8 +180,8 @@ func (b Bound) InRegime(t float64) bool {
 }
 
 // Mark is the symbol tables and plots print before b's value: ≤ (upper),
-// ≥ (lower), ≈ (leading term), O, Ω or Θ (order only), "ref" (a
-// reference, no bound for the graph at hand).
+// ≥ (lower), ≈ (leading term), ~ (asymptotic, n → ∞: never ≤ or ≥), O, Ω
+// or Θ (order only), "ref" (a reference, no bound for the graph at hand).
 func (b Bound) Mark() string {
 	switch b.Kind {
 	case KindUpper:
@@ -187,6 +194,8 @@ func (b Bound) Mark() string {
 		}
 	case KindReference:
 		return "ref"
+	case KindAsymptotic:
+		return "~"
 	}
 	return "≈"
 }
@@ -627,21 +636,22 @@ func (e *boundEnv) hyper() []Bound {
 }
 
 // oneChoice: ln n / ln ln n (1 + o(1)) for m = n; m/n + sqrt(2 (m/n) ln n)
-// (1 + o(1)) for m ≫ n ln n [RS98].
+// (1 + o(1)) for m ≫ n ln n [RS98]. Both are asymptotic (KindAsymptotic):
+// the factor tends to 1 as n → ∞ and bounds nothing at a given n.
 func (e *boundEnv) oneChoice() []Bound {
 	heavyWhy := "w.h.p. for m ≫ n ln n [RS98], taken as m >= n ln n"
 	heavyNote := "[RS98] state it for m ≫ n ln n; the threshold is ln n"
 	sq := math.Sqrt(2 * e.t * e.ln)
 	return []Bound{
-		{Name: "max load, m = n [RS98]", Kind: KindLeading, Precision: PrecisionFactor,
+		{Name: "max load, m = n [RS98]", Kind: KindAsymptotic, Precision: PrecisionFactor,
 			Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
 			Value: e.ln / e.lnln, Formula: "(1 + o(1)) ln n / ln ln n", Base: "ln",
 			Applies: true, Reason: "w.h.p. as n → ∞; the 1 + o(1) factor converges slowly"},
-		{Name: "max load, heavily loaded [RS98]", Kind: KindLeading, Precision: PrecisionFactor,
+		{Name: "max load, heavily loaded [RS98]", Kind: KindAsymptotic, Precision: PrecisionFactor,
 			Quantity: QuantityMaxLoad, Regime: RegimeHeavy, HeavyFrom: e.ln,
 			Value: e.t + sq, Formula: "m/n + (1 + o(1)) sqrt(2 (m/n) ln n)", Base: "ln",
 			Applies: true, Reason: heavyWhy, regimeNote: heavyNote},
-		{Name: "gap, heavily loaded [RS98]", Kind: KindLeading, Precision: PrecisionFactor,
+		{Name: "gap, heavily loaded [RS98]", Kind: KindAsymptotic, Precision: PrecisionFactor,
 			Quantity: QuantityGap, Regime: RegimeHeavy, HeavyFrom: e.ln,
 			Value: sq, Formula: "(1 + o(1)) sqrt(2 (m/n) ln n)", Base: "ln",
 			Applies: true, Reason: heavyWhy, regimeNote: heavyNote},
@@ -722,13 +732,32 @@ func (e *boundEnv) rank(proc string) []Bound {
 	return bs
 }
 
-// onePlusBeta: gap Θ(log n / β) in the heavily loaded case [PTW15]. The
-// upper bound O(log n / β) holds for every m; the matching lower bound
-// needs the process to run long enough for its one-choice steps to build
-// a gap of that order, about m/n ≈ ln n / β² (one-choice's gap
-// sqrt(2 (m/n) ln n) reaches log n / β there), taken as the threshold.
+// MaxThetaBeta is the largest β for which Bounds states (1+β)'s gap as
+// Θ(log n / β) [PTW15]. The upper bound O(log n / β) holds for every
+// 0 < β ≤ 1; the matching lower bound needs β bounded away from 1,
+// β ≤ 1 − ε for a constant ε: it comes from the one-choice steps, taken
+// with probability 1 − β, and its constant shrinks with 1 − β (at β = 1
+// the process is Greedy[2], gap ln ln n / ln 2 + O(1); heuristically the
+// gap is of order (1 − β)·ln n / (2β) plus two-choice's). graphalloc takes
+// ε = 1/2, β ≤ 1/2: the one-choice steps at least as frequent as the
+// two-choice ones, so the lower constant is within a factor 2 of its value
+// as β → 0. Measured at n = 2^16, m = 1000n, 4 trials: mean gaps 19.0,
+// 9.75, 4.25 and 3.0 at β = 0.3, 0.5, 0.9, 0.99, against log₂ n / β = 53.3,
+// 32, 17.8, 16.2 (docs/theory.md, bound 13).
+const MaxThetaBeta = 0.5
+
+// onePlusBeta: (1+β)'s gap [PTW15]. For 0 < β ≤ MaxThetaBeta,
+// Θ(log n / β) in the heavily loaded case: the upper bound holds for every
+// m, the lower bound once the one-choice steps have run long enough to
+// build a gap of that order, about m/n ≈ ln n / β² (one-choice's gap
+// sqrt(2 (m/n) ln n) reaches log n / β there), taken as the threshold. For
+// MaxThetaBeta < β < 1 only the upper bound O(log n / β), for every m.
 func (e *boundEnv) onePlusBeta() []Bound {
 	b := e.q.Beta
+	if b > MaxThetaBeta && b < 1 {
+		return []Bound{upperBeta(e.lg, b, "gap, any m [PTW15]",
+			fmt.Sprintf("w.h.p., every m; only the upper bound: the lower bound Ω(log n / β) needs β bounded away from 1, taken as β <= %g (its constant shrinks with 1 − β, the share of one-choice steps); here β = %g", MaxThetaBeta, b))}
+	}
 	ok := b > 0 && b < 1
 	heavy := e.ln
 	why := ""
@@ -750,6 +779,16 @@ func (e *boundEnv) onePlusBeta() []Bound {
 			Applies: ok, Reason: why,
 			regimeNote: "ln n / β²; below it only the upper bound O(log n / β) is proved, and at m = n the gap is below one-choice's"},
 	}
+}
+
+// upperBeta is the upper half of [PTW15]'s Θ(log n / β), gap
+// O(log n / β) for every m, applying, named name, for a β above
+// MaxThetaBeta; lg is log₂ n.
+func upperBeta(lg, beta float64, name, why string) Bound {
+	return Bound{Name: name, Kind: KindOrder, Order: "O",
+		Quantity: QuantityGap, Regime: RegimeAnyM,
+		Value: lg / beta, Formula: fmt.Sprintf("O(log n / β); Θ only for β <= %g", MaxThetaBeta), Base: "log2",
+		Applies: true, Reason: why}
 }
 
 // grouped: O(log log n / d) for m = n with 2n/d aligned groups of d/2
@@ -1124,7 +1163,10 @@ func (e *boundEnv) onComplete() bool {
 // hold for any way of placing a ball at an end of its edge (the dense core's
 // counting argument, [BF22]'s lower bound for every strategy); its own
 // are added. Listed only for β < 1, so that a two-choice query lists what it
-// always listed.
+// always listed. Both are graphalloc's own composition from [PTW15]'s
+// theorem and its (1+β) result, named "derived here": O(log n / (βσ)) on a
+// graph of edge expansion σ, and on K_n, where graphical (1+β) is (1+β) up
+// to O(1/n), the bound of one-plus-beta (Θ for β <= MaxThetaBeta, else O).
 func (e *boundEnv) graphicalBeta(bs []Bound, beta float64, regular bool, notRegular string, complete bool) []Bound {
 	for i := range bs {
 		if strings.Contains(bs[i].Name, "dense core") || strings.Contains(bs[i].Name, "any allocation strategy") {
@@ -1134,7 +1176,7 @@ func (e *boundEnv) graphicalBeta(bs []Bound, beta float64, regular bool, notRegu
 		bs[i] = bs[i].notApplying(why)
 	}
 	sigma := e.q.Expansion
-	b := Bound{Name: "gap, graphical (1+β), edge expansion σ, any m [PTW15]", Kind: KindOrder, Order: "O",
+	b := Bound{Name: "gap, graphical (1+β), edge expansion σ, any m [PTW15; derived here]", Kind: KindOrder, Order: "O",
 		Quantity: QuantityGap, Regime: RegimeAnyM,
 		Value: e.lg / (beta * sigma), Formula: "O(log n / (β σ))", Base: "log2"}
 	switch {
@@ -1144,17 +1186,26 @@ func (e *boundEnv) graphicalBeta(bs []Bound, beta float64, regular bool, notRegu
 		b.Reason = "needs the edge expansion σ: give it with --expansion σ (graphalloc info measures it)"
 	default:
 		b.Applies = true
-		b.Reason = fmt.Sprintf("w.h.p., every m; [PTW15]'s theorem for a process whose bias towards light bins is ε gives O(log n / ε): ε is of order σ for the graph's edges, times β for a (1+β) mixture; σ = %.4g, β = %g", sigma, beta)
+		b.Reason = fmt.Sprintf("w.h.p., every m; derived here, not stated in [PTW15]: their theorem for a process whose bias towards light bins is ε gives O(log n / ε), ε is of order σ for the graph's edges, times β for a (1+β) mixture; σ = %.4g, β = %g", sigma, beta)
 	}
 	bs = append(bs, b)
+	onK := "on K_n graphical (1+β) is the (1+β) process up to O(1/n) (an edge is two distinct uniform bins, and a uniform end of it a uniform bin)"
+	if beta > MaxThetaBeta {
+		b = upperBeta(e.lg, beta, "gap, graphical (1+β), complete graph, any m [PTW15; derived here]",
+			fmt.Sprintf("w.h.p., every m; %s; only the upper bound: the lower bound needs β bounded away from 1, taken as β <= %g; here β = %g", onK, MaxThetaBeta, beta))
+		if !complete {
+			b.Applies, b.Reason = false, "for the complete graph"
+		}
+		return append(bs, b)
+	}
 	heavy := e.ln / (beta * beta)
-	b = Bound{Name: "gap, graphical (1+β), complete graph, heavily loaded [PTW15]", Kind: KindOrder, Order: "Θ",
+	b = Bound{Name: "gap, graphical (1+β), complete graph, heavily loaded [PTW15; derived here]", Kind: KindOrder, Order: "Θ",
 		Quantity: QuantityGap, Regime: RegimeHeavy, HeavyFrom: heavy,
 		Value: e.lg / beta, Formula: "Θ(log n / β)", Base: "log2",
 		regimeNote: "ln n / β², as for one-plus-beta"}
 	if complete {
 		b.Applies = true
-		b.Reason = fmt.Sprintf("w.h.p.; on K_n graphical (1+β) is the (1+β) process up to O(1/n) (an edge is two distinct uniform bins, and a uniform end of it a uniform bin); taken to hold from m/n = ln n / β² = %.4g, as for one-plus-beta", heavy)
+		b.Reason = fmt.Sprintf("w.h.p.; %s; taken to hold from m/n = ln n / β² = %.4g, as for one-plus-beta", onK, heavy)
 	} else {
 		b.Reason = "for the complete graph"
 	}
@@ -1240,6 +1291,11 @@ func (e *boundEnv) batchedTwoChoice(ok bool, notOK, what string) []Bound {
 }
 
 // batchedOnePlusBeta: (1+β) in batches of b [LS22b], for a constant β.
+// The Θ(log n) for b in [n, n log n] is stated only for β <= MaxThetaBeta:
+// its lower half, like [PTW15]'s, comes from the one-choice steps (at
+// β = 1 and b = n the gap is Θ(log n / log log n) [LS22a]). With pre
+// non-empty (graphical (1+β) on K_n, graphalloc's own reduction) the names
+// say "derived here".
 func (e *boundEnv) batchedOnePlusBeta(beta float64, pre string) []Bound {
 	b := e.q.Batch
 	ok := beta > 0 && beta <= 1
@@ -1261,10 +1317,15 @@ func (e *boundEnv) batchedOnePlusBeta(beta float64, pre string) []Bound {
 	for _, r := range rows {
 		bd := r.bound
 		bd.Quantity, bd.Regime, bd.batched = QuantityGap, RegimeAnyM, true
+		if pre != "" {
+			bd.Name = strings.TrimSuffix(bd.Name, "]") + "; derived here]"
+		}
 		fits, why := e.batchCheck(r.lo, r.hi, r.rng)
 		switch {
 		case !ok:
 			bd.Reason = notOK
+		case bd.Order == "Θ" && beta > MaxThetaBeta:
+			bd.Reason = fmt.Sprintf("the lower half needs β bounded away from 1, taken as β <= %g (at β = 1 and b = n the gap is Θ(log n / log log n) [LS22a]); here β = %g: see the O(b/n + log n) statement", MaxThetaBeta, beta)
 		case !fits:
 			bd.Reason = why
 		default:
@@ -1350,7 +1411,7 @@ func (e *boundEnv) localSearch() []Bound {
 	bs = append(bs, b)
 
 	// The complete graph, from the definition.
-	b = Bound{Name: "max load, complete graph, any m (exact)", Kind: KindUpper,
+	b = Bound{Name: "max load, complete graph, any m (exact) [derived here]", Kind: KindUpper,
 		Quantity: QuantityMaxLoad, Regime: RegimeAnyM,
 		Value: math.Ceil(e.m / e.n), Formula: "⌈m/n⌉", Base: ""}
 	if topo == "complete" {
@@ -1412,14 +1473,16 @@ func (e *boundEnv) lssGap(proc string) []Bound {
 
 // thinning: no two-thinning rule — a ball's uniform bin, or if the rule
 // rejects it a second uniform bin — does better at m = Θ(n) than a
-// maximum load of (1 + o(1))·√(8 ln n / ln ln n) w.h.p., and a rule of
-// that kind attains it [FG21] (O. N. Feldheim, O. Gurel-Gurevich, The
-// power of thinning in balanced allocation, Electron. Commun. Probab.
-// 2021); Threshold(L) is such a rule for every L, so the bound is a lower
-// bound for it.
+// maximum load of (1 − o(1))·√(8 ln n / ln ln n) w.h.p., and a rule of
+// that kind attains it to 1 + o(1) [FG21] (O. N. Feldheim, O.
+// Gurel-Gurevich, The power of thinning in balanced allocation, Electron.
+// Commun. Probab. 2021); Threshold(L) is such a rule for every L. The
+// statement is asymptotic (KindAsymptotic): the o(1) is unknown at a given
+// n, where the maximum load may lie below the value (5 at n = 2^20 against
+// 6.49 for Threshold(3)), so it is no "≥" at any one n.
 func (e *boundEnv) thinning() []Bound {
 	return []Bound{
-		{Name: "max load, m = n, any thinning rule [FG21]", Kind: KindOrder, Order: "Ω",
+		{Name: "max load, m = n, any thinning rule [FG21]", Kind: KindAsymptotic, Precision: PrecisionFactor,
 			Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
 			Value: math.Sqrt(8 * e.ln / e.lnln), Formula: "(1 − o(1))·√(8 ln n / ln ln n)", Base: "ln",
 			Applies: e.n >= 16, Reason: thinningWhy(e.n)},
@@ -1432,7 +1495,9 @@ func (e *boundEnv) thinning() []Bound {
 // condition of [PTW15]'s theorem (p_i ≤ (1 − 4ε)/n up to rank n/3,
 // p_i ≥ (1 + 4ε)/n from rank 2n/3, with ε = min(δ', 1 − δ')/4), whose
 // exponential potential gives gap O(log n / ε) for every m. Quantile(δ) is
-// a two-thinning rule, so [FG21]'s lower bound at m = n applies too.
+// a two-thinning rule, so [FG21]'s asymptotic lower bound at m = n applies
+// too. The application of [PTW15]'s theorem to Quantile(δ) is graphalloc's
+// own: its name says "derived here".
 func (e *boundEnv) quantile() []Bound {
 	delta := e.q.Delta
 	if delta == 0 {
@@ -1445,10 +1510,10 @@ func (e *boundEnv) quantile() []Bound {
 	}
 	fg := e.thinning()
 	if fg[0].Applies {
-		fg[0].Reason = "w.h.p.; a lower bound for every two-thinning rule, Quantile(δ) among them for every δ, attained to 1 + o(1) by the best rule"
+		fg[0].Reason = "asymptotic, w.h.p. as n → ∞: no two-thinning rule, Quantile(δ) among them for every δ, keeps the max load below (1 − o(1)) times the value, and the best rule attains it; the o(1) is unknown at a given n, where the max load may be below the value"
 	}
 	return append([]Bound{
-		{Name: "gap, any m, 1/3 <= δ <= 2/3 [PTW15]", Kind: KindOrder, Order: "O",
+		{Name: "gap, any m, 1/3 <= δ <= 2/3 [PTW15; derived here]", Kind: KindOrder, Order: "O",
 			Quantity: QuantityGap, Regime: RegimeAnyM,
 			Value: e.lg, Formula: "O(log n)", Base: "log2",
 			Applies: ok, Reason: why},
@@ -1460,5 +1525,5 @@ func thinningWhy(n float64) string {
 	if n < 16 {
 		return fmt.Sprintf("needs ln ln n > 1, n >= 16; got n = %g", n)
 	}
-	return "w.h.p.; a lower bound for every two-thinning rule, Threshold(L) among them, attained to 1 + o(1) by the best rule"
+	return "asymptotic, w.h.p. as n → ∞: no two-thinning rule, Threshold(L) among them, keeps the max load below (1 − o(1)) times the value, and the best rule attains it; the o(1) is unknown at a given n, where the max load may be below the value"
 }

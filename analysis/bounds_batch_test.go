@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -86,7 +87,7 @@ func TestBoundsGraphicalBeta(t *testing.T) {
 		}
 	}
 	bs := Bounds(Query{N: n, M: 1000 * n, Process: "graph", Topology: "regular", Degree: 16, Expansion: 0.25, GraphBeta: 0.5})
-	b := findBound(t, bs, "graph", "gap, graphical (1+β), edge expansion σ, any m [PTW15]")
+	b := findBound(t, bs, "graph", "gap, graphical (1+β), edge expansion σ, any m [PTW15; derived here]")
 	if !b.Applies || b.Value != 16/(0.5*0.25) || b.Order != "O" {
 		t.Errorf("O(log n / (βσ)): %+v", b)
 	}
@@ -97,12 +98,74 @@ func TestBoundsGraphicalBeta(t *testing.T) {
 		t.Errorf("[BF22] holds for every strategy: %+v", b)
 	}
 	bs = Bounds(Query{N: n, M: 1000 * n, Process: "graph", GraphBeta: 0.5})
-	b = findBound(t, bs, "graph", "gap, graphical (1+β), complete graph, heavily loaded [PTW15]")
+	b = findBound(t, bs, "graph", "gap, graphical (1+β), complete graph, heavily loaded [PTW15; derived here]")
 	// Θ(log₂ n / β), heavy from ln n / β² = 44.36.
 	if !b.Applies || b.Value != 32 || math.Abs(b.HeavyFrom-11.090355/0.25) > 1e-4 {
 		t.Errorf("K_n: %+v", b)
 	}
 	if b := findBound(t, bs, "graph", "gap, complete graph, any m [BCSV06]"); b.Applies {
 		t.Errorf("two-choice's gap applies to β = 0.5 on K_n: %+v", b)
+	}
+}
+
+// TestBoundsInTheirRegime: Θ(log n / β) [PTW15] only for β <= MaxThetaBeta,
+// where its lower half holds; above it the upper half O(log n / β) for every
+// m. Asymptotic statements are KindAsymptotic, marked "~", never ≥ or ≤;
+// graphalloc's own compositions say "derived here". Controls, the bugs
+// this catches: Θ applying at β = 0.99 (16.16 against a measured gap of 3),
+// and [FG21]'s (1 − o(1)) statement as an Ω lower bound of 6.49 at n = 2^20
+// (a measured max load of 5).
+func TestBoundsInTheirRegime(t *testing.T) {
+	const n = 1 << 16
+	for _, beta := range []float64{0.6, 0.9, 0.99} {
+		for _, q := range []Query{
+			{N: n, M: 1000 * n, Beta: beta, Process: "one-plus-beta"},
+			{N: n, M: 1000 * n, GraphBeta: beta, Process: "graph"},
+			{N: n, M: n, Beta: beta, GraphBeta: beta, Batch: n},
+		} {
+			upper := 0
+			for _, b := range Bounds(q) {
+				if b.Applies && b.Order == "Θ" && strings.Contains(b.Name+b.Formula, "β") {
+					t.Errorf("β = %g: %s: Θ applies", beta, b.Name)
+				}
+				if b.Applies && b.Order == "O" && strings.HasPrefix(b.Formula, "O(log n / β)") {
+					upper++
+					if math.Abs(b.Value-16/beta) > 1e-12 || b.Regime != RegimeAnyM {
+						t.Errorf("β = %g: %s: %+v", beta, b.Name, b)
+					}
+				}
+			}
+			if q.Batch == 0 && upper != 1 {
+				t.Errorf("β = %g, %s: %d upper bounds O(log n / β) apply, want 1", beta, q.Process, upper)
+			}
+		}
+	}
+	b := findBound(t, Bounds(Query{N: n, M: 1000 * n, Beta: MaxThetaBeta, Process: "one-plus-beta"}), "one-plus-beta", "gap, heavily loaded [PTW15]")
+	if !b.Applies || b.Order != "Θ" {
+		t.Errorf("β = %g: %+v", MaxThetaBeta, b)
+	}
+	for _, q := range []Query{{N: 1 << 20, M: 1 << 20}, {N: 1 << 20, M: 1 << 20, Process: "quantile"}} {
+		for _, b := range Bounds(q) {
+			asym := strings.Contains(b.Formula, "o(1)")
+			if asym != (b.Kind == KindAsymptotic) || asym && (b.Mark() != "~" || b.Precision != PrecisionFactor) {
+				t.Errorf("%s: %s: formula %q, kind %q, mark %q", b.Process, b.Name, b.Formula, b.Kind, b.Mark())
+			}
+		}
+	}
+	derived := []string{
+		"gap, graphical (1+β), edge expansion σ, any m [PTW15; derived here]",
+		"gap, graphical (1+β), complete graph, heavily loaded [PTW15; derived here]",
+		"gap, batches of b in [n, n log n], (1+β) [LS22b; derived here]",
+		"gap, any m, 1/3 <= δ <= 2/3 [PTW15; derived here]",
+		"max load, complete graph, any m (exact) [derived here]",
+	}
+	var names []string
+	for _, b := range Bounds(Query{N: n, M: n, GraphBeta: 0.5, Batch: 2, Expansion: 0.3}) {
+		names = append(names, b.Name)
+	}
+	for _, d := range derived {
+		if !slices.Contains(names, d) {
+			t.Errorf("no bound %q", d)
+		}
 	}
 }

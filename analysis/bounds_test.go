@@ -108,14 +108,14 @@ func TestBoundsGreedyLeftOneChoice(t *testing.T) {
 	// One-choice, m = n: ln n / ln ln n = 11.090355 / 2.406076 = 4.609312;
 	// heavy needs m ≥ n ln n = 11.09 n.
 	checkBounds(t, Query{N: n, Process: "one-choice"}, []wantBound{
-		{"one-choice", "max load, m = n [RS98]", 4.609312, KindLeading, "ln", true, ""},
-		{"one-choice", "max load, heavily loaded [RS98]", 1 + math.Sqrt(2*11.090355), KindLeading, "ln", false, "m ≫ n ln n"},
+		{"one-choice", "max load, m = n [RS98]", 4.609312, KindAsymptotic, "ln", true, ""},
+		{"one-choice", "max load, heavily loaded [RS98]", 1 + math.Sqrt(2*11.090355), KindAsymptotic, "ln", false, "m ≫ n ln n"},
 	})
 	// m = 16n: sqrt(2 · 16 · 11.090355) = sqrt(354.891) = 18.838560.
 	checkBounds(t, Query{N: n, M: 16 * n, Process: "one-choice"}, []wantBound{
-		{"one-choice", "max load, m = n [RS98]", 4.609312, KindLeading, "ln", false, "m/n = 16"},
-		{"one-choice", "max load, heavily loaded [RS98]", 34.838560, KindLeading, "ln", true, ""},
-		{"one-choice", "gap, heavily loaded [RS98]", 18.838560, KindLeading, "ln", true, ""},
+		{"one-choice", "max load, m = n [RS98]", 4.609312, KindAsymptotic, "ln", false, "m/n = 16"},
+		{"one-choice", "max load, heavily loaded [RS98]", 34.838560, KindAsymptotic, "ln", true, ""},
+		{"one-choice", "gap, heavily loaded [RS98]", 18.838560, KindAsymptotic, "ln", true, ""},
 	})
 }
 
@@ -311,7 +311,7 @@ func TestBoundsWellFormed(t *testing.T) {
 			}
 		}
 	}
-	kinds := []string{KindUpper, KindLower, KindLeading, KindOrder, KindReference}
+	kinds := []string{KindUpper, KindLower, KindLeading, KindAsymptotic, KindOrder, KindReference}
 	for _, q := range queries {
 		bs := Bounds(q)
 		if bs == nil {
@@ -344,7 +344,8 @@ func TestBoundsWellFormed(t *testing.T) {
 				!slices.Contains([]string{RegimeMEqN, RegimeAnyM, RegimeHeavy}, b.Regime) {
 				t.Errorf("%+v: %s: quantity %q regime %q", q, b.Name, b.Quantity, b.Regime)
 			}
-			if (b.Kind == KindOrder) != (b.Order != "") || (b.Kind == KindLeading) != (b.Precision != "") {
+			if (b.Kind == KindOrder) != (b.Order != "") || (b.Kind == KindLeading || b.Kind == KindAsymptotic) != (b.Precision != "") ||
+				(b.Kind == KindAsymptotic) != (b.Precision == PrecisionFactor) {
 				t.Errorf("%+v: %s: kind %q with order %q, precision %q", q, b.Name, b.Kind, b.Order, b.Precision)
 			}
 			if b.Applies && !b.InRegime(load) {
@@ -516,9 +517,9 @@ func TestBoundQuantityKindRegime(t *testing.T) {
 			"max load, m = n [KP06]", true, QuantityMaxLoad, KindOrder, "Ω", false, 4.0 / 3, "unaligned"},
 		// m/n = 16 >= ln n = 11.09: sqrt(2 · 16 · 11.090355) = 18.838560.
 		{"one-choice's heavy gap from m/n >= ln n", Query{N: n, M: 16 * n, Process: "one-choice"},
-			"gap, heavily loaded [RS98]", true, QuantityGap, KindLeading, "", false, 16 + 18.838560, "m >= n ln n"},
+			"gap, heavily loaded [RS98]", true, QuantityGap, KindAsymptotic, "", false, 16 + 18.838560, "m >= n ln n"},
 		{"one-choice's heavy gap not at m = 8n < n ln n", Query{N: n, M: 8 * n, Process: "one-choice"},
-			"gap, heavily loaded [RS98]", false, QuantityGap, KindLeading, "", false, 8 + math.Sqrt(2*8*11.090355), "from m/n >= 11.09"},
+			"gap, heavily loaded [RS98]", false, QuantityGap, KindAsymptotic, "", false, 8 + math.Sqrt(2*8*11.090355), "from m/n >= 11.09"},
 		// [LS22], g = 2 ≤ ln n: g / max(1, ln 2) · ln ln n = 2 · 2.406076.
 		{"g-bounded, g = 2: Θ(g/log g · log log n) from m = n", Query{N: n, M: n, G: 2, Process: "g-bounded"},
 			"gap, g ≤ log n, any m ≥ n [LS22]", true, QuantityGap, KindOrder, "Θ", false, 1 + 2*2.406076, "matching lower bound"},

@@ -28,6 +28,21 @@ func (q Query) DescribeGraph() string {
 	return strings.Join(parts, ", ")
 }
 
+// AsymptoticNote is what tables print under their bounds when one of them
+// is KindAsymptotic.
+const AsymptoticNote = "asymptotic (~): as n → ∞ the quantity over the value tends to 1 (for a (1 − o(1)) statement, to at least 1); the o(1) is unknown at a given n, where the value bounds nothing (neither ≤ nor ≥)"
+
+// HasAsymptotic reports whether a bound of kind KindAsymptotic is among
+// the kinds given.
+func HasAsymptotic(kinds ...string) bool {
+	for _, k := range kinds {
+		if k == KindAsymptotic {
+			return true
+		}
+	}
+	return false
+}
+
 // WriteBoundsTable writes bs as the table of graphalloc bounds: a header
 // line (title), the bounds that apply with their values, then the others with the
 // reason each does not apply.
@@ -57,6 +72,15 @@ func WriteBoundsTable(w io.Writer, title string, bs []Bound) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", b.Process, b.Name, b.Kind, value, b.Formula, base)
 	}
 	tw.Flush()
+	var kinds []string
+	for _, b := range bs {
+		if b.Applies {
+			kinds = append(kinds, b.Kind)
+		}
+	}
+	if HasAsymptotic(kinds...) {
+		fmt.Fprintln(w, AsymptoticNote)
+	}
 	if !header {
 		fmt.Fprintln(w, "\nno bound applies here")
 	}

@@ -3,7 +3,8 @@
 // theoretical bounds on their maximum load and gap, and the statistics that
 // summarise trials, and describes graphs (Describe: degrees, components,
 // a certified spectral gap and expansion bounds). Of the rest of the
-// module it imports only graphgen, for Describe.
+// module it imports alloc (the process descriptors the bounds are listed
+// by), graphgen (for Describe) and internal/jsonnull (Summary's JSON).
 //
 // # Fluid limits
 //

@@ -1,11 +1,13 @@
 package analysis
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 
+	"github.com/graphalloc/graphalloc/internal/jsonnull"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -14,7 +16,7 @@ import (
 const (
 	// IntervalNone: fewer than two values, no interval. CI95 is then
 	// [Min, Max] (zero for no value) and is not a confidence interval:
-	// renderers print "—".
+	// renderers print "—" and JSON has "ci95": null.
 	IntervalNone = "none"
 	// IntervalBinomialTails: the exact interval for values on a lattice
 	// of step 1 (max loads, gaps at a whole m/n) that span at most
@@ -45,7 +47,7 @@ type Summary struct {
 	// CI95 is a two-sided confidence interval of level at least 95% for
 	// the mean, by IntervalMethod (see SummarizeAtLeast). It never reaches below
 	// the floor given to SummarizeAtLeast. With N < 2 it is no interval
-	// (IntervalNone).
+	// (IntervalNone), and JSON encodes it as null.
 	CI95 [2]float64 `json:"ci95"`
 	// Counts maps each value, formatted as an integer ("4"), to how often
 	// it occurs, when every value is an integer; nil otherwise.
@@ -71,6 +73,19 @@ type Summary struct {
 	// when every value is an integer (as Counts); nil otherwise. Each
 	// interval holds on its own, not jointly.
 	Values []ValueFreq `json:"values,omitempty"`
+}
+
+// MarshalJSON encodes s with "ci95": null when it has no interval
+// (IntervalNone): one trial gives no confidence interval, and a
+// zero-width [v, v] would read as certainty. A null ci95 decodes as the
+// zero array.
+func (s Summary) MarshalJSON() ([]byte, error) {
+	type plain Summary
+	b, err := json.Marshal(plain(s))
+	if err != nil || s.IntervalMethod != IntervalNone {
+		return b, err
+	}
+	return jsonnull.Field(b, "ci95", s.CI95)
 }
 
 // ValueFreq is a value of a sample, how often it occurs, and the two-sided

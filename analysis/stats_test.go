@@ -426,3 +426,38 @@ func TestFitLogLog(t *testing.T) {
 	}()
 	FitLogLog([]float64{1, 2}, []float64{1})
 }
+
+// TestSummaryJSONNoInterval: one value gives "ci95": null, not a
+// zero-width [v, v]; two or more give the interval, every field in the
+// order and form of Summary's own tags. Control: without MarshalJSON one
+// trial's JSON reads "ci95": [3, 3].
+func TestSummaryJSONNoInterval(t *testing.T) {
+	type plain Summary
+	for _, tc := range []struct {
+		x    []float64
+		null bool
+	}{{[]float64{3}, true}, {nil, true}, {[]float64{3, 4, 4}, false}, {[]float64{1.5, 2.25}, false}} {
+		s := SummarizeAtLeast(tc.x, 0)
+		got, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(plain(s))
+		if tc.null {
+			want = []byte(strings.Replace(string(want), `"ci95":[`+fmtPair(s.CI95)+`]`, `"ci95":null`, 1))
+		}
+		if string(got) != string(want) {
+			t.Errorf("%v:\n got %s\nwant %s", tc.x, got, want)
+		}
+		var back Summary
+		if err := json.Unmarshal(got, &back); err != nil || back.N != s.N || back.IntervalMethod != s.IntervalMethod {
+			t.Errorf("%v: read back %+v, %v", tc.x, back, err)
+		}
+	}
+}
+
+// fmtPair is a [2]float64 as encoding/json writes its elements.
+func fmtPair(p [2]float64) string {
+	b, _ := json.Marshal(p)
+	return strings.Trim(string(b), "[]")
+}

@@ -217,8 +217,15 @@ func writeGridTable(w io.Writer, c GridConfig, rows []study.Row, skipped []strin
 		}
 		// The bounds that hold for the row's setting, then the references
 		// (worst cases some other graph attains), each under its heading.
+		marks := "≤ upper, ≥ lower, ≈ leading term, O Ω Θ order only"
+		for _, key := range legend.names {
+			if analysis.HasAsymptotic(legend.info[key].Kind) {
+				marks += ", ~ asymptotic (n → ∞: no bound at a given n)"
+				break
+			}
+		}
 		for _, ref := range []bool{false, true} {
-			head := "\nbounds that apply (explicit terms, O(·) constants unknown; ≤ upper, ≥ lower, ≈ leading term, O Ω Θ order only; each on its own quantity):"
+			head := "\nbounds that apply (explicit terms, O(·) constants unknown; " + marks + "; each on its own quantity):"
 			if ref {
 				head = "\nreference, " + analysis.WorstRegularLabel + "; not a bound for the row's graph:"
 			}

@@ -1,18 +1,21 @@
 package results
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"text/tabwriter"
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/internal/jsonnull"
 )
 
 // SeriesPoint is the --every series averaged over the trials at one time:
 // after Balls balls (Load = Balls/n), the mean gap and the mean spread
 // max − min with their 95% intervals (analysis.SummarizeAtLeast, floor 0),
-// over Trials trials.
+// over Trials trials. With one trial there is no interval: JSON has null,
+// tables "—", CSV empty cells.
 type SeriesPoint struct {
 	Balls    int64      `json:"balls"`
 	Load     float64    `json:"load"`
@@ -21,6 +24,39 @@ type SeriesPoint struct {
 	GapCI    [2]float64 `json:"gap_ci95"`
 	Spread   float64    `json:"spread"`
 	SpreadCI [2]float64 `json:"spread_ci95"`
+}
+
+// MarshalJSON encodes p with null intervals when it rests on fewer than
+// two trials; a null interval decodes as the zero array.
+func (p SeriesPoint) MarshalJSON() ([]byte, error) {
+	type plain SeriesPoint
+	b, err := json.Marshal(plain(p))
+	if err != nil || p.HasCI() {
+		return b, err
+	}
+	if b, err = jsonnull.Field(b, "gap_ci95", p.GapCI); err != nil {
+		return nil, err
+	}
+	return jsonnull.Field(b, "spread_ci95", p.SpreadCI)
+}
+
+// HasCI reports whether p's intervals are intervals: two trials or more.
+func (p SeriesPoint) HasCI() bool { return p.Trials >= 2 }
+
+// ciCells is the interval ci as two cells for CSV, empty without one.
+func (p SeriesPoint) ciCells(ci [2]float64) (string, string) {
+	if !p.HasCI() {
+		return "", ""
+	}
+	return FormatFloat(ci[0]), FormatFloat(ci[1])
+}
+
+// ciText is the interval ci as a table cell, "—" without one.
+func (p SeriesPoint) ciText(ci [2]float64) string {
+	if !p.HasCI() {
+		return "—"
+	}
+	return fmt.Sprintf("[%.3f, %.3f]", ci[0], ci[1])
 }
 
 // meanSeries averages the trials' series point by point (every trial of a
@@ -108,8 +144,8 @@ func writeSeriesTable(w io.Writer, s Summary) {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "balls\tm/n\tgap\t95% CI\tmax − min\t95% CI\ttrials\t")
 		for _, p := range s.Series {
-			fmt.Fprintf(tw, "%d\t%.4g\t%.3f\t[%.3f, %.3f]\t%.3f\t[%.3f, %.3f]\t%d\t\n",
-				p.Balls, p.Load, p.Gap, p.GapCI[0], p.GapCI[1], p.Spread, p.SpreadCI[0], p.SpreadCI[1], p.Trials)
+			fmt.Fprintf(tw, "%d\t%.4g\t%.3f\t%s\t%.3f\t%s\t%d\t\n",
+				p.Balls, p.Load, p.Gap, p.ciText(p.GapCI), p.Spread, p.ciText(p.SpreadCI), p.Trials)
 		}
 		tw.Flush()
 	}

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -153,8 +154,10 @@ func writeCSV(w io.Writer, f *File) error {
 		cw.Write(append(configHeader(f.Config), "balls", "load", "statistic", "rank", "count", "mean", "ci_lo", "ci_hi", "trials"))
 		for _, p := range s.Series {
 			balls, load, t := strconv.FormatInt(p.Balls, 10), FormatFloat(p.Load), strconv.Itoa(p.Trials)
-			row(balls, load, "gap", "", "", FormatFloat(p.Gap), FormatFloat(p.GapCI[0]), FormatFloat(p.GapCI[1]), t)
-			row(balls, load, "spread", "", "", FormatFloat(p.Spread), FormatFloat(p.SpreadCI[0]), FormatFloat(p.SpreadCI[1]), t)
+			glo, ghi := p.ciCells(p.GapCI)
+			slo, shi := p.ciCells(p.SpreadCI)
+			row(balls, load, "gap", "", "", FormatFloat(p.Gap), glo, ghi, t)
+			row(balls, load, "spread", "", "", FormatFloat(p.Spread), slo, shi, t)
 		}
 		rank := int64(0)
 		for _, l := range s.Profile {
@@ -238,6 +241,7 @@ func writeTable(out io.Writer, f *File) error {
 	if len(s.Bounds) > 0 {
 		fmt.Fprintln(w, "\ntheory (explicit terms; O(1) constants unknown):")
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		var kinds []string
 		for _, b := range s.Bounds {
 			value := "" // a bound with no value
 			if b.Value != nil {
@@ -248,8 +252,12 @@ func writeTable(out io.Writer, f *File) error {
 				base = "(" + b.Base + ")"
 			}
 			fmt.Fprintf(tw, "  %s\t%s\t%s%s\t%s\n", b.Name, b.Kind, b.Formula, value, base)
+			kinds = append(kinds, b.Kind)
 		}
 		tw.Flush()
+		if analysis.HasAsymptotic(kinds...) {
+			fmt.Fprintln(w, "  "+analysis.AsymptoticNote)
+		}
 	}
 	writeSeriesTable(w, s)
 	if len(s.NotApplicable) > 0 {

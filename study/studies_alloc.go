@@ -96,7 +96,12 @@ func modeOf(c map[string]int) int {
 	return best
 }
 
+// ciPt is the point (x, mean of s) with its 95% interval, or none when s
+// has none (one trial): no zero-width [v, v] in a figure or its JSON.
 func ciPt(x float64, s analysis.Summary) Pt {
+	if s.IntervalMethod == analysis.IntervalNone {
+		return Pt{X: x, Y: s.Mean}
+	}
 	return Pt{X: x, Y: s.Mean, Lo: s.CI95[0], Hi: s.CI95[1]}
 }
 
@@ -163,7 +168,7 @@ func runTwoChoices(_ context.Context, r *runner, p Params) (*Report, error) {
 			}
 			diff := row.MaxLoad.Mean - b.Value
 			diffs, ratios, bound = append(diffs, diff), append(ratios, row.MaxLoad.Mean/b.Value), b
-			t.add(pr.label, row.N, row.MaxLoad.Mean, Interval(row.MaxLoad.CI95), countsString(row.MaxLoad.Counts),
+			t.add(pr.label, row.N, row.MaxLoad.Mean, summaryCI(row.MaxLoad), countsString(row.MaxLoad.Counts),
 				fluid, b.Value, diff)
 			meas.Points = append(meas.Points, ciPt(float64(n), row.MaxLoad))
 			term.Points = append(term.Points, Pt{X: float64(n), Y: b.Value})
@@ -296,7 +301,7 @@ func runContiguous(_ context.Context, r *runner, p Params) (*Report, error) {
 				}
 				row := pt.Row
 				b, _ := boundNamed(row, "max load, m = n")
-				t.add(d, procLabel(name, d), row.N, row.MaxLoad.Mean, Interval(row.MaxLoad.CI95), countsString(row.MaxLoad.Counts),
+				t.add(d, procLabel(name, d), row.N, row.MaxLoad.Mean, summaryCI(row.MaxLoad), countsString(row.MaxLoad.Counts),
 					tail(row, 2), tail(row, 3), probesPerBall(pt), b.Value, b.Formula+" ["+citation(b.Name)+"]")
 				if meas != nil {
 					s3.Points = append(s3.Points, Pt{X: float64(n), Y: tail(row, 3)})
@@ -397,7 +402,7 @@ func runFirstDiff(_ context.Context, r *runner, p Params) (*Report, error) {
 					ps.Points = append(ps.Points, Pt{X: float64(d), Y: ppb})
 					at[procLabel(name, d)] = res{row.MaxLoad.Mean, ppb}
 				}
-				t.add(d, procLabel(name, d), row.N, row.MaxLoad.Mean, Interval(row.MaxLoad.CI95), countsString(row.MaxLoad.Counts),
+				t.add(d, procLabel(name, d), row.N, row.MaxLoad.Mean, summaryCI(row.MaxLoad), countsString(row.MaxLoad.Counts),
 					ppb, maxProbes(pt))
 			}
 		}
@@ -476,7 +481,7 @@ func runUnbalanced(_ context.Context, r *runner, p Params) (*Report, error) {
 		if len(row.Tails) > 1 {
 			empty = 1 - row.Tails[1]
 		}
-		sum.add(label, row.MaxLoad.Mean, Interval(row.MaxLoad.CI95), countsString(row.MaxLoad.Counts), fluid, minMean, empty, fluidEmpty)
+		sum.add(label, row.MaxLoad.Mean, summaryCI(row.MaxLoad), countsString(row.MaxLoad.Counts), fluid, minMean, empty, fluidEmpty)
 		tailSeries(pan, row, ci, label)
 		tails.Columns = append(tails.Columns, fmt.Sprintf("MaxOf[%d]", d), "fluid")
 		tails.Formats = append(tails.Formats, "%.4g", "%.4g")
@@ -622,7 +627,7 @@ func runHeavy(_ context.Context, r *runner, p Params) (*Report, error) {
 			diffs = append(diffs, window(res.Series, hi0+1, p.Load)-window(res.Series, first, hi0))
 		}
 		dm, dci := meanCI(diffs)
-		vals = append(vals, dm, dci)
+		vals = append(vals, dm, sampleCI(dci, len(diffs)))
 		row := pt.Row
 		// The process's gap bound at t = Load: its value only where it
 		// applies (a heavily loaded statement says from which t on).

@@ -86,7 +86,7 @@ func runBatches(_ context.Context, r *runner, p Params) (*Report, error) {
 				}
 			}
 		}
-		t.add(b, float64(b)/float64(n), rows[0].Gap.Mean, Interval(rows[0].Gap.CI95), rows[1].Gap.Mean, Interval(rows[1].Gap.CI95),
+		t.add(b, float64(b)/float64(n), rows[0].Gap.Mean, summaryCI(rows[0].Gap), rows[1].Gap.Mean, summaryCI(rows[1].Gap),
 			vals[0], vals[1], vals[2], vals[3])
 	}
 	t.Notes = []string{

@@ -95,7 +95,7 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 			drv = dr.Value
 		}
 		l4 = math.Pow(math.Log2(float64(n)), 4)
-		ta.add(d, math.Log(float64(d))/math.Log(float64(n)), row.MaxLoad.Mean, Interval(row.MaxLoad.CI95), countsString(row.MaxLoad.Counts),
+		ta.add(d, math.Log(float64(d))/math.Log(float64(n)), row.MaxLoad.Mean, summaryCI(row.MaxLoad), countsString(row.MaxLoad.Counts),
 			lbv, ubv, drv)
 		meas.Points = append(meas.Points, ciPt(float64(d), row.MaxLoad))
 	}
@@ -126,7 +126,7 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 				bv = b.Value
 				ub.Points = append(ub.Points, Pt{X: float64(nn), Y: b.Value})
 			}
-			tb.add(eps, row.N, row.Degree.Max, row.MaxLoad.Mean, Interval(row.MaxLoad.CI95), countsString(row.MaxLoad.Counts), bv)
+			tb.add(eps, row.N, row.Degree.Max, row.MaxLoad.Mean, summaryCI(row.MaxLoad), countsString(row.MaxLoad.Counts), bv)
 			s.Points = append(s.Points, ciPt(float64(nn), row.MaxLoad))
 		}
 	}
@@ -166,7 +166,7 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 				ub = b.Value
 			}
 			deg := fmt.Sprintf("%d/%.2f/%d", row.Degree.Min, row.Degree.Mean, row.Degree.Max)
-			tc.add(label, row.N, deg, f, row.MaxLoad.Mean, Interval(row.MaxLoad.CI95), countsString(row.MaxLoad.Counts), cl, ub)
+			tc.add(label, row.N, deg, f, row.MaxLoad.Mean, summaryCI(row.MaxLoad), countsString(row.MaxLoad.Counts), cl, ub)
 			s.Points = append(s.Points, ciPt(float64(nn), row.MaxLoad))
 			coreAt[label] = row.MaxLoad.Mean
 		}
@@ -246,7 +246,7 @@ func runHeavyGraphs(_ context.Context, r *runner, p Params) (*Report, error) {
 			}
 			hm, _ := meanCI(half)
 			sm, _ := meanCI(spread)
-			ta.add(spec, row.N, row.Degree.Max, hm, row.Gap.Mean, Interval(row.Gap.CI95), countsString(row.Gap.Counts), sm)
+			ta.add(spec, row.N, row.Degree.Max, hm, row.Gap.Mean, summaryCI(row.Gap), countsString(row.Gap.Counts), sm)
 			s.Points = append(s.Points, ciPt(float64(row.N), row.Gap))
 			xs = append(xs, math.Log(float64(row.N)))
 			ys = append(ys, math.Log(row.Gap.Mean))
@@ -322,8 +322,12 @@ func runHeavyGraphs(_ context.Context, r *runner, p Params) (*Report, error) {
 			}
 			qm, _ := meanCI(q2)
 			hm, hci := meanCI(h2)
-			tsn.add(kind, int64(n), load, qm, hm, hci)
-			s.Points = append(s.Points, Pt{X: float64(n), Y: hm, Lo: hci[0], Hi: hci[1]})
+			tsn.add(kind, int64(n), load, qm, hm, sampleCI(hci, len(h2)))
+			cp := Pt{X: float64(n), Y: hm}
+			if len(h2) >= 2 {
+				cp.Lo, cp.Hi = hci[0], hci[1]
+			}
+			s.Points = append(s.Points, cp)
 			xs = append(xs, math.Log(float64(n)))
 			ys = append(ys, math.Log(hm))
 			ls = append(ls, hm)

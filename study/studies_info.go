@@ -164,8 +164,14 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
-// apart reports whether a's gap interval lies wholly below b's.
-func apart(a, b analysis.Summary) bool { return a.CI95[1] < b.CI95[0] }
+// apart reports whether a's gap interval lies wholly below b's; false
+// when either has no interval (one trial).
+func apart(a, b analysis.Summary) bool {
+	if a.IntervalMethod == analysis.IntervalNone || b.IntervalMethod == analysis.IntervalNone {
+		return false
+	}
+	return a.CI95[1] < b.CI95[0]
+}
 
 func runInfo(_ context.Context, r *runner, p Params) (*Report, error) {
 	light, heavy := infoRules(1), infoRules(p.Load)
@@ -206,7 +212,7 @@ func runInfo(_ context.Context, r *runner, p Params) (*Report, error) {
 			for i := range pts {
 				q := &pts[i]
 				q.perProbe = (one - q.gap.Mean) / q.probes
-				sweep.t.add(q.rule.label, pow2(int64(n)), q.probes, q.probesCI, q.gap.Mean, Interval(q.gap.CI95), spreadString(q.gap), q.perProbe)
+				sweep.t.add(q.rule.label, pow2(int64(n)), q.probes, sampleCI(q.probesCI, q.gap.N), q.gap.Mean, summaryCI(q.gap), spreadString(q.gap), q.perProbe)
 			}
 		}
 		// The figure and the findings at the last n.
@@ -261,8 +267,8 @@ func runInfo(_ context.Context, r *runner, p Params) (*Report, error) {
 			if h.Degree != nil {
 				deg = fmt.Sprintf("%d..%d", h.Degree.Min, h.Degree.Max)
 			}
-			tc.add(s, pow2(h.N), deg, h.MaxLoad.Mean, Interval(h.MaxLoad.CI95), countsString(h.MaxLoad.Counts),
-				g.MaxLoad.Mean, Interval(g.MaxLoad.CI95), ref)
+			tc.add(s, pow2(h.N), deg, h.MaxLoad.Mean, summaryCI(h.MaxLoad), countsString(h.MaxLoad.Counts),
+				g.MaxLoad.Mean, summaryCI(g.MaxLoad), ref)
 			hs.Points = append(hs.Points, ciPt(float64(s), h.MaxLoad))
 			gs.Points = append(gs.Points, Pt{X: float64(s), Y: g.MaxLoad.Mean})
 			res[n] = append(res[n], hyperRes{h.MaxLoad.Mean, g.MaxLoad.Mean})
@@ -321,13 +327,15 @@ func infoFindings(n int, load int64, pts []infoPoint) []string {
 		}
 		verdict := "their 95% intervals overlap"
 		switch {
+		case pa.gap.IntervalMethod == analysis.IntervalNone || pb.gap.IntervalMethod == analysis.IntervalNone:
+			verdict = "no interval from one trial"
 		case apart(pa.gap, pb.gap):
 			verdict = fmt.Sprintf("%s's interval lies below %s's", a, b)
 		case apart(pb.gap, pa.gap):
 			verdict = fmt.Sprintf("%s's interval lies below %s's", b, a)
 		}
 		out = append(out, fmt.Sprintf("%s: %s (%.3f probes) gap %.2f %s, %s (%.3f probes) gap %.2f %s; %s",
-			at, a, pa.probes, pa.gap.Mean, cell(Interval(pa.gap.CI95), "%.2f"), b, pb.probes, pb.gap.Mean, cell(Interval(pb.gap.CI95), "%.2f"), verdict))
+			at, a, pa.probes, pa.gap.Mean, cell(summaryCI(pa.gap), "%.2f"), b, pb.probes, pb.gap.Mean, cell(summaryCI(pb.gap), "%.2f"), verdict))
 	}
 	packing, twinning, mean := alloc.Packing{}.String(), alloc.Twinning{}.String(), alloc.MeanThinning{}.String()
 	compare(processLabel(nameOnePlusBeta, alloc.Params{Beta: infoBeta}), mean)

@@ -77,8 +77,8 @@ func runLocalSearch(_ context.Context, r *runner, p Params) (*Report, error) {
 				most = max(most, res.MaxMoves)
 			}
 			perBall := float64(moves) / float64(row.M*int64(len(pl.Results)))
-			ta.add(top.spec, row.N, row.Degree.Max, row.MaxLoad.Mean, Interval(row.MaxLoad.CI95), countsString(row.MaxLoad.Counts),
-				two.MaxLoad.Mean, Interval(two.MaxLoad.CI95), perBall, most)
+			ta.add(top.spec, row.N, row.Degree.Max, row.MaxLoad.Mean, summaryCI(row.MaxLoad), countsString(row.MaxLoad.Counts),
+				two.MaxLoad.Mean, summaryCI(two.MaxLoad), perBall, most)
 			ls.Points = append(ls.Points, ciPt(float64(row.N), row.MaxLoad))
 			tc.Points = append(tc.Points, Pt{X: float64(row.N), Y: two.MaxLoad.Mean})
 			if top.dim > 0 {

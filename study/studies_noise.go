@@ -72,7 +72,7 @@ func runNoise(_ context.Context, r *runner, p Params) (*Report, error) {
 			if b, ok := boundNamed(rows[0], "gap, g ≤ log n, any m ≥ n [LS22]"); ok && b.Applies {
 				tightv = b.Value
 			}
-			tg.add(pow2(int64(n)), g, rows[0].Gap.Mean, Interval(rows[0].Gap.CI95), rows[1].Gap.Mean, Interval(rows[1].Gap.CI95), upv, tightv)
+			tg.add(pow2(int64(n)), g, rows[0].Gap.Mean, summaryCI(rows[0].Gap), rows[1].Gap.Mean, summaryCI(rows[1].Gap), upv, tightv)
 			gb.Points = append(gb.Points, ciPt(float64(g), rows[0].Gap))
 			gm.Points = append(gm.Points, ciPt(float64(g), rows[1].Gap))
 			if g > 0 && rows[0].Gap.Mean > rows[1].Gap.Mean {
@@ -95,7 +95,7 @@ func runNoise(_ context.Context, r *runner, p Params) (*Report, error) {
 				return nil, err
 			}
 			row := pt.Row
-			ts.add(pow2(int64(n)), sigma, row.Gap.Mean, Interval(row.Gap.CI95))
+			ts.add(pow2(int64(n)), sigma, row.Gap.Mean, summaryCI(row.Gap))
 			sn.Points = append(sn.Points, ciPt(sigma, row.Gap))
 			if si == 0 {
 				sFirst = row.Gap.Mean

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/graphalloc/graphalloc/analysis"
 )
 
 // Report is what a study returns: its tables, the findings computed from
@@ -31,7 +33,8 @@ type Report struct {
 }
 
 // Table is one table of a report: named columns, rows of values (string,
-// int, int64, float64, Interval or nil for "not applicable") and notes.
+// int, int64, float64, Interval, a nil *Interval for "no interval" or
+// nil for "not applicable") and notes.
 type Table struct {
 	Name    string   `json:"name"` // a short identifier, e.g. "max_load"
 	Title   string   `json:"title"`
@@ -44,8 +47,28 @@ type Table struct {
 	Notes   []string `json:"notes,omitempty"`
 }
 
-// Interval is a confidence interval [lo, hi].
+// Interval is a confidence interval [lo, hi]. A nil *Interval in a row
+// is no interval (one trial): "—" in text, empty cells in CSV, null in
+// JSON.
 type Interval [2]float64
+
+// summaryCI is s's interval as a table value: Interval(s.CI95), or a nil
+// *Interval when s has none (analysis.IntervalNone: one trial).
+func summaryCI(s analysis.Summary) any {
+	if s.IntervalMethod == analysis.IntervalNone {
+		return (*Interval)(nil)
+	}
+	return Interval(s.CI95)
+}
+
+// sampleCI is ci, an interval from n values, as a table value: a nil
+// *Interval for fewer than two.
+func sampleCI(ci Interval, n int) any {
+	if n < 2 {
+		return (*Interval)(nil)
+	}
+	return ci
+}
 
 // newTable returns a table whose columns are given as name, verb pairs.
 func newTable(name, title string, cols ...string) *Table {
@@ -97,6 +120,11 @@ func cell(v any, f string) string {
 		return fmt.Sprintf(f, x)
 	case Interval:
 		return "[" + fmt.Sprintf(f, x[0]) + ", " + fmt.Sprintf(f, x[1]) + "]"
+	case *Interval:
+		if x == nil {
+			return "—"
+		}
+		return cell(*x, f)
 	}
 	return fmt.Sprint(v)
 }
@@ -110,6 +138,11 @@ func csvCell(v any) []string {
 		return []string{strconv.FormatFloat(x, 'g', -1, 64)}
 	case Interval:
 		return []string{strconv.FormatFloat(x[0], 'g', -1, 64), strconv.FormatFloat(x[1], 'g', -1, 64)}
+	case *Interval:
+		if x == nil {
+			return []string{"", ""}
+		}
+		return csvCell(*x)
 	}
 	return []string{cell(v, "")}
 }
@@ -200,7 +233,8 @@ func (r *Report) WriteCSV(w io.Writer) error {
 // isInterval reports whether column j of t holds intervals.
 func isInterval(t *Table, j int) bool {
 	for _, row := range t.Rows {
-		if _, ok := row[j].(Interval); ok {
+		switch row[j].(type) {
+		case Interval, *Interval:
 			return true
 		}
 	}

@@ -120,7 +120,7 @@ func runDegreeScale(_ context.Context, r *runner, p Params) (*Report, error) {
 			if b, ok := boundNamed(row, "max load, complete graph, m = n"); ok && b.Applies {
 				abv = b.Value
 			}
-			ta.add(g.label, pow2(int64(n)), row.Degree.Max, ps.trials, row.MaxLoad.Mean, Interval(row.MaxLoad.CI95),
+			ta.add(g.label, pow2(int64(n)), row.Degree.Max, ps.trials, row.MaxLoad.Mean, summaryCI(row.MaxLoad),
 				countsString(row.MaxLoad.Counts), refv, math.Pow(math.Log2(float64(n)), 4), upv, abv)
 			s.Points = append(s.Points, ciPt(float64(n), row.MaxLoad))
 			mean[gi][i] = row.MaxLoad.Mean

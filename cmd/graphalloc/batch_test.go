@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/results"
 )
 
@@ -170,5 +171,36 @@ func TestGraphBetaFlag(t *testing.T) {
 	}
 	if _, errs, code := invoke("run", "-p", "graph", "--beta", "0.5", "--engine", "levels", "-n", "2^12", "-t", "2"); code != 0 {
 		t.Errorf("graphical (1+β) on the level engine: exit %d, %s", code, errs)
+	}
+}
+
+// TestBoundsBatchEveryProcess: bounds --batch without -p keeps the batch,
+// and --beta its graphical (1+β), for every process: the batched statements
+// are listed and the sequential ones do not apply. Control: building the
+// query a second time without Batch lists [BCSV06]'s sequential gap as
+// applying to greedy and no batched statement.
+func TestBoundsBatchEveryProcess(t *testing.T) {
+	out, errs, code := invoke("bounds", "--batch", "16", "--beta", "0.5", "-n", "2^8", "-m", "2^12", "-f", "json")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var r struct{ Bounds []analysis.Bound }
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	batched, graphBeta := 0, 0
+	for _, b := range r.Bounds {
+		if strings.Contains(b.Name, "batches of b") {
+			batched++
+		}
+		if strings.Contains(b.Name, "graphical (1+β)") {
+			graphBeta++
+		}
+		if b.Process == "greedy" && strings.Contains(b.Name, "[BCSV06]") && b.Applies {
+			t.Errorf("%s applies to greedy in batches of 16", b.Name)
+		}
+	}
+	if batched == 0 || graphBeta == 0 {
+		t.Errorf("bounds --batch 16 --beta 0.5: %d batched statements, %d of graphical (1+β); want both listed", batched, graphBeta)
 	}
 }

@@ -106,7 +106,8 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 		if params.D < 1 {
 			return q, "", usagef("--choices: need a number d >= 1, got %q", o.pf.choices)
 		}
-		q = analysis.Query{N: float64(n), M: float64(m), D: params.D, Beta: o.pf.beta, Sample: params.Sample.String()}
+		q = analysis.Query{N: float64(n), M: float64(m), D: params.D, Beta: o.pf.beta, Sample: params.Sample.String(),
+			G: float64(o.pf.g), Sigma: o.pf.sigma, Memory: float64(o.pf.memory), K: float64(o.pf.k), Delta: o.pf.delta}
 		if fs.Changed("beta") {
 			q.GraphBeta = o.pf.beta // graph is two-choice unless --beta is given
 		}
@@ -121,8 +122,6 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 			return q, "", err
 		}
 		q.Batch = float64(b)
-		q = analysis.Query{N: float64(n), M: float64(m), D: params.D, Beta: o.pf.beta, Sample: params.Sample.String(),
-			G: float64(o.pf.g), Sigma: o.pf.sigma, Memory: float64(o.pf.memory), K: float64(o.pf.k), Delta: o.pf.delta}
 		if fs.Changed("weights") {
 			q.Weights = params.Weights.String()
 		}

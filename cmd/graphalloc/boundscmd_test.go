@@ -77,6 +77,20 @@ func TestBoundsPrintedInTheirRegime(t *testing.T) {
 			[]string{`"value": null`}, []string{`"value": 0,`}},
 		{[]string{"run", "-p", "one-plus-beta", "-n", "1000", "-t", "2"},
 			[]string{"gap, heavily loaded [PTW15]: a heavily loaded statement"}, []string{"theory ("}},
+		// β near 1: the upper half only (the audit's 16.16 against a
+		// measured gap of 3.0 was printed as Θ).
+		{[]string{"bounds", "-p", "one-plus-beta", "--beta", "0.99", "-n", "2^16", "-m", "1000n"},
+			[]string{"gap, any m [PTW15]  order  16.1616  O(log n / β); Θ only for β <= 0.5"}, []string{"Θ(log n / β) ", "not applicable"}},
+		{[]string{"bounds", "-p", "graph", "--beta", "0.9", "-n", "2^16", "-m", "1000n"},
+			[]string{"gap, graphical (1+β), complete graph, any m [PTW15; derived here]  order"}, []string{"Θ(log n / β) "}},
+		// [FG21] is asymptotic, never a "≥" or an Ω at one n (the audit's
+		// 6.495 beside a measured 5).
+		{[]string{"run", "-p", "threshold", "--threshold", "3", "-n", "2^12", "-t", "2"},
+			[]string{"any thinning rule [FG21]  asymptotic  (1 − o(1))", "asymptotic (~): "}, []string{"≥ 5", "Ω"}},
+		{[]string{"compare", "-p", "threshold", "-n", "2^12", "-t", "2"},
+			[]string{"a ~ 5.", "~ asymptotic (n → ∞"}, []string{"a ≥", "a Ω"}},
+		{[]string{"bounds", "-p", "threshold", "-n", "2^20", "-f", "json"},
+			[]string{`"kind": "asymptotic"`, `"precision": "factor"`}, []string{`"order": "Ω"`}},
 	}
 	for _, tc := range cases {
 		out, errs, code := invoke(tc.args...)

@@ -63,7 +63,7 @@ func TestBoundsFluidJSONSchema(t *testing.T) {
 				t.Errorf("bound %v: unknown key %q", e["name"], k)
 			}
 		}
-		if k := e["kind"]; !slices.Contains([]any{"upper", "lower", "leading", "order", "reference"}, k) {
+		if k := e["kind"]; !slices.Contains([]any{"upper", "lower", "leading", "asymptotic", "order", "reference"}, k) {
 			t.Errorf("kind %v", k)
 		}
 		if v, ok := e["value"].(float64); !ok && e["value"] != nil || ok && math.IsNaN(v) {

@@ -78,6 +78,11 @@ func TestGolden(t *testing.T) {
 		{"run_graph_regular.json", []string{"run", "-p", "graph", "-g", "regular:degree=8", "-n", "512", "-t", "2", "-f", "json"}},
 		{"run_graph_file.table", []string{"run", "-p", "graph", "-g", root + "/testdata/graphs/two_communities.txt", "-t", "3", "-m", "100n"}},
 		{"run_every.jsonl", []string{"run", "-p", "greedy", "-n", "256", "-m", "8n", "--every", "2n", "-t", "2", "-f", "jsonl"}},
+		// The series CSV, its gap and spread rows each with its own
+		// interval, and a profile. Control: the spread rows carrying the
+		// gap's interval (p.GapCI for p.SpreadCI in writeCSV) changes
+		// this file.
+		{"run_every.csv", []string{"run", "-p", "greedy", "-n", "256", "-m", "8n", "--every", "2n", "-t", "3", "--profile", "-f", "csv"}},
 	})
 }
 

@@ -56,6 +56,7 @@ var flagParams = []struct {
 	flag  string
 	param alloc.Param
 }{
+	{"choices", alloc.ParamD | alloc.ParamRealD},
 	{"beta", alloc.ParamBeta}, {"cap", alloc.ParamCap}, {"weights", alloc.ParamWeights},
 	{"sample", alloc.ParamSample}, {graphFlagName, alloc.ParamGraph}, {"expansion", alloc.ParamGraph},
 	{"sample", alloc.ParamGraph}, {graphFlagName, alloc.ParamGraph}, {"expansion", alloc.ParamGraph},

@@ -79,6 +79,14 @@ func TestRefusedBeforeWork(t *testing.T) {
 		{"negative workers", []string{"run", "-w", "-1"}, "--workers"},
 		{"a near name", []string{"run", "-p", "greedi"}, `did you mean "greedy"`},
 		{"graph flags on a process without one", []string{"bounds", "-p", "greedy", "-g", "cycle"}, "--graph applies only to -p graph"},
+		// -d follows --beta: refused where no process reads d, even
+		// at its default value, and accepted where one does.
+		{"-d on graph", []string{"run", "-p", "graph", "-g", "cycle", "-d", "7"}, "--choices applies only to -p greedy"},
+		{"-d 2 on graph", []string{"run", "-p", "graph", "-g", "cycle", "-d", "2"}, "not to -p graph"},
+		{"-d on one-choice", []string{"run", "-p", "one-choice", "-d", "3"}, "not to -p one-choice"},
+		{"-d on one-plus-beta, bounds", []string{"bounds", "-p", "one-plus-beta", "-d", "3"}, "not to -p one-plus-beta"},
+		{"-d on threshold, fluid", []string{"fluid", "-p", "threshold", "-d", "3"}, "not to -p threshold"},
+		{"-d on a grid without d", []string{"compare", "-p", "one-choice,quantile", "-d", "3", "-n", "2^8"}, "not to -p one-choice,quantile"},
 		{"infinite mean weights, compare", []string{"compare", "-p", "weighted", "--weights", "pareto:shape=0.5", "-n", "2^10"}, "finite mean"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -150,5 +158,20 @@ func TestExpansionFlag(t *testing.T) {
 	} {
 		out, errs, code := invoke(args...)
 		checkBadInput(t, out, errs, code, "--expansion")
+	}
+}
+
+// TestChoicesWhereRead: -d reaches the processes that read it, alone or
+// in a grid with one that does not.
+func TestChoicesWhereRead(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "-p", "left", "-d", "3", "-n", "64", "-t", "1"},
+		{"run", "-p", "rank", "-d", "1.5", "-n", "64", "-t", "1"},
+		{"compare", "-p", "one-choice,greedy", "-d", "3", "-n", "2^6", "-t", "1"},
+		{"bounds", "-d", "3", "-n", "2^10"},
+	} {
+		if _, errs, code := invoke(args...); code != 0 {
+			t.Errorf("%v: exit %d, %s", args, code, errs)
+		}
 	}
 }
