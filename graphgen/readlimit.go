@@ -52,6 +52,10 @@ type ReadOptions struct {
 	// limit is then the memory a run leaves the graph, not a licence for
 	// isolated vertices.
 	MaxBytes int64
+	// Multi keeps the loops and repeated edges of the file as edges of a
+	// multigraph (FromEdgesMulti), as the graphalloc header's multi flag
+	// does; the file: spec's multi key sets it.
+	Multi bool
 
 	lean bool // reading for ReadEdges: the graph takes LeanBytes
 }
@@ -139,16 +143,16 @@ func (b *edgeBuf) add(u, v uint32) string {
 
 // graph builds the CSR on n vertices from the edges held, releasing the
 // chunks as it goes, and the FileInfo of a file called name, of the given
-// format, lines long, with these labels: the end of ReadEdgeList and
-// ReadMatrixMarket.
-func (b *edgeBuf) graph(name, format string, lines, n int, labels []string) (*CSR, *FileInfo, error) {
-	g, d, err := fromChunks(n, b.chunks, true)
+// format, lines long, with these labels, a multigraph if multi: the end
+// of ReadEdgeList and ReadMatrixMarket.
+func (b *edgeBuf) graph(name, format string, lines, n int, labels []string, multi bool) (*CSR, *FileInfo, error) {
+	g, d, err := fromChunks(n, b.chunks, true, multi)
 	b.chunks = nil
 	if err != nil {
 		return nil, nil, &ParseError{Name: name, Err: err}
 	}
 	return g, &FileInfo{Name: name, Format: format, Lines: lines, Vertices: n, Edges: g.Size(),
-		SelfLoops: d.SelfLoops, Duplicates: d.Duplicates, Labels: labels}, nil
+		SelfLoops: d.SelfLoops, Duplicates: d.Duplicates, Labels: labels, Multi: multi}, nil
 }
 
 // edges is the number of edges held.

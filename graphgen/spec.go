@@ -38,6 +38,9 @@ import (
 //	                         joined to 4 distinct earlier ones (m >= 1, m < n)
 //	file:graphs/road.txt.gz  (a bare path containing '/' or with a known
 //	                          extension also works)
+//	file:graphs/x.el,multi   the file as a multigraph: its loops and
+//	                         repeated lines kept as edges (ReadOptions.Multi;
+//	                         a graphalloc header's multi flag does the same)
 //	hyper:graphs/dht.txt     a hypergraph file, one hyperedge per line
 //	                         (ReadHypergraph); Build makes a *Hypergraph
 //	hypergraph:rank=4,edges=100000
@@ -71,6 +74,9 @@ func (s Spec) OrderLimit() int {
 	}
 	return MaxOrder
 }
+
+// Multi reports whether s reads its file as a multigraph (file:PATH,multi).
+func (s Spec) Multi() bool { return s.Kind == "file" && s.Params["multi"] == "true" }
 
 // Hyper reports whether Build makes a *Hypergraph (hyper:PATH,
 // hypergraph:...).
@@ -117,8 +123,12 @@ func ParseSpec(s string) (Spec, error) {
 	}
 	kind, rest, hasParams := strings.Cut(s, ":")
 	if kind == "file" || kind == "hyper" {
-		if rest == "" {
+		path, multi := strings.CutSuffix(rest, ",multi")
+		if path == "" {
 			return Spec{}, fmt.Errorf("graphgen: graph spec %q needs a path after %s:", s, kind)
+		}
+		if multi && kind == "file" {
+			return Spec{Kind: kind, Path: path, Params: map[string]string{"multi": "true"}}, nil
 		}
 		return Spec{Kind: kind, Path: rest}, nil
 	}
@@ -159,6 +169,9 @@ func ParseSpec(s string) (Spec, error) {
 // String returns the canonical form of s, with the keys sorted.
 func (s Spec) String() string {
 	if s.FromFile() {
+		if s.Multi() {
+			return s.Kind + ":" + s.Path + ",multi"
+		}
 		return s.Kind + ":" + s.Path
 	}
 	keys := make([]string, 0, len(s.Params))
@@ -222,6 +235,7 @@ func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
 // BuildWith is Build reading a file (file:PATH, hyper:PATH) with o:
 // within o.MaxBytes, if it is set.
 func (s Spec) BuildWith(n int, src rand.Source, o ReadOptions) (Graph, *BuildInfo, error) {
+	o.Multi = o.Multi || s.Multi()
 	if s.Kind == "file" {
 		return s.buildFile(func(path string) (Graph, *FileInfo, error) { return o.LoadGraph(path) })
 	}
@@ -314,6 +328,7 @@ func (s Spec) BuildWith(n int, src rand.Source, o ReadOptions) (Graph, *BuildInf
 // it fits, else with a note saying that its draws then differ. Every
 // other spec is built as BuildWith builds it.
 func (s Spec) BuildEdges(n int, src rand.Source, o ReadOptions) (Graph, *BuildInfo, error) {
+	o.Multi = o.Multi || s.Multi()
 	if s.Kind == "file" {
 		return s.buildFile(o.LoadEdges)
 	}

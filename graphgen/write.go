@@ -20,6 +20,14 @@ import (
 
 var errNilGraph = errors.New("graphgen: nil graph")
 
+// multiFlag is the field of the graphalloc header that marks a multigraph.
+func multiFlag(multi bool) string {
+	if multi {
+		return " " + headerMulti
+	}
+	return ""
+}
+
 // writeEdges writes one line per edge of g, the endpoints shifted by base
 // and swapped if swap is set, through a buffer.
 func writeEdges(bw *bufio.Writer, g *CSR, base uint64, swap bool) {
@@ -45,7 +53,14 @@ func writeEdges(bw *bufio.Writer, g *CSR, base uint64, swap bool) {
 //
 //	# graphalloc edge list: n=N edges=M
 //
-// then one line "u v" per edge with u < v, in increasing order. The header
+// then one line "u v" per edge with u < v, in increasing order. A
+// multigraph (CSR.Multi) gets the header
+//
+//	# graphalloc edge list: n=N edges=M multi
+//
+// and one line per edge, u <= v: a loop is the line "v v", and k parallel
+// edges are k equal lines; the readers keep them because of the flag
+// (older readers ignore it and read the simple graph beneath). The header
 // is what lets isolated vertices survive the round trip: an edge list
 // proper only names vertices that have edges, and ReadEdgeList takes the
 // header's N as the vertex count (other readers skip it as a comment).
@@ -58,7 +73,7 @@ func WriteEdgeList(w io.Writer, g *CSR) error {
 		return errNilGraph
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
-	fmt.Fprintf(bw, "%s n=%d edges=%d\n", edgeListHeader, g.Order(), g.Size())
+	fmt.Fprintf(bw, "%s n=%d edges=%d%s\n", edgeListHeader, g.Order(), g.Size(), multiFlag(g.Multi()))
 	writeEdges(bw, g, 0, false)
 	return bw.Flush()
 }
@@ -67,43 +82,56 @@ func WriteEdgeList(w io.Writer, g *CSR) error {
 // it, holding O(1) memory, for implicit graphs too large to list as a CSR
 // first: the header "# graphalloc edge list: n=N edges=M", M being the
 // number of lines that follow, then for each u in increasing order a line
-// "u w" for each neighbour w > u, in the order Visit reports them. It
-// visits the graph twice, to count the lines and to write them, in
-// O(n + m) time. A multigraph's parallel edges become repeated lines,
-// which the readers drop and count as duplicates, and its loops are not
-// written, so the file reads back as the simple graph underlying g (the
-// graph List(g) builds); for a graph whose Visit reports the neighbours
-// in increasing order, without repeats (a CSR), the bytes are those of
+// "u w" for each neighbour w > u, in the order Visit reports them. A
+// multigraph's parallel edges become repeated lines; a graph that says it
+// is a multigraph (a Multi method returning true, as PermutationRegular
+// and a multigraph CSR do) also gets a line "u u" for every two times
+// Visit reports u as its own neighbour (a loop) and the header's multi
+// flag, so that the file reads back as the multigraph itself (see
+// WriteEdgeList). It visits the graph twice, to count the lines and to
+// write them, in O(n + m) time; for a simple graph whose Visit reports
+// the neighbours in increasing order (a CSR), the bytes are those of
 // WriteEdgeList. It returns the first write error.
 func WriteEdgeListStream(w io.Writer, g Graph) error {
 	if g == nil {
 		return errNilGraph
 	}
+	mg, ok := g.(interface{ Multi() bool })
+	multi := ok && mg.Multi()
 	n := g.Order()
-	var lines int64
-	for u := range n {
+	// visit calls line for each line of u: each w > u, and each second
+	// time u itself in a multigraph.
+	visit := func(u int, line func(v int) bool) {
+		self := false
 		g.Visit(u, func(v int, _ int64) bool {
-			if v > u {
-				lines++
+			switch {
+			case v > u:
+				return line(v)
+			case v == u && multi:
+				if self = !self; !self {
+					return line(v)
+				}
 			}
 			return false
 		})
 	}
+	var lines int64
+	for u := range n {
+		visit(u, func(int) bool { lines++; return false })
+	}
 	bw := bufio.NewWriterSize(w, 64<<10)
-	fmt.Fprintf(bw, "%s n=%d edges=%d\n", edgeListHeader, n, lines)
+	fmt.Fprintf(bw, "%s n=%d edges=%d%s\n", edgeListHeader, n, lines, multiFlag(multi))
 	line := make([]byte, 0, 24)
 	// A failed (or cancelled) write stops the visit: a bufio.Writer keeps
 	// the first error for Flush.
 	var werr error
 	for u := 0; u < n && werr == nil; u++ {
-		g.Visit(u, func(v int, _ int64) bool {
-			if v > u {
-				line = strconv.AppendUint(line[:0], uint64(u), 10)
-				line = append(line, ' ')
-				line = strconv.AppendUint(line, uint64(v), 10)
-				line = append(line, '\n')
-				_, werr = bw.Write(line)
-			}
+		visit(u, func(v int) bool {
+			line = strconv.AppendUint(line[:0], uint64(u), 10)
+			line = append(line, ' ')
+			line = strconv.AppendUint(line, uint64(v), 10)
+			line = append(line, '\n')
+			_, werr = bw.Write(line)
 			return werr != nil
 		})
 	}
@@ -144,6 +172,9 @@ func WriteEdgeListStream(w io.Writer, g Graph) error {
 func WriteEdgeListNamed(w io.Writer, g *CSR, names []string) error {
 	if g == nil {
 		return errNilGraph
+	}
+	if g.Multi() {
+		return errMultiFormat("edgelist", true)
 	}
 	if err := checkNames(g.Order(), names); err != nil {
 		return err
@@ -270,6 +301,9 @@ func WriteMatrixMarket(w io.Writer, g *CSR) error {
 	if g == nil {
 		return errNilGraph
 	}
+	if g.Multi() {
+		return errMultiFormat("mtx", false)
+	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	fmt.Fprintf(bw, "%s matrix coordinate pattern symmetric\n", matrixMarketBanner)
 	fmt.Fprintf(bw, "%% written by graphalloc: %d vertices, %d edges\n", g.Order(), g.Size())
@@ -287,6 +321,9 @@ func WriteMatrixMarket(w io.Writer, g *CSR) error {
 func WriteDOT(w io.Writer, g *CSR) error {
 	if g == nil {
 		return errNilGraph
+	}
+	if g.Multi() {
+		return errMultiFormat("dot", false)
 	}
 	b, err := dot.Marshal(g, "", "", "\t")
 	if err != nil {
@@ -309,6 +346,9 @@ const MaxGraph6Order = 1 << 16
 func WriteGraph6(w io.Writer, g *CSR) error {
 	if g == nil {
 		return errNilGraph
+	}
+	if g.Multi() {
+		return errMultiFormat("graph6", false)
 	}
 	if g.Order() > MaxGraph6Order {
 		return fmt.Errorf("graphgen: graph6 needs n <= %d (it stores the n(n-1)/2-bit adjacency matrix), got n=%d", MaxGraph6Order, g.Order())
