@@ -36,9 +36,11 @@ func spectralCSR(g *graphgen.CSR, st *GraphStats, o DescribeOptions, sweepToo bo
 //   - the torus or hypercube that o.Plan describes, once every row of g is
 //     checked to be exactly that lattice's (O(|E| log Δ)): gap
 //     2·sin²(π/side)/dim, and σ = 1/dim for the hypercube [Harper 1964].
+//
+// A multigraph with a loop or a parallel edge is none of them.
 func closedFormCSR(g *graphgen.CSR, st *GraphStats, o DescribeOptions, sweepToo bool) (Spectral, bool) {
 	n := st.N
-	if !st.Regular {
+	if !st.Regular || st.Loops > 0 || st.Parallel > 0 {
 		return Spectral{}, false
 	}
 	switch {
