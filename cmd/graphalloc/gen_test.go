@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/graph/encoding/graph6"
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
@@ -343,5 +345,102 @@ func TestGenHelp(t *testing.T) {
 	}
 	if !strings.Contains(helpText("gen"), "Examples:") {
 		t.Error("no examples")
+	}
+}
+
+// levelMeans returns, for i = 1..k, the mean over the trials of s_i, the
+// fraction of the n bins holding at least i balls, and its standard
+// error, from the "trials" JSON of run.
+func levelMeans(t *testing.T, trials string, n, k int) (mean, se []float64) {
+	t.Helper()
+	var res []struct {
+		Counts []int `json:"load_counts"`
+	}
+	if err := json.Unmarshal([]byte(trials), &res); err != nil {
+		t.Fatal(err)
+	}
+	mean, se = make([]float64, k+1), make([]float64, k+1)
+	for i := 1; i <= k; i++ {
+		var sum, sum2 float64
+		for _, tr := range res {
+			at := 0
+			for l := i; l < len(tr.Counts); l++ {
+				at += tr.Counts[l]
+			}
+			s := float64(at) / float64(n)
+			sum, sum2 = sum+s, sum2+s*s
+		}
+		T := float64(len(res))
+		mean[i] = sum / T
+		se[i] = math.Sqrt(max(sum2/T-mean[i]*mean[i], 0) / (T - 1))
+	}
+	return mean, se
+}
+
+// TestGenImplicitMultigraph: gen writes the permutation model's multigraph
+// whole — all n·Δ/2 edges, loops and parallel edges kept, the header
+// marked multi — so info on the file describes the graph info describes
+// from the spec, byte for byte but the made line, and run on the file
+// runs the same process on the same multigraph. Not the same trials: run
+// draws the implicit graph's edges as (u, t) ↦ {u, π_{t/2}(u)} oriented
+// by t's parity (alloc's permDraw, which never lists a row), and a file's
+// regular graph as (u, j) ↦ (u, the j-th smallest neighbour of u) from
+// its sorted rows: the same law, a uniform edge in a uniform orientation,
+// from different draws. So the tails s_1..s_3 of the two runs are
+// compared: |mean_a − mean_b| ≤ q·sqrt(se_a² + se_b²), q the 1 − 1e-6/2
+// quantile of Student's t, at fixed seeds; the negative control, graph
+// (1+β) with β = 0.9 on the file (|z| = 12 here), must be rejected.
+func TestGenImplicitMultigraph(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.el")
+	_, errs, code := invoke("gen", "-g", "regular:degree=4,implicit", "-n", "4096", "-s", "21", "-o", path)
+	if code != 0 {
+		t.Fatalf("gen: exit %d: %s", code, errs)
+	}
+	text, _ := os.ReadFile(path)
+	if first, _, _ := strings.Cut(string(text), "\n"); first != "# graphalloc edge list: n=4096 edges=8192 multi" || strings.Count(string(text), "\n") != 8193 {
+		t.Errorf("gen wrote %q and %d lines, want all 8192 edges, marked multi", first, strings.Count(string(text), "\n")-1)
+	}
+	if _, errs, code := invoke("gen", "-g", "regular:degree=4,implicit", "-n", "64", "-o", filepath.Join(t.TempDir(), "x.mtx")); code != 2 || !strings.Contains(errs, "multigraph") {
+		t.Errorf("gen of the multigraph as Matrix Market: exit %d: %s", code, errs)
+	}
+	spec, _, code1 := invoke("info", "-g", "regular:degree=4,implicit", "-n", "4096", "-s", "21", "-f", "json")
+	file, _, code2 := invoke("info", "-g", "file:"+path+",multi", "-f", "json")
+	if code1 != 0 || code2 != 0 {
+		t.Fatalf("info: exit %d, %d", code1, code2)
+	}
+	stats := func(out string) string {
+		var v map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatal(err)
+		}
+		delete(v, "graph")
+		delete(v, "made")
+		delete(v, "seed")
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	if a, b := stats(spec), stats(file); a != b || !strings.Contains(a, `"regular":true`) || !strings.Contains(a, `"loops":`) {
+		t.Errorf("info on the file and on the spec differ:\n%s\n%s", a, b)
+	}
+	const n, T = 4096, 40
+	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: 2*T - 2}.Quantile(1 - 1e-6/2)
+	direct := runTrials(t, "run", "-p", "graph", "-g", "regular:degree=4,implicit", "-n", "4096", "-s", "21", "-t", "40")
+	for _, c := range []struct {
+		args   []string
+		reject bool
+	}{
+		{[]string{"run", "-p", "graph", "-g", "file:" + path, "-s", "21", "-t", "40"}, false},
+		{[]string{"run", "-p", "graph", "-g", "file:" + path + ",multi", "-s", "5", "-t", "40"}, false},
+		{[]string{"run", "-p", "graph", "--beta", "0.9", "-g", "file:" + path, "-s", "21", "-t", "40"}, true},
+	} {
+		ma, sa := levelMeans(t, direct, n, 3)
+		mb, sb := levelMeans(t, runTrials(t, c.args...), n, 3)
+		worst := 0.0
+		for i := 1; i <= 3; i++ {
+			worst = max(worst, math.Abs(ma[i]-mb[i])/math.Hypot(sa[i], sb[i]))
+		}
+		if (worst > q) != c.reject {
+			t.Errorf("%v: largest |z| over s_1..s_3 %.2f against q = %.2f; want rejected %v", c.args, worst, q, c.reject)
+		}
 	}
 }
