@@ -39,6 +39,7 @@ type CSR struct {
 	edges []uint32 // edges[2k], edges[2k+1]: the k-th edge, u < v, sorted
 	delta int      // Δ of a Δ-regular graph with Δ ≥ 1, else 0
 	multi bool     // loops and parallel edges kept (FromEdgesMulti)
+	lines []uint32 // a multigraph's edges as they were listed (Lines)
 	once  sync.Once
 }
 
@@ -75,9 +76,14 @@ func FromEdges(n int, e []uint32) (*CSR, Dropped, error) {
 // Dropped counts the loops and the parallel edges it holds (each repeat
 // of an edge already seen), none dropped. Its rows are sorted, its
 // EdgeList lists every edge, loops included, with the first end at most
-// the second; Size is the number of pairs. Time and errors as FromEdges.
+// the second; Size is the number of pairs; Lines is e itself, which the
+// caller must then leave as it is. Time and errors as FromEdges.
 func FromEdgesMulti(n int, e []uint32) (*CSR, Dropped, error) {
-	return fromChunks(n, [][]uint32{e}, false, true)
+	g, d, err := fromChunks(n, [][]uint32{e}, false, true)
+	if g != nil {
+		g.lines = e
+	}
+	return g, d, err
 }
 
 // collectAbove is the size of a reader's edge chunks, in bytes, from which
@@ -272,6 +278,15 @@ func (g *CSR) buildEdges() {
 // Multi reports whether g was built as a multigraph (FromEdgesMulti), whose
 // loops and parallel edges are kept.
 func (g *CSR) Multi() bool { return g.multi }
+
+// Lines returns the edges of a multigraph as they were listed, in that
+// order and orientation: (Lines()[2k], Lines()[2k+1]) is the k-th pair
+// given to FromEdgesMulti, or the k-th edge line of the file read (a
+// multigraph read from a file keeps them, 8 bytes an edge beside its
+// rows). WriteEdgeList writes them in that order, and the graph process
+// draws a regular multigraph's edges from them (alloc). nil for a simple
+// graph. Shared with g; do not modify.
+func (g *CSR) Lines() []uint32 { return g.lines }
 
 // LoopsAndParallel returns the loops of g and its parallel edges (each
 // repeat of an edge between two distinct vertices beyond its first copy),

@@ -206,6 +206,18 @@ func (o ReadOptions) readEdges(r io.Reader, name string) (Graph, *FileInfo, erro
 		buf.free()
 		return nil, nil, err
 	}
+	if s.multi {
+		// A multigraph is held as its CSR, which keeps the loops twice
+		// in their rows and the lines in their order (FromEdgesMulti),
+		// whether or not it is regular.
+		c, d, err := FromEdgesMulti(n, slices.Clone(pairs))
+		buf.free()
+		if err != nil {
+			return nil, nil, &ParseError{Name: name, Err: err}
+		}
+		return c, &FileInfo{Name: name, Format: FormatEdgeList, Lines: s.Line(), Vertices: n, Edges: c.Size(),
+			SelfLoops: d.SelfLoops, Duplicates: d.Duplicates, Labels: labels, Multi: true}, nil
+	}
 	// Each key becomes min<<32 | max, so that sorting the keys sorts the
 	// edges lexicographically; after the duplicates are gone, a rotation
 	// makes each key the pair (min, max) again.
@@ -214,25 +226,11 @@ func (o ReadOptions) readEdges(r io.Reader, name string) (Graph, *FileInfo, erro
 		k[i] = min(u, v)<<32 | max(u, v)
 	}
 	sortKeys(k)
-	kept := len(k)
-	if !s.multi {
-		kept = dedupSorted(k)
-	}
+	kept := dedupSorted(k)
 	for i := range k[:kept] {
 		k[i] = bits.RotateLeft64(k[i], 32)
 	}
 	buf.release(kept)
-	if s.multi {
-		// A multigraph is held as its CSR, which keeps the loops twice
-		// in their rows (FromEdgesMulti), whether or not it is regular.
-		c, d, err := fromChunks(n, [][]uint32{pairs[:2*kept]}, false, true)
-		buf.free()
-		if err != nil {
-			return nil, nil, &ParseError{Name: name, Err: err}
-		}
-		return c, &FileInfo{Name: name, Format: FormatEdgeList, Lines: s.Line(), Vertices: n, Edges: c.Size(),
-			SelfLoops: d.SelfLoops, Duplicates: d.Duplicates, Labels: labels, Multi: true}, nil
-	}
 	info := &FileInfo{
 		Name:       name,
 		Format:     FormatEdgeList,

@@ -40,10 +40,11 @@ func TestFromEdgesMulti(t *testing.T) {
 	}
 }
 
-// TestMultigraphRoundTrip: the permutation model's multigraph, listed,
-// written and read back (by the header's flag, through ReadGraph and the
+// TestMultigraphRoundTrip: the permutation model's multigraph, listed (or
+// streamed), written and read back (by the header's flag, through ReadGraph and the
 // lean ReadEdges, and by the file: spec's multi key on a file without the
-// header) is the same multigraph; Δ-regular with a loop counting 2. The
+// header) is the same multigraph, its lines in the same order;
+// Δ-regular with a loop counting 2. The
 // formats that cannot mark a multigraph refuse it.
 func TestMultigraphRoundTrip(t *testing.T) {
 	p, err := NewPermutationRegular(200, 4, rand.NewPCG(1, 1))
@@ -65,6 +66,14 @@ func TestMultigraphRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := b.String()
+	var streamed bytes.Buffer
+	if err := WriteEdgeListStream(&streamed, p); err != nil || streamed.String() != text {
+		t.Errorf("WriteEdgeListStream of the implicit graph differs from WriteEdgeList of its CSR (%v)", err)
+	}
+	// The lines in the order of the permutations: u π_j(u) for u, then j.
+	if l := g.Lines(); len(l) != 800 || l[2] != 0 || l[3] != uint32(p.Perm(1, 0)) || l[4] != 1 || l[5] != uint32(p.Perm(0, 1)) {
+		t.Errorf("Lines begin %v", l[:6])
+	}
 	if first, _, _ := strings.Cut(text, "\n"); first != "# graphalloc edge list: n=200 edges=400 multi" {
 		t.Errorf("header %q", first)
 	}
@@ -78,7 +87,7 @@ func TestMultigraphRoundTrip(t *testing.T) {
 	}
 	for name, h := range map[string]Graph{"ReadGraph": back, "ReadEdges": lean} {
 		c, ok := h.(*CSR)
-		if !ok || !c.Multi() || !slices.Equal(c.EdgeList(), g.EdgeList()) || c.RegularDegree() != 4 {
+		if !ok || !c.Multi() || !slices.Equal(c.EdgeList(), g.EdgeList()) || !slices.Equal(c.Lines(), g.Lines()) || c.RegularDegree() != 4 {
 			t.Errorf("%s: %T, not the multigraph written", name, h)
 		}
 	}

@@ -146,11 +146,19 @@ func (b *edgeBuf) add(u, v uint32) string {
 // format, lines long, with these labels, a multigraph if multi: the end
 // of ReadEdgeList and ReadMatrixMarket.
 func (b *edgeBuf) graph(name, format string, lines, n int, labels []string, multi bool) (*CSR, *FileInfo, error) {
+	var listed []uint32 // a multigraph's lines, in order (CSR.Lines)
+	if multi {
+		listed = make([]uint32, 0, 2*b.edges())
+		for _, c := range b.chunks {
+			listed = append(listed, c...)
+		}
+	}
 	g, d, err := fromChunks(n, b.chunks, true, multi)
 	b.chunks = nil
 	if err != nil {
 		return nil, nil, &ParseError{Name: name, Err: err}
 	}
+	g.lines = listed
 	return g, &FileInfo{Name: name, Format: format, Lines: lines, Vertices: n, Edges: g.Size(),
 		SelfLoops: d.SelfLoops, Duplicates: d.Duplicates, Labels: labels, Multi: multi}, nil
 }

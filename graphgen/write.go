@@ -28,10 +28,9 @@ func multiFlag(multi bool) string {
 	return ""
 }
 
-// writeEdges writes one line per edge of g, the endpoints shifted by base
+// writeEdges writes one line per pair of e, the endpoints shifted by base
 // and swapped if swap is set, through a buffer.
-func writeEdges(bw *bufio.Writer, g *CSR, base uint64, swap bool) {
-	e := g.EdgeList()
+func writeEdges(bw *bufio.Writer, e []uint32, base uint64, swap bool) {
 	line := make([]byte, 0, 24)
 	for k := 0; k < len(e); k += 2 {
 		a, b := uint64(e[k])+base, uint64(e[k+1])+base
@@ -58,9 +57,11 @@ func writeEdges(bw *bufio.Writer, g *CSR, base uint64, swap bool) {
 //
 //	# graphalloc edge list: n=N edges=M multi
 //
-// and one line per edge, u <= v: a loop is the line "v v", and k parallel
-// edges are k equal lines; the readers keep them because of the flag
-// (older readers ignore it and read the simple graph beneath). The header
+// and one line per edge, in the order and orientation of its Lines (for
+// the permutation model's multigraph: "u π_j(u)" for each u, then j): a
+// loop is the line "v v", and k parallel edges are k lines; the readers
+// keep them, and that order, because of the flag (older readers ignore it
+// and read the simple graph beneath). The header
 // is what lets isolated vertices survive the round trip: an edge list
 // proper only names vertices that have edges, and ReadEdgeList takes the
 // header's N as the vertex count (other readers skip it as a comment).
@@ -74,7 +75,11 @@ func WriteEdgeList(w io.Writer, g *CSR) error {
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	fmt.Fprintf(bw, "%s n=%d edges=%d%s\n", edgeListHeader, g.Order(), g.Size(), multiFlag(g.Multi()))
-	writeEdges(bw, g, 0, false)
+	e := g.EdgeList()
+	if g.Lines() != nil {
+		e = g.Lines()
+	}
+	writeEdges(bw, e, 0, false)
 	return bw.Flush()
 }
 
@@ -84,17 +89,21 @@ func WriteEdgeList(w io.Writer, g *CSR) error {
 // number of lines that follow, then for each u in increasing order a line
 // "u w" for each neighbour w > u, in the order Visit reports them. A
 // multigraph's parallel edges become repeated lines; a graph that says it
-// is a multigraph (a Multi method returning true, as PermutationRegular
-// and a multigraph CSR do) also gets a line "u u" for every two times
-// Visit reports u as its own neighbour (a loop) and the header's multi
-// flag, so that the file reads back as the multigraph itself (see
-// WriteEdgeList). It visits the graph twice, to count the lines and to
+// is a multigraph (a Multi method returning true, as a multigraph CSR
+// does) also gets a line "u u" for every two times Visit reports u as its
+// own neighbour (a loop) and the header's multi flag, so that the file
+// reads back as the multigraph itself (see WriteEdgeList). The
+// permutation model is written as WriteEdgeList writes its CSR (List):
+// "u π_j(u)" for each u, then j. Otherwise it visits the graph twice, to count the lines and to
 // write them, in O(n + m) time; for a simple graph whose Visit reports
 // the neighbours in increasing order (a CSR), the bytes are those of
 // WriteEdgeList. It returns the first write error.
 func WriteEdgeListStream(w io.Writer, g Graph) error {
 	if g == nil {
 		return errNilGraph
+	}
+	if p, ok := g.(PermutationRegular); ok {
+		return writePermutationStream(w, p)
 	}
 	mg, ok := g.(interface{ Multi() bool })
 	multi := ok && mg.Multi()
@@ -134,6 +143,28 @@ func WriteEdgeListStream(w io.Writer, g Graph) error {
 			_, werr = bw.Write(line)
 			return werr != nil
 		})
+	}
+	return bw.Flush()
+}
+
+// writePermutationStream is WriteEdgeListStream for the permutation model:
+// its n·d edges in the order of PermutationRegular.CSR's Lines, "u π_j(u)"
+// for each u, then j, under the header marked multi — the bytes
+// WriteEdgeList writes of that CSR.
+func writePermutationStream(w io.Writer, g PermutationRegular) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	fmt.Fprintf(bw, "%s n=%d edges=%d%s\n", edgeListHeader, g.Order(), g.Size(), multiFlag(true))
+	line := make([]byte, 0, 48)
+	for u := range g.Order() {
+		for j := range g.Permutations() {
+			line = strconv.AppendUint(line[:0], uint64(u), 10)
+			line = append(line, ' ')
+			line = strconv.AppendUint(line, uint64(g.Perm(j, u)), 10)
+			line = append(line, '\n')
+			if _, err := bw.Write(line); err != nil {
+				return bw.Flush() // the first error, which bw keeps
+			}
+		}
 	}
 	return bw.Flush()
 }
@@ -310,7 +341,7 @@ func WriteMatrixMarket(w io.Writer, g *CSR) error {
 	fmt.Fprintf(bw, "%d %d %d\n", g.Order(), g.Order(), g.Size())
 	// EdgeList holds (u, v), u < v, sorted by u then v: as entries (v+1, u+1)
 	// that is by column, then row.
-	writeEdges(bw, g, 1, true)
+	writeEdges(bw, g.EdgeList(), 1, true)
 	return bw.Flush()
 }
 
