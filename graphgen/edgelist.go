@@ -678,10 +678,15 @@ func scanEdges(s *EdgeScanner, add func(u, v uint32) string) (scanned, error) {
 }
 
 // finishScan checks what scanEdges read (the header's count of edge lines,
-// the order against the file's size or the limit, with held bytes held),
-// relabels the provisional ids in chunks to their final numbers, and
-// returns the order and the labels (nil with a header).
+// the order against the file's size or the limit, with held bytes held,
+// and for a multigraph 8 bytes an edge line more, the copy of its lines
+// that it keeps in order: CSR.Lines), relabels the provisional ids in
+// chunks to their final numbers, and returns the order and the labels
+// (nil with a header).
 func (o ReadOptions) finishScan(s *EdgeScanner, sc scanned, held int64, chunks [][]uint32) (int, []string, error) {
+	if o.Multi || s.multi {
+		held += 8 * sc.lines
+	}
 	if sc.header {
 		if sc.lines != sc.declM {
 			return 0, nil, s.lr.errorf(s.Line(), "found %d edge lines, the graphalloc header on line %d declares %d (file truncated or edited?)", sc.lines, s.declAt, sc.declM)
