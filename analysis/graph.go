@@ -71,6 +71,12 @@ const (
 //
 // The sweep cut of the eigenvector of μ₂ is an actual set S, so its
 // conductance is an upper bound on φ whatever the accuracy of the vector.
+//
+// On a multigraph (GraphStats.Loops, Parallel) A_uv counts the edges
+// between u and v and A_vv twice the loops at v, so d_v is the length of
+// v's row, a step of P = D⁻¹A is a uniform slot of the row (as the graph
+// process draws its edges), vol(S) counts a loop twice, and
+// |E(S, V∖S)| each parallel edge and never a loop.
 type Spectral struct {
 	Method string `json:"method"` // SpectralExact, SpectralLanczos, SpectralDisconnected or SpectralNone
 	Note   string `json:"note,omitempty"`
