@@ -120,11 +120,16 @@ var graphicalDescriptor = Descriptor{
 	D:        2,
 	Family:   FamilyGraph,
 	// Compact loads on every graph (Place) and under walk sampling;
-	// graphical (1+β) on the other samplers runs on four bytes a bin.
+	// graphical (1+β) on the other samplers, and a regular multigraph
+	// file drawn from its lines, run on four bytes a bin.
 	BinBytes: 1,
 	compactUpTo: func(p Params) float64 {
-		if _, walk := p.Sample.Walk(); graphBeta(p) < 1 && !walk {
+		_, walk := p.Sample.Walk()
+		if graphBeta(p) < 1 && !walk {
 			return 0
+		}
+		if c, ok := p.Graph.(*graphgen.CSR); ok && !walk && multiLines(c) != nil {
+			return 0 // drawn from its lines by implicitRule, on four bytes a bin
 		}
 		return compactBound
 	},
@@ -254,6 +259,9 @@ func (p Graphical) Place(b *Bins, m int64, r *Rand) Stats {
 	// whichever form held them.
 	switch g := p.G.(type) {
 	case *graphgen.CSR:
+		if multiLines(g) != nil {
+			return placeRule(b, p.rule(b.N()), m, r) // the permutation model's draws (implicitRule)
+		}
 		if vertexFirst {
 			off, adj := g.Offsets(), g.Adjacency()
 			var isolated int64
@@ -542,6 +550,9 @@ func (p Graphical) rule(int) rule {
 	}
 	switch gr := p.G.(type) {
 	case *graphgen.CSR:
+		if multiLines(gr) != nil {
+			return newImplicitRule(g, gr) // implicitgraph.go
+		}
 		if p.Sample == SampleVertex {
 			return vertexRule{g, gr.Offsets(), gr.Adjacency()}
 		}

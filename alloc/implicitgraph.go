@@ -460,19 +460,62 @@ func torusGraph[T uint8 | uint32](L []T, m int64, lt *latticeTables, leftEdge bo
 // draw it (permDraw, torusDraw, hypercubeDraw), so that with β = 1 and
 // one ball a batch the balls are Place's. Its bins are 32-bit, as every
 // rule's: Graphical.Check and Config refuse more than 2^32 − 1 bins.
+//
+// It also runs the process, two-choice included, on a regular multigraph
+// read from a file (multiLines), drawing from the file's lines as
+// permDraw draws from the permutations (linesDraw): the file that gen
+// writes of regular:degree=D,implicit, whose lines are the permutations'
+// edges in their order, gives the trials of the implicit graph.
 type implicitRule struct {
 	graphRule
-	kind uint8 // implicitPerm, implicitCube or implicitTorus
-	perm graphgen.PermutationRegular
-	d2   uint64        // 2·dim of a hypercube
-	lt   latticeTables // of a torus
+	kind  uint8 // implicitPerm, implicitCube, implicitTorus or implicitLines
+	perm  graphgen.PermutationRegular
+	d2    uint64        // 2·dim of a hypercube; Δ of implicitLines
+	lt    latticeTables // of a torus
+	lines []uint32      // of implicitLines
 }
 
 const (
 	implicitPerm = iota
 	implicitCube
 	implicitTorus
+	implicitLines
 )
+
+// multiLines returns the lines of g (graphgen.CSR.Lines) if g is a
+// Δ-regular multigraph, Δ even, listed in n·Δ/2 lines, else nil. A
+// uniform u in [n] and t in [Δ] then name a uniform line, u·Δ/2 + ⌊t/2⌋,
+// and a uniform orientation, t's parity: a uniform edge in a uniform
+// orientation, the law of drawing a uniform slot of the rows, from the
+// draws that permDraw makes (linesDraw).
+func multiLines(g *graphgen.CSR) []uint32 {
+	D := g.RegularDegree()
+	if !g.Multi() || D == 0 || D%2 != 0 || int64(len(g.Lines())) != int64(g.Order())*int64(D) {
+		return nil
+	}
+	return g.Lines()
+}
+
+// linesDraw draws one ball's oriented pair from the lines of a Δ-regular
+// multigraph (multiLines; d2 = Δ) as permDraw draws the permutation
+// model's: u uniform in [n], t uniform in [Δ], the line u·Δ/2 + ⌊t/2⌋,
+// reversed when t is odd, or with the smaller id first when leftEdge. On
+// the lines "u π_j(u)" at u·Δ/2 + j (graphgen.PermutationRegular.CSR, and
+// the file gen writes of it) the pairs are permDraw's.
+func linesDraw(s, n, d2 uint64, lines []uint32, leftEdge bool) (uint64, uint64, uint64) {
+	var u, t uint64
+	s, u = below(s, n)
+	s, t = below(s, d2)
+	k := 2 * (u*(d2>>1) + t>>1)
+	a, b := uint64(lines[k]), uint64(lines[k+1])
+	if t&1 != 0 {
+		a, b = b, a
+	}
+	if leftEdge && b < a {
+		a, b = b, a
+	}
+	return s, a, b
+}
 
 func newImplicitRule(gr graphRule, g graphgen.Graph) implicitRule {
 	ir := implicitRule{graphRule: gr}
@@ -485,6 +528,8 @@ func newImplicitRule(gr graphRule, g graphgen.Graph) implicitRule {
 		} else {
 			ir.kind, ir.lt = implicitTorus, newLatticeTables(g)
 		}
+	case *graphgen.CSR:
+		ir.kind, ir.d2, ir.lines = implicitLines, uint64(g.RegularDegree()), multiLines(g)
 	}
 	return ir
 }
@@ -493,7 +538,7 @@ func (g implicitRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	n := uint64(len(L))
 	leftEdge, pipe := !g.random && !g.vertexFirst, pipelined(len(L), 4)
 	d2, w, keys := uint64(2*g.perm.Permutations()), g.perm.Half(), g.perm.Keys()
-	if g.kind == implicitCube {
+	if g.kind == implicitCube || g.kind == implicitLines {
 		d2 = g.d2
 	}
 	lt := &g.lt
@@ -511,6 +556,8 @@ func (g implicitRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 				s, u, v = permDraw(s, n, d2, w, keys, leftEdge)
 			case implicitCube:
 				s, u, v = hypercubeDraw(s, n, d2, leftEdge)
+			case implicitLines:
+				s, u, v = linesDraw(s, n, d2, g.lines, leftEdge)
 			default:
 				s, u, v = torusDraw(s, lt, leftEdge)
 			}

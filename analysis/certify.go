@@ -170,9 +170,11 @@ func acosh1p(x float64) float64 {
 // |ΔB| ≤ γ_{n+1}|R̂ᵀ||R̂| for any order of the inner products [Higham 2002,
 // Thm 10.3 and Lemma 8.4], so λ_min(B̂) ≥ −γ_{n+1}ρ with
 // ρ = min(‖R̂‖²_F, ‖R̂‖₁‖R̂‖_∞) ≥ ‖R̂‖₂²; and ‖B̂ − B‖_F ≤
-// γ_8((1 + |t|)·sqrt(n) + 2) from forming the entries. Then
-// μ₂ ≤ t + γ_{n+1}ρ + γ_8((1 + |t|)·sqrt(n) + 2) = upper. It takes O(n²)
-// memory and n³/3 floating-point operations.
+// γ_{7+k}((1 + |t|)·sqrt(n) + 2) from forming the entries, k the largest
+// number of times a neighbour repeats in a row (1 for a simple graph; an
+// entry of a multigraph takes one subtraction per parallel edge). Then
+// μ₂ ≤ t + γ_{n+1}ρ + γ_{7+k}((1 + |t|)·sqrt(n) + 2) = upper. It takes
+// O(n²) memory and n³/3 floating-point operations.
 func (w *walk) denseUpper(t float64) (upper float64, ok bool) {
 	n := w.n
 	isd := make([]float64, n)
@@ -190,8 +192,10 @@ func (w *walk) denseUpper(t float64) (upper float64, ok bool) {
 			row[u] = 2 * u1[v] * u1[u]
 		}
 		row[v] += t
+		// Each entry of the row once: a parallel edge as often as it is
+		// one, a loop twice on the diagonal (A_vv = 2 a loop).
 		for _, u := range w.adj[w.off[v]:w.off[v+1]] {
-			if int(u) > v {
+			if int(u) >= v {
 				row[u] -= isd[v] * isd[u]
 			}
 		}
@@ -217,6 +221,25 @@ func (w *walk) denseUpper(t float64) (upper float64, ok bool) {
 		rowMax = max(rowMax, row)
 	}
 	norm2 := min(f2, rowMax*slices.Max(col)) * (1 + gammaK(n))
-	upper = t + gammaK(n+1)*norm2 + gammaK(8)*((1+math.Abs(t))*math.Sqrt(float64(n))+2)
+	upper = t + gammaK(n+1)*norm2 + gammaK(7+w.maxMultiplicity())*((1+math.Abs(t))*math.Sqrt(float64(n))+2)
 	return upper + 4*unitRoundoff*(math.Abs(upper)+1), true
+}
+
+// maxMultiplicity returns the largest number of times a vertex appears in
+// one row: 1 for a simple graph with an edge, k for k parallel edges, 2
+// for a loop. O(n + |E|).
+func (w *walk) maxMultiplicity() int {
+	count := make([]int32, w.n)
+	k := int32(1)
+	for v := range w.n {
+		row := w.adj[w.off[v]:w.off[v+1]]
+		for _, u := range row {
+			count[u]++
+			k = max(k, count[u])
+		}
+		for _, u := range row {
+			count[u] = 0
+		}
+	}
+	return int(k)
 }

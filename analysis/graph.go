@@ -26,9 +26,17 @@ type GraphStats struct {
 	// Components is the number of connected components, found by
 	// breadth-first search (in closed form for Complete and Circulant);
 	// LargestComponent the vertices in the largest.
-	Components       int      `json:"components"`
-	LargestComponent int      `json:"largest_component"`
-	Spectral         Spectral `json:"spectral"`
+	Components       int `json:"components"`
+	LargestComponent int `json:"largest_component"`
+	// Loops and Parallel count the loops and the parallel edges (each
+	// repeat of an edge beyond its first copy) of a multigraph: the
+	// permutation model's regular graph (graphgen.PermutationRegular) or a
+	// file read as one (graphgen.CSR.Multi). Edges counts them too, and a
+	// loop adds 2 to the degree of its vertex, as in the walk that the
+	// graph process samples.
+	Loops    int64    `json:"loops,omitempty"`
+	Parallel int64    `json:"parallel_edges,omitempty"`
+	Spectral Spectral `json:"spectral"`
 }
 
 // How Spectral was obtained.
@@ -62,6 +70,12 @@ const (
 //
 // The sweep cut of the eigenvector of μ₂ is an actual set S, so its
 // conductance is an upper bound on φ whatever the accuracy of the vector.
+//
+// On a multigraph (GraphStats.Loops, Parallel) A_uv counts the edges
+// between u and v and A_vv twice the loops at v, so d_v is the length of
+// v's row, a step of P = D⁻¹A is a uniform slot of the row (as the graph
+// process draws its edges), vol(S) counts a loop twice, and
+// |E(S, V∖S)| each parallel edge and never a loop.
 type Spectral struct {
 	Method string `json:"method"` // SpectralExact, SpectralLanczos, SpectralDisconnected or SpectralNone
 	Note   string `json:"note,omitempty"`
@@ -263,10 +277,13 @@ func describe(g graphgen.Graph, o DescribeOptions, sweepToo bool) GraphStats {
 	csr, ok := g.(*graphgen.CSR)
 	if !ok {
 		var err error
-		if csr, err = graphgen.FromIterator(g); err != nil {
+		if csr, err = graphgen.List(g); err != nil { // a multigraph stays one
 			st.Spectral = Spectral{Method: SpectralNone, Note: err.Error()}
 			return st
 		}
+	}
+	if csr.Multi() {
+		st.Loops, st.Parallel = csr.LoopsAndParallel()
 	}
 	off := csr.Offsets()
 	for v := range n {
@@ -530,7 +547,10 @@ func circulantLambda2(n int, S []uint32, ctx context.Context) (float64, int) {
 
 // sweep sorts the vertices by f and returns the prefix S (1 ≤ |S| < n)
 // of least conductance |E(S, V∖S)| / min(vol S, vol V∖S), vol the total
-// volume 2|E|. It takes O(n log n + |E|) time.
+// volume 2|E|. deg and nbrs must describe the same (multi)graph: nbrs
+// reports each neighbour as often as deg counts it, so a loop, which adds
+// 2 to the degree, twice (and never crosses a cut). It takes
+// O(n log n + |E|) time.
 func sweep(f []float64, deg func(int) int, nbrs func(v int, do func(w int)), vol int64) *SweepCut {
 	n := len(f)
 	order := make([]int32, n)
@@ -544,14 +564,17 @@ func sweep(f []float64, deg func(int) int, nbrs func(v int, do func(w int)), vol
 	var cut, vs int64
 	var best *SweepCut
 	for i, v := range order[:n-1] {
-		inside := int64(0)
+		inside, loops := int64(0), int64(0)
 		nbrs(int(v), func(w int) {
-			if in[w] {
+			switch {
+			case w == int(v):
+				loops++
+			case in[w]:
 				inside++
 			}
 		})
 		d := int64(deg(int(v)))
-		cut += d - 2*inside
+		cut += d - 2*inside - loops
 		vs += d
 		in[v] = true
 		small := min(vs, vol-vs)

@@ -30,6 +30,14 @@ type Made struct {
 	PairingAttempts int   `json:"pairing_attempts,omitempty"`
 	Switches        int64 `json:"switches,omitempty"`
 	Complement      bool  `json:"complement,omitempty"`
+	// Permutations is d = Δ/2 for the permutation model
+	// (regular:degree=D,implicit: graphgen.PermutationRegular), whose loops
+	// and parallel edges GraphStats counts.
+	Permutations int `json:"permutations,omitempty"`
+	// Multi says that a file was read as a multigraph (file:PATH,multi or
+	// the header's multi flag): its loops and parallel edges, counted in
+	// GraphStats, were kept, and nothing was dropped.
+	Multi bool `json:"multi,omitempty"`
 	// torus, hypercube
 	Dim  int `json:"dim,omitempty"`
 	Side int `json:"side,omitempty"`
@@ -58,6 +66,9 @@ func NewMade(spec graphgen.Spec, g graphgen.Graph, info *graphgen.BuildInfo) Mad
 	if r := info.Regular; r != nil {
 		m.PairingAttempts, m.Switches, m.Complement = r.PairingAttempts, r.Switches, r.Complement
 	}
+	if p, ok := g.(graphgen.PermutationRegular); ok {
+		m.Permutations = p.Permutations()
+	}
 	if c, ok := g.(graphgen.Circulant); ok && c.Degree(0) <= 64 {
 		m.ConnectionSet = c.ConnectionSet()
 	}
@@ -66,7 +77,10 @@ func NewMade(spec graphgen.Spec, g graphgen.Graph, info *graphgen.BuildInfo) Mad
 		m.PairingAttempts, m.Switches, m.Complement = nr.Remainder.PairingAttempts, nr.Remainder.Switches, nr.Remainder.Complement
 	}
 	if f := info.File; f != nil {
-		m.Path, m.Format, m.Gzip, m.Lines, m.SelfLoops, m.Duplicates = spec.Path, f.Format, f.Gzip, f.Lines, f.SelfLoops, f.Duplicates
+		m.Path, m.Format, m.Gzip, m.Lines, m.Multi = spec.Path, f.Format, f.Gzip, f.Lines, f.Multi
+		if !f.Multi {
+			m.SelfLoops, m.Duplicates = f.SelfLoops, f.Duplicates
+		}
 	}
 	return m
 }
@@ -91,6 +105,9 @@ func madeLine(o Info) string {
 	case "hypercube":
 		return fmt.Sprintf("%d-dimensional hypercube", m.Dim)
 	case "regular":
+		if m.Permutations > 0 {
+			return fmt.Sprintf("random %d-regular multigraph, permutation model: the %d keyed permutations π_j and their inverses, edges {u, π_j(u)}; %s", o.MaxDegree, m.Permutations, multiCounts(o.GraphStats))
+		}
 		s := fmt.Sprintf("random %d-regular: %s drawn, %d switches", o.MaxDegree, plural(m.PairingAttempts, "pairing"), m.Switches)
 		if m.Complement {
 			s += ", as the complement of a sparser random regular graph"
@@ -114,9 +131,17 @@ func madeLine(o Info) string {
 		if m.Gzip {
 			s += ", gzip"
 		}
+		if m.Multi {
+			return s + fmt.Sprintf(", %s) as a multigraph: %s", plural(m.Lines, "line"), multiCounts(o.GraphStats))
+		}
 		return s + fmt.Sprintf(", %s): dropped %s and %s", plural(m.Lines, "line"), plural(int(m.SelfLoops), "self-loop"), plural(int(m.Duplicates), "duplicate edge"))
 	}
 	return m.Kind
+}
+
+// multiCounts says what a multigraph holds beside a simple graph's edges.
+func multiCounts(st GraphStats) string {
+	return fmt.Sprintf("%s and %s, kept (a loop counts 2 towards its vertex's degree)", plural(int(st.Loops), "loop"), plural(int(st.Parallel), "parallel edge"))
 }
 
 func plural(k int, word string) string {

@@ -36,9 +36,11 @@ func spectralCSR(g *graphgen.CSR, st *GraphStats, o DescribeOptions, sweepToo bo
 //   - the torus or hypercube that o.Plan describes, once every row of g is
 //     checked to be exactly that lattice's (O(|E| log Δ)): gap
 //     2·sin²(π/side)/dim, and σ = 1/dim for the hypercube [Harper 1964].
+//
+// A multigraph with a loop or a parallel edge is none of them.
 func closedFormCSR(g *graphgen.CSR, st *GraphStats, o DescribeOptions, sweepToo bool) (Spectral, bool) {
 	n := st.N
-	if !st.Regular {
+	if !st.Regular || st.Loops > 0 || st.Parallel > 0 {
 		return Spectral{}, false
 	}
 	switch {
@@ -223,41 +225,14 @@ func certifySpectral(g *graphgen.CSR, edges int64, o DescribeOptions, sweepToo b
 			sp.Note = fmt.Sprintf("the Cholesky factorisation of tI − N + 2u₁u₁ᵀ at t = θ + ‖r‖ = %.6g failed: an eigenvalue lies above t (or within rounding of it), missed by Lanczos", t)
 		}
 	} else {
-		// Aim the test at [lower, lower + width]: t0 leaves room for
-		// θ's remaining error, estimated from its drift, or from the
-		// residual when that is smaller (an eigenvalue lies within ‖r‖
-		// of θ; the test checks that it is μ₂).
-		width := targetWidth(o.Tol, theta)
-		rho := max(0.1*width, min(3*math.Abs(L.drift), 1.01*r), 2*(max(theta, L.theta)-lower))
-		t0 := max(theta, L.theta) + rho
-		s := max(lower+width-t0, 0.5*width)
-		alpha, beta := 2/(t0+1), (1-t0)/(1+t0)
-		m := chebDegree(n, w.dmax, alpha, beta, s, o.FailureProb)
-		left := int(min(budget, 1<<40)) - 2*L.steps - 4 // MaxWork may be +Inf or MaxFloat64
-		if m > left {
-			if left < 10 {
-				sp.Note = fmt.Sprintf("no budget left for the Chebyshev test (%.3g products with the walk allowed)", budget)
-				return finishSpectral(sp, w, L.y, g, edges, sweepToo, o.Tol)
-			}
-			m = left
-			s = chebWidth(n, alpha, m, o.FailureProb)
-		}
-		pass, steps, delta := w.chebTest(t0, s, m, o.Seed)
-		if w.cancelled() {
+		c := w.chebCertify(L, theta, lower, r, budget, o)
+		if c.cancelled {
 			return cancelledSpectral(o.Context)
 		}
-		sp.FilterDegree, sp.FailureProb = steps, delta
-		switch {
-		case !pass:
-			sp.Note = fmt.Sprintf("the Chebyshev test failed after %d steps, which shows μ₂ > %.8g (up to rounding): Lanczos had not converged", steps, t0)
-		case !(delta < 0.01):
-			sp.Note = fmt.Sprintf("the Chebyshev test passed, but its failure probability bound is %.2g", delta)
-		default:
-			upper, ok = t0+s, true
+		sp.FilterDegree, sp.FailureProb, sp.Note = c.steps, c.delta, c.note
+		if c.proved {
+			upper, ok = c.upper, true
 			sp.Certificate = CertChebyshev
-			if delta > o.FailureProb {
-				sp.Note = fmt.Sprintf("failure probability %.2g, above the %.2g asked for: the rounding-error bound dominates", delta, o.FailureProb)
-			}
 		}
 	}
 	if ok {
@@ -265,6 +240,64 @@ func certifySpectral(g *graphgen.CSR, edges int64, o DescribeOptions, sweepToo b
 		sp.GapLower = max(1-upper, 0)
 	}
 	return finishSpectral(sp, w, L.y, g, edges, sweepToo, o.Tol)
+}
+
+// chebCert is what chebCertify tried and proved: the randomised test at
+// t0 with m steps and width s, which passed after steps steps (or failed
+// at steps) with failure probability delta; when proved, μ₂ ≤ upper =
+// t0 + s. m is 0 when no budget was left for the test.
+type chebCert struct {
+	t0, s, upper, delta float64
+	m, steps            int
+	proved, cancelled   bool
+	note                string
+}
+
+// chebCertify runs the randomised Chebyshev test (walk.chebTest) on the
+// Lanczos result L, θ its Rayleigh quotient, lower ≤ μ₂ and r its
+// residual, aiming at an interval of the width o.Tol asks for, within
+// budget products with P. The test proves μ₂ ≤ t0 + s, not μ₂ ≤ t0: if
+// μ₂ > t0 + s it fails but with probability delta, and between t0 and
+// t0 + s it proves nothing, so the end reported is t0 + s.
+func (w *walk) chebCertify(L lanczosResult, theta, lower, r, budget float64, o DescribeOptions) chebCert {
+	// Aim the test at [lower, lower + width]: t0 leaves room for θ's
+	// remaining error, estimated from its drift, or from the residual
+	// when that is smaller (an eigenvalue lies within ‖r‖ of θ; the test
+	// checks that it is μ₂).
+	n := w.n
+	width := targetWidth(o.Tol, theta)
+	rho := max(0.1*width, min(3*math.Abs(L.drift), 1.01*r), 2*(max(theta, L.theta)-lower))
+	t0 := max(theta, L.theta) + rho
+	s := max(lower+width-t0, 0.5*width)
+	alpha, beta := 2/(t0+1), (1-t0)/(1+t0)
+	m := chebDegree(n, w.dmax, alpha, beta, s, o.FailureProb)
+	left := int(min(budget, 1<<40)) - 2*L.steps - 4 // MaxWork may be +Inf or MaxFloat64
+	if m > left {
+		if left < 10 {
+			return chebCert{note: fmt.Sprintf("no budget left for the Chebyshev test (%.3g products with the walk allowed)", budget)}
+		}
+		m = left
+		s = chebWidth(n, alpha, m, o.FailureProb)
+	}
+	c := chebCert{t0: t0, s: s, m: m}
+	pass, steps, delta := w.chebTest(t0, s, m, o.Seed)
+	if w.cancelled() {
+		c.cancelled = true
+		return c
+	}
+	c.steps, c.delta = steps, delta
+	switch {
+	case !pass:
+		c.note = fmt.Sprintf("the Chebyshev test failed after %d steps, which shows μ₂ > %.8g (up to rounding): Lanczos had not converged", steps, t0)
+	case !(delta < 0.01):
+		c.note = fmt.Sprintf("the Chebyshev test passed, but its failure probability bound is %.2g", delta)
+	default:
+		c.upper, c.proved = t0+s, true
+		if delta > o.FailureProb {
+			c.note = fmt.Sprintf("failure probability %.2g, above the %.2g asked for: the rounding-error bound dominates", delta, o.FailureProb)
+		}
+	}
+	return c
 }
 
 // targetWidth is the width wanted on μ₂ for a relative width tol on the

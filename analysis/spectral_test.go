@@ -377,3 +377,49 @@ func TestTridiagTop(t *testing.T) {
 		})
 	}
 }
+
+// TestChebyshevCertificateEnd: the randomised test proves μ₂ ≤ t0 + s, so
+// that, and nothing narrower, is the end reported. Lanczos is cut to 40
+// steps on a random 3-regular graph (forced onto the randomised test with
+// DenseMax = −1), so that θ has not converged and the certificate, not
+// Lanczos, is what bounds the interval. The end must be one that the
+// test's own failure bound supports at the steps it ran, and DescribeWith
+// must report it as it is; the interval must hold the dense μ₂.
+//
+// Control: reporting μ₂ ≤ t0 instead (c.upper = t0 in chebCertify) passes
+// the containment check here — t0 already sits above the unconverged θ by
+// its drift — but fails the failure bound (s = 0 proves nothing) and the
+// end reported (the mutation audit found it ten times narrower than
+// proved on a random 3-regular graph at n = 5000).
+func TestChebyshevCertificateEnd(t *testing.T) {
+	g, _, err := graphgen.RandomRegular(600, 3, rand.NewPCG(3, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu2 := denseLambda2(t, g)
+	o := DescribeOptions{DenseMax: -1, MaxIter: 40, Tol: 0.1}.withDefaults()
+	w := newWalk(g, true, nil)
+	L := w.lanczos(lanczosOptions{maxSteps: o.MaxIter, tol: o.Tol, seed: o.Seed})
+	if !(L.theta < mu2-1e-4) {
+		t.Fatalf("40 steps: θ = %.8g has converged to μ₂ = %.8g; the test needs it not to", L.theta, mu2)
+	}
+	theta, lower, r := w.rayleighBound(L.y)
+	c := w.chebCertify(L, theta, lower, r, o.MaxWork/float64(w.n+len(w.adj)), o)
+	if !c.proved {
+		t.Fatalf("not certified: %+v", c)
+	}
+	alpha, beta := 2/(c.t0+1), (1-c.t0)/(1+c.t0)
+	if d := chebDelta(w.n, w.dmax, alpha, beta, c.upper-c.t0, c.steps); !(d <= o.FailureProb) {
+		t.Errorf("end μ₂ ≤ %.8g after %d steps at t0 = %.8g: the test's failure bound there is %.3g, above %.3g: not proved", c.upper, c.steps, c.t0, d, o.FailureProb)
+	}
+	if !(c.upper >= mu2) {
+		t.Errorf("end μ₂ ≤ %.8g excludes the dense μ₂ = %.8g", c.upper, mu2)
+	}
+	sp := DescribeWith(g, DescribeOptions{DenseMax: -1, MaxIter: 40, Tol: 0.1}).Spectral
+	if sp.Certificate != CertChebyshev || sp.GapLower != max(1-c.upper, 0) || sp.FilterDegree != c.steps {
+		t.Errorf("DescribeWith: %s, gap ≥ %.8g after %d test steps; the certificate proved gap ≥ %.8g after %d", sp.Certificate, sp.GapLower, sp.FilterDegree, 1-c.upper, c.steps)
+	}
+	if !(sp.GapLower <= 1-mu2 && 1-mu2 <= sp.GapUpper) {
+		t.Errorf("gap %.10g outside [%.10g, %.10g]", 1-mu2, sp.GapLower, sp.GapUpper)
+	}
+}

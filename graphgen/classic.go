@@ -76,6 +76,6 @@ func cycle(stop *stopper, n int) (*CSR, error) {
 	if n > 2 {
 		e = append(e, uint32(n-1), 0)
 	}
-	g, _, err := fromChunks(n, [][]uint32{e}, false, stop)
+	g, _, err := fromChunks(n, [][]uint32{e}, false, false, stop)
 	return g, err
 }

@@ -17,8 +17,9 @@ import (
 // MaxOrder is the largest vertex count a CSR can hold: vertices are uint32.
 const MaxOrder = math.MaxUint32
 
-// CSR is a compact, immutable, simple undirected graph on the vertices
-// 0..n-1 in compressed sparse row form.
+// CSR is a compact, immutable undirected graph on the vertices 0..n-1 in
+// compressed sparse row form: simple, unless built by FromEdgesMulti (or
+// read with ReadOptions.Multi), when it is a multigraph (Multi).
 //
 // Unless the graph is regular, it keeps besides the adjacency rows every
 // undirected edge once as a pair (u, v) with u < v in a flat array, so that a
@@ -37,6 +38,8 @@ type CSR struct {
 	adj   []uint32 // neighbours of each vertex, sorted ascending
 	edges []uint32 // edges[2k], edges[2k+1]: the k-th edge, u < v, sorted
 	delta int      // Δ of a Δ-regular graph with Δ ≥ 1, else 0
+	multi bool     // loops and parallel edges kept (FromEdgesMulti)
+	lines []uint32 // a multigraph's edges as they were listed (Lines)
 	once  sync.Once
 }
 
@@ -60,7 +63,30 @@ type Dropped struct {
 // It returns an error if n is negative or larger than MaxOrder, if e has odd
 // length, or if an endpoint is not below n.
 func FromEdges(n int, e []uint32) (*CSR, Dropped, error) {
-	return fromChunks(n, [][]uint32{e}, false, nil)
+	return fromChunks(n, [][]uint32{e}, false, false, nil)
+}
+
+// FromEdgesMulti returns the undirected multigraph on n vertices whose
+// edges are the pairs (e[2k], e[2k+1]), every pair an edge: a pair listed
+// k times is k parallel edges, and a loop {v, v} is kept and listed twice
+// in the row of v, so that it adds 2 to the degree of v and the
+// random-walk matrix D⁻¹A, A counting the edges between each two vertices
+// (a loop twice on the diagonal), steps along each of its ends with
+// probability 1/d_v, as a uniform slot of the row does. The returned
+// Dropped counts the loops and the parallel edges it holds (each repeat
+// of an edge already seen), none dropped. Its rows are sorted, its
+// EdgeList lists every edge, loops included, with the first end at most
+// the second; Size is the number of pairs; Lines is e itself, which the
+// caller must then leave as it is. Time and errors as FromEdges.
+func FromEdgesMulti(n int, e []uint32) (*CSR, Dropped, error) { return fromEdgesMulti(n, e, nil) }
+
+// fromEdgesMulti is FromEdgesMulti, stopping once stop stops.
+func fromEdgesMulti(n int, e []uint32, stop *stopper) (*CSR, Dropped, error) {
+	g, d, err := fromChunks(n, [][]uint32{e}, false, true, stop)
+	if g != nil {
+		g.lines = e
+	}
+	return g, d, err
 }
 
 // collectAbove is the size of a reader's edge chunks, in bytes, from which
@@ -79,7 +105,10 @@ const collectAbove = 64 << 20
 // allocated, so that the array takes the chunks' memory rather than 8
 // bytes an edge more: a collection costs little here, as the graph's
 // arrays hold no pointers to scan. Once stop stops it returns stop's error.
-func fromChunks(n int, chunks [][]uint32, owned bool, stop *stopper) (*CSR, Dropped, error) {
+//
+// If multi, loops and repeats are kept (FromEdgesMulti) and counted in the
+// returned Dropped all the same.
+func fromChunks(n int, chunks [][]uint32, owned, multi bool, stop *stopper) (*CSR, Dropped, error) {
 	var d Dropped
 	if n < 0 || n > MaxOrder {
 		return nil, d, fmt.Errorf("graphgen: vertex count %d outside [0, %d]", n, MaxOrder)
@@ -102,7 +131,9 @@ func fromChunks(n int, chunks [][]uint32, owned bool, stop *stopper) (*CSR, Drop
 			}
 			if u == v {
 				d.SelfLoops++
-				continue
+				if !multi {
+					continue
+				}
 			}
 			off[u+1]++
 			off[v+1]++
@@ -124,7 +155,7 @@ func fromChunks(n int, chunks [][]uint32, owned bool, stop *stopper) (*CSR, Drop
 		}
 		for k := 0; k < len(e); k += 2 {
 			u, v := e[k], e[k+1]
-			if u == v {
+			if u == v && !multi {
 				continue
 			}
 			adj[off[u]] = v
@@ -138,10 +169,14 @@ func fromChunks(n int, chunks [][]uint32, owned bool, stop *stopper) (*CSR, Drop
 		copy(off[1:], off[:n])
 		off[0] = 0
 	}
-	g := &CSR{off: off, adj: adj}
-	var ok bool
-	if d.Duplicates, ok = g.sortAndDedup(stop); !ok {
-		return nil, d, stop.err()
+	g := &CSR{off: off, adj: adj, multi: multi}
+	if multi {
+		d.Duplicates = g.sortRows()
+	} else {
+		var ok bool
+		if d.Duplicates, ok = g.sortAndDedup(stop); !ok {
+			return nil, d, stop.err()
+		}
 	}
 	if collect && !g.isRegular() {
 		runtime.GC() // the chunks, before the edge array
@@ -214,26 +249,84 @@ func (g *CSR) sortAndDedup(stop *stopper) (int64, bool) {
 	return dup / 2, true
 }
 
+// sortRows sorts every row of a multigraph, keeping repeats, and returns
+// the number of parallel edges: the repeats of a neighbour other than the
+// vertex itself, each edge seen from both ends.
+func (g *CSR) sortRows() int64 {
+	var dup int64
+	for v := range len(g.off) - 1 {
+		row := g.adj[g.off[v]:g.off[v+1]]
+		slices.Sort(row)
+		for i := 1; i < len(row); i++ {
+			if row[i] == row[i-1] && row[i] != uint32(v) {
+				dup++
+			}
+		}
+	}
+	return dup / 2
+}
+
 // buildEdges fills the flat edge array from the rows: pairs (u, v), u < v,
-// in lexicographic order.
+// in lexicographic order, each as often as it is an edge; and for a
+// multigraph the loops (v, v), once for each two entries v in the row of
+// v.
 func (g *CSR) buildEdges() {
 	if cap(g.edges) < len(g.adj) {
 		g.edges = make([]uint32, 0, len(g.adj))
 	}
 	n := len(g.off) - 1
 	for u := 0; u < n; u++ {
+		loop := false
 		for _, v := range g.adj[g.off[u]:g.off[u+1]] {
-			if uint32(u) < v {
+			switch {
+			case uint32(u) < v:
 				g.edges = append(g.edges, uint32(u), v)
+			case uint32(u) == v:
+				if loop {
+					g.edges = append(g.edges, v, v)
+				}
+				loop = !loop
 			}
 		}
 	}
 }
 
+// Multi reports whether g was built as a multigraph (FromEdgesMulti), whose
+// loops and parallel edges are kept.
+func (g *CSR) Multi() bool { return g.multi }
+
+// Lines returns the edges of a multigraph as they were listed, in that
+// order and orientation: (Lines()[2k], Lines()[2k+1]) is the k-th pair
+// given to FromEdgesMulti, or the k-th edge line of the file read (a
+// multigraph read from a file keeps them, 8 bytes an edge beside its
+// rows). WriteEdgeList writes them in that order, and the graph process
+// draws a regular multigraph's edges from them (alloc). nil for a simple
+// graph. Shared with g; do not modify.
+func (g *CSR) Lines() []uint32 { return g.lines }
+
+// LoopsAndParallel returns the loops of g and its parallel edges (each
+// repeat of an edge between two distinct vertices beyond its first copy),
+// both 0 unless g is a multigraph, in O(n + |E|).
+func (g *CSR) LoopsAndParallel() (loops, parallel int64) {
+	for v := range g.Order() {
+		row := g.Neighbors(v)
+		for i, w := range row {
+			switch {
+			case w == uint32(v):
+				loops++
+			case i > 0 && w == row[i-1]:
+				parallel++
+			}
+		}
+	}
+	return loops / 2, parallel / 2
+}
+
 // Order returns the number of vertices n.
 func (g *CSR) Order() int { return len(g.off) - 1 }
 
-// Size returns the number of undirected edges.
+// Size returns the number of undirected edges (of a multigraph: loops and
+// parallel edges included).
 func (g *CSR) Size() int64 { return int64(len(g.adj) / 2) }
 
 // RegularDegree returns Δ if g is Δ-regular with Δ ≥ 1, else 0. The rows of a
@@ -241,7 +334,8 @@ func (g *CSR) Size() int64 { return int64(len(g.adj) / 2) }
 // Adjacency()[v·Δ : v·Δ+Δ].
 func (g *CSR) RegularDegree() int { return g.delta }
 
-// Degree returns the degree of v.
+// Degree returns the degree of v: its row's length (in a multigraph a loop
+// counts 2).
 func (g *CSR) Degree(v int) int { return g.off[v+1] - g.off[v] }
 
 // Neighbors returns the sorted neighbours of v. The slice is shared with g
@@ -256,7 +350,8 @@ func (g *CSR) Offsets() []int { return g.off }
 func (g *CSR) Adjacency() []uint32 { return g.adj }
 
 // EdgeList returns every undirected edge once as the pairs
-// (EdgeList()[2k], EdgeList()[2k+1]) with the first endpoint smaller,
+// (EdgeList()[2k], EdgeList()[2k+1]) with the first endpoint smaller (of a
+// multigraph: not larger, each edge as often as it is one),
 // in lexicographic order. Shared with g; do not modify. For a regular graph
 // the array (8 bytes an edge) is built on the first call, which the graph
 // process never makes (see CSR); it is safe for concurrent use.
@@ -386,6 +481,6 @@ func fromIterator(src ybgraph.Iterator, stop *stopper) (*CSR, error) {
 			return false
 		})
 	}
-	g, _, err := fromChunks(n, [][]uint32{e}, false, stop)
+	g, _, err := fromChunks(n, [][]uint32{e}, false, false, stop)
 	return g, err
 }

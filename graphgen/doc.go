@@ -67,4 +67,14 @@
 // numbers 0..n-1) go back out with WriteEdgeListNamed, which keeps the
 // numbering too, or with WriteMatrixMarketNames beside a Matrix Market
 // file, one "index name" line per vertex.
+//
+// # Multigraphs
+//
+// The permutation model (PermutationRegular) is a multigraph, and so is a
+// file read with ReadOptions.Multi ("file:PATH,multi") or under a
+// graphalloc header marked "multi": a CSR built by FromEdgesMulti keeps
+// its loops, each listed twice in its vertex's row so that it adds 2 to
+// the degree, and its parallel edges, and its lines in the order given
+// (Lines). List lists the permutation model so, and WriteEdgeList writes
+// it whole, marked multi, so that it reads back as itself.
 package graphgen

@@ -149,7 +149,8 @@ func countDegrees(deg []uint8, lo uint32, e []uint32, big map[uint32]int) {
 // its rows, not from an edge array: unless its rows would take more than
 // MaxBytes, and then as an EdgeArray, from which they draw the same law
 // but not the same edges. A Matrix Market file is read by
-// ReadMatrixMarket, as a CSR.
+// ReadMatrixMarket, as a CSR, and so is a multigraph (ReadOptions.Multi,
+// or the graphalloc header's multi flag: see FromEdgesMulti).
 //
 // It holds 8 bytes an edge line while it reads (a self-loop is counted
 // and dropped at once), plus the id table for a file without the
@@ -193,7 +194,9 @@ func (o ReadOptions) readEdges(r io.Reader, name string) (Graph, *FileInfo, erro
 	sc, err := scanEdges(s, func(u, v uint32) string {
 		if u == v {
 			loops++
-			return ""
+			if !s.multi { // the header, before the first edge, marks a multigraph
+				return ""
+			}
 		}
 		return buf.add(u, v)
 	}, o.MaxBytes, buf.bytes)
@@ -208,6 +211,18 @@ func (o ReadOptions) readEdges(r io.Reader, name string) (Graph, *FileInfo, erro
 	if err != nil {
 		buf.free()
 		return nil, nil, err
+	}
+	if s.multi {
+		// A multigraph is held as its CSR, which keeps the loops twice
+		// in their rows and the lines in their order (FromEdgesMulti),
+		// whether or not it is regular.
+		c, d, err := FromEdgesMulti(n, slices.Clone(pairs))
+		buf.free()
+		if err != nil {
+			return nil, nil, &ParseError{Name: name, Err: err}
+		}
+		return c, &FileInfo{Name: name, Format: FormatEdgeList, Lines: s.Line(), Vertices: n, Edges: c.Size(),
+			SelfLoops: d.SelfLoops, Duplicates: d.Duplicates, Labels: labels, Multi: true}, nil
 	}
 	// Each key becomes min<<32 | max, so that sorting the keys sorts the
 	// edges lexicographically; after the duplicates are gone, a rotation
@@ -238,7 +253,7 @@ func (o ReadOptions) readEdges(r io.Reader, name string) (Graph, *FileInfo, erro
 		// rows come out sorted, as the edges are).
 		need := 8*int64(n+1) + 8*int64(kept) + buf.bytes() + int64(n)
 		if o.MaxBytes <= 0 || need <= o.MaxBytes {
-			c, _, err := fromChunks(n, [][]uint32{g.edges}, false, s.lr.stop)
+			c, _, err := fromChunks(n, [][]uint32{g.edges}, false, false, s.lr.stop)
 			buf.free()
 			if err != nil {
 				return nil, nil, &ParseError{Name: name, Err: err}

@@ -38,8 +38,12 @@ const (
 	FormatMatrixMarket = "mtx"
 )
 
-// edgeListHeader starts the comment line that WriteEdgeList writes first.
-const edgeListHeader = "# graphalloc edge list:"
+// edgeListHeader starts the comment line that WriteEdgeList writes first;
+// headerMulti is the field that marks a multigraph in it.
+const (
+	edgeListHeader = "# graphalloc edge list:"
+	headerMulti    = "multi"
+)
 
 // bom is the UTF-8 byte order mark, skipped at the start of a file.
 const bom = "\xef\xbb\xbf"
@@ -66,7 +70,8 @@ func (e *ParseError) Unwrap() error { return e.Err }
 
 // FileInfo describes a graph file that was read: what was in it and what was
 // dropped to make the graph simple. For every file read without error,
-// Edges + SelfLoops + Duplicates is the number of edge lines (entries).
+// Edges + SelfLoops + Duplicates is the number of edge lines (entries),
+// unless Multi, when Edges is.
 type FileInfo struct {
 	Name       string // the name given to the reader
 	Format     string // FormatEdgeList or FormatMatrixMarket
@@ -74,8 +79,12 @@ type FileInfo struct {
 	Lines      int    // lines read, comments and blank lines included
 	Vertices   int    // vertices of the graph, isolated ones included
 	Edges      int64  // undirected edges of the graph
-	SelfLoops  int64  // edge lines {v, v}, dropped
-	Duplicates int64  // edge lines repeating an edge already read (either orientation), dropped
+	SelfLoops  int64  // edge lines {v, v}, dropped unless Multi
+	Duplicates int64  // edge lines repeating an edge already read (either orientation), dropped unless Multi
+	// Multi says that the graph was read as a multigraph (ReadOptions.Multi,
+	// or the header's multi flag): its loops and repeated edges are kept,
+	// counted in Edges as well as in SelfLoops and Duplicates.
+	Multi bool
 	// Repeats counts, in a hypergraph file (FormatHyper), the vertex ids
 	// repeated within a hyperedge line, dropped; Edges counts its
 	// hyperedges, one per line that names a vertex.
@@ -247,8 +256,10 @@ func checkText(tok []byte) string {
 //
 // A comment of the form "# graphalloc edge list: n=N edges=M" before the
 // first edge, as WriteEdgeList writes it, declares the vertex count and the
-// number of edge lines; Declared reports it. A line that starts with that
-// prefix but does not parse is an error.
+// number of edge lines; Declared reports it. A further field "multi" marks
+// a multigraph, whose loops and repeated lines are edges (DeclaredMulti);
+// other fields are ignored. A line that starts with that prefix but does
+// not parse is an error.
 //
 // The scanner only splits lines: it does not relabel ids, symmetrise or drop
 // anything; ReadEdgeList does that.
@@ -261,6 +272,7 @@ type EdgeScanner struct {
 	declN   int
 	declM   int64
 	declAt  int
+	multi   bool
 }
 
 // NewEdgeScanner returns a scanner reading an edge list from r. The name,
@@ -430,6 +442,10 @@ func (s *EdgeScanner) comment(line, first []byte) error {
 	var haveN, haveM bool
 	for f, rest := nextField(text[len(edgeListHeader):]); len(f) > 0; f, rest = nextField(rest) {
 		key, val, _ := bytes.Cut(f, []byte{'='})
+		if string(f) == headerMulti {
+			s.multi = true
+			continue
+		}
 		if string(key) != "n" && string(key) != "edges" {
 			continue // other fields are ignored, for later versions of the header
 		}
@@ -456,6 +472,10 @@ func (s *EdgeScanner) comment(line, first []byte) error {
 	s.hasDecl, s.declAt = true, s.lr.line
 	return nil
 }
+
+// DeclaredMulti reports whether a graphalloc header marked the input a
+// multigraph (the field "multi").
+func (s *EdgeScanner) DeclaredMulti() bool { return s.multi }
 
 // Edge returns the two vertex ids of the current edge as read. The slices
 // are valid only until the next call to Scan.
@@ -663,7 +683,9 @@ func (t *idTable) finish(chunks [][]uint32) []string {
 // and "7" are the same vertex), in either case. FileInfo.Labels maps the
 // new numbers back to the ids. Edges are undirected: "u v" and "v u" are the
 // same edge. Self-loops and repeated edges are dropped and counted in the
-// FileInfo.
+// FileInfo, unless o.Multi is set or the graphalloc header (below) says
+// "multi": then they are kept, and the graph is a multigraph (see
+// FromEdgesMulti).
 //
 // If the input starts with the header comment that WriteEdgeList writes,
 // "# graphalloc edge list: n=N edges=M", ids are taken as they are instead:
@@ -698,7 +720,7 @@ func (o ReadOptions) ReadEdgeList(r io.Reader, name string) (*CSR, *FileInfo, er
 	if err != nil {
 		return nil, nil, err
 	}
-	return buf.graph(name, FormatEdgeList, s.Line(), n, labels, s.lr.stop)
+	return buf.graph(name, FormatEdgeList, s.Line(), n, labels, o.Multi || s.multi, s.lr.stop)
 }
 
 // scanned is what scanEdges learnt of a file besides its edges.
@@ -766,10 +788,15 @@ func scanEdges(s *EdgeScanner, add func(u, v uint32) string, limit int64, held f
 }
 
 // finishScan checks what scanEdges read (the header's count of edge lines,
-// the order against the file's size or the limit, with held bytes held),
-// relabels the provisional ids in chunks to their final numbers, and
-// returns the order and the labels (nil with a header).
+// the order against the file's size or the limit, with held bytes held,
+// and for a multigraph 8 bytes an edge line more, the copy of its lines
+// that it keeps in order: CSR.Lines), relabels the provisional ids in
+// chunks to their final numbers, and returns the order and the labels
+// (nil with a header).
 func (o ReadOptions) finishScan(s *EdgeScanner, sc scanned, held int64, chunks [][]uint32) (int, []string, error) {
+	if o.Multi || s.multi {
+		held += 8 * sc.lines
+	}
 	if sc.header {
 		if sc.lines != sc.declM {
 			return 0, nil, s.lr.errorf(s.Line(), "found %d edge lines, the graphalloc header on line %d declares %d (file truncated or edited?)", sc.lines, s.declAt, sc.declM)
@@ -853,7 +880,7 @@ func (o ReadOptions) readGraph(r io.Reader, name string, lean bool) (Graph, *Fil
 	switch {
 	case isMatrixMarketBanner(bytes.TrimPrefix(head, []byte(bom))):
 		g, info, err = o.ReadMatrixMarket(text, name)
-	case lean:
+	case lean && !o.Multi:
 		g, info, err = o.readEdges(text, name)
 	default:
 		g, info, err = o.ReadEdgeList(text, name)

@@ -2,6 +2,7 @@ package graphgen
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strconv"
@@ -9,7 +10,9 @@ import (
 )
 
 // List returns g as a CSR: g itself if it is one, else its edges listed
-// (K_n as the circulant with every offset). An implicit graph can have more
+// (K_n as the circulant with every offset, the permutation-model regular
+// graph as the multigraph it is: PermutationRegular.CSR). An implicit
+// graph can have more
 // edges than memory holds: the caller bounds g.Size() first.
 func List(g Graph) (*CSR, error) {
 	return ListContext(context.Background(), g)
@@ -24,6 +27,9 @@ func ListContext(ctx context.Context, g Graph) (*CSR, error) {
 	switch g := g.(type) {
 	case Circulant:
 		return g.CSR()
+	case PermutationRegular:
+		c, _, err := g.csr(newStopper(ctx))
+		return c, err
 	case Complete:
 		if g.Order() < 2 {
 			return fromIterator(g, nil)
@@ -76,8 +82,13 @@ func IsIndices(names []string, first int) bool {
 }
 
 // WriteFormat writes g in format (edgelist, mtx, dot or graph6); an edge
-// list by names if names is not nil.
+// list by names if names is not nil. A multigraph (CSR.Multi) is written
+// only as an edge list by number, the one format that marks it (see
+// WriteEdgeList); the others return an error saying so.
 func WriteFormat(w io.Writer, g *CSR, format string, names []string) error {
+	if g != nil && g.Multi() && (format != "edgelist" || names != nil) {
+		return errMultiFormat(format, names != nil)
+	}
 	switch format {
 	case "mtx":
 		return WriteMatrixMarket(w, g)
@@ -90,4 +101,13 @@ func WriteFormat(w io.Writer, g *CSR, format string, names []string) error {
 		return WriteEdgeListNamed(w, g, names)
 	}
 	return WriteEdgeList(w, g)
+}
+
+// errMultiFormat is the error for writing a multigraph in a format that
+// would lose its loops and parallel edges.
+func errMultiFormat(format string, named bool) error {
+	if named {
+		format = "edgelist by vertex names"
+	}
+	return fmt.Errorf("graphgen: the graph is a multigraph (loops or parallel edges), which %s would not keep: write it as an edge list (its graphalloc header marks it multi)", format)
 }

@@ -144,6 +144,10 @@ func (g PermutationRegular) Degree(int) int { return 2 * len(g.keys) }
 // construction, so no scan of its degrees is needed.
 func (g PermutationRegular) RegularDegree() int { return 2 * len(g.keys) }
 
+// Multi returns true: g is a multigraph (its loops and parallel edges are
+// edges), as CSR.Multi reports for its listing.
+func (PermutationRegular) Multi() bool { return true }
+
 // Permutations returns d = Δ/2.
 func (g PermutationRegular) Permutations() int { return len(g.keys) }
 
@@ -186,6 +190,33 @@ func (g PermutationRegular) Visit(v int, do func(w int, c int64) (skip bool)) (a
 		}
 	}
 	return false
+}
+
+// CSR lists g as a multigraph CSR (FromEdgesMulti): the n·d edges
+// {u, π_j(u)}, loops and parallel edges kept, so that every vertex has
+// degree Δ (a loop counting 2) and the walk D⁻¹A is the one that the
+// graph process samples. The returned Dropped counts its loops (the fixed
+// points of the π_j) and parallel edges, none dropped. It takes
+// O(n·Δ log Δ) time and 8(n + 1) + 4·n·Δ bytes, with 4·n·Δ more while
+// it is built; it returns an error if n > MaxOrder.
+func (g PermutationRegular) CSR() (*CSR, Dropped, error) { return g.csr(nil) }
+
+// csr is CSR, stopping once stop stops (ListContext).
+func (g PermutationRegular) csr(stop *stopper) (*CSR, Dropped, error) {
+	if g.n > MaxOrder {
+		return nil, Dropped{}, fmt.Errorf("graphgen: implicit regular graph on %d vertices is too large to list (at most %d)", g.n, MaxOrder)
+	}
+	d := len(g.keys)
+	e := make([]uint32, 0, 2*g.n*d)
+	for u := range g.n {
+		if stop.steps(uint32(d)) {
+			return nil, Dropped{}, stop.err()
+		}
+		for j := range d {
+			e = append(e, uint32(u), uint32(g.Perm(j, u)))
+		}
+	}
+	return fromEdgesMulti(g.n, e, stop)
 }
 
 // CountShortCycles returns c with c[k] the number of cycles of length k,

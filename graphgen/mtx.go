@@ -312,5 +312,5 @@ func (o ReadOptions) ReadMatrixMarket(r io.Reader, name string) (*CSR, *FileInfo
 	if err := o.checkOrder(&s.lr, n, h.Entries, buf.bytes(), "size line", h.SizeLine, ""); err != nil {
 		return nil, nil, err
 	}
-	return buf.graph(name, FormatMatrixMarket, s.Line(), n, decimalLabels(n, 1), s.lr.stop)
+	return buf.graph(name, FormatMatrixMarket, s.Line(), n, decimalLabels(n, 1), o.Multi, s.lr.stop)
 }

@@ -59,6 +59,10 @@ type ReadOptions struct {
 	// functions need it to abandon a FIFO or a pipe; the Read functions
 	// on another io.Reader stop between lines.
 	Context context.Context
+	// Multi keeps the loops and repeated edges of the file as edges of a
+	// multigraph (FromEdgesMulti), as the graphalloc header's multi flag
+	// does; the file: spec's multi key sets it.
+	Multi bool
 
 	lean bool // reading for ReadEdges: the graph takes LeanBytes
 }
@@ -146,10 +150,18 @@ func (b *edgeBuf) add(u, v uint32) string {
 
 // graph builds the CSR on n vertices from the edges held, releasing the
 // chunks as it goes, and the FileInfo of a file called name, of the given
-// format, lines long, with these labels: the end of ReadEdgeList and
-// ReadMatrixMarket. Once stop stops it returns stop's error.
-func (b *edgeBuf) graph(name, format string, lines, n int, labels []string, stop *stopper) (*CSR, *FileInfo, error) {
-	g, d, err := fromChunks(n, b.chunks, true, stop)
+// format, lines long, with these labels, a multigraph if multi: the end
+// of ReadEdgeList and ReadMatrixMarket. Once stop stops it returns stop's
+// error.
+func (b *edgeBuf) graph(name, format string, lines, n int, labels []string, multi bool, stop *stopper) (*CSR, *FileInfo, error) {
+	var listed []uint32 // a multigraph's lines, in order (CSR.Lines)
+	if multi {
+		listed = make([]uint32, 0, 2*b.edges())
+		for _, c := range b.chunks {
+			listed = append(listed, c...)
+		}
+	}
+	g, d, err := fromChunks(n, b.chunks, true, multi, stop)
 	b.chunks = nil
 	if err := stop.err(); err != nil {
 		return nil, nil, err
@@ -157,8 +169,9 @@ func (b *edgeBuf) graph(name, format string, lines, n int, labels []string, stop
 	if err != nil {
 		return nil, nil, &ParseError{Name: name, Err: err}
 	}
+	g.lines = listed
 	return g, &FileInfo{Name: name, Format: format, Lines: lines, Vertices: n, Edges: g.Size(),
-		SelfLoops: d.SelfLoops, Duplicates: d.Duplicates, Labels: labels}, nil
+		SelfLoops: d.SelfLoops, Duplicates: d.Duplicates, Labels: labels, Multi: multi}, nil
 }
 
 // edges is the number of edges held.

@@ -39,6 +39,9 @@ import (
 //	                         joined to 4 distinct earlier ones (m >= 1, m < n)
 //	file:graphs/road.txt.gz  (a bare path containing '/' or with a known
 //	                          extension also works)
+//	file:graphs/x.el,multi   the file as a multigraph: its loops and
+//	                         repeated lines kept as edges (ReadOptions.Multi;
+//	                         a graphalloc header's multi flag does the same)
 //	hyper:graphs/dht.txt     a hypergraph file, one hyperedge per line
 //	                         (ReadHypergraph); Build makes a *Hypergraph
 //	hypergraph:rank=4,edges=100000
@@ -72,6 +75,9 @@ func (s Spec) OrderLimit() int {
 	}
 	return MaxOrder
 }
+
+// Multi reports whether s reads its file as a multigraph (file:PATH,multi).
+func (s Spec) Multi() bool { return s.Kind == "file" && s.Params["multi"] == "true" }
 
 // Hyper reports whether Build makes a *Hypergraph (hyper:PATH,
 // hypergraph:...).
@@ -118,8 +124,12 @@ func ParseSpec(s string) (Spec, error) {
 	}
 	kind, rest, hasParams := strings.Cut(s, ":")
 	if kind == "file" || kind == "hyper" {
-		if rest == "" {
+		path, multi := strings.CutSuffix(rest, ",multi")
+		if path == "" {
 			return Spec{}, fmt.Errorf("graphgen: graph spec %q needs a path after %s:", s, kind)
+		}
+		if multi && kind == "file" {
+			return Spec{Kind: kind, Path: path, Params: map[string]string{"multi": "true"}}, nil
 		}
 		return Spec{Kind: kind, Path: rest}, nil
 	}
@@ -160,6 +170,9 @@ func ParseSpec(s string) (Spec, error) {
 // String returns the canonical form of s, with the keys sorted.
 func (s Spec) String() string {
 	if s.FromFile() {
+		if s.Multi() {
+			return s.Kind + ":" + s.Path + ",multi"
+		}
 		return s.Kind + ":" + s.Path
 	}
 	keys := make([]string, 0, len(s.Params))
@@ -225,9 +238,11 @@ func (s Spec) Build(n int, src rand.Source) (Graph, *BuildInfo, error) {
 // thousand vertices or edges they make, and a file is read with
 // o.Context = ctx (see ReadOptions), so a FIFO that no one writes is
 // abandoned too. A graph or hypergraph file is read under o, so within
-// o.MaxBytes if that is set, whatever its size or a header claims.
+// o.MaxBytes if that is set, whatever its size or a header claims, and
+// as a multigraph if o.Multi or the spec's multi key asks.
 func (s Spec) BuildContext(ctx context.Context, n int, src rand.Source, o ReadOptions) (Graph, *BuildInfo, error) {
 	o.Context = ctx
+	o.Multi = o.Multi || s.Multi()
 	switch s.Kind {
 	case "file":
 		return s.buildFile(func(path string) (Graph, *FileInfo, error) { return o.LoadGraph(path) })
@@ -341,6 +356,7 @@ func (s Spec) BuildEdges(n int, src rand.Source, o ReadOptions) (Graph, *BuildIn
 // BuildEdgesContext is BuildEdges under a context, as BuildContext is
 // Build.
 func (s Spec) BuildEdgesContext(ctx context.Context, n int, src rand.Source, o ReadOptions) (Graph, *BuildInfo, error) {
+	o.Multi = o.Multi || s.Multi()
 	if s.Kind == "file" {
 		o.Context = ctx
 		return s.buildFile(o.LoadEdges)

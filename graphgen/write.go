@@ -20,10 +20,17 @@ import (
 
 var errNilGraph = errors.New("graphgen: nil graph")
 
-// writeEdges writes one line per edge of g, the endpoints shifted by base
+// multiFlag is the field of the graphalloc header that marks a multigraph.
+func multiFlag(multi bool) string {
+	if multi {
+		return " " + headerMulti
+	}
+	return ""
+}
+
+// writeEdges writes one line per pair of e, the endpoints shifted by base
 // and swapped if swap is set, through a buffer.
-func writeEdges(bw *bufio.Writer, g *CSR, base uint64, swap bool) {
-	e := g.EdgeList()
+func writeEdges(bw *bufio.Writer, e []uint32, base uint64, swap bool) {
 	line := make([]byte, 0, 24)
 	for k := 0; k < len(e); k += 2 {
 		a, b := uint64(e[k])+base, uint64(e[k+1])+base
@@ -45,7 +52,16 @@ func writeEdges(bw *bufio.Writer, g *CSR, base uint64, swap bool) {
 //
 //	# graphalloc edge list: n=N edges=M
 //
-// then one line "u v" per edge with u < v, in increasing order. The header
+// then one line "u v" per edge with u < v, in increasing order. A
+// multigraph (CSR.Multi) gets the header
+//
+//	# graphalloc edge list: n=N edges=M multi
+//
+// and one line per edge, in the order and orientation of its Lines (for
+// the permutation model's multigraph: "u π_j(u)" for each u, then j): a
+// loop is the line "v v", and k parallel edges are k lines; the readers
+// keep them, and that order, because of the flag (older readers ignore it
+// and read the simple graph beneath). The header
 // is what lets isolated vertices survive the round trip: an edge list
 // proper only names vertices that have edges, and ReadEdgeList takes the
 // header's N as the vertex count (other readers skip it as a comment).
@@ -58,8 +74,12 @@ func WriteEdgeList(w io.Writer, g *CSR) error {
 		return errNilGraph
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
-	fmt.Fprintf(bw, "%s n=%d edges=%d\n", edgeListHeader, g.Order(), g.Size())
-	writeEdges(bw, g, 0, false)
+	fmt.Fprintf(bw, "%s n=%d edges=%d%s\n", edgeListHeader, g.Order(), g.Size(), multiFlag(g.Multi()))
+	e := g.EdgeList()
+	if g.Lines() != nil {
+		e = g.Lines()
+	}
+	writeEdges(bw, e, 0, false)
 	return bw.Flush()
 }
 
@@ -67,45 +87,84 @@ func WriteEdgeList(w io.Writer, g *CSR) error {
 // it, holding O(1) memory, for implicit graphs too large to list as a CSR
 // first: the header "# graphalloc edge list: n=N edges=M", M being the
 // number of lines that follow, then for each u in increasing order a line
-// "u w" for each neighbour w > u, in the order Visit reports them. It
-// visits the graph twice, to count the lines and to write them, in
-// O(n + m) time. A multigraph's parallel edges become repeated lines,
-// which the readers drop and count as duplicates, and its loops are not
-// written, so the file reads back as the simple graph underlying g (the
-// graph List(g) builds); for a graph whose Visit reports the neighbours
-// in increasing order, without repeats (a CSR), the bytes are those of
+// "u w" for each neighbour w > u, in the order Visit reports them. A
+// multigraph's parallel edges become repeated lines; a graph that says it
+// is a multigraph (a Multi method returning true, as a multigraph CSR
+// does) also gets a line "u u" for every two times Visit reports u as its
+// own neighbour (a loop) and the header's multi flag, so that the file
+// reads back as the multigraph itself (see WriteEdgeList). The
+// permutation model is written as WriteEdgeList writes its CSR (List):
+// "u π_j(u)" for each u, then j. Otherwise it visits the graph twice, to count the lines and to
+// write them, in O(n + m) time; for a simple graph whose Visit reports
+// the neighbours in increasing order (a CSR), the bytes are those of
 // WriteEdgeList. It returns the first write error.
 func WriteEdgeListStream(w io.Writer, g Graph) error {
 	if g == nil {
 		return errNilGraph
 	}
+	if p, ok := g.(PermutationRegular); ok {
+		return writePermutationStream(w, p)
+	}
+	mg, ok := g.(interface{ Multi() bool })
+	multi := ok && mg.Multi()
 	n := g.Order()
-	var lines int64
-	for u := range n {
+	// visit calls line for each line of u: each w > u, and each second
+	// time u itself in a multigraph.
+	visit := func(u int, line func(v int) bool) {
+		self := false
 		g.Visit(u, func(v int, _ int64) bool {
-			if v > u {
-				lines++
+			switch {
+			case v > u:
+				return line(v)
+			case v == u && multi:
+				if self = !self; !self {
+					return line(v)
+				}
 			}
 			return false
 		})
 	}
+	var lines int64
+	for u := range n {
+		visit(u, func(int) bool { lines++; return false })
+	}
 	bw := bufio.NewWriterSize(w, 64<<10)
-	fmt.Fprintf(bw, "%s n=%d edges=%d\n", edgeListHeader, n, lines)
+	fmt.Fprintf(bw, "%s n=%d edges=%d%s\n", edgeListHeader, n, lines, multiFlag(multi))
 	line := make([]byte, 0, 24)
 	// A failed (or cancelled) write stops the visit: a bufio.Writer keeps
 	// the first error for Flush.
 	var werr error
 	for u := 0; u < n && werr == nil; u++ {
-		g.Visit(u, func(v int, _ int64) bool {
-			if v > u {
-				line = strconv.AppendUint(line[:0], uint64(u), 10)
-				line = append(line, ' ')
-				line = strconv.AppendUint(line, uint64(v), 10)
-				line = append(line, '\n')
-				_, werr = bw.Write(line)
-			}
+		visit(u, func(v int) bool {
+			line = strconv.AppendUint(line[:0], uint64(u), 10)
+			line = append(line, ' ')
+			line = strconv.AppendUint(line, uint64(v), 10)
+			line = append(line, '\n')
+			_, werr = bw.Write(line)
 			return werr != nil
 		})
+	}
+	return bw.Flush()
+}
+
+// writePermutationStream is WriteEdgeListStream for the permutation model:
+// its n·d edges in the order of PermutationRegular.CSR's Lines, "u π_j(u)"
+// for each u, then j, under the header marked multi — the bytes
+// WriteEdgeList writes of that CSR.
+func writePermutationStream(w io.Writer, g PermutationRegular) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	fmt.Fprintf(bw, "%s n=%d edges=%d%s\n", edgeListHeader, g.Order(), g.Size(), multiFlag(true))
+	line := make([]byte, 0, 48)
+	for u := range g.Order() {
+		for j := range g.Permutations() {
+			line = strconv.AppendUint(line[:0], uint64(u), 10)
+			line = append(line, ' ')
+			line = strconv.AppendUint(line, uint64(g.Perm(j, u)), 10)
+			line = append(line, '\n')
+			if _, err := bw.Write(line); err != nil {
+				return bw.Flush() // the first error, which bw keeps
+			}
+		}
 	}
 	return bw.Flush()
 }
@@ -144,6 +203,9 @@ func WriteEdgeListStream(w io.Writer, g Graph) error {
 func WriteEdgeListNamed(w io.Writer, g *CSR, names []string) error {
 	if g == nil {
 		return errNilGraph
+	}
+	if g.Multi() {
+		return errMultiFormat("edgelist", true)
 	}
 	if err := checkNames(g.Order(), names); err != nil {
 		return err
@@ -270,13 +332,16 @@ func WriteMatrixMarket(w io.Writer, g *CSR) error {
 	if g == nil {
 		return errNilGraph
 	}
+	if g.Multi() {
+		return errMultiFormat("mtx", false)
+	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	fmt.Fprintf(bw, "%s matrix coordinate pattern symmetric\n", matrixMarketBanner)
 	fmt.Fprintf(bw, "%% written by graphalloc: %d vertices, %d edges\n", g.Order(), g.Size())
 	fmt.Fprintf(bw, "%d %d %d\n", g.Order(), g.Order(), g.Size())
 	// EdgeList holds (u, v), u < v, sorted by u then v: as entries (v+1, u+1)
 	// that is by column, then row.
-	writeEdges(bw, g, 1, true)
+	writeEdges(bw, g.EdgeList(), 1, true)
 	return bw.Flush()
 }
 
@@ -287,6 +352,9 @@ func WriteMatrixMarket(w io.Writer, g *CSR) error {
 func WriteDOT(w io.Writer, g *CSR) error {
 	if g == nil {
 		return errNilGraph
+	}
+	if g.Multi() {
+		return errMultiFormat("dot", false)
 	}
 	b, err := dot.Marshal(g, "", "", "\t")
 	if err != nil {
@@ -309,6 +377,9 @@ const MaxGraph6Order = 1 << 16
 func WriteGraph6(w io.Writer, g *CSR) error {
 	if g == nil {
 		return errNilGraph
+	}
+	if g.Multi() {
+		return errMultiFormat("graph6", false)
 	}
 	if g.Order() > MaxGraph6Order {
 		return fmt.Errorf("graphgen: graph6 needs n <= %d (it stores the n(n-1)/2-bit adjacency matrix), got n=%d", MaxGraph6Order, g.Order())

@@ -182,7 +182,11 @@ func (g graphFlag) buildContext(ctx context.Context, seed uint64, stderr io.Writ
 	for _, note := range info.Notes {
 		fmt.Fprintf(stderr, "graphalloc: %s: %s\n", g.spec, note)
 	}
-	if f := info.File; f != nil && (f.SelfLoops > 0 || f.Duplicates > 0) {
+	switch f := info.File; {
+	case f == nil || (f.SelfLoops == 0 && f.Duplicates == 0):
+	case f.Multi:
+		fmt.Fprintf(stderr, "graphalloc: %s: a multigraph: kept %d self-loops and %d parallel edges\n", g.spec.Path, f.SelfLoops, f.Duplicates)
+	default:
 		fmt.Fprintf(stderr, "graphalloc: %s: dropped %d self-loops and %d duplicate edges\n", g.spec.Path, f.SelfLoops, f.Duplicates)
 	}
 	return gr, info, nil

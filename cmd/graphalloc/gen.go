@@ -118,11 +118,8 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err != nil {
 		return err
 	}
-	switch {
-	case format == "graph6" && csr.Order() > graphgen.MaxGraph6Order:
-		return usagef("gen: graph6 needs n <= %d (it stores the adjacency matrix), got n=%d; use edgelist or mtx", graphgen.MaxGraph6Order, csr.Order())
-	case format == "dot" && csr.Size() > maxDOTEdges:
-		return usagef("gen: DOT is for drawing small graphs (at most %d edges), got %d; use edgelist or mtx", maxDOTEdges, csr.Size())
+	if err := checkListed(spec, csr, format, names != nil); err != nil {
+		return err
 	}
 	write := func(w io.Writer) error {
 		if compress {
@@ -140,11 +137,7 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err := outfile.Write(ctx, stdout, o.output, write); err != nil || toStdout {
 		return err
 	}
-	byName := ""
-	if names != nil {
-		byName = ", by the file's vertex names"
-	}
-	fmt.Fprintf(stderr, "graphalloc: wrote %s: n=%d, %d edges, %s%s%s\n", o.output, csr.Order(), csr.Size(), format, map[bool]string{true: ", gzip"}[compress], byName)
+	fmt.Fprintf(stderr, "graphalloc: wrote %s: n=%d, %d edges, %s%s%s\n", o.output, csr.Order(), csr.Size(), format, map[bool]string{true: ", gzip"}[compress], listedHow(csr, names != nil))
 	if namesFile != "" {
 		labels := info.File.Labels
 		if err := outfile.Write(ctx, stdout, namesFile, func(w io.Writer) error { return graphgen.WriteMatrixMarketNames(w, labels) }); err != nil {
@@ -155,11 +148,40 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	return ctx.Err()
 }
 
+// checkListed refuses to write the listed graph csr of spec in format
+// where that format cannot hold it: a multigraph but as an edge list by
+// number, graph6 beyond MaxGraph6Order vertices, DOT beyond maxDOTEdges.
+func checkListed(spec graphgen.Spec, csr *graphgen.CSR, format string, named bool) error {
+	switch {
+	case csr.Multi() && (format != "edgelist" || named):
+		return usagef("gen: %s is a multigraph (loops or parallel edges), which only an edge list by vertex number keeps: use --format edgelist (its header marks it multi)", spec)
+	case format == "graph6" && csr.Order() > graphgen.MaxGraph6Order:
+		return usagef("gen: graph6 needs n <= %d (it stores the adjacency matrix), got n=%d; use edgelist or mtx", graphgen.MaxGraph6Order, csr.Order())
+	case format == "dot" && csr.Size() > maxDOTEdges:
+		return usagef("gen: DOT is for drawing small graphs (at most %d edges), got %d; use edgelist or mtx", maxDOTEdges, csr.Size())
+	}
+	return nil
+}
+
+// listedHow is what gen's report adds about the graph it wrote: by the
+// file's vertex names (named), and a multigraph's loops and parallel edges.
+func listedHow(csr *graphgen.CSR, named bool) string {
+	how := ""
+	if named {
+		how = ", by the file's vertex names"
+	}
+	if csr.Multi() {
+		loops, parallel := csr.LoopsAndParallel()
+		how += fmt.Sprintf(", a multigraph (loops %d, parallel edges %d, kept; the header marks it multi)", loops, parallel)
+	}
+	return how
+}
+
 // genStream writes the implicit graph g, too large to list, as an edge
 // list while it visits it (graphgen.WriteEdgeListStream): O(1) memory
-// whatever its size. A multigraph's parallel edges become repeated lines,
-// which readers drop, and its loops are left out, so the file is the
-// simple graph a listing would give, its lines in another order.
+// whatever its size. The permutation model's multigraph is written with
+// its loops and parallel edges, its header marked multi: the bytes a
+// listing would give (graphgen.WriteEdgeList of its CSR).
 func genStream(ctx context.Context, g graphgen.Graph, output string, compress bool, stdout, stderr io.Writer) error {
 	write := func(w io.Writer) error {
 		if !compress {
@@ -174,7 +196,11 @@ func genStream(ctx context.Context, g graphgen.Graph, output string, compress bo
 	if err := outfile.Write(ctx, stdout, output, write); err != nil || outfile.IsStdout(output) {
 		return err
 	}
-	fmt.Fprintf(stderr, "graphalloc: wrote %s: n=%d, %d edges as visited (parallel edges repeated, loops left out), edgelist%s\n", output, g.Order(), g.Size(), map[bool]string{true: ", gzip"}[compress])
+	how := ""
+	if _, multi := g.(graphgen.PermutationRegular); multi {
+		how = " (a multigraph: loops and parallel edges kept; the header marks it multi)"
+	}
+	fmt.Fprintf(stderr, "graphalloc: wrote %s: n=%d, %d edges as visited%s, edgelist%s\n", output, g.Order(), g.Size(), how, map[bool]string{true: ", gzip"}[compress])
 	return ctx.Err()
 }
 

@@ -47,6 +47,7 @@ func TestGenReproducesRun(t *testing.T) {
 		{"hypercube", "128", "cube.mtx.gz"},
 		{"nonregular:mindeg=3,core=12", "200", "core.txt"},
 		{"cycle", "100", "cycle.txt"},
+		{"regular:degree=6,implicit", "300", "implicit.el.gz"}, // the multigraph, in the permutations' order
 	}
 	for _, tc := range tests {
 		t.Run(tc.spec, func(t *testing.T) {
@@ -343,5 +344,62 @@ func TestGenHelp(t *testing.T) {
 	}
 	if !strings.Contains(helpText("gen"), "Examples:") {
 		t.Error("no examples")
+	}
+}
+
+// TestGenImplicitMultigraph: gen writes the permutation model's multigraph
+// whole — all n·Δ/2 edges, loops and parallel edges kept, the header
+// marked multi, the lines "u π_j(u)" in the order of the permutations —
+// so info on the file describes the graph info describes from the spec,
+// byte for byte but the made line, and run on the file gives the trials
+// of run on the spec, byte for byte, the graph process drawing the file's
+// lines as it draws the permutations (alloc's linesDraw and permDraw):
+// two-choice and graphical (1+β), both tie and sampling rules, batches.
+// Before, gen wrote the 8185 distinct non-loop edges of the 8192, and the
+// file's run drew from its rows.
+func TestGenImplicitMultigraph(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.el")
+	_, errs, code := invoke("gen", "-g", "regular:degree=4,implicit", "-n", "4096", "-s", "21", "-o", path)
+	if code != 0 {
+		t.Fatalf("gen: exit %d: %s", code, errs)
+	}
+	text, _ := os.ReadFile(path)
+	if first, _, _ := strings.Cut(string(text), "\n"); first != "# graphalloc edge list: n=4096 edges=8192 multi" || strings.Count(string(text), "\n") != 8193 {
+		t.Errorf("gen wrote %q and %d lines, want all 8192 edges, marked multi", first, strings.Count(string(text), "\n")-1)
+	}
+	if _, errs, code := invoke("gen", "-g", "regular:degree=4,implicit", "-n", "64", "-o", filepath.Join(t.TempDir(), "x.mtx")); code != 2 || !strings.Contains(errs, "multigraph") {
+		t.Errorf("gen of the multigraph as Matrix Market: exit %d: %s", code, errs)
+	}
+	spec, _, code1 := invoke("info", "-g", "regular:degree=4,implicit", "-n", "4096", "-s", "21", "-f", "json")
+	file, _, code2 := invoke("info", "-g", "file:"+path+",multi", "-f", "json")
+	if code1 != 0 || code2 != 0 {
+		t.Fatalf("info: exit %d, %d", code1, code2)
+	}
+	stats := func(out string) string {
+		var v map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatal(err)
+		}
+		delete(v, "graph")
+		delete(v, "made")
+		delete(v, "seed")
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	if a, b := stats(spec), stats(file); a != b || !strings.Contains(a, `"regular":true`) || !strings.Contains(a, `"loops":`) {
+		t.Errorf("info on the file and on the spec differ:\n%s\n%s", a, b)
+	}
+	for _, extra := range [][]string{
+		nil,
+		{"--ties", "left", "--sample", "vertex", "-m", "4n"},
+		{"--beta", "0.5", "--ties", "left"},
+		{"--batch", "16", "--sample", "vertex"},
+	} {
+		direct := runTrials(t, append([]string{"run", "-p", "graph", "-g", "regular:degree=4,implicit", "-n", "4096", "-s", "21", "-t", "3"}, extra...)...)
+		for _, g := range []string{"file:" + path, "file:" + path + ",multi"} {
+			if viaFile := runTrials(t, append([]string{"run", "-p", "graph", "-g", g, "-s", "21", "-t", "3"}, extra...)...); viaFile != direct {
+				t.Errorf("%s %v: the trials differ from the implicit graph's:\n%s\n%s", g, extra, viaFile, direct)
+			}
+		}
 	}
 }
