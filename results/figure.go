@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/figure"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -19,7 +20,7 @@ import (
 //     (study.GridFigure), as compare --plot draws it;
 //   - study -f json: the study's figure, saved in the report;
 //   - run, or of merge on its shards, complete or cut short: RunFigure.
-func ReadFigure(name string, b []byte) (*study.Figure, error) {
+func ReadFigure(name string, b []byte) (*figure.Figure, error) {
 	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '{' {
 		return nil, fmt.Errorf("%s is not JSON: plot reads the -f json (or jsonl) output of run, compare, study and merge", name)
 	}
@@ -36,7 +37,7 @@ func ReadFigure(name string, b []byte) (*study.Figure, error) {
 	var rep struct {
 		Study  string          `json:"study"`
 		Tables json.RawMessage `json:"tables"`
-		Figure *study.Figure   `json:"figure"`
+		Figure *figure.Figure  `json:"figure"`
 	}
 	if err := json.Unmarshal(b, &rep); err == nil && rep.Study != "" && rep.Tables != nil {
 		if rep.Figure == nil || len(rep.Figure.Panels) == 0 {
@@ -66,11 +67,11 @@ func ReadFigure(name string, b []byte) (*study.Figure, error) {
 //   - if it recorded profiles (--profile), the sorted normalised load
 //     (load − m/n, highest first) against the rank of the bin, the mean over
 //     the trials at each rank.
-func RunFigure(c Config, rs []alloc.Result) (*study.Figure, error) {
+func RunFigure(c Config, rs []alloc.Result) (*figure.Figure, error) {
 	if len(rs) == 0 || c.N < 1 {
 		return nil, fmt.Errorf("results: a run figure needs trials and n >= 1")
 	}
-	f := &study.Figure{}
+	f := &figure.Figure{}
 	label := c.Label()
 	what := fmt.Sprintf("%s, n = %s, m = %s, %d trials", label, pow2(c.N), balls(c.M, c.N), len(rs))
 	if p := loadsPanel(c, rs, what); p != nil {
@@ -108,7 +109,7 @@ func balls(m, n int64) string {
 
 // loadsPanel is the mean fraction of bins with load ≥ i against the fluid
 // limit; nil if no trial has whole loads.
-func loadsPanel(c Config, rs []alloc.Result, what string) *study.Panel {
+func loadsPanel(c Config, rs []alloc.Result, what string) *figure.Panel {
 	var tails []float64
 	used := 0
 	for _, r := range rs {
@@ -135,9 +136,9 @@ func loadsPanel(c Config, rs []alloc.Result, what string) *study.Panel {
 	if used == 0 {
 		return nil
 	}
-	p := &study.Panel{Title: "fraction of bins at load ≥ i: " + what, XLabel: "load i", XInt: true,
-		YLabel: "fraction of bins", YScale: study.ScaleLog10}
-	meas := &study.Series{Name: "measured (mean over the trials)", Style: study.StylePoints}
+	p := &figure.Panel{Title: "fraction of bins at load ≥ i: " + what, XLabel: "load i", XInt: true,
+		YLabel: "fraction of bins", YScale: figure.ScaleLog10}
+	meas := &figure.Series{Name: "measured (mean over the trials)", Style: figure.StylePoints}
 	// From the highest load every bin reached in every trial (under heavy
 	// load the tails are 1 up to near m/n).
 	from := 1
@@ -147,7 +148,7 @@ func loadsPanel(c Config, rs []alloc.Result, what string) *study.Panel {
 	ymin := 1.0
 	for i := from; i < len(tails); i++ {
 		if v := tails[i] / float64(used); v > 0 {
-			meas.Points = append(meas.Points, study.Pt{X: float64(i), Y: v})
+			meas.Points = append(meas.Points, figure.Pt{X: float64(i), Y: v})
 			ymin = min(ymin, v)
 		}
 	}
@@ -158,10 +159,10 @@ func loadsPanel(c Config, rs []alloc.Result, what string) *study.Panel {
 	}
 	if fl, _ := set.Fluid(); fl != nil {
 		floor := ymin / 10
-		s := &study.Series{Name: fmt.Sprintf("fluid limit, %s (n → ∞)", fl.Limit), Color: 1, Style: study.StyleDashed}
+		s := &figure.Series{Name: fmt.Sprintf("fluid limit, %s (n → ∞)", fl.Limit), Color: 1, Style: figure.StyleDashed}
 		for i := from; i < len(fl.Tails); i++ {
 			if fl.Tails[i] >= floor {
-				s.Points = append(s.Points, study.Pt{X: float64(i), Y: fl.Tails[i]})
+				s.Points = append(s.Points, figure.Pt{X: float64(i), Y: fl.Tails[i]})
 			}
 		}
 		p.Series = append(p.Series, s)
@@ -172,57 +173,57 @@ func loadsPanel(c Config, rs []alloc.Result, what string) *study.Panel {
 
 // maxLoadPanel is the distribution of the max load over the trials: the
 // fraction of trials whose max load is at most x.
-func maxLoadPanel(rs []alloc.Result, what string) *study.Panel {
+func maxLoadPanel(rs []alloc.Result, what string) *figure.Panel {
 	xs := make([]float64, len(rs))
 	for i, r := range rs {
 		xs[i] = r.MaxLoad
 	}
 	slices.Sort(xs)
-	s := &study.Series{Name: "max load of a trial", Style: study.StylePoints}
+	s := &figure.Series{Name: "max load of a trial", Style: figure.StylePoints}
 	for i, x := range xs {
 		if i+1 < len(xs) && xs[i+1] == x {
 			continue
 		}
-		s.Points = append(s.Points, study.Pt{X: x, Y: float64(i+1) / float64(len(xs))})
+		s.Points = append(s.Points, figure.Pt{X: x, Y: float64(i+1) / float64(len(xs))})
 	}
-	return &study.Panel{Title: "max load over the trials: fraction of trials at or below x, " + what,
-		XLabel: "max load", YLabel: "fraction of trials", Series: []*study.Series{s}}
+	return &figure.Panel{Title: "max load over the trials: fraction of trials at or below x, " + what,
+		XLabel: "max load", YLabel: "fraction of trials", Series: []*figure.Series{s}}
 }
 
 // seriesPanel is the gap and max − min against t = m/n with their 95%
 // intervals over the trials (meanSeries, as the summary has them); nil
 // without a series.
-func seriesPanel(c Config, rs []alloc.Result) *study.Panel {
+func seriesPanel(c Config, rs []alloc.Result) *figure.Panel {
 	ms := meanSeries(rs, c.N)
 	if ms == nil {
 		return nil
 	}
-	gap := &study.Series{Name: "gap = max load − m/n", Style: study.StyleLine}
-	spread := &study.Series{Name: "max − min load", Color: 1, Shape: 1, Style: study.StyleLine}
+	gap := &figure.Series{Name: "gap = max load − m/n", Style: figure.StyleLine}
+	spread := &figure.Series{Name: "max − min load", Color: 1, Shape: 1, Style: figure.StyleLine}
 	for _, p := range ms {
 		gap.Points = append(gap.Points, seriesPt(p.Load, p.Gap, p.GapCI, p.Trials))
 		spread.Points = append(spread.Points, seriesPt(p.Load, p.Spread, p.SpreadCI, p.Trials))
 	}
-	p := &study.Panel{Title: fmt.Sprintf("gap and max − min against t = m/n (mean over %d trials, 95%% CI)", len(rs)),
-		XLabel: "t = m/n", YLabel: "load difference", Series: []*study.Series{gap, spread}}
+	p := &figure.Panel{Title: fmt.Sprintf("gap and max − min against t = m/n (mean over %d trials, 95%% CI)", len(rs)),
+		XLabel: "t = m/n", YLabel: "load difference", Series: []*figure.Series{gap, spread}}
 	if first, last := gap.Points[0].X, gap.Points[len(gap.Points)-1].X; first > 0 && last/first > 100 {
-		p.XScale = study.ScaleLog10
+		p.XScale = figure.ScaleLog10
 	}
 	return p
 }
 
 // seriesPt is a mean at x with its interval, if it rests on two trials or
 // more.
-func seriesPt(x, mean float64, ci [2]float64, trials int) study.Pt {
+func seriesPt(x, mean float64, ci [2]float64, trials int) figure.Pt {
 	if trials < 2 {
-		return study.Pt{X: x, Y: mean}
+		return figure.Pt{X: x, Y: mean}
 	}
-	return study.Pt{X: x, Y: mean, Lo: ci[0], Hi: ci[1]}
+	return figure.Pt{X: x, Y: mean, Lo: ci[0], Hi: ci[1]}
 }
 
 // profilePanel is the mean sorted normalised load against the rank of the
 // bin (rank/n), meanProfile's; nil without profiles.
-func profilePanel(c Config, rs []alloc.Result) *study.Panel {
+func profilePanel(c Config, rs []alloc.Result) *figure.Panel {
 	mp := meanProfile(rs)
 	if mp == nil {
 		return nil
@@ -233,13 +234,13 @@ func profilePanel(c Config, rs []alloc.Result) *study.Panel {
 			profiles++
 		}
 	}
-	s := &study.Series{Name: "load − m/n, highest first", Style: study.StyleLine}
+	s := &figure.Series{Name: "load − m/n, highest first", Style: figure.StyleLine}
 	var from int64
 	for _, l := range mp {
 		to := from + l.Count
-		s.Points = append(s.Points, study.Pt{X: float64(from) / float64(c.N), Y: l.Value}, study.Pt{X: float64(to) / float64(c.N), Y: l.Value})
+		s.Points = append(s.Points, figure.Pt{X: float64(from) / float64(c.N), Y: l.Value}, figure.Pt{X: float64(to) / float64(c.N), Y: l.Value})
 		from = to
 	}
-	return &study.Panel{Title: fmt.Sprintf("sorted normalised load (mean over %d trials at each rank)", profiles),
-		XLabel: "rank / n", YLabel: "load − m/n", Series: []*study.Series{s}}
+	return &figure.Panel{Title: fmt.Sprintf("sorted normalised load (mean over %d trials at each rank)", profiles),
+		XLabel: "rank / n", YLabel: "load − m/n", Series: []*figure.Series{s}}
 }

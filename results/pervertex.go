@@ -12,8 +12,8 @@ import (
 	"sync"
 	"text/tabwriter"
 
+	"github.com/graphalloc/graphalloc/figure"
 	"github.com/graphalloc/graphalloc/graphgen"
-	"github.com/graphalloc/graphalloc/study"
 )
 
 // PerVertex gathers where the load goes, vertex by vertex, over the trials
@@ -232,9 +232,9 @@ func WriteDegreeTable(w io.Writer, classes []DegreeClass) {
 // max load of each degree class (at the class's mean degree), log–log when
 // the degrees span more than a decade. It is the picture of where the load
 // goes on a network whose degrees differ.
-func DegreePanel(classes []DegreeClass) *study.Panel {
-	mean := &study.Series{Name: "mean load", Style: study.StylePoints}
-	top := &study.Series{Name: "mean max load", Color: 1, Shape: 1, Style: study.StylePoints}
+func DegreePanel(classes []DegreeClass) *figure.Panel {
+	mean := &figure.Series{Name: "mean load", Style: figure.StylePoints}
+	top := &figure.Series{Name: "mean max load", Color: 1, Shape: 1, Style: figure.StylePoints}
 	lo, hi := math.Inf(1), 0.0
 	for _, c := range classes {
 		d := (float64(c.Lo) + float64(c.Hi)) / 2
@@ -242,13 +242,13 @@ func DegreePanel(classes []DegreeClass) *study.Panel {
 			continue // no place on a log axis, and no edge to draw balls
 		}
 		lo, hi = min(lo, d), max(hi, d)
-		mean.Points = append(mean.Points, study.Pt{X: d, Y: c.MeanLoad})
-		top.Points = append(top.Points, study.Pt{X: d, Y: c.MeanMaxLoad})
+		mean.Points = append(mean.Points, figure.Pt{X: d, Y: c.MeanLoad})
+		top.Points = append(top.Points, figure.Pt{X: d, Y: c.MeanMaxLoad})
 	}
-	p := &study.Panel{Title: "load against degree (mean over the trials)", XLabel: "degree", YLabel: "load",
-		Series: []*study.Series{mean, top}}
+	p := &figure.Panel{Title: "load against degree (mean over the trials)", XLabel: "degree", YLabel: "load",
+		Series: []*figure.Series{mean, top}}
 	if hi > 10*lo {
-		p.XScale, p.YScale = study.ScaleLog10, study.ScaleLog10
+		p.XScale, p.YScale = figure.ScaleLog10, figure.ScaleLog10
 	} else {
 		p.XInt = true
 	}

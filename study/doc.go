@@ -1,7 +1,7 @@
 // Package study runs comparisons: a grid of topologies × processes × sizes,
 // each point a seeded set of trials, reduced to a row that puts the
 // measured maximum load beside the theory — the fluid-limit prediction and
-// the bounds of docs/theory.md that apply — and, optionally, drawn as a plot.
+// the bounds of docs/theory.md that apply — and, optionally, a figure.
 // It is what `graphalloc compare` calls; a notebook or a cluster job can
 // call it the same way:
 //
@@ -22,10 +22,15 @@
 //
 // A grid needs the three other packages: graphgen to build each topology,
 // alloc to run the trials, analysis for the statistics, the fluid limits and
-// the bounds. analysis deliberately imports nothing from the module (it is
-// the pure-mathematics layer), and alloc is the simulation engine, which
-// has no business knowing the bounds; the command line is meant to be a thin
-// layer over library calls. So the grid lives here, beside them.
+// the bounds. analysis is the mathematics (it reads alloc's process
+// families and measures graphgen's graphs, but runs no trial), and alloc is
+// the simulation engine, which has no business knowing the bounds; the
+// command line is meant to be a thin layer over library calls. So the grid
+// lives here, beside them. From the module, study imports graphgen, alloc,
+// analysis and figure; beyond it, gonum's stat and distuv and
+// yourbasic/graph. It builds figures and never draws them (figure/render
+// does), so that results, which reads and writes the result files and
+// imports study for its rows, links no plotting package.
 //
 // # Reproducibility
 //
@@ -45,16 +50,12 @@
 //
 // # Figures
 //
-// GridFigure turns rows into a Figure: the max load against n (log₂ axis)
-// per series with the bound curves, keyed by the letters of the grid's
-// table, or per series on a categorical axis when the rows share one n; and
-// the measured load tails against the fluid limits. A study's Report holds
-// its own Figure. Figure.Draw draws either with gonum/plot as PNG, SVG or
-// PDF, as FigureOptions say (size, fonts, resolution, axis scales, title,
-// legend); the zero options are the paper defaults: Okabe and Ito's
-// colour-blind-safe palette with a marker per series, axes that span the
-// data, whole-number ticks on whole-number axes, the legend beside the data.
-// Plot is GridFigure drawn with the zero options, as compare --plot draws.
+// GridFigure turns rows into a figure.Figure: the max load against n (log₂
+// axis) per series with the bound curves, keyed by the letters of the
+// grid's table, or per series on a categorical axis when the rows share one
+// n; and the measured load tails against the fluid limits. A study's Report
+// holds its own Figure. render.Draw (package figure/render) draws either as
+// PNG, SVG or PDF; compare --plot draws GridFigure with the default options.
 //
 // # Studies
 //

@@ -3,26 +3,13 @@ package study
 import (
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
-	"gonum.org/v1/plot/plotter"
-
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/figure"
 )
-
-// Plot draws the figure of a grid's rows (GridFigure) to w as "png", "svg"
-// or "pdf", with the default FigureOptions: what `graphalloc compare --plot`
-// draws.
-func Plot(w io.Writer, rows []Row, format string) error {
-	f, err := GridFigure(rows)
-	if err != nil {
-		return err
-	}
-	return f.Draw(w, FigureOptions{Format: format})
-}
 
 // GridFigure is the figure of a grid's rows, in two panels, every series
 // (SeriesName) in one colour and marker throughout, one legend for both:
@@ -41,7 +28,7 @@ func Plot(w io.Writer, rows []Row, format string) error {
 //     load ≥ i (log scale) against the fluid limits: the series' own where
 //     it has one, and those of one-choice and Greedy[2] at the same m/n for
 //     reference.
-func GridFigure(rows []Row) (*Figure, error) {
+func GridFigure(rows []Row) (*figure.Figure, error) {
 	if len(rows) == 0 {
 		return nil, errors.New("study: nothing to plot")
 	}
@@ -50,7 +37,7 @@ func GridFigure(rows []Row) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Figure{Panels: []*Panel{maxLoadPanel(rows, names, by), right}, SharedLegend: true}, nil
+	return &figure.Figure{Panels: []*figure.Panel{maxLoadPanel(rows, names, by), right}, SharedLegend: true}, nil
 }
 
 // boundLetters assigns the bounds of rows the letters a, b, c, … (b26,
@@ -102,16 +89,16 @@ func category(name string) string {
 }
 
 // maxLoadPanel is GridFigure's left panel.
-func maxLoadPanel(rows []Row, names []string, by map[string][]Row) *Panel {
+func maxLoadPanel(rows []Row, names []string, by map[string][]Row) *figure.Panel {
 	letters, order := boundLetters(rows)
-	p := &Panel{YLabel: "max load", YScale: ScaleLog,
-		Title: "max load against n (mean, 95% CI)", XLabel: "n (bins)", XScale: ScaleLog2}
+	p := &figure.Panel{YLabel: "max load", YScale: figure.ScaleLog,
+		Title: "max load against n (mean, 95% CI)", XLabel: "n (bins)", XScale: figure.ScaleLog2}
 	// A log scale for the loads: the small differences between the good
 	// topologies stay visible beside a non-regular graph's large loads.
 	singleN := !slices.ContainsFunc(rows, func(r Row) bool { return r.N != rows[0].N })
 	if singleN {
 		p.Title = fmt.Sprintf("max load at n = %s (mean, 95%% CI)", pow2(rows[0].N))
-		p.XLabel, p.XScale = "", ScaleLinear
+		p.XLabel, p.XScale = "", figure.ScaleLinear
 		for _, name := range names {
 			p.XCategories = append(p.XCategories, category(name))
 		}
@@ -119,7 +106,7 @@ func maxLoadPanel(rows []Row, names []string, by map[string][]Row) *Panel {
 	drawn := map[string]analysis.Bound{}
 	for i, name := range names {
 		rs := by[name]
-		s := p.add(&Series{Name: name, Color: i, Shape: i, Style: StylePoints})
+		s := p.Add(&figure.Series{Name: name, Color: i, Shape: i, Style: figure.StylePoints})
 		for _, r := range rs {
 			x := float64(r.N)
 			if singleN {
@@ -130,37 +117,37 @@ func maxLoadPanel(rows []Row, names []string, by map[string][]Row) *Panel {
 		for _, bc := range boundCurves(rs) {
 			letter := letters[bc.key]
 			drawn[bc.key] = bc.bound
-			b := p.add(&Series{Color: i, Style: StyleDashed, Label: letter})
+			b := p.Add(&figure.Series{Color: i, Style: figure.StyleDashed, Label: letter})
 			if bc.reference {
-				b.Style = StyleDotted
+				b.Style = figure.StyleDotted
 			}
 			if singleN {
 				// A short level line across the series' column.
 				y := bc.pts[0].Y
-				b.Points = []Pt{{X: float64(i) - 0.3, Y: y}, {X: float64(i) + 0.3, Y: y}}
+				b.Points = []figure.Pt{{X: float64(i) - 0.3, Y: y}, {X: float64(i) + 0.3, Y: y}}
 				continue
 			}
 			for _, q := range bc.pts {
-				b.Points = append(b.Points, Pt{X: q.X, Y: q.Y})
+				b.Points = append(b.Points, figure.Pt{X: q.X, Y: q.Y})
 			}
 		}
 	}
 	// The key to the letters drawn, in letter order.
 	for _, k := range order {
 		if b, ok := drawn[k]; ok {
-			style := StyleDashed
+			style := figure.StyleDashed
 			if b.Kind == analysis.KindReference {
-				style = StyleDotted
+				style = figure.StyleDotted
 			}
-			p.add(&Series{Name: boundKeyText(letters[k], b), Color: -1, Style: style})
+			p.Add(&figure.Series{Name: boundKeyText(letters[k], b), Color: -1, Style: style})
 		}
 	}
 	return p
 }
 
 // tailsPanel is GridFigure's right panel.
-func tailsPanel(names []string, by map[string][]Row) (*Panel, error) {
-	p := &Panel{XLabel: "load i", YLabel: "fraction of bins", YScale: ScaleLog10, XInt: true}
+func tailsPanel(names []string, by map[string][]Row) (*figure.Panel, error) {
+	p := &figure.Panel{XLabel: "load i", YLabel: "fraction of bins", YScale: figure.ScaleLog10, XInt: true}
 	ymin := 1.0
 	var ns []int64
 	var loads []float64
@@ -168,10 +155,10 @@ func tailsPanel(names []string, by map[string][]Row) (*Panel, error) {
 		rs := by[name]
 		r := rs[len(rs)-1]
 		ns, loads = append(ns, r.N), append(loads, float64(r.M)/float64(r.N))
-		s := p.add(&Series{Name: name, Color: i, Shape: i, Style: StylePoints})
+		s := p.Add(&figure.Series{Name: name, Color: i, Shape: i, Style: figure.StylePoints})
 		for k := 1; k < len(r.Tails); k++ {
 			if r.Tails[k] > 0 {
-				s.Points = append(s.Points, Pt{X: float64(k), Y: r.Tails[k]})
+				s.Points = append(s.Points, figure.Pt{X: float64(k), Y: r.Tails[k]})
 				ymin = min(ymin, r.Tails[k])
 			}
 		}
@@ -187,10 +174,10 @@ func tailsPanel(names []string, by map[string][]Row) (*Panel, error) {
 		if f == nil || f.Process == nameOneChoice || f.Process == nameGreedy && f.D == 2 {
 			continue
 		}
-		s := p.add(&Series{Name: fmt.Sprintf("fluid %s[%d] (n → ∞)", f.Process, f.D), Color: i, Style: StyleDashed})
+		s := p.Add(&figure.Series{Name: fmt.Sprintf("fluid %s[%d] (n → ∞)", f.Process, f.D), Color: i, Style: figure.StyleDashed})
 		for k := 1; k < len(f.Tails); k++ {
 			if f.Tails[k] >= floor {
-				s.Points = append(s.Points, Pt{X: float64(k), Y: f.Tails[k]})
+				s.Points = append(s.Points, figure.Pt{X: float64(k), Y: f.Tails[k]})
 			}
 		}
 		fluid = true
@@ -214,8 +201,8 @@ func tailsPanel(names []string, by map[string][]Row) (*Panel, error) {
 		name  string
 		style string
 	}{
-		{alloc.MeanField{Family: alloc.FamilyOneChoice, D: 1}, fmt.Sprintf("fluid %v (n → ∞)", alloc.OneChoice{}), StyleDotted},
-		{alloc.MeanField{Family: alloc.FamilyGreedy, D: 2}, fmt.Sprintf("fluid %v (n → ∞)", alloc.Greedy{D: 2}), StyleDashDot},
+		{alloc.MeanField{Family: alloc.FamilyOneChoice, D: 1}, fmt.Sprintf("fluid %v (n → ∞)", alloc.OneChoice{}), figure.StyleDotted},
+		{alloc.MeanField{Family: alloc.FamilyGreedy, D: 2}, fmt.Sprintf("fluid %v (n → ∞)", alloc.Greedy{D: 2}), figure.StyleDashDot},
 	}
 	if loL == hiL && loL > 0 && loL <= maxFluidLoad {
 		for _, rf := range refs {
@@ -223,10 +210,10 @@ func tailsPanel(names []string, by map[string][]Row) (*Panel, error) {
 			if err != nil {
 				return nil, err
 			}
-			s := p.add(&Series{Name: rf.name, Color: -1, Style: rf.style})
+			s := p.Add(&figure.Series{Name: rf.name, Color: -1, Style: rf.style})
 			for k := 1; k < len(tails); k++ {
 				if tails[k] >= floor {
-					s.Points = append(s.Points, Pt{X: float64(k), Y: tails[k]})
+					s.Points = append(s.Points, figure.Pt{X: float64(k), Y: tails[k]})
 				}
 			}
 			fluid = true
@@ -284,7 +271,7 @@ type boundCurve struct {
 	reference bool   // KindReference: drawn dotted, apart from the bounds
 	key       string // boundKey
 	bound     analysis.Bound
-	pts       plotter.XYs
+	pts       []figure.Pt
 }
 
 // boundCurves returns the curves of the bounds of rows (one series, sorted
@@ -312,7 +299,7 @@ func boundCurves(rows []Row) []boundCurve {
 				at[key] = i
 				out = append(out, boundCurve{label: b.Mark() + " " + citation(b.Name), reference: b.Kind == analysis.KindReference, key: key, bound: b})
 			}
-			out[i].pts = append(out[i].pts, plotter.XY{X: float64(r.N), Y: v})
+			out[i].pts = append(out[i].pts, figure.Pt{X: float64(r.N), Y: v})
 		}
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/figure"
 )
 
 // The plots draw each bound on the max-load axis by the conversion its
@@ -76,7 +77,7 @@ func TestBoundCurves(t *testing.T) {
 func TestBoundSeriesRegime(t *testing.T) {
 	q := analysis.Query{N: 1 << 16, Process: "one-choice"}
 	s := boundSeries(q, "gap, heavily loaded", analysis.QuantityGap, []float64{1, 5, 12, 100}, 0)
-	if s == nil || len(s.Points) != 2 || s.Points[0].X != 12 || s.Label != "~ RS98" || s.Style != StyleDashed {
+	if s == nil || len(s.Points) != 2 || s.Points[0].X != 12 || s.Label != "~ RS98" || s.Style != figure.StyleDashed {
 		t.Fatalf("series %+v, want the points at t = 12 and 100", s)
 	}
 	if want := math.Sqrt(2 * 100 * 11.090355); math.Abs(s.Points[1].Y-want) > 1e-4 {

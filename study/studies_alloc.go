@@ -10,6 +10,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/figure"
 )
 
 // Studies of the processes on n bins (no graph): 1 two-choices,
@@ -98,11 +99,11 @@ func modeOf(c map[string]int) int {
 
 // ciPt is the point (x, mean of s) with its 95% interval, or none when s
 // has none (one trial): no zero-width [v, v] in a figure or its JSON.
-func ciPt(x float64, s analysis.Summary) Pt {
+func ciPt(x float64, s analysis.Summary) figure.Pt {
 	if s.IntervalMethod == analysis.IntervalNone {
-		return Pt{X: x, Y: s.Mean}
+		return figure.Pt{X: x, Y: s.Mean}
 	}
-	return Pt{X: x, Y: s.Mean, Lo: s.CI95[0], Hi: s.CI95[1]}
+	return figure.Pt{X: x, Y: s.Mean, Lo: s.CI95[0], Hi: s.CI95[1]}
 }
 
 // ---------------------------------------------------------------------
@@ -135,17 +136,17 @@ func runTwoChoices(_ context.Context, r *runner, p Params) (*Report, error) {
 	t := newTable("max_load", "max load at m = n (mean over the trials, 95% CI); fluid: the max load the fluid limit predicts at this n; term: the leading term of the theory",
 		"process", "", "n", "", "max load", "%.2f", "95% CI", "%.2f", "distribution", "",
 		"fluid", "", "term", "%.2f", "max load − term", "%+.2f")
-	fig := &Figure{SharedLegend: true}
-	left := fig.add(&Panel{Title: "max load at m = n (mean, 95% CI); dashed: leading term; circles: fluid prediction",
-		XLabel: "n", YLabel: "max load", XScale: ScaleLog2})
-	right := fig.add(&Panel{Title: fmt.Sprintf("fraction of bins with load ≥ i at n = %s; dashed: fluid limit", pow2(int64(largest(p.Ns)))),
-		XLabel: "load i", XInt: true, YLabel: "fraction of bins", YScale: ScaleLog10, LegendLow: true})
+	fig := &figure.Figure{SharedLegend: true}
+	left := fig.Add(&figure.Panel{Title: "max load at m = n (mean, 95% CI); dashed: leading term; circles: fluid prediction",
+		XLabel: "n", YLabel: "max load", XScale: figure.ScaleLog2})
+	right := fig.Add(&figure.Panel{Title: fmt.Sprintf("fraction of bins with load ≥ i at n = %s; dashed: fluid limit", pow2(int64(largest(p.Ns)))),
+		XLabel: "load i", XInt: true, YLabel: "fraction of bins", YScale: figure.ScaleLog10, LegendLow: true})
 	var findings []string
 	fluidHits, fluidAll := 0, 0
 	for ci, pr := range procs {
-		meas := left.add(&Series{Name: pr.label, Color: ci, Shape: ci, Style: StylePoints})
-		term := left.add(&Series{Color: ci, Style: StyleDashed})
-		fl := left.add(&Series{Color: ci, Style: StyleMarks})
+		meas := left.Add(&figure.Series{Name: pr.label, Color: ci, Shape: ci, Style: figure.StylePoints})
+		term := left.Add(&figure.Series{Color: ci, Style: figure.StyleDashed})
+		fl := left.Add(&figure.Series{Color: ci, Style: figure.StyleMarks})
 		var diffs, ratios []float64
 		var bound analysis.Bound
 		var last Row
@@ -160,7 +161,7 @@ func runTwoChoices(_ context.Context, r *runner, p Params) (*Report, error) {
 			var fluid any
 			if row.Fluid != nil {
 				fluid = row.Fluid.PredictedMaxLoad
-				fl.Points = append(fl.Points, Pt{X: float64(n), Y: float64(row.Fluid.PredictedMaxLoad)})
+				fl.Points = append(fl.Points, figure.Pt{X: float64(n), Y: float64(row.Fluid.PredictedMaxLoad)})
 				fluidAll++
 				if row.Fluid.PredictedMaxLoad == modeOf(row.MaxLoad.Counts) {
 					fluidHits++
@@ -171,13 +172,13 @@ func runTwoChoices(_ context.Context, r *runner, p Params) (*Report, error) {
 			t.add(pr.label, row.N, row.MaxLoad.Mean, summaryCI(row.MaxLoad), countsString(row.MaxLoad.Counts),
 				fluid, b.Value, diff)
 			meas.Points = append(meas.Points, ciPt(float64(n), row.MaxLoad))
-			term.Points = append(term.Points, Pt{X: float64(n), Y: b.Value})
+			term.Points = append(term.Points, figure.Pt{X: float64(n), Y: b.Value})
 		}
 		findings = append(findings, termFinding(pr.label, bound, p.Ns, diffs, ratios))
 		tailSeries(right, last, ci, pr.label)
 	}
-	left.add(&Series{Name: "leading term", Color: -1, Style: StyleDashed})
-	left.add(&Series{Name: "fluid prediction", Color: -1, Style: StyleMarks})
+	left.Add(&figure.Series{Name: "leading term", Color: -1, Style: figure.StyleDashed})
+	left.Add(&figure.Series{Name: "fluid prediction", Color: -1, Style: figure.StyleMarks})
 	t.Notes = []string{
 		"terms: one-choice (1 + o(1)) ln n / ln ln n [RS98] (a factor tending to 1: the difference is not bounded);",
 		"Greedy[d] ln ln n / ln d ± O(1) [ABKU99]; Left[d] ln ln n / (d ln φ_d) ± O(1) [V03] (a bounded difference),",
@@ -220,19 +221,19 @@ func termFinding(label string, b analysis.Bound, ns []int, diffs, ratios []float
 
 // tailSeries adds the measured tails of row (points) and its fluid tails
 // (dashed) to a panel.
-func tailSeries(p *Panel, row Row, ci int, label string) {
-	s := p.add(&Series{Name: label, Color: ci, Shape: ci, Style: StylePoints})
+func tailSeries(p *figure.Panel, row Row, ci int, label string) {
+	s := p.Add(&figure.Series{Name: label, Color: ci, Shape: ci, Style: figure.StylePoints})
 	floor := 0.5 / float64(row.N) / float64(max(row.Trials, 1))
 	for i := 1; i < len(row.Tails); i++ {
 		if row.Tails[i] > 0 {
-			s.Points = append(s.Points, Pt{X: float64(i), Y: row.Tails[i]})
+			s.Points = append(s.Points, figure.Pt{X: float64(i), Y: row.Tails[i]})
 		}
 	}
 	if row.Fluid != nil {
-		f := p.add(&Series{Color: ci, Style: StyleDashed})
+		f := p.Add(&figure.Series{Color: ci, Style: figure.StyleDashed})
 		for i := 1; i < len(row.Fluid.Tails); i++ {
 			if row.Fluid.Tails[i] >= floor {
-				f.Points = append(f.Points, Pt{X: float64(i), Y: row.Fluid.Tails[i]})
+				f.Points = append(f.Points, figure.Pt{X: float64(i), Y: row.Fluid.Tails[i]})
 			}
 		}
 	}
@@ -264,14 +265,14 @@ func runContiguous(_ context.Context, r *runner, p Params) (*Report, error) {
 	t := newTable("max_load", "max load at m = n (mean over the trials, 95% CI); s_2, s_3: fraction of bins with load ≥ 2, ≥ 3 (mean); probes: bins read per ball; term: the explicit part of the bound",
 		"d", "", "process", "", "n", "", "max load", "%.2f", "95% CI", "%.2f", "distribution", "", "s_2", "%.5f", "s_3", "%.3g",
 		"probes/ball", "%.0f", "term", "%.2f", "bound", "")
-	fig := &Figure{}
+	fig := &figure.Figure{}
 	nMax := largest(p.Ns)
-	p2 := fig.add(&Panel{Title: fmt.Sprintf("fraction of bins with load ≥ 2 at m = n = %s", pow2(int64(nMax))),
-		XLabel: "d", XInt: true, YLabel: "s_2", YScale: ScaleLog, LegendRight: true})
-	p3 := fig.add(&Panel{Title: "d = 4: fraction of bins with load ≥ 3 at m = n (Left[4]: none)",
-		XLabel: "n", YLabel: "s_3", XScale: ScaleLog2, YScale: ScaleLog})
-	pm := fig.add(&Panel{Title: "d = 4: max load at m = n (mean, 95% CI); dashed: bound term",
-		XLabel: "n", YLabel: "max load", XScale: ScaleLog2})
+	p2 := fig.Add(&figure.Panel{Title: fmt.Sprintf("fraction of bins with load ≥ 2 at m = n = %s", pow2(int64(nMax))),
+		XLabel: "d", XInt: true, YLabel: "s_2", YScale: figure.ScaleLog, LegendRight: true})
+	p3 := fig.Add(&figure.Panel{Title: "d = 4: fraction of bins with load ≥ 3 at m = n (Left[4]: none)",
+		XLabel: "n", YLabel: "s_3", XScale: figure.ScaleLog2, YScale: figure.ScaleLog})
+	pm := fig.Add(&figure.Panel{Title: "d = 4: max load at m = n (mean, 95% CI); dashed: bound term",
+		XLabel: "n", YLabel: "max load", XScale: figure.ScaleLog2})
 	type key struct {
 		name string
 		d    int
@@ -286,13 +287,13 @@ func runContiguous(_ context.Context, r *runner, p Params) (*Report, error) {
 	}
 	for ci, name := range names {
 		label := strings.Replace(procLabel(name, 2), "[2]", "[d]", 1)
-		s2 := p2.add(&Series{Name: label, Color: ci, Shape: ci, Style: StylePoints})
+		s2 := p2.Add(&figure.Series{Name: label, Color: ci, Shape: ci, Style: figure.StylePoints})
 		for _, d := range ds {
-			var meas, term, s3 *Series
+			var meas, term, s3 *figure.Series
 			if d == 4 {
-				s3 = p3.add(&Series{Name: procLabel(name, d), Color: ci, Shape: ci, Style: StylePoints})
-				meas = pm.add(&Series{Name: procLabel(name, d), Color: ci, Shape: ci, Style: StylePoints})
-				term = pm.add(&Series{Color: ci, Style: StyleDashed})
+				s3 = p3.Add(&figure.Series{Name: procLabel(name, d), Color: ci, Shape: ci, Style: figure.StylePoints})
+				meas = pm.Add(&figure.Series{Name: procLabel(name, d), Color: ci, Shape: ci, Style: figure.StylePoints})
+				term = pm.Add(&figure.Series{Color: ci, Style: figure.StyleDashed})
 			}
 			for _, n := range p.Ns {
 				pt, err := r.run(pointSpec{process: name, params: alloc.Params{D: float64(d)}, n: n, m: int64(n), trials: p.Trials})
@@ -304,21 +305,21 @@ func runContiguous(_ context.Context, r *runner, p Params) (*Report, error) {
 				t.add(d, procLabel(name, d), row.N, row.MaxLoad.Mean, summaryCI(row.MaxLoad), countsString(row.MaxLoad.Counts),
 					tail(row, 2), tail(row, 3), probesPerBall(pt), b.Value, b.Formula+" ["+citation(b.Name)+"]")
 				if meas != nil {
-					s3.Points = append(s3.Points, Pt{X: float64(n), Y: tail(row, 3)})
+					s3.Points = append(s3.Points, figure.Pt{X: float64(n), Y: tail(row, 3)})
 					meas.Points = append(meas.Points, ciPt(float64(n), row.MaxLoad))
 					if b.Applies {
 						term.Label = b.Mark() + " " + citation(b.Name)
-						term.Points = append(term.Points, Pt{X: float64(n), Y: b.Value})
+						term.Points = append(term.Points, figure.Pt{X: float64(n), Y: b.Value})
 					}
 				}
 				if n == nMax {
 					at[key{name, d}] = tails{tail(row, 2), tail(row, 3)}
-					s2.Points = append(s2.Points, Pt{X: float64(d), Y: tail(row, 2)})
+					s2.Points = append(s2.Points, figure.Pt{X: float64(d), Y: tail(row, 2)})
 				}
 			}
 		}
 	}
-	pm.add(&Series{Name: "bound term", Color: -1, Style: StyleDashed})
+	pm.Add(&figure.Series{Name: "bound term", Color: -1, Style: figure.StyleDashed})
 	slices.SortStableFunc(t.Rows, func(a, b []any) int { return a[0].(int) - b[0].(int) })
 	t.Notes = []string{
 		"grouped: O(log log n / d) [KP06]; window: Ω(log log n / log d) [KP06] (base-2 logarithms);",
@@ -380,15 +381,15 @@ func runFirstDiff(_ context.Context, r *runner, p Params) (*Report, error) {
 	r.plan(len(ds) * len(names) * len(p.Ns))
 	t := newTable("max_load", "max load at m = n (mean over the trials, 95% CI) and probes per ball (mean, and the most one ball made)",
 		"d", "", "process", "", "n", "", "max load", "%.2f", "95% CI", "%.2f", "distribution", "", "probes/ball", "%.3f", "max probes", "")
-	fig := &Figure{SharedLegend: true}
+	fig := &figure.Figure{SharedLegend: true}
 	nMax := largest(p.Ns)
-	load := fig.add(&Panel{Title: fmt.Sprintf("max load at m = n = %s (mean, 95%% CI)", pow2(int64(nMax))), XLabel: "d", XInt: true, YLabel: "max load"})
-	probes := fig.add(&Panel{Title: fmt.Sprintf("probes per ball at m = n = %s (mean)", pow2(int64(nMax))), XLabel: "d", XInt: true, YLabel: "probes per ball"})
+	load := fig.Add(&figure.Panel{Title: fmt.Sprintf("max load at m = n = %s (mean, 95%% CI)", pow2(int64(nMax))), XLabel: "d", XInt: true, YLabel: "max load"})
+	probes := fig.Add(&figure.Panel{Title: fmt.Sprintf("probes per ball at m = n = %s (mean)", pow2(int64(nMax))), XLabel: "d", XInt: true, YLabel: "probes per ball"})
 	type res struct{ load, probes float64 }
 	at := map[string]res{}
 	for ci, name := range names {
-		ls := load.add(&Series{Name: strings.Replace(procLabel(name, 2), "[2]", "[d]", 1), Color: ci, Shape: ci, Style: StylePoints})
-		ps := probes.add(&Series{Name: ls.Name, Color: ci, Shape: ci, Style: StylePoints})
+		ls := load.Add(&figure.Series{Name: strings.Replace(procLabel(name, 2), "[2]", "[d]", 1), Color: ci, Shape: ci, Style: figure.StylePoints})
+		ps := probes.Add(&figure.Series{Name: ls.Name, Color: ci, Shape: ci, Style: figure.StylePoints})
 		for _, d := range ds {
 			for _, n := range p.Ns {
 				pt, err := r.run(pointSpec{process: name, params: alloc.Params{D: float64(d)}, n: n, m: int64(n), trials: p.Trials})
@@ -399,7 +400,7 @@ func runFirstDiff(_ context.Context, r *runner, p Params) (*Report, error) {
 				ppb := probesPerBall(pt)
 				if n == nMax {
 					ls.Points = append(ls.Points, ciPt(float64(d), row.MaxLoad))
-					ps.Points = append(ps.Points, Pt{X: float64(d), Y: ppb})
+					ps.Points = append(ps.Points, figure.Pt{X: float64(d), Y: ppb})
 					at[procLabel(name, d)] = res{row.MaxLoad.Mean, ppb}
 				}
 				t.add(d, procLabel(name, d), row.N, row.MaxLoad.Mean, summaryCI(row.MaxLoad), countsString(row.MaxLoad.Counts),
@@ -449,9 +450,9 @@ func runUnbalanced(_ context.Context, r *runner, p Params) (*Report, error) {
 		"process", "", "max load", "%.2f", "95% CI", "%.2f", "distribution", "", "fluid", "", "min load", "%.2f", "empty", "%.5f", "fluid empty", "%.5f")
 	tails := newTable("tails", "fraction of bins with load ≥ i: measured (mean over the trials) and fluid limit",
 		"i", "")
-	fig := &Figure{}
-	pan := fig.add(&Panel{Title: fmt.Sprintf("fraction of bins with load ≥ i at m = n = %s; dashed: fluid limit", pow2(int64(p.N))),
-		XLabel: "load i", XInt: true, YLabel: "fraction of bins", YScale: ScaleLog10, LegendLow: true})
+	fig := &figure.Figure{}
+	pan := fig.Add(&figure.Panel{Title: fmt.Sprintf("fraction of bins with load ≥ i at m = n = %s; dashed: fluid limit", pow2(int64(p.N))),
+		XLabel: "load i", XInt: true, YLabel: "fraction of bins", YScale: figure.ScaleLog10, LegendLow: true})
 	var rows []Row
 	var findings []string
 	for ci, d := range ds {
@@ -592,11 +593,11 @@ func runHeavy(_ context.Context, r *runner, p Params) (*Report, error) {
 	cols = append(cols, "drift", "%+.2f", "95% CI", "%+.2f", "theory at t="+strconv.FormatInt(p.Load, 10), "%.2f", "bound", "")
 	t := newTable("gap", fmt.Sprintf("mean gap (max load − m/n) after t·n balls, n = %s; drift: mean gap over t in (%d, %d] minus over the decade before, per trial, mean and 95%% CI",
 		pow2(int64(n)), hi0, p.Load), cols...)
-	fig := &Figure{SharedLegend: true}
-	pan := fig.add(&Panel{Title: fmt.Sprintf("gap after t·n balls, n = %s (mean over %d trials); dashed: gap bounds where they apply", pow2(int64(n)), p.Trials),
-		XLabel: "t = m/n", YLabel: "gap = max load − m/n", XScale: ScaleLog10, YScale: ScaleLog})
-	flat := fig.add(&Panel{Title: "the processes whose gap the theory bounds for every m (linear scale)",
-		XLabel: "t = m/n", YLabel: "gap = max load − m/n", XScale: ScaleLog10})
+	fig := &figure.Figure{SharedLegend: true}
+	pan := fig.Add(&figure.Panel{Title: fmt.Sprintf("gap after t·n balls, n = %s (mean over %d trials); dashed: gap bounds where they apply", pow2(int64(n)), p.Trials),
+		XLabel: "t = m/n", YLabel: "gap = max load − m/n", XScale: figure.ScaleLog10, YScale: figure.ScaleLog})
+	flat := fig.Add(&figure.Panel{Title: "the processes whose gap the theory bounds for every m (linear scale)",
+		XLabel: "t = m/n", YLabel: "gap = max load − m/n", XScale: figure.ScaleLog10})
 	var findings []string
 	lastGap := map[string]float64{}
 	for ci, hp := range procs {
@@ -655,12 +656,12 @@ func runHeavy(_ context.Context, r *runner, p Params) (*Report, error) {
 		vals = append(vals, theory, bound)
 		t.add(vals...)
 
-		s := pan.add(&Series{Name: hp.label, Color: ci, Shape: ci, Style: StyleLine})
+		s := pan.Add(&figure.Series{Name: hp.label, Color: ci, Shape: ci, Style: figure.StyleLine})
 		for _, k := range logSpaced(steps, 60) {
-			s.Points = append(s.Points, Pt{X: float64(k + 1), Y: mean[k]})
+			s.Points = append(s.Points, figure.Pt{X: float64(k + 1), Y: mean[k]})
 		}
 		if hp.process != nameOneChoice && hp.weights != "pareto:shape=1.5" {
-			flat.add(&Series{Name: hp.label, Color: ci, Shape: ci, Style: StyleLine, Points: s.Points})
+			flat.Add(&figure.Series{Name: hp.label, Color: ci, Shape: ci, Style: figure.StyleLine, Points: s.Points})
 		}
 		// The gap bound, drawn at the t where it applies (one-choice's
 		// from t >= ln n, (1+β)'s from t >= ln n / β²; weighted balls'
@@ -670,9 +671,9 @@ func runHeavy(_ context.Context, r *runner, p Params) (*Report, error) {
 			ts = append(ts, float64(k+1))
 		}
 		if th := boundSeries(row.Query, prefix, analysis.QuantityGap, ts, ci); th != nil {
-			pan.add(th)
+			pan.Add(th)
 			if hp.process == nameGreedy {
-				flat.add(th)
+				flat.Add(th)
 			}
 		}
 		findings = append(findings, fmt.Sprintf("%s: gap %.2f at t = %d, drift over the last decade %+.2f [%+.2f, %+.2f]",

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/figure"
 )
 
 // ---------------------------------------------------------------------
@@ -49,18 +50,18 @@ func runBatches(_ context.Context, r *runner, p Params) (*Report, error) {
 	bs := batchSizes(m)
 	procs := []proc{mkProc(nameOneChoice, 1), mkProc(nameGreedy, 2)}
 	r.plan(len(bs) * len(procs))
-	fig := &Figure{}
+	fig := &figure.Figure{}
 	t := newTable("batches", fmt.Sprintf("mean gap (max load − m/n) at n = %d, m = %dn, balls in batches of b (95%% CI), against the explicit terms of the bounds for batches of Greedy[2]", n, p.Load),
 		"b", "", "b/n", "%.3g", nameOneChoice, "%.2f", "95% CI", "%.2f", "Greedy[2]", "%.2f", "95% CI ", "%.2f",
 		"b = n: log2 n", "%.2f", "b = n: ln n/ln ln n", "%.2f", "b/n + ln n", "%.2f", "b/n", "%.2f")
-	pa := fig.add(&Panel{Title: fmt.Sprintf("gap against the batch size b, n = %d, m = %dn (mean, 95%% CI); dashed: b/n + ln n; dotted: b/n", n, p.Load),
-		XLabel: "b", YLabel: "gap", XScale: ScaleLog, YScale: ScaleLog})
-	series := []*Series{
-		pa.add(&Series{Name: procs[0].label, Color: 1, Shape: 1, Style: StylePoints}),
-		pa.add(&Series{Name: procs[1].label, Color: 0, Shape: 0, Style: StylePoints}),
+	pa := fig.Add(&figure.Panel{Title: fmt.Sprintf("gap against the batch size b, n = %d, m = %dn (mean, 95%% CI); dashed: b/n + ln n; dotted: b/n", n, p.Load),
+		XLabel: "b", YLabel: "gap", XScale: figure.ScaleLog, YScale: figure.ScaleLog})
+	series := []*figure.Series{
+		pa.Add(&figure.Series{Name: procs[0].label, Color: 1, Shape: 1, Style: figure.StylePoints}),
+		pa.Add(&figure.Series{Name: procs[1].label, Color: 0, Shape: 0, Style: figure.StylePoints}),
 	}
-	mid := pa.add(&Series{Name: "b/n + ln n [LS22b]", Color: -1, Style: StyleDashed})
-	big := pa.add(&Series{Name: "b/n [LS23]", Color: -1, Style: StyleDotted})
+	mid := pa.Add(&figure.Series{Name: "b/n + ln n [LS22b]", Color: -1, Style: figure.StyleDashed})
+	big := pa.Add(&figure.Series{Name: "b/n [LS23]", Color: -1, Style: figure.StyleDotted})
 	var gaps [2][]float64
 	for _, b := range bs {
 		var rows [2]Row
@@ -80,9 +81,9 @@ func runBatches(_ context.Context, r *runner, p Params) (*Report, error) {
 				vals[i] = bd.Value
 				switch i {
 				case 2:
-					mid.Points = append(mid.Points, Pt{X: float64(b), Y: bd.Value})
+					mid.Points = append(mid.Points, figure.Pt{X: float64(b), Y: bd.Value})
 				case 3:
-					big.Points = append(big.Points, Pt{X: float64(b), Y: bd.Value})
+					big.Points = append(big.Points, figure.Pt{X: float64(b), Y: bd.Value})
 				}
 			}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/figure"
 )
 
 // Studies of the graphical process: 2 graph-degree, 7 heavy-graphs.
@@ -59,19 +60,19 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 	coreSize := func(n int) int { return int(math.Ceil(4 * math.Sqrt(float64(n)))) }
 	r.plan(len(deltas) + len(epss)*len(p.Ns) + len(cores)*len(p.Ns))
 	n := p.N
-	fig := &Figure{}
+	fig := &figure.Figure{}
 
 	// (a) Δ sweep at fixed n.
 	ta := newTable("degree", fmt.Sprintf("(a) random Δ-regular graphs, n = m = %s: max load (mean over the trials, 95%% CI) against the bounds' explicit terms", pow2(int64(n))),
 		"Δ", "", "ε = log Δ/log n", "%.3f", "max load", "%.2f", "95% CI", "%.2f", "distribution", "",
 		"KP worst case (ref)", "%.2f", "KP n^ε upper", "%.2f", "KP Δ-regular upper", "%.2f")
-	pa := fig.add(&Panel{Title: fmt.Sprintf("(a) Δ-regular, n = %s: max load against Δ; dashed: [KP06] bound; dotted: reference", pow2(int64(n))),
-		XLabel: "Δ", XInt: true, YLabel: "max load", XScale: ScaleLog, YScale: ScaleLog, LegendRight: true})
-	meas := pa.add(&Series{Name: "measured", Color: 0, Shape: 0, Style: StylePoints})
+	pa := fig.Add(&figure.Panel{Title: fmt.Sprintf("(a) Δ-regular, n = %s: max load against Δ; dashed: [KP06] bound; dotted: reference", pow2(int64(n))),
+		XLabel: "Δ", XInt: true, YLabel: "max load", XScale: figure.ScaleLog, YScale: figure.ScaleLog, LegendRight: true})
+	meas := pa.Add(&figure.Series{Name: "measured", Color: 0, Shape: 0, Style: figure.StylePoints})
 	// The theory curves of the one series in its colour, told apart by
 	// their dashes.
-	lower := pa.add(&Series{Name: "ref: " + analysis.WorstRegularLabel, Color: 0, Style: StyleDotted})
-	upperEps := pa.add(&Series{Name: "≤ log log n + 1/ε", Color: 0, Style: StyleDashed})
+	lower := pa.Add(&figure.Series{Name: "ref: " + analysis.WorstRegularLabel, Color: 0, Style: figure.StyleDotted})
+	upperEps := pa.Add(&figure.Series{Name: "≤ log log n + 1/ε", Color: 0, Style: figure.StyleDashed})
 	var l4 float64
 	for _, d := range deltas {
 		pt, err := r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: "regular:degree=" + strconv.Itoa(d), n: n, load: 1, trials: p.Trials})
@@ -85,11 +86,11 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 		var lbv, ubv, drv any
 		if lb.Applies {
 			lbv = lb.Value
-			lower.Points = append(lower.Points, Pt{X: float64(d), Y: lb.Value})
+			lower.Points = append(lower.Points, figure.Pt{X: float64(d), Y: lb.Value})
 		}
 		if ub.Applies {
 			ubv = ub.Value
-			upperEps.Points = append(upperEps.Points, Pt{X: float64(d), Y: ub.Value})
+			upperEps.Points = append(upperEps.Points, figure.Pt{X: float64(d), Y: ub.Value})
 		}
 		if dr.Applies {
 			drv = dr.Value
@@ -109,11 +110,11 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 	// (b) the n^ε family.
 	tb := newTable("eps", "(b) random regular graphs of degree ⌈n^ε⌉ at m = n: max load (mean, 95% CI) against log log n + 1/ε",
 		"ε", "%.2f", "n", "", "Δ", "", "max load", "%.2f", "95% CI", "%.2f", "distribution", "", "KP n^ε upper", "%.2f")
-	pb := fig.add(&Panel{Title: "(b) degree ⌈n^ε⌉: max load against n; dashed: log log n + 1/ε",
-		XLabel: "n", YLabel: "max load", XScale: ScaleLog2, LegendRight: true})
+	pb := fig.Add(&figure.Panel{Title: "(b) degree ⌈n^ε⌉: max load against n; dashed: log log n + 1/ε",
+		XLabel: "n", YLabel: "max load", XScale: figure.ScaleLog2, LegendRight: true})
 	for ci, eps := range epss {
-		s := pb.add(&Series{Name: fmt.Sprintf("ε = %g", eps), Color: ci, Shape: ci, Style: StylePoints})
-		ub := pb.add(&Series{Color: ci, Style: StyleDashed})
+		s := pb.Add(&figure.Series{Name: fmt.Sprintf("ε = %g", eps), Color: ci, Shape: ci, Style: figure.StylePoints})
+		ub := pb.Add(&figure.Series{Color: ci, Style: figure.StyleDashed})
 		for _, nn := range p.Ns {
 			pt, err := r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: fmt.Sprintf("regular:eps=%g", eps), n: nn, load: 1, trials: p.Trials})
 			if err != nil {
@@ -124,7 +125,7 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 			var bv any
 			if b.Applies {
 				bv = b.Value
-				ub.Points = append(ub.Points, Pt{X: float64(nn), Y: b.Value})
+				ub.Points = append(ub.Points, figure.Pt{X: float64(nn), Y: b.Value})
 			}
 			tb.add(eps, row.N, row.Degree.Max, row.MaxLoad.Mean, summaryCI(row.MaxLoad), countsString(row.MaxLoad.Counts), bv)
 			s.Points = append(s.Points, ciPt(float64(nn), row.MaxLoad))
@@ -136,8 +137,8 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 	// same minimum degree.
 	tc := newTable("core", "(c) a non-regular graph of minimum degree 16 with a dense core (a clique on ⌈4√n⌉ vertices, about half the edges) against a random 16-regular graph, m = n",
 		"topology", "", "n", "", "degree min/mean/max", "", "core fraction f", "%.3f", "max load", "%.2f", "95% CI", "%.2f", "distribution", "", "core load m f / c", "%.2f", "KP n^ε upper", "%.2f")
-	pc := fig.add(&Panel{Title: "(c) minimum degree 16: dense core against 16-regular; dashed: m f / c",
-		XLabel: "n", YLabel: "max load", XScale: ScaleLog2, YScale: ScaleLog})
+	pc := fig.Add(&figure.Panel{Title: "(c) minimum degree 16: dense core against 16-regular; dashed: m f / c",
+		XLabel: "n", YLabel: "max load", XScale: figure.ScaleLog2, YScale: figure.ScaleLog})
 	var findings []string
 	coreAt := map[string]float64{}
 	for ci, spec := range cores {
@@ -145,8 +146,8 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 		if ci == 0 {
 			label = "nonregular:mindeg=16,core=4√n"
 		}
-		s := pc.add(&Series{Name: label, Color: ci + 4, Shape: ci, Style: StylePoints})
-		cb := pc.add(&Series{Color: ci + 4, Style: StyleDashed})
+		s := pc.Add(&figure.Series{Name: label, Color: ci + 4, Shape: ci, Style: figure.StylePoints})
+		cb := pc.Add(&figure.Series{Color: ci + 4, Style: figure.StyleDashed})
 		for _, nn := range p.Ns {
 			g := spec
 			if ci == 0 {
@@ -160,7 +161,7 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 			var f, cl, ub any
 			if b, ok := boundNamed(row, "max load, dense core"); ok && b.Applies {
 				f, cl = row.Query.CoreFraction, b.Value
-				cb.Points = append(cb.Points, Pt{X: float64(nn), Y: b.Value})
+				cb.Points = append(cb.Points, figure.Pt{X: float64(nn), Y: b.Value})
 			}
 			if b, ok := boundNamed(row, "max load, degree n^ε"); ok && b.Applies {
 				ub = b.Value
@@ -218,16 +219,16 @@ func stationaryLoad(kind string, n int) int64 {
 func runHeavyGraphs(_ context.Context, r *runner, p Params) (*Report, error) {
 	tops := heavyGraphsTopologies
 	r.plan(len(tops)*len(p.Ns) + len(p.Cycles) + len(p.Tori))
-	fig := &Figure{}
+	fig := &figure.Figure{}
 	ta := newTable("gap", fmt.Sprintf("(a) gap (max load − m/n) at m = %dn: mean over the trials at m/2 and at m, 95%% CI at m", p.Load),
 		"topology", "", "n", "", "Δ", "", "gap at m/2", "%.2f", "gap at m", "%.2f", "95% CI", "%.2f", "distribution", "", "max − min", "%.2f")
 	tf := newTable("fit", "(b) growth of the gap at m = "+strconv.FormatInt(p.Load, 10)+"n with n: least squares of ln(mean gap) on ln n (exponent α) and of mean gap on log2 n (slope per doubling), 95% CI from Student's t on k − 2 df",
 		"topology", "", "sizes k", "", "exponent α", "%.3f", "95% CI", "%.3f", "R²", "%.3f", "per doubling", "%.3f", "95% CI ", "%.3f", "R² ", "%.3f")
-	pa := fig.add(&Panel{Title: fmt.Sprintf("(a) gap at m = %dn against n (mean, 95%% CI); dashed: power-law fit", p.Load),
-		XLabel: "n", YLabel: "gap", XScale: ScaleLog2, YScale: ScaleLog})
+	pa := fig.Add(&figure.Panel{Title: fmt.Sprintf("(a) gap at m = %dn against n (mean, 95%% CI); dashed: power-law fit", p.Load),
+		XLabel: "n", YLabel: "gap", XScale: figure.ScaleLog2, YScale: figure.ScaleLog})
 	var findings []string
 	for ci, spec := range tops {
-		s := pa.add(&Series{Name: spec, Color: ci, Shape: ci, Style: StylePoints})
+		s := pa.Add(&figure.Series{Name: spec, Color: ci, Shape: ci, Style: figure.StylePoints})
 		var xs, ys, ls []float64
 		for _, n := range p.Ns {
 			if spec == "hypercube" && n&(n-1) != 0 {
@@ -265,9 +266,9 @@ func runHeavyGraphs(_ context.Context, r *runner, p Params) (*Report, error) {
 			return nil, err
 		}
 		tf.add(spec, len(xs), pw.Slope, pw.CI95, pw.R2, lin.Slope, lin.CI95, lin.R2)
-		fit := pa.add(&Series{Color: ci, Style: StyleDashed})
+		fit := pa.Add(&figure.Series{Color: ci, Style: figure.StyleDashed})
 		for _, x := range []float64{xs[0], xs[len(xs)-1]} {
-			fit.Points = append(fit.Points, Pt{X: math.Exp(x), Y: math.Exp(pw.Intercept + pw.Slope*x)})
+			fit.Points = append(fit.Points, figure.Pt{X: math.Exp(x), Y: math.Exp(pw.Intercept + pw.Slope*x)})
 		}
 		findings = append(findings, fmt.Sprintf("%s, m = %dn: gap ∝ n^%.3f, 95%% CI [%.3f, %.3f] (%d sizes, %d df); %+.3f [%+.3f, %+.3f] per doubling of n",
 			spec, p.Load, pw.Slope, pw.CI95[0], pw.CI95[1], len(xs), pw.DF, lin.Slope, lin.CI95[0], lin.CI95[1]))
@@ -281,8 +282,8 @@ func runHeavyGraphs(_ context.Context, r *runner, p Params) (*Report, error) {
 	// (c) stationary sweep: small cycles and tori run long enough.
 	tsn := newTable("stationary", "(c) stationary gap: cycles with m/n = n²/2, tori with m/n = 2n; gap averaged over the samples in (m/4, m/2] and in (m/2, m] (five and ten samples), mean over the trials",
 		"topology", "", "n", "", "m/n", "", "gap, 2nd quarter", "%.2f", "gap, 2nd half", "%.2f", "95% CI", "%.2f")
-	pc := fig.add(&Panel{Title: "(c) stationary gap (time average over (m/2, m]) against n; dashed: power-law fit",
-		XLabel: "n", YLabel: "gap", XScale: ScaleLog2, YScale: ScaleLog})
+	pc := fig.Add(&figure.Panel{Title: "(c) stationary gap (time average over (m/2, m]) against n; dashed: power-law fit",
+		XLabel: "n", YLabel: "gap", XScale: figure.ScaleLog2, YScale: figure.ScaleLog})
 	tfs := newTable("stationary_fit", "(d) growth of the stationary gap (2nd half) with n: ln(mean gap) on ln n (exponent α) and mean gap on log2 n (per doubling), 95% CI from Student's t on k − 2 df",
 		"topology", "", "sizes k", "", "exponent α", "%.3f", "95% CI", "%.3f", "R²", "%.3f", "per doubling", "%.3f", "95% CI ", "%.3f", "R² ", "%.3f")
 	for ci, kind := range []string{"cycle", "torus"} {
@@ -293,7 +294,7 @@ func runHeavyGraphs(_ context.Context, r *runner, p Params) (*Report, error) {
 		if len(sizes) == 0 {
 			continue
 		}
-		s := pc.add(&Series{Name: kind, Color: ci, Shape: ci, Style: StylePoints})
+		s := pc.Add(&figure.Series{Name: kind, Color: ci, Shape: ci, Style: figure.StylePoints})
 		var xs, ys, ls []float64
 		for _, size := range sizes {
 			spec, n := "cycle", size
@@ -323,7 +324,7 @@ func runHeavyGraphs(_ context.Context, r *runner, p Params) (*Report, error) {
 			qm, _ := meanCI(q2)
 			hm, hci := meanCI(h2)
 			tsn.add(kind, int64(n), load, qm, hm, sampleCI(hci, len(h2)))
-			cp := Pt{X: float64(n), Y: hm}
+			cp := figure.Pt{X: float64(n), Y: hm}
 			if len(h2) >= 2 {
 				cp.Lo, cp.Hi = hci[0], hci[1]
 			}
@@ -348,9 +349,9 @@ func runHeavyGraphs(_ context.Context, r *runner, p Params) (*Report, error) {
 			return nil, err
 		}
 		tfs.add(kind, len(xs), pw.Slope, pw.CI95, pw.R2, lin.Slope, lin.CI95, lin.R2)
-		fit := pc.add(&Series{Color: ci, Style: StyleDashed})
+		fit := pc.Add(&figure.Series{Color: ci, Style: figure.StyleDashed})
 		for _, x := range []float64{xs[0], xs[len(xs)-1]} {
-			fit.Points = append(fit.Points, Pt{X: math.Exp(x), Y: math.Exp(pw.Intercept + pw.Slope*x)})
+			fit.Points = append(fit.Points, figure.Pt{X: math.Exp(x), Y: math.Exp(pw.Intercept + pw.Slope*x)})
 		}
 		findings = append(findings, fmt.Sprintf("%s, stationary: gap ∝ n^%.3f, 95%% CI [%.3f, %.3f] (%d sizes, %d df); %+.3f [%+.3f, %+.3f] per doubling of n",
 			kind, pw.Slope, pw.CI95[0], pw.CI95[1], len(xs), pw.DF, lin.Slope, lin.CI95[0], lin.CI95[1]))

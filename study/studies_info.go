@@ -9,6 +9,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/figure"
 )
 
 // ---------------------------------------------------------------------
@@ -176,13 +177,13 @@ func apart(a, b analysis.Summary) bool {
 func runInfo(_ context.Context, r *runner, p Params) (*Report, error) {
 	light, heavy := infoRules(1), infoRules(p.Load)
 	r.plan(len(p.Ns)*len(light) + len(p.HeavyNs)*len(heavy) + 2*len(p.HyperNs)*len(infoRanks))
-	fig := &Figure{}
+	fig := &figure.Figure{}
 	nl, nh := largest(p.Ns), largest(p.HeavyNs)
-	pa := fig.add(&Panel{Title: fmt.Sprintf("(a) m = n = %s: gap against probes per ball (mean, 95%% CI)", pow2(int64(nl))),
-		XLabel: "probes per ball", YLabel: "gap (max load − 1)", XScale: ScaleLog})
-	pb := fig.add(&Panel{Title: fmt.Sprintf("(b) m = %dn, n = %s: gap against probes per ball (mean, 95%% CI)", p.Load, pow2(int64(nh))),
-		XLabel: "probes per ball", YLabel: "gap (max load − m/n)", XScale: ScaleLog, YScale: ScaleLog})
-	pc := fig.add(&Panel{Title: "(c) random s-uniform hypergraphs, k = n, m = n: max load against s (mean, 95% CI)",
+	pa := fig.Add(&figure.Panel{Title: fmt.Sprintf("(a) m = n = %s: gap against probes per ball (mean, 95%% CI)", pow2(int64(nl))),
+		XLabel: "probes per ball", YLabel: "gap (max load − 1)", XScale: figure.ScaleLog})
+	pb := fig.Add(&figure.Panel{Title: fmt.Sprintf("(b) m = %dn, n = %s: gap against probes per ball (mean, 95%% CI)", p.Load, pow2(int64(nh))),
+		XLabel: "probes per ball", YLabel: "gap (max load − m/n)", XScale: figure.ScaleLog, YScale: figure.ScaleLog})
+	pc := fig.Add(&figure.Panel{Title: "(c) random s-uniform hypergraphs, k = n, m = n: max load against s (mean, 95% CI)",
 		XLabel: "s (vertices of a hyperedge, probes per ball)", XInt: true, YLabel: "max load"})
 
 	cols := []string{"rule", "", "n", "", "probes/ball", "%.3f", "95% CI", "%.3f", "gap", "%.2f", "95% CI ", "%.2f",
@@ -195,7 +196,7 @@ func runInfo(_ context.Context, r *runner, p Params) (*Report, error) {
 		ns    []int
 		load  int64
 		rules []infoRule
-		panel *Panel
+		panel *figure.Panel
 	}{{ta, p.Ns, 1, light, pa}, {tb, p.HeavyNs, p.Load, heavy, pb}} {
 		var pts []infoPoint // at the last n
 		for _, n := range sweep.ns {
@@ -216,11 +217,11 @@ func runInfo(_ context.Context, r *runner, p Params) (*Report, error) {
 			}
 		}
 		// The figure and the findings at the last n.
-		series := map[string]*Series{}
+		series := map[string]*figure.Series{}
 		for _, q := range pts {
 			s := series[q.rule.group]
 			if s == nil {
-				s = sweep.panel.add(&Series{Name: q.rule.group, Color: q.rule.color, Shape: q.rule.shape, Style: StylePoints})
+				s = sweep.panel.Add(&figure.Series{Name: q.rule.group, Color: q.rule.color, Shape: q.rule.shape, Style: figure.StylePoints})
 				series[q.rule.group] = s
 			}
 			s.Points = append(s.Points, ciPt(q.probes, q.gap))
@@ -247,8 +248,8 @@ func runInfo(_ context.Context, r *runner, p Params) (*Report, error) {
 	type hyperRes struct{ hyper, greedy float64 }
 	res := make(map[int][]hyperRes) // by n, in the order of infoRanks
 	for ni, n := range p.HyperNs {
-		hs := pc.add(&Series{Name: "hypergraph, n = " + pow2(int64(n)), Color: ni, Shape: ni, Style: StylePoints})
-		gs := pc.add(&Series{Color: ni, Style: StyleDashed})
+		hs := pc.Add(&figure.Series{Name: "hypergraph, n = " + pow2(int64(n)), Color: ni, Shape: ni, Style: figure.StylePoints})
+		gs := pc.Add(&figure.Series{Color: ni, Style: figure.StyleDashed})
 		for _, s := range infoRanks {
 			ph, err := r.run(pointSpec{process: alloc.Hyper{}.Name(), graph: fmt.Sprintf("hypergraph:rank=%d,edges=%d", s, n), n: n, load: 1, trials: p.Trials})
 			if err != nil {
@@ -270,11 +271,11 @@ func runInfo(_ context.Context, r *runner, p Params) (*Report, error) {
 			tc.add(s, pow2(h.N), deg, h.MaxLoad.Mean, summaryCI(h.MaxLoad), countsString(h.MaxLoad.Counts),
 				g.MaxLoad.Mean, summaryCI(g.MaxLoad), ref)
 			hs.Points = append(hs.Points, ciPt(float64(s), h.MaxLoad))
-			gs.Points = append(gs.Points, Pt{X: float64(s), Y: g.MaxLoad.Mean})
+			gs.Points = append(gs.Points, figure.Pt{X: float64(s), Y: g.MaxLoad.Mean})
 			res[n] = append(res[n], hyperRes{h.MaxLoad.Mean, g.MaxLoad.Mean})
 		}
 	}
-	pc.add(&Series{Name: "Greedy[s], s independent uniform bins", Color: -1, Style: StyleDashed})
+	pc.Add(&figure.Series{Name: "Greedy[s], s independent uniform bins", Color: -1, Style: figure.StyleDashed})
 	tc.Notes = []string{
 		"k = n: as many hyperedges as balls. A vertex lies in Binomial(n, s/n) ≈ Poisson(s) hyperedges, so about e^{-s} of the bins",
 		"(13.5% at s = 2, 0.03% at s = 8) are in none and stay empty: the others share the balls. Each n builds one hypergraph per s, used by all its trials.",

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/figure"
 )
 
 // ---------------------------------------------------------------------
@@ -41,20 +42,20 @@ var localSearchTopologies = []struct {
 
 func runLocalSearch(_ context.Context, r *runner, p Params) (*Report, error) {
 	r.plan(2 * len(localSearchTopologies) * len(p.Ns))
-	fig := &Figure{}
+	fig := &figure.Figure{}
 	ta := newTable("max_load", "(a) max load at m = n: local search against two-choice on the same graph (mean over the trials, 95% CI); moves a ball makes, mean and most",
 		"topology", "", "n", "", "Δ", "", "local search", "%.2f", "95% CI", "%.2f", "distribution", "",
 		"two-choice", "%.2f", "95% CI ", "%.2f", "moves/ball", "%.3f", "most moves", "")
 	tf := newTable("fit", "(b) max load of local search on the k-dimensional torus against x = (ln n / ln ln n)^{1/(k+1)}: least squares, 95% CI from Student's t on k − 2 df",
 		"topology", "", "k", "", "sizes", "", "slope", "%.3f", "95% CI", "%.3f", "intercept", "%.3f", "R²", "%.3f")
-	pa := fig.add(&Panel{Title: "(a) max load at m = n against n (mean, 95% CI); solid: local search; dashed: two-choice",
-		XLabel: "n", YLabel: "max load", XScale: ScaleLog2})
-	pb := fig.add(&Panel{Title: "(b) local search on tori: max load against (ln n / ln ln n)^{1/(k+1)}; dashed: least-squares line",
+	pa := fig.Add(&figure.Panel{Title: "(a) max load at m = n against n (mean, 95% CI); solid: local search; dashed: two-choice",
+		XLabel: "n", YLabel: "max load", XScale: figure.ScaleLog2})
+	pb := fig.Add(&figure.Panel{Title: "(b) local search on tori: max load against (ln n / ln ln n)^{1/(k+1)}; dashed: least-squares line",
 		XLabel: "(ln n / ln ln n)^{1/(k+1)}", YLabel: "max load"})
 	var findings []string
 	for ci, top := range localSearchTopologies {
-		ls := pa.add(&Series{Name: top.spec, Color: ci, Shape: ci, Style: StylePoints})
-		tc := pa.add(&Series{Color: ci, Style: StyleDashed})
+		ls := pa.Add(&figure.Series{Name: top.spec, Color: ci, Shape: ci, Style: figure.StylePoints})
+		tc := pa.Add(&figure.Series{Color: ci, Style: figure.StyleDashed})
 		var xs, ys []float64
 		var lastLS, lastTC float64
 		var lastN int64
@@ -80,7 +81,7 @@ func runLocalSearch(_ context.Context, r *runner, p Params) (*Report, error) {
 			ta.add(top.spec, row.N, row.Degree.Max, row.MaxLoad.Mean, summaryCI(row.MaxLoad), countsString(row.MaxLoad.Counts),
 				two.MaxLoad.Mean, summaryCI(two.MaxLoad), perBall, most)
 			ls.Points = append(ls.Points, ciPt(float64(row.N), row.MaxLoad))
-			tc.Points = append(tc.Points, Pt{X: float64(row.N), Y: two.MaxLoad.Mean})
+			tc.Points = append(tc.Points, figure.Pt{X: float64(row.N), Y: two.MaxLoad.Mean})
 			if top.dim > 0 {
 				ln := math.Log(float64(row.N))
 				xs = append(xs, math.Pow(ln/math.Log(ln), 1/float64(top.dim+1)))
@@ -97,13 +98,13 @@ func runLocalSearch(_ context.Context, r *runner, p Params) (*Report, error) {
 			return nil, err
 		}
 		tf.add(top.spec, top.dim, len(xs), f.Slope, f.CI95, f.Intercept, f.R2)
-		s := pb.add(&Series{Name: fmt.Sprintf("%s (k = %d)", top.spec, top.dim), Color: ci, Shape: ci, Style: StylePoints})
+		s := pb.Add(&figure.Series{Name: fmt.Sprintf("%s (k = %d)", top.spec, top.dim), Color: ci, Shape: ci, Style: figure.StylePoints})
 		for i := range xs {
-			s.Points = append(s.Points, Pt{X: xs[i], Y: ys[i]})
+			s.Points = append(s.Points, figure.Pt{X: xs[i], Y: ys[i]})
 		}
-		line := pb.add(&Series{Color: ci, Style: StyleDashed})
+		line := pb.Add(&figure.Series{Color: ci, Style: figure.StyleDashed})
 		for _, x := range []float64{xs[0], xs[len(xs)-1]} {
-			line.Points = append(line.Points, Pt{X: x, Y: f.Intercept + f.Slope*x})
+			line.Points = append(line.Points, figure.Pt{X: x, Y: f.Intercept + f.Slope*x})
 		}
 		findings = append(findings, fmt.Sprintf("%s: max load ≈ %.3f + %.3f·(ln n / ln ln n)^{1/%d}, slope 95%% CI [%.3f, %.3f] (%d sizes, %d df, R² %.3f)",
 			top.spec, f.Intercept, f.Slope, top.dim+1, f.CI95[0], f.CI95[1], len(xs), f.DF, f.R2))

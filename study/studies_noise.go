@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/figure"
 )
 
 // Studies of imperfect information: 9 noise (10 batches is in
@@ -38,21 +39,21 @@ var (
 
 func runNoise(_ context.Context, r *runner, p Params) (*Report, error) {
 	r.plan(len(p.Ns) * (2*len(noiseGs) + len(noiseSigmas)))
-	fig := &Figure{}
+	fig := &figure.Figure{}
 	tg := newTable("g", fmt.Sprintf("(a) mean gap (max load − m/n) at m = %dn against g, with its 95%% CI, and the explicit terms of the [LS22] bounds", p.Load),
 		"n", "", "g", "", alloc.GBounded{}.Name(), "%.2f", "95% CI", "%.2f", alloc.GMyopic{}.Name(), "%.2f", "95% CI ", "%.2f",
 		"g + ln n", "%.2f", "g/ln g · ln ln n", "%.2f")
 	ts := newTable("sigma", fmt.Sprintf("(b) mean gap at m = %dn against σ for noisy (each load read as load + N(0, σ²)), 95%% CI", p.Load),
 		"n", "", "σ", "%.1f", alloc.Noisy{}.Name(), "%.2f", "95% CI", "%.2f")
-	pg := fig.add(&Panel{Title: fmt.Sprintf("(a) gap at m = %dn against g (mean, 95%% CI); dashed: g + ln n", p.Load),
+	pg := fig.Add(&figure.Panel{Title: fmt.Sprintf("(a) gap at m = %dn against g (mean, 95%% CI); dashed: g + ln n", p.Load),
 		XLabel: "g", XInt: true, YLabel: "gap"})
-	ps := fig.add(&Panel{Title: fmt.Sprintf("(b) noisy: gap at m = %dn against σ (mean, 95%% CI)", p.Load),
+	ps := fig.Add(&figure.Panel{Title: fmt.Sprintf("(b) noisy: gap at m = %dn against σ (mean, 95%% CI)", p.Load),
 		XLabel: "σ", YLabel: "gap"})
 	var findings []string
 	for ni, n := range p.Ns {
-		gb := pg.add(&Series{Name: "g-bounded, n = " + pow2(int64(n)), Color: 2 * ni, Shape: 2 * ni, Style: StylePoints})
-		gm := pg.add(&Series{Name: "g-myopic, n = " + pow2(int64(n)), Color: 2*ni + 1, Shape: 2*ni + 1, Style: StylePoints})
-		up := pg.add(&Series{Color: 2 * ni, Style: StyleDashed})
+		gb := pg.Add(&figure.Series{Name: "g-bounded, n = " + pow2(int64(n)), Color: 2 * ni, Shape: 2 * ni, Style: figure.StylePoints})
+		gm := pg.Add(&figure.Series{Name: "g-myopic, n = " + pow2(int64(n)), Color: 2*ni + 1, Shape: 2*ni + 1, Style: figure.StylePoints})
+		up := pg.Add(&figure.Series{Color: 2 * ni, Style: figure.StyleDashed})
 		above := 0
 		var bFirst, bLast, mFirst, mLast float64
 		for gi, g := range noiseGs {
@@ -67,7 +68,7 @@ func runNoise(_ context.Context, r *runner, p Params) (*Report, error) {
 			var upv, tightv any
 			if b, ok := boundNamed(rows[0], "gap, any m ≥ n [LS22]"); ok && b.Applies {
 				upv = b.Value
-				up.Points = append(up.Points, Pt{X: float64(g), Y: b.Value})
+				up.Points = append(up.Points, figure.Pt{X: float64(g), Y: b.Value})
 			}
 			if b, ok := boundNamed(rows[0], "gap, g ≤ log n, any m ≥ n [LS22]"); ok && b.Applies {
 				tightv = b.Value
@@ -87,7 +88,7 @@ func runNoise(_ context.Context, r *runner, p Params) (*Report, error) {
 		findings = append(findings,
 			fmt.Sprintf("n = %s: g-bounded's gap grows from %.2f at g = 0 to %.2f at g = %d, g-myopic's from %.2f to %.2f; g-bounded is above g-myopic at %d of the %d values g > 0",
 				pow2(int64(n)), bFirst, bLast, gTop, mFirst, mLast, above, len(noiseGs)-1))
-		sn := ps.add(&Series{Name: "noisy, n = " + pow2(int64(n)), Color: 2 * ni, Shape: 2 * ni, Style: StylePoints})
+		sn := ps.Add(&figure.Series{Name: "noisy, n = " + pow2(int64(n)), Color: 2 * ni, Shape: 2 * ni, Style: figure.StylePoints})
 		var sFirst, sLast float64
 		for si, sigma := range noiseSigmas {
 			pt, err := r.run(pointSpec{process: alloc.Noisy{}.Name(), params: alloc.Params{Sigma: sigma}, graph: "complete", n: n, load: p.Load, trials: p.Trials})

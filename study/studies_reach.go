@@ -11,6 +11,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/figure"
 )
 
 // 8. reachability
@@ -148,10 +149,10 @@ func runReachability(_ context.Context, r *runner, p Params) (*Report, error) {
 	tb := newTable("coefficients", "(b) EV(G; p) in powers of p (root: vertex 0)", "graph", "", "EV(G; p)", "")
 	tc := newTable("monte_carlo", fmt.Sprintf("(c) Monte Carlo estimate of EV(G; 1/2) from %d percolations (analysis.ReachMonteCarlo) against the exact value", p.Samples),
 		"graph", "", "exact", "%.5f", "estimate", "%.5f", "95% CI", "%.5f", "inside", "")
-	fig := &Figure{SharedLegend: true}
-	pa := fig.add(&Panel{Title: "EV(G; p) / |V|: the expected fraction of vertices reached", XLabel: "p", YLabel: "EV(G; p) / |V|"})
-	pb := fig.add(&Panel{Title: "|V| − EV(G; 1 − q) ~ c q^λ: the slope near q = 0 is λ", XLabel: "q = 1 − p", YLabel: "|V| − EV(G; 1 − q)",
-		XScale: ScaleLog10, YScale: ScaleLog10})
+	fig := &figure.Figure{SharedLegend: true}
+	pa := fig.Add(&figure.Panel{Title: "EV(G; p) / |V|: the expected fraction of vertices reached", XLabel: "p", YLabel: "EV(G; p) / |V|"})
+	pb := fig.Add(&figure.Panel{Title: "|V| − EV(G; 1 − q) ~ c q^λ: the slope near q = 0 is λ", XLabel: "q = 1 − p", YLabel: "|V| − EV(G; 1 − q)",
+		XScale: figure.ScaleLog10, YScale: figure.ScaleLog10})
 	agreeAll := true
 	var lams []string
 	r.plan(len(gs))
@@ -186,18 +187,18 @@ func runReachability(_ context.Context, r *runner, p Params) (*Report, error) {
 		tc.add(g.name, half, est.Mean, Interval(est.CI95), map[bool]string{true: "yes", false: "no"}[inside])
 
 		name := fmt.Sprintf("%s (λ = %d)", g.name, lam)
-		s := pa.add(&Series{Name: name, Color: i, Shape: i, Style: StyleLine})
+		s := pa.Add(&figure.Series{Name: name, Color: i, Shape: i, Style: figure.StyleLine})
 		for k := 0; k <= 50; k++ {
 			x := float64(k) / 50
-			s.Points = append(s.Points, Pt{X: x, Y: poly.Eval(x) / float64(poly.Vertices)})
+			s.Points = append(s.Points, figure.Pt{X: x, Y: poly.Eval(x) / float64(poly.Vertices)})
 		}
-		sb := pb.add(&Series{Name: name, Color: i, Shape: i, Style: StyleLine})
+		sb := pb.Add(&figure.Series{Name: name, Color: i, Shape: i, Style: figure.StyleLine})
 		for k := 0; k <= 40; k++ {
 			q := math.Pow(10, -3+3*float64(k)/40) // 1e-3 .. 1
 			qr := new(big.Rat).SetFloat64(q)
 			ev := poly.EvalRat(new(big.Rat).Sub(big.NewRat(1, 1), qr))
 			d, _ := new(big.Rat).Sub(big.NewRat(int64(poly.Vertices), 1), ev).Float64()
-			sb.Points = append(sb.Points, Pt{X: q, Y: d})
+			sb.Points = append(sb.Points, figure.Pt{X: q, Y: d})
 		}
 	}
 	ta.Notes = []string{

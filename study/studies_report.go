@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/figure"
 )
 
 // Report is what a study returns: its tables, the findings computed from
@@ -26,10 +27,10 @@ type Report struct {
 	Seed     uint64   `json:"seed"`
 	Tables   []*Table `json:"tables"`
 	Findings []string `json:"findings,omitempty"`
-	// Figure is drawn by Report.Plot; it holds the same numbers as the
+	// Figure (drawn by figure/render) holds the same numbers as the
 	// tables, and more points (a gap series, a fluid curve). It is saved
 	// with the report, so that `graphalloc plot` can redraw it.
-	Figure *Figure `json:"figure,omitempty"`
+	Figure *figure.Figure `json:"figure,omitempty"`
 }
 
 // Table is one table of a report: named columns, rows of values (string,

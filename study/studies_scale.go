@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/figure"
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
@@ -76,9 +77,9 @@ func runDegreeScale(_ context.Context, r *runner, p Params) (*Report, error) {
 	ta := newTable("scale", "(a) two-choice at m = n on implicit random Δ-regular multigraphs and on K_n: max load (mean over the trials, 95% CI) against the [KP06] explicit terms",
 		"topology", "", "n", "", "Δ", "", "trials", "", "max load", "%.2f", "95% CI", "%.2f", "distribution", "",
 		"KP worst case (ref)", "%.2f", "log⁴ n", "%.3g", "KP Δ-regular upper", "%.2f", "ABKU complete", "%.2f")
-	fig := &Figure{}
-	pa := fig.add(&Panel{Title: "mean max load against n, m = n; dotted: [KP06] worst case over Δ-regular graphs",
-		XLabel: "n", YLabel: "max load", XScale: ScaleLog2, LegendRight: true})
+	fig := &figure.Figure{}
+	pa := fig.Add(&figure.Panel{Title: "mean max load against n, m = n; dotted: [KP06] worst case over Δ-regular graphs",
+		XLabel: "n", YLabel: "max load", XScale: figure.ScaleLog2, LegendRight: true})
 	// mean[g][i] is the mean max load of graph g at Ns[i], NaN where it
 	// did not run.
 	mean := make([][]float64, len(graphs))
@@ -87,8 +88,8 @@ func runDegreeScale(_ context.Context, r *runner, p Params) (*Report, error) {
 		if g.label == "complete" {
 			color = -1
 		}
-		s := pa.add(&Series{Name: g.label, Color: color, Shape: gi, Style: StylePoints})
-		ref := pa.add(&Series{Color: color, Style: StyleDotted})
+		s := pa.Add(&figure.Series{Name: g.label, Color: color, Shape: gi, Style: figure.StylePoints})
+		ref := pa.Add(&figure.Series{Color: color, Style: figure.StyleDotted})
 		mean[gi] = make([]float64, len(p.Ns))
 		for i, n := range p.Ns {
 			mean[gi][i] = math.NaN()
@@ -112,7 +113,7 @@ func runDegreeScale(_ context.Context, r *runner, p Params) (*Report, error) {
 			var refv, upv, abv any
 			if b, ok := boundNamed(row, "max load, worst case over Δ-regular graphs"); ok && b.Applies {
 				refv = b.Value
-				ref.Points = append(ref.Points, Pt{X: float64(n), Y: b.Value})
+				ref.Points = append(ref.Points, figure.Pt{X: float64(n), Y: b.Value})
 			}
 			if b, ok := boundNamed(row, "max load, Δ-regular, m = n"); ok && b.Applies {
 				upv = b.Value

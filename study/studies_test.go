@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/figure/render"
 )
 
 // Every study runs at its tiny size, gives the same report whatever the
@@ -90,7 +91,7 @@ func checkReport(t *testing.T, rep *Report) {
 	if err := json.Unmarshal(js, &back); err != nil {
 		t.Fatal(err)
 	}
-	if err := rep.Plot(&svg, "svg"); err != nil {
+	if err := render.Draw(&svg, rep.Figure, render.Options{Format: render.FormatSVG}); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Contains(svg.Bytes(), []byte("<svg")) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/figure/render"
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
@@ -223,16 +224,15 @@ func TestSettingFluid(t *testing.T) {
 	}
 }
 
-func TestPlotFormats(t *testing.T) {
+// A grid's figure draws: at one n, the series on a categorical axis.
+func TestGridFigureDraws(t *testing.T) {
 	rows, _ := runRows(t, Grid{Processes: []string{"graph"}, Graphs: []string{"complete"}, Ns: []int{64}, Params: alloc.Params{D: 2}, Trials: 2})
+	f, err := GridFigure(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var b bytes.Buffer
-	if err := Plot(&b, rows, "gif"); err == nil {
-		t.Error("gif: want an error")
-	}
-	if err := Plot(&b, nil, "svg"); err == nil {
-		t.Error("no rows: want an error")
-	}
-	if err := Plot(&b, rows, "svg"); err != nil || !strings.Contains(b.String(), "<svg") {
+	if err := render.Draw(&b, f, render.Options{Format: render.FormatSVG}); err != nil || !strings.Contains(b.String(), "<svg") {
 		t.Errorf("svg: %v", err)
 	}
 }

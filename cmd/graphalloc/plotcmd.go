@@ -6,9 +6,10 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/graphalloc/graphalloc/figure"
+	"github.com/graphalloc/graphalloc/figure/render"
 	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/results"
-	"github.com/graphalloc/graphalloc/study"
 )
 
 // cmdPlot redraws a saved result: it reads the file, builds its figure
@@ -55,7 +56,7 @@ func cmdPlot(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	var refused error
 	werr := outfile.Write(ctx, stdout, output, func(w io.Writer) error {
 		cw := &countWriter{w: w}
-		err := fig.Draw(cw, opts)
+		err := render.Draw(cw, fig, opts)
 		if err != nil && cw.n == 0 {
 			refused = err
 		}
@@ -79,7 +80,7 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// figureFlags are the options of a figure (study.FigureOptions) as flags:
+// figureFlags are the options of a figure (render.Options) as flags:
 // plot's, and ready for any command that draws one.
 type figureFlags struct {
 	withFormat                  bool // --format is the figure's (plot), not the output's
@@ -95,22 +96,22 @@ type figureFlags struct {
 func (f *figureFlags) add(fs *pflag.FlagSet, withFormat bool) {
 	f.withFormat = withFormat
 	fs.StringVar(&f.size, "size", "", "the figure's size WIDTHxHEIGHT in cm, mm, in or pt: 12cmx8cm, 7x5in (default: 13 cm × 10.5 cm a panel, plus the legend)")
-	fs.Float64Var(&f.fontSize, "font-size", float64(study.DefaultFontSize), "size of the labels and titles in points (ticks and legends 0.9×)")
-	fs.IntVar(&f.dpi, "dpi", study.DefaultDPI, "resolution of a PNG, dots per inch")
+	fs.Float64Var(&f.fontSize, "font-size", float64(render.DefaultFontSize), "size of the labels and titles in points (ticks and legends 0.9×)")
+	fs.IntVar(&f.dpi, "dpi", render.DefaultDPI, "resolution of a PNG, dots per inch")
 	if withFormat {
 		fs.StringVar(&f.format, "format", "", "png, svg or pdf (default: from the file's extension)")
 	}
 	fs.StringSliceVar(&f.linear, "linear", nil, "draw axis x, y (or x,y) on a linear scale in every panel")
 	fs.StringSliceVar(&f.log, "log", nil, "draw axis x, y (or x,y) on a log scale in every panel")
 	fs.StringVar(&f.title, "title", "", "a title above the panels")
-	fs.StringVar(&f.legend, "legend", study.LegendOutside, "where the legend goes: outside (beside the data), inside (on it) or none")
+	fs.StringVar(&f.legend, "legend", render.LegendOutside, "where the legend goes: outside (beside the data), inside (on it) or none")
 }
 
 // options checks the flags, each error naming its flag, and returns the
 // figure's options for a figure written to path (named by pathFlag)
-// (study.FigureRequest).
-func (f *figureFlags) options(fs *pflag.FlagSet, pathFlag, path string) (study.FigureOptions, error) {
-	req := study.FigureRequest{Size: f.size, Legend: f.legend, Title: f.title, Linear: f.linear, Log: f.log}
+// (render.Request).
+func (f *figureFlags) options(fs *pflag.FlagSet, pathFlag, path string) (render.Options, error) {
+	req := render.Request{Size: f.size, Legend: f.legend, Title: f.title, Linear: f.linear, Log: f.log}
 	if f.withFormat && fs.Changed("format") {
 		req.Format = f.format
 	}
@@ -132,7 +133,7 @@ func (f *figureFlags) options(fs *pflag.FlagSet, pathFlag, path string) (study.F
 type plotFlags struct {
 	plot string
 	ff   figureFlags
-	opts study.FigureOptions
+	opts render.Options
 }
 
 // addPlot defines --plot and the figure options (format from the file's
@@ -160,9 +161,9 @@ func (p *plotFlags) plotFile() outfile.File { return outfile.File{Flag: "--plot"
 
 // drawPlot draws fig to the --plot file (atomically); nothing without
 // --plot.
-func (p *plotFlags) drawPlot(ctx context.Context, fig *study.Figure) error {
+func (p *plotFlags) drawPlot(ctx context.Context, fig *figure.Figure) error {
 	if p.plot == "" {
 		return nil
 	}
-	return outfile.Write(ctx, nil, p.plot, func(w io.Writer) error { return fig.Draw(w, p.opts) })
+	return outfile.Write(ctx, nil, p.plot, func(w io.Writer) error { return render.Draw(w, fig, p.opts) })
 }

@@ -20,6 +20,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/figure"
+	"github.com/graphalloc/graphalloc/figure/render"
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/internal/explorer"
 	"github.com/graphalloc/graphalloc/results"
@@ -374,12 +376,12 @@ func (s *server) handleDownload(w http.ResponseWriter, r *http.Request) {
 	a := &attachment{w: w, name: "graphalloc-run." + format}
 	if format == "png" {
 		a.ctype = "image/png"
-		var fig *study.Figure
+		var fig *figure.Figure
 		if fig, err = results.RunFigure(j.head, f.Trials); err == nil {
 			// The options of run --plot FILE.png without figure flags.
-			var opts study.FigureOptions
+			var opts render.Options
 			if opts, err = j.o.ff.options(j.fset, "--plot", "run.png"); err == nil {
-				err = fig.Draw(a, opts)
+				err = render.Draw(a, fig, opts)
 			}
 		}
 	} else {

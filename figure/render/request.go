@@ -1,4 +1,4 @@
-package study
+package render
 
 import (
 	"fmt"
@@ -8,10 +8,10 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// FigureRequest is a figure's options as a user gives them (graphalloc's
+// Request is a figure's options as a user gives them (graphalloc's
 // --format, --size, --font-size, --dpi, --linear, --log, --title and
 // --legend): strings to parse and check. Nil and "" mean not given.
-type FigureRequest struct {
+type Request struct {
 	Format, Size, Legend, Title string
 	FontSize                    *float64
 	DPI                         *int
@@ -21,13 +21,13 @@ type FigureRequest struct {
 // Options checks r, each error naming its option ("--size: …"), and
 // returns the options of a figure written to path (named pathName in
 // errors): the format from r.Format, else from path's extension.
-func (r FigureRequest) Options(pathName, path string) (FigureOptions, error) {
-	var o FigureOptions
+func (r Request) Options(pathName, path string) (Options, error) {
+	var o Options
 	ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 	known := func(s string) bool { return s == FormatPNG || s == FormatSVG || s == FormatPDF }
 	switch {
 	case r.Format != "" && !known(r.Format):
-		return o, fmt.Errorf("--format: unknown format %q (allowed: %s)", r.Format, strings.Join(FigureFormats, ", "))
+		return o, fmt.Errorf("--format: unknown format %q (allowed: %s)", r.Format, strings.Join(Formats, ", "))
 	case r.Format != "" && known(ext) && ext != r.Format:
 		return o, fmt.Errorf("--format %s, but %s %s ends in .%s", r.Format, pathName, path, ext)
 	case r.Format != "":
@@ -38,16 +38,16 @@ func (r FigureRequest) Options(pathName, path string) (FigureOptions, error) {
 		return o, fmt.Errorf("%s: %q: name a .png, .svg or .pdf file, or give --format", pathName, path)
 	}
 	if r.Size != "" {
-		w, h, err := ParseFigureSize(r.Size)
+		w, h, err := ParseSize(r.Size)
 		if err != nil {
-			return o, fmt.Errorf("--size: %v", strings.TrimPrefix(err.Error(), "study: "))
+			return o, fmt.Errorf("--size: %v", strings.TrimPrefix(err.Error(), "render: "))
 		}
 		o.Width, o.Height = w, h
 	}
-	// 0 stands for the default in FigureOptions: refused here.
+	// 0 stands for the default in Options: refused here.
 	if r.FontSize != nil {
 		o.FontSize = vg.Length(*r.FontSize)
-		if err := (FigureOptions{FontSize: o.FontSize}).Check(); err != nil || *r.FontSize == 0 {
+		if err := (Options{FontSize: o.FontSize}).Check(); err != nil || *r.FontSize == 0 {
 			return o, fmt.Errorf("--font-size: need 4 to 72 points, got %g", *r.FontSize)
 		}
 	}
@@ -56,7 +56,7 @@ func (r FigureRequest) Options(pathName, path string) (FigureOptions, error) {
 			return o, fmt.Errorf("--dpi: a resolution applies to PNG only, not to %s", o.Format)
 		}
 		o.DPI = *r.DPI
-		if err := (FigureOptions{DPI: o.DPI}).Check(); err != nil || *r.DPI == 0 {
+		if err := (Options{DPI: o.DPI}).Check(); err != nil || *r.DPI == 0 {
 			return o, fmt.Errorf("--dpi: need 10 to 2400 dots per inch, got %d", *r.DPI)
 		}
 	}
@@ -90,7 +90,7 @@ func (r FigureRequest) Options(pathName, path string) (FigureOptions, error) {
 	}
 	if err := o.Check(); err != nil {
 		// What the checks above leave: the size's range.
-		return o, fmt.Errorf("--size: %s", strings.TrimPrefix(err.Error(), "study: "))
+		return o, fmt.Errorf("--size: %s", strings.TrimPrefix(err.Error(), "render: "))
 	}
 	return o, nil
 }

@@ -1,0 +1,300 @@
+package render
+
+import (
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/graphalloc/graphalloc/figure"
+)
+
+// panelPlot builds the gonum plot of panel p at font size fs and returns the
+// entries of its legend (in the plot when o says inside).
+func panelPlot(p *figure.Panel, o Options, fs vg.Length) (*plot.Plot, []legendEntry, error) {
+	pl := plot.New()
+	pl.Title.Text = p.Title
+	pl.Title.TextStyle = textStyle(fs)
+	pl.Title.Padding = fs * 0.6
+	pl.X.Label.Text, pl.Y.Label.Text = p.XLabel, p.YLabel
+	for _, a := range []*plot.Axis{&pl.X, &pl.Y} {
+		a.Label.TextStyle.Font.Size = fs
+		a.Tick.Label.Font.Size = fs * 0.9
+		a.Label.Padding = fs * 0.3
+		a.Tick.Length = fs * 0.5
+		a.Padding = fs * 0.4
+	}
+	categorical := len(p.XCategories) > 0
+	xScale, yScale := p.XScale, p.YScale
+	if !categorical {
+		xScale = override(xScale, o.XScale)
+	}
+	yScale = override(yScale, o.YScale)
+	logX, logY := xScale != figure.ScaleLinear, yScale != figure.ScaleLinear
+	setScale(&pl.X, xScale, p.XInt)
+	setScale(&pl.Y, yScale, false)
+
+	var entries []legendEntry
+	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, s := range p.Series {
+		col := seriesColor(s.Color)
+		var xy plotter.XYs
+		var errs plotter.YErrors
+		hasErr := false
+		for _, q := range s.Points {
+			if !finite(q.X) || !finite(q.Y) || (logX && !(q.X > 0)) || (logY && !(q.Y > 0)) {
+				continue
+			}
+			lo, hi := q.Lo, q.Hi
+			if (lo == 0 && hi == 0) || !finite(lo) || !finite(hi) {
+				lo, hi = q.Y, q.Y
+			}
+			if logY {
+				lo = max(lo, q.Y/2) // a log axis cannot show 0
+			}
+			hasErr = hasErr || lo != q.Y || hi != q.Y
+			xy = append(xy, plotter.XY{X: q.X, Y: q.Y})
+			errs = append(errs, struct{ Low, High float64 }{q.Y - lo, hi - q.Y})
+			xlo, xhi = min(xlo, q.X), max(xhi, q.X)
+			ylo, yhi = min(ylo, lo), max(yhi, hi)
+		}
+		thumbs, err := addSeries(pl, s, xy, errs, hasErr, logX, col, fs)
+		if err != nil {
+			return nil, nil, err
+		}
+		if s.Name != "" && (len(xy) > 0 || len(s.Points) == 0) {
+			entries = append(entries, legendEntry{s.Name, thumbs})
+		}
+		if s.Label != "" && len(xy) > 0 {
+			lab, err := plotter.NewLabels(plotter.XYLabels{XYs: xy[len(xy)-1:], Labels: []string{s.Label}})
+			if err != nil {
+				return nil, nil, err
+			}
+			for k := range lab.TextStyle {
+				lab.TextStyle[k].Color = col
+				lab.TextStyle[k].Font.Size = fs * 0.85
+				lab.TextStyle[k].YAlign = draw.YCenter
+			}
+			lab.Offset = vg.Point{X: fs * 0.35}
+			pl.Add(lab)
+		}
+	}
+	if math.IsInf(xlo, 1) {
+		xlo, xhi, ylo, yhi = 1, 2, 1, 2
+	}
+	// The axes span the data: the markers, error bars and labels get
+	// their room from gonum's glyph boxes, not from empty data range.
+	switch {
+	case categorical:
+		pl.X.Min, pl.X.Max = -0.5, float64(len(p.XCategories))-0.5
+		ticks := make([]plot.Tick, len(p.XCategories))
+		for i, c := range p.XCategories {
+			ticks[i] = plot.Tick{Value: float64(i), Label: c}
+		}
+		pl.X.Tick.Marker = plot.ConstantTicks(ticks)
+	case xhi == xlo && logX:
+		pl.X.Min, pl.X.Max = xlo/2, xhi*2
+	case xhi == xlo:
+		pl.X.Min, pl.X.Max = xlo-1, xhi+1
+	default:
+		pl.X.Min, pl.X.Max = xlo, xhi
+	}
+	// A little room above and below the data; with the legend inside,
+	// room for it above the curves (or below them, LegendLow).
+	below, above := 0.03, 0.03
+	if o.legend() == LegendInside && len(entries) > 0 {
+		below, above = 0.05, 0.4
+		if p.LegendLow {
+			below, above = 0.35, 0.05
+		}
+	}
+	if logY {
+		span := math.Max(yhi/ylo, 1.5)
+		pl.Y.Min, pl.Y.Max = ylo/math.Pow(span, below), yhi*math.Pow(span, above)
+	} else {
+		h := yhi - ylo
+		if h == 0 {
+			h = math.Max(math.Abs(yhi), 1)
+		}
+		pl.Y.Min, pl.Y.Max = ylo-below*h, yhi+above*h
+	}
+	if p.YMax > p.YMin && !(logY && p.YMin <= 0) {
+		pl.Y.Min, pl.Y.Max = p.YMin, p.YMax
+	}
+	grid := plotter.NewGrid()
+	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 0xdd}, color.Gray{Y: 0xdd}
+	if categorical {
+		grid.Vertical.Color = nil
+	}
+	// The grid under the data.
+	pl.Add(grid)
+	return pl, entries, nil
+}
+
+// addSeries adds the plotters of series s, its points xy with error bars
+// errs, to pl, and returns the thumbnails of its legend entry.
+func addSeries(pl *plot.Plot, s *figure.Series, xy plotter.XYs, errs plotter.YErrors, hasErr, logX bool, col color.Color, fs vg.Length) ([]plot.Thumbnailer, error) {
+	pts := xy
+	if len(pts) == 0 {
+		pts = plotter.XYs{{}} // a legend-only entry: the style, no data
+	}
+	line, sc, err := plotter.NewLinePoints(pts)
+	if err != nil {
+		return nil, err
+	}
+	line.Color, sc.Color = col, col
+	line.Width = fs * 0.13 // 1.3 pt at 10 pt text
+	sc.Shape = seriesShape(s.Shape)
+	sc.Radius = fs * 0.3
+	draws := len(xy) > 0
+	var thumbs []plot.Thumbnailer
+	switch s.Style {
+	case figure.StyleLine:
+		// Markers on a few of the points, so that the curves differ in
+		// grey too; each series starts at its own offset, so that curves
+		// that meet keep their markers apart.
+		thumbs = append(thumbs, line, sc)
+		if !draws {
+			break
+		}
+		if hasErr {
+			band, err := bandPolygon(xy, errs, col)
+			if err != nil {
+				return nil, err
+			}
+			pl.Add(band)
+		}
+		pl.Add(line)
+		ms, err := plotter.NewScatter(sparseMarks(xy, logX, max(s.Shape, 0)))
+		if err != nil {
+			return nil, err
+		}
+		ms.GlyphStyle = sc.GlyphStyle
+		pl.Add(ms)
+	case figure.StyleDashed, figure.StyleDotted, figure.StyleDashDot:
+		line.Dashes = map[string][]vg.Length{figure.StyleDashed: dashedLine, figure.StyleDotted: dottedLine, figure.StyleDashDot: dashDotLine}[s.Style]
+		line.Width = fs * 0.11
+		thumbs = append(thumbs, line)
+		if draws {
+			pl.Add(line)
+		}
+		if len(xy) == 1 {
+			// A curve of one point (a bound whose regime holds at one n
+			// only) is a cross.
+			sc.Shape, sc.Radius = draw.CrossGlyph{}, fs*0.35
+			pl.Add(sc)
+		}
+	case figure.StyleMarks:
+		sc.Shape = draw.RingGlyph{}
+		sc.Radius = fs * 0.5
+		thumbs = append(thumbs, sc)
+		if draws {
+			pl.Add(sc)
+		}
+	default:
+		thumbs = append(thumbs, line, sc)
+		if !draws {
+			break
+		}
+		if len(xy) > 1 {
+			pl.Add(line)
+		}
+		if hasErr {
+			eb, err := plotter.NewYErrorBars(struct {
+				plotter.XYs
+				plotter.YErrors
+			}{xy, errs})
+			if err != nil {
+				return nil, err
+			}
+			eb.Color = col
+			eb.Width = fs * 0.09
+			eb.CapWidth = fs * 0.5
+			pl.Add(eb)
+		}
+		pl.Add(sc)
+	}
+	return thumbs, nil
+}
+
+// sparseMarks picks about eight of the points xy (sorted by x), evenly
+// spaced along the x axis (log-spaced if logX), shifted by the series'
+// shape k so that curves that meet keep their markers apart.
+func sparseMarks(xy plotter.XYs, logX bool, k int) plotter.XYs {
+	const marks = 8
+	if len(xy) <= marks {
+		return xy
+	}
+	pos := func(x float64) float64 {
+		if logX {
+			return math.Log(x)
+		}
+		return x
+	}
+	lo, hi := pos(xy[0].X), pos(xy[len(xy)-1].X)
+	var out plotter.XYs
+	j := 0
+	for m := range marks {
+		target := lo + (hi-lo)*(float64(m)+float64(k%len(shapes)+1)/float64(len(shapes)+1))/marks
+		for j+1 < len(xy) && math.Abs(pos(xy[j+1].X)-target) <= math.Abs(pos(xy[j].X)-target) {
+			j++
+		}
+		if len(out) == 0 || out[len(out)-1] != xy[j] {
+			out = append(out, xy[j])
+		}
+	}
+	return out
+}
+
+// bandPolygon is the shaded band between the low and high ends of errs.
+func bandPolygon(xy plotter.XYs, errs plotter.YErrors, col color.Color) (*plotter.Polygon, error) {
+	ring := make(plotter.XYs, 0, 2*len(xy))
+	for i, q := range xy {
+		ring = append(ring, plotter.XY{X: q.X, Y: q.Y - errs[i].Low})
+	}
+	for i := len(xy) - 1; i >= 0; i-- {
+		ring = append(ring, plotter.XY{X: xy[i].X, Y: xy[i].Y + errs[i].High})
+	}
+	poly, err := plotter.NewPolygon(ring)
+	if err != nil {
+		return nil, err
+	}
+	r, g, b, _ := col.RGBA()
+	poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 0x40}
+	poly.LineStyle.Width = 0
+	return poly, nil
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// override is the scale of an axis after the option o (AxisLinear,
+// AxisLog or "" for the panel's own, s).
+func override(s, o string) string {
+	switch {
+	case o == AxisLinear:
+		return figure.ScaleLinear
+	case o == AxisLog && s == figure.ScaleLinear:
+		return figure.ScaleLog
+	}
+	return s
+}
+
+// setScale sets an axis' scale and ticks; integer says it holds whole
+// numbers (ticks at whole numbers only).
+func setScale(a *plot.Axis, s string, integer bool) {
+	a.Tick.Marker = linearTicks{integer: integer}
+	switch s {
+	case figure.ScaleLog:
+		a.Scale = plot.LogScale{}
+		a.Tick.Marker = autoLogTicks{integer: integer}
+	case figure.ScaleLog2:
+		a.Scale = plot.LogScale{}
+		a.Tick.Marker = sparsePow2Ticks{}
+	case figure.ScaleLog10:
+		a.Scale = plot.LogScale{}
+		a.Tick.Marker = plainDecadeTicks{}
+	}
+}

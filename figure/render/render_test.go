@@ -1,0 +1,261 @@
+package render
+
+import (
+	"bytes"
+	"encoding/xml"
+	"image/png"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/graphalloc/graphalloc/figure"
+)
+
+func labels(ts []plot.Tick) []string {
+	var out []string
+	for _, t := range ts {
+		if t.Label != "" {
+			out = append(out, t.Label)
+		}
+	}
+	return out
+}
+
+// Tick labels read as the numbers they stand at, with no more digits than
+// the step needs; an integer axis has ticks at whole numbers only.
+func TestLinearTicks(t *testing.T) {
+	cases := []struct {
+		name    string
+		lo, hi  float64
+		integer bool
+		want    []string
+	}{
+		{"unit interval", 0, 1, false, []string{"0.0", "0.2", "0.4", "0.6", "0.8", "1.0"}},
+		// 3·0.05 is 0.15000000000000002 in floating point.
+		{"steps of 0.05", 0.05, 0.2, false, []string{"0.05", "0.10", "0.15", "0.20"}},
+		{"no −0", -0.02, 1, false, []string{"0.0", "0.2", "0.4", "0.6", "0.8", "1.0"}},
+		// The load axis of compare's tails: whole numbers, from load 1.
+		{"loads 1 to 15", 1, 15, true, []string{"1", "5", "10", "15"}},
+		{"loads 1 to 45", 1, 45, true, []string{"1", "10", "20", "30", "40"}},
+		{"loads 1 to 4.5: no 1.5", 1, 4.5, true, []string{"1", "2", "3", "4"}},
+		{"d from 2 to 4", 2, 4, true, []string{"2", "3", "4"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := linearTicks{integer: tc.integer}.Ticks(tc.lo, tc.hi)
+			if got := labels(ts); !slices.Equal(got, tc.want) {
+				t.Errorf("labels %q, want %q", got, tc.want)
+			}
+			for _, tk := range ts {
+				if tc.integer && tk.Value != math.Round(tk.Value) {
+					t.Errorf("tick at %g on an integer axis", tk.Value)
+				}
+				if tk.Label != "" && strings.Contains(tk.Label, "000000") {
+					t.Errorf("label %q", tk.Label)
+				}
+			}
+		})
+	}
+}
+
+// A log axis of whole numbers has ticks at whole numbers only: the "load i"
+// axis once showed a tick at 1.5.
+func TestLogTicksInteger(t *testing.T) {
+	for _, r := range [][2]float64{{0.9, 43}, {1, 5}, {3, 128}} {
+		for _, tk := range (autoLogTicks{integer: true}).Ticks(r[0], r[1]) {
+			if tk.Value != math.Round(tk.Value) || tk.Value < 1 {
+				t.Errorf("[%g, %g]: tick %+v", r[0], r[1], tk)
+			}
+		}
+	}
+	if got := labels(autoLogTicks{}.Ticks(1, 2)); !slices.Contains(got, "1.5") {
+		t.Errorf("a real-valued log axis lost its 1.5: %q", got)
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	good := []struct {
+		in   string
+		w, h vg.Length
+	}{
+		{"12cmx8cm", 12 * vg.Centimeter, 8 * vg.Centimeter},
+		{"12x8cm", 12 * vg.Centimeter, 8 * vg.Centimeter},
+		{"3.5inx2in", 3.5 * vg.Inch, 2 * vg.Inch},
+		{"120mmx80mm", 12 * vg.Centimeter, 8 * vg.Centimeter},
+		{"300ptX200PT", 300, 200},
+	}
+	for _, tc := range good {
+		w, h, err := ParseSize(tc.in)
+		if err != nil || math.Abs(float64(w-tc.w)) > 1e-9 || math.Abs(float64(h-tc.h)) > 1e-9 {
+			t.Errorf("%q: %v × %v, %v; want %v × %v", tc.in, w, h, err, tc.w, tc.h)
+		}
+	}
+	for _, bad := range []string{"", "12cm", "12x8", "axbcm", "-1cmx2cm", "0cmx1cm", "12cmx8furlongs", "infcmx1cm"} {
+		if _, _, err := ParseSize(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+func TestOptionsCheck(t *testing.T) {
+	if err := (Options{}).Check(); err != nil {
+		t.Errorf("the zero options: %v", err)
+	}
+	bad := map[string]Options{
+		"format":        {Format: "gif"},
+		"one side":      {Width: 10 * vg.Centimeter},
+		"too small":     {Width: vg.Centimeter, Height: vg.Centimeter},
+		"tiny font":     {FontSize: 2},
+		"dpi of an svg": {Format: FormatSVG, DPI: 300},
+		"dpi 5":         {DPI: 5},
+		"log2 scale":    {XScale: "log2"},
+		"legend on top": {Legend: "top"},
+	}
+	for name, o := range bad {
+		if err := o.Check(); err == nil || !strings.HasPrefix(err.Error(), "render: ") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// testFigure is a figure of two panels over a few points.
+func testFigure() *figure.Figure {
+	f := &figure.Figure{SharedLegend: true}
+	a := f.Add(&figure.Panel{Title: "max load ≥ 2 against n", XLabel: "n", YLabel: "max load", XScale: figure.ScaleLog2, YScale: figure.ScaleLog})
+	b := f.Add(&figure.Panel{Title: "tails", XLabel: "load i", XInt: true, YLabel: "fraction", YScale: figure.ScaleLog10})
+	for i := range 3 {
+		s := a.Add(&figure.Series{Name: "Δ = " + string(rune('4'+i)), Color: i, Shape: i, Style: figure.StylePoints})
+		u := b.Add(&figure.Series{Name: s.Name, Color: i, Shape: i, Style: figure.StylePoints})
+		for k := range 4 {
+			n := float64(int(1) << (10 + 2*k))
+			s.Points = append(s.Points, figure.Pt{X: n, Y: 3 + float64(i) + float64(k)/4, Lo: 2.8 + float64(i), Hi: 3.5 + float64(i) + float64(k)/4})
+			u.Points = append(u.Points, figure.Pt{X: float64(k + 1), Y: math.Pow(10, -float64(k*(i+1)))})
+		}
+	}
+	a.Add(&figure.Series{Name: "a: ≤ bound", Color: -1, Style: figure.StyleDashed})
+	return f
+}
+
+// Draw writes a PNG of the size and resolution asked for, an SVG that is
+// XML and a one-page PDF.
+func TestDrawFormats(t *testing.T) {
+	f := testFigure()
+	var b bytes.Buffer
+	o := Options{Width: 12 * vg.Centimeter, Height: 8 * vg.Centimeter, DPI: 150, FontSize: 8}
+	if err := Draw(&b, f, o); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 12 cm at 150 dpi: 12/2.54·150 = 708.7 pixels.
+	if got := img.Bounds().Size(); got.X != 709 || got.Y != 472 {
+		t.Errorf("PNG of %v pixels, want 709 × 472", got)
+	}
+	b.Reset()
+	if err := Draw(&b, f, Options{Format: FormatSVG, Legend: LegendInside, Title: "a title"}); err != nil {
+		t.Fatal(err)
+	}
+	dec := xml.NewDecoder(&b)
+	for {
+		if _, err := dec.Token(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("SVG: %v", err)
+		}
+	}
+	b.Reset()
+	if err := Draw(&b, f, Options{Format: FormatPDF, Legend: LegendNone, XScale: AxisLinear}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(b.Bytes(), []byte("%PDF-")) || bytes.Count(b.Bytes(), []byte("/Type /Page\n")) != 1 {
+		t.Errorf("PDF: %.20q, %d pages", b.Bytes(), bytes.Count(b.Bytes(), []byte("/Type /Page\n")))
+	}
+	if err := Draw(io.Discard, f, Options{Width: 2 * vg.Centimeter, Height: 2 * vg.Centimeter}); err == nil {
+		t.Error("a 2 cm figure of two panels: no error")
+	}
+	if err := Draw(io.Discard, f, Options{Width: 200 * vg.Centimeter, Height: 10 * vg.Centimeter, DPI: 1200}); err == nil {
+		t.Error("a PNG 94488 pixels wide: no error")
+	}
+}
+
+// The PDF fonts know Windows-1252 only: the figure's other characters are
+// spelled out, and no text is left for mojibake.
+func TestPDFText(t *testing.T) {
+	if got, want := pdfText("max load ≥ 2, Δ = 4, n → ∞, ⌈n^ε⌉ − 1 · 3"), "max load >= 2, Delta = 4, n -> inf, ceil(n^eps) - 1 · 3"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	for _, p := range forPDF(testFigure()).Panels {
+		for _, s := range append([]string{p.Title}, p.Series[0].Name) {
+			if strings.ContainsAny(s, "Δ≥") {
+				t.Errorf("%q", s)
+			}
+		}
+	}
+}
+
+// On a short axis the labels give way, the round ones last, and those
+// left do not overlap.
+func TestThinTicks(t *testing.T) {
+	pl := plot.New()
+	pl.X.Scale, pl.X.Min, pl.X.Max = plot.LogScale{}, 3, 128
+	pl.X.Tick.Label.Font.Size = 9
+	const length = 60 // points
+	ts := thinTicks{inner: autoLogTicks{integer: true}, axis: &pl.X, length: length}.Ticks(3, 128)
+	got := labels(ts)
+	if !slices.Contains(got, "10") || !slices.Contains(got, "100") || len(got) >= len(labels(autoLogTicks{integer: true}.Ticks(3, 128))) {
+		t.Errorf("labels %q", got)
+	}
+	var last vg.Length = -100
+	for _, tk := range ts {
+		if tk.Label == "" {
+			continue
+		}
+		pos := vg.Length(pl.X.Norm(tk.Value)) * length
+		if pos-last < pl.X.Tick.Label.Width(tk.Label) {
+			t.Errorf("label %q at %v overlaps the one at %v", tk.Label, pos, last)
+		}
+		last = pos
+	}
+}
+
+func TestWrapText(t *testing.T) {
+	sty := textStyle(10)
+	got := wrapText("bowtie (two triangles) (λ = 2)", sty, sty.Width("bowtie (two triangles) (λ"))
+	if got != "bowtie (two triangles)\n(λ = 2)" {
+		t.Errorf("%q", got)
+	}
+	if got := wrapText("short", sty, 1); got != "short" {
+		t.Errorf("a word wider than the width: %q", got)
+	}
+}
+
+// The axes span the data: no empty padding beyond the largest n.
+func TestPanelRange(t *testing.T) {
+	pl, entries, err := panelPlot(testFigure().Panels[0], Options{}, DefaultFontSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl.X.Min != 1<<10 || pl.X.Max != 1<<16 {
+		t.Errorf("x from %g to %g, want 2^10 to 2^16", pl.X.Min, pl.X.Max)
+	}
+	// The three series and the legend-only key of the dashed style.
+	if len(entries) != 4 || entries[3].text != "a: ≤ bound" {
+		t.Errorf("legend %+v", entries)
+	}
+}
+
+func TestDrawNoPanel(t *testing.T) {
+	if err := Draw(io.Discard, &figure.Figure{}, Options{}); err == nil {
+		t.Error("no error")
+	}
+	if err := Draw(io.Discard, testFigure(), Options{Format: "gif"}); err == nil {
+		t.Error("gif: no error")
+	}
+}
