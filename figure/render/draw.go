@@ -5,17 +5,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 
-	"golang.org/x/text/encoding"
-	"golang.org/x/text/encoding/charmap"
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgpdf"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/graphalloc/graphalloc/figure"
 )
@@ -49,10 +43,6 @@ func Draw(w io.Writer, f *figure.Figure, o Options) error {
 		f, o.Title = forPDF(f), pdfText(o.Title)
 	}
 	fs := o.fontSize()
-	cols := min(3, len(f.Panels))
-	rows := (len(f.Panels) + cols - 1) / cols
-
-	// The plots and their legends.
 	plots := make([]*plot.Plot, len(f.Panels))
 	keys := make([]*legendBox, len(f.Panels))
 	for i, p := range f.Panels {
@@ -63,133 +53,135 @@ func Draw(w io.Writer, f *figure.Figure, o Options) error {
 		plots[i] = pl
 		keys[i] = newLegendBox(entries, fs)
 	}
-	mode := o.legend()
-	shared := f.SharedLegend && mode == LegendOutside
-	var sharedKey *legendBox
-	if shared {
-		var all []legendEntry
-		seen := map[string]bool{}
-		for _, k := range keys {
-			for _, e := range k.entries {
-				if !seen[e.text] {
-					seen[e.text] = true
-					all = append(all, e)
-				}
-			}
-		}
-		sharedKey = newLegendBox(all, fs)
-	}
-
-	titleH := vg.Length(0)
-	titleStyle := textStyle(fs * 1.2)
-	if o.Title != "" {
-		titleH = titleStyle.Height(o.Title) + fs*0.6
-	}
-	// The legend columns: one per panel column, or one shared at the
-	// right; their widths, at the figure's own size or at o's. A legend
-	// taller than its panel (less the panel's title and x axis) takes two
-	// or three columns.
-	width, height := o.Width, o.Height
-	tileW := panelWidth
-	if width != 0 {
-		tileW = (width - 2*figurePad - vg.Length(cols-1)*panelGapX) / vg.Length(cols)
-	} else {
-		height = 2*figurePad + vg.Length(rows)*panelHeight + vg.Length(rows-1)*panelGapY + titleH
-	}
-	wrap := legendWrap * tileW
-	rowH := (height - 2*figurePad - titleH - vg.Length(rows-1)*panelGapY) / vg.Length(rows)
-	legW := make([]vg.Length, cols) // per panel column
-	var sharedW vg.Length
-	switch {
-	case shared:
-		sharedW = sharedKey.fit(wrap, height-2*figurePad-titleH-3*fs)
-	case mode == LegendOutside:
-		for i, k := range keys {
-			legW[i%cols] = max(legW[i%cols], k.fit(wrap, rowH-6*fs))
-		}
-	}
-	space := func(l vg.Length) vg.Length {
-		if l > 0 {
-			return l + legendGap
-		}
-		return 0
-	}
-	var legTotal vg.Length
-	for _, l := range legW {
-		legTotal += space(l)
-	}
-	if width == 0 {
-		width = 2*figurePad + vg.Length(cols)*panelWidth + vg.Length(cols-1)*panelGapX + legTotal + space(sharedW)
-	}
-	// A shared legend that would take more than a third of the width goes
-	// below the panels instead, in as many columns as the width holds.
-	var legendBelow vg.Length
-	if shared && sharedW > (width-2*figurePad)/3 {
-		legendBelow = sharedKey.fitWidth(wrap, width-2*figurePad) + legendGap
-		sharedW = 0
-	}
-	legTotal += space(sharedW)
-
-	c, err := newCanvas(o, width, height)
+	l := newLayout(f, o, keys)
+	c, err := newCanvas(o, l.width, l.height)
 	if err != nil {
 		return err
 	}
-	dc := draw.Crop(draw.New(c), figurePad, -figurePad, figurePad, -figurePad)
-	if o.Title != "" {
-		dc.FillText(titleStyle, vg.Point{X: dc.Center().X, Y: dc.Max.Y - titleStyle.Height(o.Title)}, o.Title)
-		dc.Max.Y -= titleH
+	if err := l.draw(draw.New(c), f, plots); err != nil {
+		return err
 	}
-	dc.Min.Y += legendBelow
-	plotW := (dc.Size().X - vg.Length(cols-1)*panelGapX - legTotal) / vg.Length(cols)
-	plotH := (dc.Size().Y - vg.Length(rows-1)*panelGapY) / vg.Length(rows)
+	_, err = c.WriteTo(w)
+	return err
+}
+
+// layout is where the parts of a figure go. The size of the figure and the
+// widths of the legends beside the panels are known before the canvas
+// exists (newLayout); the panels' places follow on the canvas (draw).
+type layout struct {
+	o          Options
+	fs         vg.Length
+	cols, rows int
+	mode       string       // o's legend place
+	keys       []*legendBox // the legend of each panel
+	// sharedKey is the one legend of a figure with SharedLegend drawn
+	// outside; nil otherwise.
+	sharedKey     *legendBox
+	titleStyle    text.Style
+	titleH        vg.Length // the height of o's title, 0 without one
+	width, height vg.Length
+	wrap          vg.Length   // where a legend's text wraps
+	legW          []vg.Length // the width of the legends of each panel column
+	sharedW       vg.Length   // the width of the shared legend beside the panels
+	legTotal      vg.Length   // the width of every legend beside the panels, their gaps included
+	legendBelow   vg.Length   // the height of the shared legend below the panels, its gap included
+}
+
+// newLayout lays out a figure of f's panels whose legends are keys: its
+// size (o's, or the panels' own plus their legends) and the legends'
+// columns. A legend taller than its panel (less the panel's title and x
+// axis) takes two or three columns; a shared legend that would take more
+// than a third of the width goes below the panels, in as many columns as
+// the width holds.
+func newLayout(f *figure.Figure, o Options, keys []*legendBox) *layout {
+	fs := o.fontSize()
+	cols := min(3, len(f.Panels))
+	l := &layout{o: o, fs: fs, cols: cols, rows: (len(f.Panels) + cols - 1) / cols, mode: o.legend(), keys: keys,
+		titleStyle: textStyle(fs * 1.2), width: o.Width, height: o.Height}
+	if f.SharedLegend && l.mode == LegendOutside {
+		l.sharedKey = sharedLegend(keys, fs)
+	}
+	if o.Title != "" {
+		l.titleH = l.titleStyle.Height(o.Title) + fs*0.6
+	}
+	tileW := panelWidth
+	if l.width != 0 {
+		tileW = (l.width - 2*figurePad - vg.Length(cols-1)*panelGapX) / vg.Length(cols)
+	} else {
+		l.height = 2*figurePad + vg.Length(l.rows)*panelHeight + vg.Length(l.rows-1)*panelGapY + l.titleH
+	}
+	l.wrap = legendWrap * tileW
+	rowH := (l.height - 2*figurePad - l.titleH - vg.Length(l.rows-1)*panelGapY) / vg.Length(l.rows)
+	l.legW = make([]vg.Length, cols)
+	switch {
+	case l.sharedKey != nil:
+		l.sharedW = l.sharedKey.fit(l.wrap, l.height-2*figurePad-l.titleH-3*fs)
+	case l.mode == LegendOutside:
+		for i, k := range keys {
+			l.legW[i%cols] = max(l.legW[i%cols], k.fit(l.wrap, rowH-6*fs))
+		}
+	}
+	for _, w := range l.legW {
+		l.legTotal += space(w)
+	}
+	if l.width == 0 {
+		l.width = 2*figurePad + vg.Length(cols)*panelWidth + vg.Length(cols-1)*panelGapX + l.legTotal + space(l.sharedW)
+	}
+	if l.sharedKey != nil && l.sharedW > (l.width-2*figurePad)/3 {
+		l.legendBelow = l.sharedKey.fitWidth(l.wrap, l.width-2*figurePad) + legendGap
+		l.sharedW = 0
+	}
+	l.legTotal += space(l.sharedW)
+	return l
+}
+
+// sharedLegend is the legend of all of keys' entries, each text once.
+func sharedLegend(keys []*legendBox, fs vg.Length) *legendBox {
+	var all []legendEntry
+	seen := map[string]bool{}
+	for _, k := range keys {
+		for _, e := range k.entries {
+			if !seen[e.text] {
+				seen[e.text] = true
+				all = append(all, e)
+			}
+		}
+	}
+	return newLegendBox(all, fs)
+}
+
+// space is the width a legend of width w takes beside a panel: w and the
+// gap before it, or nothing.
+func space(w vg.Length) vg.Length {
+	if w > 0 {
+		return w + legendGap
+	}
+	return 0
+}
+
+// draw draws the title, plots (one for each of f's panels) and the legends
+// on c, the figure's whole canvas.
+func (l *layout) draw(c draw.Canvas, f *figure.Figure, plots []*plot.Plot) error {
+	dc := draw.Crop(c, figurePad, -figurePad, figurePad, -figurePad)
+	if l.o.Title != "" {
+		dc.FillText(l.titleStyle, vg.Point{X: dc.Center().X, Y: dc.Max.Y - l.titleStyle.Height(l.o.Title)}, l.o.Title)
+		dc.Max.Y -= l.titleH
+	}
+	dc.Min.Y += l.legendBelow
+	fs := l.fs
+	plotW := (dc.Size().X - vg.Length(l.cols-1)*panelGapX - l.legTotal) / vg.Length(l.cols)
+	plotH := (dc.Size().Y - vg.Length(l.rows-1)*panelGapY) / vg.Length(l.rows)
 	if !(plotW > 2*fs*3 && plotH > 2*fs*3) {
 		return fmt.Errorf("render: a figure of %s × %s has no room for its %d panels and their legends (make it larger, the font smaller, or --legend inside)",
-			formatLength(width), formatLength(height), len(f.Panels))
+			formatLength(l.width), formatLength(l.height), len(f.Panels))
 	}
 	// The panels' titles, drawn by the figure so that a row's titles share
 	// a line: wrapped at the width of their plot.
-	titles := make([]string, len(plots))
-	rowTitleH := make([]vg.Length, rows)
 	panelTitle := textStyle(fs)
 	panelTitle.YAlign = draw.YTop
-	for i, pl := range plots {
-		titles[i] = wrapText(pl.Title.Text, panelTitle, plotW)
-		pl.Title.Text = ""
-		if titles[i] != "" {
-			rowTitleH[i/cols] = max(rowTitleH[i/cols], panelTitle.Height(titles[i])+fs*0.8)
-		}
-	}
-
-	// Each plot's canvas: its tile less its legend column.
-	tiles := make([]draw.Canvas, len(plots))
-	x := dc.Min.X
-	colX := make([]vg.Length, cols)
-	for j := range cols {
-		colX[j] = x
-		x += plotW + space(legW[j]) + panelGapX
-	}
-	// The axis labels, drawn by the figure too: gonum places the glyph
-	// box of a label on a log axis at the mean of the axis' ends, which
-	// pads the plot for a label where there is none.
-	labelStyle := textStyle(fs)
-	yLabelStyle := labelStyle
-	yLabelStyle.Rotation = math.Pi / 2
-	labelRoom := func(s string) vg.Length {
-		if s == "" {
-			return 0
-		}
-		return labelStyle.Height(s) + fs*0.3
-	}
-	xLabels, yLabels := make([]string, len(plots)), make([]string, len(plots))
-	for i, pl := range plots {
-		r, j := i/cols, i%cols
-		rowTop := dc.Max.Y - vg.Length(r)*(plotH+panelGapY)
-		xLabels[i], yLabels[i] = pl.X.Label.Text, pl.Y.Label.Text
-		pl.X.Label.Text, pl.Y.Label.Text = "", ""
-		tiles[i] = draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{
-			Min: vg.Point{X: colX[j] + labelRoom(yLabels[i]), Y: rowTop - plotH + labelRoom(xLabels[i])},
-			Max: vg.Point{X: colX[j] + plotW, Y: rowTop - rowTitleH[r]}}}
-	}
+	titles, rowTitleH := l.panelTitles(plots, panelTitle, plotW)
+	lab := newAxisLabels(plots, fs)
+	tiles := l.tiles(dc, lab, plotW, plotH, rowTitleH)
 	// Labels that would overlap at this size give way, round values last.
 	for i, pl := range plots {
 		data := pl.DataCanvas(tiles[i])
@@ -198,108 +190,109 @@ func Draw(w io.Writer, f *figure.Figure, o Options) error {
 		}
 		pl.Y.Tick.Marker = thinTicks{inner: pl.Y.Tick.Marker, axis: &pl.Y, length: data.Size().Y, vertical: true}
 	}
-	tiles = alignTiles(plots, tiles, cols)
-	descent := labelStyle.FontExtents().Descent
+	tiles = alignTiles(plots, tiles, l.cols)
 	for i, pl := range plots {
 		pl.Draw(tiles[i])
 		data := pl.DataCanvas(tiles[i])
 		if titles[i] != "" {
-			top := dc.Max.Y - vg.Length(i/cols)*(plotH+panelGapY)
+			top := dc.Max.Y - vg.Length(i/l.cols)*(plotH+panelGapY)
 			dc.FillText(panelTitle, vg.Point{X: data.Center().X, Y: top}, titles[i])
 		}
-		if s := xLabels[i]; s != "" {
-			dc.FillText(labelStyle, vg.Point{X: data.Center().X, Y: tiles[i].Min.Y - labelRoom(s) + descent}, s)
-		}
-		if s := yLabels[i]; s != "" {
-			dc.FillText(yLabelStyle, vg.Point{X: tiles[i].Min.X - labelRoom(s) + labelStyle.Height(s) - descent, Y: data.Center().Y}, s)
-		}
+		lab.draw(dc, i, tiles[i], data)
 		switch {
-		case mode == LegendInside:
-			keys[i].drawInside(data, f.Panels[i], wrap)
-		case mode == LegendOutside && !shared:
-			keys[i].draw(dc.Canvas, vg.Point{X: tiles[i].Max.X + legendGap, Y: data.Max.Y})
+		case l.mode == LegendInside:
+			l.keys[i].drawInside(data, f.Panels[i], l.wrap)
+		case l.mode == LegendOutside && l.sharedKey == nil:
+			l.keys[i].draw(dc.Canvas, vg.Point{X: tiles[i].Max.X + legendGap, Y: data.Max.Y})
 		}
 	}
-	switch {
-	case legendBelow > 0:
-		w := vg.Length(sharedKey.cols)*sharedKey.colW + vg.Length(sharedKey.cols-1)*sharedKey.colGap()
-		sharedKey.draw(dc.Canvas, vg.Point{X: dc.Center().X - w/2, Y: dc.Min.Y - legendGap})
-	case shared:
+	switch k := l.sharedKey; {
+	case l.legendBelow > 0:
+		w := vg.Length(k.cols)*k.colW + vg.Length(k.cols-1)*k.colGap()
+		k.draw(dc.Canvas, vg.Point{X: dc.Center().X - w/2, Y: dc.Min.Y - legendGap})
+	case k != nil:
 		data := plots[0].DataCanvas(tiles[0])
-		sharedKey.draw(dc.Canvas, vg.Point{X: dc.Max.X - sharedW, Y: data.Max.Y})
+		k.draw(dc.Canvas, vg.Point{X: dc.Max.X - l.sharedW, Y: data.Max.Y})
 	}
-	_, err = c.WriteTo(w)
-	return err
+	return nil
 }
 
-// newCanvas is the canvas of o's format at the size given.
-func newCanvas(o Options, width, height vg.Length) (interface {
-	vg.CanvasSizer
-	io.WriterTo
-}, error) {
-	switch o.format() {
-	case FormatSVG:
-		// The fonts go in the file: a viewer without them would
-		// substitute wider ones, and the legends would overflow.
-		return vgsvg.NewWith(vgsvg.UseWH(width, height), vgsvg.EmbedFonts(true)), nil
-	case FormatPDF:
-		return pdfCanvas{vgpdf.New(width, height)}, nil
-	}
-	dpi := o.dpi()
-	if px := max(width, height).Dots(float64(dpi)); px > maxPixels {
-		return nil, fmt.Errorf("render: a %s × %s figure at %d dpi is %.0f pixels wide; at most %d (lower --dpi or the size)",
-			formatLength(width), formatLength(height), dpi, px, maxPixels)
-	}
-	return vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(dpi))}, nil
-}
-
-// pdfCanvas writes text in the code page of the fonts vgpdf embeds,
-// Windows-1252: vgpdf passes a string's bytes on as they are, so UTF-8
-// would print as mojibake. Draw has already spelled out the
-// characters the code page lacks (pdfText).
-type pdfCanvas struct{ *vgpdf.Canvas }
-
-func (c pdfCanvas) FillString(f font.Face, pt vg.Point, s string) {
-	b, err := encoding.ReplaceUnsupported(charmap.Windows1252.NewEncoder()).String(s)
-	if err != nil {
-		b = strings.Map(func(r rune) rune { return min(r, '?') }, s)
-	}
-	c.Canvas.FillString(f, pt, b)
-}
-
-// pdfSpelling spells out the characters of the figures that Windows-1252
-// lacks.
-var pdfSpelling = strings.NewReplacer(
-	"Δ", "Delta", "Θ", "Theta", "Π", "Pi", "Σ", "Sigma", "Ω", "Omega",
-	"α", "alpha", "β", "beta", "δ", "delta", "ε", "eps", "λ", "lambda", "μ", "µ",
-	"π", "pi", "σ", "sigma", "φ", "phi", "χ", "chi",
-	"′", "'", "″", "''", "⁴", "^4", "⁻", "^-", "₂", "2", "→", "->", "∈", " in ",
-	"−", "-", "∖", "\\", "√", "sqrt ", "∝", "~", "∞", "inf", "≈", "~", "≠", "!=",
-	"≤", "<=", "≥", ">=", "≫", ">>", "⌈", "ceil(", "⌉", ")", "⌊", "floor(", "⌋", ")",
-)
-
-// pdfText is s with the characters Windows-1252 lacks spelled out.
-func pdfText(s string) string { return pdfSpelling.Replace(s) }
-
-// forPDF is a copy of f whose text Windows-1252 can write.
-func forPDF(f *figure.Figure) *figure.Figure {
-	out := &figure.Figure{SharedLegend: f.SharedLegend}
-	for _, p := range f.Panels {
-		q := *p
-		q.Title, q.XLabel, q.YLabel = pdfText(p.Title), pdfText(p.XLabel), pdfText(p.YLabel)
-		q.XCategories = nil
-		for _, c := range p.XCategories {
-			q.XCategories = append(q.XCategories, pdfText(c))
+// panelTitles takes the plots' titles away from gonum, to be drawn by the
+// figure, and returns them wrapped at the plots' width plotW in style sty,
+// with the height each row of panels keeps for its titles.
+func (l *layout) panelTitles(plots []*plot.Plot, sty text.Style, plotW vg.Length) (titles []string, rowTitleH []vg.Length) {
+	titles = make([]string, len(plots))
+	rowTitleH = make([]vg.Length, l.rows)
+	for i, pl := range plots {
+		titles[i] = wrapText(pl.Title.Text, sty, plotW)
+		pl.Title.Text = ""
+		if titles[i] != "" {
+			rowTitleH[i/l.cols] = max(rowTitleH[i/l.cols], sty.Height(titles[i])+l.fs*0.8)
 		}
-		q.Series = nil
-		for _, s := range p.Series {
-			t := *s
-			t.Name, t.Label = pdfText(s.Name), pdfText(s.Label)
-			q.Series = append(q.Series, &t)
-		}
-		out.Panels = append(out.Panels, &q)
 	}
-	return out
+	return titles, rowTitleH
+}
+
+// tiles returns each plot's canvas on dc: its place in the grid of panels
+// of plotW × plotH, less its legend column, its row's titles and the room
+// of its axis labels.
+func (l *layout) tiles(dc draw.Canvas, lab *axisLabels, plotW, plotH vg.Length, rowTitleH []vg.Length) []draw.Canvas {
+	colX := make([]vg.Length, l.cols)
+	x := dc.Min.X
+	for j := range l.cols {
+		colX[j] = x
+		x += plotW + space(l.legW[j]) + panelGapX
+	}
+	tiles := make([]draw.Canvas, len(lab.x))
+	for i := range tiles {
+		r, j := i/l.cols, i%l.cols
+		rowTop := dc.Max.Y - vg.Length(r)*(plotH+panelGapY)
+		tiles[i] = draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{
+			Min: vg.Point{X: colX[j] + lab.room(lab.y[i]), Y: rowTop - plotH + lab.room(lab.x[i])},
+			Max: vg.Point{X: colX[j] + plotW, Y: rowTop - rowTitleH[r]}}}
+	}
+	return tiles
+}
+
+// axisLabels are the plots' axis labels, drawn by the figure rather than by
+// gonum: gonum places the glyph box of a label on a log axis at the mean
+// of the axis' ends, which pads the plot for a label where there is none.
+type axisLabels struct {
+	x, y          []string // each plot's
+	style, yStyle text.Style
+	fs, descent   vg.Length
+}
+
+// newAxisLabels takes the axis labels of plots away from gonum.
+func newAxisLabels(plots []*plot.Plot, fs vg.Length) *axisLabels {
+	a := &axisLabels{x: make([]string, len(plots)), y: make([]string, len(plots)), style: textStyle(fs), fs: fs}
+	a.yStyle = a.style
+	a.yStyle.Rotation = math.Pi / 2
+	a.descent = a.style.FontExtents().Descent
+	for i, pl := range plots {
+		a.x[i], a.y[i] = pl.X.Label.Text, pl.Y.Label.Text
+		pl.X.Label.Text, pl.Y.Label.Text = "", ""
+	}
+	return a
+}
+
+// room is the space a label s takes beside its axis.
+func (a *axisLabels) room(s string) vg.Length {
+	if s == "" {
+		return 0
+	}
+	return a.style.Height(s) + a.fs*0.3
+}
+
+// draw draws plot i's labels on dc, beside its tile and centred on its
+// data area.
+func (a *axisLabels) draw(dc draw.Canvas, i int, tile, data draw.Canvas) {
+	if s := a.x[i]; s != "" {
+		dc.FillText(a.style, vg.Point{X: data.Center().X, Y: tile.Min.Y - a.room(s) + a.descent}, s)
+	}
+	if s := a.y[i]; s != "" {
+		dc.FillText(a.yStyle, vg.Point{X: tile.Min.X - a.room(s) + a.style.Height(s) - a.descent, Y: data.Center().Y}, s)
+	}
 }
 
 // alignTiles shrinks the tiles so that the data areas of the plots in a row

@@ -15,6 +15,49 @@ import (
 // panelPlot builds the gonum plot of panel p at font size fs and returns the
 // entries of its legend (in the plot when o says inside).
 func panelPlot(p *figure.Panel, o Options, fs vg.Length) (*plot.Plot, []legendEntry, error) {
+	pl := newPlot(p, fs)
+	categorical := len(p.XCategories) > 0
+	xScale, yScale := p.XScale, p.YScale
+	if !categorical {
+		xScale = override(xScale, o.XScale)
+	}
+	yScale = override(yScale, o.YScale)
+	logX, logY := xScale != figure.ScaleLinear, yScale != figure.ScaleLinear
+	setScale(&pl.X, xScale, p.XInt)
+	setScale(&pl.Y, yScale, false)
+
+	var entries []legendEntry
+	ext := extent{xlo: math.Inf(1), xhi: math.Inf(-1), ylo: math.Inf(1), yhi: math.Inf(-1)}
+	for _, s := range p.Series {
+		col := seriesColor(s.Color)
+		xy, errs, hasErr := ext.points(s.Points, logX, logY)
+		thumbs, err := addSeries(pl, s, xy, errs, hasErr, logX, col, fs)
+		if err != nil {
+			return nil, nil, err
+		}
+		if s.Name != "" && (len(xy) > 0 || len(s.Points) == 0) {
+			entries = append(entries, legendEntry{s.Name, thumbs})
+		}
+		if s.Label != "" && len(xy) > 0 {
+			if err := addLabel(pl, xy[len(xy)-1:], s.Label, col, fs); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	setRange(pl, p, ext, logX, logY, o.legend() == LegendInside && len(entries) > 0)
+	grid := plotter.NewGrid()
+	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 0xdd}, color.Gray{Y: 0xdd}
+	if categorical {
+		grid.Vertical.Color = nil
+	}
+	// The grid under the data.
+	pl.Add(grid)
+	return pl, entries, nil
+}
+
+// newPlot is an empty plot with p's title and axis labels, its text sized
+// from fs.
+func newPlot(p *figure.Panel, fs vg.Length) *plot.Plot {
 	pl := plot.New()
 	pl.Title.Text = p.Title
 	pl.Title.TextStyle = textStyle(fs)
@@ -27,111 +70,97 @@ func panelPlot(p *figure.Panel, o Options, fs vg.Length) (*plot.Plot, []legendEn
 		a.Tick.Length = fs * 0.5
 		a.Padding = fs * 0.4
 	}
-	categorical := len(p.XCategories) > 0
-	xScale, yScale := p.XScale, p.YScale
-	if !categorical {
-		xScale = override(xScale, o.XScale)
-	}
-	yScale = override(yScale, o.YScale)
-	logX, logY := xScale != figure.ScaleLinear, yScale != figure.ScaleLinear
-	setScale(&pl.X, xScale, p.XInt)
-	setScale(&pl.Y, yScale, false)
+	return pl
+}
 
-	var entries []legendEntry
-	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
-	for _, s := range p.Series {
-		col := seriesColor(s.Color)
-		var xy plotter.XYs
-		var errs plotter.YErrors
-		hasErr := false
-		for _, q := range s.Points {
-			if !finite(q.X) || !finite(q.Y) || (logX && !(q.X > 0)) || (logY && !(q.Y > 0)) {
-				continue
-			}
-			lo, hi := q.Lo, q.Hi
-			if (lo == 0 && hi == 0) || !finite(lo) || !finite(hi) {
-				lo, hi = q.Y, q.Y
-			}
-			if logY {
-				lo = max(lo, q.Y/2) // a log axis cannot show 0
-			}
-			hasErr = hasErr || lo != q.Y || hi != q.Y
-			xy = append(xy, plotter.XY{X: q.X, Y: q.Y})
-			errs = append(errs, struct{ Low, High float64 }{q.Y - lo, hi - q.Y})
-			xlo, xhi = min(xlo, q.X), max(xhi, q.X)
-			ylo, yhi = min(ylo, lo), max(yhi, hi)
+// extent is the range of the points drawn on a panel, error bars included.
+type extent struct{ xlo, xhi, ylo, yhi float64 }
+
+// points returns the points of pts that can be drawn on the axes (not
+// finite, or not positive on a log axis, they are left out), with their
+// error bars, whether any has one, and widens e to them.
+func (e *extent) points(pts []figure.Pt, logX, logY bool) (xy plotter.XYs, errs plotter.YErrors, hasErr bool) {
+	for _, q := range pts {
+		if !finite(q.X) || !finite(q.Y) || (logX && !(q.X > 0)) || (logY && !(q.Y > 0)) {
+			continue
 		}
-		thumbs, err := addSeries(pl, s, xy, errs, hasErr, logX, col, fs)
-		if err != nil {
-			return nil, nil, err
+		lo, hi := q.Lo, q.Hi
+		if (lo == 0 && hi == 0) || !finite(lo) || !finite(hi) {
+			lo, hi = q.Y, q.Y
 		}
-		if s.Name != "" && (len(xy) > 0 || len(s.Points) == 0) {
-			entries = append(entries, legendEntry{s.Name, thumbs})
+		if logY {
+			lo = max(lo, q.Y/2) // a log axis cannot show 0
 		}
-		if s.Label != "" && len(xy) > 0 {
-			lab, err := plotter.NewLabels(plotter.XYLabels{XYs: xy[len(xy)-1:], Labels: []string{s.Label}})
-			if err != nil {
-				return nil, nil, err
-			}
-			for k := range lab.TextStyle {
-				lab.TextStyle[k].Color = col
-				lab.TextStyle[k].Font.Size = fs * 0.85
-				lab.TextStyle[k].YAlign = draw.YCenter
-			}
-			lab.Offset = vg.Point{X: fs * 0.35}
-			pl.Add(lab)
-		}
+		hasErr = hasErr || lo != q.Y || hi != q.Y
+		xy = append(xy, plotter.XY{X: q.X, Y: q.Y})
+		errs = append(errs, struct{ Low, High float64 }{q.Y - lo, hi - q.Y})
+		e.xlo, e.xhi = min(e.xlo, q.X), max(e.xhi, q.X)
+		e.ylo, e.yhi = min(e.ylo, lo), max(e.yhi, hi)
 	}
-	if math.IsInf(xlo, 1) {
-		xlo, xhi, ylo, yhi = 1, 2, 1, 2
+	return xy, errs, hasErr
+}
+
+// addLabel writes label beside the point at, in the series' colour col.
+func addLabel(pl *plot.Plot, at plotter.XYs, label string, col color.Color, fs vg.Length) error {
+	lab, err := plotter.NewLabels(plotter.XYLabels{XYs: at, Labels: []string{label}})
+	if err != nil {
+		return err
 	}
-	// The axes span the data: the markers, error bars and labels get
-	// their room from gonum's glyph boxes, not from empty data range.
+	for k := range lab.TextStyle {
+		lab.TextStyle[k].Color = col
+		lab.TextStyle[k].Font.Size = fs * 0.85
+		lab.TextStyle[k].YAlign = draw.YCenter
+	}
+	lab.Offset = vg.Point{X: fs * 0.35}
+	pl.Add(lab)
+	return nil
+}
+
+// setRange sets the axes of panel p's plot to span the data e: the
+// markers, error bars and labels get their room from gonum's glyph boxes,
+// not from empty data range. A categorical x axis spans its categories;
+// legendInside leaves room for the legend above the curves (or below them,
+// LegendLow); the panel's YMin and YMax, if set, win.
+func setRange(pl *plot.Plot, p *figure.Panel, e extent, logX, logY, legendInside bool) {
+	if math.IsInf(e.xlo, 1) {
+		e = extent{1, 2, 1, 2}
+	}
 	switch {
-	case categorical:
+	case len(p.XCategories) > 0:
 		pl.X.Min, pl.X.Max = -0.5, float64(len(p.XCategories))-0.5
 		ticks := make([]plot.Tick, len(p.XCategories))
 		for i, c := range p.XCategories {
 			ticks[i] = plot.Tick{Value: float64(i), Label: c}
 		}
 		pl.X.Tick.Marker = plot.ConstantTicks(ticks)
-	case xhi == xlo && logX:
-		pl.X.Min, pl.X.Max = xlo/2, xhi*2
-	case xhi == xlo:
-		pl.X.Min, pl.X.Max = xlo-1, xhi+1
+	case e.xhi == e.xlo && logX:
+		pl.X.Min, pl.X.Max = e.xlo/2, e.xhi*2
+	case e.xhi == e.xlo:
+		pl.X.Min, pl.X.Max = e.xlo-1, e.xhi+1
 	default:
-		pl.X.Min, pl.X.Max = xlo, xhi
+		pl.X.Min, pl.X.Max = e.xlo, e.xhi
 	}
-	// A little room above and below the data; with the legend inside,
-	// room for it above the curves (or below them, LegendLow).
+	// A little room above and below the data.
 	below, above := 0.03, 0.03
-	if o.legend() == LegendInside && len(entries) > 0 {
+	if legendInside {
 		below, above = 0.05, 0.4
 		if p.LegendLow {
 			below, above = 0.35, 0.05
 		}
 	}
 	if logY {
-		span := math.Max(yhi/ylo, 1.5)
-		pl.Y.Min, pl.Y.Max = ylo/math.Pow(span, below), yhi*math.Pow(span, above)
+		span := math.Max(e.yhi/e.ylo, 1.5)
+		pl.Y.Min, pl.Y.Max = e.ylo/math.Pow(span, below), e.yhi*math.Pow(span, above)
 	} else {
-		h := yhi - ylo
+		h := e.yhi - e.ylo
 		if h == 0 {
-			h = math.Max(math.Abs(yhi), 1)
+			h = math.Max(math.Abs(e.yhi), 1)
 		}
-		pl.Y.Min, pl.Y.Max = ylo-below*h, yhi+above*h
+		pl.Y.Min, pl.Y.Max = e.ylo-below*h, e.yhi+above*h
 	}
 	if p.YMax > p.YMin && !(logY && p.YMin <= 0) {
 		pl.Y.Min, pl.Y.Max = p.YMin, p.YMax
 	}
-	grid := plotter.NewGrid()
-	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 0xdd}, color.Gray{Y: 0xdd}
-	if categorical {
-		grid.Vertical.Color = nil
-	}
-	// The grid under the data.
-	pl.Add(grid)
-	return pl, entries, nil
 }
 
 // addSeries adds the plotters of series s, its points xy with error bars
