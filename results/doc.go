@@ -15,4 +15,12 @@
 // statistics, the fluid prediction and the bounds of a run are computed),
 // so a resumed or merged run prints byte for byte what the uninterrupted,
 // unsharded run prints.
+//
+// ReadFigure returns the figure a saved result holds or implies (a run's
+// load distribution, a grid's max load against n, a study's own figure) as
+// a figure.Figure, the model alone: results imports figure but not its
+// drawing (figure/render), nor gonum/plot, so that reading and writing
+// result files links no plotting package. From the module it imports
+// alloc, analysis, graphgen, figure and study (the rows, the settings and
+// Summarize).
 package results
