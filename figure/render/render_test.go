@@ -63,8 +63,8 @@ func TestLinearTicks(t *testing.T) {
 	}
 }
 
-// A log axis of whole numbers has ticks at whole numbers only: the "load i"
-// axis once showed a tick at 1.5.
+// A log axis of whole numbers has ticks at whole numbers only (no 1.5 on
+// the "load i" axis); a real-valued one keeps its 1.5.
 func TestLogTicksInteger(t *testing.T) {
 	for _, r := range [][2]float64{{0.9, 43}, {1, 5}, {3, 128}} {
 		for _, tk := range (autoLogTicks{integer: true}).Ticks(r[0], r[1]) {
