@@ -472,7 +472,18 @@ func (d *Descriptor) Check(p Params) error {
 
 // New returns the process with parameters p, or an error naming the bad
 // parameter.
+//
+// A graph of a type of its own (a graphgen.Graph from outside graphgen) is
+// listed once into a CSR (graphgen.Native), so that it runs on the loops
+// graphgen's graphs run on.
 func (d *Descriptor) New(p Params) (Rule, error) {
+	if p.Graph != nil {
+		g, err := graphgen.Native(p.Graph)
+		if err != nil {
+			return nil, fmt.Errorf("alloc: %s: listing the graph: %w", d.Name, err)
+		}
+		p.Graph = g
+	}
 	if err := d.Check(p); err != nil {
 		return nil, err
 	}

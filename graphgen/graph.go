@@ -18,3 +18,18 @@ type Graph interface {
 	// Degree returns the degree of v.
 	Degree(v int) int
 }
+
+// Native returns g itself if it is one of this package's graphs, on which
+// the simulators are specialised (CSR, Complete, Circulant, EdgeArray,
+// Hypergraph, PermutationRegular, Lattice); any other Graph, a user's
+// own, is listed once into a CSR through its Visit, as yourbasic's Sort
+// makes an Immutable: O(n + m) time and the CSR's memory, after which it
+// runs as a graph read from a file does. Its edges must be undirected
+// (each listed from both ends); loops and repeated edges are dropped.
+func Native(g Graph) (Graph, error) {
+	switch g.(type) {
+	case *CSR, Complete, Circulant, *EdgeArray, *Hypergraph, PermutationRegular, Lattice:
+		return g, nil
+	}
+	return FromIterator(g)
+}
