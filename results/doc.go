@@ -21,6 +21,7 @@
 // a figure.Figure, the model alone: results imports figure but not its
 // drawing (figure/render), nor gonum/plot, so that reading and writing
 // result files links no plotting package. From the module it imports
-// alloc, analysis, graphgen, figure and study (the rows, the settings and
-// Summarize).
+// alloc, analysis, graphgen, figure, study (the rows, the settings and
+// Summarize), internal/infile (inputs that a FIFO or a pipe cannot hang)
+// and internal/jsonnull (a single trial's interval written as null).
 package results
