@@ -425,7 +425,7 @@ func (j *job) buildGraph(ctx context.Context) {
 	if d := alloc.Describe(j.cfg.Process); d == nil || d.Uses&alloc.ParamGraph == 0 {
 		return
 	}
-	maxN, why := binsLimit(j.o.engine, alloc.Describe(j.cfg.Process), alloc.Params{}, j.o.graph)
+	maxN, why := study.BinsLimit(j.o.engine, alloc.Describe(j.cfg.Process), alloc.Params{}, j.o.graph)
 	gf, err := parseGraph(j.o.graph, j.o.bins, true, maxN, why)
 	if err != nil {
 		return

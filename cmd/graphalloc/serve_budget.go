@@ -37,32 +37,24 @@ func (j *job) demand() (demand, error) {
 	if err != nil {
 		return demand{}, nil
 	}
-	maxN, why := binsLimit(o.engine, desc, params, o.graph)
-	gf, err := parseGraph(o.graph, o.bins, j.fset.Changed("bins"), maxN, why)
+	gf, req, err := o.request(j.fset, desc, params)
 	if err != nil {
 		return demand{}, err
 	}
+	p, _ := study.Plan(req) // an --engine setup refuses counts for nothing here
 	d := demand{n: gf.n}
 	if desc.Uses&alloc.ParamGraph != 0 {
-		plan, err := gf.spec.Plan(int(gf.n))
-		if err != nil {
-			return demand{}, usageError{err}
+		if p.GraphErr != nil {
+			return demand{}, usageError{p.GraphErr}
 		}
-		if plan.N > 0 {
-			d.n = int64(plan.N)
-		}
-		d.bytes = plan.BuildBytes
-		if desc.EdgesOnly(params) {
-			d.bytes = plan.LeanBytes
-		}
+		d.n, d.bytes = p.N, p.GraphBytes
 	}
 	d.m, _ = study.ParseCount(o.balls, d.n)
 	every, _ := study.ParseCount(o.every, d.n)
 	if every < 1 {
 		every = max(1, d.m/20) // the picture's series
 	}
-	levels, _, _ := chooseEngine(o.engine, desc, params, o.graph, d.n)
-	r := o.budget(desc, params)(d.n, levels)
+	r := p.Memory
 	r.Every, r.JSON = every, false
 	d.results = r.HeldBytes()
 	d.bytes += r.Bytes()
