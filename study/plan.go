@@ -172,4 +172,3 @@ func (r RunRequest) Memory(n int64, levels bool) RunMemory {
 	return RunMemory{Process: r.Process, Params: r.Params, N: n, M: m, Batch: batch, Every: every,
 		Profile: r.Profile, Levels: levels, Running: min(workers, int64(r.Trials)), Held: r.Held, JSON: r.JSON}
 }
-
