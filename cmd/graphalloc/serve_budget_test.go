@@ -22,9 +22,11 @@ import (
 // before the graph is built (the audit's regular:degree=4,n=100000000
 // built for 8.5 minutes at 2.9 GB).
 func TestServeCapsBeforeBuild(t *testing.T) {
-	s, ts := newTestServerOf(t, "", 0, 0, "1G")
 	built := 0
-	s.build = func(ctx context.Context, j *job) error { built++; return setupBuild(ctx, j) }
+	_, ts := newHookedServer(t, "", 0, 0, "1G", func(ctx context.Context, j explorer.Job) (*explorer.Run, error) {
+		built++
+		return j.Build(ctx)
+	})
 	for q, want := range map[string]string{
 		"process=graph&trials=1&graph=regular:degree%3D4,n%3D100000000":              "n·trials = 100000000·1 is above",
 		"process=graph&trials=1&graph=torus:side%3D10000":                            "n·trials = 100000000·1 is above",
@@ -53,15 +55,14 @@ func TestServeCapsBeforeBuild(t *testing.T) {
 // line, that the server is busy (503 for a download).
 func TestServeSharedBudget(t *testing.T) {
 	s, ts := newTestServerOf(t, "", 0, 0, "64M")
-	s.wait = 100 * time.Millisecond
+	s.Wait = 100 * time.Millisecond
 	q := "process=one-choice&bins=2%5E24&balls=2%5E16&trials=1"
-	j, err := s.parseJob(mustQuery(t, q))
+	d, err := s.Demand(mustQuery(t, q))
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, _ := j.demand()
-	if d.bytes < 10<<20 || d.bytes > 20<<20 {
-		t.Fatalf("a request needs %d bytes; the test wants 10 to 20 MiB", d.bytes)
+	if d.Bytes < 10<<20 || d.Bytes > 20<<20 {
+		t.Fatalf("a request needs %d bytes; the test wants 10 to 20 MiB", d.Bytes)
 	}
 	var (
 		wg         sync.WaitGroup
@@ -114,16 +115,16 @@ func TestServeSharedBudget(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if peak, total := s.budget.Peak(), s.budget.Total(); peak > total || peak < d.bytes {
+	if peak, total := s.Budget().Peak(), s.Budget().Total(); peak > total || peak < d.Bytes {
 		t.Errorf("peak reserved %d bytes, budget %d", peak, total)
 	}
 	if done == 0 || done+busy != 30 || len(other) > 0 {
 		t.Errorf("%d done, %d busy, others: %q", done, busy, other)
 	}
-	if u := s.budget.Used(); u != 0 {
+	if u := s.Budget().Used(); u != 0 {
 		t.Errorf("%d bytes still reserved after every request ended", u)
 	}
-	t.Logf("%d done, %d refused as busy; peak %d of %d bytes, %d per request", done, busy, s.budget.Peak(), s.budget.Total(), d.bytes)
+	t.Logf("%d done, %d refused as busy; peak %d of %d bytes, %d per request", done, busy, s.Budget().Peak(), s.Budget().Total(), d.Bytes)
 }
 
 // TestServeClientLeaves: a client that leaves while its graph is built
@@ -131,22 +132,21 @@ func TestServeSharedBudget(t *testing.T) {
 // to the build, and the build's bytes go back to the budget when it
 // returns.
 func TestServeClientLeaves(t *testing.T) {
-	s, ts := newTestServerOf(t, "", 0, 0, "")
 	started, stopped := make(chan struct{}), make(chan error, 1)
-	s.build = func(ctx context.Context, j *job) error {
+	s, ts := newHookedServer(t, "", 0, 0, "", func(ctx context.Context, j explorer.Job) (*explorer.Run, error) {
 		close(started)
 		select {
 		case <-ctx.Done():
 			stopped <- ctx.Err()
-			return ctx.Err()
+			return nil, ctx.Err()
 		case <-time.After(20 * time.Second):
 			stopped <- errors.New("the build was not cancelled")
-			return nil
+			return nil, errors.New("the build was not cancelled")
 		}
-	}
+	})
 	cancel := startRun(t, ts.URL+"/api/run?process=graph&graph=regular:degree%3D4&bins=2%5E20&trials=1&page=p&slot=a")
 	<-started
-	if used := s.budget.Used(); used == 0 {
+	if used := s.Budget().Used(); used == 0 {
 		t.Errorf("nothing reserved while the graph is built")
 	}
 	cancel()
@@ -159,9 +159,9 @@ func TestServeClientLeaves(t *testing.T) {
 	case <-time.After(time.Second):
 		t.Fatal("the build went on for a second after the client left")
 	}
-	for s.budget.Used() != 0 || s.slots.Busy("p", "a") {
+	for s.Budget().Used() != 0 || s.Busy("p", "a") {
 		if time.Since(left) > time.Second {
-			t.Fatalf("a second after the client left: %d bytes reserved, slot busy %v", s.budget.Used(), s.slots.Busy("p", "a"))
+			t.Fatalf("a second after the client left: %d bytes reserved, slot busy %v", s.Budget().Used(), s.Busy("p", "a"))
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -270,20 +270,20 @@ func TestServeClientLeavesRealBuild(t *testing.T) {
 	}
 	s, ts := newTestServerOf(t, "", 0, 0, "")
 	cancel := startRun(t, ts.URL+"/api/run?process=graph&graph=regular:degree%3D4&bins=2%5E19&trials=1&page=p&slot=a")
-	for s.budget.Used() == 0 {
+	for s.Budget().Used() == 0 {
 		time.Sleep(time.Millisecond)
 	}
 	cancel()
 	left := time.Now()
-	for s.slots.Busy("p", "a") {
+	for s.Busy("p", "a") {
 		if time.Since(left) > time.Second {
 			t.Fatal("the request went on for a second after the client left")
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	for s.budget.Used() != 0 {
+	for s.Budget().Used() != 0 {
 		if time.Since(left) > time.Second {
-			t.Fatalf("the build's %d bytes were not given back within a second", s.budget.Used())
+			t.Fatalf("the build's %d bytes were not given back within a second", s.Budget().Used())
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
