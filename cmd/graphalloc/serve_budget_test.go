@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/graphalloc/graphalloc/internal/explorer"
+	"github.com/graphalloc/graphalloc/internal/explorer/explorertest"
 )
 
 // TestServeCapsBeforeBuild: n set by the spec itself is held to the caps
@@ -76,7 +76,7 @@ func TestServeSharedBudget(t *testing.T) {
 			defer wg.Done()
 			var kind, msg string
 			if i%3 == 2 {
-				code, body := request(t, ts.URL+"/api/download?format=json&"+q, nil)
+				code, body := explorertest.Request(t, ts.URL+"/api/download?format=json&"+q, nil)
 				switch {
 				case code == http.StatusOK:
 					kind = "done"
@@ -125,64 +125,6 @@ func TestServeSharedBudget(t *testing.T) {
 		t.Errorf("%d bytes still reserved after every request ended", u)
 	}
 	t.Logf("%d done, %d refused as busy; peak %d of %d bytes, %d per request", done, busy, s.Budget().Peak(), s.Budget().Total(), d.Bytes)
-}
-
-// TestServeClientLeaves: a client that leaves while its graph is built
-// ends the build within a second: the server hands the request's context
-// to the build, and the build's bytes go back to the budget when it
-// returns.
-func TestServeClientLeaves(t *testing.T) {
-	started, stopped := make(chan struct{}), make(chan error, 1)
-	s, ts := newHookedServer(t, "", 0, 0, "", func(ctx context.Context, j explorer.Job) (*explorer.Run, error) {
-		close(started)
-		select {
-		case <-ctx.Done():
-			stopped <- ctx.Err()
-			return nil, ctx.Err()
-		case <-time.After(20 * time.Second):
-			stopped <- errors.New("the build was not cancelled")
-			return nil, errors.New("the build was not cancelled")
-		}
-	})
-	cancel := startRun(t, ts.URL+"/api/run?process=graph&graph=regular:degree%3D4&bins=2%5E20&trials=1&page=p&slot=a")
-	<-started
-	if used := s.Budget().Used(); used == 0 {
-		t.Errorf("nothing reserved while the graph is built")
-	}
-	cancel()
-	left := time.Now()
-	select {
-	case err := <-stopped:
-		if !errors.Is(err, context.Canceled) {
-			t.Fatal(err)
-		}
-	case <-time.After(time.Second):
-		t.Fatal("the build went on for a second after the client left")
-	}
-	for s.Budget().Used() != 0 || s.Busy("p", "a") {
-		if time.Since(left) > time.Second {
-			t.Fatalf("a second after the client left: %d bytes reserved, slot busy %v", s.Budget().Used(), s.Busy("p", "a"))
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-// startRun sends a GET for url in the background and returns the
-// function that makes its client leave.
-func startRun(t *testing.T, url string) context.CancelFunc {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			resp.Body.Close()
-		}
-	}()
-	return cancel
 }
 
 // mustQuery parses a query string.
@@ -269,7 +211,7 @@ func TestServeClientLeavesRealBuild(t *testing.T) {
 		t.Skip("builds a graph of 2^19 vertices")
 	}
 	s, ts := newTestServerOf(t, "", 0, 0, "")
-	cancel := startRun(t, ts.URL+"/api/run?process=graph&graph=regular:degree%3D4&bins=2%5E19&trials=1&page=p&slot=a")
+	cancel := explorertest.StartRun(t, ts.URL+"/api/run?process=graph&graph=regular:degree%3D4&bins=2%5E19&trials=1&page=p&slot=a")
 	for s.Budget().Used() == 0 {
 		time.Sleep(time.Millisecond)
 	}
