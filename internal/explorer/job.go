@@ -24,9 +24,9 @@ type job struct {
 }
 
 // setupJob turns a request's query into a run: the flags of `graphalloc
-// run`, parsed by run's code, checked against the server's caps and
+// run`, parsed by the Planner, checked against the server's caps and
 // reserved in its memory budget before anything is built, then set up by
-// run's code. A download also holds the file it writes, about as large
+// the Planner's job. A download also holds the file it writes, about as large
 // as the trials it holds. The caller releases the job (j.release) when
 // it is done.
 func (s *Server) setupJob(ctx context.Context, q url.Values, download bool) (*job, error) {
@@ -75,7 +75,9 @@ func (s *Server) setupJob(ctx context.Context, q url.Values, download bool) (*jo
 	return j, nil
 }
 
-// parseJob parses a request's query with run's parser.
+// parseJob parses a request's query with the Planner: the keys the page
+// may set (Options.Keys), as run's flags, a graph file resolved under
+// Options.Data. The command shown keeps the file as the page named it.
 func (s *Server) parseJob(q url.Values) (*job, error) {
 	j := &job{release: func() {}}
 	keys := s.opt.Keys

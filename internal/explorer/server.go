@@ -41,7 +41,7 @@ type Options struct {
 	MaxBinTrials, MaxBallTrials int64
 	// Keys are the run flags the page may set, as query keys.
 	Keys []string
-	// Message is an error as the command line prints it.
+	// Message is an error as the command line prints it; nil: its text.
 	Message func(error) string
 }
 
@@ -102,6 +102,9 @@ type Server struct {
 
 // NewServer returns the explorer's handler, which sets runs up with p.
 func NewServer(o Options, p Planner) *Server {
+	if o.Message == nil {
+		o.Message = error.Error
+	}
 	s := &Server{opt: o, planner: p, mux: http.NewServeMux(), Wait: BudgetWait}
 	total := o.MaxMemory
 	if total == 0 {
@@ -180,10 +183,13 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a := &attachment{w: w, name: "graphalloc-run." + format}
-	if format == "png" {
+	switch {
+	case format == "png" && j.run.PNG == nil:
+		err = errors.New("format: this server draws no png")
+	case format == "png":
 		a.ctype = "image/png"
 		err = j.run.PNG(a, f)
-	} else {
+	default:
 		a.ctype = map[string]string{"json": "application/json", "csv": "text/csv"}[format]
 		err = results.Write(a, format, f)
 	}
