@@ -109,7 +109,7 @@ func newServer(o serveOptions) *explorer.Server {
 func (o *serveOptions) options() explorer.Options {
 	total, _ := parseMaxMemory(o.maxMemory)
 	return explorer.Options{Addr: o.addr, Data: explorer.DataDir(o.data), MaxMemory: total,
-		MaxBinTrials: o.maxBinTrials, MaxBallTrials: o.maxBallTrials, Keys: serveKeys, Message: cliMessage}
+		MaxBinTrials: o.maxBinTrials, MaxBallTrials: o.maxBallTrials, Keys: serveKeys, GraphKey: graphFlagName, Message: cliMessage}
 }
 
 // cliMessage is err as the CLI prints it, "graphalloc: ..." on one line.

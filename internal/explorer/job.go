@@ -67,7 +67,7 @@ func (s *Server) setupJob(ctx context.Context, q url.Values, download bool) (*jo
 		r.Head.Every = r.Config.Every
 		j.args = append(j.args, fmt.Sprintf("--every=%d", r.Config.Every))
 	}
-	if orig, err := graphgen.ParseSpec(q.Get("graph")); err == nil && orig.FromFile() {
+	if orig, err := graphgen.ParseSpec(q.Get(s.opt.GraphKey)); err == nil && orig.FromFile() {
 		// The file as the page named it (run in --data gives this file).
 		r.Head.Graph = orig.String()
 	}
@@ -93,7 +93,7 @@ func (s *Server) parseJob(q url.Values) (*job, error) {
 			continue
 		}
 		j.args = append(j.args, "--"+k+"="+v)
-		if k == "graph" {
+		if k == s.opt.GraphKey {
 			var err error
 			if v, err = s.opt.Data.Resolve(v); err != nil {
 				return nil, err

@@ -39,8 +39,10 @@ type Options struct {
 	MaxMemory int64
 	// MaxBinTrials and MaxBallTrials cap n·trials and m·trials.
 	MaxBinTrials, MaxBallTrials int64
-	// Keys are the run flags the page may set, as query keys.
-	Keys []string
+	// Keys are the run flags the page may set, as query keys; the value
+	// of GraphKey, the topology, may name a file under Data.
+	Keys     []string
+	GraphKey string
 	// Message is an error as the command line prints it; nil: its text.
 	Message func(error) string
 }

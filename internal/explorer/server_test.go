@@ -66,7 +66,7 @@ func (j *fakeJob) Build(ctx context.Context) (*Run, error) {
 // newFakeServer serves the explorer with fakePlanner p.
 func newFakeServer(t *testing.T, p fakePlanner) (*Server, *httptest.Server) {
 	t.Helper()
-	s := NewServer(Options{MaxBinTrials: 1 << 26, MaxBallTrials: 1 << 31, Keys: []string{"bins", "trials"},
+	s := NewServer(Options{MaxBinTrials: 1 << 26, MaxBallTrials: 1 << 31, Keys: []string{"bins", "trials"}, GraphKey: "topology",
 		Message: func(err error) string { return "graphalloc: " + err.Error() }}, p)
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
