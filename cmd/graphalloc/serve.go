@@ -205,39 +205,18 @@ func (j *serveJob) buildGraph(ctx context.Context, r *explorer.Run) graphgen.Gra
 	return nil
 }
 
-// Demand works out the job's demand before anything is built. A flag it
-// cannot read counts for nothing here: setup reports it.
-func (j *serveJob) Demand() (explorer.Demand, error) {
+// Request is the job's run as study.Plan takes it: a flag it cannot read
+// gives none (setup reports it), a bad -g or -n an error.
+func (j *serveJob) Request() (study.RunRequest, error) {
 	o := &j.o
 	descs, err := o.pf.descriptors()
 	if err != nil || len(descs) != 1 {
-		return explorer.Demand{}, nil
+		return study.RunRequest{}, nil
 	}
-	desc := descs[0]
 	params, err := o.pf.params(j.fset, descs)
 	if err != nil {
-		return explorer.Demand{}, nil
+		return study.RunRequest{}, nil
 	}
-	gf, req, err := o.request(j.fset, desc, params)
-	if err != nil {
-		return explorer.Demand{}, err
-	}
-	p, _ := study.Plan(req) // an --engine setup refuses counts for nothing here
-	d := explorer.Demand{N: gf.n, Trials: o.trials}
-	if desc.Uses&alloc.ParamGraph != 0 {
-		if p.GraphErr != nil {
-			return explorer.Demand{}, usageError{p.GraphErr}
-		}
-		d.N, d.Bytes = p.N, p.GraphBytes
-	}
-	d.M, _ = study.ParseCount(o.balls, d.N)
-	every, _ := study.ParseCount(o.every, d.N)
-	if every < 1 {
-		every = max(1, d.M/20) // the picture's series
-	}
-	r := p.Memory
-	r.Every, r.JSON = every, false
-	d.Results = r.HeldBytes()
-	d.Bytes += r.Bytes()
-	return d, nil
+	_, req, err := o.request(j.fset, descs[0], params)
+	return req, err
 }

@@ -34,7 +34,7 @@ func (s *Server) setupJob(ctx context.Context, q url.Values, download bool) (*jo
 	if err != nil {
 		return nil, err
 	}
-	d, err := j.parsed.Demand()
+	d, err := j.demand()
 	if err != nil {
 		return nil, err
 	}
@@ -106,6 +106,15 @@ func (s *Server) parseJob(q url.Values) (*job, error) {
 		return nil, err
 	}
 	return j, nil
+}
+
+// demand is the job's Demand.
+func (j *job) demand() (Demand, error) {
+	r, err := j.parsed.Request()
+	if err != nil {
+		return Demand{}, err
+	}
+	return demandOf(r)
 }
 
 // checkCaps refuses a run above the server's caps on n·trials and

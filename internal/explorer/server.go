@@ -56,9 +56,10 @@ type Planner interface {
 
 // Job is a parsed run, not yet built.
 type Job interface {
-	// Demand is what the run will hold, worked out from its flags before
-	// anything is built.
-	Demand() (Demand, error)
+	// Request is the run as study.Plan takes it, from its flags alone; a
+	// zero Request (no Process) if a flag cannot be read, which Build
+	// then reports.
+	Request() (study.RunRequest, error)
 	// Build sets the run up, building its graph (and the graph again for
 	// the picture, up to PictureMax vertices). It holds the job's
 	// reservation until it returns, and should return once ctx is done.
@@ -72,6 +73,33 @@ type Job interface {
 type Demand struct {
 	N, M, Bytes, Results int64
 	Trials               int
+}
+
+// demandOf works out the demand of request r before anything is built
+// (study.Plan), with the picture's series of about 20 points when r asks
+// for none.
+func demandOf(r study.RunRequest) (Demand, error) {
+	if r.Process == nil {
+		return Demand{}, nil
+	}
+	p, _ := study.Plan(r) // a bad engine counts for nothing here: Build refuses it
+	d := Demand{N: r.N, Trials: r.Trials}
+	if r.Process.Uses&alloc.ParamGraph != 0 {
+		if p.GraphErr != nil {
+			return Demand{}, p.GraphErr
+		}
+		d.N, d.Bytes = p.N, p.GraphBytes
+	}
+	d.M, _ = study.ParseCount(r.Balls, d.N)
+	every, _ := study.ParseCount(r.Every, d.N)
+	if every < 1 {
+		every = max(1, d.M/20) // the picture's series
+	}
+	m := p.Memory
+	m.Every, m.JSON = every, false
+	d.Results = m.HeldBytes()
+	d.Bytes += m.Bytes()
+	return d, nil
 }
 
 // Run is a set-up run.
@@ -319,5 +347,5 @@ func (s *Server) Demand(q url.Values) (Demand, error) {
 	if err != nil {
 		return Demand{}, err
 	}
-	return j.parsed.Demand()
+	return j.demand()
 }

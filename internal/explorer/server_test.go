@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/internal/explorer/explorertest"
 	"github.com/graphalloc/graphalloc/results"
 	"github.com/graphalloc/graphalloc/study"
@@ -49,8 +50,10 @@ func (p fakePlanner) Parse(args []string) (Job, error) {
 	return j, nil
 }
 
-func (j *fakeJob) Demand() (Demand, error) {
-	return Demand{N: int64(j.n), M: int64(j.n), Bytes: int64(j.n), Trials: j.trials}, nil
+func (j *fakeJob) Request() (study.RunRequest, error) {
+	p := alloc.Greedy{D: 2}
+	return study.RunRequest{Process: alloc.Describe(p), Engine: "auto", Spec: graphgen.Spec{Kind: "complete"}, N: int64(j.n),
+		Balls: "n", Workers: 1, Trials: j.trials, Held: int64(j.trials)}, nil
 }
 
 func (j *fakeJob) Build(ctx context.Context) (*Run, error) {
