@@ -14,7 +14,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/internal/explorer"
 	"github.com/graphalloc/graphalloc/results"
@@ -149,23 +148,18 @@ func (p runPlanner) Parse(args []string) (explorer.Job, error) {
 	return j, nil
 }
 
-// Build is run's setup, which builds the graph, and the graph again for
-// the page's picture (n <= explorer.PictureMax). Both builds stop once ctx
-// is done (the client has gone), so the job's reservation returns within
-// a second.
+// Build is run's setup, which builds the graph; it stops once ctx is
+// done (the client has gone), so the job's reservation returns within a
+// second.
 func (j *serveJob) Build(ctx context.Context) (*explorer.Run, error) {
 	cfg, head, _, err := j.o.setupContext(ctx, j.fset, &j.notes)
 	if err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	r := &explorer.Run{Config: cfg, Head: head, Trials: j.o.trials, Workers: j.o.workers, Notes: j.notes.String(), PNG: j.png}
 	if sp, err := graphgen.ParseSpec(j.o.graph); err == nil {
 		r.Spec = sp
 	}
-	r.Graph = j.buildGraph(ctx, r)
 	return r, nil
 }
 
@@ -181,28 +175,6 @@ func (j *serveJob) png(w io.Writer, f *results.File) error {
 		return err
 	}
 	return fig.Draw(w, opts)
-}
-
-// buildGraph rebuilds the run's graph for the picture, exactly as setup
-// built it (the same spec, n and graph stream of the seed); nil if the
-// page draws none or needs no edges.
-func (j *serveJob) buildGraph(ctx context.Context, r *explorer.Run) graphgen.Graph {
-	if r.Config.N > explorer.PictureMax || r.Spec.Kind == "" || r.Spec.Kind == "cycle" || r.Spec.Kind == "torus" || r.Spec.Kind == "complete" {
-		return nil
-	}
-	if d := alloc.Describe(r.Config.Process); d == nil || d.Uses&alloc.ParamGraph == 0 {
-		return nil
-	}
-	maxN, why := study.BinsLimit(j.o.engine, alloc.Describe(r.Config.Process), alloc.Params{}, j.o.graph)
-	gf, err := parseGraph(j.o.graph, j.o.bins, true, maxN, why)
-	if err != nil {
-		return nil
-	}
-	gf.n = int64(r.Config.N)
-	if g, _, err := gf.buildContext(ctx, j.o.seed, io.Discard); err == nil {
-		return g
-	}
-	return nil
 }
 
 // Request is the job's run as study.Plan takes it: a flag it cannot read

@@ -11,6 +11,7 @@ import (
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/results"
+	"github.com/graphalloc/graphalloc/study"
 )
 
 // job is a request's run: its flags, parsed and then set up by the
@@ -209,7 +210,27 @@ func (e busyError) Error() string {
 	return "the server is busy: this run needs about " + graphgen.FormatBytes(e.need) + " of its memory budget of " + graphgen.FormatBytes(e.total) + ", which other runs hold; try again when they finish"
 }
 
-// buildJob sets the job up (building its graph) with its Build, and waits
+// pictureGraph builds the run's graph again for the picture, exactly as
+// its setup built it (the same spec, n and graph stream of the seed); nil
+// above PictureMax vertices, for a process without a graph, and for the
+// kinds the page draws without edges. The build stops once ctx is done.
+func pictureGraph(ctx context.Context, r *Run) graphgen.Graph {
+	if r.Config.N > PictureMax || r.Spec.Kind == "" || r.Spec.Kind == "cycle" || r.Spec.Kind == "torus" || r.Spec.Kind == "complete" {
+		return nil
+	}
+	if d := alloc.Describe(r.Config.Process); d == nil || d.Uses&alloc.ParamGraph == 0 {
+		return nil
+	}
+	b := study.GraphBuild{Spec: r.Spec, N: int64(r.Config.N)}
+	g, _, _, err := b.Build(ctx, r.Config.Seed)
+	if err != nil {
+		return nil
+	}
+	return g
+}
+
+// buildJob sets the job up (building its graph) with its Build, and the
+// picture's graph (pictureGraph), and waits
 // for it, unless ctx ends first: then it returns at once, and the job's
 // bytes go back to the budget only when the build has returned, since
 // until then the build holds them.
@@ -221,6 +242,12 @@ func (s *Server) buildJob(ctx context.Context, j *job) error {
 	done := make(chan built, 1)
 	go func() {
 		r, err := j.parsed.Build(ctx)
+		if err == nil {
+			err = ctx.Err()
+		}
+		if err == nil {
+			r.Graph = pictureGraph(ctx, r)
+		}
 		done <- built{r, err}
 	}()
 	select {

@@ -60,8 +60,7 @@ type Job interface {
 	// zero Request (no Process) if a flag cannot be read, which Build
 	// then reports.
 	Request() (study.RunRequest, error)
-	// Build sets the run up, building its graph (and the graph again for
-	// the picture, up to PictureMax vertices). It holds the job's
+	// Build sets the run up, building its graph. It holds the job's
 	// reservation until it returns, and should return once ctx is done.
 	Build(ctx context.Context) (*Run, error)
 }
@@ -109,7 +108,7 @@ type Run struct {
 	Trials, Workers int
 	Notes           string         // what setup wrote to stderr
 	Spec            graphgen.Spec  // the topology, for the picture
-	Graph           graphgen.Graph // the graph for the picture; nil if none
+	Graph           graphgen.Graph // the graph for the picture (pictureGraph)
 	// PNG draws the run's figure as run --plot FILE.png draws it.
 	PNG func(w io.Writer, f *results.File) error
 }
