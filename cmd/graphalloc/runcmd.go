@@ -280,7 +280,7 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 	// written whole, atomically, once every trial is done.
 	var stream *results.Stream
 	if o.format == "jsonl" {
-		w, closeFn, err := o.openStream(ctx, stdout, prev, head, done)
+		w, closeFn, err := results.OpenStream(ctx, stdout, o.output, o.resume, prev, head, done)
 		if err != nil {
 			return err
 		}
@@ -362,39 +362,4 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 		return nil
 	}
 	return outfile.Write(ctx, stdout, o.perVertex, pv.WriteCSV)
-}
-
-// openStream opens the JSON-lines output of run: stdout, a new -o file, or
-// the interrupted file --resume continues after its last complete line. A
-// new stream starts with the config and the trials already done.
-func (o *runOptions) openStream(ctx context.Context, stdout io.Writer, prev *results.Partial, head results.Config, done []alloc.Result) (io.Writer, func() error, error) {
-	continuing := prev != nil && !prev.Complete && !outfile.IsStdout(o.output) && results.SameFile(o.output, o.resume)
-	var w io.Writer = stdout
-	closeFn := func() error { return nil }
-	switch {
-	case continuing:
-		f, err := results.Reopen(o.output, prev.Valid)
-		if err != nil {
-			return nil, nil, err
-		}
-		return f, f.Close, nil
-	case !outfile.IsStdout(o.output):
-		f, err := outfile.Create(ctx, o.output)
-		if err != nil {
-			return nil, nil, err
-		}
-		w, closeFn = f, f.Close
-	}
-	s := results.NewStream(w)
-	if err := s.Config(head); err != nil {
-		closeFn()
-		return nil, nil, err
-	}
-	for _, r := range done {
-		if err := s.Trial(r); err != nil {
-			closeFn()
-			return nil, nil, err
-		}
-	}
-	return w, closeFn, nil
 }
