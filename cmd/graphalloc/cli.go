@@ -238,31 +238,6 @@ func distinct(files ...outfile.File) error {
 	return nil
 }
 
-// outputs are the files a command writes: its results (-o FILE, or
-// stdout) and those of more that are set (--plot FILE).
-func outputs(output string, more ...outfile.File) []outfile.File {
-	res := outfile.File{Flag: "--output", Path: output}
-	if output == "" {
-		res.Flag = "the results"
-	}
-	files := []outfile.File{res}
-	for _, f := range more {
-		if f.Path != "" {
-			files = append(files, f)
-		}
-	}
-	return files
-}
-
-// inputs are the files a command reads, named by flag.
-func inputs(flag string, paths ...string) []outfile.File {
-	files := make([]outfile.File, len(paths))
-	for i, p := range paths {
-		files[i] = outfile.File{Flag: flag, Path: p, Input: true}
-	}
-	return files
-}
-
 // graphInputs are the files that the graph SPECs read, to keep outputs
 // off them.
 func graphInputs(specs ...string) []outfile.File {
@@ -272,5 +247,5 @@ func graphInputs(specs ...string) []outfile.File {
 			paths = append(paths, sp.Path)
 		}
 	}
-	return inputs("--graph", paths...)
+	return outfile.Inputs("--graph", paths...)
 }

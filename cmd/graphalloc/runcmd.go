@@ -112,7 +112,7 @@ func (o *runOptions) checkFiles() error {
 	if o.perVertex != "" && !graph {
 		return usagef("--per-vertex: -p %s has no vertices (a row a vertex is for -p %s)", descs[0].Name, users(alloc.ParamGraph))
 	}
-	outs := outputs(o.output, outfile.File{Flag: "--per-vertex", Path: o.perVertex}, o.plotFile())
+	outs := outfile.Outputs(o.output, outfile.File{Flag: "--per-vertex", Path: o.perVertex}, o.plotFile())
 	var in []outfile.File
 	if graph {
 		in = graphInputs(o.graph)
@@ -123,7 +123,7 @@ func (o *runOptions) checkFiles() error {
 	if o.resume == "" {
 		return nil
 	}
-	return distinct(slices.Concat(outs[1:], inputs("--resume", o.resume))...)
+	return distinct(slices.Concat(outs[1:], outfile.Inputs("--resume", o.resume))...)
 }
 
 // degreeTableMax is the most vertices a table's load-against-degree table
