@@ -22,6 +22,26 @@ type Info struct {
 	ExpansionForBounds float64 `json:"expansion_for_bounds"`
 }
 
+// NewInfo describes graph g, built from spec with build info info, as
+// info reports it: its statistics (DescribeWith with o; a generated
+// graph's own plan lets a torus or hypercube be recognised, and given its
+// closed form), how it was made, and the expansion the bounds take from
+// it. It returns o.Context's error if the description was cut short.
+func NewInfo(spec graphgen.Spec, g graphgen.Graph, info *graphgen.BuildInfo, o DescribeOptions) (Info, error) {
+	if spec.Kind != "file" {
+		if plan, err := spec.Plan(g.Order()); err == nil {
+			o.Plan = &plan
+		}
+	}
+	st := DescribeWith(g, o)
+	if o.Context != nil && o.Context.Err() != nil {
+		return Info{}, o.Context.Err()
+	}
+	var q Query
+	st.FillQuery(&q)
+	return Info{Graph: spec.String(), GraphStats: st, Made: NewMade(spec, g, info), ExpansionForBounds: q.Expansion}, nil
+}
+
 // Made says how a graph was made; only the fields of its kind are set.
 type Made struct {
 	Kind  string   `json:"kind"`

@@ -40,6 +40,15 @@
 // seed, so trial i depends on (seed, i) alone and the rows are the same for
 // any number of workers.
 //
+// # Planning a run
+//
+// Plan works out a run before anything is built: the order of its graph,
+// the engine (ChooseEngine: the per-bin engine, or the level engine for
+// the exchangeable processes on K_n) and the memory it will hold
+// (RunMemory). run calls it, and so does the explorer before it reserves a
+// request's memory. The memory guard (MemorySources.Check) refuses what
+// will not fit, and GraphBuild builds a command's graph under it.
+//
 // # Topology and the bounds
 //
 // The bounds of a graphical point need what is known of the graph: Δ if it

@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/study"
@@ -130,64 +129,21 @@ func (g graphFlag) build(seed uint64, stderr io.Writer) (graphgen.Graph, *graphg
 	return g.buildContext(context.Background(), seed, stderr)
 }
 
-// buildContext builds the graph as every command builds it: from the
-// graph stream of seed, after checking its parameters and its memory;
-// notes go to stderr. Errors in the spec or its parameters are usage
-// errors. Generation and reading stop once ctx is done, with ctx.Err().
+// buildContext builds the graph as every command builds it
+// (study.GraphBuild), printing its notes to stderr. Errors in the spec or
+// its parameters are usage errors. Generation and reading stop once ctx
+// is done, with ctx.Err().
 func (g graphFlag) buildContext(ctx context.Context, seed uint64, stderr io.Writer) (graphgen.Graph, *graphgen.BuildInfo, error) {
-	plan, err := g.spec.Plan(int(g.n))
-	if err != nil {
-		return nil, nil, usageError{err}
-	}
-	need := plan.BuildBytes
-	if g.lean {
-		need = plan.LeanBytes
-	}
-	subject := "this run"
-	if g.alone {
-		subject = "this graph"
-	}
-	if err := checkParts(subject, need+g.extra, "", g.memLeft); err != nil {
+	b := study.GraphBuild{Spec: g.spec, N: g.n, MaxMemory: g.memLeft, Extra: g.extra, Lean: g.lean, Alone: g.alone, Sources: memorySources}
+	gr, info, notes, err := b.Build(ctx, seed)
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		return nil, nil, err
 	}
-	src := alloc.NewRand(alloc.DeriveSeed(seed, alloc.StreamGraph, 0))
-	var (
-		gr   graphgen.Graph
-		info *graphgen.BuildInfo
-	)
-	// A file's reader holds to half the memory the command leaves it,
-	// whatever the file's size or header claimed: it counts what it keeps,
-	// and the heap holds that and the garbage of growing it (the collector
-	// lets the heap reach twice what is live).
-	var o graphgen.ReadOptions
-	if limit, _, ok := limitOf(g.memLeft); ok && g.spec.FromFile() {
-		o.MaxBytes = max((limit-g.extra)/2, 1)
-	}
-	if g.lean {
-		gr, info, err = g.spec.BuildEdgesContext(ctx, int(g.n), src, o)
-	} else {
-		gr, info, err = g.spec.BuildContext(ctx, int(g.n), src, o)
-	}
-	if ctx.Err() != nil {
-		return nil, nil, ctx.Err()
-	}
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
-	// A generated graph states its own n (a torus rounds n up to side^dim,
-	// and says so in a note); for a file, -n is a check.
-	if g.n != 0 && g.spec.FromFile() && int64(gr.Order()) != g.n {
-		return nil, nil, usagef("--bins: n=%d but graph %s has %d vertices", g.n, g.spec, gr.Order())
-	}
-	for _, note := range info.Notes {
-		fmt.Fprintf(stderr, "graphalloc: %s: %s\n", g.spec, note)
-	}
-	switch f := info.File; {
-	case f == nil || (f.SelfLoops == 0 && f.Duplicates == 0):
-	case f.Multi:
-		fmt.Fprintf(stderr, "graphalloc: %s: a multigraph: kept %d self-loops and %d parallel edges\n", g.spec.Path, f.SelfLoops, f.Duplicates)
-	default:
-		fmt.Fprintf(stderr, "graphalloc: %s: dropped %d self-loops and %d duplicate edges\n", g.spec.Path, f.SelfLoops, f.Duplicates)
+	for _, note := range notes {
+		fmt.Fprintf(stderr, "graphalloc: %s\n", note)
 	}
 	return gr, info, nil
 }
@@ -282,31 +238,6 @@ func distinct(files ...outfile.File) error {
 	return nil
 }
 
-// outputs are the files a command writes: its results (-o FILE, or
-// stdout) and those of more that are set (--plot FILE).
-func outputs(output string, more ...outfile.File) []outfile.File {
-	res := outfile.File{Flag: "--output", Path: output}
-	if output == "" {
-		res.Flag = "the results"
-	}
-	files := []outfile.File{res}
-	for _, f := range more {
-		if f.Path != "" {
-			files = append(files, f)
-		}
-	}
-	return files
-}
-
-// inputs are the files a command reads, named by flag.
-func inputs(flag string, paths ...string) []outfile.File {
-	files := make([]outfile.File, len(paths))
-	for i, p := range paths {
-		files[i] = outfile.File{Flag: flag, Path: p, Input: true}
-	}
-	return files
-}
-
 // graphInputs are the files that the graph SPECs read, to keep outputs
 // off them.
 func graphInputs(specs ...string) []outfile.File {
@@ -316,5 +247,5 @@ func graphInputs(specs ...string) []outfile.File {
 			paths = append(paths, sp.Path)
 		}
 	}
-	return inputs("--graph", paths...)
+	return outfile.Inputs("--graph", paths...)
 }

@@ -92,7 +92,7 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 	if usesGraph && len(g.Graphs) == 0 {
 		g.Graphs = slices.Clone(study.DefaultGraphs)
 	}
-	if err := distinct(append(outputs(o.output, o.plotFile()), graphInputs(g.Graphs...)...)...); err != nil {
+	if err := distinct(append(outfile.Outputs(o.output, o.plotFile()), graphInputs(g.Graphs...)...)...); err != nil {
 		return g, cfg, err
 	}
 	ns, err := study.ParseSizes(o.bins)

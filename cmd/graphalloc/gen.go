@@ -51,7 +51,7 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err := checkOutput("--output", o.output); err != nil {
 		return err
 	}
-	if err := distinct(append(outputs(o.output), graphInputs(o.graph)...)...); err != nil {
+	if err := distinct(append(outfile.Outputs(o.output), graphInputs(o.graph)...)...); err != nil {
 		return err
 	}
 	format := o.format

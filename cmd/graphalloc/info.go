@@ -88,21 +88,10 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	if fs.Changed("max-iter") {
 		opt.MaxWork = math.MaxFloat64
 	}
-	if spec.Kind != "file" {
-		// What the spec built: a torus or hypercube is then recognised
-		// (the library checks the graph against it) and gets its closed
-		// form.
-		if plan, err := spec.Plan(g.Order()); err == nil {
-			opt.Plan = &plan
-		}
-	}
-	st := analysis.DescribeWith(g, opt)
-	if err := ctx.Err(); err != nil {
+	out, err := analysis.NewInfo(spec, g, info, opt)
+	if err != nil {
 		return err
 	}
-	var q analysis.Query
-	st.FillQuery(&q)
-	out := analysis.Info{Graph: spec.String(), GraphStats: st, Made: analysis.NewMade(spec, g, info), ExpansionForBounds: q.Expansion}
 	if !spec.FromFile() {
 		out.Seed = o.seed
 	}

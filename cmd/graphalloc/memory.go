@@ -3,14 +3,10 @@ package main
 import (
 	"github.com/spf13/pflag"
 
-	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/study"
 )
 
-// Memory guard: before anything large is allocated, a command estimates
-// what it will hold (study.RunMemory for trials, graphgen.Plan for a
-// graph) and refuses what cannot fit, with a message instead of the Go
-// runtime's fatal "out of memory".
+// The memory guard's flags; its arithmetic is study's (study/guard.go).
 
 // addMaxMemory defines --max-memory on fs, for what the command refuses
 // (runs, graphs).
@@ -62,26 +58,8 @@ func useMemoryLimit(s string) {
 	}
 }
 
-// limitOf returns the limit, its name in messages, and whether there is
-// one: --max-memory, held under RLIMIT_AS and the cgroup's limit, which
-// no flag can raise; or the memory available (the smallest of
-// MemAvailable, RLIMIT_AS and the cgroup's limit, with what sets it unless
-// it is MemAvailable), which may be 0 when the process maps more than its
-// RLIMIT_AS leaves room for.
-func limitOf(limit int64) (int64, string, bool) {
-	if limit > 0 {
-		if h := memorySources.HardLimit(); h.Source != "" && h.Bytes < limit {
-			return h.Bytes, "the memory the process may map (" + graphgen.FormatBytes(h.Bytes) + ", " + h.Source + "; --max-memory " + graphgen.FormatBytes(limit) + " cannot raise it)", true
-		}
-		return limit, "--max-memory (" + graphgen.FormatBytes(limit) + ")", true
-	}
-	l := memorySources.MemoryLimit()
-	what := "the memory available (" + graphgen.FormatBytes(l.Bytes)
-	if l.Source != "" && l.Source != "MemAvailable" {
-		what += ", " + l.Source
-	}
-	return l.Bytes, what + ")", l.Source != ""
-}
+// limitOf is memorySources.LimitOf.
+func limitOf(limit int64) (int64, string, bool) { return memorySources.LimitOf(limit) }
 
 // checkMemory refuses a run whose estimate exceeds limit (or, if limit is
 // 0, the available memory).
@@ -90,25 +68,20 @@ func checkMemory(need, limit int64) error { return checkParts("this run", need, 
 // checkRun refuses a run whose estimate (r.Bytes) exceeds limit (or, if
 // limit is 0, the available memory), naming what takes the most.
 func checkRun(r study.RunMemory, limit int64) error {
-	big := r.Largest()
-	return checkParts("this run", r.Bytes(), big.What+" ("+graphgen.FormatBytes(big.Bytes)+")", limit)
+	return wrapUsage(memorySources.CheckRun(r, limit))
 }
 
-// checkParts refuses what needs more than limit: subject ("this run", or
-// a graph's "this graph"), need, and its largest part, if named.
+// checkParts refuses what needs more than limit (memorySources.Check).
 func checkParts(subject string, need int64, largest string, limit int64) error {
-	limit, what, ok := limitOf(limit)
-	if ok && need > limit {
-		if largest != "" {
-			largest = "; most of it is " + largest
-		}
-		advice := "use fewer workers or trials, a smaller n or m, or raise --max-memory"
-		if subject != "this run" {
-			advice = "use a smaller graph, or raise --max-memory"
-		}
-		return usagef("%s needs about %s, more than %s%s; %s", subject, graphgen.FormatBytes(need), what, largest, advice)
+	return wrapUsage(memorySources.Check(subject, need, largest, limit))
+}
+
+// wrapUsage makes a non-nil err a usage error.
+func wrapUsage(err error) error {
+	if err == nil {
+		return nil
 	}
-	return nil
+	return usageError{err}
 }
 
 // budget sets g to the budget of a command that holds one graph (info,

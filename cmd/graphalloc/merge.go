@@ -27,7 +27,7 @@ func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if err := checkOutput("--output", *output); err != nil {
 		return err
 	}
-	if err := distinct(append(outputs(*output), inputs("merge", fs.Args()...)...)...); err != nil {
+	if err := distinct(append(outfile.Outputs(*output), outfile.Inputs("merge", fs.Args()...)...)...); err != nil {
 		return err
 	}
 	m, err := results.MergeFiles(ctx, fs.Args(), *partial)

@@ -34,7 +34,7 @@ func cmdPlot(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	if err := checkOutput("--output", output); err != nil {
 		return err
 	}
-	if err := distinct(append(outputs(output), inputs("plot", fs.Arg(0))...)...); err != nil {
+	if err := distinct(append(outfile.Outputs(output), outfile.Inputs("plot", fs.Arg(0))...)...); err != nil {
 		return err
 	}
 	opts, err := ff.options(fs, "--output", output)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"slices"
 	"strings"
 
@@ -113,7 +112,7 @@ func (o *runOptions) checkFiles() error {
 	if o.perVertex != "" && !graph {
 		return usagef("--per-vertex: -p %s has no vertices (a row a vertex is for -p %s)", descs[0].Name, users(alloc.ParamGraph))
 	}
-	outs := outputs(o.output, outfile.File{Flag: "--per-vertex", Path: o.perVertex}, o.plotFile())
+	outs := outfile.Outputs(o.output, outfile.File{Flag: "--per-vertex", Path: o.perVertex}, o.plotFile())
 	var in []outfile.File
 	if graph {
 		in = graphInputs(o.graph)
@@ -124,7 +123,7 @@ func (o *runOptions) checkFiles() error {
 	if o.resume == "" {
 		return nil
 	}
-	return distinct(slices.Concat(outs[1:], inputs("--resume", o.resume))...)
+	return distinct(slices.Concat(outs[1:], outfile.Inputs("--resume", o.resume))...)
 }
 
 // degreeTableMax is the most vertices a table's load-against-degree table
@@ -162,31 +161,20 @@ func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr
 	if err != nil {
 		return cfg, head, nil, err
 	}
-	maxN, why := binsLimit(o.engine, desc, params, o.graph)
-	gf, err := parseGraph(o.graph, o.bins, fs.Changed("bins"), maxN, why)
+	gf, req, err := o.request(fs, desc, params)
 	if err != nil {
 		return cfg, head, nil, err
 	}
-	if desc.Uses&alloc.ParamGraph == 0 {
-		gf.spec = graphgen.Spec{Kind: "complete"}
-	}
-	budget := o.budget(desc, params)
-	n, regular := gf.n, false
-	if plan, err := gf.spec.Plan(int(n)); err == nil && plan.N > 0 {
-		n = int64(plan.N) // the graph's order: a spec's n= overrides -n
-		regular = plan.Regular
-	}
-	// The engine, from the n asked for: the level engine runs only on
-	// K_n, whose order is n, and holds no loads.
-	levels, _, err := chooseEngine(o.engine, desc, params, o.graph, n)
+	plan, err := study.Plan(req)
 	if err != nil {
-		return cfg, head, nil, err
+		return cfg, head, nil, usageError{err}
 	}
+	n, regular, levels := plan.N, plan.Regular, plan.Levels
 	var topo *study.Topology
 	if desc.Uses&alloc.ParamGraph != 0 {
 		gf.memLeft = memLimit
 		gf.lean = desc.EdgesOnly(params)
-		r := budget(n, levels)
+		r := plan.Memory
 		if !levels && (o.perVertex != "" || (o.format == "table" && o.resume == "" && !regular && n <= degreeTableMax)) {
 			r.PerVertex = results.PerVertexBytes
 		}
@@ -227,7 +215,7 @@ func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr
 		return cfg, head, nil, usagef("--batch: the level engine does not run batches (a ball of a batch may hit a bin another ball of the batch hit, and the level counts do not tell bins apart): use --engine bins, n <= 2^32-1")
 	}
 	if topo == nil {
-		if err := checkRun(budget(n, levels), memLimit); err != nil {
+		if err := checkRun(plan.Memory, memLimit); err != nil {
 			return cfg, head, nil, err
 		}
 	}
@@ -254,28 +242,22 @@ func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr
 	return cfg, head, pv, nil
 }
 
-// budget returns the memory estimate of the run on n bins (levels: the
-// level engine), less the graph and the per-vertex sums, which setup adds:
-// the loads of each worker that runs at once, and the results of every
-// trial of the shard, held until the output is written. The balls, batch
-// and --every are parsed again, as they depend on n (a bad value counts
-// as none: it is refused once n is known).
-func (o *runOptions) budget(desc *alloc.Descriptor, params alloc.Params) func(n int64, levels bool) study.RunMemory {
-	workers := int64(o.workers)
-	if workers <= 0 {
-		workers = int64(runtime.NumCPU())
+// request parses -g with -n, within the engine's limit on n, and returns
+// the run as study.Plan takes it: the results held are the shard's
+// trials, which the output holds until it is written.
+func (o *runOptions) request(fs *pflag.FlagSet, desc *alloc.Descriptor, params alloc.Params) (graphFlag, study.RunRequest, error) {
+	maxN, why := study.BinsLimit(o.engine, desc, params, o.graph)
+	gf, err := parseGraph(o.graph, o.bins, fs.Changed("bins"), maxN, why)
+	if err != nil {
+		return gf, study.RunRequest{}, err
 	}
 	held := int64(o.trials)
 	if si, sk, err := parseShard(o.shard); err == nil {
 		held = int64((o.trials - si + sk - 1) / sk)
 	}
-	return func(n int64, levels bool) study.RunMemory {
-		m, _ := study.ParseCount(o.balls, n)
-		batch, _ := study.ParseCount(o.batch, n)
-		every, _ := study.ParseCount(o.every, n)
-		return study.RunMemory{Process: desc, Params: params, N: n, M: m, Batch: batch, Every: every,
-			Profile: o.profile, Levels: levels, Running: min(workers, int64(o.trials)), Held: held, JSON: o.format == "json"}
-	}
+	return gf, study.RunRequest{Process: desc, Params: params, Engine: o.engine, Graph: o.graph, Spec: gf.spec, N: gf.n,
+		Balls: o.balls, Batch: o.batch, Every: o.every, Profile: o.profile,
+		Workers: o.workers, Trials: o.trials, Held: held, JSON: o.format == "json"}, nil
 }
 
 // execute runs the trials of cfg (those --resume does not hold already)
@@ -298,7 +280,7 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 	// written whole, atomically, once every trial is done.
 	var stream *results.Stream
 	if o.format == "jsonl" {
-		w, closeFn, err := o.openStream(ctx, stdout, prev, head, done)
+		w, closeFn, err := results.OpenStream(ctx, stdout, o.output, o.resume, prev, head, done)
 		if err != nil {
 			return err
 		}
@@ -380,39 +362,4 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 		return nil
 	}
 	return outfile.Write(ctx, stdout, o.perVertex, pv.WriteCSV)
-}
-
-// openStream opens the JSON-lines output of run: stdout, a new -o file, or
-// the interrupted file --resume continues after its last complete line. A
-// new stream starts with the config and the trials already done.
-func (o *runOptions) openStream(ctx context.Context, stdout io.Writer, prev *results.Partial, head results.Config, done []alloc.Result) (io.Writer, func() error, error) {
-	continuing := prev != nil && !prev.Complete && !outfile.IsStdout(o.output) && results.SameFile(o.output, o.resume)
-	var w io.Writer = stdout
-	closeFn := func() error { return nil }
-	switch {
-	case continuing:
-		f, err := results.Reopen(o.output, prev.Valid)
-		if err != nil {
-			return nil, nil, err
-		}
-		return f, f.Close, nil
-	case !outfile.IsStdout(o.output):
-		f, err := outfile.Create(ctx, o.output)
-		if err != nil {
-			return nil, nil, err
-		}
-		w, closeFn = f, f.Close
-	}
-	s := results.NewStream(w)
-	if err := s.Config(head); err != nil {
-		closeFn()
-		return nil, nil, err
-	}
-	for _, r := range done {
-		if err := s.Trial(r); err != nil {
-			closeFn()
-			return nil, nil, err
-		}
-	}
-	return w, closeFn, nil
 }

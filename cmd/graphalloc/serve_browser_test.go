@@ -75,7 +75,7 @@ func TestExplorerInBrowser(t *testing.T) {
 	if bin == "" {
 		t.Skip("browser test: no chromium found (apt-get install -y chromium)")
 	}
-	ts := httptest.NewServer(newServer(serveOptions{maxBinTrials: 1 << 26, maxBallTrials: 1 << 31}, os.Stderr))
+	ts := httptest.NewServer(newServer(serveOptions{maxBinTrials: 1 << 26, maxBallTrials: 1 << 31}))
 	defer ts.Close()
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -16,15 +15,18 @@ import (
 	"time"
 
 	"github.com/graphalloc/graphalloc/internal/explorer"
+	"github.com/graphalloc/graphalloc/internal/explorer/explorertest"
 )
 
 // TestServeCapsBeforeBuild: n set by the spec itself is held to the caps
 // before the graph is built (the audit's regular:degree=4,n=100000000
 // built for 8.5 minutes at 2.9 GB).
 func TestServeCapsBeforeBuild(t *testing.T) {
-	s, ts := newTestServerOf(t, "", 0, 0, "1G")
 	built := 0
-	s.build = func(ctx context.Context, j *job) error { built++; return setupBuild(ctx, j) }
+	_, ts := newHookedServer(t, "", 0, 0, "1G", func(ctx context.Context, j explorer.Job) (*explorer.Run, error) {
+		built++
+		return j.Build(ctx)
+	})
 	for q, want := range map[string]string{
 		"process=graph&trials=1&graph=regular:degree%3D4,n%3D100000000":              "n·trials = 100000000·1 is above",
 		"process=graph&trials=1&graph=torus:side%3D10000":                            "n·trials = 100000000·1 is above",
@@ -53,15 +55,14 @@ func TestServeCapsBeforeBuild(t *testing.T) {
 // line, that the server is busy (503 for a download).
 func TestServeSharedBudget(t *testing.T) {
 	s, ts := newTestServerOf(t, "", 0, 0, "64M")
-	s.wait = 100 * time.Millisecond
+	s.Wait = 100 * time.Millisecond
 	q := "process=one-choice&bins=2%5E24&balls=2%5E16&trials=1"
-	j, err := s.parseJob(mustQuery(t, q))
+	d, err := s.Demand(mustQuery(t, q))
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, _ := j.demand()
-	if d.bytes < 10<<20 || d.bytes > 20<<20 {
-		t.Fatalf("a request needs %d bytes; the test wants 10 to 20 MiB", d.bytes)
+	if d.Bytes < 10<<20 || d.Bytes > 20<<20 {
+		t.Fatalf("a request needs %d bytes; the test wants 10 to 20 MiB", d.Bytes)
 	}
 	var (
 		wg         sync.WaitGroup
@@ -75,7 +76,7 @@ func TestServeSharedBudget(t *testing.T) {
 			defer wg.Done()
 			var kind, msg string
 			if i%3 == 2 {
-				code, body := request(t, ts.URL+"/api/download?format=json&"+q, nil)
+				code, body := explorertest.Request(t, ts.URL+"/api/download?format=json&"+q, nil)
 				switch {
 				case code == http.StatusOK:
 					kind = "done"
@@ -114,75 +115,16 @@ func TestServeSharedBudget(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if peak, total := s.budget.Peak(), s.budget.Total(); peak > total || peak < d.bytes {
+	if peak, total := s.Budget().Peak(), s.Budget().Total(); peak > total || peak < d.Bytes {
 		t.Errorf("peak reserved %d bytes, budget %d", peak, total)
 	}
 	if done == 0 || done+busy != 30 || len(other) > 0 {
 		t.Errorf("%d done, %d busy, others: %q", done, busy, other)
 	}
-	if u := s.budget.Used(); u != 0 {
+	if u := s.Budget().Used(); u != 0 {
 		t.Errorf("%d bytes still reserved after every request ended", u)
 	}
-	t.Logf("%d done, %d refused as busy; peak %d of %d bytes, %d per request", done, busy, s.budget.Peak(), s.budget.Total(), d.bytes)
-}
-
-// TestServeClientLeaves: a client that leaves while its graph is built
-// ends the build within a second: the server hands the request's context
-// to the build, and the build's bytes go back to the budget when it
-// returns.
-func TestServeClientLeaves(t *testing.T) {
-	s, ts := newTestServerOf(t, "", 0, 0, "")
-	started, stopped := make(chan struct{}), make(chan error, 1)
-	s.build = func(ctx context.Context, j *job) error {
-		close(started)
-		select {
-		case <-ctx.Done():
-			stopped <- ctx.Err()
-			return ctx.Err()
-		case <-time.After(20 * time.Second):
-			stopped <- errors.New("the build was not cancelled")
-			return nil
-		}
-	}
-	cancel := startRun(t, ts.URL+"/api/run?process=graph&graph=regular:degree%3D4&bins=2%5E20&trials=1&page=p&slot=a")
-	<-started
-	if used := s.budget.Used(); used == 0 {
-		t.Errorf("nothing reserved while the graph is built")
-	}
-	cancel()
-	left := time.Now()
-	select {
-	case err := <-stopped:
-		if !errors.Is(err, context.Canceled) {
-			t.Fatal(err)
-		}
-	case <-time.After(time.Second):
-		t.Fatal("the build went on for a second after the client left")
-	}
-	for s.budget.Used() != 0 || s.slots.Busy("p", "a") {
-		if time.Since(left) > time.Second {
-			t.Fatalf("a second after the client left: %d bytes reserved, slot busy %v", s.budget.Used(), s.slots.Busy("p", "a"))
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-// startRun sends a GET for url in the background and returns the
-// function that makes its client leave.
-func startRun(t *testing.T, url string) context.CancelFunc {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			resp.Body.Close()
-		}
-	}()
-	return cancel
+	t.Logf("%d done, %d refused as busy; peak %d of %d bytes, %d per request", done, busy, s.Budget().Peak(), s.Budget().Total(), d.Bytes)
 }
 
 // mustQuery parses a query string.
@@ -269,21 +211,21 @@ func TestServeClientLeavesRealBuild(t *testing.T) {
 		t.Skip("builds a graph of 2^19 vertices")
 	}
 	s, ts := newTestServerOf(t, "", 0, 0, "")
-	cancel := startRun(t, ts.URL+"/api/run?process=graph&graph=regular:degree%3D4&bins=2%5E19&trials=1&page=p&slot=a")
-	for s.budget.Used() == 0 {
+	cancel := explorertest.StartRun(t, ts.URL+"/api/run?process=graph&graph=regular:degree%3D4&bins=2%5E19&trials=1&page=p&slot=a")
+	for s.Budget().Used() == 0 {
 		time.Sleep(time.Millisecond)
 	}
 	cancel()
 	left := time.Now()
-	for s.slots.Busy("p", "a") {
+	for s.Busy("p", "a") {
 		if time.Since(left) > time.Second {
 			t.Fatal("the request went on for a second after the client left")
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	for s.budget.Used() != 0 {
+	for s.Budget().Used() != 0 {
 		if time.Since(left) > time.Second {
-			t.Fatalf("the build's %d bytes were not given back within a second", s.budget.Used())
+			t.Fatalf("the build's %d bytes were not given back within a second", s.Budget().Used())
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -57,7 +57,36 @@ func newTestServer(t *testing.T, data string, binTrials, ballTrials int64, maxMe
 }
 
 // newTestServerOf is newTestServer, with the server itself.
-func newTestServerOf(t *testing.T, data string, binTrials, ballTrials int64, maxMem string) (*server, *httptest.Server) {
+func newTestServerOf(t *testing.T, data string, binTrials, ballTrials int64, maxMem string) (*explorer.Server, *httptest.Server) {
+	return newHookedServer(t, data, binTrials, ballTrials, maxMem, nil)
+}
+
+// hookPlanner is run's planner with the build replaced by build, which
+// may call the job's own.
+type hookPlanner struct {
+	runPlanner
+	build func(ctx context.Context, j explorer.Job) (*explorer.Run, error)
+}
+
+// hookJob is a job of hookPlanner.
+type hookJob struct {
+	explorer.Job
+	build func(ctx context.Context, j explorer.Job) (*explorer.Run, error)
+}
+
+func (p hookPlanner) Parse(args []string) (explorer.Job, error) {
+	j, err := p.runPlanner.Parse(args)
+	if err != nil {
+		return nil, err
+	}
+	return hookJob{j, p.build}, nil
+}
+
+func (j hookJob) Build(ctx context.Context) (*explorer.Run, error) { return j.build(ctx, j.Job) }
+
+// newHookedServer is newTestServerOf whose builds go through build (nil:
+// run's own).
+func newHookedServer(t *testing.T, data string, binTrials, ballTrials int64, maxMem string, build func(ctx context.Context, j explorer.Job) (*explorer.Run, error)) (*explorer.Server, *httptest.Server) {
 	t.Helper()
 	o := serveOptions{data: data, maxBinTrials: 1 << 26, maxBallTrials: 1 << 31, maxMemory: maxMem}
 	if binTrials > 0 {
@@ -66,7 +95,10 @@ func newTestServerOf(t *testing.T, data string, binTrials, ballTrials int64, max
 	if ballTrials > 0 {
 		o.maxBallTrials = ballTrials
 	}
-	s := newServer(o, io.Discard)
+	s := newServer(o)
+	if build != nil {
+		s = explorer.NewServer(o.options(), hookPlanner{runPlanner{o.maxMemory}, build})
+	}
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
 	return s, ts
@@ -399,7 +431,7 @@ func TestServeEveryProcess(t *testing.T) {
 		if err := json.Unmarshal([]byte(evs[len(evs)-1].data), &done); err != nil {
 			t.Fatal(err)
 		}
-		var cfg configEvent
+		var cfg explorer.ConfigEvent
 		if err := json.Unmarshal([]byte(evs[0].data), &cfg); err != nil {
 			t.Fatal(err)
 		}

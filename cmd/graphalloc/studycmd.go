@@ -59,7 +59,7 @@ func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if err := o.checkPlot(fs); err != nil {
 		return err
 	}
-	if err := distinct(outputs(o.output, o.plotFile())...); err != nil {
+	if err := distinct(outfile.Outputs(o.output, o.plotFile())...); err != nil {
 		return err
 	}
 	size := study.SizeDefault

@@ -115,3 +115,28 @@ func (a identity) same(b identity) bool {
 	}
 	return a.path != "" && a.path == b.path
 }
+
+// Outputs are the files a command writes: its results (-o FILE, or
+// stdout) and those of more that are set (--plot FILE).
+func Outputs(output string, more ...File) []File {
+	res := File{Flag: "--output", Path: output}
+	if output == "" {
+		res.Flag = "the results"
+	}
+	files := []File{res}
+	for _, f := range more {
+		if f.Path != "" {
+			files = append(files, f)
+		}
+	}
+	return files
+}
+
+// Inputs are the files a command reads, named by flag.
+func Inputs(flag string, paths ...string) []File {
+	files := make([]File, len(paths))
+	for i, p := range paths {
+		files[i] = File{Flag: flag, Path: p, Input: true}
+	}
+	return files
+}
