@@ -255,8 +255,8 @@ type Query struct {
 	// likeliest vertex is to lie in a uniform hyperedge; 0 if unknown.
 	Balance float64
 	// The two-sample rules of [LS22].
-	G     float64 // the threshold g of g-bounded and g-myopic, a whole number >= 0
-	Sigma float64 // the noise σ >= 0 of noisy
+	Tolerance float64 // the threshold g of g-bounded and g-myopic, a whole number >= 0
+	Sigma     float64 // the noise σ >= 0 of noisy
 	// Memory is K, the bins memory remembers; K the balls per round of
 	// kd-choice (0 means 1).
 	Memory float64
@@ -302,8 +302,8 @@ func (q Query) Validate() error {
 		return fmt.Errorf("analysis: query needs Balance >= 1 (or 0 if unknown), got %g", q.Balance)
 	case q.Sample != "" && q.Sample != "edge" && q.Sample != "vertex" && !strings.HasPrefix(q.Sample, "walk:len="):
 		return fmt.Errorf("analysis: unknown sampling rule %q (allowed: edge, vertex, walk:len=L)", q.Sample)
-	case !(q.G >= 0 && q.G <= alloc.MaxG) || q.G != math.Trunc(q.G):
-		return fmt.Errorf("analysis: query needs a whole threshold 0 <= g <= %d, got %g", alloc.MaxG, q.G)
+	case !(q.Tolerance >= 0 && q.Tolerance <= alloc.MaxG) || q.Tolerance != math.Trunc(q.Tolerance):
+		return fmt.Errorf("analysis: query needs a whole threshold 0 <= g <= %d, got %g", alloc.MaxG, q.Tolerance)
 	case !(q.Memory >= 0 && q.Memory <= alloc.MaxMemory) || q.Memory != math.Trunc(q.Memory):
 		return fmt.Errorf("analysis: memory must be a whole number in [0, %d], got %g", alloc.MaxMemory, q.Memory)
 	case !fin(q.K) || q.K < 0 || q.K != math.Trunc(q.K):
@@ -902,7 +902,7 @@ func (e *boundEnv) twoChoiceGap(param, why string) Bound {
 // m ≥ n, and O(g/log g · log log n) for g ≤ log n with matching lower
 // bounds; g = 0 is Two-Choice.
 func (e *boundEnv) gRule(proc string, myopic bool) []Bound {
-	g := e.q.G
+	g := e.q.Tolerance
 	who := "g-bounded is the worst adversary, always the more loaded"
 	if myopic {
 		who = "g-myopic's coin is one such adversary"

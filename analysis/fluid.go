@@ -83,7 +83,7 @@ import (
 // for the two-sample rules (the equations are derived here, docs/theory.md).
 //
 // D is the number of choices, 1 ≤ d ≤ MaxFluidD, of the greedy, left,
-// MaxOf and (1+β) families; Beta is β in [0, 1] of (1+β); G is g in [0, alloc.MaxG]
+// MaxOf and (1+β) families; Beta is β in [0, 1] of (1+β); Tolerance is g in [0, alloc.MaxG]
 // of g-bounded and g-myopic; Sigma is σ in [0, alloc.MaxSigma] of noisy;
 // Threshold is L in [0, alloc.MaxThreshold] of threshold; Delta is δ in
 // (0, 1) of quantile.
@@ -270,8 +270,8 @@ func newFluidSystem(p FluidProcess) (*fluidSystem, error) {
 			}
 		}}, nil
 	case alloc.FamilyGBounded, alloc.FamilyGMyopic:
-		if p.G < 0 || p.G > alloc.MaxG {
-			return nil, fmt.Errorf("analysis: %v needs 0 <= g <= %d, got %d", p.Family, alloc.MaxG, p.G)
+		if p.Tolerance < 0 || p.Tolerance > alloc.MaxG {
+			return nil, fmt.Errorf("analysis: %v needs 0 <= g <= %d, got %d", p.Family, alloc.MaxG, p.Tolerance)
 		}
 		return twoSampleSystem(p), nil
 	case alloc.FamilyNoisy:
@@ -394,7 +394,7 @@ func quantileSystem(delta float64) *fluidSystem {
 // f(b−j)) = 1) and is cooperative (every rate grows with every other
 // level), as the solver's error control assumes.
 func twoSampleSystem(p FluidProcess) *fluidSystem {
-	g := p.G
+	g := p.Tolerance
 	sigma := p.Sigma
 	var pb []float64  // p_b for b = lo−1..hi
 	var phi []float64 // phi[h+δ] = Φ(δ/(σ√2)) for |δ| ≤ h, grown on demand

@@ -101,7 +101,7 @@ func (s Setting) usesGraph() bool {
 func (s Setting) Query() analysis.Query {
 	d := s.Process
 	q := analysis.Query{N: float64(s.N), M: float64(s.M), D: d.Choices(s.Params), Beta: s.Params.Beta, Process: d.Name,
-		Ties: d.TiesFor(s.Params).String(), G: float64(s.Params.G), Sigma: s.Params.Sigma,
+		Ties: d.TiesFor(s.Params).String(), Tolerance: float64(s.Params.Tolerance), Sigma: s.Params.Sigma,
 		Memory: float64(s.Params.Memory), K: float64(s.Params.K), Delta: s.Params.Delta}
 	if d.Uses&alloc.ParamGraph != 0 {
 		q.Beta = 0
