@@ -216,7 +216,7 @@ func (b Bound) Short(verb string) string {
 type Query struct {
 	N, M    float64 // bins n ≥ 1 and balls m ≥ 1 (no default: m = 0 fails Validate)
 	D       float64 // choices d (real for rank); 0 means 2
-	Beta    float64 // β in [0, 1] for one-plus-beta
+	Beta    float64 `param:"beta"` // β in [0, 1] for one-plus-beta
 	Process string  // a CLI process name; "" for all (rank excepted)
 	// GraphBeta is β in (0, 1] of graphical (1+β) for graph; 0 stands
 	// for the default 1, two-choice.
@@ -255,14 +255,16 @@ type Query struct {
 	// likeliest vertex is to lie in a uniform hyperedge; 0 if unknown.
 	Balance float64
 	// The two-sample rules of [LS22].
-	Tolerance float64 // the threshold g of g-bounded and g-myopic, a whole number >= 0
-	Sigma     float64 // the noise σ >= 0 of noisy
+	Tolerance float64 `param:"g"`     // the threshold g of g-bounded and g-myopic, a whole number >= 0
+	Sigma     float64 `param:"sigma"` // the noise σ >= 0 of noisy
 	// Memory is K, the bins memory remembers; K the balls per round of
 	// kd-choice (0 means 1).
-	Memory float64
-	K      float64
+	Memory float64 `param:"memory"`
+	K      float64 `param:"k"`
+	// Threshold is L of threshold, which no bound reads.
+	Threshold float64 `param:"threshold"`
 	// Delta is δ in (0, 1) of quantile; 0 means 1/2.
-	Delta float64
+	Delta float64 `param:"delta"`
 }
 
 // Validate reports the first field of q that is out of range, naming it and
@@ -310,6 +312,8 @@ func (q Query) Validate() error {
 		return fmt.Errorf("analysis: k must be a whole number >= 1 (0 for 1), got %g", q.K)
 	case !(q.Sigma >= 0 && q.Sigma <= alloc.MaxSigma):
 		return fmt.Errorf("analysis: query needs a noise level 0 <= sigma <= %g, got %g", float64(alloc.MaxSigma), q.Sigma)
+	case !(q.Threshold >= 0 && q.Threshold <= alloc.MaxThreshold) || q.Threshold != math.Trunc(q.Threshold):
+		return fmt.Errorf("analysis: query needs a whole load threshold 0 <= L <= %d, got %g", alloc.MaxThreshold, q.Threshold)
 	case !(q.Delta >= 0 && q.Delta < 1):
 		return fmt.Errorf("analysis: query needs a quantile 0 < delta < 1 (or 0 for 1/2), got %g", q.Delta)
 	}

@@ -106,8 +106,8 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 		if params.D < 1 {
 			return q, "", usagef("--choices: need a number d >= 1, got %q", *o.pf.text["choices"])
 		}
-		q = analysis.Query{N: float64(n), M: float64(m), D: params.D, Beta: params.Beta, Sample: params.Sample.String(),
-			Tolerance: float64(params.Tolerance), Sigma: params.Sigma, Memory: float64(params.Memory), K: float64(params.K), Delta: params.Delta}
+		q = analysis.Query{N: float64(n), M: float64(m), D: params.D, Sample: params.Sample.String()}
+		q.SetParams(params)
 		if params.GraphBeta {
 			q.GraphBeta = params.Beta // graph is two-choice unless --beta is given
 		}
