@@ -73,7 +73,7 @@ func (p GBounded) String() string { return fmt.Sprintf("g-Bounded, g = %d", p.To
 // Check requires 0 ≤ Tolerance ≤ MaxG and a graph with n vertices that the loops
 // support (nil, Complete, CSR or Circulant), with an edge to sample.
 func (p GBounded) Check(n int) error {
-	if err := paramOf(ParamG).check(p.Name(), Params{Tolerance: p.Tolerance}); err != nil {
+	if err := ParamOf(ParamG).check(p.Name(), Params{Tolerance: p.Tolerance}); err != nil {
 		return err
 	}
 	return pairSource{p.Graph, p.Sample}.check(p.Name(), n)

@@ -66,7 +66,7 @@ func (p GMyopic) String() string { return fmt.Sprintf("g-Myopic, g = %d", p.Tole
 // Check requires 0 ≤ Tolerance ≤ MaxG and a supported graph with n vertices (see
 // GBounded.Check).
 func (p GMyopic) Check(n int) error {
-	if err := paramOf(ParamG).check(p.Name(), Params{Tolerance: p.Tolerance}); err != nil {
+	if err := ParamOf(ParamG).check(p.Name(), Params{Tolerance: p.Tolerance}); err != nil {
 		return err
 	}
 	return pairSource{p.Graph, p.Sample}.check(p.Name(), n)

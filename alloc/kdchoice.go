@@ -69,7 +69,7 @@ func (p KD) Check(n int) error {
 	if p.D < 1 || p.D > maxChoices {
 		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
 	}
-	if err := paramOf(ParamK).check(p.Name(), Params{K: p.K, D: float64(p.D)}); err != nil {
+	if err := ParamOf(ParamK).check(p.Name(), Params{K: p.K, D: float64(p.D)}); err != nil {
 		return err
 	}
 	return checkBins(p.Name(), n)

@@ -80,7 +80,7 @@ func (p Memory) Check(n int) error {
 	if p.D < 1 || p.D > maxChoices {
 		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
 	}
-	if err := paramOf(ParamMemory).check(p.Name(), Params{Memory: p.K}); err != nil {
+	if err := ParamOf(ParamMemory).check(p.Name(), Params{Memory: p.K}); err != nil {
 		return err
 	}
 	return checkBins(p.Name(), n)

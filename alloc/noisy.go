@@ -72,7 +72,7 @@ func (p Noisy) String() string { return fmt.Sprintf("σ-Noisy-Load, σ = %g", p.
 // Check requires 0 ≤ Sigma ≤ MaxSigma and a supported graph with n
 // vertices (see GBounded.Check).
 func (p Noisy) Check(n int) error {
-	if err := paramOf(ParamSigma).check(p.Name(), Params{Sigma: p.Sigma}); err != nil {
+	if err := ParamOf(ParamSigma).check(p.Name(), Params{Sigma: p.Sigma}); err != nil {
 		return err
 	}
 	return pairSource{p.Graph, p.Sample}.check(p.Name(), n)

@@ -50,7 +50,7 @@ func (p OnePlusBeta) String() string { return fmt.Sprintf("(1+β), β = %g", p.B
 
 // Check requires n ≥ 1 and 0 ≤ Beta ≤ 1.
 func (p OnePlusBeta) Check(n int) error {
-	if err := paramOf(ParamBeta).check(p.Name(), Params{Beta: p.Beta}); err != nil {
+	if err := ParamOf(ParamBeta).check(p.Name(), Params{Beta: p.Beta}); err != nil {
 		return err
 	}
 	return checkBins(p.Name(), n)

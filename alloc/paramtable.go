@@ -123,9 +123,9 @@ func LookupParam(name string) *ParamSpec {
 	return nil
 }
 
-// paramOf returns the numeric parameter whose Bit is bit; a bit without
-// one is a broken invariant of ParamTable.
-func paramOf(bit Param) *ParamSpec {
+// ParamOf returns the numeric parameter whose Bit is bit; a bit without
+// one is a broken invariant of ParamTable, and ParamOf panics.
+func ParamOf(bit Param) *ParamSpec {
 	for _, s := range ParamTable {
 		if s.Bit == bit && s.Get != nil {
 			return s

@@ -99,7 +99,7 @@ func (p Quantile) String() string { return fmt.Sprintf("Quantile, δ = %g", p.De
 
 // Check requires n ≥ 1 and 0 < δ < 1.
 func (p Quantile) Check(n int) error {
-	if err := paramOf(ParamDelta).check(p.Name(), Params{Delta: p.Delta}); err != nil {
+	if err := ParamOf(ParamDelta).check(p.Name(), Params{Delta: p.Delta}); err != nil {
 		return err
 	}
 	return checkBins(p.Name(), n)

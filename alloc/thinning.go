@@ -113,7 +113,7 @@ func (p Threshold) String() string { return fmt.Sprintf("Threshold, L = %d", p.L
 
 // Check requires n ≥ 1 and 0 ≤ L ≤ MaxThreshold.
 func (p Threshold) Check(n int) error {
-	if err := paramOf(ParamThreshold).check(p.Name(), Params{Threshold: p.L}); err != nil {
+	if err := ParamOf(ParamThreshold).check(p.Name(), Params{Threshold: p.L}); err != nil {
 		return err
 	}
 	return checkBins(p.Name(), n)

@@ -278,7 +278,7 @@ func (q Query) Validate() error {
 		return fmt.Errorf("analysis: query needs m >= 1, got %g", q.M)
 	case !fin(q.D) || (q.D != 0 && q.D < 1):
 		return fmt.Errorf("analysis: query needs d >= 1 (or 0 for the default 2), got %g", q.D)
-	case !(q.Beta >= 0 && q.Beta <= 1):
+	case !alloc.ParamOf(alloc.ParamBeta).InRange(q.Beta):
 		return fmt.Errorf("analysis: query needs 0 <= beta <= 1, got %g", q.Beta)
 	case !(q.GraphBeta >= 0 && q.GraphBeta <= 1):
 		return fmt.Errorf("analysis: query needs 0 < GraphBeta <= 1 (or 0 for two-choice), got %g", q.GraphBeta)
@@ -304,15 +304,15 @@ func (q Query) Validate() error {
 		return fmt.Errorf("analysis: query needs Balance >= 1 (or 0 if unknown), got %g", q.Balance)
 	case q.Sample != "" && q.Sample != "edge" && q.Sample != "vertex" && !strings.HasPrefix(q.Sample, "walk:len="):
 		return fmt.Errorf("analysis: unknown sampling rule %q (allowed: edge, vertex, walk:len=L)", q.Sample)
-	case !(q.Tolerance >= 0 && q.Tolerance <= alloc.MaxG) || q.Tolerance != math.Trunc(q.Tolerance):
+	case !alloc.ParamOf(alloc.ParamG).InRange(q.Tolerance):
 		return fmt.Errorf("analysis: query needs a whole threshold 0 <= g <= %d, got %g", alloc.MaxG, q.Tolerance)
-	case !(q.Memory >= 0 && q.Memory <= alloc.MaxMemory) || q.Memory != math.Trunc(q.Memory):
+	case !alloc.ParamOf(alloc.ParamMemory).InRange(q.Memory):
 		return fmt.Errorf("analysis: memory must be a whole number in [0, %d], got %g", alloc.MaxMemory, q.Memory)
 	case !fin(q.K) || q.K < 0 || q.K != math.Trunc(q.K):
 		return fmt.Errorf("analysis: k must be a whole number >= 1 (0 for 1), got %g", q.K)
-	case !(q.Sigma >= 0 && q.Sigma <= alloc.MaxSigma):
+	case !alloc.ParamOf(alloc.ParamSigma).InRange(q.Sigma):
 		return fmt.Errorf("analysis: query needs a noise level 0 <= sigma <= %g, got %g", float64(alloc.MaxSigma), q.Sigma)
-	case !(q.Threshold >= 0 && q.Threshold <= alloc.MaxThreshold) || q.Threshold != math.Trunc(q.Threshold):
+	case !alloc.ParamOf(alloc.ParamThreshold).InRange(q.Threshold):
 		return fmt.Errorf("analysis: query needs a whole load threshold 0 <= L <= %d, got %g", alloc.MaxThreshold, q.Threshold)
 	case !(q.Delta >= 0 && q.Delta < 1):
 		return fmt.Errorf("analysis: query needs a quantile 0 < delta < 1 (or 0 for 1/2), got %g", q.Delta)

@@ -270,24 +270,24 @@ func newFluidSystem(p FluidProcess) (*fluidSystem, error) {
 			}
 		}}, nil
 	case alloc.FamilyGBounded, alloc.FamilyGMyopic:
-		if p.Tolerance < 0 || p.Tolerance > alloc.MaxG {
+		if !alloc.ParamOf(alloc.ParamG).InRange(float64(p.Tolerance)) {
 			return nil, fmt.Errorf("analysis: %v needs 0 <= g <= %d, got %d", p.Family, alloc.MaxG, p.Tolerance)
 		}
 		return twoSampleSystem(p), nil
 	case alloc.FamilyNoisy:
-		if !(p.Sigma >= 0 && p.Sigma <= alloc.MaxSigma) {
+		if !alloc.ParamOf(alloc.ParamSigma).InRange(p.Sigma) {
 			return nil, fmt.Errorf("analysis: %v needs 0 <= sigma <= %g, got %g", p.Family, float64(alloc.MaxSigma), p.Sigma)
 		}
 		return twoSampleSystem(p), nil
 	case alloc.FamilyThreshold:
-		if p.Threshold < 0 || p.Threshold > alloc.MaxThreshold {
+		if !alloc.ParamOf(alloc.ParamThreshold).InRange(float64(p.Threshold)) {
 			return nil, fmt.Errorf("analysis: %v needs 0 <= threshold <= %d, got %d", p.Family, alloc.MaxThreshold, p.Threshold)
 		}
 		return thinningSystem(p.Threshold, false), nil
 	case alloc.FamilyMeanThinning:
 		return thinningSystem(0, true), nil
 	case alloc.FamilyQuantile:
-		if !(p.Delta > 0 && p.Delta < 1) {
+		if !alloc.ParamOf(alloc.ParamDelta).InRange(p.Delta) {
 			return nil, fmt.Errorf("analysis: %v needs 0 < delta < 1, got %g", p.Family, p.Delta)
 		}
 		return quantileSystem(p.Delta), nil
