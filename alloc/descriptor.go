@@ -173,8 +173,9 @@ type Params struct {
 	// const).
 	Weights WeightDist
 	// Tolerance is the load-difference threshold g ≥ 0 of g-bounded and
-	// g-myopic: loads within g of each other count as tied. (G would
-	// read as a graph, which Graph is.)
+	// g-myopic: two loads within g of each other are too close to compare
+	// (the adversary or a coin decides). Not G, which would read as a
+	// graph.
 	Tolerance int
 	// Sigma is the standard deviation σ ≥ 0 of the noise of noisy.
 	Sigma float64
