@@ -78,9 +78,8 @@ func (q *ProcessParams) get(r recordedParam) (float64, bool) {
 	}
 	if v := f.Elem(); v.CanInt() {
 		return float64(v.Int()), true
-	} else {
-		return v.Float(), true
 	}
+	return f.Elem().Float(), true
 }
 
 // record sets the fields of the parameters a process that uses them reads
