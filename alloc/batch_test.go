@@ -56,9 +56,9 @@ func batchCases(t *testing.T) []struct {
 	}
 	for _, lc := range latticeCases(t) {
 		n := lc.g.Order()
-		add("graph/"+lc.name, n, Graphical{G: lc.g})
-		add("graph/"+lc.name+"/vertex/left", n, Graphical{G: lc.g, Sample: SampleVertex, Ties: TiesLeft})
-		add("graph-beta/"+lc.name, n, Graphical{G: lc.g, OneMinusBeta: 0.3})
+		add("graph/"+lc.name, n, Graphical{Graph: lc.g})
+		add("graph/"+lc.name+"/vertex/left", n, Graphical{Graph: lc.g, Sample: SampleVertex, Ties: TiesLeft})
+		add("graph-beta/"+lc.name, n, Graphical{Graph: lc.g, OneMinusBeta: 0.3})
 	}
 	return cases
 }
@@ -254,7 +254,7 @@ func TestBatchReference(t *testing.T) {
 // TestBatchOfOneIsSequential: Batch 0 and 1 are the sequential process,
 // result for result (the same loops run), series and profile included.
 func TestBatchOfOneIsSequential(t *testing.T) {
-	for _, p := range []Process{Greedy{D: 2}, Left{D: 3}, OnePlusBeta{Beta: 0.4}, Graphical{G: graphgen.Complete(500)}} {
+	for _, p := range []Process{Greedy{D: 2}, Left{D: 3}, OnePlusBeta{Beta: 0.4}, Graphical{Graph: graphgen.Complete(500)}} {
 		c := Config{Process: p, N: 500, M: 3000, Seed: 4, Every: 700, Profile: true}
 		a, err := c.Trial(context.Background(), 0, NewBins(500))
 		if err != nil {
@@ -482,7 +482,7 @@ func TestBatchOneBatchLaw(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			obs := make([]float64, n)
-			c := Config{Process: Graphical{G: graphgen.Complete(n), Ties: tc.ties}, N: n, M: m, Seed: 12, Batch: m,
+			c := Config{Process: Graphical{Graph: graphgen.Complete(n), Ties: tc.ties}, N: n, M: m, Seed: 12, Batch: m,
 				Loads: func(_ int, L []uint32) {
 					for i, l := range L {
 						obs[i] += float64(l)

@@ -26,8 +26,8 @@ func BenchmarkBatch(b *testing.B) {
 		p    Process
 	}{
 		{"greedy/d=2", Greedy{D: 2}},
-		{"graph/complete", Graphical{G: graphgen.Complete(n)}},
-		{"graph/regular16/edge", Graphical{G: reg}},
+		{"graph/complete", Graphical{Graph: graphgen.Complete(n)}},
+		{"graph/regular16/edge", Graphical{Graph: reg}},
 		{"twinning", Twinning{}},
 		{"packing", Packing{}},
 		{"memory/d=1/K=1", Memory{D: 1, K: 1}},
@@ -74,7 +74,7 @@ func BenchmarkGraphBeta(b *testing.B) {
 	}{{"complete", graphgen.Complete(n)}, {"regular16/edge", reg}} {
 		for _, beta := range []float64{1, 0.5} {
 			b.Run(fmt.Sprintf("graph/%s/n=2^%d/beta=%g", g.name, lg, beta), func(b *testing.B) {
-				p := Graphical{G: g.g, OneMinusBeta: 1 - beta}
+				p := Graphical{Graph: g.g, OneMinusBeta: 1 - beta}
 				bins := NewBins(n)
 				r := NewRand(1)
 				benchBalls(b, int64(n), func() {

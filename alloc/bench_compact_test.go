@@ -64,9 +64,9 @@ func BenchmarkCompactLoads(b *testing.B) {
 		{"grouped/d=4", func() Process { return Grouped{D: 4} }},
 		{"window/d=4", func() Process { return Window{D: 4} }},
 		{"hyper/3-uniform", func() Process { return Hyper{H: hyper3()} }},
-		{"g-bounded/g=1", func() Process { return GBounded{G: 1} }},
-		{"g-bounded/g=1/random/edge", func() Process { return GBounded{G: 1, Graph: random()} }},
-		{"g-myopic/g=1/random/vertex", func() Process { return GMyopic{G: 1, Graph: random(), Sample: SampleVertex} }},
+		{"g-bounded/g=1", func() Process { return GBounded{Tolerance: 1} }},
+		{"g-bounded/g=1/random/edge", func() Process { return GBounded{Tolerance: 1, Graph: random()} }},
+		{"g-myopic/g=1/random/vertex", func() Process { return GMyopic{Tolerance: 1, Graph: random(), Sample: SampleVertex} }},
 		{"noisy/sigma=1/circulant6", func() Process { return Noisy{Sigma: 1, Graph: circ} }},
 		{"mean-thinning", func() Process { return MeanThinning{} }},
 		{"threshold/L=1", func() Process { return Threshold{L: 1} }},
@@ -75,9 +75,9 @@ func BenchmarkCompactLoads(b *testing.B) {
 		{"memory/d=1/K=1", func() Process { return Memory{D: 1, K: 1} }},
 		{"kd-choice/k=2/d=4", func() Process { return KD{D: 4, K: 2} }},
 		{"quantile/delta=0.5", func() Process { return Quantile{Delta: 0.5} }},
-		{"graph/walk:len=3/random", func() Process { return Graphical{G: random(), Sample: SampleWalk(3)} }},
-		{"graph/walk:len=3/complete", func() Process { return Graphical{G: graphgen.Complete(n), Sample: SampleWalk(3)} }},
-		{"g-bounded/g=1/walk:len=2/random", func() Process { return GBounded{G: 1, Graph: random(), Sample: SampleWalk(2)} }},
+		{"graph/walk:len=3/random", func() Process { return Graphical{Graph: random(), Sample: SampleWalk(3)} }},
+		{"graph/walk:len=3/complete", func() Process { return Graphical{Graph: graphgen.Complete(n), Sample: SampleWalk(3)} }},
+		{"g-bounded/g=1/walk:len=2/random", func() Process { return GBounded{Tolerance: 1, Graph: random(), Sample: SampleWalk(2)} }},
 	} {
 		benchLoads(b, c.name, lg, func(*testing.B) Process { return c.p() })
 	}

@@ -60,19 +60,19 @@ func BenchmarkPlace(b *testing.B) {
 		{"greedy/d=3", func(int, int) Process { return Greedy{D: 3} }, all},
 		{"left/d=2", func(int, int) Process { return Left{D: 2} }, all},
 		{"left/d=3", func(int, int) Process { return Left{D: 3} }, all},
-		{"graph/complete", func(n, _ int) Process { return Graphical{G: graphgen.Complete(n)} }, all},
+		{"graph/complete", func(n, _ int) Process { return Graphical{Graph: graphgen.Complete(n)} }, all},
 		// A random 16-regular graph on 2^26 vertices holds 2^30 edges (8
 		// GiB in CSR and edge list): left out.
-		{"graph/regular16/edge", func(_, lg int) Process { return Graphical{G: regular16(lg)} }, []int{12, 20}},
-		{"graph/regular16/vertex", func(_, lg int) Process { return Graphical{G: regular16(lg), Sample: SampleVertex} }, []int{12, 20}},
+		{"graph/regular16/edge", func(_, lg int) Process { return Graphical{Graph: regular16(lg)} }, []int{12, 20}},
+		{"graph/regular16/vertex", func(_, lg int) Process { return Graphical{Graph: regular16(lg), Sample: SampleVertex} }, []int{12, 20}},
 		// The two-sample rules: two uniform bins (against greedy/d=2,
 		// the loop of the same memory footprint) and a 16-regular graph's
 		// edges (against graph/regular16/edge).
-		{"g-bounded/g=2", func(int, int) Process { return GBounded{G: 2} }, all},
-		{"g-myopic/g=2", func(int, int) Process { return GMyopic{G: 2} }, all},
+		{"g-bounded/g=2", func(int, int) Process { return GBounded{Tolerance: 2} }, all},
+		{"g-myopic/g=2", func(int, int) Process { return GMyopic{Tolerance: 2} }, all},
 		{"noisy/sigma=1", func(int, int) Process { return Noisy{Sigma: 1} }, all},
-		{"g-bounded/g=2/regular16/edge", func(_, lg int) Process { return GBounded{G: 2, Graph: regular16(lg)} }, []int{12, 20}},
-		{"g-myopic/g=2/regular16/edge", func(_, lg int) Process { return GMyopic{G: 2, Graph: regular16(lg)} }, []int{12, 20}},
+		{"g-bounded/g=2/regular16/edge", func(_, lg int) Process { return GBounded{Tolerance: 2, Graph: regular16(lg)} }, []int{12, 20}},
+		{"g-myopic/g=2/regular16/edge", func(_, lg int) Process { return GMyopic{Tolerance: 2, Graph: regular16(lg)} }, []int{12, 20}},
 		{"noisy/sigma=1/regular16/edge", func(_, lg int) Process { return Noisy{Sigma: 1, Graph: regular16(lg)} }, []int{12, 20}},
 		// Memory and (k, d)-choice, against greedy/d=2 (their loops read
 		// four-byte loads through the public Rand methods).
@@ -83,10 +83,10 @@ func BenchmarkPlace(b *testing.B) {
 		// Walk sampling (Pourmiri's process; a two-sample rule on the
 		// walk's ends): against graph/regular16/vertex (len=1 has the
 		// same candidates).
-		{"graph/regular16/walk:len=1", func(_, lg int) Process { return Graphical{G: regular16(lg), Sample: SampleWalk(1)} }, []int{12, 20}},
-		{"graph/regular16/walk:len=4", func(_, lg int) Process { return Graphical{G: regular16(lg), Sample: SampleWalk(4)} }, []int{12, 20}},
-		{"graph/regular16/walk:len=16", func(_, lg int) Process { return Graphical{G: regular16(lg), Sample: SampleWalk(16)} }, []int{12, 20}},
-		{"g-bounded/g=2/regular16/walk:len=16", func(_, lg int) Process { return GBounded{G: 2, Graph: regular16(lg), Sample: SampleWalk(16)} }, []int{12, 20}},
+		{"graph/regular16/walk:len=1", func(_, lg int) Process { return Graphical{Graph: regular16(lg), Sample: SampleWalk(1)} }, []int{12, 20}},
+		{"graph/regular16/walk:len=4", func(_, lg int) Process { return Graphical{Graph: regular16(lg), Sample: SampleWalk(4)} }, []int{12, 20}},
+		{"graph/regular16/walk:len=16", func(_, lg int) Process { return Graphical{Graph: regular16(lg), Sample: SampleWalk(16)} }, []int{12, 20}},
+		{"g-bounded/g=2/regular16/walk:len=16", func(_, lg int) Process { return GBounded{Tolerance: 2, Graph: regular16(lg), Sample: SampleWalk(16)} }, []int{12, 20}},
 		// The thinning family: one probe a ball, a second on rejection
 		// (against one-choice and greedy/d=2), or one probe a step.
 		{"mean-thinning", func(int, int) Process { return MeanThinning{} }, all},
@@ -369,9 +369,9 @@ func BenchmarkGraphLoads(b *testing.B) {
 		name string
 		p    func(n, lg int) Process
 	}{
-		{"graph/complete", func(n, _ int) Process { return Graphical{G: graphgen.Complete(n)} }},
-		{"graph/regular16/edge", func(_, lg int) Process { return Graphical{G: regular16(lg)} }},
-		{"graph/regular16/vertex", func(_, lg int) Process { return Graphical{G: regular16(lg), Sample: SampleVertex} }},
+		{"graph/complete", func(n, _ int) Process { return Graphical{Graph: graphgen.Complete(n)} }},
+		{"graph/regular16/edge", func(_, lg int) Process { return Graphical{Graph: regular16(lg)} }},
+		{"graph/regular16/vertex", func(_, lg int) Process { return Graphical{Graph: regular16(lg), Sample: SampleVertex} }},
 	} {
 		for _, lg := range []int{20, 24} {
 			benchLoads(b, c.name, lg, func(b *testing.B) Process {

@@ -17,14 +17,14 @@ func TestCirculantCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := (Graphical{G: g}).Check(100); err != nil {
+	if err := (Graphical{Graph: g}).Check(100); err != nil {
 		t.Errorf("circulant rejected: %v", err)
 	}
-	if err := (Graphical{G: g}).Check(99); err == nil {
+	if err := (Graphical{Graph: g}).Check(99); err == nil {
 		t.Error("order mismatch accepted")
 	}
 	empty, _ := graphgen.RandomCirculant(100, 0, nil)
-	if err := (Graphical{G: empty}).Check(100); err == nil {
+	if err := (Graphical{Graph: empty}).Check(100); err == nil {
 		t.Error("circulant without edges accepted")
 	}
 }
@@ -99,8 +99,8 @@ func TestCirculantLaw(t *testing.T) {
 		p    Graphical
 		left bool
 	}{
-		{"random", Graphical{G: g}, false},
-		{"left", Graphical{G: g, Ties: TiesLeft}, true},
+		{"random", Graphical{Graph: g}, false},
+		{"left", Graphical{Graph: g, Ties: TiesLeft}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			law := exactEdgeLaw(n, m, e, tc.left)
@@ -152,7 +152,7 @@ func BenchmarkCirculant(b *testing.B) {
 			bins := NewBins(n)
 			r := NewRand(1)
 			var balls int64
-			p := Graphical{G: g}
+			p := Graphical{Graph: g}
 			for b.Loop() {
 				bins.Reset()
 				p.Place(bins, int64(n), r)

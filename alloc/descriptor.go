@@ -87,7 +87,7 @@ const (
 	ParamWeights                   // a weight distribution (Params.Weights)
 	ParamGraph                     // a topology (Params.Graph)
 	ParamSample                    // a rule that draws candidates from the graph (Params.Sample)
-	ParamG                         // a load-difference threshold g ≥ 0 (Params.G)
+	ParamG                         // a load-difference threshold g ≥ 0 (Params.Tolerance)
 	ParamSigma                     // a noise level σ ≥ 0 (Params.Sigma)
 	ParamMemory                    // a memory of K ≥ 0 bins (Params.Memory)
 	ParamK                         // balls per round k ≥ 1 (Params.K)
@@ -136,15 +136,16 @@ const (
 // FamilyOnePlusBeta, FamilyGBounded, FamilyGMyopic, FamilyNoisy,
 // FamilyMeanThinning, FamilyThreshold and FamilyQuantile (the
 // graphical process on the complete graph, and Rank[d] for a whole d,
-// follow Greedy's rule); D, Beta, G and Sigma are the rule's parameters.
+// follow Greedy's rule); D, Beta, Tolerance and Sigma are the rule's parameters.
 // FamilyOnePlusBeta with D = d ≠ 2 is the mixture of one-choice (with
 // probability 1 − β) and Greedy[d]: graphical (1+β) under walk sampling.
 type MeanField struct {
 	Family Family
 	D      int
 	Beta   float64
-	G      int     // the threshold g of FamilyGBounded and FamilyGMyopic
-	Sigma  float64 // the noise σ of FamilyNoisy
+	// Tolerance is the threshold g of FamilyGBounded and FamilyGMyopic.
+	Tolerance int
+	Sigma     float64 // the noise σ of FamilyNoisy
 	// Threshold is the load threshold L of FamilyThreshold.
 	Threshold int
 	// Delta is the quantile δ of FamilyQuantile.
@@ -171,8 +172,11 @@ type Params struct {
 	// Weights is the weight distribution of weighted balls (zero value:
 	// const).
 	Weights WeightDist
-	// G is the load-difference threshold g ≥ 0 of g-bounded and g-myopic.
-	G int
+	// Tolerance is the load-difference threshold g ≥ 0 of g-bounded and
+	// g-myopic: two loads within g of each other are too close to compare
+	// (the adversary or a coin decides). Not G, which would read as a
+	// graph.
+	Tolerance int
 	// Sigma is the standard deviation σ ≥ 0 of the noise of noisy.
 	Sigma float64
 	// Memory is the number K ≥ 0 of bins memory remembers.
@@ -368,7 +372,7 @@ func (d *Descriptor) MeanField(p Params) (MeanField, string) {
 // mixture of one-choice and Greedy[d], d ≠ 2 (graphical (1+β) under walk
 // sampling), "(1+β) of Greedy[d], β = B", and "none" for the zero value.
 func (m MeanField) String() string {
-	p := Params{D: float64(m.D), Beta: m.Beta, G: m.G, Sigma: m.Sigma, Threshold: m.Threshold, Delta: m.Delta,
+	p := Params{D: float64(m.D), Beta: m.Beta, Tolerance: m.Tolerance, Sigma: m.Sigma, Threshold: m.Threshold, Delta: m.Delta,
 		Graph: graphgen.Complete(2)}
 	switch {
 	case m.Family == FamilyNone:
@@ -440,24 +444,17 @@ func (d *Descriptor) Check(p Params) error {
 		return fmt.Errorf("alloc: %s needs a whole number of choices 1 <= d <= %d, got d=%g", d.Name, maxChoices, p.D)
 	case uses&ParamRealD != 0 && !(p.D >= 1 && p.D <= maxChoices):
 		return fmt.Errorf("alloc: %s needs a real 1 <= d <= %d, got d=%g", d.Name, maxChoices, p.D)
-	case uses&ParamBeta != 0 && !(p.Beta >= 0 && p.Beta <= 1):
-		return fmt.Errorf("alloc: %s needs 0 <= beta <= 1, got beta=%g", d.Name, p.Beta)
 	case uses&ParamCap != 0 && (p.Cap < 0 || p.Cap > maxChoices):
 		return fmt.Errorf("alloc: %s needs a probe cap 1 <= cap <= %d, got cap=%d", d.Name, maxChoices, p.Cap)
 	case uses&ParamGraph != 0 && p.Graph == nil:
 		return fmt.Errorf("alloc: %s needs a graph", d.Name)
-	case uses&ParamG != 0 && (p.G < 0 || p.G > MaxG):
-		return fmt.Errorf("alloc: %s needs a threshold 0 <= g <= %d, got g=%d", d.Name, MaxG, p.G)
-	case uses&ParamSigma != 0 && !(p.Sigma >= 0 && p.Sigma <= MaxSigma):
-		return fmt.Errorf("alloc: %s needs a noise level 0 <= sigma <= %g, got sigma=%g", d.Name, float64(MaxSigma), p.Sigma)
-	case uses&ParamMemory != 0 && (p.Memory < 0 || p.Memory > MaxMemory):
-		return fmt.Errorf("alloc: %s needs a memory 0 <= K <= %d, got memory=%d", d.Name, MaxMemory, p.Memory)
-	case uses&ParamK != 0 && (p.K < 1 || float64(p.K) > p.D):
-		return fmt.Errorf("alloc: %s needs 1 <= k <= d balls per round, got k=%d d=%g", d.Name, p.K, p.D)
-	case uses&ParamThreshold != 0 && (p.Threshold < 0 || p.Threshold > MaxThreshold):
-		return fmt.Errorf("alloc: %s needs a threshold 0 <= L <= %d, got threshold=%d", d.Name, MaxThreshold, p.Threshold)
-	case uses&ParamDelta != 0 && !(p.Delta > 0 && p.Delta < 1):
-		return fmt.Errorf("alloc: %s needs a quantile 0 < delta < 1, got delta=%g", d.Name, p.Delta)
+	}
+	for _, s := range ParamTable {
+		if s.Get != nil && uses&s.Bit != 0 {
+			if err := s.check(d.Name, p); err != nil {
+				return err
+			}
+		}
 	}
 	if uses&ParamWeights != 0 {
 		if err := checkWeights(d.Name, p.Weights); err != nil {

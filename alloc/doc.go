@@ -15,10 +15,10 @@
 //	                                ln ln n / ln d + O(1) [ABKU99]
 //	Left{D: 2}                      one bin in each of d groups, ties left;
 //	                                ln ln n / (d ln φ_d) + O(1) [Vöcking 2003]
-//	Graphical{G: g}                 a uniform edge of g, lesser loaded end;
+//	Graphical{Graph: g}             a uniform edge of g, lesser loaded end;
 //	                                log log n + O(log n / log(Δ/log⁴ n)) on
 //	                                Δ-regular graphs [Kenthapadi, Panigrahy 2006]
-//	Graphical{G: g, OneMinusBeta: 0.5}
+//	Graphical{Graph: g, OneMinusBeta: 0.5}
 //	                                graphical (1+β): that end with probability
 //	                                β, else a uniform end; O(log n / (βσ)) [PTW15]
 //	FirstDiff{D: 2}                 probe until a load differs from the first
@@ -34,12 +34,12 @@
 //	Hyper{H: h}                     a uniform hyperedge of h, its least loaded
 //	                                vertex; O(1) for balanced hyperedges of
 //	                                Ω(log n) vertices [Godfrey 2008]
-//	LocalSearch{G: g}               a uniform vertex of g, then steps to a least
+//	LocalSearch{Graph: g}           a uniform vertex of g, then steps to a least
 //	                                loaded neighbour while one is lighter;
 //	                                Θ(log log n) on constant-degree expanders
 //	                                [Bogdan, Sauerwald, Stauffer, Sun 2013]
-//	GBounded{G: 2}, GMyopic{G: 2}   two candidates; loads within g go to the
-//	                                heavier (the adversary) or a coin; gap
+//	GBounded{Tolerance: 2},         two candidates; loads within g go to the
+//	GMyopic{Tolerance: 2}           heavier (the adversary) or a coin; gap
 //	                                Θ(g/log g · log log n), g ≤ log n [LS22]
 //	Noisy{Sigma: 1}                 two candidates, loads read with N(0, σ²)
 //	                                noise, the lesser reading wins [LS22]

@@ -44,14 +44,14 @@ func TestEdgeArraySameDraws(t *testing.T) {
 		t.Fatal(err)
 	}
 	procs := map[string]func(g graphgen.Graph) Process{
-		"graph":           func(g graphgen.Graph) Process { return Graphical{G: g} },
-		"graph/left":      func(g graphgen.Graph) Process { return Graphical{G: g, Ties: TiesLeft} },
-		"graph/(1+β)":     func(g graphgen.Graph) Process { return Graphical{G: g, OneMinusBeta: 0.4} },
-		"g-bounded":       func(g graphgen.Graph) Process { return GBounded{G: 1, Graph: g} },
-		"g-myopic":        func(g graphgen.Graph) Process { return GMyopic{G: 1, Graph: g} },
+		"graph":           func(g graphgen.Graph) Process { return Graphical{Graph: g} },
+		"graph/left":      func(g graphgen.Graph) Process { return Graphical{Graph: g, Ties: TiesLeft} },
+		"graph/(1+β)":     func(g graphgen.Graph) Process { return Graphical{Graph: g, OneMinusBeta: 0.4} },
+		"g-bounded":       func(g graphgen.Graph) Process { return GBounded{Tolerance: 1, Graph: g} },
+		"g-myopic":        func(g graphgen.Graph) Process { return GMyopic{Tolerance: 1, Graph: g} },
 		"noisy/σ=1":       func(g graphgen.Graph) Process { return Noisy{Sigma: 1, Graph: g} },
-		"graph/batch":     func(g graphgen.Graph) Process { return Graphical{G: g} },
-		"g-bounded/batch": func(g graphgen.Graph) Process { return GBounded{G: 1, Graph: g} },
+		"graph/batch":     func(g graphgen.Graph) Process { return Graphical{Graph: g} },
+		"g-bounded/batch": func(g graphgen.Graph) Process { return GBounded{Tolerance: 1, Graph: g} },
 	}
 	savedPipe, savedCompact := pipelineMin, compactMin
 	defer func() { pipelineMin, compactMin = savedPipe, savedCompact }()
@@ -82,7 +82,7 @@ func TestEdgeArraySameDraws(t *testing.T) {
 			}
 		}
 	}
-	for _, p := range []Process{Graphical{G: lean, Sample: SampleVertex}, GBounded{G: 1, Graph: lean, Sample: SampleVertex}, Graphical{G: lean, Sample: SampleWalk(2)}} {
+	for _, p := range []Process{Graphical{Graph: lean, Sample: SampleVertex}, GBounded{Tolerance: 1, Graph: lean, Sample: SampleVertex}, Graphical{Graph: lean, Sample: SampleWalk(2)}} {
 		if err := p.Check(n); err == nil {
 			t.Errorf("%v on an EdgeArray: no error", p)
 		}

@@ -37,7 +37,7 @@ func ExampleGraphical() {
 		return
 	}
 	b := alloc.NewBins(g.Order())
-	p := alloc.Graphical{G: g}
+	p := alloc.Graphical{Graph: g}
 	p.Place(b, int64(g.Order()), alloc.TrialRand(1, 0))
 	counts, _ := b.Counts()
 	fmt.Println("bins at load 0, 1, 2, ...:", counts)

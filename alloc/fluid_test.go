@@ -142,8 +142,8 @@ func TestTailsAgainstPrediction(t *testing.T) {
 		{"left/d=2", alloc.Left{D: 2}, fluid(t, alloc.FamilyLeft, 2)},
 		{"left/d=3", alloc.Left{D: 3}, fluid(t, alloc.FamilyLeft, 3)},
 		// Two-choice on K_n draws two distinct bins: Greedy[2] up to O(1/n).
-		{"graph/complete", alloc.Graphical{G: graphgen.Complete(statN)}, fluid(t, alloc.FamilyGreedy, 2)},
-		{"graph/complete/vertex", alloc.Graphical{G: graphgen.Complete(statN), Sample: alloc.SampleVertex}, fluid(t, alloc.FamilyGreedy, 2)},
+		{"graph/complete", alloc.Graphical{Graph: graphgen.Complete(statN)}, fluid(t, alloc.FamilyGreedy, 2)},
+		{"graph/complete/vertex", alloc.Graphical{Graph: graphgen.Complete(statN), Sample: alloc.SampleVertex}, fluid(t, alloc.FamilyGreedy, 2)},
 	}
 	// Greedy[2]: s_1(1) = tanh 1 in closed form; check the solver agrees
 	// before trusting it.

@@ -68,7 +68,7 @@ func TestFluidOfAgainstSimulation(t *testing.T) {
 		old alloc.MeanField
 	}{
 		{"graph/beta=1/walk:len=3/m=1n/bins", alloc.MeanField{Family: alloc.FamilyGreedy, D: 2}},
-		{"g-bounded/g=1/walk:len=0/m=4n/bins", alloc.MeanField{Family: alloc.FamilyGBounded, D: 2, G: 1}},
+		{"g-bounded/g=1/walk:len=0/m=4n/bins", alloc.MeanField{Family: alloc.FamilyGBounded, D: 2, Tolerance: 1}},
 		{"graph/beta=0.5/walk:len=3/m=4n/bins", alloc.MeanField{Family: alloc.FamilyOnePlusBeta, D: 2, Beta: 0.5}},
 	} {
 		f, ok := sims[ctl.sim]
@@ -179,7 +179,7 @@ func paramVariants(d *alloc.Descriptor) []paramVariant {
 		{alloc.ParamD, []paramVariant{{"d=2", alloc.Params{D: 2}}, {"d=3", alloc.Params{D: 3}}}},
 		{alloc.ParamRealD, []paramVariant{{"d=2", alloc.Params{D: 2}}, {"d=1.5", alloc.Params{D: 1.5}}}},
 		{alloc.ParamBeta, []paramVariant{{"beta=1", alloc.Params{Beta: 1}}, {"beta=0.5", alloc.Params{Beta: 0.5, GraphBeta: true}}}},
-		{alloc.ParamG, []paramVariant{{"g=1", alloc.Params{G: 1}}, {"g=3", alloc.Params{G: 3}}}},
+		{alloc.ParamG, []paramVariant{{"g=1", alloc.Params{Tolerance: 1}}, {"g=3", alloc.Params{Tolerance: 3}}}},
 		{alloc.ParamSigma, []paramVariant{{"sigma=0.5", alloc.Params{Sigma: 0.5}}, {"sigma=2", alloc.Params{Sigma: 2}}}},
 		{alloc.ParamThreshold, []paramVariant{{"threshold=1", alloc.Params{Threshold: 1}}, {"threshold=2", alloc.Params{Threshold: 2}}}},
 		{alloc.ParamDelta, []paramVariant{{"delta=0.25", alloc.Params{Delta: 0.25}}, {"delta=0.6", alloc.Params{Delta: 0.6}}}},
@@ -216,7 +216,7 @@ func merge(a, b alloc.Params) alloc.Params {
 		a.D = b.D
 	}
 	a.Beta, a.GraphBeta = max(a.Beta, b.Beta), a.GraphBeta || b.GraphBeta
-	a.G, a.Sigma, a.Threshold = max(a.G, b.G), max(a.Sigma, b.Sigma), max(a.Threshold, b.Threshold)
+	a.Tolerance, a.Sigma, a.Threshold = max(a.Tolerance, b.Tolerance), max(a.Sigma, b.Sigma), max(a.Threshold, b.Threshold)
 	a.Delta, a.Memory, a.K = max(a.Delta, b.Delta), max(a.Memory, b.Memory), max(a.K, b.K)
 	if b.Sample != alloc.SampleEdge {
 		a.Sample = b.Sample

@@ -8,14 +8,14 @@ import (
 
 // GBounded is the g-Bounded process of Los and Sauerwald [LS22]: Two-Choice
 // with a load comparison that an adversary may decide whenever it is close.
-// Each ball draws two candidate bins; if their loads differ by more than G
-// the comparison is right and the ball goes to the lesser loaded, otherwise
-// the adversary decides, and this is its worst case, the one [LS22] draw and
+// Each ball draws two candidate bins; if their loads differ by more than
+// Tolerance (the g of [LS22]) the comparison is right and the ball goes to
+// the lesser loaded, otherwise the adversary decides, and this is its worst case, the one [LS22] draw and
 // name g-Bounded: it sends the ball to the MORE loaded candidate. Equal
 // loads make both "more loaded": by default (TiesRandom) the ball goes to
 // either with probability 1/2; TiesLeft sends it to the candidate drawn
 // first (the smaller id of an edge, the sampled vertex under vertex
-// sampling). G = 0 is Two-Choice (Greedy[2]) itself.
+// sampling). Tolerance 0 is Two-Choice (Greedy[2]) itself.
 //
 // Candidates: with Graph nil or graphgen.Complete, two independent uniform
 // bins (with replacement, as in [LS22]); on a *graphgen.CSR or a
@@ -38,10 +38,11 @@ import (
 // [LS22] D. Los, T. Sauerwald. Balanced allocations with the choice of
 // noise. PODC 2022; J. ACM 70(6), 2023.
 type GBounded struct {
-	G      int
-	Graph  graphgen.Graph
-	Sample Sampling
-	Ties   Ties
+	// Tolerance is g: loads within g of each other count as close.
+	Tolerance int
+	Graph     graphgen.Graph
+	Sample    Sampling
+	Ties      Ties
 }
 
 var _ Process = GBounded{}
@@ -55,9 +56,11 @@ var gBoundedDescriptor = Descriptor{
 	BinBytes: 1,
 	levels:   unwalkedComplete,
 	meanField: func(p Params) (MeanField, bool) {
-		return pairField(p, MeanField{Family: FamilyGBounded, D: 2, G: p.G}), true
+		return pairField(p, MeanField{Family: FamilyGBounded, D: 2, Tolerance: p.Tolerance}), true
 	},
-	build:      func(p Params) Rule { return GBounded{G: p.G, Graph: p.Graph, Sample: p.Sample, Ties: p.Ties} },
+	build: func(p Params) Rule {
+		return GBounded{Tolerance: p.Tolerance, Graph: p.Graph, Sample: p.Sample, Ties: p.Ties}
+	},
 	candidates: pairCandidates,
 }
 
@@ -65,20 +68,20 @@ var gBoundedDescriptor = Descriptor{
 func (GBounded) Name() string { return gBoundedDescriptor.Name }
 
 // String returns "g-Bounded, g = G".
-func (p GBounded) String() string { return fmt.Sprintf("g-Bounded, g = %d", p.G) }
+func (p GBounded) String() string { return fmt.Sprintf("g-Bounded, g = %d", p.Tolerance) }
 
-// Check requires 0 ≤ G ≤ MaxG and a graph with n vertices that the loops
+// Check requires 0 ≤ Tolerance ≤ MaxG and a graph with n vertices that the loops
 // support (nil, Complete, CSR or Circulant), with an edge to sample.
 func (p GBounded) Check(n int) error {
-	if p.G < 0 || p.G > MaxG {
-		return fmt.Errorf("alloc: %s needs a threshold 0 <= g <= %d, got g=%d", p.Name(), MaxG, p.G)
+	if err := ParamOf(ParamG).check(p.Name(), Params{Tolerance: p.Tolerance}); err != nil {
+		return err
 	}
 	return pairSource{p.Graph, p.Sample}.check(p.Name(), n)
 }
 
 // table returns the decision table.
 func (p GBounded) table() *twoRule {
-	return newTwoRule(ruleBounded, p.G, 0, p.Ties.resolve(TiesRandom) == TiesLeft)
+	return newTwoRule(ruleBounded, p.Tolerance, 0, p.Ties.resolve(TiesRandom) == TiesLeft)
 }
 
 // Place throws m balls, two probes each (one when vertex sampling finds an

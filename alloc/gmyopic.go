@@ -8,10 +8,10 @@ import (
 
 // GMyopic is the g-Myopic process of Los and Sauerwald [LS22] (g-Myopic-Comp
 // in the paper): each ball draws two candidate bins; if their loads differ
-// by at most G it goes to one of the two chosen uniformly at random,
-// otherwise to the lesser loaded. Equal loads are within G, so the
-// definition itself breaks ties by a fair coin and the tie rule is not
-// used. G = 0 is Two-Choice (Greedy[2]) with random ties.
+// by at most Tolerance (g) it goes to one of the two chosen uniformly at
+// random, otherwise to the lesser loaded. Equal loads are within g, so
+// the definition itself breaks ties by a fair coin and the tie rule is
+// not used. Tolerance 0 is Two-Choice (Greedy[2]) with random ties.
 //
 // Candidates as for GBounded: two independent uniform bins with Graph nil or
 // graphgen.Complete, or an edge or a vertex and a neighbour of a
@@ -34,9 +34,10 @@ import (
 // [LS22] D. Los, T. Sauerwald. Balanced allocations with the choice of
 // noise. PODC 2022; J. ACM 70(6), 2023.
 type GMyopic struct {
-	G      int
-	Graph  graphgen.Graph
-	Sample Sampling
+	// Tolerance is g: loads within g of each other count as close.
+	Tolerance int
+	Graph     graphgen.Graph
+	Sample    Sampling
 }
 
 var _ Process = GMyopic{}
@@ -50,9 +51,9 @@ var gMyopicDescriptor = Descriptor{
 	BinBytes: 1,
 	levels:   unwalkedComplete,
 	meanField: func(p Params) (MeanField, bool) {
-		return pairField(p, MeanField{Family: FamilyGMyopic, D: 2, G: p.G}), true
+		return pairField(p, MeanField{Family: FamilyGMyopic, D: 2, Tolerance: p.Tolerance}), true
 	},
-	build:      func(p Params) Rule { return GMyopic{G: p.G, Graph: p.Graph, Sample: p.Sample} },
+	build:      func(p Params) Rule { return GMyopic{Tolerance: p.Tolerance, Graph: p.Graph, Sample: p.Sample} },
 	candidates: pairCandidates,
 }
 
@@ -60,18 +61,18 @@ var gMyopicDescriptor = Descriptor{
 func (GMyopic) Name() string { return gMyopicDescriptor.Name }
 
 // String returns "g-Myopic, g = G".
-func (p GMyopic) String() string { return fmt.Sprintf("g-Myopic, g = %d", p.G) }
+func (p GMyopic) String() string { return fmt.Sprintf("g-Myopic, g = %d", p.Tolerance) }
 
-// Check requires 0 ≤ G ≤ MaxG and a supported graph with n vertices (see
+// Check requires 0 ≤ Tolerance ≤ MaxG and a supported graph with n vertices (see
 // GBounded.Check).
 func (p GMyopic) Check(n int) error {
-	if p.G < 0 || p.G > MaxG {
-		return fmt.Errorf("alloc: %s needs a threshold 0 <= g <= %d, got g=%d", p.Name(), MaxG, p.G)
+	if err := ParamOf(ParamG).check(p.Name(), Params{Tolerance: p.Tolerance}); err != nil {
+		return err
 	}
 	return pairSource{p.Graph, p.Sample}.check(p.Name(), n)
 }
 
-func (p GMyopic) table() *twoRule { return newTwoRule(ruleMyopic, p.G, 0, false) }
+func (p GMyopic) table() *twoRule { return newTwoRule(ruleMyopic, p.Tolerance, 0, false) }
 
 // Place throws m balls, two probes each (one when vertex sampling finds an
 // isolated vertex).

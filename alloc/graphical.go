@@ -60,9 +60,9 @@ func ParseSampling(s string) (Sampling, error) {
 	return SampleEdge, fmt.Errorf("alloc: unknown sampling rule %q (allowed: edge, vertex, walk:len=L)", s)
 }
 
-// Graphical is the two-choice process on a graph G whose vertices are the
-// bins [Kenthapadi, Panigrahy 2006; Peres, Talwar, Wieder 2015]: each ball
-// draws an edge {u, v} of G (by Sample) and goes to the lesser loaded
+// Graphical is the two-choice process on a graph (Graph) whose vertices are
+// the bins [Kenthapadi, Panigrahy 2006; Peres, Talwar, Wieder 2015]: each
+// ball draws an edge {u, v} of the graph (by Sample) and goes to the lesser loaded
 // endpoint. On the complete graph it is Greedy[2] without replacement.
 //
 // For m = n the maximum load is log log n + O(1/ε) + O(1) on almost regular
@@ -102,7 +102,7 @@ func ParseSampling(s string) (Sampling, error) {
 // (see Bins; β < 1 runs the process's rule, see rule, on the generic driver
 // and four-byte loads, but under walk sampling on either).
 type Graphical struct {
-	G      graphgen.Graph
+	Graph  graphgen.Graph
 	Sample Sampling
 	Ties   Ties
 	// OneMinusBeta is 1 − β of graphical (1+β), in [0, 1): the
@@ -163,7 +163,7 @@ var graphicalDescriptor = Descriptor{
 		return MeanField{Family: FamilyGreedy, D: d}, true
 	},
 	build: func(p Params) Rule {
-		return Graphical{G: p.Graph, Sample: p.Sample, Ties: p.Ties, OneMinusBeta: 1 - graphBeta(p)}
+		return Graphical{Graph: p.Graph, Sample: p.Sample, Ties: p.Ties, OneMinusBeta: 1 - graphBeta(p)}
 	},
 }
 
@@ -194,22 +194,22 @@ func (p Graphical) String() string {
 // to sample, and 0 ≤ OneMinusBeta < 1 (0 < β ≤ 1: with β = 0 no ball
 // would compare loads).
 func (p Graphical) Check(n int) error {
-	if p.G == nil {
+	if p.Graph == nil {
 		return errors.New("alloc: graph process needs a graph")
 	}
 	if !(p.OneMinusBeta >= 0 && p.OneMinusBeta < 1) {
 		return fmt.Errorf("alloc: %s needs 0 < beta <= 1 (graphical (1+β); β = 0 never compares loads), got beta=%g", p.Name(), p.Beta())
 	}
-	if p.G.Order() != n {
-		return fmt.Errorf("alloc: graph has %d vertices but the run has n=%d bins", p.G.Order(), n)
+	if p.Graph.Order() != n {
+		return fmt.Errorf("alloc: graph has %d vertices but the run has n=%d bins", p.Graph.Order(), n)
 	}
 	if err := checkBins(p.Name(), n); err != nil {
 		return err
 	}
 	if _, ok := p.Sample.Walk(); ok {
-		return checkWalk(p.Name(), p.G)
+		return checkWalk(p.Name(), p.Graph)
 	}
-	switch g := p.G.(type) {
+	switch g := p.Graph.(type) {
 	case *graphgen.CSR:
 		if g.Size() == 0 {
 			return errors.New("alloc: graph process needs a graph with at least one edge")
@@ -227,14 +227,14 @@ func (p Graphical) Check(n int) error {
 	case *graphgen.Hypergraph:
 		return errors.New("alloc: graph process runs on graphs, not hypergraphs: use the hyper process (a uniform hyperedge, its least loaded vertex)")
 	case graphgen.PermutationRegular, graphgen.Lattice:
-		if p.G.Size() == 0 {
+		if p.Graph.Size() == 0 {
 			return errors.New("alloc: graph process needs a graph with at least one edge")
 		}
 		if p.OneMinusBeta > 0 && uint64(n) > math.MaxUint32 {
 			return fmt.Errorf("alloc: graphical (1+β) on an implicit graph needs at most 2^32 − 1 vertices, got n=%d (two-choice, β = 1, goes to 2^40)", n)
 		}
 	default:
-		return fmt.Errorf("alloc: graph process does not support graphs of type %T", p.G)
+		return fmt.Errorf("alloc: graph process does not support graphs of type %T", p.Graph)
 	}
 	return nil
 }
@@ -257,7 +257,7 @@ func (p Graphical) Place(b *Bins, m int64, r *Rand) Stats {
 	// 255, with the generator and coin buffer as before that ball, and
 	// the four-byte loop places the rest, so the loads are the same
 	// whichever form held them.
-	switch g := p.G.(type) {
+	switch g := p.Graph.(type) {
 	case *graphgen.CSR:
 		if multiLines(g) != nil {
 			return placeRule(b, p.rule(b.N()), m, r) // the permutation model's draws (implicitRule)
@@ -546,9 +546,9 @@ func (p Graphical) rule(int) rule {
 		g.lazy, g.thr = true, uint64(math.Ldexp(p.OneMinusBeta, 64)) // exact, below 2^64 for 1 − β < 1
 	}
 	if l, ok := p.Sample.Walk(); ok {
-		return walkGraphRule{g, newWalker(p.G, l)}
+		return walkGraphRule{g, newWalker(p.Graph, l)}
 	}
-	switch gr := p.G.(type) {
+	switch gr := p.Graph.(type) {
 	case *graphgen.CSR:
 		if multiLines(gr) != nil {
 			return newImplicitRule(g, gr) // implicitgraph.go
@@ -569,7 +569,7 @@ func (p Graphical) rule(int) rule {
 	case graphgen.PermutationRegular, graphgen.Lattice:
 		return newImplicitRule(g, gr) // implicitgraph.go
 	}
-	panic(fmt.Sprintf("alloc: graph process on unsupported graph %T", p.G)) // Check rejects it first
+	panic(fmt.Sprintf("alloc: graph process on unsupported graph %T", p.Graph)) // Check rejects it first
 }
 
 // The rules of the graph process. Each draws a ball's edge as the

@@ -35,7 +35,7 @@ func TestGraphBetaFluid(t *testing.T) {
 		{"beta=0.7-vs-greedy2", 0.7, fluidTails(t, MeanField{Family: FamilyGreedy, D: 2}, 1), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := tailsOf(t, Graphical{G: graphgen.Complete(n), OneMinusBeta: 1 - tc.beta}, n, n, T, 5, 41)
+			f := tailsOf(t, Graphical{Graph: graphgen.Complete(n), OneMinusBeta: 1 - tc.beta}, n, n, T, 5, 41)
 			dev, at := deviation(f, tc.want, lv, n)
 			switch {
 			case !tc.reject && dev > 1:
@@ -78,7 +78,7 @@ func TestGraphBetaOnGraphs(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			n := tc.g.Order()
 			gap := func(lazy float64) (float64, float64) {
-				return meanGap(t, Config{Process: Graphical{G: tc.g, OneMinusBeta: lazy}, N: n, M: 16 * int64(n), Seed: 31}, T)
+				return meanGap(t, Config{Process: Graphical{Graph: tc.g, OneMinusBeta: lazy}, N: n, M: 16 * int64(n), Seed: 31}, T)
 			}
 			two, twoSE := gap(0)
 			same, sameSE := gap(1e-30)

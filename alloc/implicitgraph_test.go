@@ -94,7 +94,7 @@ func implicitCases(t *testing.T, n int) []struct {
 				cases = append(cases, struct {
 					name string
 					p    Process
-				}{fmt.Sprintf("%s/%s/%s", name, s, ties), Graphical{G: g, Sample: s, Ties: ties}})
+				}{fmt.Sprintf("%s/%s/%s", name, s, ties), Graphical{Graph: g, Sample: s, Ties: ties}})
 			}
 		}
 	}
@@ -143,7 +143,7 @@ func TestImplicitContract(t *testing.T) {
 				cases = append(cases, struct {
 					name string
 					p    Process
-				}{fmt.Sprintf("%s/%s/%s", lc.name, s, ties), Graphical{G: lc.g, Sample: s, Ties: ties}})
+				}{fmt.Sprintf("%s/%s/%s", lc.name, s, ties), Graphical{Graph: lc.g, Sample: s, Ties: ties}})
 			}
 		}
 	}
@@ -190,14 +190,14 @@ func btoi(b bool) int {
 // rejects a torus of side 1 (no edges) and a wrong order.
 func TestImplicitCheck(t *testing.T) {
 	g, _ := graphgen.NewPermutationRegular(100, 4, rand.NewPCG(1, 1))
-	if err := (Graphical{G: g}).Check(100); err != nil {
+	if err := (Graphical{Graph: g}).Check(100); err != nil {
 		t.Error(err)
 	}
-	if err := (Graphical{G: g}).Check(99); err == nil {
+	if err := (Graphical{Graph: g}).Check(99); err == nil {
 		t.Error("order mismatch accepted")
 	}
 	one, _ := graphgen.NewTorusLattice(3, 1)
-	if err := (Graphical{G: one}).Check(1); err == nil {
+	if err := (Graphical{Graph: one}).Check(1); err == nil {
 		t.Error("torus without edges accepted")
 	}
 }
@@ -242,7 +242,7 @@ func TestImplicitRegularMatchesExplicit(t *testing.T) {
 		b := NewBins(n)
 		for i := range trials {
 			b.Reset()
-			Graphical{G: mk(i)}.Place(b, n, TrialRand(2024, i))
+			Graphical{Graph: mk(i)}.Place(b, n, TrialRand(2024, i))
 			c, err := b.Counts()
 			if err != nil {
 				t.Fatal(err)
@@ -322,12 +322,12 @@ func BenchmarkImplicitGraph(b *testing.B) {
 			p    Process
 		}{
 			{"greedy/d=2", Greedy{D: 2}},
-			{"graph/regular16-implicit", Graphical{G: perm}},
-			{"graph/regular16-implicit/vertex", Graphical{G: perm, Sample: SampleVertex}},
-			{"graph/torus2-implicit", Graphical{G: torus}},
-			{"graph/hypercube-implicit", Graphical{G: cube}},
+			{"graph/regular16-implicit", Graphical{Graph: perm}},
+			{"graph/regular16-implicit/vertex", Graphical{Graph: perm, Sample: SampleVertex}},
+			{"graph/torus2-implicit", Graphical{Graph: torus}},
+			{"graph/hypercube-implicit", Graphical{Graph: cube}},
 			// The packed loads and phased draws that n ≥ 2^33 runs.
-			{"graph/regular16-implicit/packed", Graphical{G: perm}},
+			{"graph/regular16-implicit/packed", Graphical{Graph: perm}},
 		} {
 			b.Run(fmt.Sprintf("%s/n=2^%d", tc.name, lg), func(b *testing.B) {
 				if strings.HasSuffix(tc.name, "/packed") {
@@ -368,7 +368,7 @@ func TestPackedLoads(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := Graphical{G: g}
+		p := Graphical{Graph: g}
 		for _, m := range []int64{int64(n), 40 * int64(n)} {
 			run := func(min int) *Bins {
 				nibbleMin = min
@@ -409,13 +409,13 @@ func TestImplicitRuleLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := (Graphical{G: g}).Check(n); err != nil {
+	if err := (Graphical{Graph: g}).Check(n); err != nil {
 		t.Fatalf("two-choice refused: %v", err)
 	}
-	if err := (Graphical{G: g, OneMinusBeta: 0.5}).Check(n); err == nil || !strings.Contains(err.Error(), "2^32 − 1") {
+	if err := (Graphical{Graph: g, OneMinusBeta: 0.5}).Check(n); err == nil || !strings.Contains(err.Error(), "2^32 − 1") {
 		t.Fatalf("graphical (1+β) at n = 2^32 + 2: %v", err)
 	}
-	c := Config{Process: Graphical{G: g}, N: n, M: 10, Batch: 4}
+	c := Config{Process: Graphical{Graph: g}, N: n, M: 10, Batch: 4}
 	if err := c.checkBatch(); err == nil || !strings.Contains(err.Error(), "2^32 − 1") {
 		t.Fatalf("batches at n = 2^32 + 2: %v", err)
 	}
@@ -464,10 +464,10 @@ func TestMultigraphFileMatchesImplicit(t *testing.T) {
 			for _, s := range []Sampling{SampleEdge, SampleVertex} {
 				for _, omb := range []float64{0, 0.5} {
 					name := fmt.Sprintf("n=%d/Δ=%d/%s/%s/1-β=%g", c.n, c.Delta, s, ties, omb)
-					p := Graphical{G: g, Sample: s, Ties: ties, OneMinusBeta: omb}
+					p := Graphical{Graph: g, Sample: s, Ties: ties, OneMinusBeta: omb}
 					for _, f := range []graphgen.Graph{listed, read} {
 						q := p
-						q.G = f
+						q.Graph = f
 						cases = append(cases, pair{name, p, q})
 					}
 				}
@@ -476,7 +476,7 @@ func TestMultigraphFileMatchesImplicit(t *testing.T) {
 	}
 	enginePathsPacked(t, true, func(t *testing.T) {
 		for _, tc := range cases {
-			n := tc.implicit.G.Order()
+			n := tc.implicit.Graph.Order()
 			m := int64(5 * n)
 			var loads [2][]uint32
 			var state [2]uint64

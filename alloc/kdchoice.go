@@ -69,8 +69,8 @@ func (p KD) Check(n int) error {
 	if p.D < 1 || p.D > maxChoices {
 		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
 	}
-	if p.K < 1 || p.K > p.D {
-		return fmt.Errorf("alloc: %s needs 1 <= k <= d, got k=%d d=%d", p.Name(), p.K, p.D)
+	if err := ParamOf(ParamK).check(p.Name(), Params{K: p.K, D: float64(p.D)}); err != nil {
+		return err
 	}
 	return checkBins(p.Name(), n)
 }

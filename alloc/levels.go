@@ -76,8 +76,8 @@ func checkLevels(p Rule, n int) error {
 		// the level engine keeps none.
 		return p.Check(1)
 	case Graphical:
-		if p.G.Order() != n {
-			return fmt.Errorf("alloc: graph has %d vertices but the run has n=%d bins", p.G.Order(), n)
+		if p.Graph.Order() != n {
+			return fmt.Errorf("alloc: graph has %d vertices but the run has n=%d bins", p.Graph.Order(), n)
 		}
 		if n < 2 {
 			return fmt.Errorf("alloc: %s needs a graph with at least one edge, complete graph has n=1", p.Name())
@@ -87,8 +87,8 @@ func checkLevels(p Rule, n int) error {
 		}
 		return nil
 	case LocalSearch:
-		if p.G.Order() != n {
-			return fmt.Errorf("alloc: graph has %d vertices but the run has n=%d bins", p.G.Order(), n)
+		if p.Graph.Order() != n {
+			return fmt.Errorf("alloc: graph has %d vertices but the run has n=%d bins", p.Graph.Order(), n)
 		}
 		return nil
 	}
@@ -105,9 +105,9 @@ func levelsSupport(p Rule) bool {
 	var params Params
 	switch p := p.(type) {
 	case Graphical:
-		params.Graph, params.Sample = p.G, p.Sample
+		params.Graph, params.Sample = p.Graph, p.Sample
 	case LocalSearch:
-		params.Graph = p.G
+		params.Graph = p.Graph
 	case GBounded:
 		params.Graph, params.Sample = completeIfNil(p.Graph), p.Sample
 	case GMyopic:

@@ -34,12 +34,12 @@ func levelsCases(n int) []struct {
 		{"firstdiff/d=2", FirstDiff{D: 2}},
 		{"rank/d=1.5", Rank{D: 1.5}},
 		{"rank/d=2", Rank{D: 2}},
-		{"graph/complete", Graphical{G: graphgen.Complete(n)}},
-		{"local-search/complete", LocalSearch{G: graphgen.Complete(n)}},
-		{"graph/complete/beta=0.4", Graphical{G: graphgen.Complete(n), OneMinusBeta: 0.6}},
-		{"g-bounded/g=2", GBounded{G: 2}},
-		{"g-bounded/g=1/left/K_n", GBounded{G: 1, Graph: graphgen.Complete(n), Ties: TiesLeft}},
-		{"g-myopic/g=2", GMyopic{G: 2}},
+		{"graph/complete", Graphical{Graph: graphgen.Complete(n)}},
+		{"local-search/complete", LocalSearch{Graph: graphgen.Complete(n)}},
+		{"graph/complete/beta=0.4", Graphical{Graph: graphgen.Complete(n), OneMinusBeta: 0.6}},
+		{"g-bounded/g=2", GBounded{Tolerance: 2}},
+		{"g-bounded/g=1/left/K_n", GBounded{Tolerance: 1, Graph: graphgen.Complete(n), Ties: TiesLeft}},
+		{"g-myopic/g=2", GMyopic{Tolerance: 2}},
 		{"noisy/sigma=1.5", Noisy{Sigma: 1.5}},
 		{"twinning", Twinning{}},
 		{"packing", Packing{}},
@@ -173,7 +173,7 @@ func TestLevelsNegativeControls(t *testing.T) {
 		{"greedy2-vs-levels-left2", Greedy{D: 2}, Left{D: 2}, 0},
 		{"left2-random-vs-levels-left2", Left{D: 2, Ties: TiesRandom}, Left{D: 2}, 0},
 		{"one-choice-vs-levels-beta0.3", OneChoice{}, OnePlusBeta{Beta: 0.3}, 0},
-		{"g-bounded1-vs-levels-g-myopic1", GBounded{G: 1}, GMyopic{G: 1}, 0},
+		{"g-bounded1-vs-levels-g-myopic1", GBounded{Tolerance: 1}, GMyopic{Tolerance: 1}, 0},
 		{"noisy1-vs-levels-noisy0.5", Noisy{Sigma: 1}, Noisy{Sigma: 0.5}, 0},
 		// Twinning and packing coincide up to m = n (a bin below the
 		// average is empty, and either gives it two balls).
@@ -299,15 +299,15 @@ func TestLevelsCheck(t *testing.T) {
 	}
 	for name, c := range map[string]Config{
 		"nil":          {Engine: EngineLevels, N: 10},
-		"graph/csr":    {Process: Graphical{G: reg}, Engine: EngineLevels, N: 3},
+		"graph/csr":    {Process: Graphical{Graph: reg}, Engine: EngineLevels, N: 3},
 		"weighted":     {Process: Weighted{D: 2}, Engine: EngineLevels, N: 10},
 		"n=0":          {Process: Greedy{D: 2}, Engine: EngineLevels},
 		"n>2^62":       {Process: Greedy{D: 2}, Engine: EngineLevels, N: 1<<62 + 1},
 		"greedy/d=0":   {Process: Greedy{}, Engine: EngineLevels, N: 10},
 		"left/d>n":     {Process: Left{D: 4}, Engine: EngineLevels, N: 3},
 		"rank/d=0.5":   {Process: Rank{D: 0.5}, Engine: EngineLevels, N: 10},
-		"graph/K1":     {Process: Graphical{G: graphgen.Complete(1)}, Engine: EngineLevels, N: 1},
-		"graph/orders": {Process: Graphical{G: graphgen.Complete(5)}, Engine: EngineLevels, N: 6},
+		"graph/K1":     {Process: Graphical{Graph: graphgen.Complete(1)}, Engine: EngineLevels, N: 1},
+		"graph/orders": {Process: Graphical{Graph: graphgen.Complete(5)}, Engine: EngineLevels, N: 6},
 	} {
 		if err := c.Check(); err == nil {
 			t.Errorf("%s: accepted", name)
@@ -315,7 +315,7 @@ func TestLevelsCheck(t *testing.T) {
 			fmt.Println(name+":", err)
 		}
 	}
-	if !levelsSupport(Graphical{G: graphgen.Complete(4)}) || levelsSupport(Graphical{G: reg}) {
+	if !levelsSupport(Graphical{Graph: graphgen.Complete(4)}) || levelsSupport(Graphical{Graph: reg}) {
 		t.Error("LevelsSupport on graphs")
 	}
 	if !levelsSupport(Noisy{}) || !levelsSupport(GMyopic{Graph: graphgen.Complete(4)}) || levelsSupport(GBounded{Graph: reg}) {
@@ -328,7 +328,7 @@ func TestLevelsCheck(t *testing.T) {
 	// run the graph process under walk:len=3 as Greedy[2], and the
 	// two-sample rules under walk:len=0 as themselves, not as one-choice.
 	for _, p := range []Rule{
-		Graphical{G: graphgen.Complete(10), Sample: SampleWalk(3)},
+		Graphical{Graph: graphgen.Complete(10), Sample: SampleWalk(3)},
 		GBounded{Graph: graphgen.Complete(10), Sample: SampleWalk(0)},
 		GMyopic{Sample: SampleWalk(1)},
 		Noisy{Graph: graphgen.Complete(10), Sample: SampleWalk(2)},

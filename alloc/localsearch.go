@@ -84,8 +84,8 @@ import (
 //
 // G must be a *graphgen.CSR, a graphgen.Complete or a graphgen.Circulant.
 type LocalSearch struct {
-	G    graphgen.Graph
-	Ties Ties
+	Graph graphgen.Graph
+	Ties  Ties
 }
 
 var _ Process = LocalSearch{}
@@ -99,7 +99,7 @@ var localSearchDescriptor = Descriptor{
 	BinBytes: 1,
 	Moves:    true,
 	levels:   onComplete,
-	build:    func(p Params) Rule { return LocalSearch{G: p.Graph, Ties: p.Ties} },
+	build:    func(p Params) Rule { return LocalSearch{Graph: p.Graph, Ties: p.Ties} },
 }
 
 // Name returns the command-line name, "local-search".
@@ -112,20 +112,20 @@ func (p LocalSearch) String() string { return p.Name() }
 // without edges is allowed: every vertex is then a local minimum, and the
 // process is one-choice.
 func (p LocalSearch) Check(n int) error {
-	if p.G == nil {
+	if p.Graph == nil {
 		return fmt.Errorf("alloc: %s needs a graph", p.Name())
 	}
-	if p.G.Order() != n {
-		return fmt.Errorf("alloc: graph has %d vertices but the run has n=%d bins", p.G.Order(), n)
+	if p.Graph.Order() != n {
+		return fmt.Errorf("alloc: graph has %d vertices but the run has n=%d bins", p.Graph.Order(), n)
 	}
 	if err := checkBins(p.Name(), n); err != nil {
 		return err
 	}
-	switch p.G.(type) {
+	switch p.Graph.(type) {
 	case *graphgen.CSR, graphgen.Complete, graphgen.Circulant:
 		return nil
 	}
-	return fmt.Errorf("alloc: %s does not support graphs of type %T", p.Name(), p.G)
+	return fmt.Errorf("alloc: %s does not support graphs of type %T", p.Name(), p.Graph)
 }
 
 // Place throws m balls; see LocalSearch for the stats.
@@ -135,7 +135,7 @@ func (p LocalSearch) Place(b *Bins, m int64, r *Rand) Stats {
 	}
 	left := p.Ties.resolve(TiesRandom) == TiesLeft
 	var st Stats
-	switch g := p.G.(type) {
+	switch g := p.Graph.(type) {
 	case *graphgen.CSR:
 		off, adj := g.Offsets(), g.Adjacency()
 		b.place(m,
@@ -585,7 +585,7 @@ func findMin[T uint8 | uint32](x *minIndex, L []T, mu, j uint64) uint64 {
 // rule and LocalSearch, section Batches).
 func (p LocalSearch) rule(int) rule {
 	g := &lsRule{left: p.Ties.resolve(TiesRandom) == TiesLeft}
-	switch gr := p.G.(type) {
+	switch gr := p.Graph.(type) {
 	case *graphgen.CSR:
 		g.kind, g.off, g.adj = lsCSR, gr.Offsets(), gr.Adjacency()
 		g.delta = regularDegree(g.off)

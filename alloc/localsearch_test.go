@@ -27,7 +27,7 @@ func refLocalSearch(t *testing.T, p LocalSearch, L []uint32, r *Rand) (c uint64,
 	u := r.Uint64n(n)
 	tr := NewRand(r.Uint64())
 	left := p.Ties == TiesLeft
-	if _, ok := p.G.(graphgen.Complete); ok {
+	if _, ok := p.Graph.(graphgen.Complete); ok {
 		// Every other bin is a neighbour: a ball whose start is not least
 		// loaded goes to a least loaded bin, found as the fast loop does
 		// (completeTries uniform tries, then the j-th least loaded bin).
@@ -61,7 +61,7 @@ func refLocalSearch(t *testing.T, p LocalSearch, L []uint32, r *Rand) (c uint64,
 	}
 	neighbours := func(v uint64) []uint64 {
 		var nb []uint64
-		switch g := p.G.(type) {
+		switch g := p.Graph.(type) {
 		case *graphgen.CSR:
 			for _, w := range g.Neighbors(int(v)) {
 				nb = append(nb, uint64(w))
@@ -141,16 +141,16 @@ func localSearchCases(t *testing.T) []struct {
 		n    int
 		p    LocalSearch
 	}{
-		{"cycle", 500, LocalSearch{G: cycle}},
-		{"torus", 400, LocalSearch{G: torus}},
-		{"regular", 500, LocalSearch{G: reg}},
-		{"regular/left", 500, LocalSearch{G: reg, Ties: TiesLeft}},
-		{"star", 12, LocalSearch{G: star}},
-		{"circulant", 500, LocalSearch{G: circ}},
-		{"circulant/left", 500, LocalSearch{G: circ, Ties: TiesLeft}},
-		{"complete", 300, LocalSearch{G: graphgen.Complete(300)}},
-		{"complete/left", 300, LocalSearch{G: graphgen.Complete(300), Ties: TiesLeft}},
-		{"K1", 1, LocalSearch{G: graphgen.Complete(1)}},
+		{"cycle", 500, LocalSearch{Graph: cycle}},
+		{"torus", 400, LocalSearch{Graph: torus}},
+		{"regular", 500, LocalSearch{Graph: reg}},
+		{"regular/left", 500, LocalSearch{Graph: reg, Ties: TiesLeft}},
+		{"star", 12, LocalSearch{Graph: star}},
+		{"circulant", 500, LocalSearch{Graph: circ}},
+		{"circulant/left", 500, LocalSearch{Graph: circ, Ties: TiesLeft}},
+		{"complete", 300, LocalSearch{Graph: graphgen.Complete(300)}},
+		{"complete/left", 300, LocalSearch{Graph: graphgen.Complete(300), Ties: TiesLeft}},
+		{"K1", 1, LocalSearch{Graph: graphgen.Complete(1)}},
 	}
 }
 
@@ -233,7 +233,7 @@ func TestLocalSearchStats(t *testing.T) {
 // rejected; a graph without edges is one-choice and accepted.
 func TestLocalSearchCheck(t *testing.T) {
 	empty, _, _ := graphgen.FromEdges(3, nil)
-	if err := (LocalSearch{G: empty}).Check(3); err != nil {
+	if err := (LocalSearch{Graph: empty}).Check(3); err != nil {
 		t.Errorf("edgeless graph rejected: %v", err)
 	}
 	for _, tc := range []struct {
@@ -243,8 +243,8 @@ func TestLocalSearchCheck(t *testing.T) {
 		want string
 	}{
 		{"nil", LocalSearch{}, 3, "local-search needs a graph"},
-		{"order", LocalSearch{G: graphgen.Complete(3)}, 4, "graph has 3 vertices but the run has n=4 bins"},
-		{"n=0", LocalSearch{G: graphgen.Complete(0)}, 0, "needs at least one bin"},
+		{"order", LocalSearch{Graph: graphgen.Complete(3)}, 4, "graph has 3 vertices but the run has n=4 bins"},
+		{"n=0", LocalSearch{Graph: graphgen.Complete(0)}, 0, "needs at least one bin"},
 	} {
 		err := tc.p.Check(tc.n)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -276,7 +276,7 @@ func TestLocalSearchCompleteExact(t *testing.T) {
 				mean += p
 				variance += p * (1 - p)
 			}
-			c := Config{Process: LocalSearch{G: graphgen.Complete(n)}, Engine: engine, N: n, M: m, Seed: 21}
+			c := Config{Process: LocalSearch{Graph: graphgen.Complete(n)}, Engine: engine, N: n, M: m, Seed: 21}
 			b := NewBins(n)
 			sum := 0.0
 			for i := range trials {
@@ -314,7 +314,7 @@ func TestLocalSearchTiesUniform(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := LocalSearch{G: star}
+	p := LocalSearch{Graph: star}
 	const trials = 14000
 	var seen [leaves + 1]float64
 	L := make([]uint32, leaves+1)
@@ -438,7 +438,7 @@ func TestLocalSearchCycleTwoSample(t *testing.T) {
 		}
 		return h, moves
 	}
-	fast, fastMoves := sample(LocalSearch{G: g})
+	fast, fastMoves := sample(LocalSearch{Graph: g})
 	plain := map[int]int{}
 	var plainMoves []float64
 	rng := rand.New(rand.NewPCG(77, 78))
@@ -469,7 +469,7 @@ func TestLocalSearchCycleTwoSample(t *testing.T) {
 	}
 	t.Logf("max load: local search %v, plain %v; moves per ball %.4f, %.4f", fast, plain, m1, m2)
 	// The control: two-choice on the edges of the same cycle.
-	control, _ := sample(Graphical{G: g})
+	control, _ := sample(Graphical{Graph: g})
 	chi2c, dfc := twoSampleChi2(control, plain)
 	t.Logf("control: two-choice %v, χ² = %.1f on %d df", control, chi2c, dfc)
 	if chi2, df := twoSampleChi2(control, plain); chi2 <= crit(df) {
@@ -500,7 +500,7 @@ func BenchmarkLocalSearch(b *testing.B) {
 			{"torus2", torus},
 		} {
 			b.Run(fmt.Sprintf("local-search/%s/n=2^%d", c.name, lg), func(b *testing.B) {
-				p := LocalSearch{G: c.g}
+				p := LocalSearch{Graph: c.g}
 				bins := NewBins(n)
 				r := NewRand(1)
 				benchBalls(b, int64(n), func() {
@@ -515,7 +515,7 @@ func BenchmarkLocalSearch(b *testing.B) {
 			saved := pipelineMin
 			pipelineMin = 1 << 62
 			defer func() { pipelineMin = saved }()
-			p := LocalSearch{G: reg}
+			p := LocalSearch{Graph: reg}
 			bins := NewBins(n)
 			r := NewRand(1)
 			benchBalls(b, int64(n), func() {
@@ -533,7 +533,7 @@ func BenchmarkLocalSearch(b *testing.B) {
 func TestLocalSearchBatchComplete(t *testing.T) {
 	const n = 50
 	for _, ties := range []Ties{TiesRandom, TiesLeft} {
-		p := LocalSearch{G: graphgen.Complete(n), Ties: ties}
+		p := LocalSearch{Graph: graphgen.Complete(n), Ties: ties}
 		for _, batch := range []int64{2, 3, 7, n, n + 1, 3*n - 1, 40 * n} {
 			var got []uint32
 			c := Config{Process: p, N: n, M: 30*n + 11, Seed: 5, Batch: batch,

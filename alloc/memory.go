@@ -80,8 +80,8 @@ func (p Memory) Check(n int) error {
 	if p.D < 1 || p.D > maxChoices {
 		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
 	}
-	if p.K < 0 || p.K > MaxMemory {
-		return fmt.Errorf("alloc: %s needs a memory 0 <= K <= %d, got K=%d", p.Name(), MaxMemory, p.K)
+	if err := ParamOf(ParamMemory).check(p.Name(), Params{Memory: p.K}); err != nil {
+		return err
 	}
 	return checkBins(p.Name(), n)
 }

@@ -119,10 +119,10 @@ func TestMemoryKDCheck(t *testing.T) {
 		want string
 	}{
 		{"memory/d=0", Memory{K: 1}, 3, "alloc: memory needs 1 <= d <= 1048576, got d=0"},
-		{"memory/K<0", Memory{D: 1, K: -1}, 3, "alloc: memory needs a memory 0 <= K <= 1024, got K=-1"},
+		{"memory/K<0", Memory{D: 1, K: -1}, 3, "alloc: memory needs a memory 0 <= K <= 1024, got memory=-1"},
 		{"memory/n=0", Memory{D: 1, K: 1}, 0, "alloc: memory needs at least one bin, got n=0"},
-		{"kd/k=0", KD{D: 2}, 3, "alloc: kd-choice needs 1 <= k <= d, got k=0 d=2"},
-		{"kd/k>d", KD{D: 2, K: 3}, 3, "alloc: kd-choice needs 1 <= k <= d, got k=3 d=2"},
+		{"kd/k=0", KD{D: 2}, 3, "alloc: kd-choice needs 1 <= k <= d balls per round, got k=0 d=2"},
+		{"kd/k>d", KD{D: 2, K: 3}, 3, "alloc: kd-choice needs 1 <= k <= d balls per round, got k=3 d=2"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -17,16 +17,16 @@ import (
 // another sense: the -g flag's long name, and columns of tables and CSV
 // files (the graph of a row, the rank of a profile level), and graph
 // specs (the hypergraph file kind hyper:PATH, the rank=s key of a random
-// hypergraph), and the flag --memory.
+// hypergraph), and the parameters memory and threshold of ParamTable.
 var otherMeanings = map[string][]string{
 	"graph": {"cmd/graphalloc/cli.go", "study/studies_reach.go", "results/write.go"},
 	"rank":  {"results/write.go", "graphgen/spec.go", "graphgen/plan.go"},
 	"hyper": {"graphgen/spec.go"},
-	// --memory K, the parameter of the process memory, and its CSV column.
-	"memory": {"cmd/graphalloc/procflags.go", "results/params.go"},
-	// The flag --threshold, L of -p threshold (as --g is g of g-bounded),
-	// and its CSV column.
-	"threshold": {"cmd/graphalloc/procflags.go", "results/params.go"},
+	// K of the process memory: its flag, JSON key and CSV column.
+	"memory": {"alloc/paramtable.go"},
+	// L of -p threshold (as g is g of g-bounded): its flag, JSON key and
+	// CSV column.
+	"threshold": {"alloc/paramtable.go"},
 }
 
 // TestNamesInOnePlace: each process name appears as a string literal in

@@ -72,8 +72,8 @@ func (p Noisy) String() string { return fmt.Sprintf("σ-Noisy-Load, σ = %g", p.
 // Check requires 0 ≤ Sigma ≤ MaxSigma and a supported graph with n
 // vertices (see GBounded.Check).
 func (p Noisy) Check(n int) error {
-	if !(p.Sigma >= 0 && p.Sigma <= MaxSigma) { // also rejects NaN
-		return fmt.Errorf("alloc: %s needs a noise level 0 <= sigma <= %g, got sigma=%g", p.Name(), float64(MaxSigma), p.Sigma)
+	if err := ParamOf(ParamSigma).check(p.Name(), Params{Sigma: p.Sigma}); err != nil {
+		return err
 	}
 	return pairSource{p.Graph, p.Sample}.check(p.Name(), n)
 }

@@ -50,8 +50,8 @@ func (p OnePlusBeta) String() string { return fmt.Sprintf("(1+β), β = %g", p.B
 
 // Check requires n ≥ 1 and 0 ≤ Beta ≤ 1.
 func (p OnePlusBeta) Check(n int) error {
-	if !(p.Beta >= 0 && p.Beta <= 1) { // also rejects NaN
-		return fmt.Errorf("alloc: %s needs 0 <= beta <= 1, got beta=%g", p.Name(), p.Beta)
+	if err := ParamOf(ParamBeta).check(p.Name(), Params{Beta: p.Beta}); err != nil {
+		return err
 	}
 	return checkBins(p.Name(), n)
 }

@@ -99,8 +99,8 @@ func (p Quantile) String() string { return fmt.Sprintf("Quantile, δ = %g", p.De
 
 // Check requires n ≥ 1 and 0 < δ < 1.
 func (p Quantile) Check(n int) error {
-	if !(p.Delta > 0 && p.Delta < 1) {
-		return fmt.Errorf("alloc: %s needs a quantile 0 < delta < 1, got delta=%g", p.Name(), p.Delta)
+	if err := ParamOf(ParamDelta).check(p.Name(), Params{Delta: p.Delta}); err != nil {
+		return err
 	}
 	return checkBins(p.Name(), n)
 }

@@ -113,8 +113,8 @@ func (p Threshold) String() string { return fmt.Sprintf("Threshold, L = %d", p.L
 
 // Check requires n ≥ 1 and 0 ≤ L ≤ MaxThreshold.
 func (p Threshold) Check(n int) error {
-	if p.L < 0 || p.L > MaxThreshold {
-		return fmt.Errorf("alloc: %s needs 0 <= threshold <= %d, got threshold=%d", p.Name(), MaxThreshold, p.L)
+	if err := ParamOf(ParamThreshold).check(p.Name(), Params{Threshold: p.L}); err != nil {
+		return err
 	}
 	return checkBins(p.Name(), n)
 }

@@ -38,8 +38,8 @@ func TestTwoSampleFluid(t *testing.T) {
 	if testing.Short() {
 		T = 8
 	}
-	bounded := func(g int) alloc.MeanField { return alloc.MeanField{Family: alloc.FamilyGBounded, D: 2, G: g} }
-	myopic := func(g int) alloc.MeanField { return alloc.MeanField{Family: alloc.FamilyGMyopic, D: 2, G: g} }
+	bounded := func(g int) alloc.MeanField { return alloc.MeanField{Family: alloc.FamilyGBounded, D: 2, Tolerance: g} }
+	myopic := func(g int) alloc.MeanField { return alloc.MeanField{Family: alloc.FamilyGMyopic, D: 2, Tolerance: g} }
 	noisy := func(s float64) alloc.MeanField { return alloc.MeanField{Family: alloc.FamilyNoisy, D: 2, Sigma: s} }
 	cases := []struct {
 		name   string
@@ -48,18 +48,18 @@ func TestTwoSampleFluid(t *testing.T) {
 		want   alloc.MeanField
 		reject bool
 	}{
-		{"g-bounded/g=1/m=n", alloc.GBounded{G: 1}, 1, bounded(1), false},
-		{"g-bounded/g=3/m=4n", alloc.GBounded{G: 3}, 4, bounded(3), false},
-		{"g-bounded/g=2/left/m=4n", alloc.GBounded{G: 2, Ties: alloc.TiesLeft}, 4, bounded(2), false},
-		{"g-myopic/g=1/m=n", alloc.GMyopic{G: 1}, 1, myopic(1), false},
-		{"g-myopic/g=3/m=4n", alloc.GMyopic{G: 3}, 4, myopic(3), false},
+		{"g-bounded/g=1/m=n", alloc.GBounded{Tolerance: 1}, 1, bounded(1), false},
+		{"g-bounded/g=3/m=4n", alloc.GBounded{Tolerance: 3}, 4, bounded(3), false},
+		{"g-bounded/g=2/left/m=4n", alloc.GBounded{Tolerance: 2, Ties: alloc.TiesLeft}, 4, bounded(2), false},
+		{"g-myopic/g=1/m=n", alloc.GMyopic{Tolerance: 1}, 1, myopic(1), false},
+		{"g-myopic/g=3/m=4n", alloc.GMyopic{Tolerance: 3}, 4, myopic(3), false},
 		{"noisy/sigma=0.5/m=n", alloc.Noisy{Sigma: 0.5}, 1, noisy(0.5), false},
 		{"noisy/sigma=2/m=4n", alloc.Noisy{Sigma: 2}, 4, noisy(2), false},
 		{"noisy/sigma=1/K_n/m=n", alloc.Noisy{Sigma: 1, Graph: graphgen.Complete(n)}, 1, noisy(1), false},
 		// Negative controls: neighbouring rules and parameters.
-		{"g-bounded2-vs-g-myopic2", alloc.GBounded{G: 2}, 4, myopic(2), true},
-		{"g-bounded1-vs-g-bounded2", alloc.GBounded{G: 1}, 1, bounded(2), true},
-		{"g-myopic2-vs-g-myopic1", alloc.GMyopic{G: 2}, 4, myopic(1), true},
+		{"g-bounded2-vs-g-myopic2", alloc.GBounded{Tolerance: 2}, 4, myopic(2), true},
+		{"g-bounded1-vs-g-bounded2", alloc.GBounded{Tolerance: 1}, 1, bounded(2), true},
+		{"g-myopic2-vs-g-myopic1", alloc.GMyopic{Tolerance: 2}, 4, myopic(1), true},
 		{"noisy1-vs-noisy1.25", alloc.Noisy{Sigma: 1}, 4, noisy(1.25), true},
 		{"noisy0.5-vs-greedy2", alloc.Noisy{Sigma: 0.5}, 1, noisy(0), true},
 		{"noisy1-vs-g-myopic1", alloc.Noisy{Sigma: 1}, 1, myopic(1), true},

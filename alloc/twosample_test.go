@@ -72,7 +72,7 @@ func refTwoSample(t *testing.T, p Process, L []uint32, r *Rand) (c uint64, cands
 	var pb float64 // P(the ball goes to b)
 	switch p := p.(type) {
 	case GBounded:
-		gg := float64(p.G)
+		gg := float64(p.Tolerance)
 		switch {
 		case math.Abs(d) > gg: // the comparison is right
 			pb = b2f(d > 0)
@@ -83,7 +83,7 @@ func refTwoSample(t *testing.T, p Process, L []uint32, r *Rand) (c uint64, cands
 		}
 	case GMyopic:
 		pb = 0.5
-		if math.Abs(d) > float64(p.G) {
+		if math.Abs(d) > float64(p.Tolerance) {
 			pb = b2f(d > 0)
 		}
 	case Noisy:
@@ -109,15 +109,15 @@ func refTwoSample(t *testing.T, p Process, L []uint32, r *Rand) (c uint64, cands
 	}
 	switch p := p.(type) {
 	case GBounded:
-		if math.Abs(d) > float64(p.G) && c != lesser {
-			t.Fatalf("g-bounded: loads %d, %d differ by more than g=%d, ball not in the lesser", L[a], L[b], p.G)
+		if math.Abs(d) > float64(p.Tolerance) && c != lesser {
+			t.Fatalf("g-bounded: loads %d, %d differ by more than g=%d, ball not in the lesser", L[a], L[b], p.Tolerance)
 		}
-		if d != 0 && math.Abs(d) <= float64(p.G) && c != heavier {
-			t.Fatalf("g-bounded: loads %d, %d within g=%d, ball not in the more loaded", L[a], L[b], p.G)
+		if d != 0 && math.Abs(d) <= float64(p.Tolerance) && c != heavier {
+			t.Fatalf("g-bounded: loads %d, %d within g=%d, ball not in the more loaded", L[a], L[b], p.Tolerance)
 		}
 	case GMyopic:
-		if math.Abs(d) > float64(p.G) && c != lesser {
-			t.Fatalf("g-myopic: loads %d, %d differ by more than g=%d, ball not in the lesser", L[a], L[b], p.G)
+		if math.Abs(d) > float64(p.Tolerance) && c != lesser {
+			t.Fatalf("g-myopic: loads %d, %d differ by more than g=%d, ball not in the lesser", L[a], L[b], p.Tolerance)
 		}
 	case Noisy:
 		if p.Sigma == 0 && L[c] > L[lesser] {
@@ -145,14 +145,14 @@ func TestTwoRuleTables(t *testing.T) {
 		symmetric bool
 	}{
 		{"bounded/g=0", GBounded{}.table(), true},
-		{"bounded/g=3", GBounded{G: 3}.table(), true},
-		{"bounded/g=3/left", GBounded{G: 3, Ties: TiesLeft}.table(), false},
-		{"bounded/g=5000", GBounded{G: 5000}.table(), true},
-		{"bounded/g=max", GBounded{G: MaxG}.table(), true},
-		{"myopic/g=max", GMyopic{G: MaxG}.table(), true},
+		{"bounded/g=3", GBounded{Tolerance: 3}.table(), true},
+		{"bounded/g=3/left", GBounded{Tolerance: 3, Ties: TiesLeft}.table(), false},
+		{"bounded/g=5000", GBounded{Tolerance: 5000}.table(), true},
+		{"bounded/g=max", GBounded{Tolerance: MaxG}.table(), true},
+		{"myopic/g=max", GMyopic{Tolerance: MaxG}.table(), true},
 		{"noisy/sigma=max", Noisy{Sigma: MaxSigma}.table(), true},
 		{"myopic/g=0", GMyopic{}.table(), true},
-		{"myopic/g=7", GMyopic{G: 7}.table(), true},
+		{"myopic/g=7", GMyopic{Tolerance: 7}.table(), true},
 		{"noisy/sigma=0", Noisy{}.table(), true},
 		{"noisy/sigma=0.3", Noisy{Sigma: 0.3}.table(), true},
 		{"noisy/sigma=2.5", Noisy{Sigma: 2.5}.table(), true},
@@ -178,7 +178,7 @@ func TestTwoRuleTables(t *testing.T) {
 	}
 	// The adversary within g: b heavier by 1..g takes the ball, a heavier
 	// keeps it; beyond g the lesser.
-	ru := GBounded{G: 2}.table()
+	ru := GBounded{Tolerance: 2}.table()
 	for d, want := range map[int64]uint64{-3: 0, -2: thrAlways, -1: thrAlways, 0: thrHalf, 1: 0, 2: 0, 3: thrAlways} {
 		if ru.at(d) != want {
 			t.Errorf("g-bounded g=2: thr(%d) = %d, want %d", d, ru.at(d), want)
@@ -191,7 +191,7 @@ func TestTwoRuleTables(t *testing.T) {
 // follow the reference.
 func TestTwoSampleFarLoads(t *testing.T) {
 	const n = 64
-	for _, p := range []Process{GBounded{G: MaxG}, GMyopic{G: MaxG}, Noisy{Sigma: MaxSigma}, GBounded{G: 300}} {
+	for _, p := range []Process{GBounded{Tolerance: MaxG}, GMyopic{Tolerance: MaxG}, Noisy{Sigma: MaxSigma}, GBounded{Tolerance: 300}} {
 		if err := p.Check(n); err != nil {
 			t.Fatal(err)
 		}

@@ -37,13 +37,13 @@ func TestWalkTails(t *testing.T) {
 		want []float64
 		pass bool
 	}{
-		{"complete/len=0 vs one-choice", alloc.Graphical{G: kn, Sample: alloc.SampleWalk(0)}, poissonTails(levels), true},
-		{"complete/len=1 vs greedy[2]", alloc.Graphical{G: kn, Sample: alloc.SampleWalk(1)}, fluid(t, alloc.FamilyGreedy, 2), true},
-		{"complete/len=2 vs greedy[3]", alloc.Graphical{G: kn, Sample: alloc.SampleWalk(2)}, fluid(t, alloc.FamilyGreedy, 3), true},
-		{"complete/len=3 vs greedy[4]", alloc.Graphical{G: kn, Sample: alloc.SampleWalk(3)}, fluid(t, alloc.FamilyGreedy, 4), true},
+		{"complete/len=0 vs one-choice", alloc.Graphical{Graph: kn, Sample: alloc.SampleWalk(0)}, poissonTails(levels), true},
+		{"complete/len=1 vs greedy[2]", alloc.Graphical{Graph: kn, Sample: alloc.SampleWalk(1)}, fluid(t, alloc.FamilyGreedy, 2), true},
+		{"complete/len=2 vs greedy[3]", alloc.Graphical{Graph: kn, Sample: alloc.SampleWalk(2)}, fluid(t, alloc.FamilyGreedy, 3), true},
+		{"complete/len=3 vs greedy[4]", alloc.Graphical{Graph: kn, Sample: alloc.SampleWalk(3)}, fluid(t, alloc.FamilyGreedy, 4), true},
 		{"g-bounded/g=0/complete/len=3 vs greedy[2]", alloc.GBounded{Graph: kn, Sample: alloc.SampleWalk(3)}, fluid(t, alloc.FamilyGreedy, 2), true},
-		{"control/complete/len=3 vs greedy[2]", alloc.Graphical{G: kn, Sample: alloc.SampleWalk(3)}, fluid(t, alloc.FamilyGreedy, 2), false},
-		{"control/complete/len=2 vs greedy[4]", alloc.Graphical{G: kn, Sample: alloc.SampleWalk(2)}, fluid(t, alloc.FamilyGreedy, 4), false},
+		{"control/complete/len=3 vs greedy[2]", alloc.Graphical{Graph: kn, Sample: alloc.SampleWalk(3)}, fluid(t, alloc.FamilyGreedy, 2), false},
+		{"control/complete/len=2 vs greedy[4]", alloc.Graphical{Graph: kn, Sample: alloc.SampleWalk(2)}, fluid(t, alloc.FamilyGreedy, 4), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := tailFractions(t, tc.p, n, trials, levels)
@@ -137,7 +137,7 @@ func TestWalkCycleArcs(t *testing.T) {
 		}
 		return out
 	}
-	walk := tailFractions(t, alloc.Graphical{G: cycle, Sample: alloc.SampleWalk(l)}, n, trials, levels)
+	walk := tailFractions(t, alloc.Graphical{Graph: cycle, Sample: alloc.SampleWalk(l)}, n, trials, levels)
 	if worst, at := twoSampleDeviation(walk, arcs(l+1), levels, n); worst > 1 {
 		t.Errorf("walk vs arcs of %d: level %d off by %.2f tolerances", l+1, at, worst)
 	}
@@ -222,7 +222,7 @@ func TestWalkLongerIsBetter(t *testing.T) {
 		return ok, msg
 	}
 	walk := func(l int) [][]float64 {
-		return withMax(tailFractions(t, alloc.Graphical{G: g, Sample: alloc.SampleWalk(l)}, n, trials, levels))
+		return withMax(tailFractions(t, alloc.Graphical{Graph: g, Sample: alloc.SampleWalk(l)}, n, trials, levels))
 	}
 	if ok, msg := improved(walk(1), walk(16)); !ok {
 		t.Errorf("len=16 does not beat len=1:%s", msg)

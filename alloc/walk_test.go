@@ -103,7 +103,7 @@ func refWalkChoose(t *testing.T, p Process, L []uint32, r *Rand) uint64 {
 		if p.OneMinusBeta > 0 && r.Uint64() < uint64(math.Ldexp(p.OneMinusBeta, 64)) {
 			return r.Uint64n(uint64(n)) // one-choice: the walk's start, no walk
 		}
-		vis := refWalk(t, p.G, n, l, r)
+		vis := refWalk(t, p.Graph, n, l, r)
 		random := p.Ties != TiesLeft
 		var w uint64
 		if random {
@@ -118,7 +118,7 @@ func refWalkChoose(t *testing.T, p Process, L []uint32, r *Rand) uint64 {
 		// g-bounded: outside g the lesser; inside, the heavier; at 0 a
 		// fair choice by the word's top bit (P(b) = 1/2).
 		d := int64(L[a]) - int64(L[b])
-		if d > int64(p.G) || (d < 0 && d >= -int64(p.G)) || (d == 0 && w>>63 == 0) {
+		if d > int64(p.Tolerance) || (d < 0 && d >= -int64(p.Tolerance)) || (d == 0 && w>>63 == 0) {
 			return b
 		}
 		return a
@@ -161,25 +161,25 @@ func walkCases(t *testing.T) []struct {
 		n    int
 		p    Process
 	}{
-		{"graph/regular/len=0", 500, Graphical{G: reg, Sample: SampleWalk(0)}},
-		{"graph/regular/len=1", 500, Graphical{G: reg, Sample: SampleWalk(1)}},
-		{"graph/regular/len=3", 500, Graphical{G: reg, Sample: SampleWalk(3)}},
+		{"graph/regular/len=0", 500, Graphical{Graph: reg, Sample: SampleWalk(0)}},
+		{"graph/regular/len=1", 500, Graphical{Graph: reg, Sample: SampleWalk(1)}},
+		{"graph/regular/len=3", 500, Graphical{Graph: reg, Sample: SampleWalk(3)}},
 		// Walks longer than the girth: vertices repeat, ties count them once.
-		{"graph/regular/len=40", 500, Graphical{G: reg, Sample: SampleWalk(40)}},
-		{"graph/regular/len=3/left", 500, Graphical{G: reg, Sample: SampleWalk(3), Ties: TiesLeft}},
-		{"graph/regular/len=3/beta", 500, Graphical{G: reg, Sample: SampleWalk(3), OneMinusBeta: 0.5}},
+		{"graph/regular/len=40", 500, Graphical{Graph: reg, Sample: SampleWalk(40)}},
+		{"graph/regular/len=3/left", 500, Graphical{Graph: reg, Sample: SampleWalk(3), Ties: TiesLeft}},
+		{"graph/regular/len=3/beta", 500, Graphical{Graph: reg, Sample: SampleWalk(3), OneMinusBeta: 0.5}},
 		// Degree 1 (the path's ends, forced back) and isolated starts.
-		{"graph/sparse/len=4", 12, Graphical{G: sparse, Sample: SampleWalk(4)}},
-		{"graph/sparse/len=9/left", 12, Graphical{G: sparse, Sample: SampleWalk(9), Ties: TiesLeft}},
-		{"graph/complete/len=2", 50, Graphical{G: graphgen.Complete(50), Sample: SampleWalk(2)}},
-		{"graph/complete/len=7", 5, Graphical{G: graphgen.Complete(5), Sample: SampleWalk(7)}},
-		{"graph/complete/n=3/len=5", 3, Graphical{G: graphgen.Complete(3), Sample: SampleWalk(5)}},
-		{"graph/complete/n=2/len=3", 2, Graphical{G: graphgen.Complete(2), Sample: SampleWalk(3)}},
-		{"graph/complete/n=1/len=3", 1, Graphical{G: graphgen.Complete(1), Sample: SampleWalk(3)}},
-		{"g-bounded/regular/len=2", 500, GBounded{G: 1, Graph: reg, Sample: SampleWalk(2)}},
-		{"g-bounded/sparse/len=3", 12, GBounded{G: 0, Graph: sparse, Sample: SampleWalk(3)}},
-		{"g-bounded/uniform/len=1", 60, GBounded{G: 2, Sample: SampleWalk(1)}},
-		{"g-bounded/uniform/len=6", 60, GBounded{G: 1, Sample: SampleWalk(6)}},
+		{"graph/sparse/len=4", 12, Graphical{Graph: sparse, Sample: SampleWalk(4)}},
+		{"graph/sparse/len=9/left", 12, Graphical{Graph: sparse, Sample: SampleWalk(9), Ties: TiesLeft}},
+		{"graph/complete/len=2", 50, Graphical{Graph: graphgen.Complete(50), Sample: SampleWalk(2)}},
+		{"graph/complete/len=7", 5, Graphical{Graph: graphgen.Complete(5), Sample: SampleWalk(7)}},
+		{"graph/complete/n=3/len=5", 3, Graphical{Graph: graphgen.Complete(3), Sample: SampleWalk(5)}},
+		{"graph/complete/n=2/len=3", 2, Graphical{Graph: graphgen.Complete(2), Sample: SampleWalk(3)}},
+		{"graph/complete/n=1/len=3", 1, Graphical{Graph: graphgen.Complete(1), Sample: SampleWalk(3)}},
+		{"g-bounded/regular/len=2", 500, GBounded{Tolerance: 1, Graph: reg, Sample: SampleWalk(2)}},
+		{"g-bounded/sparse/len=3", 12, GBounded{Tolerance: 0, Graph: sparse, Sample: SampleWalk(3)}},
+		{"g-bounded/uniform/len=1", 60, GBounded{Tolerance: 2, Sample: SampleWalk(1)}},
+		{"g-bounded/uniform/len=6", 60, GBounded{Tolerance: 1, Sample: SampleWalk(6)}},
 	}
 }
 
@@ -253,8 +253,8 @@ func TestWalkOneStepIsVertexSampling(t *testing.T) {
 		return b.Loads()
 	}
 	for _, p := range []func(Sampling) Process{
-		func(s Sampling) Process { return GBounded{G: 1, Graph: g, Sample: s} },
-		func(s Sampling) Process { return GMyopic{G: 2, Graph: g, Sample: s} },
+		func(s Sampling) Process { return GBounded{Tolerance: 1, Graph: g, Sample: s} },
+		func(s Sampling) Process { return GMyopic{Tolerance: 2, Graph: g, Sample: s} },
 		func(s Sampling) Process { return Noisy{Sigma: 1.5, Graph: g, Sample: s} },
 	} {
 		vertex := loads(p(SampleVertex))
@@ -269,7 +269,7 @@ func TestWalkOneStepIsVertexSampling(t *testing.T) {
 
 func TestWalkCheck(t *testing.T) {
 	big := graphgen.Complete(1<<32 + 1)
-	if err := (Graphical{G: big, Sample: SampleWalk(2)}).Check(1<<32 + 1); err == nil {
+	if err := (Graphical{Graph: big, Sample: SampleWalk(2)}).Check(1<<32 + 1); err == nil {
 		t.Error("walk sampling on K_n with n > 2^32 accepted")
 	}
 	circ, err := graphgen.NewCirculant(10, []int{1, 3})

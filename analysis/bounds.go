@@ -216,7 +216,7 @@ func (b Bound) Short(verb string) string {
 type Query struct {
 	N, M    float64 // bins n ≥ 1 and balls m ≥ 1 (no default: m = 0 fails Validate)
 	D       float64 // choices d (real for rank); 0 means 2
-	Beta    float64 // β in [0, 1] for one-plus-beta
+	Beta    float64 `param:"beta"` // β in [0, 1] for one-plus-beta
 	Process string  // a CLI process name; "" for all (rank excepted)
 	// GraphBeta is β in (0, 1] of graphical (1+β) for graph; 0 stands
 	// for the default 1, two-choice.
@@ -255,14 +255,16 @@ type Query struct {
 	// likeliest vertex is to lie in a uniform hyperedge; 0 if unknown.
 	Balance float64
 	// The two-sample rules of [LS22].
-	G     float64 // the threshold g of g-bounded and g-myopic, a whole number >= 0
-	Sigma float64 // the noise σ >= 0 of noisy
+	Tolerance float64 `param:"g"`     // the threshold g of g-bounded and g-myopic, a whole number >= 0
+	Sigma     float64 `param:"sigma"` // the noise σ >= 0 of noisy
 	// Memory is K, the bins memory remembers; K the balls per round of
 	// kd-choice (0 means 1).
-	Memory float64
-	K      float64
+	Memory float64 `param:"memory"`
+	K      float64 `param:"k"`
+	// Threshold is L of threshold, which no bound reads.
+	Threshold float64 `param:"threshold"`
 	// Delta is δ in (0, 1) of quantile; 0 means 1/2.
-	Delta float64
+	Delta float64 `param:"delta"`
 }
 
 // Validate reports the first field of q that is out of range, naming it and
@@ -276,7 +278,7 @@ func (q Query) Validate() error {
 		return fmt.Errorf("analysis: query needs m >= 1, got %g", q.M)
 	case !fin(q.D) || (q.D != 0 && q.D < 1):
 		return fmt.Errorf("analysis: query needs d >= 1 (or 0 for the default 2), got %g", q.D)
-	case !(q.Beta >= 0 && q.Beta <= 1):
+	case !alloc.ParamOf(alloc.ParamBeta).InRange(q.Beta):
 		return fmt.Errorf("analysis: query needs 0 <= beta <= 1, got %g", q.Beta)
 	case !(q.GraphBeta >= 0 && q.GraphBeta <= 1):
 		return fmt.Errorf("analysis: query needs 0 < GraphBeta <= 1 (or 0 for two-choice), got %g", q.GraphBeta)
@@ -302,14 +304,16 @@ func (q Query) Validate() error {
 		return fmt.Errorf("analysis: query needs Balance >= 1 (or 0 if unknown), got %g", q.Balance)
 	case q.Sample != "" && q.Sample != "edge" && q.Sample != "vertex" && !strings.HasPrefix(q.Sample, "walk:len="):
 		return fmt.Errorf("analysis: unknown sampling rule %q (allowed: edge, vertex, walk:len=L)", q.Sample)
-	case !(q.G >= 0 && q.G <= alloc.MaxG) || q.G != math.Trunc(q.G):
-		return fmt.Errorf("analysis: query needs a whole threshold 0 <= g <= %d, got %g", alloc.MaxG, q.G)
-	case !(q.Memory >= 0 && q.Memory <= alloc.MaxMemory) || q.Memory != math.Trunc(q.Memory):
+	case !alloc.ParamOf(alloc.ParamG).InRange(q.Tolerance):
+		return fmt.Errorf("analysis: query needs a whole threshold 0 <= g <= %d, got %g", alloc.MaxG, q.Tolerance)
+	case !alloc.ParamOf(alloc.ParamMemory).InRange(q.Memory):
 		return fmt.Errorf("analysis: memory must be a whole number in [0, %d], got %g", alloc.MaxMemory, q.Memory)
 	case !fin(q.K) || q.K < 0 || q.K != math.Trunc(q.K):
 		return fmt.Errorf("analysis: k must be a whole number >= 1 (0 for 1), got %g", q.K)
-	case !(q.Sigma >= 0 && q.Sigma <= alloc.MaxSigma):
+	case !alloc.ParamOf(alloc.ParamSigma).InRange(q.Sigma):
 		return fmt.Errorf("analysis: query needs a noise level 0 <= sigma <= %g, got %g", float64(alloc.MaxSigma), q.Sigma)
+	case !alloc.ParamOf(alloc.ParamThreshold).InRange(q.Threshold):
+		return fmt.Errorf("analysis: query needs a whole load threshold 0 <= L <= %d, got %g", alloc.MaxThreshold, q.Threshold)
 	case !(q.Delta >= 0 && q.Delta < 1):
 		return fmt.Errorf("analysis: query needs a quantile 0 < delta < 1 (or 0 for 1/2), got %g", q.Delta)
 	}
@@ -902,7 +906,7 @@ func (e *boundEnv) twoChoiceGap(param, why string) Bound {
 // m ≥ n, and O(g/log g · log log n) for g ≤ log n with matching lower
 // bounds; g = 0 is Two-Choice.
 func (e *boundEnv) gRule(proc string, myopic bool) []Bound {
-	g := e.q.G
+	g := e.q.Tolerance
 	who := "g-bounded is the worst adversary, always the more loaded"
 	if myopic {
 		who = "g-myopic's coin is one such adversary"

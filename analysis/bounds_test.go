@@ -416,8 +416,8 @@ func TestQueryValidate(t *testing.T) {
 		{Query{N: 10, M: 10, Sample: "node"}, `unknown sampling rule "node"`},
 		{Query{N: 10, M: 10, Weights: "pareto"}, "needs shape="},
 		{Query{N: 10, M: 10, CoreFraction: 2}, "CoreFraction"},
-		{Query{N: 10, M: 10, G: 1.5}, "whole threshold 0 <= g"},
-		{Query{N: 10, M: 10, G: -1}, "got -1"},
+		{Query{N: 10, M: 10, Tolerance: 1.5}, "whole threshold 0 <= g"},
+		{Query{N: 10, M: 10, Tolerance: -1}, "got -1"},
 		{Query{N: 10, M: 10, Sigma: math.NaN()}, "noise level 0 <= sigma"},
 	} {
 		if err := tc.q.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -521,14 +521,14 @@ func TestBoundQuantityKindRegime(t *testing.T) {
 		{"one-choice's heavy gap not at m = 8n < n ln n", Query{N: n, M: 8 * n, Process: "one-choice"},
 			"gap, heavily loaded [RS98]", false, QuantityGap, KindAsymptotic, "", false, 8 + math.Sqrt(2*8*11.090355), "from m/n >= 11.09"},
 		// [LS22], g = 2 ≤ ln n: g / max(1, ln 2) · ln ln n = 2 · 2.406076.
-		{"g-bounded, g = 2: Θ(g/log g · log log n) from m = n", Query{N: n, M: n, G: 2, Process: "g-bounded"},
+		{"g-bounded, g = 2: Θ(g/log g · log log n) from m = n", Query{N: n, M: n, Tolerance: 2, Process: "g-bounded"},
 			"gap, g ≤ log n, any m ≥ n [LS22]", true, QuantityGap, KindOrder, "Θ", false, 1 + 2*2.406076, "matching lower bound"},
 		// O(g + log n) = 2 + 11.090355, not for m < n.
-		{"g-myopic: O(g + log n) is for m ≥ n", Query{N: n, M: n / 2, G: 2, Process: "g-myopic"},
+		{"g-myopic: O(g + log n) is for m ≥ n", Query{N: n, M: n / 2, Tolerance: 2, Process: "g-myopic"},
 			"gap, any m ≥ n [LS22]", false, QuantityGap, KindOrder, "O", false, 0.5 + 13.090355, "every m ≥ n"},
-		{"g-myopic, g = 20 > ln n: only O(g + log n)", Query{N: n, M: 4 * n, G: 20, Process: "g-myopic"},
+		{"g-myopic, g = 20 > ln n: only O(g + log n)", Query{N: n, M: 4 * n, Tolerance: 20, Process: "g-myopic"},
 			"gap, g ≤ log n, any m ≥ n [LS22]", false, QuantityGap, KindOrder, "Θ", false, 4 + 20/math.Log(20)*2.406076, "O(g)"},
-		{"g-bounded on a torus: [LS22] is for two uniform bins", Query{N: n, M: n, G: 1, Process: "g-bounded", Topology: "torus:dim=2"},
+		{"g-bounded on a torus: [LS22] is for two uniform bins", Query{N: n, M: n, Tolerance: 1, Process: "g-bounded", Topology: "torus:dim=2"},
 			"gap, any m ≥ n [LS22]", false, QuantityGap, KindOrder, "O", false, 1 + 1 + 11.090355, "complete graph"},
 		// ln ln n / ln 2 = 3.471234 at g = 0 and σ = 0 only.
 		{"g-bounded, g = 0: Two-Choice", Query{N: n, M: 16 * n, Process: "g-bounded"},

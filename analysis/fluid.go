@@ -83,7 +83,7 @@ import (
 // for the two-sample rules (the equations are derived here, docs/theory.md).
 //
 // D is the number of choices, 1 ≤ d ≤ MaxFluidD, of the greedy, left,
-// MaxOf and (1+β) families; Beta is β in [0, 1] of (1+β); G is g in [0, alloc.MaxG]
+// MaxOf and (1+β) families; Beta is β in [0, 1] of (1+β); Tolerance is g in [0, alloc.MaxG]
 // of g-bounded and g-myopic; Sigma is σ in [0, alloc.MaxSigma] of noisy;
 // Threshold is L in [0, alloc.MaxThreshold] of threshold; Delta is δ in
 // (0, 1) of quantile.
@@ -270,24 +270,24 @@ func newFluidSystem(p FluidProcess) (*fluidSystem, error) {
 			}
 		}}, nil
 	case alloc.FamilyGBounded, alloc.FamilyGMyopic:
-		if p.G < 0 || p.G > alloc.MaxG {
-			return nil, fmt.Errorf("analysis: %v needs 0 <= g <= %d, got %d", p.Family, alloc.MaxG, p.G)
+		if !alloc.ParamOf(alloc.ParamG).InRange(float64(p.Tolerance)) {
+			return nil, fmt.Errorf("analysis: %v needs 0 <= g <= %d, got %d", p.Family, alloc.MaxG, p.Tolerance)
 		}
 		return twoSampleSystem(p), nil
 	case alloc.FamilyNoisy:
-		if !(p.Sigma >= 0 && p.Sigma <= alloc.MaxSigma) {
+		if !alloc.ParamOf(alloc.ParamSigma).InRange(p.Sigma) {
 			return nil, fmt.Errorf("analysis: %v needs 0 <= sigma <= %g, got %g", p.Family, float64(alloc.MaxSigma), p.Sigma)
 		}
 		return twoSampleSystem(p), nil
 	case alloc.FamilyThreshold:
-		if p.Threshold < 0 || p.Threshold > alloc.MaxThreshold {
+		if !alloc.ParamOf(alloc.ParamThreshold).InRange(float64(p.Threshold)) {
 			return nil, fmt.Errorf("analysis: %v needs 0 <= threshold <= %d, got %d", p.Family, alloc.MaxThreshold, p.Threshold)
 		}
 		return thinningSystem(p.Threshold, false), nil
 	case alloc.FamilyMeanThinning:
 		return thinningSystem(0, true), nil
 	case alloc.FamilyQuantile:
-		if !(p.Delta > 0 && p.Delta < 1) {
+		if !alloc.ParamOf(alloc.ParamDelta).InRange(p.Delta) {
 			return nil, fmt.Errorf("analysis: %v needs 0 < delta < 1, got %g", p.Family, p.Delta)
 		}
 		return quantileSystem(p.Delta), nil
@@ -394,7 +394,7 @@ func quantileSystem(delta float64) *fluidSystem {
 // f(b−j)) = 1) and is cooperative (every rate grows with every other
 // level), as the solver's error control assumes.
 func twoSampleSystem(p FluidProcess) *fluidSystem {
-	g := p.G
+	g := p.Tolerance
 	sigma := p.Sigma
 	var pb []float64  // p_b for b = lo−1..hi
 	var phi []float64 // phi[h+δ] = Φ(δ/(σ√2)) for |δ| ≤ h, grown on demand

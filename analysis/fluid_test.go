@@ -166,7 +166,7 @@ func TestTailsConservation(t *testing.T) {
 		{Family: alloc.FamilyLeft, D: 2}, {Family: alloc.FamilyLeft, D: 3}, {Family: alloc.FamilyLeft, D: 4},
 		{Family: alloc.FamilyMaxOf, D: 2}, {Family: alloc.FamilyMaxOf, D: 3},
 		{Family: alloc.FamilyOnePlusBeta, Beta: 0.25}, {Family: alloc.FamilyOnePlusBeta, Beta: 0.75},
-		{Family: alloc.FamilyGBounded, G: 3}, {Family: alloc.FamilyGMyopic, G: 3}, {Family: alloc.FamilyNoisy, Sigma: 1.5},
+		{Family: alloc.FamilyGBounded, Tolerance: 3}, {Family: alloc.FamilyGMyopic, Tolerance: 3}, {Family: alloc.FamilyNoisy, Sigma: 1.5},
 	}
 	loads := []float64{0.3, 1, 4, 25, 100}
 	if testing.Short() {
@@ -218,8 +218,8 @@ func TestTailsSpecialCases(t *testing.T) {
 		same("g-bounded g=0", FluidProcess{Family: alloc.FamilyGBounded}, greedy2, at)
 		same("g-myopic g=0", FluidProcess{Family: alloc.FamilyGMyopic}, greedy2, at)
 		same("noisy σ=0", FluidProcess{Family: alloc.FamilyNoisy}, greedy2, at)
-		same("g-myopic g=1000", FluidProcess{Family: alloc.FamilyGMyopic, G: 1000}, one, at)
-		same("g-bounded g=1000", FluidProcess{Family: alloc.FamilyGBounded, G: 1000}, FluidProcess{Family: alloc.FamilyMaxOf, D: 2}, at)
+		same("g-myopic g=1000", FluidProcess{Family: alloc.FamilyGMyopic, Tolerance: 1000}, one, at)
+		same("g-bounded g=1000", FluidProcess{Family: alloc.FamilyGBounded, Tolerance: 1000}, FluidProcess{Family: alloc.FamilyMaxOf, D: 2}, at)
 	}
 	// σ → ∞: the readings are a coin, Φ(δ/(σ√2)) = 1/2 + O(δ/σ): one-choice
 	// to O(1/σ) (measured 1.0e-4 at σ = 1024; 3e-4 allowed). Down to 1e-12:
@@ -330,7 +330,7 @@ func rk4Reference(p FluidProcess, at float64, K int) []float64 {
 // more loaded within g (either at a tie), g-myopic to either within g, and
 // both to the lesser beyond; noisy compares a + σZ_1 with b + σZ_2.
 func pairRule(p FluidProcess) func(a, b int) float64 {
-	g := p.G
+	g := p.Tolerance
 	switch p.Family {
 	case alloc.FamilyGBounded:
 		return func(a, b int) float64 {
@@ -409,8 +409,8 @@ func TestTailsAgainstRK4(t *testing.T) {
 		{Family: alloc.FamilyLeft, D: 2}, {Family: alloc.FamilyLeft, D: 3}, {Family: alloc.FamilyLeft, D: 4},
 		{Family: alloc.FamilyMaxOf, D: 2}, {Family: alloc.FamilyMaxOf, D: 4},
 		{Family: alloc.FamilyOnePlusBeta, Beta: 0.5},
-		{Family: alloc.FamilyGBounded, G: 1}, {Family: alloc.FamilyGBounded, G: 3},
-		{Family: alloc.FamilyGMyopic, G: 2}, {Family: alloc.FamilyNoisy, Sigma: 0.8},
+		{Family: alloc.FamilyGBounded, Tolerance: 1}, {Family: alloc.FamilyGBounded, Tolerance: 3},
+		{Family: alloc.FamilyGMyopic, Tolerance: 2}, {Family: alloc.FamilyNoisy, Sigma: 0.8},
 	}
 	const at, K = 2.0, 30 // t = 2: s_30 < 1e-20 for every process here
 	for _, p := range procs {
@@ -624,7 +624,7 @@ func TestTailsErrors(t *testing.T) {
 		{FluidProcess{Family: alloc.FamilyOnePlusBeta, Beta: 1.5}, 1, "analysis: one-plus-beta needs 0 <= beta <= 1, got 1.5"},
 		{FluidProcess{Family: alloc.FamilyOnePlusBeta, Beta: math.NaN()}, 1, "needs 0 <= beta <= 1"},
 		{FluidProcess{Family: alloc.FamilyRank, D: 2}, 1, `no fluid limit for the rank family`},
-		{FluidProcess{Family: alloc.FamilyGBounded, G: -1}, 1, "analysis: g-bounded needs 0 <= g <= 16383, got -1"},
+		{FluidProcess{Family: alloc.FamilyGBounded, Tolerance: -1}, 1, "analysis: g-bounded needs 0 <= g <= 16383, got -1"},
 		{FluidProcess{Family: alloc.FamilyNoisy, Sigma: math.NaN()}, 1, "analysis: noisy needs 0 <= sigma <= 1024, got NaN"},
 		{FluidProcess{Family: alloc.FamilyOneChoice}, -1, "analysis: fluid limit needs a load t = m/n in [0, 10000], got -1"},
 		{FluidProcess{Family: alloc.FamilyOneChoice}, math.NaN(), "got NaN"},

@@ -22,7 +22,7 @@ func ExamplePerVertex() {
 		return
 	}
 	pv := results.NewPerVertex(g, nil)
-	c := alloc.Config{Process: alloc.Graphical{G: g}, N: g.Order(), M: int64(100 * g.Order()), Seed: 1,
+	c := alloc.Config{Process: alloc.Graphical{Graph: g}, N: g.Order(), M: int64(100 * g.Order()), Seed: 1,
 		Loads: func(_ int, loads []uint32) { pv.Add(loads) }}
 	trials := make([]int, 200)
 	for i := range trials {

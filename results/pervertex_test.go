@@ -71,7 +71,7 @@ func TestLoadRisesWithDegree(t *testing.T) {
 		t.Fatal(err)
 	}
 	pv := NewPerVertex(g, nil)
-	c := alloc.Config{Process: alloc.Graphical{G: g}, N: n, M: int64(n), Seed: 3, Loads: func(_ int, l []uint32) { pv.Add(l) }}
+	c := alloc.Config{Process: alloc.Graphical{Graph: g}, N: n, M: int64(n), Seed: 3, Loads: func(_ int, l []uint32) { pv.Add(l) }}
 	if err := alloc.Run(context.Background(), c, []int{0, 1, 2, 3}, 0, func(alloc.Result) error { return nil }); err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,7 @@ func runNoise(_ context.Context, r *runner, p Params) (*Report, error) {
 		for gi, g := range noiseGs {
 			var rows [2]Row
 			for k, name := range []string{alloc.GBounded{}.Name(), alloc.GMyopic{}.Name()} {
-				pt, err := r.run(pointSpec{process: name, params: alloc.Params{G: g}, graph: "complete", n: n, load: p.Load, trials: p.Trials})
+				pt, err := r.run(pointSpec{process: name, params: alloc.Params{Tolerance: g}, graph: "complete", n: n, load: p.Load, trials: p.Trials})
 				if err != nil {
 					return nil, err
 				}

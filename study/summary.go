@@ -100,9 +100,9 @@ func (s Setting) usesGraph() bool {
 // Query returns the bounds query of s.
 func (s Setting) Query() analysis.Query {
 	d := s.Process
-	q := analysis.Query{N: float64(s.N), M: float64(s.M), D: d.Choices(s.Params), Beta: s.Params.Beta, Process: d.Name,
-		Ties: d.TiesFor(s.Params).String(), G: float64(s.Params.G), Sigma: s.Params.Sigma,
-		Memory: float64(s.Params.Memory), K: float64(s.Params.K), Delta: s.Params.Delta}
+	q := analysis.Query{N: float64(s.N), M: float64(s.M), D: d.Choices(s.Params), Process: d.Name,
+		Ties: d.TiesFor(s.Params).String()}
+	q.SetParams(s.Params)
 	if d.Uses&alloc.ParamGraph != 0 {
 		q.Beta = 0
 		q.GraphBeta, _ = d.BetaOf(s.Params) // 0 for two-choice

@@ -104,12 +104,12 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 			return q, "", err
 		}
 		if params.D < 1 {
-			return q, "", usagef("--choices: need a number d >= 1, got %q", o.pf.choices)
+			return q, "", usagef("--choices: need a number d >= 1, got %q", *o.pf.text["choices"])
 		}
-		q = analysis.Query{N: float64(n), M: float64(m), D: params.D, Beta: o.pf.beta, Sample: params.Sample.String(),
-			G: float64(o.pf.g), Sigma: o.pf.sigma, Memory: float64(o.pf.memory), K: float64(o.pf.k), Delta: o.pf.delta}
-		if fs.Changed("beta") {
-			q.GraphBeta = o.pf.beta // graph is two-choice unless --beta is given
+		q = analysis.Query{N: float64(n), M: float64(m), D: params.D, Sample: params.Sample.String()}
+		q.SetParams(params)
+		if params.GraphBeta {
+			q.GraphBeta = params.Beta // graph is two-choice unless --beta is given
 		}
 		var batched []*alloc.Descriptor
 		for _, d := range alloc.Descriptors() {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -23,17 +24,27 @@ type fluidOptions struct {
 	tol    float64
 }
 
-// fluidJSONOut is the JSON of fluid (README.md): process, d, load and tails,
-// with the finite-n prediction beside them.
+// fluidJSONOut is the JSON of fluid (README.md): process, d, the
+// parameters the process reads (of alloc.ParamTable, in its order, each
+// under its name), sample, then the limit, load and tails, with the
+// finite-n prediction beside them.
 type fluidJSONOut struct {
-	Process   string   `json:"process"`
-	D         float64  `json:"d"`
-	Beta      *float64 `json:"beta,omitempty"`
-	G         *int     `json:"g,omitempty"`
-	Sigma     *float64 `json:"sigma,omitempty"`
-	Threshold *int     `json:"threshold,omitempty"`
-	Delta     *float64 `json:"delta,omitempty"`
-	Sample    string   `json:"sample,omitempty"`
+	Process string  `json:"process"`
+	D       float64 `json:"d"`
+	// Params are the numbers of alloc.ParamTable the process reads.
+	Params []fluidParam `json:"-"`
+	Sample string       `json:"sample,omitempty"`
+	fluidLimitOut
+}
+
+// fluidParam is one parameter of a fluid JSON and its value.
+type fluidParam struct {
+	spec *alloc.ParamSpec
+	v    float64
+}
+
+// fluidLimitOut is the limit solved and its tails, in a fluid JSON.
+type fluidLimitOut struct {
 	// Limit names the rule whose limit this is, the process as it runs
 	// (analysis.FluidOf): Greedy[4] for -p graph --sample walk:len=3.
 	Limit       string    `json:"limit"`
@@ -42,6 +53,39 @@ type fluidJSONOut struct {
 	N           int64     `json:"n"`
 	PMaxAtLeast []float64 `json:"p_max_at_least"`
 	PredMax     int       `json:"predicted_max_load"`
+}
+
+// MarshalJSON writes process and d, the parameters, then the rest: one
+// object whose parameter keys come from alloc.ParamTable.
+func (f fluidJSONOut) MarshalJSON() ([]byte, error) {
+	head, err := json.Marshal(struct {
+		Process string  `json:"process"`
+		D       float64 `json:"d"`
+	}{f.Process, f.D})
+	if err != nil {
+		return nil, err
+	}
+	b := bytes.TrimSuffix(head, []byte("}"))
+	for _, p := range f.Params {
+		var v any = p.v
+		if p.spec.Kind == alloc.ParamInt {
+			v = int(p.v)
+		}
+		val, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		key, _ := json.Marshal(p.spec.Name)
+		b = append(append(append(append(b, ','), key...), ':'), val...)
+	}
+	tail, err := json.Marshal(struct {
+		Sample string `json:"sample,omitempty"`
+		fluidLimitOut
+	}{f.Sample, f.fluidLimitOut})
+	if err != nil {
+		return nil, err
+	}
+	return append(append(b, ','), tail[1:]...), nil
 }
 
 func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error {
@@ -108,7 +152,7 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 	f, err := analysis.FluidOf(analysis.FluidRun{Process: desc, Params: params, N: float64(n), Load: load, Tol: o.tol})
 	if why, ok := analysis.WhyNoFluid(err); ok {
 		if desc.Uses&alloc.ParamD != 0 && params.D > analysis.MaxFluidD {
-			return usagef("--choices: need a whole number 1 <= d <= %d for a fluid limit, got %q", analysis.MaxFluidD, o.pf.choices)
+			return usagef("--choices: need a whole number 1 <= d <= %d for a fluid limit, got %q", analysis.MaxFluidD, *o.pf.text["choices"])
 		}
 		return usagef("--process: no fluid limit for %s: %s", describe(desc, params), why)
 	} else if err != nil {
@@ -135,26 +179,16 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 // the process, its parameters, the limit solved and its tails.
 func newFluidOut(desc *alloc.Descriptor, params alloc.Params, f analysis.Fluid) fluidJSONOut {
 	out := fluidJSONOut{
-		Process: desc.Name, D: desc.Choices(params), Limit: f.Rule.String(), Tails: f.Tails,
-		PMaxAtLeast: f.PMaxAtLeast, PredMax: f.PredictedMaxLoad,
+		Process: desc.Name, D: desc.Choices(params),
+		fluidLimitOut: fluidLimitOut{Limit: f.Rule.String(), Tails: f.Tails, PMaxAtLeast: f.PMaxAtLeast, PredMax: f.PredictedMaxLoad},
 	}
 	if desc.Uses&alloc.ParamSample != 0 {
 		out.Sample = params.Sample.String()
 	}
-	if desc.Uses&alloc.ParamBeta != 0 {
-		out.Beta = &params.Beta
-	}
-	if desc.Uses&alloc.ParamG != 0 {
-		out.G = &params.G
-	}
-	if desc.Uses&alloc.ParamSigma != 0 {
-		out.Sigma = &params.Sigma
-	}
-	if desc.Uses&alloc.ParamThreshold != 0 {
-		out.Threshold = &params.Threshold
-	}
-	if desc.Uses&alloc.ParamDelta != 0 {
-		out.Delta = &params.Delta
+	for _, s := range alloc.ParamTable {
+		if s.Get != nil && desc.Uses&s.Bit != 0 {
+			out.Params = append(out.Params, fluidParam{s, s.Get(params)})
+		}
 	}
 	return out
 }

@@ -15,14 +15,12 @@ import (
 
 // processFlags are the process flags of run, compare, bounds and fluid: one
 // definition, so that their help texts, defaults and checks are the same.
+// The parameter flags are those of alloc.ParamTable, bound by name.
 type processFlags struct {
-	process, choices, ties, sample, probeCap, weights string
-	beta                                              float64
-	g                                                 int
-	sigma                                             float64
-	memory, k                                         int
-	threshold                                         int
-	delta                                             float64
+	process string
+	text    map[string]*string  // the ParamText flags
+	num     map[string]*float64 // the ParamFloat flags
+	whole   map[string]*int     // the ParamInt flags
 }
 
 // processList is the list of processes for a help text.
@@ -34,36 +32,53 @@ func processList() string {
 	return strings.Join(names, ", ")
 }
 
-// add defines the flags on fs; -p has the given default and help.
+// add defines the flags on fs, one a parameter of alloc.ParamTable; -p
+// has the given default and help.
 func (o *processFlags) add(fs *pflag.FlagSet, defProcess, processHelp string) {
 	fs.StringVarP(&o.process, "process", "p", defProcess, processHelp)
-	fs.StringVarP(&o.choices, "choices", "d", "2", "number of choices d (a real number >= 1 for rank)")
-	fs.Float64Var(&o.beta, "beta", 0.5, "β of -p one-plus-beta, in [0, 1]: the probability of a Greedy[2] step; with -p graph (given: graph is two-choice, β = 1, without it), the probability that a ball compares the ends of its edge (graphical (1+β), 0 < β <= 1)")
-	fs.StringVar(&o.probeCap, "cap", "", "probe cap of -p firstdiff (default 2^d)")
-	fs.StringVar(&o.weights, "weights", "exp", "ball weights of -p weighted: const, exp, pareto:shape=A, uniform:a=A,b=B")
-	fs.StringVar(&o.ties, "ties", "random", "tie rule: random or left (left, grouped, window and rank use left unless this is given)")
-	fs.StringVar(&o.sample, "sample", "edge", "graph sampling: edge (uniform edge), vertex (uniform vertex, then uniform neighbour) or walk:len=L (a non-backtracking walk of L steps from a uniform vertex: the graph process takes its least loaded visited vertex [Pourmiri 2019], the two-sample rules its start and end; CSR graphs and complete)")
-	fs.IntVar(&o.g, "g", 1, "threshold g >= 0 of -p g-bounded and g-myopic: two loads within g are compared by the adversary (g-bounded) or a coin (g-myopic); not -g, the graph")
-	fs.Float64Var(&o.sigma, "sigma", 1, "noise σ >= 0 of -p noisy: each candidate's load is read as load + N(0, σ²)")
-	fs.IntVar(&o.memory, "memory", 1, "memory K >= 0 of -p memory: the K least loaded candidates of the last ball are candidates again")
-	fs.IntVar(&o.k, "k", 1, "balls per round k of -p kd-choice, 1 <= k <= d: each round puts k balls in the k least loaded of d uniform bins")
-	fs.IntVar(&o.threshold, "threshold", 1, "load threshold L >= 0 of -p threshold: a first bin with fewer than L balls takes the ball, else a second uniform bin")
-	fs.Float64Var(&o.delta, "delta", 0.5, "quantile 0 < δ < 1 of -p quantile: a first bin among the ⌊δn⌋ heaviest gives the ball to a second uniform bin")
+	o.text, o.num, o.whole = map[string]*string{}, map[string]*float64{}, map[string]*int{}
+	for _, s := range alloc.ParamTable {
+		switch s.Kind {
+		case alloc.ParamText:
+			o.text[s.Name] = new(string)
+			fs.StringVarP(o.text[s.Name], s.Name, shorthand(s.Name), s.Default, s.Usage)
+		case alloc.ParamInt:
+			def, err := strconv.Atoi(s.Default)
+			if err != nil {
+				panic(fmt.Sprintf("graphalloc: parameter %s: default %q is not whole", s.Name, s.Default))
+			}
+			o.whole[s.Name] = new(int)
+			fs.IntVar(o.whole[s.Name], s.Name, def, s.Usage)
+		case alloc.ParamFloat:
+			def, err := strconv.ParseFloat(s.Default, 64)
+			if err != nil {
+				panic(fmt.Sprintf("graphalloc: parameter %s: default %q is not a number", s.Name, s.Default))
+			}
+			o.num[s.Name] = new(float64)
+			fs.Float64Var(o.num[s.Name], s.Name, def, s.Usage)
+		}
+	}
 }
 
-// flagParams maps the parameter flags to the parameters they set.
-var flagParams = []struct {
-	flag  string
-	param alloc.Param
-}{
-	{"choices", alloc.ParamD | alloc.ParamRealD},
-	{"beta", alloc.ParamBeta}, {"cap", alloc.ParamCap}, {"weights", alloc.ParamWeights},
-	{"sample", alloc.ParamSample}, {graphFlagName, alloc.ParamGraph}, {"expansion", alloc.ParamGraph},
-	{"sample", alloc.ParamGraph}, {graphFlagName, alloc.ParamGraph}, {"expansion", alloc.ParamGraph},
-	{"g", alloc.ParamG}, {"sigma", alloc.ParamSigma},
-	{"memory", alloc.ParamMemory}, {"k", alloc.ParamK},
-	{"threshold", alloc.ParamThreshold}, {"delta", alloc.ParamDelta},
+// shorthand is the one-letter flag of a parameter: -d for --choices.
+func shorthand(name string) string {
+	if name == "choices" {
+		return "d"
+	}
+	return ""
 }
+
+// value is the number flag name holds, as a float64.
+func (o *processFlags) value(name string) float64 {
+	if v, ok := o.whole[name]; ok {
+		return float64(*v)
+	}
+	return *o.num[name]
+}
+
+// topologyFlags are the flags beyond alloc.ParamTable that only a process
+// reading a graph takes.
+var topologyFlags = []string{graphFlagName, "expansion"}
 
 // users lists the processes that read parameter p.
 func users(p alloc.Param) string {
@@ -118,79 +133,84 @@ func (o *processFlags) params(fs *pflag.FlagSet, ds []*alloc.Descriptor) (alloc.
 		uses |= d.Uses
 		names = append(names, d.Name)
 	}
-	for _, f := range flagParams {
-		if fs.Lookup(f.flag) != nil && fs.Changed(f.flag) && uses&f.param == 0 {
-			return p, usagef("--%s applies only to -p %s, not to -p %s", f.flag, users(f.param), strings.Join(names, ","))
+	refuse := func(flag string, bit alloc.Param) error {
+		if bit != 0 && fs.Lookup(flag) != nil && fs.Changed(flag) && uses&bit == 0 {
+			return usagef("--%s applies only to -p %s, not to -p %s", flag, users(bit), strings.Join(names, ","))
+		}
+		return nil
+	}
+	for _, s := range alloc.ParamTable {
+		flags := []string{s.Name}
+		if s.Bit == alloc.ParamSample {
+			flags = append(flags, topologyFlags...) // the graph's flags beside its sampling
+		}
+		for _, f := range flags {
+			bit := s.Bit
+			if f != s.Name {
+				bit = alloc.ParamGraph
+			}
+			if err := refuse(f, bit); err != nil {
+				return p, err
+			}
 		}
 	}
-	d, err := strconv.ParseFloat(o.choices, 64)
+	if err := o.parseRule(fs, &p); err != nil {
+		return p, err
+	}
+	for _, s := range alloc.ParamTable {
+		if s.Kind == alloc.ParamText {
+			continue
+		}
+		v := o.value(s.Name)
+		if err := s.CheckFlag(v); err != nil {
+			return p, usageError{err}
+		}
+		if uses&s.Bit != 0 {
+			s.Set(&p, v)
+		}
+	}
+	if err := o.parseBalls(&p); err != nil {
+		return p, err
+	}
+	// graph reads β only when it is given (see alloc.Params).
+	p.GraphBeta = uses&alloc.ParamBeta != 0 && fs.Changed("beta")
+	return p, nil
+}
+
+// parseRule parses the ParamText flags of the rule into p: choices, tie
+// rule and sampling.
+func (o *processFlags) parseRule(fs *pflag.FlagSet, p *alloc.Params) error {
+	d, err := strconv.ParseFloat(*o.text["choices"], 64)
 	if err != nil || math.IsNaN(d) || math.IsInf(d, 0) {
-		return p, usagef("--choices: %q is not a number", o.choices)
+		return usagef("--choices: %q is not a number", *o.text["choices"])
 	}
 	p.D = d
 	if fs.Changed("ties") {
-		if p.Ties, err = alloc.ParseTies(o.ties); err != nil {
-			return p, usagef("--ties: %v", err)
+		if p.Ties, err = alloc.ParseTies(*o.text["ties"]); err != nil {
+			return usagef("--ties: %v", err)
 		}
 	}
-	if p.Sample, err = alloc.ParseSampling(o.sample); err != nil {
-		return p, usagef("--sample: %v", err)
+	if p.Sample, err = alloc.ParseSampling(*o.text["sample"]); err != nil {
+		return usagef("--sample: %v", err)
 	}
-	if !(o.beta >= 0 && o.beta <= 1) {
-		return p, usagef("--beta: need 0 <= beta <= 1, got %g", o.beta)
-	}
-	if uses&alloc.ParamBeta != 0 {
-		p.Beta = o.beta
-		// graph reads β only when it is given (see alloc.Params).
-		p.GraphBeta = fs.Changed("beta")
-	}
-	if o.g < 0 || o.g > alloc.MaxG {
-		return p, usagef("--g: need a threshold 0 <= g <= %d, got %d", alloc.MaxG, o.g)
-	}
-	if !(o.sigma >= 0 && o.sigma <= alloc.MaxSigma) {
-		return p, usagef("--sigma: need a noise level 0 <= σ <= %g, got %g", float64(alloc.MaxSigma), o.sigma)
-	}
-	if uses&alloc.ParamG != 0 {
-		p.G = o.g
-	}
-	if uses&alloc.ParamSigma != 0 {
-		p.Sigma = o.sigma
-	}
-	if o.memory < 0 || o.memory > alloc.MaxMemory {
-		return p, usagef("--memory: need 0 <= K <= %d, got %d", alloc.MaxMemory, o.memory)
-	}
-	if o.k < 1 {
-		return p, usagef("--k: need k >= 1, got %d", o.k)
-	}
-	if uses&alloc.ParamMemory != 0 {
-		p.Memory = o.memory
-	}
-	if uses&alloc.ParamK != 0 {
-		p.K = o.k
-	}
-	if o.threshold < 0 || o.threshold > alloc.MaxThreshold {
-		return p, usagef("--threshold: need a load threshold 0 <= L <= %d, got %d", alloc.MaxThreshold, o.threshold)
-	}
-	if uses&alloc.ParamThreshold != 0 {
-		p.Threshold = o.threshold
-	}
-	if !(o.delta > 0 && o.delta < 1) {
-		return p, usagef("--delta: need a quantile 0 < δ < 1, got %g", o.delta)
-	}
-	if uses&alloc.ParamDelta != 0 {
-		p.Delta = o.delta
-	}
-	if o.probeCap != "" {
-		c, err := study.ParseCount(o.probeCap, 0)
-		if err != nil || c < 1 || c > 1<<20 {
-			return p, usagef("--cap: need a probe cap 1 <= cap <= 2^20, got %q", o.probeCap)
+	return nil
+}
+
+// parseBalls parses the ParamText flags of the balls and their probes into
+// p: probe cap and weights.
+func (o *processFlags) parseBalls(p *alloc.Params) error {
+	var err error
+	if c := *o.text["cap"]; c != "" {
+		n, err := study.ParseCount(c, 0)
+		if err != nil || n < 1 || n > 1<<20 {
+			return usagef("--cap: need a probe cap 1 <= cap <= 2^20, got %q", c)
 		}
-		p.Cap = int(c)
+		p.Cap = int(n)
 	}
-	if p.Weights, err = alloc.ParseWeights(o.weights); err != nil {
-		return p, usagef("--weights: %v", err)
+	if p.Weights, err = alloc.ParseWeights(*o.text["weights"]); err != nil {
+		return usagef("--weights: %v", err)
 	}
-	return p, nil
+	return nil
 }
 
 // checkParams checks p for each process of ds that does not take a graph

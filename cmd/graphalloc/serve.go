@@ -33,8 +33,10 @@ type serveOptions struct {
 	public                bool // --public: listening beyond loopback is meant
 }
 
-// serveKeys are the run flags the page may set, as query keys.
-var serveKeys = []string{"process", graphFlagName, "bins", "balls", "seed", "trials", "choices", "beta", "cap", "weights", "ties", "sample", "g", "sigma", "batch", "every", "engine", "expansion"}
+// serveKeys are the run flags the page may set, as query keys: the
+// parameters of alloc.ParamTable among run's own.
+var serveKeys = explorer.Keys([]string{"process", graphFlagName, "bins", "balls", "seed", "trials"},
+	[]string{"batch", "every", "engine", "expansion"})
 
 func cmdServe(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var o serveOptions

@@ -179,4 +179,27 @@ func TestExplorerInBrowser(t *testing.T) {
 	if want == "" || msg != want {
 		t.Errorf("bad spec: the page shows %q, run says %q", msg, want)
 	}
+
+	// The parameters of threshold, quantile, memory and kd-choice: fields
+	// the page builds from /api/params.
+	for _, q := range []string{
+		"a.process=threshold&a.threshold=2&a.bins=256&a.trials=2&b.process=quantile&b.delta=0.25&b.bins=256&b.trials=2",
+		"a.process=memory&a.memory=2&a.bins=256&a.trials=2&b.process=kd-choice&b.choices=3&b.k=2&b.bins=256&b.trials=2",
+	} {
+		if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/?"+q)); err != nil {
+			t.Fatal(err)
+		}
+		for _, slot := range []string{"a", "b"} {
+			check(slot, "")
+			command, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#`+slot+`-command`)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for kv := range strings.SplitSeq(q, "&") {
+				if k, v, _ := strings.Cut(kv, "="); strings.HasPrefix(k, slot+".") && !strings.Contains(command, "--"+k[2:]+"="+v) {
+					t.Errorf("panel %s: command %q lacks --%s=%s", slot, command, k[2:], v)
+				}
+			}
+		}
+	}
 }

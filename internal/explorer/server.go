@@ -150,6 +150,7 @@ func NewServer(o Options, p Planner) *Server {
 	s.mux.Handle("GET /", http.FileServerFS(static))
 	s.mux.HandleFunc("GET /api/run", s.handleRun)
 	s.mux.HandleFunc("GET /api/download", s.handleDownload)
+	s.mux.HandleFunc("GET /api/params", ServeParams(o.Keys))
 	addr := o.Addr
 	if addr == "" {
 		addr = "127.0.0.1:0"

@@ -2,7 +2,10 @@
 // the server (/api/run, server-sent events) on the engine of graphalloc run.
 "use strict";
 
-const KEYS = ["process", "graph", "bins", "balls", "seed", "trials", "choices", "beta", "sample", "ties", "g", "sigma", "batch", "cap", "weights", "every"];
+// The query keys the page may set, and the fields of the process
+// parameters: both from the server (/api/params, made from the parameter
+// table of package alloc), so that the page keeps no list of its own.
+let KEYS = [];
 const DEFAULTS = {
   a: { process: "graph", graph: "cycle", bins: "1024", balls: "16n", seed: "1", trials: "10" },
   b: { process: "graph", graph: "regular:degree=4", bins: "1024", balls: "16n", seed: "1", trials: "10" },
@@ -14,6 +17,7 @@ function query(slot) {
   const p = new URLSearchParams();
   const f = panels[slot].form;
   for (const k of KEYS) {
+    if (!f.elements[k]) continue; // a key the form has no field for (engine)
     const v = f.elements[k].value.trim();
     if (v !== "") p.set(k, v);
   }
@@ -45,7 +49,7 @@ function setup(slot, values) {
   el.id = "panel-" + slot;
   el.querySelector(".title").textContent = slot === "a" ? "Configuration A" : "Configuration B";
   const form = el.querySelector("form");
-  for (const k of KEYS) form.elements[k].value = values[k] ?? "";
+  for (const k of KEYS) if (form.elements[k]) form.elements[k].value = values[k] ?? "";
   const P = { el, form, source: null, graph: null, layout: null };
   panels[slot] = P;
   // Stable ids for the tests and for the eye.
@@ -273,7 +277,27 @@ function drawGraph(P, s) {
   for (let v = 0; v < n; v++) { ctx.fillStyle = c(loads[v]); ctx.beginPath(); ctx.arc(px(v), py(v), r, 0, 7); ctx.fill(); }
 }
 
+// paramFields adds a labelled input for each parameter field to the
+// panel template, before the batch and every fields.
+function paramFields(fields) {
+  const box = document.getElementById("panel-template").content.querySelector(".params");
+  for (const f of fields) {
+    const label = document.createElement("label");
+    const input = document.createElement("input");
+    input.name = f.name;
+    input.size = f.kind === "text" ? 6 : 4;
+    input.placeholder = f.placeholder;
+    input.title = f.title;
+    input.dataset.kind = f.kind;
+    label.append(f.label + " ", input);
+    box.append(label, " ");
+  }
+}
+
 async function main() {
+  const spec = await (await fetch("api/params")).json();
+  KEYS = spec.keys;
+  paramFields(spec.fields);
   try {
     const ps = await (await fetch("api/processes")).json();
     const dl = document.getElementById("processes");
