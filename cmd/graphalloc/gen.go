@@ -72,6 +72,9 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if gf.spec.Hyper() {
 		return usagef("gen: %s is a hypergraph; gen writes graphs (graphalloc info describes it, run -p %s simulates on it)", gf.spec, alloc.Describe(alloc.Hyper{}).Name)
 	}
+	if err := checkPlanned(gf, format); err != nil {
+		return err
+	}
 	if err := gf.budget(o.maxMemory, listBytes(gf)); err != nil {
 		return err
 	}
@@ -146,6 +149,23 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		fmt.Fprintf(stderr, "graphalloc: wrote %s: the file's vertex names, one \"index name\" line for each of the %d Matrix Market indices\n", namesFile, len(labels))
 	}
 	return ctx.Err()
+}
+
+// checkPlanned refuses, before the graph is built, what checkListed would
+// refuse once it is, where the spec's plan already tells the order and the
+// edges: a graph6 or DOT file too large for its format.
+func checkPlanned(gf graphFlag, format string) error {
+	plan, err := gf.spec.Plan(int(gf.n))
+	if err != nil || gf.spec.FromFile() {
+		return nil // Build reports a bad spec; a file's size is known once read
+	}
+	switch {
+	case format == "graph6" && plan.N > graphgen.MaxGraph6Order:
+		return usagef("gen: graph6 needs n <= %d (it stores the adjacency matrix), got n=%d; use edgelist or mtx", graphgen.MaxGraph6Order, plan.N)
+	case format == "dot" && plan.Edges > maxDOTEdges:
+		return usagef("gen: DOT is for drawing small graphs (at most %d edges), got %d; use edgelist or mtx", maxDOTEdges, plan.Edges)
+	}
+	return nil
 }
 
 // checkListed refuses to write the listed graph csr of spec in format
