@@ -51,22 +51,48 @@ func degreeSweep(n int) []int {
 }
 
 func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
+	g := &graphDegreeRun{r: r, p: p, fig: &figure.Figure{}}
 	deltas := degreeSweep(p.N)
 	epss := []float64{0.2, 0.35, 0.5, 0.65}
 	cores := []string{"nonregular:mindeg=16,core=%d", "regular:degree=16"}
-	// The core: a clique on c = ⌈4√n⌉ vertices, 8n edges against the
-	// remainder's 8n: it holds half the edges at every n, and collects
-	// about m/2 balls on c vertices, √n/8 each.
-	coreSize := func(n int) int { return int(math.Ceil(4 * math.Sqrt(float64(n)))) }
 	r.plan(len(deltas) + len(epss)*len(p.Ns) + len(cores)*len(p.Ns))
-	n := p.N
-	fig := &figure.Figure{}
+	ta, err := g.degrees(deltas)
+	if err != nil {
+		return nil, err
+	}
+	tb, err := g.epsFamily(epss)
+	if err != nil {
+		return nil, err
+	}
+	tc, coreAt, err := g.denseCore(cores)
+	if err != nil {
+		return nil, err
+	}
+	first, last := ta.Rows[0], ta.Rows[len(ta.Rows)-1]
+	findings := []string{
+		fmt.Sprintf("(a) at n = %s the mean max load is %.2f at Δ = %d and %.2f at Δ = %d",
+			pow2(int64(p.N)), first[2].(float64), first[0].(int), last[2].(float64), last[0].(int)),
+		fmt.Sprintf("(c) at n = %s: dense core %.2f against %.2f on the 16-regular graph of the same minimum degree",
+			pow2(int64(largest(p.Ns))), coreAt["nonregular:mindeg=16,core=4√n"], coreAt["regular:degree=16"]),
+	}
+	return &Report{Tables: []*Table{ta, tb, tc}, Findings: findings, Figure: g.fig}, nil
+}
 
-	// (a) Δ sweep at fixed n.
+// graphDegreeRun is what the three parts of the graph-degree study share:
+// the runner, the parameters and the figure each adds its panel to.
+type graphDegreeRun struct {
+	r   *runner
+	p   Params
+	fig *figure.Figure
+}
+
+// degrees is part (a): the Δ sweep at fixed n.
+func (g *graphDegreeRun) degrees(deltas []int) (*Table, error) {
+	n := g.p.N
 	ta := newTable("degree", fmt.Sprintf("(a) random Δ-regular graphs, n = m = %s: max load (mean over the trials, 95%% CI) against the bounds' explicit terms", pow2(int64(n))),
 		"Δ", "", "ε = log Δ/log n", "%.3f", "max load", "%.2f", "95% CI", "%.2f", "distribution", "",
 		"KP worst case (ref)", "%.2f", "KP n^ε upper", "%.2f", "KP Δ-regular upper", "%.2f")
-	pa := fig.Add(&figure.Panel{Title: fmt.Sprintf("(a) Δ-regular, n = %s: max load against Δ; dashed: [KP06] bound; dotted: reference", pow2(int64(n))),
+	pa := g.fig.Add(&figure.Panel{Title: fmt.Sprintf("(a) Δ-regular, n = %s: max load against Δ; dashed: [KP06] bound; dotted: reference", pow2(int64(n))),
 		XLabel: "Δ", XInt: true, YLabel: "max load", XScale: figure.ScaleLog, YScale: figure.ScaleLog, LegendRight: true})
 	meas := pa.Add(&figure.Series{Name: "measured", Color: 0, Shape: 0, Style: figure.StylePoints})
 	// The theory curves of the one series in its colour, told apart by
@@ -75,7 +101,7 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 	upperEps := pa.Add(&figure.Series{Name: "≤ log log n + 1/ε", Color: 0, Style: figure.StyleDashed})
 	var l4 float64
 	for _, d := range deltas {
-		pt, err := r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: "regular:degree=" + strconv.Itoa(d), n: n, load: 1, trials: p.Trials})
+		pt, err := g.r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: "regular:degree=" + strconv.Itoa(d), n: n, load: 1, trials: g.p.Trials})
 		if err != nil {
 			return nil, err
 		}
@@ -106,17 +132,21 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 		fmt.Sprintf("KP Δ-regular upper: log log n + O(log n / log(Δ / log⁴ n)), meaningful only for Δ > log⁴ n = %.0f ('-' here).", l4),
 		"Logarithms base 2.",
 	}
+	return ta, nil
+}
 
-	// (b) the n^ε family.
+// epsFamily is part (b): random regular graphs of degree ⌈n^ε⌉ over the
+// sizes Ns.
+func (g *graphDegreeRun) epsFamily(epss []float64) (*Table, error) {
 	tb := newTable("eps", "(b) random regular graphs of degree ⌈n^ε⌉ at m = n: max load (mean, 95% CI) against log log n + 1/ε",
 		"ε", "%.2f", "n", "", "Δ", "", "max load", "%.2f", "95% CI", "%.2f", "distribution", "", "KP n^ε upper", "%.2f")
-	pb := fig.Add(&figure.Panel{Title: "(b) degree ⌈n^ε⌉: max load against n; dashed: log log n + 1/ε",
+	pb := g.fig.Add(&figure.Panel{Title: "(b) degree ⌈n^ε⌉: max load against n; dashed: log log n + 1/ε",
 		XLabel: "n", YLabel: "max load", XScale: figure.ScaleLog2, LegendRight: true})
 	for ci, eps := range epss {
 		s := pb.Add(&figure.Series{Name: fmt.Sprintf("ε = %g", eps), Color: ci, Shape: ci, Style: figure.StylePoints})
 		ub := pb.Add(&figure.Series{Color: ci, Style: figure.StyleDashed})
-		for _, nn := range p.Ns {
-			pt, err := r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: fmt.Sprintf("regular:eps=%g", eps), n: nn, load: 1, trials: p.Trials})
+		for _, nn := range g.p.Ns {
+			pt, err := g.r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: fmt.Sprintf("regular:eps=%g", eps), n: nn, load: 1, trials: g.p.Trials})
 			if err != nil {
 				return nil, err
 			}
@@ -132,14 +162,21 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 		}
 	}
 	tb.Notes = []string{"KP n^ε upper: log log n + 1/ε (base 2), the O(·) constants dropped; '-' where ε < 1/log log n."}
+	return tb, nil
+}
 
-	// (c) non-regular with a dense core against the regular graph of the
-	// same minimum degree.
+// denseCore is part (c): a non-regular graph with a dense core against the
+// regular graph of the same minimum degree. It also returns each graph's
+// mean max load at the largest n.
+func (g *graphDegreeRun) denseCore(cores []string) (*Table, map[string]float64, error) {
+	// The core: a clique on c = ⌈4√n⌉ vertices, 8n edges against the
+	// remainder's 8n: it holds half the edges at every n, and collects
+	// about m/2 balls on c vertices, √n/8 each.
+	coreSize := func(n int) int { return int(math.Ceil(4 * math.Sqrt(float64(n)))) }
 	tc := newTable("core", "(c) a non-regular graph of minimum degree 16 with a dense core (a clique on ⌈4√n⌉ vertices, about half the edges) against a random 16-regular graph, m = n",
 		"topology", "", "n", "", "degree min/mean/max", "", "core fraction f", "%.3f", "max load", "%.2f", "95% CI", "%.2f", "distribution", "", "core load m f / c", "%.2f", "KP n^ε upper", "%.2f")
-	pc := fig.Add(&figure.Panel{Title: "(c) minimum degree 16: dense core against 16-regular; dashed: m f / c",
+	pc := g.fig.Add(&figure.Panel{Title: "(c) minimum degree 16: dense core against 16-regular; dashed: m f / c",
 		XLabel: "n", YLabel: "max load", XScale: figure.ScaleLog2, YScale: figure.ScaleLog})
-	var findings []string
 	coreAt := map[string]float64{}
 	for ci, spec := range cores {
 		label := "regular:degree=16"
@@ -148,14 +185,14 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 		}
 		s := pc.Add(&figure.Series{Name: label, Color: ci + 4, Shape: ci, Style: figure.StylePoints})
 		cb := pc.Add(&figure.Series{Color: ci + 4, Style: figure.StyleDashed})
-		for _, nn := range p.Ns {
-			g := spec
+		for _, nn := range g.p.Ns {
+			gs := spec
 			if ci == 0 {
-				g = fmt.Sprintf(spec, coreSize(nn))
+				gs = fmt.Sprintf(spec, coreSize(nn))
 			}
-			pt, err := r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: g, n: nn, load: 1, trials: p.Trials})
+			pt, err := g.r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: gs, n: nn, load: 1, trials: g.p.Trials})
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			row := pt.Row
 			var f, cl, ub any
@@ -173,14 +210,7 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 		}
 	}
 	tc.Notes = []string{"core load: every ball that draws a core edge stays in the core, about m·f balls on c vertices [KP06]."}
-
-	first, last := ta.Rows[0], ta.Rows[len(ta.Rows)-1]
-	findings = append(findings,
-		fmt.Sprintf("(a) at n = %s the mean max load is %.2f at Δ = %d and %.2f at Δ = %d",
-			pow2(int64(n)), first[2].(float64), first[0].(int), last[2].(float64), last[0].(int)),
-		fmt.Sprintf("(c) at n = %s: dense core %.2f against %.2f on the 16-regular graph of the same minimum degree",
-			pow2(int64(largest(p.Ns))), coreAt["nonregular:mindeg=16,core=4√n"], coreAt["regular:degree=16"]))
-	return &Report{Tables: []*Table{ta, tb, tc}, Findings: findings, Figure: fig}, nil
+	return tc, coreAt, nil
 }
 
 // ---------------------------------------------------------------------
