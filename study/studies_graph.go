@@ -247,74 +247,134 @@ func stationaryLoad(kind string, n int) int64 {
 }
 
 func runHeavyGraphs(_ context.Context, r *runner, p Params) (*Report, error) {
-	tops := heavyGraphsTopologies
-	r.plan(len(tops)*len(p.Ns) + len(p.Cycles) + len(p.Tori))
-	fig := &figure.Figure{}
-	ta := newTable("gap", fmt.Sprintf("(a) gap (max load − m/n) at m = %dn: mean over the trials at m/2 and at m, 95%% CI at m", p.Load),
+	r.plan(len(heavyGraphsTopologies)*len(p.Ns) + len(p.Cycles) + len(p.Tori))
+	h := &heavyGraphsRun{r: r, p: p, fig: &figure.Figure{}}
+	ta, tf, err := h.sweep()
+	if err != nil {
+		return nil, err
+	}
+	tsn, tfs, err := h.stationary()
+	if err != nil {
+		return nil, err
+	}
+	return &Report{Tables: []*Table{ta, tf, tsn, tfs}, Findings: h.findings, Figure: h.fig}, nil
+}
+
+// heavyGraphsRun is what the two sweeps of the heavy-graphs study share:
+// the runner, the parameters, the figure each adds its panel to, and the
+// findings.
+type heavyGraphsRun struct {
+	r        *runner
+	p        Params
+	fig      *figure.Figure
+	findings []string
+}
+
+// growth is the growth of a gap with n at k sizes: xs = ln n, ys = ln(mean
+// gap), gaps = mean gap.
+type growth struct {
+	xs, ys, gaps []float64
+}
+
+func (g *growth) add(n, gap float64) {
+	g.xs = append(g.xs, math.Log(n))
+	g.ys = append(g.ys, math.Log(gap))
+	g.gaps = append(g.gaps, gap)
+}
+
+// fit returns the least-squares fits of ln(gap) on ln n (the exponent) and
+// of gap on log2 n (the slope per doubling).
+func (g *growth) fit() (pw, lin LineFit, err error) {
+	pw, err = FitLine(g.xs, g.ys)
+	if err != nil {
+		return pw, lin, err
+	}
+	lx := make([]float64, len(g.xs))
+	for i, x := range g.xs {
+		lx[i] = x / math.Ln2
+	}
+	lin, err = FitLine(lx, g.gaps)
+	return pw, lin, err
+}
+
+// draw adds the power-law fit pw as a dashed line over the sizes measured.
+func (g *growth) draw(pan *figure.Panel, color int, pw LineFit) {
+	fit := pan.Add(&figure.Series{Color: color, Style: figure.StyleDashed})
+	for _, x := range []float64{g.xs[0], g.xs[len(g.xs)-1]} {
+		fit.Points = append(fit.Points, figure.Pt{X: math.Exp(x), Y: math.Exp(pw.Intercept + pw.Slope*x)})
+	}
+}
+
+// sweep is parts (a) and (b): the gap at m = Load·n over the sizes Ns on
+// every topology, and the fits of its growth with n.
+func (h *heavyGraphsRun) sweep() (ta, tf *Table, err error) {
+	p := h.p
+	ta = newTable("gap", fmt.Sprintf("(a) gap (max load − m/n) at m = %dn: mean over the trials at m/2 and at m, 95%% CI at m", p.Load),
 		"topology", "", "n", "", "Δ", "", "gap at m/2", "%.2f", "gap at m", "%.2f", "95% CI", "%.2f", "distribution", "", "max − min", "%.2f")
-	tf := newTable("fit", "(b) growth of the gap at m = "+strconv.FormatInt(p.Load, 10)+"n with n: least squares of ln(mean gap) on ln n (exponent α) and of mean gap on log2 n (slope per doubling), 95% CI from Student's t on k − 2 df",
+	tf = newTable("fit", "(b) growth of the gap at m = "+strconv.FormatInt(p.Load, 10)+"n with n: least squares of ln(mean gap) on ln n (exponent α) and of mean gap on log2 n (slope per doubling), 95% CI from Student's t on k − 2 df",
 		"topology", "", "sizes k", "", "exponent α", "%.3f", "95% CI", "%.3f", "R²", "%.3f", "per doubling", "%.3f", "95% CI ", "%.3f", "R² ", "%.3f")
-	pa := fig.Add(&figure.Panel{Title: fmt.Sprintf("(a) gap at m = %dn against n (mean, 95%% CI); dashed: power-law fit", p.Load),
+	pa := h.fig.Add(&figure.Panel{Title: fmt.Sprintf("(a) gap at m = %dn against n (mean, 95%% CI); dashed: power-law fit", p.Load),
 		XLabel: "n", YLabel: "gap", XScale: figure.ScaleLog2, YScale: figure.ScaleLog})
-	var findings []string
-	for ci, spec := range tops {
+	for ci, spec := range heavyGraphsTopologies {
 		s := pa.Add(&figure.Series{Name: spec, Color: ci, Shape: ci, Style: figure.StylePoints})
-		var xs, ys, ls []float64
-		for _, n := range p.Ns {
-			if spec == "hypercube" && n&(n-1) != 0 {
-				continue
-			}
-			pt, err := r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: spec, n: n, load: p.Load,
-				trials: p.Trials, everyDiv: 2})
-			if err != nil {
-				return nil, err
-			}
-			row := pt.Row
-			var half, spread []float64
-			for _, res := range pt.Results {
-				half = append(half, res.Series[0].Gap)
-				spread = append(spread, res.MaxLoad-res.MinLoad)
-			}
-			hm, _ := meanCI(half)
-			sm, _ := meanCI(spread)
-			ta.add(spec, row.N, row.Degree.Max, hm, row.Gap.Mean, summaryCI(row.Gap), countsString(row.Gap.Counts), sm)
-			s.Points = append(s.Points, ciPt(float64(row.N), row.Gap))
-			xs = append(xs, math.Log(float64(row.N)))
-			ys = append(ys, math.Log(row.Gap.Mean))
-			ls = append(ls, row.Gap.Mean)
-		}
-		pw, err := FitLine(xs, ys)
+		g, err := h.sweepTopology(spec, ta, s)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		lx := make([]float64, len(xs))
-		for i, x := range xs {
-			lx[i] = x / math.Ln2
-		}
-		lin, err := FitLine(lx, ls)
+		pw, lin, err := g.fit()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		tf.add(spec, len(xs), pw.Slope, pw.CI95, pw.R2, lin.Slope, lin.CI95, lin.R2)
-		fit := pa.Add(&figure.Series{Color: ci, Style: figure.StyleDashed})
-		for _, x := range []float64{xs[0], xs[len(xs)-1]} {
-			fit.Points = append(fit.Points, figure.Pt{X: math.Exp(x), Y: math.Exp(pw.Intercept + pw.Slope*x)})
-		}
-		findings = append(findings, fmt.Sprintf("%s, m = %dn: gap ∝ n^%.3f, 95%% CI [%.3f, %.3f] (%d sizes, %d df); %+.3f [%+.3f, %+.3f] per doubling of n",
-			spec, p.Load, pw.Slope, pw.CI95[0], pw.CI95[1], len(xs), pw.DF, lin.Slope, lin.CI95[0], lin.CI95[1]))
+		tf.add(spec, len(g.xs), pw.Slope, pw.CI95, pw.R2, lin.Slope, lin.CI95, lin.R2)
+		g.draw(pa, ci, pw)
+		h.findings = append(h.findings, fmt.Sprintf("%s, m = %dn: gap ∝ n^%.3f, 95%% CI [%.3f, %.3f] (%d sizes, %d df); %+.3f [%+.3f, %+.3f] per doubling of n",
+			spec, p.Load, pw.Slope, pw.CI95[0], pw.CI95[1], len(g.xs), pw.DF, lin.Slope, lin.CI95[0], lin.CI95[1]))
 	}
 	ta.Notes = []string{
 		"Edge sampling; the torus is ⌈√n⌉ × ⌈√n⌉, so odd powers of two round n up. max − min: the spread at m.",
 		"gap at m/2 ≈ gap at m: the gap has stopped growing with m at that n (the process is near stationarity).",
 	}
 	tf.Notes = []string{"The interval is the regression's: it reflects the scatter of the k size means about the line, lack of fit included."}
+	return ta, tf, nil
+}
 
-	// (c) stationary sweep: small cycles and tori run long enough.
-	tsn := newTable("stationary", "(c) stationary gap: cycles with m/n = n²/2, tori with m/n = 2n; gap averaged over the samples in (m/4, m/2] and in (m/2, m] (five and ten samples), mean over the trials",
+// sweepTopology runs one topology at every size of Ns (the hypercube at the
+// powers of two only), adding its rows to ta and its points to s.
+func (h *heavyGraphsRun) sweepTopology(spec string, ta *Table, s *figure.Series) (growth, error) {
+	var g growth
+	for _, n := range h.p.Ns {
+		if spec == "hypercube" && n&(n-1) != 0 {
+			continue
+		}
+		pt, err := h.r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: spec, n: n, load: h.p.Load,
+			trials: h.p.Trials, everyDiv: 2})
+		if err != nil {
+			return g, err
+		}
+		row := pt.Row
+		var half, spread []float64
+		for _, res := range pt.Results {
+			half = append(half, res.Series[0].Gap)
+			spread = append(spread, res.MaxLoad-res.MinLoad)
+		}
+		hm, _ := meanCI(half)
+		sm, _ := meanCI(spread)
+		ta.add(spec, row.N, row.Degree.Max, hm, row.Gap.Mean, summaryCI(row.Gap), countsString(row.Gap.Counts), sm)
+		s.Points = append(s.Points, ciPt(float64(row.N), row.Gap))
+		g.add(float64(row.N), row.Gap.Mean)
+	}
+	return g, nil
+}
+
+// stationary is parts (c) and (d): small cycles and tori run long enough
+// to be stationary, and the fits of their gap's growth with n.
+func (h *heavyGraphsRun) stationary() (tsn, tfs *Table, err error) {
+	p := h.p
+	tsn = newTable("stationary", "(c) stationary gap: cycles with m/n = n²/2, tori with m/n = 2n; gap averaged over the samples in (m/4, m/2] and in (m/2, m] (five and ten samples), mean over the trials",
 		"topology", "", "n", "", "m/n", "", "gap, 2nd quarter", "%.2f", "gap, 2nd half", "%.2f", "95% CI", "%.2f")
-	pc := fig.Add(&figure.Panel{Title: "(c) stationary gap (time average over (m/2, m]) against n; dashed: power-law fit",
+	pc := h.fig.Add(&figure.Panel{Title: "(c) stationary gap (time average over (m/2, m]) against n; dashed: power-law fit",
 		XLabel: "n", YLabel: "gap", XScale: figure.ScaleLog2, YScale: figure.ScaleLog})
-	tfs := newTable("stationary_fit", "(d) growth of the stationary gap (2nd half) with n: ln(mean gap) on ln n (exponent α) and mean gap on log2 n (per doubling), 95% CI from Student's t on k − 2 df",
+	tfs = newTable("stationary_fit", "(d) growth of the stationary gap (2nd half) with n: ln(mean gap) on ln n (exponent α) and mean gap on log2 n (per doubling), 95% CI from Student's t on k − 2 df",
 		"topology", "", "sizes k", "", "exponent α", "%.3f", "95% CI", "%.3f", "R²", "%.3f", "per doubling", "%.3f", "95% CI ", "%.3f", "R² ", "%.3f")
 	for ci, kind := range []string{"cycle", "torus"} {
 		sizes := p.Cycles
@@ -325,67 +385,71 @@ func runHeavyGraphs(_ context.Context, r *runner, p Params) (*Report, error) {
 			continue
 		}
 		s := pc.Add(&figure.Series{Name: kind, Color: ci, Shape: ci, Style: figure.StylePoints})
-		var xs, ys, ls []float64
-		for _, size := range sizes {
-			spec, n := "cycle", size
-			if kind == "torus" {
-				spec, n = fmt.Sprintf("torus:dim=2,side=%d", size), size*size
-			}
-			load := stationaryLoad(kind, n)
-			pt, err := r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: spec, n: n, load: load,
-				trials: p.Trials, everyDiv: 20})
-			if err != nil {
-				return nil, err
-			}
-			var q2, h2 []float64
-			for _, res := range pt.Results {
-				var a, b float64
-				for k, sp := range res.Series {
-					switch {
-					case k >= 5 && k < 10:
-						a += sp.Gap / 5
-					case k >= 10:
-						b += sp.Gap / float64(len(res.Series)-10)
-					}
-				}
-				q2 = append(q2, a)
-				h2 = append(h2, b)
-			}
-			qm, _ := meanCI(q2)
-			hm, hci := meanCI(h2)
-			tsn.add(kind, int64(n), load, qm, hm, sampleCI(hci, len(h2)))
-			cp := figure.Pt{X: float64(n), Y: hm}
-			if len(h2) >= 2 {
-				cp.Lo, cp.Hi = hci[0], hci[1]
-			}
-			s.Points = append(s.Points, cp)
-			xs = append(xs, math.Log(float64(n)))
-			ys = append(ys, math.Log(hm))
-			ls = append(ls, hm)
+		g, err := h.stationaryKind(kind, sizes, tsn, s)
+		if err != nil {
+			return nil, nil, err
 		}
-		if len(xs) < 3 {
+		if len(g.xs) < 3 {
 			continue
 		}
-		pw, err := FitLine(xs, ys)
+		pw, lin, err := g.fit()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		lx := make([]float64, len(xs))
-		for i, x := range xs {
-			lx[i] = x / math.Ln2
-		}
-		lin, err := FitLine(lx, ls)
-		if err != nil {
-			return nil, err
-		}
-		tfs.add(kind, len(xs), pw.Slope, pw.CI95, pw.R2, lin.Slope, lin.CI95, lin.R2)
-		fit := pc.Add(&figure.Series{Color: ci, Style: figure.StyleDashed})
-		for _, x := range []float64{xs[0], xs[len(xs)-1]} {
-			fit.Points = append(fit.Points, figure.Pt{X: math.Exp(x), Y: math.Exp(pw.Intercept + pw.Slope*x)})
-		}
-		findings = append(findings, fmt.Sprintf("%s, stationary: gap ∝ n^%.3f, 95%% CI [%.3f, %.3f] (%d sizes, %d df); %+.3f [%+.3f, %+.3f] per doubling of n",
-			kind, pw.Slope, pw.CI95[0], pw.CI95[1], len(xs), pw.DF, lin.Slope, lin.CI95[0], lin.CI95[1]))
+		tfs.add(kind, len(g.xs), pw.Slope, pw.CI95, pw.R2, lin.Slope, lin.CI95, lin.R2)
+		g.draw(pc, ci, pw)
+		h.findings = append(h.findings, fmt.Sprintf("%s, stationary: gap ∝ n^%.3f, 95%% CI [%.3f, %.3f] (%d sizes, %d df); %+.3f [%+.3f, %+.3f] per doubling of n",
+			kind, pw.Slope, pw.CI95[0], pw.CI95[1], len(g.xs), pw.DF, lin.Slope, lin.CI95[0], lin.CI95[1]))
 	}
 	tsn.Notes = []string{"Each trial records its gap every m/20 balls; 2nd quarter ≈ 2nd half: the gap no longer grows with m."}
-	return &Report{Tables: []*Table{ta, tf, tsn, tfs}, Findings: findings, Figure: fig}, nil
+	return tsn, tfs, nil
+}
+
+// stationaryKind runs the cycles or tori of the given sizes (sides for
+// tori), adding their rows to tsn and their points to s.
+func (h *heavyGraphsRun) stationaryKind(kind string, sizes []int, tsn *Table, s *figure.Series) (growth, error) {
+	var g growth
+	for _, size := range sizes {
+		spec, n := "cycle", size
+		if kind == "torus" {
+			spec, n = fmt.Sprintf("torus:dim=2,side=%d", size), size*size
+		}
+		load := stationaryLoad(kind, n)
+		pt, err := h.r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: spec, n: n, load: load,
+			trials: h.p.Trials, everyDiv: 20})
+		if err != nil {
+			return g, err
+		}
+		q2, h2 := stationaryGaps(pt.Results)
+		qm, _ := meanCI(q2)
+		hm, hci := meanCI(h2)
+		tsn.add(kind, int64(n), load, qm, hm, sampleCI(hci, len(h2)))
+		cp := figure.Pt{X: float64(n), Y: hm}
+		if len(h2) >= 2 {
+			cp.Lo, cp.Hi = hci[0], hci[1]
+		}
+		s.Points = append(s.Points, cp)
+		g.add(float64(n), hm)
+	}
+	return g, nil
+}
+
+// stationaryGaps returns each trial's gap averaged over its samples 5 to 9
+// (the second quarter of the run, of 20 samples) and over samples 10 on
+// (the second half).
+func stationaryGaps(results []alloc.Result) (q2, h2 []float64) {
+	for _, res := range results {
+		var a, b float64
+		for k, sp := range res.Series {
+			switch {
+			case k >= 5 && k < 10:
+				a += sp.Gap / 5
+			case k >= 10:
+				b += sp.Gap / float64(len(res.Series)-10)
+			}
+		}
+		q2 = append(q2, a)
+		h2 = append(h2, b)
+	}
+	return q2, h2
 }
