@@ -524,46 +524,29 @@ func (sys *fluidSystem) solve(t, tol, flush float64, set solverSettings) ([]floa
 	if h == 0 {
 		h = t
 	}
-	now := 0.0
-	// end is the end of the current piece (t for an autonomous system).
-	end, piece := t, 0
-	if sys.piece != nil {
-		sys.piece(0)
-		end = min(t, 1)
-	}
+	clk := newFluidClock(sys, t)
 	sys.f(s.y, s.k[0], s.lo, s.hi)
-	for steps := 0; now < t; steps++ {
+	for steps := 0; clk.now < t; steps++ {
 		if steps >= maxSteps {
-			return nil, 0, fmt.Errorf("analysis: fluid solver took more than %d steps at t = %g of %g", maxSteps, now, t)
+			return nil, 0, fmt.Errorf("analysis: fluid solver took more than %d steps at t = %g of %g", maxSteps, clk.now, t)
 		}
 		last := false
-		if now+h >= end {
-			h, last = end-now, true
+		if clk.now+h >= clk.end {
+			h, last = clk.end-clk.now, true
 		}
 		errMax := s.tryStep(h, set)
 		if math.IsNaN(errMax) {
-			return nil, 0, fmt.Errorf("analysis: fluid solver produced NaN at t = %g", now)
+			return nil, 0, fmt.Errorf("analysis: fluid solver produced NaN at t = %g", clk.now)
 		}
 		if errMax > 1 {
 			h *= max(0.2, 0.9*math.Pow(errMax, -0.2))
-			if h < 1e-12*max(now, t*1e-6) {
-				return nil, 0, fmt.Errorf("analysis: fluid solver step underflow at t = %g", now)
+			if h < 1e-12*max(clk.now, t*1e-6) {
+				return nil, 0, fmt.Errorf("analysis: fluid solver step underflow at t = %g", clk.now)
 			}
 			continue
 		}
 
-		changed := false // did flushing or freezing move y off yt, or a new piece begin?
-		if last {
-			now = end
-			if now < t { // the next piece of a piecewise system
-				piece++
-				sys.piece(piece)
-				end = min(t, float64(piece+1))
-				changed = true
-			}
-		} else {
-			now += h
-		}
+		changed := clk.advance(sys, t, h, last) // did a new piece begin, or flushing or freezing move y off yt?
 		if s.accept(flush) {
 			changed = true
 		}
@@ -579,6 +562,41 @@ func (sys *fluidSystem) solve(t, tol, flush float64, set solverSettings) ([]floa
 		h = s.limitGrowth(h*fac, tol, set.theta)
 	}
 	return s.y, s.front + 1, nil
+}
+
+// fluidClock is the solver's time: now, and the end of the current piece
+// of a piecewise system, a system whose f changes at every integer time
+// (t for an autonomous system).
+type fluidClock struct {
+	now, end float64
+	piece    int
+}
+
+func newFluidClock(sys *fluidSystem, t float64) fluidClock {
+	c := fluidClock{end: t}
+	if sys.piece != nil {
+		sys.piece(0)
+		c.end = min(t, 1)
+	}
+	return c
+}
+
+// advance moves the clock past an accepted step of size h, last if the
+// step ends the piece, and reports whether the next piece began: f has
+// changed, so k[6] is not f of the new state.
+func (c *fluidClock) advance(sys *fluidSystem, t, h float64, last bool) bool {
+	if !last {
+		c.now += h
+		return false
+	}
+	c.now = c.end
+	if c.now < t { // the next piece of a piecewise system
+		c.piece++
+		sys.piece(c.piece)
+		c.end = min(t, float64(c.piece+1))
+		return true
+	}
+	return false
 }
 
 // fluidReach is how many levels past the last nonzero one the window
