@@ -988,28 +988,57 @@ func (e *boundEnv) degree() (topo string, delta float64, regular bool) {
 
 // graph: the graphical two-choice process [KP06; PTW15; BF22].
 func (e *boundEnv) graph() []Bound {
+	c := e.graphContext()
+	var bs []Bound
+	bs = append(bs, e.graphRegularMaxLoad(c)...)
+	bs = append(bs, e.graphDenseCore(c), e.graphExpansion(c), e.graphSpread(c))
+	complete := e.onComplete()
+	bs = append(bs, e.graphComplete(c, complete)...)
+	if beta := e.graphBeta(); beta < 1 {
+		bs = e.graphicalBeta(bs, beta, c.regular, c.notRegular, complete)
+	}
+	return bs
+}
+
+// graphCtx is what the bounds of the graphical process ask of the query:
+// the topology, its degree, whether it is regular, whether balls sample
+// vertices, and the reason a bound for regular graphs gives when it is not.
+type graphCtx struct {
+	topo       string
+	delta      float64
+	regular    bool
+	vertex     bool
+	notRegular string
+}
+
+func (e *boundEnv) graphContext() graphCtx {
 	q := e.q
 	topo, delta, regular := e.degree()
-	vertex := q.Sample == "vertex"
 	notRegular := fmt.Sprintf("needs a regular graph; %s is not regular, or its degrees are not known: the bound fails on non-regular graphs even with a high minimum degree [KP06]", topo)
 	if q.MinDegree > 0 && !regular {
 		notRegular += fmt.Sprintf(", here δ = %g", q.MinDegree)
 	}
-	nan := math.NaN()
+	return graphCtx{topo: topo, delta: delta, regular: regular, vertex: q.Sample == "vertex", notRegular: notRegular}
+}
 
+// graphRegularMaxLoad gives the max load at m = n on (almost) regular
+// graphs [KP06]: degree n^ε, Δ-regular, and the worst Δ-regular graph.
+func (e *boundEnv) graphRegularMaxLoad(c graphCtx) []Bound {
+	q := e.q
+	nan := math.NaN()
 	var bs []Bound
 
 	// Almost regular, degree n^ε [KP06].
 	eps := q.Eps
-	if eps == 0 && regular && delta > 1 {
-		eps = math.Log(delta) / e.ln
+	if eps == 0 && c.regular && c.delta > 1 {
+		eps = math.Log(c.delta) / e.ln
 	}
 	b := Bound{Name: "max load, degree n^ε, m = n [KP06]", Kind: KindUpper,
 		Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
 		Value: e.lg2 + 1/eps, Formula: "log log n + O(1/ε) + O(1)", Base: "log2"}
 	switch {
-	case !regular:
-		b.Reason = notRegular
+	case !c.regular:
+		b.Reason = c.notRegular
 	case eps == 0:
 		b.Reason = "needs the degree n^ε: a regular graph of known degree (regular:degree=D or regular:eps=E)"
 	case eps*e.lg2 < 1-1e-9:
@@ -1024,16 +1053,16 @@ func (e *boundEnv) graph() []Bound {
 	l4 := math.Pow(e.lg, 4)
 	b = Bound{Name: "max load, Δ-regular, m = n [KP06]", Kind: KindUpper,
 		Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
-		Value: e.lg2 + e.lg/math.Log2(delta/l4), Formula: "log log n + O(log n / log(Δ / log⁴ n)) + O(1)", Base: "log2"}
+		Value: e.lg2 + e.lg/math.Log2(c.delta/l4), Formula: "log log n + O(log n / log(Δ / log⁴ n)) + O(1)", Base: "log2"}
 	switch {
-	case !regular:
-		b.Reason, b.Value = notRegular, nan
-	case delta <= l4:
-		b.Reason = fmt.Sprintf("meaningful only for Δ > log⁴ n = %.4g; here Δ = %g", l4, delta)
+	case !c.regular:
+		b.Reason, b.Value = c.notRegular, nan
+	case c.delta <= l4:
+		b.Reason = fmt.Sprintf("meaningful only for Δ > log⁴ n = %.4g; here Δ = %g", l4, c.delta)
 		b.Value = nan
 	default:
 		b.Applies = true
-		b.Reason = fmt.Sprintf("w.h.p. on every Δ-regular graph; Δ = %g", delta)
+		b.Reason = fmt.Sprintf("w.h.p. on every Δ-regular graph; Δ = %g", c.delta)
 	}
 	bs = append(bs, b)
 
@@ -1042,109 +1071,117 @@ func (e *boundEnv) graph() []Bound {
 	// no given graph: a reference on every regular one.
 	b = Bound{Name: "max load, " + WorstRegularLabel + ", m = n [KP06]", Kind: KindReference,
 		Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
-		Value: e.lg2 + e.lg/math.Log2(delta*e.lg), Formula: "log log n + log n / log(Δ log n)", Base: "log2"}
+		Value: e.lg2 + e.lg/math.Log2(c.delta*e.lg), Formula: "log log n + log n / log(Δ log n)", Base: "log2"}
 	switch {
-	case !regular:
-		b.Reason, b.Value = notRegular, nan
-	case delta*e.lg <= 1:
-		b.Reason, b.Value = fmt.Sprintf("needs Δ log n > 1; here Δ = %g", delta), nan
+	case !c.regular:
+		b.Reason, b.Value = c.notRegular, nan
+	case c.delta*e.lg <= 1:
+		b.Reason, b.Value = fmt.Sprintf("needs Δ log n > 1; here Δ = %g", c.delta), nan
 	default:
 		b.Applies = true
-		b.Reason = fmt.Sprintf("a reference, not a bound for this graph: %s (Δ = %g); a given Δ-regular graph (K_n, a random regular graph) can do better", WorstRegularLabel, delta)
+		b.Reason = fmt.Sprintf("a reference, not a bound for this graph: %s (Δ = %g); a given Δ-regular graph (K_n, a random regular graph) can do better", WorstRegularLabel, c.delta)
 	}
 	bs = append(bs, b)
+	return bs
+}
 
-	// Non-regular graph with a dense core [KP06]. The counting argument
-	// holds for every m.
-	b = Bound{Name: "max load, dense core of a non-regular graph [KP06]", Kind: KindLower,
+// graphDenseCore: a non-regular graph with a dense core [KP06]. The
+// counting argument holds for every m.
+func (e *boundEnv) graphDenseCore(c graphCtx) Bound {
+	q := e.q
+	nan := math.NaN()
+	b := Bound{Name: "max load, dense core of a non-regular graph [KP06]", Kind: KindLower,
 		Quantity: QuantityMaxLoad, Regime: RegimeAnyM,
 		Value: e.m * q.CoreFraction / q.Core, Formula: "m f / c (c core vertices holding a fraction f of the edges)", Base: ""}
 	switch {
-	case regular:
+	case c.regular:
 		b.Reason, b.Value = "for non-regular graphs with a dense core; this graph is regular", nan
 	case q.Core == 0 || q.CoreFraction == 0:
 		b.Reason, b.Value = "needs the dense core: its size c and the fraction f of the edges inside it (a nonregular:core=c graph)", nan
-	case vertex:
+	case c.vertex:
 		b.Reason = "stated for edge sampling: under vertex sampling a core edge is drawn with probability about c/n, not f"
 	default:
 		b.Applies = true
 		b.Reason = "every ball that draws one of the core's edges stays in the core, about m f balls on c vertices"
 	}
-	bs = append(bs, b)
+	return b
+}
 
-	// Edge expansion, every m [PTW15].
+// graphExpansion: the gap on a regular graph of edge expansion σ, every m
+// [PTW15].
+func (e *boundEnv) graphExpansion(c graphCtx) Bound {
+	q := e.q
+	nan := math.NaN()
 	sigma := q.Expansion
-	b = Bound{Name: "gap, edge expansion σ, any m [PTW15]", Kind: KindOrder, Order: "O",
+	b := Bound{Name: "gap, edge expansion σ, any m [PTW15]", Kind: KindOrder, Order: "O",
 		Quantity: QuantityGap, Regime: RegimeAnyM,
 		Value: e.lg / sigma, Formula: "O(log n / σ)", Base: "log2"}
 	switch {
-	case !regular:
-		b.Reason, b.Value = notRegular, nan
+	case !c.regular:
+		b.Reason, b.Value = c.notRegular, nan
 	case sigma == 0:
 		b.Reason = "needs the edge expansion σ: give it with --expansion σ (graphalloc info measures it)"
 	default:
 		b.Applies = true
 		b.Reason = fmt.Sprintf("w.h.p., every m; σ = %.4g = min over |S| ≤ n/2 of |E(S, V∖S)| / (Δ|S|)", sigma)
-		if topo == "cycle" || topo == "torus" {
+		if c.topo == "cycle" || c.topo == "torus" {
 			b.Reason += "; on cycles and tori greedy is conjectured to have a polynomial gap [BF22]"
 		}
 	}
-	bs = append(bs, b)
+	return b
+}
 
-	// Spread lower bound for every allocation strategy [BF22].
+// graphSpread: the lower bound on max − min of every allocation strategy
+// [BF22].
+func (e *boundEnv) graphSpread(c graphCtx) Bound {
+	q := e.q
+	nan := math.NaN()
 	k := q.EdgeConnectivity
-	if k == 0 && regular && (slices.Contains(vertexTransitive, topo) || (topo == "regular" && delta >= 3)) {
-		k = delta
+	if k == 0 && c.regular && (slices.Contains(vertexTransitive, c.topo) || (c.topo == "regular" && c.delta >= 3)) {
+		k = c.delta
 	}
-	b = Bound{Name: "max − min, any allocation strategy [BF22]", Kind: KindOrder, Order: "Ω",
+	b := Bound{Name: "max − min, any allocation strategy [BF22]", Kind: KindOrder, Order: "Ω",
 		Quantity: QuantitySpread, Regime: RegimeHeavy, HeavyFrom: e.ln,
 		Value: e.lg, Formula: "Ω(Δ/k + log n) (max − min load, not max − m/n)", Base: "log2",
 		regimeNote: "ln n; at m = n max − min is at most the max load"}
 	if k > 0 {
-		b.Value += delta / k
+		b.Value += c.delta / k
 	}
 	switch {
-	case !regular:
-		b.Reason, b.Value = "stated for Δ-regular k-edge-connected graphs; "+notRegular, nan
+	case !c.regular:
+		b.Reason, b.Value = "stated for Δ-regular k-edge-connected graphs; "+c.notRegular, nan
 	default:
 		b.Applies = true
 		b.Reason = "lower bound on max − min for any strategy, greedy included, on a k-edge-connected Δ-regular graph, heavily loaded (taken as m >= n ln n)"
 		if k > 0 {
-			b.Reason += fmt.Sprintf("; Δ/k = %.4g", delta/k)
+			b.Reason += fmt.Sprintf("; Δ/k = %.4g", c.delta/k)
 		} else {
 			b.Reason += "; k unknown: the Δ/k term is left out"
 		}
 	}
-	bs = append(bs, b)
+	return b
+}
 
-	// The complete graph: an edge is two distinct uniform bins, Greedy[2]
-	// without replacement [ABKU99; BCSV06].
-	complete := e.onComplete()
+// graphComplete: on the complete graph an edge is two distinct uniform
+// bins, Greedy[2] without replacement [ABKU99; BCSV06].
+func (e *boundEnv) graphComplete(c graphCtx, complete bool) []Bound {
 	v := e.lnln / math.Ln2
-	b = Bound{Name: "max load, complete graph, m = n [ABKU99]", Kind: KindLeading, Precision: PrecisionAdditive,
+	maxLoad := Bound{Name: "max load, complete graph, m = n [ABKU99]", Kind: KindLeading, Precision: PrecisionAdditive,
 		Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
 		Value: v, Formula: "ln ln n / ln 2 ± O(1)", Base: "ln"}
-	if complete {
-		b.Applies = true
-		b.Reason = "w.h.p.; an edge of K_n is two distinct uniform bins: greedy with d = 2"
-	} else {
-		b.Reason = fmt.Sprintf("for the complete graph; topology is %s", topo)
-	}
-	bs = append(bs, b)
-	b = Bound{Name: "gap, complete graph, any m [BCSV06]", Kind: KindLeading, Precision: PrecisionAdditive,
+	gap := Bound{Name: "gap, complete graph, any m [BCSV06]", Kind: KindLeading, Precision: PrecisionAdditive,
 		Quantity: QuantityGap, Regime: RegimeAnyM,
 		Value: v, Formula: "ln ln n / ln 2 ± O(1)", Base: "ln"}
 	if complete {
-		b.Applies = true
-		b.Reason = "w.h.p., every m; an edge of K_n is two distinct uniform bins: greedy with d = 2"
+		maxLoad.Applies = true
+		maxLoad.Reason = "w.h.p.; an edge of K_n is two distinct uniform bins: greedy with d = 2"
+		gap.Applies = true
+		gap.Reason = "w.h.p., every m; an edge of K_n is two distinct uniform bins: greedy with d = 2"
 	} else {
-		b.Reason = fmt.Sprintf("for the complete graph; topology is %s", topo)
+		maxLoad.Reason = fmt.Sprintf("for the complete graph; topology is %s", c.topo)
+		gap.Reason = maxLoad.Reason
 	}
-	bs = append(bs, b)
-	if beta := e.graphBeta(); beta < 1 {
-		bs = e.graphicalBeta(bs, beta, regular, notRegular, complete)
-	}
-	return bs
+	return []Bound{maxLoad, gap}
 }
 
 // graphBeta is the β of graphical (1+β) of the query: Query.GraphBeta, 0

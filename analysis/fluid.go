@@ -512,182 +512,267 @@ var (
 //     step; that perturbs every tail by at most flush, the flow being
 //     non-expansive in ℓ1.
 func (sys *fluidSystem) solve(t, tol, flush float64, set solverSettings) ([]float64, int, error) {
-	w := sys.w
-	capLevels := 64
-	y := make([]float64, capLevels*w)
-	for j := range w {
-		y[j] = 1
-	}
+	s := newFluidState(sys)
 	if t == 0 {
-		return y, 1, nil
+		return s.y, 1, nil
 	}
-	comp := make([]float64, len(y)) // Kahan compensation of y
-	yt := make([]float64, len(y))   // stage state; the candidate new state after stage 6
-	inc := make([]float64, len(y))  // h·Σ b_r k_r, the step's increment
-	var k [7][]float64
-	for i := range k {
-		k[i] = make([]float64, len(y))
-	}
-	grow := func(levels int) {
-		if levels <= capLevels {
-			return
-		}
-		nc := max(levels, 2*capLevels)
-		ext := func(v []float64) []float64 {
-			u := make([]float64, nc*w)
-			copy(u, v)
-			return u
-		}
-		y, comp, yt, inc = ext(y), ext(comp), ext(yt), ext(inc)
-		for i := range k {
-			k[i] = ext(k[i])
-		}
-		capLevels = nc
-	}
-
-	const reach = 7
-	lo, front := 1, 0 // levels < lo frozen at 1; front: last nonzero level
-	hi := front + reach
-	grow(hi + 1)
-	copy(yt[:w], y[:w]) // level 0, read by every stage
+	s.allocStages()
+	s.grow(s.hi + 1)
+	copy(s.yt[:s.w], s.y[:s.w]) // level 0, read by every stage
 
 	h := t * 1e-6 // small: the tails grow like t^i at first
 	if h == 0 {
 		h = t
 	}
-	now := 0.0
-	// end is the end of the current piece (t for an autonomous system).
-	end, piece := t, 0
-	if sys.piece != nil {
-		sys.piece(0)
-		end = min(t, 1)
-	}
-	sys.f(y, k[0], lo, hi)
-	for steps := 0; now < t; steps++ {
+	clk := newFluidClock(sys, t)
+	sys.f(s.y, s.k[0], s.lo, s.hi)
+	for steps := 0; clk.now < t; steps++ {
 		if steps >= maxSteps {
-			return nil, 0, fmt.Errorf("analysis: fluid solver took more than %d steps at t = %g of %g", maxSteps, now, t)
+			return nil, 0, fmt.Errorf("analysis: fluid solver took more than %d steps at t = %g of %g", maxSteps, clk.now, t)
 		}
 		last := false
-		if now+h >= end {
-			h, last = end-now, true
+		if clk.now+h >= clk.end {
+			h, last = clk.end-clk.now, true
 		}
-		a, b := lo*w, (hi+1)*w // components of the window
-		k0, k1, k2, k3, k4, k5 := k[0][a:b], k[1][a:b], k[2][a:b], k[3][a:b], k[4][a:b], k[5][a:b]
-		yw, tw, iw := y[a:b], yt[a:b], inc[a:b]
-		// Level lo−1 of yt is 1, as in y: set when lo last moved.
-		for c := range yw {
-			tw[c] = yw[c] + h*(dpA[1][0]*k0[c])
-		}
-		sys.f(yt, k[1], lo, hi)
-		for c := range yw {
-			tw[c] = yw[c] + h*(dpA[2][0]*k0[c]+dpA[2][1]*k1[c])
-		}
-		sys.f(yt, k[2], lo, hi)
-		for c := range yw {
-			tw[c] = yw[c] + h*(dpA[3][0]*k0[c]+dpA[3][1]*k1[c]+dpA[3][2]*k2[c])
-		}
-		sys.f(yt, k[3], lo, hi)
-		for c := range yw {
-			tw[c] = yw[c] + h*(dpA[4][0]*k0[c]+dpA[4][1]*k1[c]+dpA[4][2]*k2[c]+dpA[4][3]*k3[c])
-		}
-		sys.f(yt, k[4], lo, hi)
-		for c := range yw {
-			tw[c] = yw[c] + h*(dpA[5][0]*k0[c]+dpA[5][1]*k1[c]+dpA[5][2]*k2[c]+dpA[5][3]*k3[c]+dpA[5][4]*k4[c])
-		}
-		sys.f(yt, k[5], lo, hi)
-		for c := range yw {
-			v := h * (dpA[6][0]*k0[c] + dpA[6][2]*k2[c] + dpA[6][3]*k3[c] + dpA[6][4]*k4[c] + dpA[6][5]*k5[c])
-			iw[c] = v
-			tw[c] = yw[c] + v
-		}
-		sys.f(yt, k[6], lo, hi)
-		// yt now holds the 5th-order solution and k[6] = f(yt) (FSAL).
-		k6 := k[6][a:b]
-		errMax := 0.0
-		for c := range yw {
-			e := dpE[0]*k0[c] + dpE[2]*k2[c] + dpE[3]*k3[c] + dpE[4]*k4[c] + dpE[5]*k5[c] + dpE[6]*k6[c]
-			sc := set.atol + set.rtol*max(math.Abs(yw[c]), math.Abs(tw[c]))
-			errMax = max(errMax, math.Abs(h*e)/sc)
-		}
+		errMax := s.tryStep(h, set)
 		if math.IsNaN(errMax) {
-			return nil, 0, fmt.Errorf("analysis: fluid solver produced NaN at t = %g", now)
+			return nil, 0, fmt.Errorf("analysis: fluid solver produced NaN at t = %g", clk.now)
 		}
 		if errMax > 1 {
 			h *= max(0.2, 0.9*math.Pow(errMax, -0.2))
-			if h < 1e-12*max(now, t*1e-6) {
-				return nil, 0, fmt.Errorf("analysis: fluid solver step underflow at t = %g", now)
+			if h < 1e-12*max(clk.now, t*1e-6) {
+				return nil, 0, fmt.Errorf("analysis: fluid solver step underflow at t = %g", clk.now)
 			}
 			continue
 		}
 
-		// Accept: y += inc with compensation.
-		changed := false // did flushing or freezing move y off yt, or a new piece begin?
-		if last {
-			now = end
-			if now < t { // the next piece of a piecewise system
-				piece++
-				sys.piece(piece)
-				end = min(t, float64(piece+1))
-				changed = true
-			}
+		changed := clk.advance(sys, t, h, last) // did a new piece begin, or flushing or freezing move y off yt?
+		if s.accept(flush) {
+			changed = true
+		}
+		if s.advanceWindow() || changed {
+			sys.f(s.y, s.k[0], s.lo, s.hi)
 		} else {
-			now += h
-		}
-		for c := a; c < b; c++ {
-			yv := y[c]
-			d := inc[c] + comp[c]
-			v := yv + d
-			comp[c] = d - (v - yv)
-			if math.Abs(v) < flush {
-				v, comp[c] = 0, 0
-			}
-			if v != yt[c] {
-				changed = true
-			}
-			y[c] = v
-		}
-		// Advance the window: freeze levels that reached exactly 1 above
-		// a frozen level, drop levels flushed to 0.
-		oldLo, oldHi := lo, hi
-		for lo < hi && levelIs(y, lo, w, 1) {
-			clear(comp[lo*w : (lo+1)*w])
-			lo++
-		}
-		front = lo - 1
-		for i := hi; i >= lo; i-- {
-			if !levelIs(y, i, w, 0) {
-				front = i
-				break
-			}
-		}
-		hi = front + reach
-		grow(hi + 1)
-		if lo != oldLo {
-			copy(yt[(lo-1)*w:lo*w], y[(lo-1)*w:lo*w])
-		}
-		if changed || hi > oldHi {
-			sys.f(y, k[0], lo, hi)
-		} else {
-			k[0], k[6] = k[6], k[0]
+			s.k[0], s.k[6] = s.k[6], s.k[0]
 		}
 		fac := 5.0
 		if errMax > 0 {
 			fac = min(5, max(0.2, 0.9*math.Pow(errMax, -0.2)))
 		}
-		h *= fac
-		// Relative accuracy far below atol: no component ≥ tol may
-		// grow by more than a factor e^θ in one step.
-		rho := 0.0
-		for c := lo * w; c < (hi+1)*w; c++ {
-			if y[c] >= tol {
-				rho = max(rho, k[0][c]/y[c])
-			}
+		h = s.limitGrowth(h*fac, tol, set.theta)
+	}
+	return s.y, s.front + 1, nil
+}
+
+// fluidClock is the solver's time: now, and the end of the current piece
+// of a piecewise system, a system whose f changes at every integer time
+// (t for an autonomous system).
+type fluidClock struct {
+	now, end float64
+	piece    int
+}
+
+func newFluidClock(sys *fluidSystem, t float64) fluidClock {
+	c := fluidClock{end: t}
+	if sys.piece != nil {
+		sys.piece(0)
+		c.end = min(t, 1)
+	}
+	return c
+}
+
+// advance moves the clock past an accepted step of size h, last if the
+// step ends the piece, and reports whether the next piece began: f has
+// changed, so k[6] is not f of the new state.
+func (c *fluidClock) advance(sys *fluidSystem, t, h float64, last bool) bool {
+	if !last {
+		c.now += h
+		return false
+	}
+	c.now = c.end
+	if c.now < t { // the next piece of a piecewise system
+		c.piece++
+		sys.piece(c.piece)
+		c.end = min(t, float64(c.piece+1))
+		return true
+	}
+	return false
+}
+
+// fluidReach is how many levels past the last nonzero one the window
+// extends: six stages and the FSAL evaluation can each carry mass one level
+// up.
+const fluidReach = 7
+
+// fluidState is the working memory of solve: the state y with its Kahan
+// compensation, the Runge–Kutta stages, and the window [lo, hi] of levels
+// being integrated. Every slice holds capLevels·w components; grow extends
+// them together, so one index addresses the same component in each.
+type fluidState struct {
+	sys       *fluidSystem
+	w         int
+	capLevels int
+	y         []float64
+	comp      []float64 // Kahan compensation of y
+	yt        []float64 // stage state; the candidate new state after stage 6
+	inc       []float64 // h·Σ b_r k_r, the step's increment
+	k         [7][]float64
+	lo, hi    int // levels < lo frozen at 1; levels > hi zero and not integrated
+	front     int // last nonzero level
+}
+
+// newFluidState returns the empty state (level 0 full, the rest zero) on
+// 64 levels; the stages are allocated by allocStages, which t = 0 does not
+// need.
+func newFluidState(sys *fluidSystem) *fluidState {
+	s := &fluidState{sys: sys, w: sys.w, capLevels: 64, lo: 1, front: 0}
+	s.hi = s.front + fluidReach
+	s.y = make([]float64, s.capLevels*s.w)
+	for j := range s.w {
+		s.y[j] = 1
+	}
+	return s
+}
+
+func (s *fluidState) allocStages() {
+	s.comp = make([]float64, len(s.y))
+	s.yt = make([]float64, len(s.y))
+	s.inc = make([]float64, len(s.y))
+	for i := range s.k {
+		s.k[i] = make([]float64, len(s.y))
+	}
+}
+
+// grow makes room for at least levels levels, at least doubling the
+// capacity so that a front moving up one level at a time copies O(levels)
+// components in all.
+func (s *fluidState) grow(levels int) {
+	if levels <= s.capLevels {
+		return
+	}
+	nc := max(levels, 2*s.capLevels)
+	ext := func(v []float64) []float64 {
+		u := make([]float64, nc*s.w)
+		copy(u, v)
+		return u
+	}
+	s.y, s.comp, s.yt, s.inc = ext(s.y), ext(s.comp), ext(s.yt), ext(s.inc)
+	for i := range s.k {
+		s.k[i] = ext(s.k[i])
+	}
+	s.capLevels = nc
+}
+
+// tryStep computes the six stages and the FSAL evaluation of a step of
+// size h from y, given k[0] = f(y), on the window only. It leaves the
+// 5th-order solution in yt, its increment in inc and f(yt) in k[6], and
+// returns the error estimate scaled by the tolerances (≤ 1: accept).
+func (s *fluidState) tryStep(h float64, set solverSettings) float64 {
+	sys, lo, hi := s.sys, s.lo, s.hi
+	a, b := lo*s.w, (hi+1)*s.w // components of the window
+	k0, k1, k2, k3, k4, k5 := s.k[0][a:b], s.k[1][a:b], s.k[2][a:b], s.k[3][a:b], s.k[4][a:b], s.k[5][a:b]
+	yw, tw, iw := s.y[a:b], s.yt[a:b], s.inc[a:b]
+	// Level lo−1 of yt is 1, as in y: set when lo last moved.
+	for c := range yw {
+		tw[c] = yw[c] + h*(dpA[1][0]*k0[c])
+	}
+	sys.f(s.yt, s.k[1], lo, hi)
+	for c := range yw {
+		tw[c] = yw[c] + h*(dpA[2][0]*k0[c]+dpA[2][1]*k1[c])
+	}
+	sys.f(s.yt, s.k[2], lo, hi)
+	for c := range yw {
+		tw[c] = yw[c] + h*(dpA[3][0]*k0[c]+dpA[3][1]*k1[c]+dpA[3][2]*k2[c])
+	}
+	sys.f(s.yt, s.k[3], lo, hi)
+	for c := range yw {
+		tw[c] = yw[c] + h*(dpA[4][0]*k0[c]+dpA[4][1]*k1[c]+dpA[4][2]*k2[c]+dpA[4][3]*k3[c])
+	}
+	sys.f(s.yt, s.k[4], lo, hi)
+	for c := range yw {
+		tw[c] = yw[c] + h*(dpA[5][0]*k0[c]+dpA[5][1]*k1[c]+dpA[5][2]*k2[c]+dpA[5][3]*k3[c]+dpA[5][4]*k4[c])
+	}
+	sys.f(s.yt, s.k[5], lo, hi)
+	for c := range yw {
+		v := h * (dpA[6][0]*k0[c] + dpA[6][2]*k2[c] + dpA[6][3]*k3[c] + dpA[6][4]*k4[c] + dpA[6][5]*k5[c])
+		iw[c] = v
+		tw[c] = yw[c] + v
+	}
+	sys.f(s.yt, s.k[6], lo, hi)
+	// yt now holds the 5th-order solution and k[6] = f(yt) (FSAL).
+	k6 := s.k[6][a:b]
+	errMax := 0.0
+	for c := range yw {
+		e := dpE[0]*k0[c] + dpE[2]*k2[c] + dpE[3]*k3[c] + dpE[4]*k4[c] + dpE[5]*k5[c] + dpE[6]*k6[c]
+		sc := set.atol + set.rtol*max(math.Abs(yw[c]), math.Abs(tw[c]))
+		errMax = max(errMax, math.Abs(h*e)/sc)
+	}
+	return errMax
+}
+
+// accept adds the step's increment to y on the window with compensated
+// summation and flushes components below flush to zero. It reports whether
+// y now differs from yt, in which case k[6] = f(yt) is not f(y).
+func (s *fluidState) accept(flush float64) bool {
+	y, comp, inc, yt := s.y, s.comp, s.inc, s.yt
+	changed := false
+	for c := s.lo * s.w; c < (s.hi+1)*s.w; c++ {
+		yv := y[c]
+		d := inc[c] + comp[c]
+		v := yv + d
+		comp[c] = d - (v - yv)
+		if math.Abs(v) < flush {
+			v, comp[c] = 0, 0
 		}
-		if rho*h > set.theta {
-			h = set.theta / rho
+		if v != yt[c] {
+			changed = true
+		}
+		y[c] = v
+	}
+	return changed
+}
+
+// advanceWindow freezes the levels that reached exactly 1 above a frozen
+// level and drops the levels flushed to 0, then re-extends the window
+// fluidReach levels past the front. It reports whether the window grew
+// upwards, which leaves k[6] unset on the new levels.
+func (s *fluidState) advanceWindow() bool {
+	w := s.w
+	oldLo, oldHi := s.lo, s.hi
+	for s.lo < s.hi && levelIs(s.y, s.lo, w, 1) {
+		clear(s.comp[s.lo*w : (s.lo+1)*w])
+		s.lo++
+	}
+	s.front = s.lo - 1
+	for i := s.hi; i >= s.lo; i-- {
+		if !levelIs(s.y, i, w, 0) {
+			s.front = i
+			break
 		}
 	}
-	return y, front + 1, nil
+	s.hi = s.front + fluidReach
+	s.grow(s.hi + 1)
+	if s.lo != oldLo {
+		copy(s.yt[(s.lo-1)*w:s.lo*w], s.y[(s.lo-1)*w:s.lo*w])
+	}
+	return s.hi > oldHi
+}
+
+// limitGrowth caps the step h so that no component ≥ tol grows by more
+// than a factor e^theta in one step: the error control alone keeps the
+// error below atol, far above the tails that must stay relatively accurate.
+func (s *fluidState) limitGrowth(h, tol, theta float64) float64 {
+	y, k0 := s.y, s.k[0]
+	rho := 0.0
+	for c := s.lo * s.w; c < (s.hi+1)*s.w; c++ {
+		if y[c] >= tol {
+			rho = max(rho, k0[c]/y[c])
+		}
+	}
+	if rho*h > theta {
+		return theta / rho
+	}
+	return h
 }
 
 // levelIs reports whether every component of level i equals v.

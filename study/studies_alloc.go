@@ -566,123 +566,24 @@ func runHeavy(_ context.Context, r *runner, p Params) (*Report, error) {
 		{label: "weighted Greedy[2], pareto 1.5", process: nameWeighted, weights: "pareto:shape=1.5"},
 	}
 	r.plan(len(procs))
-	n := p.N
-	// Checkpoints: t = m/n at the powers of ten up to Load, and Load.
-	var checks []int64
-	for c := int64(1); c <= p.Load; c *= 10 {
-		checks = append(checks, c)
-	}
-	if checks[len(checks)-1] != p.Load {
-		checks = append(checks, p.Load)
-	}
-	// Drift: each trial's mean gap over the last decade of t, (L/10, L],
-	// minus its mean over the decade before, (L/100, L/10] (from t = 1 if
-	// L < 100): zero for a stationary gap, whatever its level.
-	hi0, lo0 := max(p.Load/10, 1), max(p.Load/100, 1)
-	window := func(ser []alloc.Point, a, b int64) float64 { // mean over t in [a, b]
-		var s float64
-		for k := a; k <= b; k++ {
-			s += ser[k-1].Gap
-		}
-		return s / float64(b-a+1)
-	}
-	cols := []string{"process", ""}
-	for _, c := range checks {
-		cols = append(cols, fmt.Sprintf("t=%d", c), "%.2f")
-	}
-	cols = append(cols, "drift", "%+.2f", "95% CI", "%+.2f", "theory at t="+strconv.FormatInt(p.Load, 10), "%.2f", "bound", "")
-	t := newTable("gap", fmt.Sprintf("mean gap (max load − m/n) after t·n balls, n = %s; drift: mean gap over t in (%d, %d] minus over the decade before, per trial, mean and 95%% CI",
-		pow2(int64(n)), hi0, p.Load), cols...)
-	fig := &figure.Figure{SharedLegend: true}
-	pan := fig.Add(&figure.Panel{Title: fmt.Sprintf("gap after t·n balls, n = %s (mean over %d trials); dashed: gap bounds where they apply", pow2(int64(n)), p.Trials),
-		XLabel: "t = m/n", YLabel: "gap = max load − m/n", XScale: figure.ScaleLog10, YScale: figure.ScaleLog})
-	flat := fig.Add(&figure.Panel{Title: "the processes whose gap the theory bounds for every m (linear scale)",
-		XLabel: "t = m/n", YLabel: "gap = max load − m/n", XScale: figure.ScaleLog10})
+	h := newHeavyOut(p)
 	var findings []string
 	lastGap := map[string]float64{}
 	for ci, hp := range procs {
-		m := p.Load * int64(n)
+		m := p.Load * int64(p.N)
 		pt, err := r.run(pointSpec{process: hp.process, params: alloc.Params{D: 2, Beta: hp.beta}, weights: hp.weights,
-			n: n, m: m, trials: p.Trials, every: int64(n)})
+			n: p.N, m: m, trials: p.Trials, every: int64(p.N)})
 		if err != nil {
 			return nil, err
 		}
-		// gapAt[k][j]: trial j's gap after k+1 units of n balls.
-		steps := len(pt.Results[0].Series)
-		mean := make([]float64, steps)
-		for _, res := range pt.Results {
-			for k, s := range res.Series {
-				mean[k] += s.Gap / float64(len(pt.Results))
-			}
-		}
-		vals := []any{hp.label}
-		for _, c := range checks {
-			vals = append(vals, mean[c-1])
-		}
-		var diffs []float64
-		for _, res := range pt.Results {
-			first := lo0 + 1
-			if lo0 == hi0 || p.Load < 100 {
-				first = 1
-			}
-			diffs = append(diffs, window(res.Series, hi0+1, p.Load)-window(res.Series, first, hi0))
-		}
-		dm, dci := meanCI(diffs)
-		vals = append(vals, dm, sampleCI(dci, len(diffs)))
-		row := pt.Row
-		// The process's gap bound at t = Load: its value only where it
-		// applies (a heavily loaded statement says from which t on).
-		var theory any
-		bound := "-"
-		prefix := map[string]string{nameOneChoice: "gap, heavily loaded", nameGreedy: "gap, any m",
-			nameOnePlusBeta: "gap, heavily loaded", nameWeighted: "gap independent of m"}[hp.process]
-		if b, ok := boundNamed(row, prefix); ok {
-			bound = b.Formula
-			if b.Base == "log2" {
-				bound += " (log2)"
-			}
-			bound += " [" + citation(b.Name) + "]"
-			switch {
-			case hp.process == nameWeighted && !b.Applies:
-				bound = "no claim: infinite variance [TW07]"
-			case hp.process == nameWeighted:
-				bound = "independent of m [TW07]"
-			case b.Applies:
-				theory = b.Value
-			case b.Regime == analysis.RegimeHeavy:
-				bound += fmt.Sprintf(", from t >= %.4g", b.HeavyFrom)
-			}
-		}
-		vals = append(vals, theory, bound)
-		t.add(vals...)
-
-		s := pan.Add(&figure.Series{Name: hp.label, Color: ci, Shape: ci, Style: figure.StyleLine})
-		for _, k := range logSpaced(steps, 60) {
-			s.Points = append(s.Points, figure.Pt{X: float64(k + 1), Y: mean[k]})
-		}
-		if hp.process != nameOneChoice && hp.weights != "pareto:shape=1.5" {
-			flat.Add(&figure.Series{Name: hp.label, Color: ci, Shape: ci, Style: figure.StyleLine, Points: s.Points})
-		}
-		// The gap bound, drawn at the t where it applies (one-choice's
-		// from t >= ln n, (1+β)'s from t >= ln n / β²; weighted balls'
-		// has no value to draw).
-		var ts []float64
-		for _, k := range logSpaced(steps, 30) {
-			ts = append(ts, float64(k+1))
-		}
-		if th := boundSeries(row.Query, prefix, analysis.QuantityGap, ts, ci); th != nil {
-			pan.Add(th)
-			if hp.process == nameGreedy {
-				flat.Add(th)
-			}
-		}
+		mean, dm, dci := h.add(hp, ci, pt)
 		findings = append(findings, fmt.Sprintf("%s: gap %.2f at t = %d, drift over the last decade %+.2f [%+.2f, %+.2f]",
 			hp.label, mean[p.Load-1], p.Load, dm, dci[0], dci[1]))
 		lastGap[hp.label] = mean[p.Load-1]
 	}
 	findings = append(findings, fmt.Sprintf("(1+β): gap at β = 0.1 over gap at β = 0.5, t = %d: %.2f (a gap proportional to 1/β would give 5; Θ(log n / β) fixes it only up to constant factors)",
 		p.Load, lastGap["(1+β), β = 0.1"]/lastGap["(1+β), β = 0.5"]))
-	t.Notes = []string{
+	h.t.Notes = []string{
 		"theory (the gap bound where it applies at t = m/n; '-' outside its regime): one-choice (1 + o(1)) sqrt(2 (m/n) ln n) for m ≫ n ln n,",
 		"taken as t >= ln n [RS98]; Greedy[2] ln ln n / ln 2 ± O(1) for every m [BCSV06]; (1+β) Θ(log n / β), unknown constants",
 		"(explicit term log2 n / β), heavily loaded: the upper bound O(log n / β) holds for every m, the lower bound from t of order",
@@ -690,7 +591,143 @@ func runHeavy(_ context.Context, r *runner, p Params) (*Report, error) {
 		"with a finite second moment [TW07] (exponential: yes; Pareto with shape 1.5: infinite variance).",
 		"Every trial records its gap after every n balls (alloc.Config.Every = n); weighted gap = max − total weight / n.",
 	}
-	return &Report{Tables: []*Table{t}, Findings: findings, Figure: fig}, nil
+	return &Report{Tables: []*Table{h.t}, Findings: findings, Figure: h.fig}, nil
+}
+
+// heavyOut is the heavy study's output under construction: its table,
+// one row per process, and its figure, with the checkpoints and the
+// decades over which the drift is measured.
+type heavyOut struct {
+	p Params
+	// checks: t = m/n at the powers of ten up to Load, and Load.
+	checks []int64
+	// Drift: each trial's mean gap over the last decade of t, (L/10, L],
+	// minus its mean over the decade before, (L/100, L/10] (from t = 1 if
+	// L < 100): zero for a stationary gap, whatever its level.
+	hi0, lo0  int64
+	t         *Table
+	fig       *figure.Figure
+	pan, flat *figure.Panel
+}
+
+func newHeavyOut(p Params) *heavyOut {
+	h := &heavyOut{p: p, hi0: max(p.Load/10, 1), lo0: max(p.Load/100, 1)}
+	for c := int64(1); c <= p.Load; c *= 10 {
+		h.checks = append(h.checks, c)
+	}
+	if h.checks[len(h.checks)-1] != p.Load {
+		h.checks = append(h.checks, p.Load)
+	}
+	n := p.N
+	cols := []string{"process", ""}
+	for _, c := range h.checks {
+		cols = append(cols, fmt.Sprintf("t=%d", c), "%.2f")
+	}
+	cols = append(cols, "drift", "%+.2f", "95% CI", "%+.2f", "theory at t="+strconv.FormatInt(p.Load, 10), "%.2f", "bound", "")
+	h.t = newTable("gap", fmt.Sprintf("mean gap (max load − m/n) after t·n balls, n = %s; drift: mean gap over t in (%d, %d] minus over the decade before, per trial, mean and 95%% CI",
+		pow2(int64(n)), h.hi0, p.Load), cols...)
+	h.fig = &figure.Figure{SharedLegend: true}
+	h.pan = h.fig.Add(&figure.Panel{Title: fmt.Sprintf("gap after t·n balls, n = %s (mean over %d trials); dashed: gap bounds where they apply", pow2(int64(n)), p.Trials),
+		XLabel: "t = m/n", YLabel: "gap = max load − m/n", XScale: figure.ScaleLog10, YScale: figure.ScaleLog})
+	h.flat = h.fig.Add(&figure.Panel{Title: "the processes whose gap the theory bounds for every m (linear scale)",
+		XLabel: "t = m/n", YLabel: "gap = max load − m/n", XScale: figure.ScaleLog10})
+	return h
+}
+
+// add puts a process's row in the table and its curves in the figure, and
+// returns its mean gap after each unit of n balls and its drift with the
+// drift's 95% CI.
+func (h *heavyOut) add(hp heavyProc, ci int, pt *point) ([]float64, float64, Interval) {
+	// mean[k]: the mean over trials of the gap after k+1 units of n balls.
+	steps := len(pt.Results[0].Series)
+	mean := make([]float64, steps)
+	for _, res := range pt.Results {
+		for k, s := range res.Series {
+			mean[k] += s.Gap / float64(len(pt.Results))
+		}
+	}
+	vals := []any{hp.label}
+	for _, c := range h.checks {
+		vals = append(vals, mean[c-1])
+	}
+	var diffs []float64
+	for _, res := range pt.Results {
+		first := h.lo0 + 1
+		if h.lo0 == h.hi0 || h.p.Load < 100 {
+			first = 1
+		}
+		diffs = append(diffs, meanGap(res.Series, h.hi0+1, h.p.Load)-meanGap(res.Series, first, h.hi0))
+	}
+	dm, dci := meanCI(diffs)
+	vals = append(vals, dm, sampleCI(dci, len(diffs)))
+	prefix := map[string]string{nameOneChoice: "gap, heavily loaded", nameGreedy: "gap, any m",
+		nameOnePlusBeta: "gap, heavily loaded", nameWeighted: "gap independent of m"}[hp.process]
+	theory, bound := heavyBound(pt.Row, hp, prefix)
+	vals = append(vals, theory, bound)
+	h.t.add(vals...)
+	h.plot(hp, ci, mean, pt.Row.Query, prefix)
+	return mean, dm, dci
+}
+
+// meanGap is the mean gap of a series over t in [a, b].
+func meanGap(ser []alloc.Point, a, b int64) float64 {
+	var s float64
+	for k := a; k <= b; k++ {
+		s += ser[k-1].Gap
+	}
+	return s / float64(b-a+1)
+}
+
+// heavyBound returns the process's gap bound at t = Load, the bound named
+// by prefix: its value only where it applies (nil elsewhere), and its
+// formula, saying from which t on a heavily loaded statement holds.
+func heavyBound(row Row, hp heavyProc, prefix string) (theory any, bound string) {
+	bound = "-"
+	b, ok := boundNamed(row, prefix)
+	if !ok {
+		return nil, bound
+	}
+	bound = b.Formula
+	if b.Base == "log2" {
+		bound += " (log2)"
+	}
+	bound += " [" + citation(b.Name) + "]"
+	switch {
+	case hp.process == nameWeighted && !b.Applies:
+		bound = "no claim: infinite variance [TW07]"
+	case hp.process == nameWeighted:
+		bound = "independent of m [TW07]"
+	case b.Applies:
+		theory = b.Value
+	case b.Regime == analysis.RegimeHeavy:
+		bound += fmt.Sprintf(", from t >= %.4g", b.HeavyFrom)
+	}
+	return theory, bound
+}
+
+// plot draws a process's mean gap, and on the linear panel the processes
+// with a gap bounded for every m, with the gap bound at the t where it
+// applies (one-choice's from t >= ln n, (1+β)'s from t >= ln n / β²;
+// weighted balls' has no value to draw).
+func (h *heavyOut) plot(hp heavyProc, ci int, mean []float64, q analysis.Query, prefix string) {
+	steps := len(mean)
+	s := h.pan.Add(&figure.Series{Name: hp.label, Color: ci, Shape: ci, Style: figure.StyleLine})
+	for _, k := range logSpaced(steps, 60) {
+		s.Points = append(s.Points, figure.Pt{X: float64(k + 1), Y: mean[k]})
+	}
+	if hp.process != nameOneChoice && hp.weights != "pareto:shape=1.5" {
+		h.flat.Add(&figure.Series{Name: hp.label, Color: ci, Shape: ci, Style: figure.StyleLine, Points: s.Points})
+	}
+	var ts []float64
+	for _, k := range logSpaced(steps, 30) {
+		ts = append(ts, float64(k+1))
+	}
+	if th := boundSeries(q, prefix, analysis.QuantityGap, ts, ci); th != nil {
+		h.pan.Add(th)
+		if hp.process == nameGreedy {
+			h.flat.Add(th)
+		}
+	}
 }
 
 // logSpaced returns about k indices in [0, steps), spaced evenly on a log

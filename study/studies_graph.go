@@ -51,22 +51,48 @@ func degreeSweep(n int) []int {
 }
 
 func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
+	g := &graphDegreeRun{r: r, p: p, fig: &figure.Figure{}}
 	deltas := degreeSweep(p.N)
 	epss := []float64{0.2, 0.35, 0.5, 0.65}
 	cores := []string{"nonregular:mindeg=16,core=%d", "regular:degree=16"}
-	// The core: a clique on c = ⌈4√n⌉ vertices, 8n edges against the
-	// remainder's 8n: it holds half the edges at every n, and collects
-	// about m/2 balls on c vertices, √n/8 each.
-	coreSize := func(n int) int { return int(math.Ceil(4 * math.Sqrt(float64(n)))) }
 	r.plan(len(deltas) + len(epss)*len(p.Ns) + len(cores)*len(p.Ns))
-	n := p.N
-	fig := &figure.Figure{}
+	ta, err := g.degrees(deltas)
+	if err != nil {
+		return nil, err
+	}
+	tb, err := g.epsFamily(epss)
+	if err != nil {
+		return nil, err
+	}
+	tc, coreAt, err := g.denseCore(cores)
+	if err != nil {
+		return nil, err
+	}
+	first, last := ta.Rows[0], ta.Rows[len(ta.Rows)-1]
+	findings := []string{
+		fmt.Sprintf("(a) at n = %s the mean max load is %.2f at Δ = %d and %.2f at Δ = %d",
+			pow2(int64(p.N)), first[2].(float64), first[0].(int), last[2].(float64), last[0].(int)),
+		fmt.Sprintf("(c) at n = %s: dense core %.2f against %.2f on the 16-regular graph of the same minimum degree",
+			pow2(int64(largest(p.Ns))), coreAt["nonregular:mindeg=16,core=4√n"], coreAt["regular:degree=16"]),
+	}
+	return &Report{Tables: []*Table{ta, tb, tc}, Findings: findings, Figure: g.fig}, nil
+}
 
-	// (a) Δ sweep at fixed n.
+// graphDegreeRun is what the three parts of the graph-degree study share:
+// the runner, the parameters and the figure each adds its panel to.
+type graphDegreeRun struct {
+	r   *runner
+	p   Params
+	fig *figure.Figure
+}
+
+// degrees is part (a): the Δ sweep at fixed n.
+func (g *graphDegreeRun) degrees(deltas []int) (*Table, error) {
+	n := g.p.N
 	ta := newTable("degree", fmt.Sprintf("(a) random Δ-regular graphs, n = m = %s: max load (mean over the trials, 95%% CI) against the bounds' explicit terms", pow2(int64(n))),
 		"Δ", "", "ε = log Δ/log n", "%.3f", "max load", "%.2f", "95% CI", "%.2f", "distribution", "",
 		"KP worst case (ref)", "%.2f", "KP n^ε upper", "%.2f", "KP Δ-regular upper", "%.2f")
-	pa := fig.Add(&figure.Panel{Title: fmt.Sprintf("(a) Δ-regular, n = %s: max load against Δ; dashed: [KP06] bound; dotted: reference", pow2(int64(n))),
+	pa := g.fig.Add(&figure.Panel{Title: fmt.Sprintf("(a) Δ-regular, n = %s: max load against Δ; dashed: [KP06] bound; dotted: reference", pow2(int64(n))),
 		XLabel: "Δ", XInt: true, YLabel: "max load", XScale: figure.ScaleLog, YScale: figure.ScaleLog, LegendRight: true})
 	meas := pa.Add(&figure.Series{Name: "measured", Color: 0, Shape: 0, Style: figure.StylePoints})
 	// The theory curves of the one series in its colour, told apart by
@@ -75,7 +101,7 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 	upperEps := pa.Add(&figure.Series{Name: "≤ log log n + 1/ε", Color: 0, Style: figure.StyleDashed})
 	var l4 float64
 	for _, d := range deltas {
-		pt, err := r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: "regular:degree=" + strconv.Itoa(d), n: n, load: 1, trials: p.Trials})
+		pt, err := g.r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: "regular:degree=" + strconv.Itoa(d), n: n, load: 1, trials: g.p.Trials})
 		if err != nil {
 			return nil, err
 		}
@@ -106,17 +132,21 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 		fmt.Sprintf("KP Δ-regular upper: log log n + O(log n / log(Δ / log⁴ n)), meaningful only for Δ > log⁴ n = %.0f ('-' here).", l4),
 		"Logarithms base 2.",
 	}
+	return ta, nil
+}
 
-	// (b) the n^ε family.
+// epsFamily is part (b): random regular graphs of degree ⌈n^ε⌉ over the
+// sizes Ns.
+func (g *graphDegreeRun) epsFamily(epss []float64) (*Table, error) {
 	tb := newTable("eps", "(b) random regular graphs of degree ⌈n^ε⌉ at m = n: max load (mean, 95% CI) against log log n + 1/ε",
 		"ε", "%.2f", "n", "", "Δ", "", "max load", "%.2f", "95% CI", "%.2f", "distribution", "", "KP n^ε upper", "%.2f")
-	pb := fig.Add(&figure.Panel{Title: "(b) degree ⌈n^ε⌉: max load against n; dashed: log log n + 1/ε",
+	pb := g.fig.Add(&figure.Panel{Title: "(b) degree ⌈n^ε⌉: max load against n; dashed: log log n + 1/ε",
 		XLabel: "n", YLabel: "max load", XScale: figure.ScaleLog2, LegendRight: true})
 	for ci, eps := range epss {
 		s := pb.Add(&figure.Series{Name: fmt.Sprintf("ε = %g", eps), Color: ci, Shape: ci, Style: figure.StylePoints})
 		ub := pb.Add(&figure.Series{Color: ci, Style: figure.StyleDashed})
-		for _, nn := range p.Ns {
-			pt, err := r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: fmt.Sprintf("regular:eps=%g", eps), n: nn, load: 1, trials: p.Trials})
+		for _, nn := range g.p.Ns {
+			pt, err := g.r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: fmt.Sprintf("regular:eps=%g", eps), n: nn, load: 1, trials: g.p.Trials})
 			if err != nil {
 				return nil, err
 			}
@@ -132,14 +162,21 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 		}
 	}
 	tb.Notes = []string{"KP n^ε upper: log log n + 1/ε (base 2), the O(·) constants dropped; '-' where ε < 1/log log n."}
+	return tb, nil
+}
 
-	// (c) non-regular with a dense core against the regular graph of the
-	// same minimum degree.
+// denseCore is part (c): a non-regular graph with a dense core against the
+// regular graph of the same minimum degree. It also returns each graph's
+// mean max load at the largest n.
+func (g *graphDegreeRun) denseCore(cores []string) (*Table, map[string]float64, error) {
+	// The core: a clique on c = ⌈4√n⌉ vertices, 8n edges against the
+	// remainder's 8n: it holds half the edges at every n, and collects
+	// about m/2 balls on c vertices, √n/8 each.
+	coreSize := func(n int) int { return int(math.Ceil(4 * math.Sqrt(float64(n)))) }
 	tc := newTable("core", "(c) a non-regular graph of minimum degree 16 with a dense core (a clique on ⌈4√n⌉ vertices, about half the edges) against a random 16-regular graph, m = n",
 		"topology", "", "n", "", "degree min/mean/max", "", "core fraction f", "%.3f", "max load", "%.2f", "95% CI", "%.2f", "distribution", "", "core load m f / c", "%.2f", "KP n^ε upper", "%.2f")
-	pc := fig.Add(&figure.Panel{Title: "(c) minimum degree 16: dense core against 16-regular; dashed: m f / c",
+	pc := g.fig.Add(&figure.Panel{Title: "(c) minimum degree 16: dense core against 16-regular; dashed: m f / c",
 		XLabel: "n", YLabel: "max load", XScale: figure.ScaleLog2, YScale: figure.ScaleLog})
-	var findings []string
 	coreAt := map[string]float64{}
 	for ci, spec := range cores {
 		label := "regular:degree=16"
@@ -148,14 +185,14 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 		}
 		s := pc.Add(&figure.Series{Name: label, Color: ci + 4, Shape: ci, Style: figure.StylePoints})
 		cb := pc.Add(&figure.Series{Color: ci + 4, Style: figure.StyleDashed})
-		for _, nn := range p.Ns {
-			g := spec
+		for _, nn := range g.p.Ns {
+			gs := spec
 			if ci == 0 {
-				g = fmt.Sprintf(spec, coreSize(nn))
+				gs = fmt.Sprintf(spec, coreSize(nn))
 			}
-			pt, err := r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: g, n: nn, load: 1, trials: p.Trials})
+			pt, err := g.r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: gs, n: nn, load: 1, trials: g.p.Trials})
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			row := pt.Row
 			var f, cl, ub any
@@ -173,14 +210,7 @@ func runGraphDegree(_ context.Context, r *runner, p Params) (*Report, error) {
 		}
 	}
 	tc.Notes = []string{"core load: every ball that draws a core edge stays in the core, about m·f balls on c vertices [KP06]."}
-
-	first, last := ta.Rows[0], ta.Rows[len(ta.Rows)-1]
-	findings = append(findings,
-		fmt.Sprintf("(a) at n = %s the mean max load is %.2f at Δ = %d and %.2f at Δ = %d",
-			pow2(int64(n)), first[2].(float64), first[0].(int), last[2].(float64), last[0].(int)),
-		fmt.Sprintf("(c) at n = %s: dense core %.2f against %.2f on the 16-regular graph of the same minimum degree",
-			pow2(int64(largest(p.Ns))), coreAt["nonregular:mindeg=16,core=4√n"], coreAt["regular:degree=16"]))
-	return &Report{Tables: []*Table{ta, tb, tc}, Findings: findings, Figure: fig}, nil
+	return tc, coreAt, nil
 }
 
 // ---------------------------------------------------------------------
@@ -217,74 +247,134 @@ func stationaryLoad(kind string, n int) int64 {
 }
 
 func runHeavyGraphs(_ context.Context, r *runner, p Params) (*Report, error) {
-	tops := heavyGraphsTopologies
-	r.plan(len(tops)*len(p.Ns) + len(p.Cycles) + len(p.Tori))
-	fig := &figure.Figure{}
-	ta := newTable("gap", fmt.Sprintf("(a) gap (max load − m/n) at m = %dn: mean over the trials at m/2 and at m, 95%% CI at m", p.Load),
+	r.plan(len(heavyGraphsTopologies)*len(p.Ns) + len(p.Cycles) + len(p.Tori))
+	h := &heavyGraphsRun{r: r, p: p, fig: &figure.Figure{}}
+	ta, tf, err := h.sweep()
+	if err != nil {
+		return nil, err
+	}
+	tsn, tfs, err := h.stationary()
+	if err != nil {
+		return nil, err
+	}
+	return &Report{Tables: []*Table{ta, tf, tsn, tfs}, Findings: h.findings, Figure: h.fig}, nil
+}
+
+// heavyGraphsRun is what the two sweeps of the heavy-graphs study share:
+// the runner, the parameters, the figure each adds its panel to, and the
+// findings.
+type heavyGraphsRun struct {
+	r        *runner
+	p        Params
+	fig      *figure.Figure
+	findings []string
+}
+
+// growth is the growth of a gap with n at k sizes: xs = ln n, ys = ln(mean
+// gap), gaps = mean gap.
+type growth struct {
+	xs, ys, gaps []float64
+}
+
+func (g *growth) add(n, gap float64) {
+	g.xs = append(g.xs, math.Log(n))
+	g.ys = append(g.ys, math.Log(gap))
+	g.gaps = append(g.gaps, gap)
+}
+
+// fit returns the least-squares fits of ln(gap) on ln n (the exponent) and
+// of gap on log2 n (the slope per doubling).
+func (g *growth) fit() (pw, lin LineFit, err error) {
+	pw, err = FitLine(g.xs, g.ys)
+	if err != nil {
+		return pw, lin, err
+	}
+	lx := make([]float64, len(g.xs))
+	for i, x := range g.xs {
+		lx[i] = x / math.Ln2
+	}
+	lin, err = FitLine(lx, g.gaps)
+	return pw, lin, err
+}
+
+// draw adds the power-law fit pw as a dashed line over the sizes measured.
+func (g *growth) draw(pan *figure.Panel, color int, pw LineFit) {
+	fit := pan.Add(&figure.Series{Color: color, Style: figure.StyleDashed})
+	for _, x := range []float64{g.xs[0], g.xs[len(g.xs)-1]} {
+		fit.Points = append(fit.Points, figure.Pt{X: math.Exp(x), Y: math.Exp(pw.Intercept + pw.Slope*x)})
+	}
+}
+
+// sweep is parts (a) and (b): the gap at m = Load·n over the sizes Ns on
+// every topology, and the fits of its growth with n.
+func (h *heavyGraphsRun) sweep() (ta, tf *Table, err error) {
+	p := h.p
+	ta = newTable("gap", fmt.Sprintf("(a) gap (max load − m/n) at m = %dn: mean over the trials at m/2 and at m, 95%% CI at m", p.Load),
 		"topology", "", "n", "", "Δ", "", "gap at m/2", "%.2f", "gap at m", "%.2f", "95% CI", "%.2f", "distribution", "", "max − min", "%.2f")
-	tf := newTable("fit", "(b) growth of the gap at m = "+strconv.FormatInt(p.Load, 10)+"n with n: least squares of ln(mean gap) on ln n (exponent α) and of mean gap on log2 n (slope per doubling), 95% CI from Student's t on k − 2 df",
+	tf = newTable("fit", "(b) growth of the gap at m = "+strconv.FormatInt(p.Load, 10)+"n with n: least squares of ln(mean gap) on ln n (exponent α) and of mean gap on log2 n (slope per doubling), 95% CI from Student's t on k − 2 df",
 		"topology", "", "sizes k", "", "exponent α", "%.3f", "95% CI", "%.3f", "R²", "%.3f", "per doubling", "%.3f", "95% CI ", "%.3f", "R² ", "%.3f")
-	pa := fig.Add(&figure.Panel{Title: fmt.Sprintf("(a) gap at m = %dn against n (mean, 95%% CI); dashed: power-law fit", p.Load),
+	pa := h.fig.Add(&figure.Panel{Title: fmt.Sprintf("(a) gap at m = %dn against n (mean, 95%% CI); dashed: power-law fit", p.Load),
 		XLabel: "n", YLabel: "gap", XScale: figure.ScaleLog2, YScale: figure.ScaleLog})
-	var findings []string
-	for ci, spec := range tops {
+	for ci, spec := range heavyGraphsTopologies {
 		s := pa.Add(&figure.Series{Name: spec, Color: ci, Shape: ci, Style: figure.StylePoints})
-		var xs, ys, ls []float64
-		for _, n := range p.Ns {
-			if spec == "hypercube" && n&(n-1) != 0 {
-				continue
-			}
-			pt, err := r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: spec, n: n, load: p.Load,
-				trials: p.Trials, everyDiv: 2})
-			if err != nil {
-				return nil, err
-			}
-			row := pt.Row
-			var half, spread []float64
-			for _, res := range pt.Results {
-				half = append(half, res.Series[0].Gap)
-				spread = append(spread, res.MaxLoad-res.MinLoad)
-			}
-			hm, _ := meanCI(half)
-			sm, _ := meanCI(spread)
-			ta.add(spec, row.N, row.Degree.Max, hm, row.Gap.Mean, summaryCI(row.Gap), countsString(row.Gap.Counts), sm)
-			s.Points = append(s.Points, ciPt(float64(row.N), row.Gap))
-			xs = append(xs, math.Log(float64(row.N)))
-			ys = append(ys, math.Log(row.Gap.Mean))
-			ls = append(ls, row.Gap.Mean)
-		}
-		pw, err := FitLine(xs, ys)
+		g, err := h.sweepTopology(spec, ta, s)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		lx := make([]float64, len(xs))
-		for i, x := range xs {
-			lx[i] = x / math.Ln2
-		}
-		lin, err := FitLine(lx, ls)
+		pw, lin, err := g.fit()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		tf.add(spec, len(xs), pw.Slope, pw.CI95, pw.R2, lin.Slope, lin.CI95, lin.R2)
-		fit := pa.Add(&figure.Series{Color: ci, Style: figure.StyleDashed})
-		for _, x := range []float64{xs[0], xs[len(xs)-1]} {
-			fit.Points = append(fit.Points, figure.Pt{X: math.Exp(x), Y: math.Exp(pw.Intercept + pw.Slope*x)})
-		}
-		findings = append(findings, fmt.Sprintf("%s, m = %dn: gap ∝ n^%.3f, 95%% CI [%.3f, %.3f] (%d sizes, %d df); %+.3f [%+.3f, %+.3f] per doubling of n",
-			spec, p.Load, pw.Slope, pw.CI95[0], pw.CI95[1], len(xs), pw.DF, lin.Slope, lin.CI95[0], lin.CI95[1]))
+		tf.add(spec, len(g.xs), pw.Slope, pw.CI95, pw.R2, lin.Slope, lin.CI95, lin.R2)
+		g.draw(pa, ci, pw)
+		h.findings = append(h.findings, fmt.Sprintf("%s, m = %dn: gap ∝ n^%.3f, 95%% CI [%.3f, %.3f] (%d sizes, %d df); %+.3f [%+.3f, %+.3f] per doubling of n",
+			spec, p.Load, pw.Slope, pw.CI95[0], pw.CI95[1], len(g.xs), pw.DF, lin.Slope, lin.CI95[0], lin.CI95[1]))
 	}
 	ta.Notes = []string{
 		"Edge sampling; the torus is ⌈√n⌉ × ⌈√n⌉, so odd powers of two round n up. max − min: the spread at m.",
 		"gap at m/2 ≈ gap at m: the gap has stopped growing with m at that n (the process is near stationarity).",
 	}
 	tf.Notes = []string{"The interval is the regression's: it reflects the scatter of the k size means about the line, lack of fit included."}
+	return ta, tf, nil
+}
 
-	// (c) stationary sweep: small cycles and tori run long enough.
-	tsn := newTable("stationary", "(c) stationary gap: cycles with m/n = n²/2, tori with m/n = 2n; gap averaged over the samples in (m/4, m/2] and in (m/2, m] (five and ten samples), mean over the trials",
+// sweepTopology runs one topology at every size of Ns (the hypercube at the
+// powers of two only), adding its rows to ta and its points to s.
+func (h *heavyGraphsRun) sweepTopology(spec string, ta *Table, s *figure.Series) (growth, error) {
+	var g growth
+	for _, n := range h.p.Ns {
+		if spec == "hypercube" && n&(n-1) != 0 {
+			continue
+		}
+		pt, err := h.r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: spec, n: n, load: h.p.Load,
+			trials: h.p.Trials, everyDiv: 2})
+		if err != nil {
+			return g, err
+		}
+		row := pt.Row
+		var half, spread []float64
+		for _, res := range pt.Results {
+			half = append(half, res.Series[0].Gap)
+			spread = append(spread, res.MaxLoad-res.MinLoad)
+		}
+		hm, _ := meanCI(half)
+		sm, _ := meanCI(spread)
+		ta.add(spec, row.N, row.Degree.Max, hm, row.Gap.Mean, summaryCI(row.Gap), countsString(row.Gap.Counts), sm)
+		s.Points = append(s.Points, ciPt(float64(row.N), row.Gap))
+		g.add(float64(row.N), row.Gap.Mean)
+	}
+	return g, nil
+}
+
+// stationary is parts (c) and (d): small cycles and tori run long enough
+// to be stationary, and the fits of their gap's growth with n.
+func (h *heavyGraphsRun) stationary() (tsn, tfs *Table, err error) {
+	p := h.p
+	tsn = newTable("stationary", "(c) stationary gap: cycles with m/n = n²/2, tori with m/n = 2n; gap averaged over the samples in (m/4, m/2] and in (m/2, m] (five and ten samples), mean over the trials",
 		"topology", "", "n", "", "m/n", "", "gap, 2nd quarter", "%.2f", "gap, 2nd half", "%.2f", "95% CI", "%.2f")
-	pc := fig.Add(&figure.Panel{Title: "(c) stationary gap (time average over (m/2, m]) against n; dashed: power-law fit",
+	pc := h.fig.Add(&figure.Panel{Title: "(c) stationary gap (time average over (m/2, m]) against n; dashed: power-law fit",
 		XLabel: "n", YLabel: "gap", XScale: figure.ScaleLog2, YScale: figure.ScaleLog})
-	tfs := newTable("stationary_fit", "(d) growth of the stationary gap (2nd half) with n: ln(mean gap) on ln n (exponent α) and mean gap on log2 n (per doubling), 95% CI from Student's t on k − 2 df",
+	tfs = newTable("stationary_fit", "(d) growth of the stationary gap (2nd half) with n: ln(mean gap) on ln n (exponent α) and mean gap on log2 n (per doubling), 95% CI from Student's t on k − 2 df",
 		"topology", "", "sizes k", "", "exponent α", "%.3f", "95% CI", "%.3f", "R²", "%.3f", "per doubling", "%.3f", "95% CI ", "%.3f", "R² ", "%.3f")
 	for ci, kind := range []string{"cycle", "torus"} {
 		sizes := p.Cycles
@@ -295,67 +385,71 @@ func runHeavyGraphs(_ context.Context, r *runner, p Params) (*Report, error) {
 			continue
 		}
 		s := pc.Add(&figure.Series{Name: kind, Color: ci, Shape: ci, Style: figure.StylePoints})
-		var xs, ys, ls []float64
-		for _, size := range sizes {
-			spec, n := "cycle", size
-			if kind == "torus" {
-				spec, n = fmt.Sprintf("torus:dim=2,side=%d", size), size*size
-			}
-			load := stationaryLoad(kind, n)
-			pt, err := r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: spec, n: n, load: load,
-				trials: p.Trials, everyDiv: 20})
-			if err != nil {
-				return nil, err
-			}
-			var q2, h2 []float64
-			for _, res := range pt.Results {
-				var a, b float64
-				for k, sp := range res.Series {
-					switch {
-					case k >= 5 && k < 10:
-						a += sp.Gap / 5
-					case k >= 10:
-						b += sp.Gap / float64(len(res.Series)-10)
-					}
-				}
-				q2 = append(q2, a)
-				h2 = append(h2, b)
-			}
-			qm, _ := meanCI(q2)
-			hm, hci := meanCI(h2)
-			tsn.add(kind, int64(n), load, qm, hm, sampleCI(hci, len(h2)))
-			cp := figure.Pt{X: float64(n), Y: hm}
-			if len(h2) >= 2 {
-				cp.Lo, cp.Hi = hci[0], hci[1]
-			}
-			s.Points = append(s.Points, cp)
-			xs = append(xs, math.Log(float64(n)))
-			ys = append(ys, math.Log(hm))
-			ls = append(ls, hm)
+		g, err := h.stationaryKind(kind, sizes, tsn, s)
+		if err != nil {
+			return nil, nil, err
 		}
-		if len(xs) < 3 {
+		if len(g.xs) < 3 {
 			continue
 		}
-		pw, err := FitLine(xs, ys)
+		pw, lin, err := g.fit()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		lx := make([]float64, len(xs))
-		for i, x := range xs {
-			lx[i] = x / math.Ln2
-		}
-		lin, err := FitLine(lx, ls)
-		if err != nil {
-			return nil, err
-		}
-		tfs.add(kind, len(xs), pw.Slope, pw.CI95, pw.R2, lin.Slope, lin.CI95, lin.R2)
-		fit := pc.Add(&figure.Series{Color: ci, Style: figure.StyleDashed})
-		for _, x := range []float64{xs[0], xs[len(xs)-1]} {
-			fit.Points = append(fit.Points, figure.Pt{X: math.Exp(x), Y: math.Exp(pw.Intercept + pw.Slope*x)})
-		}
-		findings = append(findings, fmt.Sprintf("%s, stationary: gap ∝ n^%.3f, 95%% CI [%.3f, %.3f] (%d sizes, %d df); %+.3f [%+.3f, %+.3f] per doubling of n",
-			kind, pw.Slope, pw.CI95[0], pw.CI95[1], len(xs), pw.DF, lin.Slope, lin.CI95[0], lin.CI95[1]))
+		tfs.add(kind, len(g.xs), pw.Slope, pw.CI95, pw.R2, lin.Slope, lin.CI95, lin.R2)
+		g.draw(pc, ci, pw)
+		h.findings = append(h.findings, fmt.Sprintf("%s, stationary: gap ∝ n^%.3f, 95%% CI [%.3f, %.3f] (%d sizes, %d df); %+.3f [%+.3f, %+.3f] per doubling of n",
+			kind, pw.Slope, pw.CI95[0], pw.CI95[1], len(g.xs), pw.DF, lin.Slope, lin.CI95[0], lin.CI95[1]))
 	}
 	tsn.Notes = []string{"Each trial records its gap every m/20 balls; 2nd quarter ≈ 2nd half: the gap no longer grows with m."}
-	return &Report{Tables: []*Table{ta, tf, tsn, tfs}, Findings: findings, Figure: fig}, nil
+	return tsn, tfs, nil
+}
+
+// stationaryKind runs the cycles or tori of the given sizes (sides for
+// tori), adding their rows to tsn and their points to s.
+func (h *heavyGraphsRun) stationaryKind(kind string, sizes []int, tsn *Table, s *figure.Series) (growth, error) {
+	var g growth
+	for _, size := range sizes {
+		spec, n := "cycle", size
+		if kind == "torus" {
+			spec, n = fmt.Sprintf("torus:dim=2,side=%d", size), size*size
+		}
+		load := stationaryLoad(kind, n)
+		pt, err := h.r.run(pointSpec{process: nameGraph, params: alloc.Params{D: 2}, graph: spec, n: n, load: load,
+			trials: h.p.Trials, everyDiv: 20})
+		if err != nil {
+			return g, err
+		}
+		q2, h2 := stationaryGaps(pt.Results)
+		qm, _ := meanCI(q2)
+		hm, hci := meanCI(h2)
+		tsn.add(kind, int64(n), load, qm, hm, sampleCI(hci, len(h2)))
+		cp := figure.Pt{X: float64(n), Y: hm}
+		if len(h2) >= 2 {
+			cp.Lo, cp.Hi = hci[0], hci[1]
+		}
+		s.Points = append(s.Points, cp)
+		g.add(float64(n), hm)
+	}
+	return g, nil
+}
+
+// stationaryGaps returns each trial's gap averaged over its samples 5 to 9
+// (the second quarter of the run, of 20 samples) and over samples 10 on
+// (the second half).
+func stationaryGaps(results []alloc.Result) (q2, h2 []float64) {
+	for _, res := range results {
+		var a, b float64
+		for k, sp := range res.Series {
+			switch {
+			case k >= 5 && k < 10:
+				a += sp.Gap / 5
+			case k >= 10:
+				b += sp.Gap / float64(len(res.Series)-10)
+			}
+		}
+		q2 = append(q2, a)
+		h2 = append(h2, b)
+	}
+	return q2, h2
 }

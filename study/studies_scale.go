@@ -52,36 +52,61 @@ func scaleTrials(t, n0, n int) int {
 	return max(1, int(math.Round(float64(t)*math.Sqrt(float64(n0)/float64(n)))))
 }
 
-func runDegreeScale(_ context.Context, r *runner, p Params) (*Report, error) {
-	n0 := p.Ns[0]
-	type graphRun struct {
-		label  string
-		degree func(n int) int // 0 for the complete graph
-	}
-	var graphs []graphRun
+// scaleGraph is a graph of degree-scale: its label and its degree at n, 0
+// for the complete graph.
+type scaleGraph struct {
+	label  string
+	degree func(n int) int
+}
+
+// scaleGraphs returns the graphs of degree-scale: the fixed degrees, ⌈√n⌉,
+// and last the complete graph, which the differences are taken from.
+func scaleGraphs() []scaleGraph {
+	var graphs []scaleGraph
 	for _, d := range scaleDegrees {
-		graphs = append(graphs, graphRun{label: "Δ = " + strconv.Itoa(d), degree: func(int) int { return d }})
+		graphs = append(graphs, scaleGraph{label: "Δ = " + strconv.Itoa(d), degree: func(int) int { return d }})
 	}
-	graphs = append(graphs, graphRun{label: "Δ = ⌈√n⌉", degree: sqrtDegree}, graphRun{label: "complete", degree: func(int) int { return 0 }})
-	// feasible reports whether the implicit Δ-regular graph exists on n
-	// vertices (2 <= Δ < n <= graphgen.MaxImplicitOrder).
-	feasible := func(d, n int) bool { return d == 0 || d < n && n <= graphgen.MaxImplicitOrder }
+	return append(graphs, scaleGraph{label: "Δ = ⌈√n⌉", degree: sqrtDegree}, scaleGraph{label: "complete", degree: func(int) int { return 0 }})
+}
+
+// scaleFeasible reports whether the implicit Δ-regular graph exists on n
+// vertices (2 <= Δ < n <= graphgen.MaxImplicitOrder).
+func scaleFeasible(d, n int) bool { return d == 0 || d < n && n <= graphgen.MaxImplicitOrder }
+
+func runDegreeScale(_ context.Context, r *runner, p Params) (*Report, error) {
+	graphs := scaleGraphs()
 	for _, n := range p.Ns {
 		for _, g := range graphs {
-			if feasible(g.degree(n), n) {
+			if scaleFeasible(g.degree(n), n) {
 				r.plan(1)
 			}
 		}
 	}
+	fig := &figure.Figure{}
+	ta, mean, err := scaleLoads(r, p, graphs, fig)
+	if err != nil {
+		return nil, err
+	}
+	kn := mean[len(graphs)-1]
+	tb := scaleDifferences(p.Ns, graphs, mean, kn)
+	var findings []string
+	for gi, g := range graphs[:len(graphs)-1] {
+		if f, ok := scaleFinding(p.Ns, g.label, mean[gi], kn); ok {
+			findings = append(findings, f)
+		}
+	}
+	return &Report{Tables: []*Table{ta, tb}, Findings: findings, Figure: fig}, nil
+}
 
+// scaleLoads is part (a): the max load of every graph at every n it runs
+// at, in a table and a panel of fig. It also returns mean[g][i], the mean
+// max load of graph g at Ns[i], NaN where it did not run.
+func scaleLoads(r *runner, p Params, graphs []scaleGraph, fig *figure.Figure) (*Table, [][]float64, error) {
 	ta := newTable("scale", "(a) two-choice at m = n on implicit random Δ-regular multigraphs and on K_n: max load (mean over the trials, 95% CI) against the [KP06] explicit terms",
 		"topology", "", "n", "", "Δ", "", "trials", "", "max load", "%.2f", "95% CI", "%.2f", "distribution", "",
 		"KP worst case (ref)", "%.2f", "log⁴ n", "%.3g", "KP Δ-regular upper", "%.2f", "ABKU complete", "%.2f")
-	fig := &figure.Figure{}
 	pa := fig.Add(&figure.Panel{Title: "mean max load against n, m = n; dotted: [KP06] worst case over Δ-regular graphs",
 		XLabel: "n", YLabel: "max load", XScale: figure.ScaleLog2, LegendRight: true})
-	// mean[g][i] is the mean max load of graph g at Ns[i], NaN where it
-	// did not run.
 	mean := make([][]float64, len(graphs))
 	for gi, g := range graphs {
 		color := gi
@@ -90,41 +115,9 @@ func runDegreeScale(_ context.Context, r *runner, p Params) (*Report, error) {
 		}
 		s := pa.Add(&figure.Series{Name: g.label, Color: color, Shape: gi, Style: figure.StylePoints})
 		ref := pa.Add(&figure.Series{Color: color, Style: figure.StyleDotted})
-		mean[gi] = make([]float64, len(p.Ns))
-		for i, n := range p.Ns {
-			mean[gi][i] = math.NaN()
-			d := g.degree(n)
-			if !feasible(d, n) {
-				continue
-			}
-			ps := pointSpec{process: nameGraph, params: alloc.Params{D: 2}, n: n, load: 1, trials: scaleTrials(p.Trials, n0, n)}
-			if d == 0 {
-				// The level engine: memory independent of n, so K_n
-				// reaches 10^10; the same law as the per-bin engine.
-				ps.graph, ps.engine = "complete", alloc.EngineLevels
-			} else {
-				ps.graph = fmt.Sprintf("regular:degree=%d,implicit", d)
-			}
-			pt, err := r.run(ps)
-			if err != nil {
-				return nil, err
-			}
-			row := pt.Row
-			var refv, upv, abv any
-			if b, ok := boundNamed(row, "max load, worst case over Δ-regular graphs"); ok && b.Applies {
-				refv = b.Value
-				ref.Points = append(ref.Points, figure.Pt{X: float64(n), Y: b.Value})
-			}
-			if b, ok := boundNamed(row, "max load, Δ-regular, m = n"); ok && b.Applies {
-				upv = b.Value
-			}
-			if b, ok := boundNamed(row, "max load, complete graph, m = n"); ok && b.Applies {
-				abv = b.Value
-			}
-			ta.add(g.label, pow2(int64(n)), row.Degree.Max, ps.trials, row.MaxLoad.Mean, summaryCI(row.MaxLoad),
-				countsString(row.MaxLoad.Counts), refv, math.Pow(math.Log2(float64(n)), 4), upv, abv)
-			s.Points = append(s.Points, ciPt(float64(n), row.MaxLoad))
-			mean[gi][i] = row.MaxLoad.Mean
+		var err error
+		if mean[gi], err = scaleGraphLoads(r, p, g, ta, s, ref); err != nil {
+			return nil, nil, err
 		}
 	}
 	ta.Notes = []string{
@@ -135,17 +128,63 @@ func runDegreeScale(_ context.Context, r *runner, p Params) (*Report, error) {
 		"ABKU complete: ln ln n / ln 2, the O(1) dropped, two-choice on K_n [ABKU99]; the KP terms take logarithms base 2;",
 		"trials: the size's trials at the smallest n, times √(n0/n) (rounded, at least 1) at n.",
 	}
+	return ta, mean, nil
+}
 
-	// (b) the difference from K_n: from which n on does each degree
-	// raise the max load?
+// scaleGraphLoads runs graph g at every n of Ns where it exists, adding
+// its rows to ta, its points to s and the [KP06] worst case to ref, and
+// returns its mean max load at each n (NaN where it did not run).
+func scaleGraphLoads(r *runner, p Params, g scaleGraph, ta *Table, s, ref *figure.Series) ([]float64, error) {
+	mean := make([]float64, len(p.Ns))
+	for i, n := range p.Ns {
+		mean[i] = math.NaN()
+		d := g.degree(n)
+		if !scaleFeasible(d, n) {
+			continue
+		}
+		ps := pointSpec{process: nameGraph, params: alloc.Params{D: 2}, n: n, load: 1, trials: scaleTrials(p.Trials, p.Ns[0], n)}
+		if d == 0 {
+			// The level engine: memory independent of n, so K_n
+			// reaches 10^10; the same law as the per-bin engine.
+			ps.graph, ps.engine = "complete", alloc.EngineLevels
+		} else {
+			ps.graph = fmt.Sprintf("regular:degree=%d,implicit", d)
+		}
+		pt, err := r.run(ps)
+		if err != nil {
+			return nil, err
+		}
+		row := pt.Row
+		var refv, upv, abv any
+		if b, ok := boundNamed(row, "max load, worst case over Δ-regular graphs"); ok && b.Applies {
+			refv = b.Value
+			ref.Points = append(ref.Points, figure.Pt{X: float64(n), Y: b.Value})
+		}
+		if b, ok := boundNamed(row, "max load, Δ-regular, m = n"); ok && b.Applies {
+			upv = b.Value
+		}
+		if b, ok := boundNamed(row, "max load, complete graph, m = n"); ok && b.Applies {
+			abv = b.Value
+		}
+		ta.add(g.label, pow2(int64(n)), row.Degree.Max, ps.trials, row.MaxLoad.Mean, summaryCI(row.MaxLoad),
+			countsString(row.MaxLoad.Counts), refv, math.Pow(math.Log2(float64(n)), 4), upv, abv)
+		s.Points = append(s.Points, ciPt(float64(n), row.MaxLoad))
+		mean[i] = row.MaxLoad.Mean
+	}
+	return mean, nil
+}
+
+// scaleDifferences is part (b): the difference from K_n, kn being K_n's
+// mean max load at each n: from which n on does each degree raise the max
+// load?
+func scaleDifferences(ns []int, graphs []scaleGraph, mean [][]float64, kn []float64) *Table {
 	cols := []string{"n", ""}
 	for _, g := range graphs[:len(graphs)-1] {
 		cols = append(cols, g.label, "%+.2f")
 	}
 	cols = append(cols, "complete", "%.2f")
 	tb := newTable("difference", "(b) mean max load minus that of K_n at the same n (the last column: K_n's own)", cols...)
-	kn := mean[len(graphs)-1]
-	for i, n := range p.Ns {
+	for i, n := range ns {
 		vals := []any{pow2(int64(n))}
 		for gi := range graphs[:len(graphs)-1] {
 			vals = append(vals, mean[gi][i]-kn[i])
@@ -153,38 +192,36 @@ func runDegreeScale(_ context.Context, r *runner, p Params) (*Report, error) {
 		tb.add(append(vals, kn[i])...)
 	}
 	tb.Notes = []string{"'-' where a graph did not run (Δ >= n)."}
+	return tb
+}
 
-	// Findings: for each degree, the first n from which its mean max
-	// load stays at least half a ball above K_n's at every larger n it
-	// ran.
-	var findings []string
-	for gi, g := range graphs[:len(graphs)-1] {
-		from := -1
-		for i := len(p.Ns) - 1; i >= 0; i-- {
-			dv := mean[gi][i] - kn[i]
-			if math.IsNaN(dv) {
-				continue
-			}
-			if dv < 0.5 {
-				break
-			}
-			from = i
-		}
-		last := -1
-		for i := range p.Ns {
-			if !math.IsNaN(mean[gi][i] - kn[i]) {
-				last = i
-			}
-		}
-		if last < 0 {
+// scaleFinding says from which n on a graph's mean max load (mean, at each
+// of ns) stays at least half a ball above K_n's (kn) at every larger n it
+// ran; false if it ran at no n.
+func scaleFinding(ns []int, label string, mean, kn []float64) (string, bool) {
+	from := -1
+	for i := len(ns) - 1; i >= 0; i-- {
+		dv := mean[i] - kn[i]
+		if math.IsNaN(dv) {
 			continue
 		}
-		at := fmt.Sprintf("%+.2f at n = %s", mean[gi][last]-kn[last], pow2(int64(p.Ns[last])))
-		if from < 0 {
-			findings = append(findings, fmt.Sprintf("%s: within half a ball of K_n at the largest n it ran (%s)", g.label, at))
-		} else {
-			findings = append(findings, fmt.Sprintf("%s: at least half a ball above K_n from n = %s on (%s)", g.label, pow2(int64(p.Ns[from])), at))
+		if dv < 0.5 {
+			break
+		}
+		from = i
+	}
+	last := -1
+	for i := range ns {
+		if !math.IsNaN(mean[i] - kn[i]) {
+			last = i
 		}
 	}
-	return &Report{Tables: []*Table{ta, tb}, Findings: findings, Figure: fig}, nil
+	if last < 0 {
+		return "", false
+	}
+	at := fmt.Sprintf("%+.2f at n = %s", mean[last]-kn[last], pow2(int64(ns[last])))
+	if from < 0 {
+		return fmt.Sprintf("%s: within half a ball of K_n at the largest n it ran (%s)", label, at), true
+	}
+	return fmt.Sprintf("%s: at least half a ball above K_n from n = %s on (%s)", label, pow2(int64(ns[from])), at), true
 }

@@ -297,36 +297,14 @@ func Run(ctx context.Context, g Grid, emit func(Row) error, note func(string)) (
 	if err := g.Check(); err != nil {
 		return nil, err
 	}
-	pts := g.Points()
-	trials := make([]int, g.Trials)
-	for i := range trials {
-		trials[i] = i
-	}
-	var ballsTotal int64
-	for _, pt := range pts {
-		ballsTotal += g.balls(pt.N) * int64(g.Trials)
-	}
-	trialsTotal := len(pts) * g.Trials
-	var trialsDone int
-	var ballsDone int64
-
-	var cur struct {
-		spec  string
-		n     int
-		graph graphgen.Graph
-		info  *graphgen.BuildInfo
-		sp    graphgen.Spec
-		err   *BuildError
-	}
-	built := map[string]bool{} // specs built at some n
-	failed := map[string]*BuildError{}
-	for i, pt := range pts {
+	s := newGridRun(g, note)
+	for i, pt := range s.pts {
 		if err := ctx.Err(); err != nil {
-			return skipped, err
+			return s.skipped, err
 		}
 		desc, err := alloc.Lookup(pt.Process)
 		if err != nil {
-			return skipped, err
+			return s.skipped, err
 		}
 		params := g.Params
 		if !g.TiesSet {
@@ -335,89 +313,159 @@ func Run(ctx context.Context, g Grid, emit func(Row) error, note func(string)) (
 		var sp graphgen.Spec
 		n := pt.N
 		if usesGraph(pt.Process) {
-			if cur.spec != pt.Graph || cur.n != pt.N {
-				cur.graph, cur.err = nil, nil // let the previous graph go before building
-				var err error
-				if cur.sp, err = graphgen.ParseSpec(pt.Graph); err != nil {
-					return skipped, err
-				}
-				cur.spec, cur.n = pt.Graph, pt.N
-				if g.Building != nil {
-					g.Building(cur.sp.String(), pt.N)
-				}
-				gr, info, err := cur.sp.BuildContext(context.Background(), pt.N, alloc.NewRand(alloc.DeriveSeed(g.Seed, alloc.StreamGraph, 0)), g.Read)
-				if g.Building != nil {
-					g.Building("", 0)
-				}
-				if err != nil {
-					cur.err = &BuildError{Spec: pt.Graph, N: pt.N, Err: err}
-				} else {
-					cur.graph, cur.info = gr, info
-					built[pt.Graph] = true
-					if note != nil {
-						for _, s := range info.Notes {
-							note(fmt.Sprintf("%s at n=%d: %s", cur.sp, pt.N, s))
-						}
-					}
-				}
+			if err := s.build(pt); err != nil {
+				return s.skipped, err
 			}
-			if cur.err != nil {
-				skipped = append(skipped, cur.err)
-				if failed[pt.Graph] == nil {
-					failed[pt.Graph] = cur.err
-				}
-				trialsDone += g.Trials
-				ballsDone += g.balls(pt.N) * int64(g.Trials)
-				if g.Progress != nil {
-					g.Progress(trialsDone, trialsTotal, ballsDone, ballsTotal)
-				}
-				// The spec's last point: fail if it was built at no n (of
-				// the whole grid: another shard may build it).
-				if !built[pt.Graph] && !slices.ContainsFunc(pts[i+1:], func(p Point) bool { return p.Graph == pt.Graph }) &&
-					!g.plannedElsewhere(pt.Graph) {
-					return skipped, failed[pt.Graph]
+			if s.cur.err != nil {
+				if err := s.skip(i, pt); err != nil {
+					return s.skipped, err
 				}
 				continue
 			}
-			sp = cur.sp
-			params.Graph = cur.graph
-			n = cur.graph.Order()
+			sp = s.cur.sp
+			params.Graph = s.cur.graph
+			n = s.cur.graph.Order()
 		}
-		m := g.balls(n)
-		proc, err := desc.New(params)
+		row, err := s.runPoint(ctx, desc, params, sp, n)
 		if err != nil {
-			return skipped, err
+			return s.skipped, err
 		}
-		cfg := alloc.Config{Process: proc, N: n, M: m, Seed: g.Seed, Batch: g.Batch}
-		if err := cfg.Check(); err != nil {
-			return skipped, err
-		}
-		var results []alloc.Result
-		err = alloc.Run(ctx, cfg, trials, g.Workers, func(r alloc.Result) error {
-			results = append(results, r)
-			trialsDone++
-			ballsDone += m
-			if g.Progress != nil {
-				g.Progress(trialsDone, trialsTotal, ballsDone, ballsTotal)
-			}
-			return nil
-		})
-		if err != nil {
-			return skipped, err
-		}
-		var topo *Topology
-		if params.Graph != nil {
-			topo = Measure(sp, params.Graph)
-			if g.Expansion > 0 {
-				topo.Expansion = g.Expansion
-			}
-		}
-		row := newRow(Setting{Process: desc, Params: params, N: int64(n), M: m, Topology: topo, Batch: g.Batch}, g.Seed, g.Trials, results)
 		if err := emit(row); err != nil {
-			return skipped, err
+			return s.skipped, err
 		}
 	}
-	return skipped, nil
+	return s.skipped, nil
+}
+
+// gridRun is the state of Run across the points of a grid: the points in
+// order, the progress counts, the graph of the current (spec, n), and which
+// specs were built or failed.
+type gridRun struct {
+	g      Grid
+	note   func(string)
+	pts    []Point
+	trials []int // 0..Trials−1, the trials of every point
+
+	trialsDone, trialsTotal int
+	ballsDone, ballsTotal   int64
+
+	// cur is the graph of the last (spec, n), kept while the points
+	// that follow use it; err is its build error.
+	cur struct {
+		spec  string
+		n     int
+		graph graphgen.Graph
+		info  *graphgen.BuildInfo
+		sp    graphgen.Spec
+		err   *BuildError
+	}
+	built   map[string]bool // specs built at some n
+	failed  map[string]*BuildError
+	skipped []*BuildError
+}
+
+func newGridRun(g Grid, note func(string)) *gridRun {
+	s := &gridRun{g: g, note: note, pts: g.Points(), built: map[string]bool{}, failed: map[string]*BuildError{}}
+	s.trials = make([]int, g.Trials)
+	for i := range s.trials {
+		s.trials[i] = i
+	}
+	for _, pt := range s.pts {
+		s.ballsTotal += g.balls(pt.N) * int64(g.Trials)
+	}
+	s.trialsTotal = len(s.pts) * g.Trials
+	return s
+}
+
+// advance counts trials done with their balls and reports the progress.
+func (s *gridRun) advance(trials int, balls int64) {
+	s.trialsDone += trials
+	s.ballsDone += balls
+	if s.g.Progress != nil {
+		s.g.Progress(s.trialsDone, s.trialsTotal, s.ballsDone, s.ballsTotal)
+	}
+}
+
+// build makes cur the graph of pt's (spec, n), building it unless cur is
+// that already. A graph that cannot be built is not an error here: it is
+// left in cur.err for skip. The error is a malformed spec.
+func (s *gridRun) build(pt Point) error {
+	if s.cur.spec == pt.Graph && s.cur.n == pt.N {
+		return nil
+	}
+	g, cur := &s.g, &s.cur
+	cur.graph, cur.err = nil, nil // let the previous graph go before building
+	var err error
+	if cur.sp, err = graphgen.ParseSpec(pt.Graph); err != nil {
+		return err
+	}
+	cur.spec, cur.n = pt.Graph, pt.N
+	if g.Building != nil {
+		g.Building(cur.sp.String(), pt.N)
+	}
+	gr, info, err := cur.sp.BuildContext(context.Background(), pt.N, alloc.NewRand(alloc.DeriveSeed(g.Seed, alloc.StreamGraph, 0)), g.Read)
+	if g.Building != nil {
+		g.Building("", 0)
+	}
+	if err != nil {
+		cur.err = &BuildError{Spec: pt.Graph, N: pt.N, Err: err}
+		return nil
+	}
+	cur.graph, cur.info = gr, info
+	s.built[pt.Graph] = true
+	if s.note != nil {
+		for _, n := range info.Notes {
+			s.note(fmt.Sprintf("%s at n=%d: %s", cur.sp, pt.N, n))
+		}
+	}
+	return nil
+}
+
+// skip records point i, whose graph could not be built, as skipped. At
+// the spec's last point it returns the build error if the spec was built
+// at no n of the whole grid (another shard may build it).
+func (s *gridRun) skip(i int, pt Point) error {
+	s.skipped = append(s.skipped, s.cur.err)
+	if s.failed[pt.Graph] == nil {
+		s.failed[pt.Graph] = s.cur.err
+	}
+	s.advance(s.g.Trials, s.g.balls(pt.N)*int64(s.g.Trials))
+	if !s.built[pt.Graph] && !slices.ContainsFunc(s.pts[i+1:], func(p Point) bool { return p.Graph == pt.Graph }) &&
+		!s.g.plannedElsewhere(pt.Graph) {
+		return s.failed[pt.Graph]
+	}
+	return nil
+}
+
+// runPoint runs the trials of a point on n bins and returns its row.
+func (s *gridRun) runPoint(ctx context.Context, desc *alloc.Descriptor, params alloc.Params, sp graphgen.Spec, n int) (Row, error) {
+	g := &s.g
+	m := g.balls(n)
+	proc, err := desc.New(params)
+	if err != nil {
+		return Row{}, err
+	}
+	cfg := alloc.Config{Process: proc, N: n, M: m, Seed: g.Seed, Batch: g.Batch}
+	if err := cfg.Check(); err != nil {
+		return Row{}, err
+	}
+	var results []alloc.Result
+	err = alloc.Run(ctx, cfg, s.trials, g.Workers, func(r alloc.Result) error {
+		results = append(results, r)
+		s.advance(1, m)
+		return nil
+	})
+	if err != nil {
+		return Row{}, err
+	}
+	var topo *Topology
+	if params.Graph != nil {
+		topo = Measure(sp, params.Graph)
+		if g.Expansion > 0 {
+			topo.Expansion = g.Expansion
+		}
+	}
+	return newRow(Setting{Process: desc, Params: params, N: int64(n), M: m, Topology: topo, Batch: g.Batch}, g.Seed, g.Trials, results), nil
 }
 
 // MeanTails returns the fraction of bins with load ≥ i, averaged over the
