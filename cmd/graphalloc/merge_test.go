@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // shardFiles runs args as shards 0/k … k−1/k, each written in format to a
@@ -143,10 +144,21 @@ func endlessFIFO(t *testing.T, dir string) string {
 	}()
 	t.Cleanup(func() {
 		close(stop)
-		if r, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
-			r.Close() // lets a writer still waiting for a reader open, then fail
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+		// A reader opened and closed lets a writer waiting for one open,
+		// then fail; again until the writer has gone, as it may come to
+		// its open only after a reader has been and gone.
+		for {
+			if r, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+				r.Close()
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
 		}
-		wg.Wait()
 	})
 	return p
 }
