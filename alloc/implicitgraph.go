@@ -48,40 +48,6 @@ func implicitGraph(b *Bins, m int64, g graphgen.Graph, random, vertexFirst bool,
 	}
 }
 
-// permRegular places m balls on the permutation-model regular multigraph
-// g: u uniform in [n], t uniform in [2d], v = π_{t/2}(u) (a Feistel network
-// with cycle walking, inlined), the pair oriented (v, u) when t is odd, or
-// with the smaller id first when leftEdge. It stops before a ball that
-// would overflow a byte load, with the generator as before that ball, and
-// returns the balls placed.
-func permRegular[T uint8 | uint32](L []T, m int64, g graphgen.PermutationRegular, leftEdge bool, r *Rand) int64 {
-	if uintptr(len(L))*unsafe.Sizeof(L[0]) >= permPhasedMin {
-		return permRegularPhased(L, m, g, leftEdge, r)
-	}
-	if pipelined(len(L), unsafe.Sizeof(L[0])) {
-		return permRegularPiped(L, m, g, leftEdge, r)
-	}
-	n, d2, w, keys := uint64(len(L)), uint64(2*g.Permutations()), g.Half(), g.Keys()
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		s0 := s
-		var a, b uint64
-		s, a, b = permDraw(s, n, d2, w, keys, leftEdge)
-		la, lb := uint64(L[a]), uint64(L[b])
-		c, mn := a, la
-		if lb < la {
-			c, mn = b, lb
-		}
-		if full(L, mn) {
-			r.state = s0
-			return k
-		}
-		L[c] = T(mn + 1)
-	}
-	r.state = s
-	return m
-}
-
 // permDraw draws one ball's oriented pair for permRegular.
 func permDraw(s, n, d2 uint64, w uint, keys []graphgen.FeistelKey, leftEdge bool) (uint64, uint64, uint64) {
 	var u, t uint64

@@ -311,37 +311,10 @@ func pickIn(thr *[2*ruleK + 1]uint64, la, lb uint64) uint64 {
 	return thr[d+ruleK]
 }
 
-// twoUniform places m balls, each with candidates a, b two independent
-// uniform bins and a decision word w, drawn in that order. See oneChoice
-// for the compact loads and the return value.
-func twoUniform[T uint8 | uint32](L []T, m int64, ru *twoRule, r *Rand) int64 {
-	if pipelined(len(L), unsafe.Sizeof(L[0])) {
-		return twoUniformPiped(L, m, ru, r)
-	}
-	n := uint64(len(L))
-	s := r.state
-	thr := ru.thr
-	for k := int64(0); k < m; k++ {
-		s0 := s
-		var i, j, w uint64
-		s, i = below(s, n)
-		s, j = below(s, n)
-		s, w = next(s)
-		li, lj := uint64(L[i]), uint64(L[j])
-		t := pickIn(thr, li, lj)
-		c, l := i, li
-		if w>>1 < t {
-			c, l = j, lj
-		}
-		if full(L, l) {
-			r.state = s0
-			return k
-		}
-		L[c] = T(l + 1)
-	}
-	r.state = s
-	return m
-}
+// The Place loops of the two-sample rules (twoUniform, twoEdge, twoVertex,
+// twoCirculant) are generated from one template, with the graph process's,
+// by gen_loops.go into zloops_place.go. The piped ones below are written
+// here: each has a ring of its own shape.
 
 // twoUniformPiped is twoUniform with each ball's draws made ahead balls
 // early and its two bins prefetched (docs/theory.md, note 4); the draws and
@@ -374,38 +347,6 @@ func twoUniformPiped[T uint8 | uint32](L []T, m int64, ru *twoRule, r *Rand) int
 		c, l := i, li
 		if w>>1 < t {
 			c, l = j, lj
-		}
-		if full(L, l) {
-			r.state = s0
-			return k
-		}
-		L[c] = T(l + 1)
-	}
-	r.state = s
-	return m
-}
-
-// twoEdge places m balls on the ends a = e[2x], b = e[2x+1] (a < b) of a
-// uniform edge x of the flat edge array e, then draws w. It returns the
-// balls placed, as twoUniform.
-func twoEdge[T uint8 | uint32](L []T, m int64, e []uint32, ru *twoRule, r *Rand) int64 {
-	if pipelined(len(e), 4) || pipelined(len(L), unsafe.Sizeof(L[0])) {
-		return twoEdgePiped(L, m, e, ru, r) // the same balls, cache misses overlapped
-	}
-	ne := uint64(len(e) / 2)
-	s := r.state
-	thr := ru.thr
-	for k := int64(0); k < m; k++ {
-		s0 := s
-		var x, w uint64
-		s, x = below(s, ne)
-		s, w = next(s)
-		u, v := e[2*x], e[2*x+1]
-		lu, lv := uint64(L[u]), uint64(L[v])
-		t := pickIn(thr, lu, lv)
-		c, l := u, lu
-		if w>>1 < t {
-			c, l = v, lv
 		}
 		if full(L, l) {
 			r.state = s0
@@ -479,87 +420,6 @@ func twoEdgePiped[T uint8 | uint32](L []T, m int64, e []uint32, ru *twoRule, r *
 			nx.u, nx.v = e[2*nx.x], e[2*nx.x+1]
 			prefetch2(unsafe.Pointer(&L[nx.u]), unsafe.Pointer(&L[nx.v]))
 		}
-	}
-	r.state = s
-	return m
-}
-
-// twoVertex places m balls on a = u, a uniform vertex, and b = v, a uniform
-// neighbour of u, then draws w; an isolated u takes the ball itself (no
-// further draw). It returns the balls placed, as twoUniform, and how many
-// of them found an isolated u.
-func twoVertex[T uint8 | uint32](L []T, m int64, off []int, adj []uint32, ru *twoRule, r *Rand) (placed, isolated int64) {
-	n := uint64(len(L))
-	s := r.state
-	thr := ru.thr
-	for k := int64(0); k < m; k++ {
-		s0 := s
-		var u uint64
-		s, u = below(s, n)
-		deg := uint64(off[u+1] - off[u])
-		if deg == 0 {
-			lu := uint64(L[u])
-			if full(L, lu) {
-				r.state = s0
-				return k, isolated
-			}
-			L[u] = T(lu + 1)
-			isolated++
-			continue
-		}
-		var j, w uint64
-		s, j = below(s, deg)
-		s, w = next(s)
-		v := uint64(adj[uint64(off[u])+j])
-		lu, lv := uint64(L[u]), uint64(L[v])
-		t := pickIn(thr, lu, lv)
-		c, l := u, lu
-		if w>>1 < t {
-			c, l = v, lv
-		}
-		if full(L, l) {
-			r.state = s0
-			return k, isolated
-		}
-		L[c] = T(l + 1)
-	}
-	r.state = s
-	return m, isolated
-}
-
-// twoCirculant places m balls on u, uniform, and v = u + S[j] mod n, j
-// uniform (a uniform edge, uniformly oriented, as in circulantGraph), then
-// draws w. With smallerFirst (left ties under edge sampling) a is the end
-// with the smaller id. It returns the balls placed, as twoUniform.
-func twoCirculant[T uint8 | uint32](L []T, m int64, S []uint32, ru *twoRule, smallerFirst bool, r *Rand) int64 {
-	n := uint64(len(L))
-	d := uint64(len(S))
-	s := r.state
-	thr := ru.thr
-	for k := int64(0); k < m; k++ {
-		s0 := s
-		var u, j, w uint64
-		s, u = below(s, n)
-		s, j = below(s, d)
-		s, w = next(s)
-		v := u + uint64(S[j])
-		if v >= n {
-			v -= n
-		}
-		if smallerFirst && v < u {
-			u, v = v, u
-		}
-		lu, lv := uint64(L[u]), uint64(L[v])
-		t := pickIn(thr, lu, lv)
-		c, l := u, lu
-		if w>>1 < t {
-			c, l = v, lv
-		}
-		if full(L, l) {
-			r.state = s0
-			return k
-		}
-		L[c] = T(l + 1)
 	}
 	r.state = s
 	return m

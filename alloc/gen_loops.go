@@ -1,0 +1,368 @@
+//go:build ignore
+
+// gen_loops writes the specialised hot loops of package alloc from one
+// template per loop shape: zloops_place.go, the Place loops of two
+// candidates (draw a ball's two bins, decide, stop before a byte load would
+// overflow). Run it with go generate in alloc.
+//
+// Why generated and not generic: a loop made generic over its sampler calls
+// the sampler through the GC-shape dictionary, an indirect call a ball, and
+// was 22–33% slower a ball; a type switch in the loop was slower still. So
+// each sampler × decision gets its own concrete loop, written out here from
+// the loop's shape and the sampler's draw, as Go's sort package writes
+// zsortfunc.go and zsortinterface.go from one template
+// (sort/gen_sort_variants.go). The loops only abstract over the load width
+// (T uint8 | uint32), which instantiates one copy per width, without a
+// dictionary call.
+//
+// Each entry's Draw is the sampler's code for one ball, spliced in verbatim:
+// the generated loop is the code a hand-written loop would be, with the
+// generator state in locals, Lemire's bounded draw (below), the
+// conditional-move selection and the same prefetches (../../shared/PERF.md).
+package main
+
+import (
+	"bytes"
+	"go/format"
+	"log"
+	"os"
+	"strings"
+	"text/template"
+)
+
+// placeLoop is one Place loop of two candidates u and v on loads L of
+// width T: it returns the balls placed, stopping before a ball that would
+// raise a one-byte load to 255 with r as before that ball (see full).
+type placeLoop struct {
+	Name, Doc string
+	Params    string // after L []T, m int64; before r *Rand
+	Prelude   string // dispatch to the piped and phased forms, constants
+	Coins     bool   // the loop draws fair coins: the coin buffer is state too
+	Pick      bool   // decide by pickIn(thr, lu, lv) against the word w (a two-sample rule); else the lesser load, u winning ties
+	Vertex    bool   // u a uniform vertex of the rows off, adj: an isolated u takes the ball; also returns how many did
+	// Increment raises an isolated u's load by L[u]++ rather than
+	// L[u] = T(lu + 1): the same loads, but the compiler allocates registers
+	// differently for each, and each loop keeps the form measured for it.
+	Increment bool
+	Draw      string // the draws of one ball: u and v (and w with Pick)
+	Tie       string // after the overflow check: a tie's coin, drawn only on a tie
+}
+
+const placeTmpl = `
+{{define "restore"}}{{if .Coins}}r.state, r.coins, r.ncoins = s0, coins0, nc0{{else}}r.state = s0{{end}}{{end}}
+{{define "ret"}}{{if .Vertex}}, isolated{{end}}{{end}}
+{{range .}}
+{{.Doc}}
+func {{.Name}}[T uint8 | uint32](L []T, m int64, {{.Params}}, r *Rand) {{if .Vertex}}(placed, isolated int64){{else}}int64{{end}} {
+{{.Prelude}}
+{{- if .Coins}}
+	s, coins, nc := r.state, r.coins, r.ncoins
+{{- else}}
+	s := r.state
+{{- end}}
+{{- if .Pick}}
+	thr := ru.thr
+{{- end}}
+	for k := int64(0); k < m; k++ {
+{{- if .Coins}}
+		s0, coins0, nc0 := s, coins, nc
+{{- else}}
+		s0 := s
+{{- end}}
+{{- if .Vertex}}
+		var u uint64
+		s, u = below(s, n)
+		deg := uint64(off[u+1] - off[u])
+		if deg == 0 {
+{{- if .Increment}}
+			if l := uint64(L[u]); full(L, l) {
+				{{template "restore" .}}
+				return k, isolated
+			}
+			L[u]++
+{{- else}}
+			lu := uint64(L[u])
+			if full(L, lu) {
+				{{template "restore" .}}
+				return k, isolated
+			}
+			L[u] = T(lu + 1)
+{{- end}}
+			isolated++
+			continue
+		}
+{{- end}}
+{{.Draw}}
+		lu, lv := uint64(L[u]), uint64(L[v])
+{{- if .Pick}}
+		t := pickIn(thr, lu, lv)
+		c, l := u, lu
+		if w>>1 < t {
+			c, l = v, lv
+		}
+{{- else}}
+		c, l := u, lu
+		if lv < lu {
+			c, l = v, lv
+		}
+{{- end}}
+		if full(L, l) {
+			{{template "restore" .}}
+			return k{{template "ret" .}}
+		}
+{{.Tie}}
+		L[c] = T(l + 1)
+	}
+{{- if .Coins}}
+	r.state, r.coins, r.ncoins = s, coins, nc
+{{- else}}
+	r.state = s
+{{- end}}
+	return m{{template "ret" .}}
+}
+{{end}}`
+
+// The loops of the graph process (graphical.go, implicitgraph.go) and of
+// the two-sample rules (twosample.go).
+var placeLoops = []placeLoop{{
+	Name: "graphEdge",
+	Doc: `// graphEdge places m balls at the lesser loaded end of uniform edges of the
+// flat edge array e. With random ties each edge is oriented by a fair coin
+// (from r's coin buffer) and the first end wins ties.`,
+	Params: "e []uint32, random bool",
+	Prelude: `
+	if uintptr(len(e))*4 >= edgePhasedMin {
+		return graphEdgePhased(L, m, e, random, r) // the same balls, beyond the TLB's reach
+	}
+	if pipelined(len(e), 4) || pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return graphEdgePiped(L, m, e, random, r) // the same balls, cache misses overlapped
+	}
+	ne := uint64(len(e) / 2)`,
+	Coins: true,
+	Draw: `
+		var x uint64
+		s, x = below(s, ne)
+		u, v := e[2*x], e[2*x+1]
+		if random {
+			if nc == 0 {
+				s, coins = next(s)
+				nc = 64
+			}
+			if coins&1 != 0 {
+				u, v = v, u
+			}
+			coins >>= 1
+			nc--
+		}`,
+}, {
+	Name: "regularEdge",
+	Doc: `// regularEdge places m balls at the lesser loaded end of uniform edges of
+// a D-regular graph with fixed-width rows adj (the neighbours of u in
+// adj[u·D : u·D+D]): u uniform in [n] and j uniform in [D] name the
+// half-edge u·D + j, each of the 2|E| = nD half-edges with probability
+// 1/(nD), so {u, adj[u·D+j]} is a uniform edge in a uniform orientation
+// (each edge {a, b} is the half-edges (a, b) and (b, a)). The first end wins
+// ties, a fair coin, so no coin is drawn; with leftEdge the smaller id comes
+// first. It needs no edge array, and draws differently from graphEdge: the
+// law of the loads is the same, the loads for a seed are not.`,
+	Params: "adj []uint32, D uint64, leftEdge bool",
+	Prelude: `
+	if pipelined(len(adj), 4) || pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return regularEdgePiped(L, m, adj, D, leftEdge, r)
+	}
+	n := uint64(len(L))`,
+	Draw: `
+		var u, j uint64
+		s, u = below(s, n)
+		s, j = below(s, D)
+		v := uint64(adj[u*D+j])
+		if leftEdge && v < u {
+			u, v = v, u
+		}`,
+}, {
+	Name: "graphVertex",
+	Doc: `// graphVertex places m balls by a uniform vertex and a uniform neighbour of
+// it, and returns the balls placed and how many of them found an isolated
+// vertex (one probe).`,
+	Params:    "off []int, adj []uint32, random bool",
+	Prelude:   `n := uint64(len(L))`,
+	Coins:     true,
+	Vertex:    true,
+	Increment: true,
+	Draw: `
+		var j uint64
+		s, j = below(s, deg)
+		v := uint64(adj[uint64(off[u])+j])`,
+	Tie: `
+		// The tie's coin after the check: the four-byte loop draws it
+		// again.
+		if random && lv == lu {
+			if nc == 0 {
+				s, coins = next(s)
+				nc = 64
+			}
+			if coins&1 != 0 {
+				c = v
+			}
+			coins >>= 1
+			nc--
+		}`,
+}, {
+	Name: "completeGraph",
+	Doc: `// completeGraph places m balls on K_n: u uniform, v uniform among the other
+// n-1 vertices. With left ties the smaller id wins (edge sampling) or u does
+// (vertex sampling). With random ties the pair (u, v) is already a uniformly
+// random ordering of the edge, so the first end winning ties is a fair
+// coin.`,
+	Params:  "random, vertexFirst bool",
+	Prelude: `n := uint64(len(L))`,
+	Draw: `
+		var u, v uint64
+		s, u = below(s, n)
+		s, v = below(s, n-1)
+		if v >= u {
+			v++
+		}
+		if !random && !vertexFirst && v < u {
+			u, v = v, u
+		}`,
+}, {
+	Name: "circulantGraph",
+	Doc: `// circulantGraph places m balls on the circulant graph with connection set
+// S on len(L) vertices: u uniform, s uniform in S, v = u + s mod n. Each
+// edge {a, b} arises from (a, b−a) and (b, a−b) (or (a, n/2) and (b, n/2)),
+// so the edge is uniform and its orientation a fair coin; ties are handled
+// as in completeGraph.`,
+	Params: "S []uint32, random, vertexFirst bool",
+	Prelude: `
+	n := uint64(len(L))
+	d := uint64(len(S))`,
+	Draw: `
+		var u, j uint64
+		s, u = below(s, n)
+		s, j = below(s, d)
+		v := u + uint64(S[j])
+		if v >= n {
+			v -= n
+		}
+		if !random && !vertexFirst && v < u {
+			u, v = v, u
+		}`,
+}, {
+	Name: "permRegular",
+	Doc: `// permRegular places m balls on the permutation-model regular multigraph
+// g: u uniform in [n], t uniform in [2d], v = π_{t/2}(u) (a Feistel network
+// with cycle walking, inlined), the pair oriented (v, u) when t is odd, or
+// with the smaller id first when leftEdge (permDraw).`,
+	Params: "g graphgen.PermutationRegular, leftEdge bool",
+	Prelude: `
+	if uintptr(len(L))*unsafe.Sizeof(L[0]) >= permPhasedMin {
+		return permRegularPhased(L, m, g, leftEdge, r)
+	}
+	if pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return permRegularPiped(L, m, g, leftEdge, r)
+	}
+	n, d2, w, keys := uint64(len(L)), uint64(2*g.Permutations()), g.Half(), g.Keys()`,
+	Draw: `
+		var u, v uint64
+		s, u, v = permDraw(s, n, d2, w, keys, leftEdge)`,
+}, {
+	Name: "twoUniform",
+	Doc: `// twoUniform places m balls, each with candidates u, v two independent
+// uniform bins and a decision word w, drawn in that order. See oneChoice
+// for the compact loads and the return value.`,
+	Params: "ru *twoRule",
+	Prelude: `
+	if pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return twoUniformPiped(L, m, ru, r)
+	}
+	n := uint64(len(L))`,
+	Pick: true,
+	Draw: `
+		var u, v, w uint64
+		s, u = below(s, n)
+		s, v = below(s, n)
+		s, w = next(s)`,
+}, {
+	Name: "twoEdge",
+	Doc: `// twoEdge places m balls on the ends u = e[2x], v = e[2x+1] (u < v) of a
+// uniform edge x of the flat edge array e, then draws w. It returns the
+// balls placed, as twoUniform.`,
+	Params: "e []uint32, ru *twoRule",
+	Prelude: `
+	if pipelined(len(e), 4) || pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return twoEdgePiped(L, m, e, ru, r) // the same balls, cache misses overlapped
+	}
+	ne := uint64(len(e) / 2)`,
+	Pick: true,
+	Draw: `
+		var x, w uint64
+		s, x = below(s, ne)
+		s, w = next(s)
+		u, v := e[2*x], e[2*x+1]`,
+}, {
+	Name: "twoVertex",
+	Doc: `// twoVertex places m balls on u, a uniform vertex, and v, a uniform
+// neighbour of u, then draws w; an isolated u takes the ball itself (no
+// further draw). It returns the balls placed, as twoUniform, and how many
+// of them found an isolated u.`,
+	Params:  "off []int, adj []uint32, ru *twoRule",
+	Prelude: `n := uint64(len(L))`,
+	Pick:    true,
+	Vertex:  true,
+	Draw: `
+		var j, w uint64
+		s, j = below(s, deg)
+		s, w = next(s)
+		v := uint64(adj[uint64(off[u])+j])`,
+}, {
+	Name: "twoCirculant",
+	Doc: `// twoCirculant places m balls on u, uniform, and v = u + S[j] mod n, j
+// uniform (a uniform edge, uniformly oriented, as in circulantGraph), then
+// draws w. With smallerFirst (left ties under edge sampling) u is the end
+// with the smaller id. It returns the balls placed, as twoUniform.`,
+	Params: "S []uint32, ru *twoRule, smallerFirst bool",
+	Prelude: `
+	n := uint64(len(L))
+	d := uint64(len(S))`,
+	Pick: true,
+	Draw: `
+		var u, j, w uint64
+		s, u = below(s, n)
+		s, j = below(s, d)
+		s, w = next(s)
+		v := u + uint64(S[j])
+		if v >= n {
+			v -= n
+		}
+		if smallerFirst && v < u {
+			u, v = v, u
+		}`,
+}}
+
+func main() {
+	gen("zloops_place.go", []string{"unsafe", "github.com/graphalloc/graphalloc/graphgen"}, placeTmpl, placeLoops)
+}
+
+// gen executes the template tmpl on data and writes it, gofmt'ed, to file
+// behind Go's header for generated code.
+func gen(file string, imports []string, tmpl string, data any) {
+	var b bytes.Buffer
+	b.WriteString("// Code generated by go run gen_loops.go; DO NOT EDIT.\n\npackage alloc\n\nimport (\n")
+	for _, im := range imports {
+		b.WriteString("\t\"" + im + "\"\n")
+	}
+	b.WriteString(")\n")
+	t := template.Must(template.New(file).Parse(strings.TrimPrefix(tmpl, "\n")))
+	if err := t.Execute(&b, data); err != nil {
+		log.Fatal(err)
+	}
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		os.WriteFile(file, b.Bytes(), 0o644) // to see where the template went wrong
+		log.Fatalf("%s: %v", file, err)
+	}
+	if err := os.WriteFile(file, src, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
