@@ -1,9 +1,10 @@
 //go:build ignore
 
 // gen_loops writes the specialised hot loops of package alloc from one
-// template per loop shape: zloops_place.go, the Place loops of two
-// candidates (draw a ball's two bins, decide, stop before a byte load would
-// overflow). Run it with go generate in alloc.
+// template per loop shape: zloops_place.go (the Place loops of two
+// candidates: draw a ball's two bins, decide, stop before a byte load would
+// overflow) and zloops_rule.go (the graph process's rules, which draw a block
+// of balls ahead and place it). Run it with go generate in alloc.
 //
 // Why generated and not generic: a loop made generic over its sampler calls
 // the sampler through the GC-shape dictionary, an indirect call a ball, and
@@ -216,16 +217,7 @@ var placeLoops = []placeLoop{{
 // coin.`,
 	Params:  "random, vertexFirst bool",
 	Prelude: `n := uint64(len(L))`,
-	Draw: `
-		var u, v uint64
-		s, u = below(s, n)
-		s, v = below(s, n-1)
-		if v >= u {
-			v++
-		}
-		if !random && !vertexFirst && v < u {
-			u, v = v, u
-		}`,
+	Draw:    completeDraw + swapIf("!random && !vertexFirst"),
 }, {
 	Name: "circulantGraph",
 	Doc: `// circulantGraph places m balls on the circulant graph with connection set
@@ -237,17 +229,7 @@ var placeLoops = []placeLoop{{
 	Prelude: `
 	n := uint64(len(L))
 	d := uint64(len(S))`,
-	Draw: `
-		var u, j uint64
-		s, u = below(s, n)
-		s, j = below(s, d)
-		v := u + uint64(S[j])
-		if v >= n {
-			v -= n
-		}
-		if !random && !vertexFirst && v < u {
-			u, v = v, u
-		}`,
+	Draw: circulantDraw("j", "") + swapIf("!random && !vertexFirst"),
 }, {
 	Name: "permRegular",
 	Doc: `// permRegular places m balls on the permutation-model regular multigraph
@@ -326,22 +308,170 @@ var placeLoops = []placeLoop{{
 	n := uint64(len(L))
 	d := uint64(len(S))`,
 	Pick: true,
-	Draw: `
-		var u, j, w uint64
-		s, u = below(s, n)
-		s, j = below(s, d)
-		s, w = next(s)
-		v := u + uint64(S[j])
-		if v >= n {
-			v -= n
-		}
-		if smallerFirst && v < u {
-			u, v = v, u
-		}`,
+	Draw: circulantDraw("j", "w") + swapIf("smallerFirst"),
 }}
+
+// ruleLoop is the run method of one rule of the graph process on type
+// Type (graphical.go): each block of graphBlockLen balls is drawn first,
+// its loads prefetched, then placed in order by graphBlock.place.
+type ruleLoop struct {
+	Type    string
+	Prelude string // the rule's constants
+	Slots   string // per-ball values kept between the two stages, if any
+	// Draw draws one ball after its step coin f: its ends u and v, or with
+	// Ends its edge slot, and then its second coin and prefetch.
+	Draw string
+	// Ends, if set, is a second stage over the block: it reads each
+	// ball's ends u, v from the slot the first prefetched (pipelined twice).
+	Ends string
+}
+
+const ruleTmpl = `
+{{define "ends"}}
+			blk.u[j], blk.v[j] = uint32(u), uint32(v)
+			if pipe {
+				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
+			}
+{{- end}}
+{{range .}}
+func (g {{.Type}}) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+{{.Prelude}}
+	s, coins, nc := r.state, r.coins, r.ncoins
+	var blk graphBlock
+{{- if .Slots}}
+	var {{.Slots}} [graphBlockLen]uint64
+{{- end}}
+	var probes int64
+	for k0 := int64(0); k0 < m; k0 += graphBlockLen {
+		nb := int(min(graphBlockLen, m-k0))
+		for j := range nb {
+			var f uint8
+			s, f = g.first(s)
+{{.Draw}}
+{{- if .Ends}}
+		}
+		for j := range nb {
+{{.Ends}}
+{{- template "ends"}}
+		}
+{{- else}}
+			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
+{{- template "ends"}}
+		}
+{{- end}}
+		probes += blk.place(L, out, k0, nb)
+	}
+	r.state, r.coins, r.ncoins = s, coins, nc
+	return g.stats(m, probes)
+}
+{{end}}`
+
+var ruleLoops = []ruleLoop{{
+	Type: "edgeRule",
+	Prelude: `
+	e := g.e
+	ne := uint64(len(e) / 2)
+	random, pipe := g.random, pipelined(len(e), 4) || pipelined(len(L), 4)`,
+	Slots: "x",
+	Draw: `
+			s, x[j] = below(s, ne)
+			if random {
+				s, coins, nc, f = flagCoin(s, coins, nc, f, 2)
+			}
+			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
+			if pipe {
+				prefetch(unsafe.Pointer(&e[2*x[j]]))
+			}`,
+	Ends: `
+			u, v := e[2*x[j]], e[2*x[j]+1]
+			if blk.flags[j]&4 != 0 { // a conditional move
+				u, v = v, u
+			}`,
+}, {
+	Type: "regularEdgeRule",
+	Prelude: `
+	adj, D := g.adj, g.D
+	n := uint64(len(L))
+	leftEdge, pipe := !g.random, pipelined(len(adj), 4) || pipelined(len(L), 4)`,
+	Slots: "h",
+	Draw: `
+			var u, i uint64
+			s, u = below(s, n)
+			s, i = below(s, D)
+			blk.u[j], h[j] = uint32(u), u*D+i
+			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
+			if pipe {
+				prefetch(unsafe.Pointer(&adj[h[j]]))
+			}`,
+	Ends: `
+			u, v := halfEdgeEnds(adj, uint64(blk.u[j]), h[j], leftEdge)`,
+}, {
+	Type: "completeRule",
+	Prelude: `
+	n := uint64(len(L))
+	swap, pipe := !g.random && !g.vertexFirst, pipelined(len(L), 4)`,
+	Draw: completeDraw + swapIf("swap"),
+}, {
+	Type: "circulantRule",
+	Prelude: `
+	n := uint64(len(L))
+	S := g.S
+	d := uint64(len(S))
+	swap, pipe := !g.random && !g.vertexFirst, pipelined(len(L), 4)`,
+	Draw: circulantDraw("i", "") + swapIf("swap"),
+}, {
+	Type: "implicitRule",
+	Prelude: `
+	n := uint64(len(L))
+	leftEdge, pipe := !g.random && !g.vertexFirst, pipelined(len(L), 4)
+	d2, w, keys := uint64(2*g.perm.Permutations()), g.perm.Half(), g.perm.Keys()
+	if g.kind == implicitCube || g.kind == implicitLines {
+		d2 = g.d2
+	}
+	lt := &g.lt`,
+	Draw: `
+			var u, v uint64
+			switch g.kind { // the same branch every ball: predicted
+			case implicitPerm:
+				s, u, v = permDraw(s, n, d2, w, keys, leftEdge)
+			case implicitCube:
+				s, u, v = hypercubeDraw(s, n, d2, leftEdge)
+			case implicitLines:
+				s, u, v = linesDraw(s, n, d2, g.lines, leftEdge)
+			default:
+				s, u, v = torusDraw(s, lt, leftEdge)
+			}`,
+}}
+
+// completeDraw draws an edge of K_n on n bins: u uniform, v uniform among
+// the other n − 1.
+const completeDraw = `
+	var u, v uint64
+	s, u = below(s, n)
+	s, v = below(s, n-1)
+	if v >= u {
+		v++
+	}`
+
+// circulantDraw draws an edge of the circulant graph with connection set
+// S on n bins, d = len(S): u uniform, S's index i uniform, then the word w
+// if named, and v = u + S[i] mod n.
+func circulantDraw(i, w string) string {
+	d := "\n\tvar u, " + i + " uint64\n\ts, u = below(s, n)\n\ts, " + i + " = below(s, d)"
+	if w != "" {
+		d = strings.Replace(d, " uint64", ", "+w+" uint64", 1) + "\n\ts, " + w + " = next(s)"
+	}
+	return d + "\n\tv := u + uint64(S[" + i + "])\n\tif v >= n {\n\t\tv -= n\n\t}"
+}
+
+// swapIf orders the ends u, v smaller id first when cond holds.
+func swapIf(cond string) string {
+	return "\n\tif " + cond + " && v < u {\n\t\tu, v = v, u\n\t}"
+}
 
 func main() {
 	gen("zloops_place.go", []string{"unsafe", "github.com/graphalloc/graphalloc/graphgen"}, placeTmpl, placeLoops)
+	gen("zloops_rule.go", []string{"unsafe"}, ruleTmpl, ruleLoops)
 }
 
 // gen executes the template tmpl on data and writes it, gofmt'ed, to file

@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/graphalloc/graphalloc/graphgen"
 )
@@ -382,7 +381,10 @@ func (p Graphical) rule(int) rule {
 // depends on the loads, so these rules draw a block of balls first and then
 // place them one by one in order (the draws, and so the balls, are those of
 // drawing and placing ball by ball), prefetching what the block will read
-// (docs/theory.md, notes 4 and 8).
+// (docs/theory.md, notes 4 and 8). Their run methods are generated from
+// one template (gen_loops.go, into zloops_rule.go), all but vertexRule's:
+// it places each ball as soon as it is drawn, a loop of another shape, and
+// the only one of that shape, so it is written here.
 
 // graphRule holds what the rules of the graph process share: the tie and
 // sampling rules, and for graphical (1+β) (lazy) the threshold of its coin.
@@ -491,44 +493,6 @@ type edgeRule struct {
 	e []uint32
 }
 
-func (g edgeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	e := g.e
-	ne := uint64(len(e) / 2)
-	random, pipe := g.random, pipelined(len(e), 4) || pipelined(len(L), 4)
-	s, coins, nc := r.state, r.coins, r.ncoins
-	var blk graphBlock
-	var x [graphBlockLen]uint64
-	var probes int64
-	for k0 := int64(0); k0 < m; k0 += graphBlockLen {
-		nb := int(min(graphBlockLen, m-k0))
-		for j := range nb {
-			var f uint8
-			s, f = g.first(s)
-			s, x[j] = below(s, ne)
-			if random {
-				s, coins, nc, f = flagCoin(s, coins, nc, f, 2)
-			}
-			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
-			if pipe {
-				prefetch(unsafe.Pointer(&e[2*x[j]]))
-			}
-		}
-		for j := range nb {
-			u, v := e[2*x[j]], e[2*x[j]+1]
-			if blk.flags[j]&4 != 0 { // a conditional move
-				u, v = v, u
-			}
-			blk.u[j], blk.v[j] = u, v
-			if pipe {
-				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
-			}
-		}
-		probes += blk.place(L, out, k0, nb)
-	}
-	r.state, r.coins, r.ncoins = s, coins, nc
-	return g.stats(m, probes)
-}
-
 // regularEdgeRule is the graph process on a D-regular CSR graph with edge
 // sampling (regularEdge): a uniform half-edge of the rows adj, u uniform
 // and a uniform slot of u's row, the smaller id first with left ties.
@@ -539,77 +503,10 @@ type regularEdgeRule struct {
 	D   uint64
 }
 
-func (g regularEdgeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	adj, D := g.adj, g.D
-	n := uint64(len(L))
-	leftEdge, pipe := !g.random, pipelined(len(adj), 4) || pipelined(len(L), 4)
-	s, coins, nc := r.state, r.coins, r.ncoins
-	var blk graphBlock
-	var h [graphBlockLen]uint64
-	var probes int64
-	for k0 := int64(0); k0 < m; k0 += graphBlockLen {
-		nb := int(min(graphBlockLen, m-k0))
-		for j := range nb {
-			var f uint8
-			s, f = g.first(s)
-			var u, i uint64
-			s, u = below(s, n)
-			s, i = below(s, D)
-			blk.u[j], h[j] = uint32(u), u*D+i
-			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
-			if pipe {
-				prefetch(unsafe.Pointer(&adj[h[j]]))
-			}
-		}
-		for j := range nb {
-			u, v := halfEdgeEnds(adj, uint64(blk.u[j]), h[j], leftEdge)
-			blk.u[j], blk.v[j] = uint32(u), uint32(v)
-			if pipe {
-				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
-			}
-		}
-		probes += blk.place(L, out, k0, nb)
-	}
-	r.state, r.coins, r.ncoins = s, coins, nc
-	return g.stats(m, probes)
-}
-
 // completeRule is the graph process on K_n (completeGraph): u uniform, v
 // uniform among the other n − 1; with left ties the smaller id comes first
 // (edge sampling) or u does (vertex sampling).
 type completeRule struct{ graphRule }
-
-func (g completeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	n := uint64(len(L))
-	swap, pipe := !g.random && !g.vertexFirst, pipelined(len(L), 4)
-	s, coins, nc := r.state, r.coins, r.ncoins
-	var blk graphBlock
-	var probes int64
-	for k0 := int64(0); k0 < m; k0 += graphBlockLen {
-		nb := int(min(graphBlockLen, m-k0))
-		for j := range nb {
-			var f uint8
-			s, f = g.first(s)
-			var u, v uint64
-			s, u = below(s, n)
-			s, v = below(s, n-1)
-			if v >= u {
-				v++
-			}
-			if swap && v < u {
-				u, v = v, u
-			}
-			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
-			blk.u[j], blk.v[j] = uint32(u), uint32(v)
-			if pipe {
-				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
-			}
-		}
-		probes += blk.place(L, out, k0, nb)
-	}
-	r.state, r.coins, r.ncoins = s, coins, nc
-	return g.stats(m, probes)
-}
 
 // circulantRule is the graph process on a circulant graph with connection
 // set S (circulantGraph): u uniform, s uniform in S, v = u + s mod n, ties
@@ -617,41 +514,6 @@ func (g completeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 type circulantRule struct {
 	graphRule
 	S []uint32
-}
-
-func (g circulantRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	n := uint64(len(L))
-	S := g.S
-	d := uint64(len(S))
-	swap, pipe := !g.random && !g.vertexFirst, pipelined(len(L), 4)
-	s, coins, nc := r.state, r.coins, r.ncoins
-	var blk graphBlock
-	var probes int64
-	for k0 := int64(0); k0 < m; k0 += graphBlockLen {
-		nb := int(min(graphBlockLen, m-k0))
-		for j := range nb {
-			var f uint8
-			s, f = g.first(s)
-			var u, i uint64
-			s, u = below(s, n)
-			s, i = below(s, d)
-			v := u + uint64(S[i])
-			if v >= n {
-				v -= n
-			}
-			if swap && v < u {
-				u, v = v, u
-			}
-			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
-			blk.u[j], blk.v[j] = uint32(u), uint32(v)
-			if pipe {
-				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
-			}
-		}
-		probes += blk.place(L, out, k0, nb)
-	}
-	r.state, r.coins, r.ncoins = s, coins, nc
-	return g.stats(m, probes)
 }
 
 // vertexRule is the graph process on a CSR graph with vertex sampling
