@@ -443,6 +443,153 @@ var ruleLoops = []ruleLoop{{
 			}`,
 }}
 
+// ringLoop is a Place loop of two candidates pipelined by a ring (PERF.md,
+// item 4): each ball's draws are made ahead balls early, into a ring slot
+// with the generator as it was before them, and its two loads prefetched;
+// the balls are placed in order, so the loads are those of the loop
+// without the ring.
+type ringLoop struct {
+	Name, Doc string
+	Params    string // after L []T, m int64, with r *Rand
+	Prelude   string // constants
+	Pick      bool   // decide by pickIn against the word w, as placeLoop
+	// Draw draws one ball into the slot e: e.u, e.v (and e.w with Pick).
+	Draw string
+	// Both: one function that pipelines only when piped is true (set by
+	// Prelude) and otherwise draws each ball as it places it; Draw is then
+	// a call returning s, u, v.
+	Both bool
+}
+
+const ringTmpl = `
+{{define "least"}}
+		lu, lv := uint64(L[u]), uint64(L[v])
+		c, l := u, lu
+		if lv < lu {
+			c, l = v, lv
+		}
+{{- end}}
+{{define "pick"}}
+		lu, lv := uint64(L[u]), uint64(L[v])
+		t := pickIn(thr, lu, lv)
+		c, l := u, lu
+		if w>>1 < t {
+			c, l = v, lv
+		}
+{{- end}}
+{{define "draw"}}{{if .Both}}s, e.u, e.v = {{.Draw}}{{else}}{{.Draw}}{{end}}
+			prefetch2(unsafe.Pointer(&L[e.u]), unsafe.Pointer(&L[e.v])){{end}}
+{{range .}}
+{{.Doc}}
+func {{.Name}}[T uint8 | uint32](L []T, m int64, {{.Params}}) int64 {
+{{- if not .Both}}
+	var ring [ahead]struct{ s, u, v{{if .Pick}}, w{{end}} uint64 }
+{{- end}}
+{{.Prelude}}
+	s := r.state
+{{- if .Pick}}
+	thr := ru.thr
+{{- end}}
+{{- if .Both}}
+	lookahead := int64(0)
+	if piped {
+		lookahead = ahead
+	}
+{{- end}}
+	for k := range min(m, {{if .Both}}lookahead{{else}}ahead{{end}}) {
+		e := &ring[k]
+		e.s = s
+		{{template "draw" .}}
+	}
+	for k := int64(0); k < m; k++ {
+{{- if .Both}}
+		var s0, u, v uint64
+		if piped {
+			e := &ring[k&(ahead-1)]
+			s0, u, v = e.s, e.u, e.v
+			if k+ahead < m {
+				e.s = s
+				{{template "draw" .}}
+			}
+		} else {
+			s0 = s
+			s, u, v = {{.Draw}}
+		}
+{{- else}}
+		e := &ring[k&(ahead-1)]
+		s0, u, v{{if .Pick}}, w{{end}} := e.s, e.u, e.v{{if .Pick}}, e.w{{end}}
+		if k+ahead < m {
+			e.s = s
+			{{template "draw" .}}
+		}
+{{- end}}
+{{- if .Pick}}{{template "pick"}}{{else}}{{template "least"}}{{end}}
+		if full(L, l) {
+			r.state = s0
+			return k
+		}
+		L[c] = T(l + 1)
+	}
+	r.state = s
+	return m
+}
+{{end}}`
+
+var ringLoops = []ringLoop{{
+	Name: "twoPiped",
+	Doc: `// twoPiped is two with each ball's draws made ahead balls early and its
+// two bins prefetched (docs/theory.md, note 4): the same balls in the same
+// order.`,
+	Params: "r *Rand, a, na, b, nb uint64",
+	Draw: `
+			s, e.u = below(s, na)
+			s, e.v = below(s, nb)
+			e.u += a
+			e.v += b`,
+}, {
+	Name: "permRegularPiped",
+	Doc: `// permRegularPiped is permRegular with the draws ahead balls ahead of the
+// placements and the two loads prefetched (docs/theory.md, note 4): the
+// same balls in the same order.`,
+	Params:  "g graphgen.PermutationRegular, leftEdge bool, r *Rand",
+	Prelude: `n, d2, w, keys := uint64(len(L)), uint64(2*g.Permutations()), g.Half(), g.Keys()`,
+	Draw:    `s, e.u, e.v = permDraw(s, n, d2, w, keys, leftEdge)`,
+}, {
+	Name: "twoUniformPiped",
+	Doc: `// twoUniformPiped is twoUniform with each ball's draws made ahead balls
+// early and its two bins prefetched (docs/theory.md, note 4); the draws and
+// the placements are in ball order, so the loads are twoUniform's.`,
+	Params:  "ru *twoRule, r *Rand",
+	Prelude: `n := uint64(len(L))`,
+	Pick:    true,
+	Draw: `
+			s, e.u = below(s, n)
+			s, e.v = below(s, n)
+			s, e.w = next(s)`,
+}, {
+	Name: "hypercubeGraph",
+	Doc: `// hypercubeGraph places m balls on Q_dim: u uniform in [2^dim], t uniform
+// in [2·dim], v = u XOR 2^(t/2), oriented (v, u) when t is odd (or smaller
+// id first when leftEdge; hypercubeDraw). Drawing t in [2·dim] rather than
+// [dim] keeps the orientation bit in the same draw.`,
+	Params: "dim int, leftEdge bool, r *Rand",
+	Prelude: `
+	n, d2 := uint64(len(L)), uint64(2*dim)
+	piped := pipelined(len(L), unsafe.Sizeof(L[0]))
+	var ring [ahead]struct{ s, u, v uint64 }`,
+	Both: true,
+	Draw: `hypercubeDraw(s, n, d2, leftEdge)`,
+}, {
+	Name:   "torusGraph",
+	Doc:    `// torusGraph places m balls on a torus of side >= 3 (see torusDraw).`,
+	Params: "lt *latticeTables, leftEdge bool, r *Rand",
+	Prelude: `
+	piped := pipelined(len(L), unsafe.Sizeof(L[0]))
+	var ring [ahead]struct{ s, u, v uint64 }`,
+	Both: true,
+	Draw: `torusDraw(s, lt, leftEdge)`,
+}}
+
 // completeDraw draws an edge of K_n on n bins: u uniform, v uniform among
 // the other n − 1.
 const completeDraw = `
@@ -472,6 +619,7 @@ func swapIf(cond string) string {
 func main() {
 	gen("zloops_place.go", []string{"unsafe", "github.com/graphalloc/graphalloc/graphgen"}, placeTmpl, placeLoops)
 	gen("zloops_rule.go", []string{"unsafe"}, ruleTmpl, ruleLoops)
+	gen("zloops_ring.go", []string{"unsafe", "github.com/graphalloc/graphalloc/graphgen"}, ringTmpl, ringLoops)
 }
 
 // gen executes the template tmpl on data and writes it, gofmt'ed, to file

@@ -313,50 +313,9 @@ func pickIn(thr *[2*ruleK + 1]uint64, la, lb uint64) uint64 {
 
 // The Place loops of the two-sample rules (twoUniform, twoEdge, twoVertex,
 // twoCirculant) are generated from one template, with the graph process's,
-// by gen_loops.go into zloops_place.go. The piped ones below are written
-// here: each has a ring of its own shape.
-
-// twoUniformPiped is twoUniform with each ball's draws made ahead balls
-// early and its two bins prefetched (docs/theory.md, note 4); the draws and
-// the placements are in ball order, so the loads are twoUniform's.
-func twoUniformPiped[T uint8 | uint32](L []T, m int64, ru *twoRule, r *Rand) int64 {
-	var ring [ahead]struct{ s, i, j, w uint64 }
-	n := uint64(len(L))
-	s := r.state
-	thr := ru.thr
-	for k := range min(m, ahead) {
-		e := &ring[k]
-		e.s = s
-		s, e.i = below(s, n)
-		s, e.j = below(s, n)
-		s, e.w = next(s)
-		prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
-	}
-	for k := int64(0); k < m; k++ {
-		e := &ring[k&(ahead-1)]
-		s0, i, j, w := e.s, e.i, e.j, e.w
-		if k+ahead < m {
-			e.s = s
-			s, e.i = below(s, n)
-			s, e.j = below(s, n)
-			s, e.w = next(s)
-			prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
-		}
-		li, lj := uint64(L[i]), uint64(L[j])
-		t := pickIn(thr, li, lj)
-		c, l := i, li
-		if w>>1 < t {
-			c, l = j, lj
-		}
-		if full(L, l) {
-			r.state = s0
-			return k
-		}
-		L[c] = T(l + 1)
-	}
-	r.state = s
-	return m
-}
+// by gen_loops.go into zloops_place.go, and twoUniformPiped from the ring
+// template into zloops_ring.go. twoEdgePiped below is written here: the
+// only two-sample loop pipelined twice.
 
 // twoEdgePiped is twoEdge pipelined twice, as graphEdgePiped: ball k + 2·ahead
 // draws its edge and its word and prefetches the edge's slot; ball k + ahead
