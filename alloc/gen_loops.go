@@ -94,19 +94,7 @@ func {{.Name}}[T uint8 | uint32](L []T, m int64, {{.Params}}, r *Rand) {{if .Ver
 		}
 {{- end}}
 {{.Draw}}
-		lu, lv := uint64(L[u]), uint64(L[v])
-{{- if .Pick}}
-		t := pickIn(thr, lu, lv)
-		c, l := u, lu
-		if w>>1 < t {
-			c, l = v, lv
-		}
-{{- else}}
-		c, l := u, lu
-		if lv < lu {
-			c, l = v, lv
-		}
-{{- end}}
+{{- template "decide" .}}
 		if full(L, l) {
 			{{template "restore" .}}
 			return k{{template "ret" .}}
@@ -462,21 +450,6 @@ type ringLoop struct {
 }
 
 const ringTmpl = `
-{{define "least"}}
-		lu, lv := uint64(L[u]), uint64(L[v])
-		c, l := u, lu
-		if lv < lu {
-			c, l = v, lv
-		}
-{{- end}}
-{{define "pick"}}
-		lu, lv := uint64(L[u]), uint64(L[v])
-		t := pickIn(thr, lu, lv)
-		c, l := u, lu
-		if w>>1 < t {
-			c, l = v, lv
-		}
-{{- end}}
 {{define "draw"}}{{if .Both}}s, e.u, e.v = {{.Draw}}{{else}}{{.Draw}}{{end}}
 			prefetch2(unsafe.Pointer(&L[e.u]), unsafe.Pointer(&L[e.v])){{end}}
 {{range .}}
@@ -523,7 +496,7 @@ func {{.Name}}[T uint8 | uint32](L []T, m int64, {{.Params}}) int64 {
 			{{template "draw" .}}
 		}
 {{- end}}
-{{- if .Pick}}{{template "pick"}}{{else}}{{template "least"}}{{end}}
+{{- template "decide" .}}
 		if full(L, l) {
 			r.state = s0
 			return k
@@ -590,6 +563,195 @@ var ringLoops = []ringLoop{{
 	Draw: `torusDraw(s, lt, leftEdge)`,
 }}
 
+// pipe2Loop is a Place loop of two candidates pipelined twice (PERF.md,
+// item 8), for samplers that read a table to find a ball's ends: ball
+// k + 2·ahead draws and prefetches its slot of the table, ball k + ahead
+// reads its ends a, b there and prefetches their loads, ball k is placed;
+// in ball order, so the loads are those of the loop without the ring.
+type pipe2Loop struct {
+	Name, Doc string
+	Params    string // after L []T, m int64; before r *Rand
+	Prelude   string // the ring (a, b the ends, s the generator before the draws), constants, the generator
+	Fill      string // draws the ball of slot and prefetches its table entry
+	Ends      string // reads the ends SLOT.a, SLOT.b of the ball in SLOT
+	Locals    string // before the main loop: the generator into locals
+	Pick      bool   // decide by pickIn against the word slot.w, as placeLoop
+	Restore   string // leaves r before the ball in slot
+	Refill    string // draws ball k + R into slot
+	Entry     string // the address of its table entry, to prefetch
+	Coins     bool   // the coin buffer is generator state too
+}
+
+const pipe2Tmpl = `
+{{range .}}
+{{.Doc}}
+func {{.Name}}[T uint8 | uint32](L []T, m int64, {{.Params}}, r *Rand) int64 {
+	const R = 2 * ahead // a power of two: slot k and slot k+R coincide
+{{.Prelude}}
+	for j := range min(m, R) {
+		slot := &ring[j&(R-1)]
+{{.Fill}}
+	}
+	for j := range min(m, ahead) {
+		slot := &ring[j&(R-1)]
+{{at .Ends "slot"}}
+		prefetch2(unsafe.Pointer(&L[slot.a]), unsafe.Pointer(&L[slot.b]))
+	}
+{{.Locals}}
+	for k := int64(0); k < m; k++ {
+		slot := &ring[k&(R-1)]
+		u, v{{if .Pick}}, w{{end}} := slot.a, slot.b{{if .Pick}}, slot.w{{end}}
+{{- template "decide" .}}
+		if full(L, l) {
+			{{.Restore}}
+			return k
+		}
+		L[c] = T(l + 1)
+		if k+R < m {
+			// The slot of ball k is free: draw ball k+R into it.
+{{.Refill}}
+			// Ball k+ahead's ends too, in the same call.
+			nx := &ring[(k+ahead)&(R-1)]
+{{at .Ends "nx"}}
+			prefetch3(unsafe.Pointer({{.Entry}}), unsafe.Pointer(&L[nx.a]), unsafe.Pointer(&L[nx.b]))
+		} else if k+ahead < m {
+			nx := &ring[(k+ahead)&(R-1)]
+{{at .Ends "nx"}}
+			prefetch2(unsafe.Pointer(&L[nx.a]), unsafe.Pointer(&L[nx.b]))
+		}
+	}
+{{- if .Coins}}
+	r.state, r.coins, r.ncoins = s, coins, nc
+{{- else}}
+	r.state = s
+{{- end}}
+	return m
+}
+{{end}}`
+
+var pipe2Loops = []pipe2Loop{{
+	Name: "graphEdgePiped",
+	Doc: `// graphEdgePiped is graphEdge pipelined twice (docs/theory.md, note 8): ball
+// k + 2·ahead draws its edge (and its orientation coin) and prefetches the
+// edge's slot in e; ball k + ahead reads the slot, now cached, and
+// prefetches both ends' loads; ball k is placed. The draws happen in ball
+// order, one ball at a time, exactly as in graphEdge, and placement too, so
+// the loads and the generator's state afterwards are those of graphEdge.
+// On one-byte loads each slot also keeps the generator as it was before its
+// ball's draw, to leave r there if that ball would overflow a byte.`,
+	Params: "e []uint32, random bool",
+	Prelude: `
+	compact := unsafe.Sizeof(L[0]) == 1
+	var ring [R]struct {
+		x        uint64 // the edge, until stage two
+		s, coins uint64 // compact: the generator before the draw
+		nc       int
+		a, b     uint32 // its ends, oriented
+		flip     bool
+	}
+	ne := uint64(len(e) / 2)
+	g := edgeGen{s: r.state, coins: r.coins, nc: r.ncoins}`,
+	Fill: `
+		if compact {
+			slot.s, slot.coins, slot.nc = g.s, g.coins, g.nc
+		}
+		slot.x, slot.flip = g.draw(ne, random)
+		prefetch(unsafe.Pointer(&e[2*slot.x]))`,
+	Ends: `SLOT.a, SLOT.b = edgeEnds(e, SLOT.x, SLOT.flip)`,
+	Locals: `
+	// The hot loop keeps the generator in locals, with edgeGen.draw
+	// written out.
+	s, coins, nc := g.s, g.coins, g.nc`,
+	Restore: `r.state, r.coins, r.ncoins = slot.s, slot.coins, slot.nc`,
+	Refill: `
+			if compact {
+				slot.s, slot.coins, slot.nc = s, coins, nc
+			}
+			var x uint64
+			s, x = below(s, ne)
+			flip := false
+			if random {
+				if nc == 0 {
+					s, coins = next(s)
+					nc = 64
+				}
+				flip = coins&1 != 0
+				coins >>= 1
+				nc--
+			}
+			slot.x, slot.flip = x, flip`,
+	Entry: "&e[2*x]",
+	Coins: true,
+}, {
+	Name: "regularEdgePiped",
+	Doc: `// regularEdgePiped is regularEdge pipelined twice, as graphEdgePiped: ball
+// k + 2·ahead draws its half-edge and prefetches its slot of adj; ball
+// k + ahead reads the slot and prefetches both ends' loads; ball k is
+// placed. The same balls in the same order as regularEdge.`,
+	Params: "adj []uint32, D uint64, leftEdge bool",
+	Prelude: `
+	var ring [R]struct {
+		s    uint64 // the generator before the ball's draw
+		u, h uint64 // the half-edge h = u·D + j
+		a, b uint64 // its ends, in the order of the tie rule
+	}
+	n := uint64(len(L))
+	s := r.state`,
+	Fill: `
+		slot.s = s
+		var i uint64
+		s, slot.u = below(s, n)
+		s, i = below(s, D)
+		slot.h = slot.u*D + i
+		prefetch(unsafe.Pointer(&adj[slot.h]))`,
+	Ends:    `SLOT.a, SLOT.b = halfEdgeEnds(adj, SLOT.u, SLOT.h, leftEdge)`,
+	Restore: `r.state = slot.s`,
+	Refill: `
+			slot.s = s
+			var u, i uint64
+			s, u = below(s, n)
+			s, i = below(s, D)
+			slot.u, slot.h = u, u*D+i`,
+	Entry: "&adj[slot.h]",
+}, {
+	Name: "twoEdgePiped",
+	Doc: `// twoEdgePiped is twoEdge pipelined twice, as graphEdgePiped: ball k + 2·ahead
+// draws its edge and its word and prefetches the edge's slot; ball k + ahead
+// reads the slot and prefetches both ends' loads; ball k is placed. On
+// one-byte loads each slot also keeps the generator as it was before its
+// ball's draws, to leave r there if that ball would overflow a byte.`,
+	Params: "e []uint32, ru *twoRule",
+	Prelude: `
+	compact := unsafe.Sizeof(L[0]) == 1
+	var ring [R]struct {
+		x, w uint64
+		s    uint64 // compact: the generator before the draws
+		a, b uint32
+	}
+	ne := uint64(len(e) / 2)
+	s := r.state
+	thr := ru.thr`,
+	Fill: `
+		if compact {
+			slot.s = s
+		}
+		s, slot.x = below(s, ne)
+		s, slot.w = next(s)
+		prefetch(unsafe.Pointer(&e[2*slot.x]))`,
+	Ends:    `SLOT.a, SLOT.b = e[2*SLOT.x], e[2*SLOT.x+1]`,
+	Pick:    true,
+	Restore: `r.state = slot.s`,
+	Refill: `
+			if compact {
+				slot.s = s
+			}
+			var x uint64
+			s, x = below(s, ne)
+			s, slot.w = next(s)
+			slot.x = x`,
+	Entry: "&e[2*x]",
+}}
+
 // completeDraw draws an edge of K_n on n bins: u uniform, v uniform among
 // the other n − 1.
 const completeDraw = `
@@ -616,10 +778,32 @@ func swapIf(cond string) string {
 	return "\n\tif " + cond + " && v < u {\n\t\tu, v = v, u\n\t}"
 }
 
+// decideTmpl is the decision every template shares, written for
+// conditional moves (PERF.md, item 3): c, l are the chosen bin u or v and
+// its load. With Pick the two-sample rule's: v iff w>>1 < pickIn(thr, lu,
+// lv); else the lesser load, u winning ties.
+const decideTmpl = `
+{{define "decide"}}
+		lu, lv := uint64(L[u]), uint64(L[v])
+{{- if .Pick}}
+		t := pickIn(thr, lu, lv)
+		c, l := u, lu
+		if w>>1 < t {
+			c, l = v, lv
+		}
+{{- else}}
+		c, l := u, lu
+		if lv < lu {
+			c, l = v, lv
+		}
+{{- end}}
+{{- end}}`
+
 func main() {
 	gen("zloops_place.go", []string{"unsafe", "github.com/graphalloc/graphalloc/graphgen"}, placeTmpl, placeLoops)
 	gen("zloops_rule.go", []string{"unsafe"}, ruleTmpl, ruleLoops)
 	gen("zloops_ring.go", []string{"unsafe", "github.com/graphalloc/graphalloc/graphgen"}, ringTmpl, ringLoops)
+	gen("zloops_pipe2.go", []string{"unsafe"}, pipe2Tmpl, pipe2Loops)
 }
 
 // gen executes the template tmpl on data and writes it, gofmt'ed, to file
@@ -631,7 +815,9 @@ func gen(file string, imports []string, tmpl string, data any) {
 		b.WriteString("\t\"" + im + "\"\n")
 	}
 	b.WriteString(")\n")
-	t := template.Must(template.New(file).Parse(strings.TrimPrefix(tmpl, "\n")))
+	at := func(code, slot string) string { return strings.ReplaceAll(code, "SLOT", slot) }
+	t := template.Must(template.New(file).Funcs(template.FuncMap{"at": at}).Parse(strings.TrimPrefix(tmpl, "\n")))
+	template.Must(t.Parse(decideTmpl))
 	if err := t.Execute(&b, data); err != nil {
 		log.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"math"
 	"runtime"
 	"sync"
-	"unsafe"
 
 	"github.com/graphalloc/graphalloc/graphgen"
 )
@@ -313,76 +312,8 @@ func pickIn(thr *[2*ruleK + 1]uint64, la, lb uint64) uint64 {
 
 // The Place loops of the two-sample rules (twoUniform, twoEdge, twoVertex,
 // twoCirculant) are generated from one template, with the graph process's,
-// by gen_loops.go into zloops_place.go, and twoUniformPiped from the ring
-// template into zloops_ring.go. twoEdgePiped below is written here: the
-// only two-sample loop pipelined twice.
-
-// twoEdgePiped is twoEdge pipelined twice, as graphEdgePiped: ball k + 2·ahead
-// draws its edge and its word and prefetches the edge's slot; ball k + ahead
-// reads the slot and prefetches both ends' loads; ball k is placed. On
-// one-byte loads each slot also keeps the generator as it was before its
-// ball's draws, to leave r there if that ball would overflow a byte.
-func twoEdgePiped[T uint8 | uint32](L []T, m int64, e []uint32, ru *twoRule, r *Rand) int64 {
-	const R = 2 * ahead // a power of two: slot k and slot k+R coincide
-	compact := unsafe.Sizeof(L[0]) == 1
-	var ring [R]struct {
-		x, w uint64
-		s    uint64 // compact: the generator before the draws
-		u, v uint32
-	}
-	ne := uint64(len(e) / 2)
-	s := r.state
-	thr := ru.thr
-	for j := range min(m, R) {
-		slot := &ring[j&(R-1)]
-		if compact {
-			slot.s = s
-		}
-		s, slot.x = below(s, ne)
-		s, slot.w = next(s)
-		prefetch(unsafe.Pointer(&e[2*slot.x]))
-	}
-	for j := range min(m, ahead) {
-		slot := &ring[j&(R-1)]
-		slot.u, slot.v = e[2*slot.x], e[2*slot.x+1]
-		prefetch2(unsafe.Pointer(&L[slot.u]), unsafe.Pointer(&L[slot.v]))
-	}
-	for k := int64(0); k < m; k++ {
-		slot := &ring[k&(R-1)]
-		u, v, w := slot.u, slot.v, slot.w
-		lu, lv := uint64(L[u]), uint64(L[v])
-		t := pickIn(thr, lu, lv)
-		c, l := u, lu
-		if w>>1 < t {
-			c, l = v, lv
-		}
-		if full(L, l) {
-			r.state = slot.s
-			return k
-		}
-		L[c] = T(l + 1)
-		if k+R < m {
-			// The slot of ball k is free: draw ball k+R into it.
-			if compact {
-				slot.s = s
-			}
-			var x uint64
-			s, x = below(s, ne)
-			s, slot.w = next(s)
-			slot.x = x
-			// Ball k+ahead's ends too, in the same call.
-			nx := &ring[(k+ahead)&(R-1)]
-			nx.u, nx.v = e[2*nx.x], e[2*nx.x+1]
-			prefetch3(unsafe.Pointer(&e[2*x]), unsafe.Pointer(&L[nx.u]), unsafe.Pointer(&L[nx.v]))
-		} else if k+ahead < m {
-			nx := &ring[(k+ahead)&(R-1)]
-			nx.u, nx.v = e[2*nx.x], e[2*nx.x+1]
-			prefetch2(unsafe.Pointer(&L[nx.u]), unsafe.Pointer(&L[nx.v]))
-		}
-	}
-	r.state = s
-	return m
-}
+// by gen_loops.go into zloops_place.go, and their pipelined forms too:
+// twoUniformPiped into zloops_ring.go, twoEdgePiped into zloops_pipe2.go.
 
 // levelsTwo is a two-sample rule on K_n in the level engine: two
 // independent uniform ranks and a word, drawn as twoUniform draws its bins
