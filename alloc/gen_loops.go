@@ -752,6 +752,179 @@ var pipe2Loops = []pipe2Loop{{
 	Entry: "&e[2*x]",
 }}
 
+// levelsLoop is a loop of the level engine (levels.go): each ball draws
+// ranks in the histogram h and raises the level of the one it chooses.
+type levelsLoop struct {
+	Name, Doc string
+	Params    string // after h *tails, m int64; before r *Rand
+	Count     string // a count the loop returns, if any
+	Prelude   string // before n := h.n
+	Consts    string // after it
+	Coins     bool   // the coin buffer is generator state too
+	Locals    string // after the generator
+	Draw      string // one ball's draws and choice
+	Level     string // the level raised; h.level(u) if empty
+}
+
+const levelsTmpl = `
+{{range .}}
+{{.Doc}}
+func {{.Name}}(h *tails, m int64, {{with .Params}}{{.}}, {{end}}r *Rand){{with .Count}} ({{.}} int64){{end}} {
+{{.Prelude}}
+	n := h.n
+{{.Consts}}
+{{- if .Coins}}
+	s, coins, nc := r.state, r.coins, r.ncoins
+{{- else}}
+	s := r.state
+{{- end}}
+{{.Locals}}
+	for i := int64(0); i < m; i++ {
+{{.Draw}}
+		h.raise({{or .Level "h.level(u)"}})
+	}
+{{- if .Coins}}
+	r.state, r.coins, r.ncoins = s, coins, nc
+{{- else}}
+	r.state = s
+{{- end}}
+{{- with .Count}}
+	return {{.}}
+{{- end}}
+}
+{{end}}`
+
+// dOf draws d uniform ranks and keeps the one PICK (max or min) keeps.
+const dOf = `
+		var u uint64
+		s, u = below(s, n)
+		for j := 1; j < d; j++ {
+			var x uint64
+			s, x = below(s, n)
+			u = PICK(u, x)
+		}`
+
+var levelsLoops = []levelsLoop{{
+	Name:   "greedySlice",
+	Doc:    "// greedySlice is levelsGreedy on h's slice.",
+	Params: "d int",
+	Draw:   strings.ReplaceAll(dOf, "PICK", "max"),
+}, {
+	Name: "levelsMaxOf",
+	Doc: `// levelsMaxOf is MaxOf[d]: the most loaded of d uniform bins is the one of
+// smallest rank.`,
+	Params: "d int",
+	Draw:   strings.ReplaceAll(dOf, "PICK", "min"),
+}, {
+	Name: "levelsComplete",
+	Doc: `// levelsComplete is two-choice on K_n: two distinct uniform bins, drawn as
+// completeGraph draws them; the lesser loaded is the one of larger rank
+// (which of two tied bins takes the ball does not change the counts, so
+// every tie and sampling rule gives this chain).`,
+	Draw:  completeDraw,
+	Level: "h.level(max(u, v))",
+}, {
+	Name: "levelsCompleteBeta",
+	Doc: `// levelsCompleteBeta is graphical (1+β) on K_n: a coin, two distinct
+// ranks and a fair coin from the coin buffer, as completeRule draws them; a
+// one-choice step (coin below thr) takes the rank the fair coin names, a
+// uniform bin either way. It returns the number of steps that compared two
+// loads.`,
+	Params: "thr uint64",
+	Count:  "compared",
+	Coins:  true,
+	Draw: `
+		var x, u, v uint64
+		s, x = next(s)
+		s, u = below(s, n)
+		s, v = below(s, n-1)
+		if v >= u {
+			v++
+		}
+		var heads bool
+		s, coins, nc, heads = coin(s, coins, nc)
+		if x < thr {
+			if heads {
+				u = v
+			}
+		} else {
+			compared++
+			u = max(u, v)
+		}`,
+}, {
+	Name: "levelsOnePlusBeta",
+	Doc: `// levelsOnePlusBeta is (1+β): a coin, then two ranks, as onePlusBeta
+// draws them; the second counts only in a Greedy[2] step. It returns the
+// number of Greedy[2] steps.`,
+	Params: "thr uint64, all bool",
+	Count:  "compared",
+	Draw: `
+		var c, u, v uint64
+		s, c = next(s)
+		s, u = below(s, n)
+		s, v = below(s, n)
+		if c < thr || all {
+			compared++
+			u = max(u, v)
+		}`,
+}, {
+	Name: "levelsRank",
+	Doc: `// levelsRank is Rank[d]: the bin of rank R = ⌈n·U^{1/d}⌉ from the heaviest,
+// drawn as rankState.place draws it (the largest of d uniform ranks for a
+// whole d, rankPos otherwise).`,
+	Params: "d float64",
+	Prelude: `
+	if d == math.Trunc(d) {
+		levelsGreedy(h, m, int(d), r)
+		return
+	}`,
+	Consts: `fn, invD := float64(n), 1/d`,
+	Draw: `
+		var x uint64
+		s, x = next(s)
+		u := float64(x>>11+1) * 0x1p-53`,
+	Level: "h.level(rankPos(u, invD, fn, n))",
+}, {
+	Name: "levelsQuantile",
+	Doc: `// levelsQuantile is Quantile(δ) on the level engine: the first rank u is
+// heavy iff u < k (ranks count from the heaviest bin), and a heavy first
+// rank gives way to the second, v. No tie draw: a rank is not a bin (the
+// per-bin loop's third draw has no counterpart). It returns the number of
+// balls whose first rank was heavy.`,
+	Params: "k uint64",
+	Count:  "second",
+	Draw: `
+		var u, v uint64
+		s, u = below(s, n)
+		s, v = below(s, n)
+		var rej int64
+		if u < k {
+			rej = 1
+		}
+		if rej != 0 {
+			u = v
+		}
+		second += rej`,
+}, {
+	Name: "levelsTwo",
+	Doc: `// levelsTwo is a two-sample rule on K_n in the level engine: two
+// independent uniform ranks and a word, drawn as twoUniform draws its bins
+// and word; the candidates' loads are their levels.`,
+	Params: "ru *twoRule",
+	Locals: "thr := ru.thr",
+	Draw: `
+		var u, v, w uint64
+		s, u = below(s, n)
+		s, v = below(s, n)
+		s, w = next(s)
+		lu, lv := h.level(u), h.level(v)
+		l := lu
+		if w>>1 < pickIn(thr, uint64(lu), uint64(lv)) {
+			l = lv
+		}`,
+	Level: "l",
+}}
+
 // completeDraw draws an edge of K_n on n bins: u uniform, v uniform among
 // the other n − 1.
 const completeDraw = `
@@ -804,6 +977,7 @@ func main() {
 	gen("zloops_rule.go", []string{"unsafe"}, ruleTmpl, ruleLoops)
 	gen("zloops_ring.go", []string{"unsafe", "github.com/graphalloc/graphalloc/graphgen"}, ringTmpl, ringLoops)
 	gen("zloops_pipe2.go", []string{"unsafe"}, pipe2Tmpl, pipe2Loops)
+	gen("zloops_levels.go", []string{"math"}, levelsTmpl, levelsLoops)
 }
 
 // gen executes the template tmpl on data and writes it, gofmt'ed, to file

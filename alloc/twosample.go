@@ -315,28 +315,6 @@ func pickIn(thr *[2*ruleK + 1]uint64, la, lb uint64) uint64 {
 // by gen_loops.go into zloops_place.go, and their pipelined forms too:
 // twoUniformPiped into zloops_ring.go, twoEdgePiped into zloops_pipe2.go.
 
-// levelsTwo is a two-sample rule on K_n in the level engine: two
-// independent uniform ranks and a word, drawn as twoUniform draws its bins
-// and word; the candidates' loads are their levels.
-func levelsTwo(h *tails, m int64, ru *twoRule, r *Rand) {
-	n := h.n
-	s := r.state
-	thr := ru.thr
-	for k := int64(0); k < m; k++ {
-		var u, v, w uint64
-		s, u = below(s, n)
-		s, v = below(s, n)
-		s, w = next(s)
-		lu, lv := h.level(u), h.level(v)
-		l := lu
-		if w>>1 < pickIn(thr, uint64(lu), uint64(lv)) {
-			l = lv
-		}
-		h.raise(l)
-	}
-	r.state = s
-}
-
 // pairRule is a two-sample rule with its source, as a rule (see rule): the
 // draws of each ball are those of the source's loop (twoUniform, twoEdge,
 // twoVertex, twoCirculant), the candidates then w, and the decision is
