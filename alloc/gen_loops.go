@@ -56,11 +56,7 @@ const placeTmpl = `
 {{.Doc}}
 func {{.Name}}[T uint8 | uint32](L []T, m int64, {{.Params}}, r *Rand) {{if .Vertex}}(placed, isolated int64){{else}}int64{{end}} {
 {{.Prelude}}
-{{- if .Coins}}
-	s, coins, nc := r.state, r.coins, r.ncoins
-{{- else}}
-	s := r.state
-{{- end}}
+{{- template "load" .}}
 {{- if .Pick}}
 	thr := ru.thr
 {{- end}}
@@ -102,11 +98,7 @@ func {{.Name}}[T uint8 | uint32](L []T, m int64, {{.Params}}, r *Rand) {{if .Ver
 {{.Tie}}
 		L[c] = T(l + 1)
 	}
-{{- if .Coins}}
-	r.state, r.coins, r.ncoins = s, coins, nc
-{{- else}}
-	r.state = s
-{{- end}}
+{{- template "store" .}}
 	return m{{template "ret" .}}
 }
 {{end}}`
@@ -620,11 +612,7 @@ func {{.Name}}[T uint8 | uint32](L []T, m int64, {{.Params}}, r *Rand) int64 {
 			prefetch2(unsafe.Pointer(&L[nx.a]), unsafe.Pointer(&L[nx.b]))
 		}
 	}
-{{- if .Coins}}
-	r.state, r.coins, r.ncoins = s, coins, nc
-{{- else}}
-	r.state = s
-{{- end}}
+{{- template "store" .}}
 	return m
 }
 {{end}}`
@@ -773,21 +761,13 @@ func {{.Name}}(h *tails, m int64, {{with .Params}}{{.}}, {{end}}r *Rand){{with .
 {{.Prelude}}
 	n := h.n
 {{.Consts}}
-{{- if .Coins}}
-	s, coins, nc := r.state, r.coins, r.ncoins
-{{- else}}
-	s := r.state
-{{- end}}
+{{- template "load" .}}
 {{.Locals}}
 	for i := int64(0); i < m; i++ {
 {{.Draw}}
 		h.raise({{or .Level "h.level(u)"}})
 	}
-{{- if .Coins}}
-	r.state, r.coins, r.ncoins = s, coins, nc
-{{- else}}
-	r.state = s
-{{- end}}
+{{- template "store" .}}
 {{- with .Count}}
 	return {{.}}
 {{- end}}
@@ -951,11 +931,27 @@ func swapIf(cond string) string {
 	return "\n\tif " + cond + " && v < u {\n\t\tu, v = v, u\n\t}"
 }
 
-// decideTmpl is the decision every template shares, written for
-// conditional moves (PERF.md, item 3): c, l are the chosen bin u or v and
-// its load. With Pick the two-sample rule's: v iff w>>1 < pickIn(thr, lu,
-// lv); else the lesser load, u winning ties.
-const decideTmpl = `
+// commonTmpl holds what the templates share. load and store move the
+// generator (with Coins, the coin buffer too) into locals and back (PERF.md,
+// item 1). decide is the decision, written for conditional moves (item 3):
+// c, l are the chosen bin u or v and its load; with Pick the two-sample
+// rule's, v iff w>>1 < pickIn(thr, lu, lv); else the lesser load, u winning
+// ties.
+const commonTmpl = `
+{{define "load"}}
+{{- if .Coins}}
+	s, coins, nc := r.state, r.coins, r.ncoins
+{{- else}}
+	s := r.state
+{{- end}}
+{{- end}}
+{{define "store"}}
+{{- if .Coins}}
+	r.state, r.coins, r.ncoins = s, coins, nc
+{{- else}}
+	r.state = s
+{{- end}}
+{{- end}}
 {{define "decide"}}
 		lu, lv := uint64(L[u]), uint64(L[v])
 {{- if .Pick}}
@@ -991,7 +987,7 @@ func gen(file string, imports []string, tmpl string, data any) {
 	b.WriteString(")\n")
 	at := func(code, slot string) string { return strings.ReplaceAll(code, "SLOT", slot) }
 	t := template.Must(template.New(file).Funcs(template.FuncMap{"at": at}).Parse(strings.TrimPrefix(tmpl, "\n")))
-	template.Must(t.Parse(decideTmpl))
+	template.Must(t.Parse(commonTmpl))
 	if err := t.Execute(&b, data); err != nil {
 		log.Fatal(err)
 	}
