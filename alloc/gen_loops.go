@@ -40,21 +40,23 @@ type placeLoop struct {
 	Prelude   string // dispatch to the piped and phased forms, constants
 	Coins     bool   // the loop draws fair coins: the coin buffer is state too
 	Pick      bool   // decide by pickIn(thr, lu, lv) against the word w (a two-sample rule); else the lesser load, u winning ties
-	Vertex    bool   // u a uniform vertex of the rows off, adj: an isolated u takes the ball; also returns how many did
+	Most      bool   // decide by the greater load, u winning ties
+	Vertex    bool   // u a uniform vertex of the rows off, adj: an isolated u takes the ball (Count counts them)
+	Count     string // a count the loop returns after the balls placed, if any
 	// Increment raises an isolated u's load by L[u]++ rather than
 	// L[u] = T(lu + 1): the same loads, but the compiler allocates registers
 	// differently for each, and each loop keeps the form measured for it.
 	Increment bool
 	Draw      string // the draws of one ball: u and v (and w with Pick)
-	Tie       string // after the overflow check: a tie's coin, drawn only on a tie
+	Tie       string // after the overflow check: a tie's coin, drawn only on a tie, or the count
 }
 
 const placeTmpl = `
 {{define "restore"}}{{if .Coins}}r.state, r.coins, r.ncoins = s0, coins0, nc0{{else}}r.state = s0{{end}}{{end}}
-{{define "ret"}}{{if .Vertex}}, isolated{{end}}{{end}}
+{{define "ret"}}{{with .Count}}, {{.}}{{end}}{{end}}
 {{range .}}
 {{.Doc}}
-func {{.Name}}[T uint8 | uint32](L []T, m int64, {{.Params}}, r *Rand) {{if .Vertex}}(placed, isolated int64){{else}}int64{{end}} {
+func {{.Name}}[T uint8 | uint32](L []T, m int64, {{with .Params}}{{.}}, {{end}}r *Rand) {{with .Count}}(placed, {{.}} int64){{else}}int64{{end}} {
 {{.Prelude}}
 {{- template "load" .}}
 {{- if .Pick}}
@@ -169,6 +171,7 @@ var placeLoops = []placeLoop{{
 	Prelude:   `n := uint64(len(L))`,
 	Coins:     true,
 	Vertex:    true,
+	Count:     "isolated",
 	Increment: true,
 	Draw: `
 		var j uint64
@@ -272,6 +275,7 @@ var placeLoops = []placeLoop{{
 	Prelude: `n := uint64(len(L))`,
 	Pick:    true,
 	Vertex:  true,
+	Count:   "isolated",
 	Draw: `
 		var j, w uint64
 		s, j = below(s, deg)
@@ -289,6 +293,36 @@ var placeLoops = []placeLoop{{
 	d := uint64(len(S))`,
 	Pick: true,
 	Draw: circulantDraw("j", "w") + swapIf("smallerFirst"),
+}, {
+	Name: "maxOf2",
+	Doc: `// maxOf2 and maxOfD place m balls and return how many they placed: on
+// one-byte loads they stop before a ball that would raise a load to 255
+// (see full), with r as before that ball.`,
+	Prelude: "n := uint64(len(L))",
+	Most:    true,
+	Draw: `
+		var u, v uint64
+		s, u = below(s, n)
+		s, v = below(s, n)`,
+}, {
+	Name: "onePlusBeta",
+	Doc: `// onePlusBeta places m balls and returns how many it placed and how many
+// of those took a Greedy[2] step. On one-byte loads it stops before a ball
+// that would raise a load to 255 (see full), with r as before that ball.`,
+	Params:  "thr uint64, all bool",
+	Prelude: "n := uint64(len(L))",
+	Count:   "compared",
+	Draw: betaDraw + `
+		// A OneChoice step compares u with itself. Both selections are
+		// written for conditional moves.
+		var g int64
+		if x < thr || all {
+			g = 1
+		}
+		if g == 0 {
+			v = u
+		}`,
+	Tie: "compared += g",
 }}
 
 // ruleLoop is the run method of one rule of the graph process on type
@@ -433,6 +467,7 @@ type ringLoop struct {
 	Params    string // after L []T, m int64, with r *Rand
 	Prelude   string // constants
 	Pick      bool   // decide by pickIn against the word w, as placeLoop
+	Most      bool   // decide by the greater load, as placeLoop
 	// Draw draws one ball into the slot e: e.u, e.v (and e.w with Pick).
 	Draw string
 	// Both: one function that pipelines only when piped is true (set by
@@ -568,6 +603,7 @@ type pipe2Loop struct {
 	Ends      string // reads the ends SLOT.a, SLOT.b of the ball in SLOT
 	Locals    string // before the main loop: the generator into locals
 	Pick      bool   // decide by pickIn against the word slot.w, as placeLoop
+	Most      bool   // decide by the greater load, as placeLoop
 	Restore   string // leaves r before the ball in slot
 	Refill    string // draws ball k + R into slot
 	Entry     string // the address of its table entry, to prefetch
@@ -838,12 +874,8 @@ var levelsLoops = []levelsLoop{{
 // number of Greedy[2] steps.`,
 	Params: "thr uint64, all bool",
 	Count:  "compared",
-	Draw: `
-		var c, u, v uint64
-		s, c = next(s)
-		s, u = below(s, n)
-		s, v = below(s, n)
-		if c < thr || all {
+	Draw: betaDraw + `
+		if x < thr || all {
 			compared++
 			u = max(u, v)
 		}`,
@@ -905,6 +937,14 @@ var levelsLoops = []levelsLoop{{
 	Level: "l",
 }}
 
+// betaDraw draws a ball of (1+β): the coin x of its step, then two
+// uniform bins u and v.
+const betaDraw = `
+	var x, u, v uint64
+	s, x = next(s)
+	s, u = below(s, n)
+	s, v = below(s, n)`
+
 // completeDraw draws an edge of K_n on n bins: u uniform, v uniform among
 // the other n − 1.
 const completeDraw = `
@@ -936,7 +976,7 @@ func swapIf(cond string) string {
 // item 1). decide is the decision, written for conditional moves (item 3):
 // c, l are the chosen bin u or v and its load; with Pick the two-sample
 // rule's, v iff w>>1 < pickIn(thr, lu, lv); else the lesser load, u winning
-// ties.
+// ties; with Most the greater load, u winning ties.
 const commonTmpl = `
 {{define "load"}}
 {{- if .Coins}}
@@ -958,6 +998,11 @@ const commonTmpl = `
 		t := pickIn(thr, lu, lv)
 		c, l := u, lu
 		if w>>1 < t {
+			c, l = v, lv
+		}
+{{- else if .Most}}
+		c, l := u, lu
+		if lv > lu {
 			c, l = v, lv
 		}
 {{- else}}

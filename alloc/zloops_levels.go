@@ -119,11 +119,11 @@ func levelsOnePlusBeta(h *tails, m int64, thr uint64, all bool, r *Rand) (compar
 
 	for i := int64(0); i < m; i++ {
 
-		var c, u, v uint64
-		s, c = next(s)
+		var x, u, v uint64
+		s, x = next(s)
 		s, u = below(s, n)
 		s, v = below(s, n)
-		if c < thr || all {
+		if x < thr || all {
 			compared++
 			u = max(u, v)
 		}

@@ -413,3 +413,69 @@ func twoCirculant[T uint8 | uint32](L []T, m int64, S []uint32, ru *twoRule, sma
 	r.state = s
 	return m
 }
+
+// maxOf2 and maxOfD place m balls and return how many they placed: on
+// one-byte loads they stop before a ball that would raise a load to 255
+// (see full), with r as before that ball.
+func maxOf2[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
+	n := uint64(len(L))
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		s0 := s
+
+		var u, v uint64
+		s, u = below(s, n)
+		s, v = below(s, n)
+		lu, lv := uint64(L[u]), uint64(L[v])
+		c, l := u, lu
+		if lv > lu {
+			c, l = v, lv
+		}
+		if full(L, l) {
+			r.state = s0
+			return k
+		}
+
+		L[c] = T(l + 1)
+	}
+	r.state = s
+	return m
+}
+
+// onePlusBeta places m balls and returns how many it placed and how many
+// of those took a Greedy[2] step. On one-byte loads it stops before a ball
+// that would raise a load to 255 (see full), with r as before that ball.
+func onePlusBeta[T uint8 | uint32](L []T, m int64, thr uint64, all bool, r *Rand) (placed, compared int64) {
+	n := uint64(len(L))
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		s0 := s
+
+		var x, u, v uint64
+		s, x = next(s)
+		s, u = below(s, n)
+		s, v = below(s, n)
+		// A OneChoice step compares u with itself. Both selections are
+		// written for conditional moves.
+		var g int64
+		if x < thr || all {
+			g = 1
+		}
+		if g == 0 {
+			v = u
+		}
+		lu, lv := uint64(L[u]), uint64(L[v])
+		c, l := u, lu
+		if lv < lu {
+			c, l = v, lv
+		}
+		if full(L, l) {
+			r.state = s0
+			return k, compared
+		}
+		compared += g
+		L[c] = T(l + 1)
+	}
+	r.state = s
+	return m, compared
+}
