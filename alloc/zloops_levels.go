@@ -8,13 +8,9 @@ import (
 
 // greedySlice is levelsGreedy on h's slice.
 func greedySlice(h *tails, m int64, d int, r *Rand) {
-
 	n := h.n
-
 	s := r.state
-
 	for i := int64(0); i < m; i++ {
-
 		var u uint64
 		s, u = below(s, n)
 		for j := 1; j < d; j++ {
@@ -30,13 +26,9 @@ func greedySlice(h *tails, m int64, d int, r *Rand) {
 // levelsMaxOf is MaxOf[d]: the most loaded of d uniform bins is the one of
 // smallest rank.
 func levelsMaxOf(h *tails, m int64, d int, r *Rand) {
-
 	n := h.n
-
 	s := r.state
-
 	for i := int64(0); i < m; i++ {
-
 		var u uint64
 		s, u = below(s, n)
 		for j := 1; j < d; j++ {
@@ -54,13 +46,9 @@ func levelsMaxOf(h *tails, m int64, d int, r *Rand) {
 // (which of two tied bins takes the ball does not change the counts, so
 // every tie and sampling rule gives this chain).
 func levelsComplete(h *tails, m int64, r *Rand) {
-
 	n := h.n
-
 	s := r.state
-
 	for i := int64(0); i < m; i++ {
-
 		var u, v uint64
 		s, u = below(s, n)
 		s, v = below(s, n-1)
@@ -78,13 +66,9 @@ func levelsComplete(h *tails, m int64, r *Rand) {
 // uniform bin either way. It returns the number of steps that compared two
 // loads.
 func levelsCompleteBeta(h *tails, m int64, thr uint64, r *Rand) (compared int64) {
-
 	n := h.n
-
 	s, coins, nc := r.state, r.coins, r.ncoins
-
 	for i := int64(0); i < m; i++ {
-
 		var x, u, v uint64
 		s, x = next(s)
 		s, u = below(s, n)
@@ -112,13 +96,9 @@ func levelsCompleteBeta(h *tails, m int64, thr uint64, r *Rand) (compared int64)
 // draws them; the second counts only in a Greedy[2] step. It returns the
 // number of Greedy[2] steps.
 func levelsOnePlusBeta(h *tails, m int64, thr uint64, all bool, r *Rand) (compared int64) {
-
 	n := h.n
-
 	s := r.state
-
 	for i := int64(0); i < m; i++ {
-
 		var x, u, v uint64
 		s, x = next(s)
 		s, u = below(s, n)
@@ -137,7 +117,6 @@ func levelsOnePlusBeta(h *tails, m int64, thr uint64, all bool, r *Rand) (compar
 // drawn as rankState.place draws it (the largest of d uniform ranks for a
 // whole d, rankPos otherwise).
 func levelsRank(h *tails, m int64, d float64, r *Rand) {
-
 	if d == math.Trunc(d) {
 		levelsGreedy(h, m, int(d), r)
 		return
@@ -145,9 +124,7 @@ func levelsRank(h *tails, m int64, d float64, r *Rand) {
 	n := h.n
 	fn, invD := float64(n), 1/d
 	s := r.state
-
 	for i := int64(0); i < m; i++ {
-
 		var x uint64
 		s, x = next(s)
 		u := float64(x>>11+1) * 0x1p-53
@@ -162,13 +139,9 @@ func levelsRank(h *tails, m int64, d float64, r *Rand) {
 // per-bin loop's third draw has no counterpart). It returns the number of
 // balls whose first rank was heavy.
 func levelsQuantile(h *tails, m int64, k uint64, r *Rand) (second int64) {
-
 	n := h.n
-
 	s := r.state
-
 	for i := int64(0); i < m; i++ {
-
 		var u, v uint64
 		s, u = below(s, n)
 		s, v = below(s, n)
@@ -190,13 +163,10 @@ func levelsQuantile(h *tails, m int64, k uint64, r *Rand) (second int64) {
 // independent uniform ranks and a word, drawn as twoUniform draws its bins
 // and word; the candidates' loads are their levels.
 func levelsTwo(h *tails, m int64, ru *twoRule, r *Rand) {
-
 	n := h.n
-
 	s := r.state
 	thr := ru.thr
 	for i := int64(0); i < m; i++ {
-
 		var u, v, w uint64
 		s, u = below(s, n)
 		s, v = below(s, n)

@@ -16,7 +16,6 @@ import (
 // ball's draw, to leave r there if that ball would overflow a byte.
 func graphEdgePiped[T uint8 | uint32](L []T, m int64, e []uint32, random bool, r *Rand) int64 {
 	const R = 2 * ahead // a power of two: slot k and slot k+R coincide
-
 	compact := unsafe.Sizeof(L[0]) == 1
 	var ring [R]struct {
 		x        uint64 // the edge, until stage two
@@ -29,7 +28,6 @@ func graphEdgePiped[T uint8 | uint32](L []T, m int64, e []uint32, random bool, r
 	g := edgeGen{s: r.state, coins: r.coins, nc: r.ncoins}
 	for j := range min(m, R) {
 		slot := &ring[j&(R-1)]
-
 		if compact {
 			slot.s, slot.coins, slot.nc = g.s, g.coins, g.nc
 		}
@@ -41,7 +39,6 @@ func graphEdgePiped[T uint8 | uint32](L []T, m int64, e []uint32, random bool, r
 		slot.a, slot.b = edgeEnds(e, slot.x, slot.flip)
 		prefetch2(unsafe.Pointer(&L[slot.a]), unsafe.Pointer(&L[slot.b]))
 	}
-
 	// The hot loop keeps the generator in locals, with edgeGen.draw
 	// written out.
 	s, coins, nc := g.s, g.coins, g.nc
@@ -60,7 +57,6 @@ func graphEdgePiped[T uint8 | uint32](L []T, m int64, e []uint32, random bool, r
 		L[c] = T(l + 1)
 		if k+R < m {
 			// The slot of ball k is free: draw ball k+R into it.
-
 			if compact {
 				slot.s, slot.coins, slot.nc = s, coins, nc
 			}
@@ -97,7 +93,6 @@ func graphEdgePiped[T uint8 | uint32](L []T, m int64, e []uint32, random bool, r
 // placed. The same balls in the same order as regularEdge.
 func regularEdgePiped[T uint8 | uint32](L []T, m int64, adj []uint32, D uint64, leftEdge bool, r *Rand) int64 {
 	const R = 2 * ahead // a power of two: slot k and slot k+R coincide
-
 	var ring [R]struct {
 		s    uint64 // the generator before the ball's draw
 		u, h uint64 // the half-edge h = u·D + j
@@ -107,7 +102,6 @@ func regularEdgePiped[T uint8 | uint32](L []T, m int64, adj []uint32, D uint64, 
 	s := r.state
 	for j := range min(m, R) {
 		slot := &ring[j&(R-1)]
-
 		slot.s = s
 		var i uint64
 		s, slot.u = below(s, n)
@@ -120,7 +114,6 @@ func regularEdgePiped[T uint8 | uint32](L []T, m int64, adj []uint32, D uint64, 
 		slot.a, slot.b = halfEdgeEnds(adj, slot.u, slot.h, leftEdge)
 		prefetch2(unsafe.Pointer(&L[slot.a]), unsafe.Pointer(&L[slot.b]))
 	}
-
 	for k := int64(0); k < m; k++ {
 		slot := &ring[k&(R-1)]
 		u, v := slot.a, slot.b
@@ -136,7 +129,6 @@ func regularEdgePiped[T uint8 | uint32](L []T, m int64, adj []uint32, D uint64, 
 		L[c] = T(l + 1)
 		if k+R < m {
 			// The slot of ball k is free: draw ball k+R into it.
-
 			slot.s = s
 			var u, i uint64
 			s, u = below(s, n)
@@ -163,7 +155,6 @@ func regularEdgePiped[T uint8 | uint32](L []T, m int64, adj []uint32, D uint64, 
 // ball's draws, to leave r there if that ball would overflow a byte.
 func twoEdgePiped[T uint8 | uint32](L []T, m int64, e []uint32, ru *twoRule, r *Rand) int64 {
 	const R = 2 * ahead // a power of two: slot k and slot k+R coincide
-
 	compact := unsafe.Sizeof(L[0]) == 1
 	var ring [R]struct {
 		x, w uint64
@@ -175,7 +166,6 @@ func twoEdgePiped[T uint8 | uint32](L []T, m int64, e []uint32, ru *twoRule, r *
 	thr := ru.thr
 	for j := range min(m, R) {
 		slot := &ring[j&(R-1)]
-
 		if compact {
 			slot.s = s
 		}
@@ -188,7 +178,6 @@ func twoEdgePiped[T uint8 | uint32](L []T, m int64, e []uint32, ru *twoRule, r *
 		slot.a, slot.b = e[2*slot.x], e[2*slot.x+1]
 		prefetch2(unsafe.Pointer(&L[slot.a]), unsafe.Pointer(&L[slot.b]))
 	}
-
 	for k := int64(0); k < m; k++ {
 		slot := &ring[k&(R-1)]
 		u, v, w := slot.a, slot.b, slot.w
@@ -205,7 +194,6 @@ func twoEdgePiped[T uint8 | uint32](L []T, m int64, e []uint32, ru *twoRule, r *
 		L[c] = T(l + 1)
 		if k+R < m {
 			// The slot of ball k is free: draw ball k+R into it.
-
 			if compact {
 				slot.s = s
 			}

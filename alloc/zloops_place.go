@@ -3,15 +3,15 @@
 package alloc
 
 import (
-	"github.com/graphalloc/graphalloc/graphgen"
 	"unsafe"
+
+	"github.com/graphalloc/graphalloc/graphgen"
 )
 
 // graphEdge places m balls at the lesser loaded end of uniform edges of the
 // flat edge array e. With random ties each edge is oriented by a fair coin
 // (from r's coin buffer) and the first end wins ties.
 func graphEdge[T uint8 | uint32](L []T, m int64, e []uint32, random bool, r *Rand) int64 {
-
 	if uintptr(len(e))*4 >= edgePhasedMin {
 		return graphEdgePhased(L, m, e, random, r) // the same balls, beyond the TLB's reach
 	}
@@ -22,7 +22,6 @@ func graphEdge[T uint8 | uint32](L []T, m int64, e []uint32, random bool, r *Ran
 	s, coins, nc := r.state, r.coins, r.ncoins
 	for k := int64(0); k < m; k++ {
 		s0, coins0, nc0 := s, coins, nc
-
 		var x uint64
 		s, x = below(s, ne)
 		u, v := e[2*x], e[2*x+1]
@@ -46,7 +45,6 @@ func graphEdge[T uint8 | uint32](L []T, m int64, e []uint32, random bool, r *Ran
 			r.state, r.coins, r.ncoins = s0, coins0, nc0
 			return k
 		}
-
 		L[c] = T(l + 1)
 	}
 	r.state, r.coins, r.ncoins = s, coins, nc
@@ -63,7 +61,6 @@ func graphEdge[T uint8 | uint32](L []T, m int64, e []uint32, random bool, r *Ran
 // first. It needs no edge array, and draws differently from graphEdge: the
 // law of the loads is the same, the loads for a seed are not.
 func regularEdge[T uint8 | uint32](L []T, m int64, adj []uint32, D uint64, leftEdge bool, r *Rand) int64 {
-
 	if pipelined(len(adj), 4) || pipelined(len(L), unsafe.Sizeof(L[0])) {
 		return regularEdgePiped(L, m, adj, D, leftEdge, r)
 	}
@@ -71,7 +68,6 @@ func regularEdge[T uint8 | uint32](L []T, m int64, adj []uint32, D uint64, leftE
 	s := r.state
 	for k := int64(0); k < m; k++ {
 		s0 := s
-
 		var u, j uint64
 		s, u = below(s, n)
 		s, j = below(s, D)
@@ -88,7 +84,6 @@ func regularEdge[T uint8 | uint32](L []T, m int64, adj []uint32, D uint64, leftE
 			r.state = s0
 			return k
 		}
-
 		L[c] = T(l + 1)
 	}
 	r.state = s
@@ -115,7 +110,6 @@ func graphVertex[T uint8 | uint32](L []T, m int64, off []int, adj []uint32, rand
 			isolated++
 			continue
 		}
-
 		var j uint64
 		s, j = below(s, deg)
 		v := uint64(adj[uint64(off[u])+j])
@@ -128,7 +122,6 @@ func graphVertex[T uint8 | uint32](L []T, m int64, off []int, adj []uint32, rand
 			r.state, r.coins, r.ncoins = s0, coins0, nc0
 			return k, isolated
 		}
-
 		// The tie's coin after the check: the four-byte loop draws it
 		// again.
 		if random && lv == lu {
@@ -158,7 +151,6 @@ func completeGraph[T uint8 | uint32](L []T, m int64, random, vertexFirst bool, r
 	s := r.state
 	for k := int64(0); k < m; k++ {
 		s0 := s
-
 		var u, v uint64
 		s, u = below(s, n)
 		s, v = below(s, n-1)
@@ -177,7 +169,6 @@ func completeGraph[T uint8 | uint32](L []T, m int64, random, vertexFirst bool, r
 			r.state = s0
 			return k
 		}
-
 		L[c] = T(l + 1)
 	}
 	r.state = s
@@ -190,13 +181,11 @@ func completeGraph[T uint8 | uint32](L []T, m int64, random, vertexFirst bool, r
 // so the edge is uniform and its orientation a fair coin; ties are handled
 // as in completeGraph.
 func circulantGraph[T uint8 | uint32](L []T, m int64, S []uint32, random, vertexFirst bool, r *Rand) int64 {
-
 	n := uint64(len(L))
 	d := uint64(len(S))
 	s := r.state
 	for k := int64(0); k < m; k++ {
 		s0 := s
-
 		var u, j uint64
 		s, u = below(s, n)
 		s, j = below(s, d)
@@ -216,7 +205,6 @@ func circulantGraph[T uint8 | uint32](L []T, m int64, S []uint32, random, vertex
 			r.state = s0
 			return k
 		}
-
 		L[c] = T(l + 1)
 	}
 	r.state = s
@@ -228,7 +216,6 @@ func circulantGraph[T uint8 | uint32](L []T, m int64, S []uint32, random, vertex
 // with cycle walking, inlined), the pair oriented (v, u) when t is odd, or
 // with the smaller id first when leftEdge (permDraw).
 func permRegular[T uint8 | uint32](L []T, m int64, g graphgen.PermutationRegular, leftEdge bool, r *Rand) int64 {
-
 	if uintptr(len(L))*unsafe.Sizeof(L[0]) >= permPhasedMin {
 		return permRegularPhased(L, m, g, leftEdge, r)
 	}
@@ -239,7 +226,6 @@ func permRegular[T uint8 | uint32](L []T, m int64, g graphgen.PermutationRegular
 	s := r.state
 	for k := int64(0); k < m; k++ {
 		s0 := s
-
 		var u, v uint64
 		s, u, v = permDraw(s, n, d2, w, keys, leftEdge)
 		lu, lv := uint64(L[u]), uint64(L[v])
@@ -251,7 +237,6 @@ func permRegular[T uint8 | uint32](L []T, m int64, g graphgen.PermutationRegular
 			r.state = s0
 			return k
 		}
-
 		L[c] = T(l + 1)
 	}
 	r.state = s
@@ -262,7 +247,6 @@ func permRegular[T uint8 | uint32](L []T, m int64, g graphgen.PermutationRegular
 // uniform bins and a decision word w, drawn in that order. See oneChoice
 // for the compact loads and the return value.
 func twoUniform[T uint8 | uint32](L []T, m int64, ru *twoRule, r *Rand) int64 {
-
 	if pipelined(len(L), unsafe.Sizeof(L[0])) {
 		return twoUniformPiped(L, m, ru, r)
 	}
@@ -271,7 +255,6 @@ func twoUniform[T uint8 | uint32](L []T, m int64, ru *twoRule, r *Rand) int64 {
 	thr := ru.thr
 	for k := int64(0); k < m; k++ {
 		s0 := s
-
 		var u, v, w uint64
 		s, u = below(s, n)
 		s, v = below(s, n)
@@ -286,7 +269,6 @@ func twoUniform[T uint8 | uint32](L []T, m int64, ru *twoRule, r *Rand) int64 {
 			r.state = s0
 			return k
 		}
-
 		L[c] = T(l + 1)
 	}
 	r.state = s
@@ -297,7 +279,6 @@ func twoUniform[T uint8 | uint32](L []T, m int64, ru *twoRule, r *Rand) int64 {
 // uniform edge x of the flat edge array e, then draws w. It returns the
 // balls placed, as twoUniform.
 func twoEdge[T uint8 | uint32](L []T, m int64, e []uint32, ru *twoRule, r *Rand) int64 {
-
 	if pipelined(len(e), 4) || pipelined(len(L), unsafe.Sizeof(L[0])) {
 		return twoEdgePiped(L, m, e, ru, r) // the same balls, cache misses overlapped
 	}
@@ -306,7 +287,6 @@ func twoEdge[T uint8 | uint32](L []T, m int64, e []uint32, ru *twoRule, r *Rand)
 	thr := ru.thr
 	for k := int64(0); k < m; k++ {
 		s0 := s
-
 		var x, w uint64
 		s, x = below(s, ne)
 		s, w = next(s)
@@ -321,7 +301,6 @@ func twoEdge[T uint8 | uint32](L []T, m int64, e []uint32, ru *twoRule, r *Rand)
 			r.state = s0
 			return k
 		}
-
 		L[c] = T(l + 1)
 	}
 	r.state = s
@@ -351,7 +330,6 @@ func twoVertex[T uint8 | uint32](L []T, m int64, off []int, adj []uint32, ru *tw
 			isolated++
 			continue
 		}
-
 		var j, w uint64
 		s, j = below(s, deg)
 		s, w = next(s)
@@ -366,7 +344,6 @@ func twoVertex[T uint8 | uint32](L []T, m int64, off []int, adj []uint32, ru *tw
 			r.state = s0
 			return k, isolated
 		}
-
 		L[c] = T(l + 1)
 	}
 	r.state = s
@@ -378,14 +355,12 @@ func twoVertex[T uint8 | uint32](L []T, m int64, off []int, adj []uint32, ru *tw
 // draws w. With smallerFirst (left ties under edge sampling) u is the end
 // with the smaller id. It returns the balls placed, as twoUniform.
 func twoCirculant[T uint8 | uint32](L []T, m int64, S []uint32, ru *twoRule, smallerFirst bool, r *Rand) int64 {
-
 	n := uint64(len(L))
 	d := uint64(len(S))
 	s := r.state
 	thr := ru.thr
 	for k := int64(0); k < m; k++ {
 		s0 := s
-
 		var u, j, w uint64
 		s, u = below(s, n)
 		s, j = below(s, d)
@@ -407,7 +382,6 @@ func twoCirculant[T uint8 | uint32](L []T, m int64, S []uint32, ru *twoRule, sma
 			r.state = s0
 			return k
 		}
-
 		L[c] = T(l + 1)
 	}
 	r.state = s
@@ -422,7 +396,6 @@ func maxOf2[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
 	s := r.state
 	for k := int64(0); k < m; k++ {
 		s0 := s
-
 		var u, v uint64
 		s, u = below(s, n)
 		s, v = below(s, n)
@@ -435,7 +408,6 @@ func maxOf2[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
 			r.state = s0
 			return k
 		}
-
 		L[c] = T(l + 1)
 	}
 	r.state = s
@@ -450,7 +422,6 @@ func onePlusBeta[T uint8 | uint32](L []T, m int64, thr uint64, all bool, r *Rand
 	s := r.state
 	for k := int64(0); k < m; k++ {
 		s0 := s
-
 		var x, u, v uint64
 		s, x = next(s)
 		s, u = below(s, n)

@@ -3,8 +3,9 @@
 package alloc
 
 import (
-	"github.com/graphalloc/graphalloc/graphgen"
 	"unsafe"
+
+	"github.com/graphalloc/graphalloc/graphgen"
 )
 
 // twoPiped is two with each ball's draws made ahead balls early and its
@@ -12,12 +13,10 @@ import (
 // order.
 func twoPiped[T uint8 | uint32](L []T, m int64, r *Rand, a, na, b, nb uint64) int64 {
 	var ring [ahead]struct{ s, u, v uint64 }
-
 	s := r.state
 	for k := range min(m, ahead) {
 		e := &ring[k]
 		e.s = s
-
 		s, e.u = below(s, na)
 		s, e.v = below(s, nb)
 		e.u += a
@@ -29,7 +28,6 @@ func twoPiped[T uint8 | uint32](L []T, m int64, r *Rand, a, na, b, nb uint64) in
 		s0, u, v := e.s, e.u, e.v
 		if k+ahead < m {
 			e.s = s
-
 			s, e.u = below(s, na)
 			s, e.v = below(s, nb)
 			e.u += a
@@ -98,7 +96,6 @@ func twoUniformPiped[T uint8 | uint32](L []T, m int64, ru *twoRule, r *Rand) int
 	for k := range min(m, ahead) {
 		e := &ring[k]
 		e.s = s
-
 		s, e.u = below(s, n)
 		s, e.v = below(s, n)
 		s, e.w = next(s)
@@ -109,7 +106,6 @@ func twoUniformPiped[T uint8 | uint32](L []T, m int64, ru *twoRule, r *Rand) int
 		s0, u, v, w := e.s, e.u, e.v, e.w
 		if k+ahead < m {
 			e.s = s
-
 			s, e.u = below(s, n)
 			s, e.v = below(s, n)
 			s, e.w = next(s)
@@ -136,7 +132,6 @@ func twoUniformPiped[T uint8 | uint32](L []T, m int64, ru *twoRule, r *Rand) int
 // id first when leftEdge; hypercubeDraw). Drawing t in [2·dim] rather than
 // [dim] keeps the orientation bit in the same draw.
 func hypercubeGraph[T uint8 | uint32](L []T, m int64, dim int, leftEdge bool, r *Rand) int64 {
-
 	n, d2 := uint64(len(L)), uint64(2*dim)
 	piped := pipelined(len(L), unsafe.Sizeof(L[0]))
 	var ring [ahead]struct{ s, u, v uint64 }
@@ -182,7 +177,6 @@ func hypercubeGraph[T uint8 | uint32](L []T, m int64, dim int, leftEdge bool, r 
 
 // torusGraph places m balls on a torus of side >= 3 (see torusDraw).
 func torusGraph[T uint8 | uint32](L []T, m int64, lt *latticeTables, leftEdge bool, r *Rand) int64 {
-
 	piped := pipelined(len(L), unsafe.Sizeof(L[0]))
 	var ring [ahead]struct{ s, u, v uint64 }
 	s := r.state

@@ -7,7 +7,6 @@ import (
 )
 
 func (g edgeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-
 	e := g.e
 	ne := uint64(len(e) / 2)
 	random, pipe := g.random, pipelined(len(e), 4) || pipelined(len(L), 4)
@@ -20,7 +19,6 @@ func (g edgeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 		for j := range nb {
 			var f uint8
 			s, f = g.first(s)
-
 			s, x[j] = below(s, ne)
 			if random {
 				s, coins, nc, f = flagCoin(s, coins, nc, f, 2)
@@ -31,7 +29,6 @@ func (g edgeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 			}
 		}
 		for j := range nb {
-
 			u, v := e[2*x[j]], e[2*x[j]+1]
 			if blk.flags[j]&4 != 0 { // a conditional move
 				u, v = v, u
@@ -48,7 +45,6 @@ func (g edgeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 }
 
 func (g regularEdgeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-
 	adj, D := g.adj, g.D
 	n := uint64(len(L))
 	leftEdge, pipe := !g.random, pipelined(len(adj), 4) || pipelined(len(L), 4)
@@ -61,7 +57,6 @@ func (g regularEdgeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 		for j := range nb {
 			var f uint8
 			s, f = g.first(s)
-
 			var u, i uint64
 			s, u = below(s, n)
 			s, i = below(s, D)
@@ -72,7 +67,6 @@ func (g regularEdgeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 			}
 		}
 		for j := range nb {
-
 			u, v := halfEdgeEnds(adj, uint64(blk.u[j]), h[j], leftEdge)
 			blk.u[j], blk.v[j] = uint32(u), uint32(v)
 			if pipe {
@@ -86,7 +80,6 @@ func (g regularEdgeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 }
 
 func (g completeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-
 	n := uint64(len(L))
 	swap, pipe := !g.random && !g.vertexFirst, pipelined(len(L), 4)
 	s, coins, nc := r.state, r.coins, r.ncoins
@@ -97,7 +90,6 @@ func (g completeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 		for j := range nb {
 			var f uint8
 			s, f = g.first(s)
-
 			var u, v uint64
 			s, u = below(s, n)
 			s, v = below(s, n-1)
@@ -120,7 +112,6 @@ func (g completeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 }
 
 func (g circulantRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-
 	n := uint64(len(L))
 	S := g.S
 	d := uint64(len(S))
@@ -133,7 +124,6 @@ func (g circulantRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 		for j := range nb {
 			var f uint8
 			s, f = g.first(s)
-
 			var u, i uint64
 			s, u = below(s, n)
 			s, i = below(s, d)
@@ -157,7 +147,6 @@ func (g circulantRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 }
 
 func (g implicitRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-
 	n := uint64(len(L))
 	leftEdge, pipe := !g.random && !g.vertexFirst, pipelined(len(L), 4)
 	d2, w, keys := uint64(2*g.perm.Permutations()), g.perm.Half(), g.perm.Keys()
@@ -173,7 +162,6 @@ func (g implicitRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 		for j := range nb {
 			var f uint8
 			s, f = g.first(s)
-
 			var u, v uint64
 			switch g.kind { // the same branch every ball: predicted
 			case implicitPerm:
