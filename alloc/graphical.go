@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/graphalloc/graphalloc/graphgen"
 )
@@ -331,212 +330,12 @@ func checkEdgeArray(name string, g *graphgen.EdgeArray, s Sampling) error {
 	return nil
 }
 
-// The loops below stop before a ball that would raise a one-byte load to
-// 255 (see full), leave r as it was before that ball, and return the balls
-// placed; on four-byte loads they place all m.
-
-// graphEdge places m balls at the lesser loaded end of uniform edges of the
-// flat edge array e. With random ties each edge is oriented by a fair coin
-// (from r's coin buffer) and the first end wins ties.
-func graphEdge[T uint8 | uint32](L []T, m int64, e []uint32, random bool, r *Rand) int64 {
-	if uintptr(len(e))*4 >= edgePhasedMin {
-		return graphEdgePhased(L, m, e, random, r) // the same balls, beyond the TLB's reach
-	}
-	if pipelined(len(e), 4) || pipelined(len(L), unsafe.Sizeof(L[0])) {
-		return graphEdgePiped(L, m, e, random, r) // the same balls, cache misses overlapped
-	}
-	ne := uint64(len(e) / 2)
-	s, coins, nc := r.state, r.coins, r.ncoins
-	for k := int64(0); k < m; k++ {
-		s0, coins0, nc0 := s, coins, nc
-		var x uint64
-		s, x = below(s, ne)
-		u, v := e[2*x], e[2*x+1]
-		if random {
-			if nc == 0 {
-				s, coins = next(s)
-				nc = 64
-			}
-			if coins&1 != 0 {
-				u, v = v, u
-			}
-			coins >>= 1
-			nc--
-		}
-		lu, lv := uint64(L[u]), uint64(L[v])
-		c, mn := u, lu
-		if lv < lu {
-			c, mn = v, lv
-		}
-		if full(L, mn) {
-			r.state, r.coins, r.ncoins = s0, coins0, nc0
-			return k
-		}
-		L[c] = T(mn + 1)
-	}
-	r.state, r.coins, r.ncoins = s, coins, nc
-	return m
-}
-
-// regularEdge places m balls at the lesser loaded end of uniform edges of
-// a D-regular graph with fixed-width rows adj (the neighbours of u in
-// adj[u·D : u·D+D]): u uniform in [n] and j uniform in [D] name the
-// half-edge u·D + j, each of the 2|E| = nD half-edges with probability
-// 1/(nD), so {u, adj[u·D+j]} is a uniform edge in a uniform orientation
-// (each edge {a, b} is the half-edges (a, b) and (b, a)). The first end wins
-// ties, a fair coin, so no coin is drawn; with leftEdge the smaller id comes
-// first. It needs no edge array, and draws differently from graphEdge: the
-// law of the loads is the same, the loads for a seed are not.
-func regularEdge[T uint8 | uint32](L []T, m int64, adj []uint32, D uint64, leftEdge bool, r *Rand) int64 {
-	if pipelined(len(adj), 4) || pipelined(len(L), unsafe.Sizeof(L[0])) {
-		return regularEdgePiped(L, m, adj, D, leftEdge, r)
-	}
-	n := uint64(len(L))
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		s0 := s
-		var u, j uint64
-		s, u = below(s, n)
-		s, j = below(s, D)
-		v := uint64(adj[u*D+j])
-		if leftEdge && v < u {
-			u, v = v, u
-		}
-		lu, lv := uint64(L[u]), uint64(L[v])
-		c, mn := u, lu
-		if lv < lu {
-			c, mn = v, lv
-		}
-		if full(L, mn) {
-			r.state = s0
-			return k
-		}
-		L[c] = T(mn + 1)
-	}
-	r.state = s
-	return m
-}
-
-// graphVertex places m balls by a uniform vertex and a uniform neighbour of
-// it, and returns the balls placed and how many of them found an isolated
-// vertex (one probe).
-func graphVertex[T uint8 | uint32](L []T, m int64, off []int, adj []uint32, random bool, r *Rand) (placed, isolated int64) {
-	n := uint64(len(L))
-	s, coins, nc := r.state, r.coins, r.ncoins
-	for k := int64(0); k < m; k++ {
-		s0, coins0, nc0 := s, coins, nc
-		var u uint64
-		s, u = below(s, n)
-		deg := uint64(off[u+1] - off[u])
-		if deg == 0 {
-			if l := uint64(L[u]); full(L, l) {
-				r.state, r.coins, r.ncoins = s0, coins0, nc0
-				return k, isolated
-			}
-			L[u]++
-			isolated++
-			continue
-		}
-		var j uint64
-		s, j = below(s, deg)
-		v := uint64(adj[uint64(off[u])+j])
-		lu, lv := uint64(L[u]), uint64(L[v])
-		c, mn := u, lu
-		if lv < lu {
-			c, mn = v, lv
-		}
-		if full(L, mn) {
-			// Before the tie's coin: the four-byte loop draws it again.
-			r.state, r.coins, r.ncoins = s0, coins0, nc0
-			return k, isolated
-		}
-		if random && lv == lu {
-			if nc == 0 {
-				s, coins = next(s)
-				nc = 64
-			}
-			if coins&1 != 0 {
-				c = v
-			}
-			coins >>= 1
-			nc--
-		}
-		L[c] = T(mn + 1)
-	}
-	r.state, r.coins, r.ncoins = s, coins, nc
-	return m, isolated
-}
-
-// completeGraph places m balls on K_n: u uniform, v uniform among the other
-// n-1 vertices. With left ties the smaller id wins (edge sampling) or u does
-// (vertex sampling).
-func completeGraph[T uint8 | uint32](L []T, m int64, random, vertexFirst bool, r *Rand) int64 {
-	n := uint64(len(L))
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		s0 := s
-		var u, v uint64
-		s, u = below(s, n)
-		s, v = below(s, n-1)
-		if v >= u {
-			v++
-		}
-		if !random && !vertexFirst && v < u {
-			u, v = v, u
-		}
-		// With random ties the pair (u, v) is already a uniformly
-		// random ordering of the edge, so the first end winning ties
-		// is a fair coin.
-		lu, lv := uint64(L[u]), uint64(L[v])
-		c, mn := u, lu
-		if lv < lu {
-			c, mn = v, lv
-		}
-		if full(L, mn) {
-			r.state = s0
-			return k
-		}
-		L[c] = T(mn + 1)
-	}
-	r.state = s
-	return m
-}
-
-// circulantGraph places m balls on the circulant graph with connection set
-// S on len(L) vertices: u uniform, s uniform in S, v = u + s mod n. Each
-// edge {a, b} arises from (a, b−a) and (b, a−b) (or (a, n/2) and (b, n/2)),
-// so the edge is uniform and its orientation a fair coin; ties are handled
-// as in completeGraph.
-func circulantGraph[T uint8 | uint32](L []T, m int64, S []uint32, random, vertexFirst bool, r *Rand) int64 {
-	n := uint64(len(L))
-	d := uint64(len(S))
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		s0 := s
-		var u, j uint64
-		s, u = below(s, n)
-		s, j = below(s, d)
-		v := u + uint64(S[j])
-		if v >= n {
-			v -= n
-		}
-		if !random && !vertexFirst && v < u {
-			u, v = v, u
-		}
-		lu, lv := uint64(L[u]), uint64(L[v])
-		c, mn := u, lu
-		if lv < lu {
-			c, mn = v, lv
-		}
-		if full(L, mn) {
-			r.state = s0
-			return k
-		}
-		L[c] = T(mn + 1)
-	}
-	r.state = s
-	return m
-}
+// The Place loops of the graph process (graphEdge, regularEdge,
+// graphVertex, completeGraph, circulantGraph) are generated from one
+// template, by gen_loops.go into zloops_place.go: they stop before a ball
+// that would raise a one-byte load to 255 (see full), leave r as it was
+// before that ball, and return the balls placed; on four-byte loads they
+// place all m.
 
 // rule returns the graph process's rule on its graph for the batched
 // driver and for graphical (1+β) (see rule).
@@ -582,7 +381,10 @@ func (p Graphical) rule(int) rule {
 // depends on the loads, so these rules draw a block of balls first and then
 // place them one by one in order (the draws, and so the balls, are those of
 // drawing and placing ball by ball), prefetching what the block will read
-// (docs/theory.md, notes 4 and 8).
+// (docs/theory.md, notes 4 and 8). Their run methods are generated from
+// one template (gen_loops.go, into zloops_rule.go), all but vertexRule's:
+// it places each ball as soon as it is drawn, a loop of another shape, and
+// the only one of that shape, so it is written here.
 
 // graphRule holds what the rules of the graph process share: the tie and
 // sampling rules, and for graphical (1+β) (lazy) the threshold of its coin.
@@ -691,44 +493,6 @@ type edgeRule struct {
 	e []uint32
 }
 
-func (g edgeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	e := g.e
-	ne := uint64(len(e) / 2)
-	random, pipe := g.random, pipelined(len(e), 4) || pipelined(len(L), 4)
-	s, coins, nc := r.state, r.coins, r.ncoins
-	var blk graphBlock
-	var x [graphBlockLen]uint64
-	var probes int64
-	for k0 := int64(0); k0 < m; k0 += graphBlockLen {
-		nb := int(min(graphBlockLen, m-k0))
-		for j := range nb {
-			var f uint8
-			s, f = g.first(s)
-			s, x[j] = below(s, ne)
-			if random {
-				s, coins, nc, f = flagCoin(s, coins, nc, f, 2)
-			}
-			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
-			if pipe {
-				prefetch(unsafe.Pointer(&e[2*x[j]]))
-			}
-		}
-		for j := range nb {
-			u, v := e[2*x[j]], e[2*x[j]+1]
-			if blk.flags[j]&4 != 0 { // a conditional move
-				u, v = v, u
-			}
-			blk.u[j], blk.v[j] = u, v
-			if pipe {
-				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
-			}
-		}
-		probes += blk.place(L, out, k0, nb)
-	}
-	r.state, r.coins, r.ncoins = s, coins, nc
-	return g.stats(m, probes)
-}
-
 // regularEdgeRule is the graph process on a D-regular CSR graph with edge
 // sampling (regularEdge): a uniform half-edge of the rows adj, u uniform
 // and a uniform slot of u's row, the smaller id first with left ties.
@@ -739,77 +503,10 @@ type regularEdgeRule struct {
 	D   uint64
 }
 
-func (g regularEdgeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	adj, D := g.adj, g.D
-	n := uint64(len(L))
-	leftEdge, pipe := !g.random, pipelined(len(adj), 4) || pipelined(len(L), 4)
-	s, coins, nc := r.state, r.coins, r.ncoins
-	var blk graphBlock
-	var h [graphBlockLen]uint64
-	var probes int64
-	for k0 := int64(0); k0 < m; k0 += graphBlockLen {
-		nb := int(min(graphBlockLen, m-k0))
-		for j := range nb {
-			var f uint8
-			s, f = g.first(s)
-			var u, i uint64
-			s, u = below(s, n)
-			s, i = below(s, D)
-			blk.u[j], h[j] = uint32(u), u*D+i
-			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
-			if pipe {
-				prefetch(unsafe.Pointer(&adj[h[j]]))
-			}
-		}
-		for j := range nb {
-			u, v := halfEdgeEnds(adj, uint64(blk.u[j]), h[j], leftEdge)
-			blk.u[j], blk.v[j] = uint32(u), uint32(v)
-			if pipe {
-				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
-			}
-		}
-		probes += blk.place(L, out, k0, nb)
-	}
-	r.state, r.coins, r.ncoins = s, coins, nc
-	return g.stats(m, probes)
-}
-
 // completeRule is the graph process on K_n (completeGraph): u uniform, v
 // uniform among the other n − 1; with left ties the smaller id comes first
 // (edge sampling) or u does (vertex sampling).
 type completeRule struct{ graphRule }
-
-func (g completeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	n := uint64(len(L))
-	swap, pipe := !g.random && !g.vertexFirst, pipelined(len(L), 4)
-	s, coins, nc := r.state, r.coins, r.ncoins
-	var blk graphBlock
-	var probes int64
-	for k0 := int64(0); k0 < m; k0 += graphBlockLen {
-		nb := int(min(graphBlockLen, m-k0))
-		for j := range nb {
-			var f uint8
-			s, f = g.first(s)
-			var u, v uint64
-			s, u = below(s, n)
-			s, v = below(s, n-1)
-			if v >= u {
-				v++
-			}
-			if swap && v < u {
-				u, v = v, u
-			}
-			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
-			blk.u[j], blk.v[j] = uint32(u), uint32(v)
-			if pipe {
-				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
-			}
-		}
-		probes += blk.place(L, out, k0, nb)
-	}
-	r.state, r.coins, r.ncoins = s, coins, nc
-	return g.stats(m, probes)
-}
 
 // circulantRule is the graph process on a circulant graph with connection
 // set S (circulantGraph): u uniform, s uniform in S, v = u + s mod n, ties
@@ -817,41 +514,6 @@ func (g completeRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 type circulantRule struct {
 	graphRule
 	S []uint32
-}
-
-func (g circulantRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	n := uint64(len(L))
-	S := g.S
-	d := uint64(len(S))
-	swap, pipe := !g.random && !g.vertexFirst, pipelined(len(L), 4)
-	s, coins, nc := r.state, r.coins, r.ncoins
-	var blk graphBlock
-	var probes int64
-	for k0 := int64(0); k0 < m; k0 += graphBlockLen {
-		nb := int(min(graphBlockLen, m-k0))
-		for j := range nb {
-			var f uint8
-			s, f = g.first(s)
-			var u, i uint64
-			s, u = below(s, n)
-			s, i = below(s, d)
-			v := u + uint64(S[i])
-			if v >= n {
-				v -= n
-			}
-			if swap && v < u {
-				u, v = v, u
-			}
-			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
-			blk.u[j], blk.v[j] = uint32(u), uint32(v)
-			if pipe {
-				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
-			}
-		}
-		probes += blk.place(L, out, k0, nb)
-	}
-	r.state, r.coins, r.ncoins = s, coins, nc
-	return g.stats(m, probes)
 }
 
 // vertexRule is the graph process on a CSR graph with vertex sampling

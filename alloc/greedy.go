@@ -119,7 +119,9 @@ func greedy2Plain[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
 // two places m balls, each on the lesser loaded of a uniform bin of
 // [a, a+na) and a uniform bin of [b, b+nb), drawn in that order, the first
 // winning ties: Left[2] (and, pipelined, Greedy[2]). See oneChoice for the
-// return value.
+// return value. Its pipelined form, twoPiped, is generated (gen_loops.go,
+// zloops_ring.go); two itself is not: it counts the balls left, as the
+// Greedy loops beside it do, not the balls placed as the template does.
 func two[T uint8 | uint32](L []T, m int64, r *Rand, a, na, b, nb uint64) int64 {
 	if pipelined(len(L), unsafe.Sizeof(L[0])) {
 		return twoPiped(L, m, r, a, na, b, nb)
@@ -139,44 +141,6 @@ func two[T uint8 | uint32](L []T, m int64, r *Rand, a, na, b, nb uint64) int64 {
 		if full(L, mn) {
 			r.state = s0
 			return m - left
-		}
-		L[c] = T(mn + 1)
-	}
-	r.state = s
-	return m
-}
-
-func twoPiped[T uint8 | uint32](L []T, m int64, r *Rand, a, na, b, nb uint64) int64 {
-	var ring [ahead]struct{ s, i, j uint64 }
-	s := r.state
-	for k := range min(m, ahead) {
-		e := &ring[k]
-		e.s = s
-		s, e.i = below(s, na)
-		s, e.j = below(s, nb)
-		e.i += a
-		e.j += b
-		prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
-	}
-	for k := int64(0); k < m; k++ {
-		e := &ring[k&(ahead-1)]
-		s0, i, j := e.s, e.i, e.j
-		if k+ahead < m {
-			e.s = s
-			s, e.i = below(s, na)
-			s, e.j = below(s, nb)
-			e.i += a
-			e.j += b
-			prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
-		}
-		li, lj := uint64(L[i]), uint64(L[j])
-		c, mn := i, li
-		if lj < li {
-			c, mn = j, lj
-		}
-		if full(L, mn) {
-			r.state = s0
-			return k
 		}
 		L[c] = T(mn + 1)
 	}

@@ -21,6 +21,12 @@ import (
 // both. With random ties the first end wins, a fair coin since the
 // orientation is; with left ties the smaller id wins under edge sampling,
 // the sampled vertex u under vertex sampling.
+//
+// permRegular, permRegularPiped, hypercubeGraph, torusGraph and
+// implicitRule.run are generated from the templates of gen_loops.go (their
+// draws, permDraw, hypercubeDraw and torusDraw, are here). The phased
+// loops, permPhases with placePairs and placePairsNib, are written here:
+// the only loops of their shape.
 
 // implicitGraph places m balls of Graphical on an implicit graph g (a
 // graphgen.PermutationRegular or graphgen.Lattice), by b.place.
@@ -46,40 +52,6 @@ func implicitGraph(b *Bins, m int64, g graphgen.Graph, random, vertexFirst bool,
 			func(L []uint8, m int64) int64 { return torusGraph(L, m, &lt, leftEdge, r) },
 			func(L []uint32, m int64) int64 { return torusGraph(L, m, &lt, leftEdge, r) })
 	}
-}
-
-// permRegular places m balls on the permutation-model regular multigraph
-// g: u uniform in [n], t uniform in [2d], v = π_{t/2}(u) (a Feistel network
-// with cycle walking, inlined), the pair oriented (v, u) when t is odd, or
-// with the smaller id first when leftEdge. It stops before a ball that
-// would overflow a byte load, with the generator as before that ball, and
-// returns the balls placed.
-func permRegular[T uint8 | uint32](L []T, m int64, g graphgen.PermutationRegular, leftEdge bool, r *Rand) int64 {
-	if uintptr(len(L))*unsafe.Sizeof(L[0]) >= permPhasedMin {
-		return permRegularPhased(L, m, g, leftEdge, r)
-	}
-	if pipelined(len(L), unsafe.Sizeof(L[0])) {
-		return permRegularPiped(L, m, g, leftEdge, r)
-	}
-	n, d2, w, keys := uint64(len(L)), uint64(2*g.Permutations()), g.Half(), g.Keys()
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		s0 := s
-		var a, b uint64
-		s, a, b = permDraw(s, n, d2, w, keys, leftEdge)
-		la, lb := uint64(L[a]), uint64(L[b])
-		c, mn := a, la
-		if lb < la {
-			c, mn = b, lb
-		}
-		if full(L, mn) {
-			r.state = s0
-			return k
-		}
-		L[c] = T(mn + 1)
-	}
-	r.state = s
-	return m
 }
 
 // permDraw draws one ball's oriented pair for permRegular.
@@ -112,42 +84,6 @@ func permDraw(s, n, d2 uint64, w uint, keys []graphgen.FeistelKey, leftEdge bool
 		u, v = v, u
 	}
 	return s, u, v
-}
-
-// permRegularPiped is permRegular with the draws ahead balls ahead of the
-// placements and the two loads prefetched (docs/theory.md, note 4): the
-// same balls in the same order.
-func permRegularPiped[T uint8 | uint32](L []T, m int64, g graphgen.PermutationRegular, leftEdge bool, r *Rand) int64 {
-	var ring [ahead]struct{ s, a, b uint64 }
-	n, d2, w, keys := uint64(len(L)), uint64(2*g.Permutations()), g.Half(), g.Keys()
-	s := r.state
-	for k := range min(m, ahead) {
-		e := &ring[k]
-		e.s = s
-		s, e.a, e.b = permDraw(s, n, d2, w, keys, leftEdge)
-		prefetch2(unsafe.Pointer(&L[e.a]), unsafe.Pointer(&L[e.b]))
-	}
-	for k := int64(0); k < m; k++ {
-		e := &ring[k&(ahead-1)]
-		s0, a, b := e.s, e.a, e.b
-		if k+ahead < m {
-			e.s = s
-			s, e.a, e.b = permDraw(s, n, d2, w, keys, leftEdge)
-			prefetch2(unsafe.Pointer(&L[e.a]), unsafe.Pointer(&L[e.b]))
-		}
-		la, lb := uint64(L[a]), uint64(L[b])
-		c, mn := a, la
-		if lb < la {
-			c, mn = b, lb
-		}
-		if full(L, mn) {
-			r.state = s0
-			return k
-		}
-		L[c] = T(mn + 1)
-	}
-	r.state = s
-	return m
 }
 
 // permPhasedMin is the size of a load array, in bytes, from which
@@ -292,55 +228,6 @@ func placePairsNib(N []uint8, ends [][2]uint64) int {
 	return len(ends)
 }
 
-// hypercubeGraph places m balls on Q_dim: u uniform in [2^dim], t uniform
-// in [2·dim], v = u XOR 2^(t/2), oriented (v, u) when t is odd (or smaller
-// id first when leftEdge). Drawing t in [2·dim] rather than [dim] keeps
-// the orientation bit in the same draw.
-func hypercubeGraph[T uint8 | uint32](L []T, m int64, dim int, leftEdge bool, r *Rand) int64 {
-	n, d2 := uint64(len(L)), uint64(2*dim)
-	piped := pipelined(len(L), unsafe.Sizeof(L[0]))
-	var ring [ahead]struct{ s, a, b uint64 }
-	draw := func(s uint64) (uint64, uint64, uint64) { return hypercubeDraw(s, n, d2, leftEdge) }
-	s := r.state
-	lookahead := int64(0)
-	if piped {
-		lookahead = ahead
-	}
-	for k := range min(m, lookahead) {
-		e := &ring[k]
-		e.s = s
-		s, e.a, e.b = draw(s)
-		prefetch2(unsafe.Pointer(&L[e.a]), unsafe.Pointer(&L[e.b]))
-	}
-	for k := int64(0); k < m; k++ {
-		var s0, a, b uint64
-		if piped {
-			e := &ring[k&(ahead-1)]
-			s0, a, b = e.s, e.a, e.b
-			if k+ahead < m {
-				e.s = s
-				s, e.a, e.b = draw(s)
-				prefetch2(unsafe.Pointer(&L[e.a]), unsafe.Pointer(&L[e.b]))
-			}
-		} else {
-			s0 = s
-			s, a, b = draw(s)
-		}
-		la, lb := uint64(L[a]), uint64(L[b])
-		c, mn := a, la
-		if lb < la {
-			c, mn = b, lb
-		}
-		if full(L, mn) {
-			r.state = s0
-			return k
-		}
-		L[c] = T(mn + 1)
-	}
-	r.state = s
-	return m
-}
-
 // hypercubeDraw draws one ball's oriented pair for hypercubeGraph on
 // n = 2^dim bins, d2 = 2·dim.
 func hypercubeDraw(s, n, d2 uint64, leftEdge bool) (uint64, uint64, uint64) {
@@ -409,50 +296,6 @@ func torusDraw(s uint64, lt *latticeTables, leftEdge bool) (uint64, uint64, uint
 		u, v = v, u
 	}
 	return s, u, v
-}
-
-// torusGraph places m balls on a torus of side >= 3 (see torusDraw).
-func torusGraph[T uint8 | uint32](L []T, m int64, lt *latticeTables, leftEdge bool, r *Rand) int64 {
-	piped := pipelined(len(L), unsafe.Sizeof(L[0]))
-	var ring [ahead]struct{ s, a, b uint64 }
-	s := r.state
-	lookahead := int64(0)
-	if piped {
-		lookahead = ahead
-	}
-	for k := range min(m, lookahead) {
-		e := &ring[k]
-		e.s = s
-		s, e.a, e.b = torusDraw(s, lt, leftEdge)
-		prefetch2(unsafe.Pointer(&L[e.a]), unsafe.Pointer(&L[e.b]))
-	}
-	for k := int64(0); k < m; k++ {
-		var s0, a, b uint64
-		if piped {
-			e := &ring[k&(ahead-1)]
-			s0, a, b = e.s, e.a, e.b
-			if k+ahead < m {
-				e.s = s
-				s, e.a, e.b = torusDraw(s, lt, leftEdge)
-				prefetch2(unsafe.Pointer(&L[e.a]), unsafe.Pointer(&L[e.b]))
-			}
-		} else {
-			s0 = s
-			s, a, b = torusDraw(s, lt, leftEdge)
-		}
-		la, lb := uint64(L[a]), uint64(L[b])
-		c, mn := a, la
-		if lb < la {
-			c, mn = b, lb
-		}
-		if full(L, mn) {
-			r.state = s0
-			return k
-		}
-		L[c] = T(mn + 1)
-	}
-	r.state = s
-	return m
 }
 
 // implicitRule is the graph process's rule (graphical (1+β), batches) on
@@ -532,43 +375,4 @@ func newImplicitRule(gr graphRule, g graphgen.Graph) implicitRule {
 		ir.kind, ir.d2, ir.lines = implicitLines, uint64(g.RegularDegree()), multiLines(g)
 	}
 	return ir
-}
-
-func (g implicitRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	n := uint64(len(L))
-	leftEdge, pipe := !g.random && !g.vertexFirst, pipelined(len(L), 4)
-	d2, w, keys := uint64(2*g.perm.Permutations()), g.perm.Half(), g.perm.Keys()
-	if g.kind == implicitCube || g.kind == implicitLines {
-		d2 = g.d2
-	}
-	lt := &g.lt
-	s, coins, nc := r.state, r.coins, r.ncoins
-	var blk graphBlock
-	var probes int64
-	for k0 := int64(0); k0 < m; k0 += graphBlockLen {
-		nb := int(min(graphBlockLen, m-k0))
-		for j := range nb {
-			var f uint8
-			s, f = g.first(s)
-			var u, v uint64
-			switch g.kind { // the same branch every ball: predicted
-			case implicitPerm:
-				s, u, v = permDraw(s, n, d2, w, keys, leftEdge)
-			case implicitCube:
-				s, u, v = hypercubeDraw(s, n, d2, leftEdge)
-			case implicitLines:
-				s, u, v = linesDraw(s, n, d2, g.lines, leftEdge)
-			default:
-				s, u, v = torusDraw(s, lt, leftEdge)
-			}
-			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
-			blk.u[j], blk.v[j] = uint32(u), uint32(v)
-			if pipe {
-				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
-			}
-		}
-		probes += blk.place(L, out, k0, nb)
-	}
-	r.state, r.coins, r.ncoins = s, coins, nc
-	return g.stats(m, probes)
 }

@@ -389,22 +389,12 @@ func levelsGreedy(h *tails, m int64, d int, r *Rand) {
 	}
 }
 
-// greedySlice is levelsGreedy on h's slice.
-func greedySlice(h *tails, m int64, d int, r *Rand) {
-	n := h.n
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		var u uint64
-		s, u = below(s, n)
-		for j := 1; j < d; j++ {
-			var x uint64
-			s, x = below(s, n)
-			u = max(u, x)
-		}
-		h.raise(h.level(u))
-	}
-	r.state = s
-}
+// The loops that draw ranks and raise one level a ball (greedySlice,
+// levelsMaxOf, levelsComplete, levelsCompleteBeta, levelsOnePlusBeta,
+// levelsRank, and levelsQuantile and levelsTwo of the other processes) are
+// generated from one template (gen_loops.go, zloops_levels.go). Written
+// here: greedyRegs, whose histogram lives in registers, and levelsFirstDiff
+// and levelsLeft, which probe a varying number of ranks or groups.
 
 // greedyRegs is levelsGreedy with the histogram in registers, t1…t5 for
 // t[1…5], as long as t5 = 0 (at most 5 levels in use); it returns the
@@ -493,96 +483,6 @@ func greedyRegs(h *tails, m int64, d int, r *Rand) int64 {
 	return done
 }
 
-// levelsMaxOf is MaxOf[d]: the most loaded of d uniform bins is the one of
-// smallest rank.
-func levelsMaxOf(h *tails, m int64, d int, r *Rand) {
-	n := h.n
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		var u uint64
-		s, u = below(s, n)
-		for j := 1; j < d; j++ {
-			var x uint64
-			s, x = below(s, n)
-			u = min(u, x)
-		}
-		h.raise(h.level(u))
-	}
-	r.state = s
-}
-
-// levelsComplete is two-choice on K_n: two distinct uniform bins, drawn as
-// completeGraph draws them; the lesser loaded is the one of larger rank
-// (which of two tied bins takes the ball does not change the counts, so
-// every tie and sampling rule gives this chain).
-func levelsComplete(h *tails, m int64, r *Rand) {
-	n := h.n
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		var u, v uint64
-		s, u = below(s, n)
-		s, v = below(s, n-1)
-		if v >= u {
-			v++
-		}
-		h.raise(h.level(max(u, v)))
-	}
-	r.state = s
-}
-
-// levelsCompleteBeta is graphical (1+β) on K_n: a coin, two distinct
-// ranks and a fair coin from the coin buffer, as completeRule draws them; a
-// one-choice step (coin below thr) takes the rank the fair coin names, a
-// uniform bin either way. It returns the number of steps that compared two
-// loads.
-func levelsCompleteBeta(h *tails, m int64, thr uint64, r *Rand) (greedy int64) {
-	n := h.n
-	s, coins, nc := r.state, r.coins, r.ncoins
-	for k := int64(0); k < m; k++ {
-		var x, u, v uint64
-		s, x = next(s)
-		s, u = below(s, n)
-		s, v = below(s, n-1)
-		if v >= u {
-			v++
-		}
-		var heads bool
-		s, coins, nc, heads = coin(s, coins, nc)
-		if x < thr {
-			if heads {
-				u = v
-			}
-		} else {
-			greedy++
-			u = max(u, v)
-		}
-		h.raise(h.level(u))
-	}
-	r.state, r.coins, r.ncoins = s, coins, nc
-	return greedy
-}
-
-// levelsOnePlusBeta is (1+β): a coin, then two ranks, as onePlusBeta
-// draws them; the second counts only in a Greedy[2] step. It returns the
-// number of Greedy[2] steps.
-func levelsOnePlusBeta(h *tails, m int64, thr uint64, all bool, r *Rand) (greedy int64) {
-	n := h.n
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		var c, u, v uint64
-		s, c = next(s)
-		s, u = below(s, n)
-		s, v = below(s, n)
-		if c < thr || all {
-			greedy++
-			u = max(u, v)
-		}
-		h.raise(h.level(u))
-	}
-	r.state = s
-	return greedy
-}
-
 // levelsFirstDiff is FirstDiff[d] with probe cap cap: probe until a level
 // differs from the first probe's, or cap probes; the ball goes to the
 // lesser of the first and last level.
@@ -609,26 +509,6 @@ func levelsFirstDiff(h *tails, m, cap int64, r *Rand) (probes, most int64) {
 	}
 	r.state = s
 	return probes, most
-}
-
-// levelsRank is Rank[d]: the bin of rank R = ⌈n·U^{1/d}⌉ from the heaviest,
-// drawn as rankState.place draws it (the largest of d uniform ranks for a
-// whole d, rankPos otherwise).
-func levelsRank(h *tails, m int64, d float64, r *Rand) {
-	if d == math.Trunc(d) {
-		levelsGreedy(h, m, int(d), r)
-		return
-	}
-	n := h.n
-	fn, invD := float64(n), 1/d
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		var x uint64
-		s, x = next(s)
-		u := float64(x>>11+1) * 0x1p-53
-		h.raise(h.level(rankPos(u, invD, fn, n)))
-	}
-	r.state = s
 }
 
 // levelsLeft is Left[d]: one uniform rank in each group's histogram, drawn

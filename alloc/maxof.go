@@ -72,33 +72,10 @@ func (p MaxOf) Place(b *Bins, m int64, r *Rand) Stats {
 	return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
 }
 
-// maxOf2 and maxOfD place m balls and return how many they placed: on
-// one-byte loads they stop before a ball that would raise a load to 255
-// (see full), with r as before that ball.
-func maxOf2[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
-	n := uint64(len(L))
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		s0 := s
-		var i, j uint64
-		s, i = below(s, n)
-		s, j = below(s, n)
-		li, lj := uint64(L[i]), uint64(L[j])
-		// Conditional moves, as in greedy2 (docs/theory.md, note 3).
-		c, mx := i, li
-		if lj > li {
-			c, mx = j, lj
-		}
-		if full(L, mx) {
-			r.state = s0
-			return k
-		}
-		L[c] = T(mx + 1)
-	}
-	r.state = s
-	return m
-}
-
+// maxOfD places m balls on the most loaded of d uniform bins and returns
+// how many it placed, stopping as maxOf2 does. maxOf2 is generated
+// (gen_loops.go, zloops_place.go); maxOfD is written here: its d
+// candidates are a loop, a shape no template has.
 func maxOfD[T uint8 | uint32](L []T, m int64, d int, r *Rand) int64 {
 	n := uint64(len(L))
 	s := r.state

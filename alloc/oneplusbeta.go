@@ -92,43 +92,6 @@ func (p OnePlusBeta) Place(b *Bins, m int64, r *Rand) Stats {
 	return st
 }
 
-// onePlusBeta places m balls and returns how many it placed and how many
-// of those took a Greedy[2] step. On one-byte loads it stops before a ball
-// that would raise a load to 255 (see full), with r as before that ball.
-func onePlusBeta[T uint8 | uint32](L []T, m int64, thr uint64, all bool, r *Rand) (placed, greedy int64) {
-	n := uint64(len(L))
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		s0 := s
-		var u, i, j uint64
-		s, u = next(s)
-		s, i = below(s, n)
-		s, j = below(s, n)
-		// A OneChoice step compares i with itself. Both selections are
-		// written for conditional moves.
-		var g int64
-		if u < thr || all {
-			g = 1
-		}
-		if g == 0 {
-			j = i
-		}
-		li, lj := uint64(L[i]), uint64(L[j])
-		c, mn := i, li
-		if lj < li {
-			c, mn = j, lj
-		}
-		if full(L, mn) {
-			r.state = s0
-			return k, greedy
-		}
-		greedy += g
-		L[c] = T(mn + 1)
-	}
-	r.state = s
-	return m, greedy
-}
-
 // rule returns (1+β)'s rule for the batched driver (see rule).
 func (p OnePlusBeta) rule(int) rule {
 	thr, all := betaThreshold(p.Beta)

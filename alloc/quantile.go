@@ -360,29 +360,3 @@ func (g *quantRule) addBalls(L []uint32, bins []uint32) {
 
 // resync rebuilds the summary from L, its tie draws continuing.
 func (g *quantRule) resync(L []uint32) { g.st = newQuantState(L, g.k, g.st.ts) }
-
-// levelsQuantile is Quantile(δ) on the level engine: the first rank u is
-// heavy iff u < k (ranks count from the heaviest bin), and a heavy first
-// rank gives way to the second, v. No tie draw: a rank is not a bin (the
-// per-bin loop's third draw has no counterpart). It returns the number of
-// balls whose first rank was heavy.
-func levelsQuantile(h *tails, m int64, k uint64, r *Rand) (second int64) {
-	n := h.n
-	s := r.state
-	for t := int64(0); t < m; t++ {
-		var u, v uint64
-		s, u = below(s, n)
-		s, v = below(s, n)
-		var rej int64
-		if u < k {
-			rej = 1
-		}
-		if rej != 0 {
-			u = v
-		}
-		second += rej
-		h.raise(h.level(u))
-	}
-	r.state = s
-	return second
-}

@@ -1,0 +1,1072 @@
+//go:build ignore
+
+// gen_loops writes the specialised hot loops of package alloc from one
+// template per loop shape, one file a shape:
+//   - zloops_place.go: the Place loops of two candidates (draw a ball's two
+//     bins, decide, stop before a byte load would overflow);
+//   - zloops_ring.go: those loops pipelined by a ring;
+//   - zloops_pipe2.go: those pipelined twice, through a table of edges;
+//   - zloops_rule.go: the graph process's rules, which draw a block of
+//     balls ahead and place it;
+//   - zloops_levels.go: the level engine's loops of one raise a ball.
+//
+// Run it with go generate in alloc.
+//
+// Why generated and not generic: a loop made generic over its sampler calls
+// the sampler through the GC-shape dictionary, an indirect call a ball, and
+// was 22–33% slower a ball; a type switch in the loop was slower still. So
+// each sampler × decision gets its own concrete loop, written out here from
+// the loop's shape and the sampler's draw, as Go's sort package writes
+// zsortfunc.go and zsortinterface.go from one template
+// (sort/gen_sort_variants.go). The loops only abstract over the load width
+// (T uint8 | uint32), which instantiates one copy per width, without a
+// dictionary call.
+//
+// Each entry's Draw is the sampler's code for one ball, spliced in verbatim:
+// the generated loop is the code a hand-written loop would be, with the
+// generator state in locals, Lemire's bounded draw (below), the
+// conditional-move selection and the same prefetches (../../shared/PERF.md).
+package main
+
+import (
+	"bytes"
+	"go/format"
+	"log"
+	"os"
+	"strings"
+	"text/template"
+)
+
+// placeLoop is one Place loop of two candidates u and v on loads L of
+// width T: it returns the balls placed, stopping before a ball that would
+// raise a one-byte load to 255 with r as before that ball (see full).
+type placeLoop struct {
+	Name, Doc string
+	Params    string // after L []T, m int64; before r *Rand
+	Prelude   string // dispatch to the piped and phased forms, constants
+	Coins     bool   // the loop draws fair coins: the coin buffer is state too
+	Pick      bool   // decide by pickIn(thr, lu, lv) against the word w (a two-sample rule); else the lesser load, u winning ties
+	Most      bool   // decide by the greater load, u winning ties
+	Vertex    bool   // u a uniform vertex of the rows off, adj: an isolated u takes the ball (Count counts them)
+	Count     string // a count the loop returns after the balls placed, if any
+	// Increment raises an isolated u's load by L[u]++ rather than
+	// L[u] = T(lu + 1): the same loads, but the compiler allocates registers
+	// differently for each, and each loop keeps the form measured for it.
+	Increment bool
+	Draw      string // the draws of one ball: u and v (and w with Pick)
+	Tie       string // after the overflow check: a tie's coin, drawn only on a tie, or the count
+}
+
+const placeTmpl = `
+{{define "restore"}}{{if .Coins}}r.state, r.coins, r.ncoins = s0, coins0, nc0{{else}}r.state = s0{{end}}{{end}}
+{{define "ret"}}{{with .Count}}, {{.}}{{end}}{{end}}
+{{range .}}
+{{.Doc}}
+func {{.Name}}[T uint8 | uint32](L []T, m int64, {{with .Params}}{{.}}, {{end}}r *Rand) {{with .Count}}(placed, {{.}} int64){{else}}int64{{end}} {
+{{.Prelude}}
+{{- template "load" .}}
+{{- if .Pick}}
+	thr := ru.thr
+{{- end}}
+	for k := int64(0); k < m; k++ {
+{{- if .Coins}}
+		s0, coins0, nc0 := s, coins, nc
+{{- else}}
+		s0 := s
+{{- end}}
+{{- if .Vertex}}
+		var u uint64
+		s, u = below(s, n)
+		deg := uint64(off[u+1] - off[u])
+		if deg == 0 {
+{{- if .Increment}}
+			if l := uint64(L[u]); full(L, l) {
+				{{template "restore" .}}
+				return k, isolated
+			}
+			L[u]++
+{{- else}}
+			lu := uint64(L[u])
+			if full(L, lu) {
+				{{template "restore" .}}
+				return k, isolated
+			}
+			L[u] = T(lu + 1)
+{{- end}}
+			isolated++
+			continue
+		}
+{{- end}}
+{{.Draw}}
+{{- template "decide" .}}
+		if full(L, l) {
+			{{template "restore" .}}
+			return k{{template "ret" .}}
+		}
+{{.Tie}}
+		L[c] = T(l + 1)
+	}
+{{- template "store" .}}
+	return m{{template "ret" .}}
+}
+{{end}}`
+
+// The loops of the graph process (graphical.go, implicitgraph.go) and of
+// the two-sample rules (twosample.go).
+var placeLoops = []placeLoop{{
+	Name: "graphEdge",
+	Doc: `// graphEdge places m balls at the lesser loaded end of uniform edges of the
+// flat edge array e. With random ties each edge is oriented by a fair coin
+// (from r's coin buffer) and the first end wins ties.`,
+	Params: "e []uint32, random bool",
+	Prelude: `
+	if uintptr(len(e))*4 >= edgePhasedMin {
+		return graphEdgePhased(L, m, e, random, r) // the same balls, beyond the TLB's reach
+	}
+	if pipelined(len(e), 4) || pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return graphEdgePiped(L, m, e, random, r) // the same balls, cache misses overlapped
+	}
+	ne := uint64(len(e) / 2)`,
+	Coins: true,
+	Draw: `
+		var x uint64
+		s, x = below(s, ne)
+		u, v := e[2*x], e[2*x+1]
+		if random {
+			if nc == 0 {
+				s, coins = next(s)
+				nc = 64
+			}
+			if coins&1 != 0 {
+				u, v = v, u
+			}
+			coins >>= 1
+			nc--
+		}`,
+}, {
+	Name: "regularEdge",
+	Doc: `// regularEdge places m balls at the lesser loaded end of uniform edges of
+// a D-regular graph with fixed-width rows adj (the neighbours of u in
+// adj[u·D : u·D+D]): u uniform in [n] and j uniform in [D] name the
+// half-edge u·D + j, each of the 2|E| = nD half-edges with probability
+// 1/(nD), so {u, adj[u·D+j]} is a uniform edge in a uniform orientation
+// (each edge {a, b} is the half-edges (a, b) and (b, a)). The first end wins
+// ties, a fair coin, so no coin is drawn; with leftEdge the smaller id comes
+// first. It needs no edge array, and draws differently from graphEdge: the
+// law of the loads is the same, the loads for a seed are not.`,
+	Params: "adj []uint32, D uint64, leftEdge bool",
+	Prelude: `
+	if pipelined(len(adj), 4) || pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return regularEdgePiped(L, m, adj, D, leftEdge, r)
+	}
+	n := uint64(len(L))`,
+	Draw: `
+		var u, j uint64
+		s, u = below(s, n)
+		s, j = below(s, D)
+		v := uint64(adj[u*D+j])
+		if leftEdge && v < u {
+			u, v = v, u
+		}`,
+}, {
+	Name: "graphVertex",
+	Doc: `// graphVertex places m balls by a uniform vertex and a uniform neighbour of
+// it, and returns the balls placed and how many of them found an isolated
+// vertex (one probe).`,
+	Params:    "off []int, adj []uint32, random bool",
+	Prelude:   `n := uint64(len(L))`,
+	Coins:     true,
+	Vertex:    true,
+	Count:     "isolated",
+	Increment: true,
+	Draw: `
+		var j uint64
+		s, j = below(s, deg)
+		v := uint64(adj[uint64(off[u])+j])`,
+	Tie: `
+		// The tie's coin after the check: the four-byte loop draws it
+		// again.
+		if random && lv == lu {
+			if nc == 0 {
+				s, coins = next(s)
+				nc = 64
+			}
+			if coins&1 != 0 {
+				c = v
+			}
+			coins >>= 1
+			nc--
+		}`,
+}, {
+	Name: "completeGraph",
+	Doc: `// completeGraph places m balls on K_n: u uniform, v uniform among the other
+// n-1 vertices. With left ties the smaller id wins (edge sampling) or u does
+// (vertex sampling). With random ties the pair (u, v) is already a uniformly
+// random ordering of the edge, so the first end winning ties is a fair
+// coin.`,
+	Params:  "random, vertexFirst bool",
+	Prelude: `n := uint64(len(L))`,
+	Draw:    completeDraw + swapIf("!random && !vertexFirst"),
+}, {
+	Name: "circulantGraph",
+	Doc: `// circulantGraph places m balls on the circulant graph with connection set
+// S on len(L) vertices: u uniform, s uniform in S, v = u + s mod n. Each
+// edge {a, b} arises from (a, b−a) and (b, a−b) (or (a, n/2) and (b, n/2)),
+// so the edge is uniform and its orientation a fair coin; ties are handled
+// as in completeGraph.`,
+	Params: "S []uint32, random, vertexFirst bool",
+	Prelude: `
+	n := uint64(len(L))
+	d := uint64(len(S))`,
+	Draw: circulantDraw("j", "") + swapIf("!random && !vertexFirst"),
+}, {
+	Name: "permRegular",
+	Doc: `// permRegular places m balls on the permutation-model regular multigraph
+// g: u uniform in [n], t uniform in [2d], v = π_{t/2}(u) (a Feistel network
+// with cycle walking, inlined), the pair oriented (v, u) when t is odd, or
+// with the smaller id first when leftEdge (permDraw).`,
+	Params: "g graphgen.PermutationRegular, leftEdge bool",
+	Prelude: `
+	if uintptr(len(L))*unsafe.Sizeof(L[0]) >= permPhasedMin {
+		return permRegularPhased(L, m, g, leftEdge, r)
+	}
+	if pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return permRegularPiped(L, m, g, leftEdge, r)
+	}
+	n, d2, w, keys := uint64(len(L)), uint64(2*g.Permutations()), g.Half(), g.Keys()`,
+	Draw: `
+		var u, v uint64
+		s, u, v = permDraw(s, n, d2, w, keys, leftEdge)`,
+}, {
+	Name: "twoUniform",
+	Doc: `// twoUniform places m balls, each with candidates u, v two independent
+// uniform bins and a decision word w, drawn in that order. See oneChoice
+// for the compact loads and the return value.`,
+	Params: "ru *twoRule",
+	Prelude: `
+	if pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return twoUniformPiped(L, m, ru, r)
+	}
+	n := uint64(len(L))`,
+	Pick: true,
+	Draw: `
+		var u, v, w uint64
+		s, u = below(s, n)
+		s, v = below(s, n)
+		s, w = next(s)`,
+}, {
+	Name: "twoEdge",
+	Doc: `// twoEdge places m balls on the ends u = e[2x], v = e[2x+1] (u < v) of a
+// uniform edge x of the flat edge array e, then draws w. It returns the
+// balls placed, as twoUniform.`,
+	Params: "e []uint32, ru *twoRule",
+	Prelude: `
+	if pipelined(len(e), 4) || pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return twoEdgePiped(L, m, e, ru, r) // the same balls, cache misses overlapped
+	}
+	ne := uint64(len(e) / 2)`,
+	Pick: true,
+	Draw: `
+		var x, w uint64
+		s, x = below(s, ne)
+		s, w = next(s)
+		u, v := e[2*x], e[2*x+1]`,
+}, {
+	Name: "twoVertex",
+	Doc: `// twoVertex places m balls on u, a uniform vertex, and v, a uniform
+// neighbour of u, then draws w; an isolated u takes the ball itself (no
+// further draw). It returns the balls placed, as twoUniform, and how many
+// of them found an isolated u.`,
+	Params:  "off []int, adj []uint32, ru *twoRule",
+	Prelude: `n := uint64(len(L))`,
+	Pick:    true,
+	Vertex:  true,
+	Count:   "isolated",
+	Draw: `
+		var j, w uint64
+		s, j = below(s, deg)
+		s, w = next(s)
+		v := uint64(adj[uint64(off[u])+j])`,
+}, {
+	Name: "twoCirculant",
+	Doc: `// twoCirculant places m balls on u, uniform, and v = u + S[j] mod n, j
+// uniform (a uniform edge, uniformly oriented, as in circulantGraph), then
+// draws w. With smallerFirst (left ties under edge sampling) u is the end
+// with the smaller id. It returns the balls placed, as twoUniform.`,
+	Params: "S []uint32, ru *twoRule, smallerFirst bool",
+	Prelude: `
+	n := uint64(len(L))
+	d := uint64(len(S))`,
+	Pick: true,
+	Draw: circulantDraw("j", "w") + swapIf("smallerFirst"),
+}, {
+	Name: "maxOf2",
+	Doc: `// maxOf2 and maxOfD place m balls and return how many they placed: on
+// one-byte loads they stop before a ball that would raise a load to 255
+// (see full), with r as before that ball.`,
+	Prelude: "n := uint64(len(L))",
+	Most:    true,
+	Draw: `
+		var u, v uint64
+		s, u = below(s, n)
+		s, v = below(s, n)`,
+}, {
+	Name: "onePlusBeta",
+	Doc: `// onePlusBeta places m balls and returns how many it placed and how many
+// of those took a Greedy[2] step. On one-byte loads it stops before a ball
+// that would raise a load to 255 (see full), with r as before that ball.`,
+	Params:  "thr uint64, all bool",
+	Prelude: "n := uint64(len(L))",
+	Count:   "compared",
+	Draw: betaDraw + `
+		// A OneChoice step compares u with itself. Both selections are
+		// written for conditional moves.
+		var g int64
+		if x < thr || all {
+			g = 1
+		}
+		if g == 0 {
+			v = u
+		}`,
+	Tie: "compared += g",
+}}
+
+// ruleLoop is the run method of one rule of the graph process on type
+// Type (graphical.go): each block of graphBlockLen balls is drawn first,
+// its loads prefetched, then placed in order by graphBlock.place.
+type ruleLoop struct {
+	Type    string
+	Prelude string // the rule's constants
+	Slots   string // per-ball values kept between the two stages, if any
+	// Draw draws one ball after its step coin f: its ends u and v, or with
+	// Ends its edge slot, and then its second coin and prefetch.
+	Draw string
+	// Ends, if set, is a second stage over the block: it reads each
+	// ball's ends u, v from the slot the first prefetched (pipelined twice).
+	Ends string
+}
+
+const ruleTmpl = `
+{{define "ends"}}
+			blk.u[j], blk.v[j] = uint32(u), uint32(v)
+			if pipe {
+				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
+			}
+{{- end}}
+{{range .}}
+func (g {{.Type}}) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+{{.Prelude}}
+	s, coins, nc := r.state, r.coins, r.ncoins
+	var blk graphBlock
+{{- if .Slots}}
+	var {{.Slots}} [graphBlockLen]uint64
+{{- end}}
+	var probes int64
+	for k0 := int64(0); k0 < m; k0 += graphBlockLen {
+		nb := int(min(graphBlockLen, m-k0))
+		for j := range nb {
+			var f uint8
+			s, f = g.first(s)
+{{.Draw}}
+{{- if .Ends}}
+		}
+		for j := range nb {
+{{.Ends}}
+{{- template "ends"}}
+		}
+{{- else}}
+			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
+{{- template "ends"}}
+		}
+{{- end}}
+		probes += blk.place(L, out, k0, nb)
+	}
+	r.state, r.coins, r.ncoins = s, coins, nc
+	return g.stats(m, probes)
+}
+{{end}}`
+
+var ruleLoops = []ruleLoop{{
+	Type: "edgeRule",
+	Prelude: `
+	e := g.e
+	ne := uint64(len(e) / 2)
+	random, pipe := g.random, pipelined(len(e), 4) || pipelined(len(L), 4)`,
+	Slots: "x",
+	Draw: `
+			s, x[j] = below(s, ne)
+			if random {
+				s, coins, nc, f = flagCoin(s, coins, nc, f, 2)
+			}
+			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
+			if pipe {
+				prefetch(unsafe.Pointer(&e[2*x[j]]))
+			}`,
+	Ends: `
+			u, v := e[2*x[j]], e[2*x[j]+1]
+			if blk.flags[j]&4 != 0 { // a conditional move
+				u, v = v, u
+			}`,
+}, {
+	Type: "regularEdgeRule",
+	Prelude: `
+	adj, D := g.adj, g.D
+	n := uint64(len(L))
+	leftEdge, pipe := !g.random, pipelined(len(adj), 4) || pipelined(len(L), 4)`,
+	Slots: "h",
+	Draw: `
+			var u, i uint64
+			s, u = below(s, n)
+			s, i = below(s, D)
+			blk.u[j], h[j] = uint32(u), u*D+i
+			s, coins, nc, blk.flags[j] = g.second(s, coins, nc, f)
+			if pipe {
+				prefetch(unsafe.Pointer(&adj[h[j]]))
+			}`,
+	Ends: `
+			u, v := halfEdgeEnds(adj, uint64(blk.u[j]), h[j], leftEdge)`,
+}, {
+	Type: "completeRule",
+	Prelude: `
+	n := uint64(len(L))
+	swap, pipe := !g.random && !g.vertexFirst, pipelined(len(L), 4)`,
+	Draw: completeDraw + swapIf("swap"),
+}, {
+	Type: "circulantRule",
+	Prelude: `
+	n := uint64(len(L))
+	S := g.S
+	d := uint64(len(S))
+	swap, pipe := !g.random && !g.vertexFirst, pipelined(len(L), 4)`,
+	Draw: circulantDraw("i", "") + swapIf("swap"),
+}, {
+	Type: "implicitRule",
+	Prelude: `
+	n := uint64(len(L))
+	leftEdge, pipe := !g.random && !g.vertexFirst, pipelined(len(L), 4)
+	d2, w, keys := uint64(2*g.perm.Permutations()), g.perm.Half(), g.perm.Keys()
+	if g.kind == implicitCube || g.kind == implicitLines {
+		d2 = g.d2
+	}
+	lt := &g.lt`,
+	Draw: `
+			var u, v uint64
+			switch g.kind { // the same branch every ball: predicted
+			case implicitPerm:
+				s, u, v = permDraw(s, n, d2, w, keys, leftEdge)
+			case implicitCube:
+				s, u, v = hypercubeDraw(s, n, d2, leftEdge)
+			case implicitLines:
+				s, u, v = linesDraw(s, n, d2, g.lines, leftEdge)
+			default:
+				s, u, v = torusDraw(s, lt, leftEdge)
+			}`,
+}}
+
+// ringLoop is a Place loop of two candidates pipelined by a ring (PERF.md,
+// item 4): each ball's draws are made ahead balls early, into a ring slot
+// with the generator as it was before them, and its two loads prefetched;
+// the balls are placed in order, so the loads are those of the loop
+// without the ring.
+type ringLoop struct {
+	Name, Doc string
+	Params    string // after L []T, m int64, with r *Rand
+	Prelude   string // constants
+	Pick      bool   // decide by pickIn against the word w, as placeLoop
+	Most      bool   // decide by the greater load, as placeLoop
+	// Draw draws one ball into the slot e: e.u, e.v (and e.w with Pick).
+	Draw string
+	// Both: one function that pipelines only when piped is true (set by
+	// Prelude) and otherwise draws each ball as it places it; Draw is then
+	// a call returning s, u, v.
+	Both bool
+}
+
+const ringTmpl = `
+{{define "draw"}}{{if .Both}}s, e.u, e.v = {{.Draw}}{{else}}{{.Draw}}{{end}}
+			prefetch2(unsafe.Pointer(&L[e.u]), unsafe.Pointer(&L[e.v])){{end}}
+{{range .}}
+{{.Doc}}
+func {{.Name}}[T uint8 | uint32](L []T, m int64, {{.Params}}) int64 {
+{{- if not .Both}}
+	var ring [ahead]struct{ s, u, v{{if .Pick}}, w{{end}} uint64 }
+{{- end}}
+{{.Prelude}}
+	s := r.state
+{{- if .Pick}}
+	thr := ru.thr
+{{- end}}
+{{- if .Both}}
+	lookahead := int64(0)
+	if piped {
+		lookahead = ahead
+	}
+{{- end}}
+	for k := range min(m, {{if .Both}}lookahead{{else}}ahead{{end}}) {
+		e := &ring[k]
+		e.s = s
+		{{template "draw" .}}
+	}
+	for k := int64(0); k < m; k++ {
+{{- if .Both}}
+		var s0, u, v uint64
+		if piped {
+			e := &ring[k&(ahead-1)]
+			s0, u, v = e.s, e.u, e.v
+			if k+ahead < m {
+				e.s = s
+				{{template "draw" .}}
+			}
+		} else {
+			s0 = s
+			s, u, v = {{.Draw}}
+		}
+{{- else}}
+		e := &ring[k&(ahead-1)]
+		s0, u, v{{if .Pick}}, w{{end}} := e.s, e.u, e.v{{if .Pick}}, e.w{{end}}
+		if k+ahead < m {
+			e.s = s
+			{{template "draw" .}}
+		}
+{{- end}}
+{{- template "decide" .}}
+		if full(L, l) {
+			r.state = s0
+			return k
+		}
+		L[c] = T(l + 1)
+	}
+	r.state = s
+	return m
+}
+{{end}}`
+
+var ringLoops = []ringLoop{{
+	Name: "twoPiped",
+	Doc: `// twoPiped is two with each ball's draws made ahead balls early and its
+// two bins prefetched (docs/theory.md, note 4): the same balls in the same
+// order.`,
+	Params: "r *Rand, a, na, b, nb uint64",
+	Draw: `
+			s, e.u = below(s, na)
+			s, e.v = below(s, nb)
+			e.u += a
+			e.v += b`,
+}, {
+	Name: "permRegularPiped",
+	Doc: `// permRegularPiped is permRegular with the draws ahead balls ahead of the
+// placements and the two loads prefetched (docs/theory.md, note 4): the
+// same balls in the same order.`,
+	Params:  "g graphgen.PermutationRegular, leftEdge bool, r *Rand",
+	Prelude: `n, d2, w, keys := uint64(len(L)), uint64(2*g.Permutations()), g.Half(), g.Keys()`,
+	Draw:    `s, e.u, e.v = permDraw(s, n, d2, w, keys, leftEdge)`,
+}, {
+	Name: "twoUniformPiped",
+	Doc: `// twoUniformPiped is twoUniform with each ball's draws made ahead balls
+// early and its two bins prefetched (docs/theory.md, note 4); the draws and
+// the placements are in ball order, so the loads are twoUniform's.`,
+	Params:  "ru *twoRule, r *Rand",
+	Prelude: `n := uint64(len(L))`,
+	Pick:    true,
+	Draw: `
+			s, e.u = below(s, n)
+			s, e.v = below(s, n)
+			s, e.w = next(s)`,
+}, {
+	Name: "hypercubeGraph",
+	Doc: `// hypercubeGraph places m balls on Q_dim: u uniform in [2^dim], t uniform
+// in [2·dim], v = u XOR 2^(t/2), oriented (v, u) when t is odd (or smaller
+// id first when leftEdge; hypercubeDraw). Drawing t in [2·dim] rather than
+// [dim] keeps the orientation bit in the same draw.`,
+	Params: "dim int, leftEdge bool, r *Rand",
+	Prelude: `
+	n, d2 := uint64(len(L)), uint64(2*dim)
+	piped := pipelined(len(L), unsafe.Sizeof(L[0]))
+	var ring [ahead]struct{ s, u, v uint64 }`,
+	Both: true,
+	Draw: `hypercubeDraw(s, n, d2, leftEdge)`,
+}, {
+	Name:   "torusGraph",
+	Doc:    `// torusGraph places m balls on a torus of side >= 3 (see torusDraw).`,
+	Params: "lt *latticeTables, leftEdge bool, r *Rand",
+	Prelude: `
+	piped := pipelined(len(L), unsafe.Sizeof(L[0]))
+	var ring [ahead]struct{ s, u, v uint64 }`,
+	Both: true,
+	Draw: `torusDraw(s, lt, leftEdge)`,
+}}
+
+// pipe2Loop is a Place loop of two candidates pipelined twice (PERF.md,
+// item 8), for samplers that read a table to find a ball's ends: ball
+// k + 2·ahead draws and prefetches its slot of the table, ball k + ahead
+// reads its ends a, b there and prefetches their loads, ball k is placed;
+// in ball order, so the loads are those of the loop without the ring.
+type pipe2Loop struct {
+	Name, Doc string
+	Params    string // after L []T, m int64; before r *Rand
+	Prelude   string // the ring (a, b the ends, s the generator before the draws), constants, the generator
+	Fill      string // draws the ball of slot and prefetches its table entry
+	Ends      string // reads the ends SLOT.a, SLOT.b of the ball in SLOT
+	Locals    string // before the main loop: the generator into locals
+	Pick      bool   // decide by pickIn against the word slot.w, as placeLoop
+	Most      bool   // decide by the greater load, as placeLoop
+	Restore   string // leaves r before the ball in slot
+	Refill    string // draws ball k + R into slot
+	Entry     string // the address of its table entry, to prefetch
+	Coins     bool   // the coin buffer is generator state too
+}
+
+const pipe2Tmpl = `
+{{range .}}
+{{.Doc}}
+func {{.Name}}[T uint8 | uint32](L []T, m int64, {{.Params}}, r *Rand) int64 {
+	const R = 2 * ahead // a power of two: slot k and slot k+R coincide
+{{.Prelude}}
+	for j := range min(m, R) {
+		slot := &ring[j&(R-1)]
+{{.Fill}}
+	}
+	for j := range min(m, ahead) {
+		slot := &ring[j&(R-1)]
+{{at .Ends "slot"}}
+		prefetch2(unsafe.Pointer(&L[slot.a]), unsafe.Pointer(&L[slot.b]))
+	}
+{{.Locals}}
+	for k := int64(0); k < m; k++ {
+		slot := &ring[k&(R-1)]
+		u, v{{if .Pick}}, w{{end}} := slot.a, slot.b{{if .Pick}}, slot.w{{end}}
+{{- template "decide" .}}
+		if full(L, l) {
+			{{.Restore}}
+			return k
+		}
+		L[c] = T(l + 1)
+		if k+R < m {
+			// The slot of ball k is free: draw ball k+R into it.
+{{.Refill}}
+			// Ball k+ahead's ends too, in the same call.
+			nx := &ring[(k+ahead)&(R-1)]
+{{at .Ends "nx"}}
+			prefetch3(unsafe.Pointer({{.Entry}}), unsafe.Pointer(&L[nx.a]), unsafe.Pointer(&L[nx.b]))
+		} else if k+ahead < m {
+			nx := &ring[(k+ahead)&(R-1)]
+{{at .Ends "nx"}}
+			prefetch2(unsafe.Pointer(&L[nx.a]), unsafe.Pointer(&L[nx.b]))
+		}
+	}
+{{- template "store" .}}
+	return m
+}
+{{end}}`
+
+var pipe2Loops = []pipe2Loop{{
+	Name: "graphEdgePiped",
+	Doc: `// graphEdgePiped is graphEdge pipelined twice (docs/theory.md, note 8): ball
+// k + 2·ahead draws its edge (and its orientation coin) and prefetches the
+// edge's slot in e; ball k + ahead reads the slot, now cached, and
+// prefetches both ends' loads; ball k is placed. The draws happen in ball
+// order, one ball at a time, exactly as in graphEdge, and placement too, so
+// the loads and the generator's state afterwards are those of graphEdge.
+// On one-byte loads each slot also keeps the generator as it was before its
+// ball's draw, to leave r there if that ball would overflow a byte.`,
+	Params: "e []uint32, random bool",
+	Prelude: `
+	compact := unsafe.Sizeof(L[0]) == 1
+	var ring [R]struct {
+		x        uint64 // the edge, until stage two
+		s, coins uint64 // compact: the generator before the draw
+		nc       int
+		a, b     uint32 // its ends, oriented
+		flip     bool
+	}
+	ne := uint64(len(e) / 2)
+	g := edgeGen{s: r.state, coins: r.coins, nc: r.ncoins}`,
+	Fill: `
+		if compact {
+			slot.s, slot.coins, slot.nc = g.s, g.coins, g.nc
+		}
+		slot.x, slot.flip = g.draw(ne, random)
+		prefetch(unsafe.Pointer(&e[2*slot.x]))`,
+	Ends: `SLOT.a, SLOT.b = edgeEnds(e, SLOT.x, SLOT.flip)`,
+	Locals: `
+	// The hot loop keeps the generator in locals, with edgeGen.draw
+	// written out.
+	s, coins, nc := g.s, g.coins, g.nc`,
+	Restore: `r.state, r.coins, r.ncoins = slot.s, slot.coins, slot.nc`,
+	Refill: `
+			if compact {
+				slot.s, slot.coins, slot.nc = s, coins, nc
+			}
+			var x uint64
+			s, x = below(s, ne)
+			flip := false
+			if random {
+				if nc == 0 {
+					s, coins = next(s)
+					nc = 64
+				}
+				flip = coins&1 != 0
+				coins >>= 1
+				nc--
+			}
+			slot.x, slot.flip = x, flip`,
+	Entry: "&e[2*x]",
+	Coins: true,
+}, {
+	Name: "regularEdgePiped",
+	Doc: `// regularEdgePiped is regularEdge pipelined twice, as graphEdgePiped: ball
+// k + 2·ahead draws its half-edge and prefetches its slot of adj; ball
+// k + ahead reads the slot and prefetches both ends' loads; ball k is
+// placed. The same balls in the same order as regularEdge.`,
+	Params: "adj []uint32, D uint64, leftEdge bool",
+	Prelude: `
+	var ring [R]struct {
+		s    uint64 // the generator before the ball's draw
+		u, h uint64 // the half-edge h = u·D + j
+		a, b uint64 // its ends, in the order of the tie rule
+	}
+	n := uint64(len(L))
+	s := r.state`,
+	Fill: `
+		slot.s = s
+		var i uint64
+		s, slot.u = below(s, n)
+		s, i = below(s, D)
+		slot.h = slot.u*D + i
+		prefetch(unsafe.Pointer(&adj[slot.h]))`,
+	Ends:    `SLOT.a, SLOT.b = halfEdgeEnds(adj, SLOT.u, SLOT.h, leftEdge)`,
+	Restore: `r.state = slot.s`,
+	Refill: `
+			slot.s = s
+			var u, i uint64
+			s, u = below(s, n)
+			s, i = below(s, D)
+			slot.u, slot.h = u, u*D+i`,
+	Entry: "&adj[slot.h]",
+}, {
+	Name: "twoEdgePiped",
+	Doc: `// twoEdgePiped is twoEdge pipelined twice, as graphEdgePiped: ball k + 2·ahead
+// draws its edge and its word and prefetches the edge's slot; ball k + ahead
+// reads the slot and prefetches both ends' loads; ball k is placed. On
+// one-byte loads each slot also keeps the generator as it was before its
+// ball's draws, to leave r there if that ball would overflow a byte.`,
+	Params: "e []uint32, ru *twoRule",
+	Prelude: `
+	compact := unsafe.Sizeof(L[0]) == 1
+	var ring [R]struct {
+		x, w uint64
+		s    uint64 // compact: the generator before the draws
+		a, b uint32
+	}
+	ne := uint64(len(e) / 2)
+	s := r.state
+	thr := ru.thr`,
+	Fill: `
+		if compact {
+			slot.s = s
+		}
+		s, slot.x = below(s, ne)
+		s, slot.w = next(s)
+		prefetch(unsafe.Pointer(&e[2*slot.x]))`,
+	Ends:    `SLOT.a, SLOT.b = e[2*SLOT.x], e[2*SLOT.x+1]`,
+	Pick:    true,
+	Restore: `r.state = slot.s`,
+	Refill: `
+			if compact {
+				slot.s = s
+			}
+			var x uint64
+			s, x = below(s, ne)
+			s, slot.w = next(s)
+			slot.x = x`,
+	Entry: "&e[2*x]",
+}}
+
+// levelsLoop is a loop of the level engine (levels.go): each ball draws
+// ranks in the histogram h and raises the level of the one it chooses.
+type levelsLoop struct {
+	Name, Doc string
+	Params    string // after h *tails, m int64; before r *Rand
+	Count     string // a count the loop returns, if any
+	Prelude   string // before n := h.n
+	Consts    string // after it
+	Coins     bool   // the coin buffer is generator state too
+	Locals    string // after the generator
+	Draw      string // one ball's draws and choice
+	Level     string // the level raised; h.level(u) if empty
+}
+
+const levelsTmpl = `
+{{range .}}
+{{.Doc}}
+func {{.Name}}(h *tails, m int64, {{with .Params}}{{.}}, {{end}}r *Rand){{with .Count}} ({{.}} int64){{end}} {
+{{.Prelude}}
+	n := h.n
+{{.Consts}}
+{{- template "load" .}}
+{{.Locals}}
+	for i := int64(0); i < m; i++ {
+{{.Draw}}
+		h.raise({{or .Level "h.level(u)"}})
+	}
+{{- template "store" .}}
+{{- with .Count}}
+	return {{.}}
+{{- end}}
+}
+{{end}}`
+
+// dOf draws d uniform ranks and keeps the one PICK (max or min) keeps.
+const dOf = `
+		var u uint64
+		s, u = below(s, n)
+		for j := 1; j < d; j++ {
+			var x uint64
+			s, x = below(s, n)
+			u = PICK(u, x)
+		}`
+
+var levelsLoops = []levelsLoop{{
+	Name:   "greedySlice",
+	Doc:    "// greedySlice is levelsGreedy on h's slice.",
+	Params: "d int",
+	Draw:   strings.ReplaceAll(dOf, "PICK", "max"),
+}, {
+	Name: "levelsMaxOf",
+	Doc: `// levelsMaxOf is MaxOf[d]: the most loaded of d uniform bins is the one of
+// smallest rank.`,
+	Params: "d int",
+	Draw:   strings.ReplaceAll(dOf, "PICK", "min"),
+}, {
+	Name: "levelsComplete",
+	Doc: `// levelsComplete is two-choice on K_n: two distinct uniform bins, drawn as
+// completeGraph draws them; the lesser loaded is the one of larger rank
+// (which of two tied bins takes the ball does not change the counts, so
+// every tie and sampling rule gives this chain).`,
+	Draw:  completeDraw,
+	Level: "h.level(max(u, v))",
+}, {
+	Name: "levelsCompleteBeta",
+	Doc: `// levelsCompleteBeta is graphical (1+β) on K_n: a coin, two distinct
+// ranks and a fair coin from the coin buffer, as completeRule draws them; a
+// one-choice step (coin below thr) takes the rank the fair coin names, a
+// uniform bin either way. It returns the number of steps that compared two
+// loads.`,
+	Params: "thr uint64",
+	Count:  "compared",
+	Coins:  true,
+	Draw: `
+		var x, u, v uint64
+		s, x = next(s)
+		s, u = below(s, n)
+		s, v = below(s, n-1)
+		if v >= u {
+			v++
+		}
+		var heads bool
+		s, coins, nc, heads = coin(s, coins, nc)
+		if x < thr {
+			if heads {
+				u = v
+			}
+		} else {
+			compared++
+			u = max(u, v)
+		}`,
+}, {
+	Name: "levelsOnePlusBeta",
+	Doc: `// levelsOnePlusBeta is (1+β): a coin, then two ranks, as onePlusBeta
+// draws them; the second counts only in a Greedy[2] step. It returns the
+// number of Greedy[2] steps.`,
+	Params: "thr uint64, all bool",
+	Count:  "compared",
+	Draw: betaDraw + `
+		if x < thr || all {
+			compared++
+			u = max(u, v)
+		}`,
+}, {
+	Name: "levelsRank",
+	Doc: `// levelsRank is Rank[d]: the bin of rank R = ⌈n·U^{1/d}⌉ from the heaviest,
+// drawn as rankState.place draws it (the largest of d uniform ranks for a
+// whole d, rankPos otherwise).`,
+	Params: "d float64",
+	Prelude: `
+	if d == math.Trunc(d) {
+		levelsGreedy(h, m, int(d), r)
+		return
+	}`,
+	Consts: `fn, invD := float64(n), 1/d`,
+	Draw: `
+		var x uint64
+		s, x = next(s)
+		u := float64(x>>11+1) * 0x1p-53`,
+	Level: "h.level(rankPos(u, invD, fn, n))",
+}, {
+	Name: "levelsQuantile",
+	Doc: `// levelsQuantile is Quantile(δ) on the level engine: the first rank u is
+// heavy iff u < k (ranks count from the heaviest bin), and a heavy first
+// rank gives way to the second, v. No tie draw: a rank is not a bin (the
+// per-bin loop's third draw has no counterpart). It returns the number of
+// balls whose first rank was heavy.`,
+	Params: "k uint64",
+	Count:  "second",
+	Draw: `
+		var u, v uint64
+		s, u = below(s, n)
+		s, v = below(s, n)
+		var rej int64
+		if u < k {
+			rej = 1
+		}
+		if rej != 0 {
+			u = v
+		}
+		second += rej`,
+}, {
+	Name: "levelsTwo",
+	Doc: `// levelsTwo is a two-sample rule on K_n in the level engine: two
+// independent uniform ranks and a word, drawn as twoUniform draws its bins
+// and word; the candidates' loads are their levels.`,
+	Params: "ru *twoRule",
+	Locals: "thr := ru.thr",
+	Draw: `
+		var u, v, w uint64
+		s, u = below(s, n)
+		s, v = below(s, n)
+		s, w = next(s)
+		lu, lv := h.level(u), h.level(v)
+		l := lu
+		if w>>1 < pickIn(thr, uint64(lu), uint64(lv)) {
+			l = lv
+		}`,
+	Level: "l",
+}}
+
+// betaDraw draws a ball of (1+β): the coin x of its step, then two
+// uniform bins u and v.
+const betaDraw = `
+	var x, u, v uint64
+	s, x = next(s)
+	s, u = below(s, n)
+	s, v = below(s, n)`
+
+// completeDraw draws an edge of K_n on n bins: u uniform, v uniform among
+// the other n − 1.
+const completeDraw = `
+	var u, v uint64
+	s, u = below(s, n)
+	s, v = below(s, n-1)
+	if v >= u {
+		v++
+	}`
+
+// circulantDraw draws an edge of the circulant graph with connection set
+// S on n bins, d = len(S): u uniform, S's index i uniform, then the word w
+// if named, and v = u + S[i] mod n.
+func circulantDraw(i, w string) string {
+	d := "\n\tvar u, " + i + " uint64\n\ts, u = below(s, n)\n\ts, " + i + " = below(s, d)"
+	if w != "" {
+		d = strings.Replace(d, " uint64", ", "+w+" uint64", 1) + "\n\ts, " + w + " = next(s)"
+	}
+	return d + "\n\tv := u + uint64(S[" + i + "])\n\tif v >= n {\n\t\tv -= n\n\t}"
+}
+
+// swapIf orders the ends u, v smaller id first when cond holds.
+func swapIf(cond string) string {
+	return "\n\tif " + cond + " && v < u {\n\t\tu, v = v, u\n\t}"
+}
+
+// commonTmpl holds what the templates share. load and store move the
+// generator (with Coins, the coin buffer too) into locals and back (PERF.md,
+// item 1). decide is the decision, written for conditional moves (item 3):
+// c, l are the chosen bin u or v and its load; with Pick the two-sample
+// rule's, v iff w>>1 < pickIn(thr, lu, lv); else the lesser load, u winning
+// ties; with Most the greater load, u winning ties.
+const commonTmpl = `
+{{define "load"}}
+{{- if .Coins}}
+	s, coins, nc := r.state, r.coins, r.ncoins
+{{- else}}
+	s := r.state
+{{- end}}
+{{- end}}
+{{define "store"}}
+{{- if .Coins}}
+	r.state, r.coins, r.ncoins = s, coins, nc
+{{- else}}
+	r.state = s
+{{- end}}
+{{- end}}
+{{define "decide"}}
+		lu, lv := uint64(L[u]), uint64(L[v])
+{{- if .Pick}}
+		t := pickIn(thr, lu, lv)
+		c, l := u, lu
+		if w>>1 < t {
+			c, l = v, lv
+		}
+{{- else if .Most}}
+		c, l := u, lu
+		if lv > lu {
+			c, l = v, lv
+		}
+{{- else}}
+		c, l := u, lu
+		if lv < lu {
+			c, l = v, lv
+		}
+{{- end}}
+{{- end}}`
+
+func main() {
+	gen("zloops_place.go", []string{"unsafe", "github.com/graphalloc/graphalloc/graphgen"}, placeTmpl, placeLoops)
+	gen("zloops_rule.go", []string{"unsafe"}, ruleTmpl, ruleLoops)
+	gen("zloops_ring.go", []string{"unsafe", "github.com/graphalloc/graphalloc/graphgen"}, ringTmpl, ringLoops)
+	gen("zloops_pipe2.go", []string{"unsafe"}, pipe2Tmpl, pipe2Loops)
+	gen("zloops_levels.go", []string{"math"}, levelsTmpl, levelsLoops)
+}
+
+// dropBlank drops the blank lines that the template's empty fields leave
+// in function bodies: those before an indented line or a closing brace.
+func dropBlank(src []byte) []byte {
+	lines := strings.Split(string(src), "\n")
+	var out []string
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" && i+1 < len(lines) && (strings.HasPrefix(lines[i+1], "\t") || lines[i+1] == "}") {
+			continue
+		}
+		out = append(out, l)
+	}
+	return []byte(strings.Join(out, "\n"))
+}
+
+// gen executes the template tmpl on data and writes it, gofmt'ed, to file
+// behind Go's header for generated code.
+func gen(file string, imports []string, tmpl string, data any) {
+	var b bytes.Buffer
+	b.WriteString("// Code generated by go run gen_loops.go; DO NOT EDIT.\n\npackage alloc\n\nimport (\n")
+	for i, im := range imports { // the standard library's first
+		if i > 0 && strings.Contains(im, ".") && !strings.Contains(imports[i-1], ".") {
+			b.WriteString("\n")
+		}
+		b.WriteString("\t\"" + im + "\"\n")
+	}
+	b.WriteString(")\n")
+	at := func(code, slot string) string { return strings.ReplaceAll(code, "SLOT", slot) }
+	t := template.Must(template.New(file).Funcs(template.FuncMap{"at": at}).Parse(strings.TrimPrefix(tmpl, "\n")))
+	template.Must(t.Parse(commonTmpl))
+	var body bytes.Buffer
+	if err := t.Execute(&body, data); err != nil {
+		log.Fatal(err)
+	}
+	b.Write(dropBlank(body.Bytes()))
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		os.WriteFile(file, b.Bytes(), 0o644) // to see where the template went wrong
+		log.Fatalf("%s: %v", file, err)
+	}
+	if err := os.WriteFile(file, src, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
