@@ -25,7 +25,7 @@
 // Each entry's Draw is the sampler's code for one ball, spliced in verbatim:
 // the generated loop is the code a hand-written loop would be, with the
 // generator state in locals, Lemire's bounded draw (below), the
-// conditional-move selection and the same prefetches (../../shared/PERF.md).
+// conditional-move selection and the same prefetches (BENCHMARKS.md, "What each technique brought").
 package main
 
 import (
@@ -463,8 +463,8 @@ var ruleLoops = []ruleLoop{{
 			}`,
 }}
 
-// ringLoop is a Place loop of two candidates pipelined by a ring (PERF.md,
-// item 4): each ball's draws are made ahead balls early, into a ring slot
+// ringLoop is a Place loop of two candidates pipelined by a ring (software
+// pipelining): each ball's draws are made ahead balls early, into a ring slot
 // with the generator as it was before them, and its two loads prefetched;
 // the balls are placed in order, so the loads are those of the loop
 // without the ring.
@@ -596,9 +596,9 @@ var ringLoops = []ringLoop{{
 	Draw: `torusDraw(s, lt, leftEdge)`,
 }}
 
-// pipe2Loop is a Place loop of two candidates pipelined twice (PERF.md,
-// item 8), for samplers that read a table to find a ball's ends: ball
-// k + 2·ahead draws and prefetches its slot of the table, ball k + ahead
+// pipe2Loop is a Place loop of two candidates pipelined twice (the
+// adjacency read, then the load), for samplers that read a table to find
+// a ball's ends: ball k + 2·ahead draws and prefetches its slot of the table, ball k + ahead
 // reads its ends a, b there and prefetches their loads, ball k is placed;
 // in ball order, so the loads are those of the loop without the ring.
 type pipe2Loop struct {
@@ -978,8 +978,9 @@ func swapIf(cond string) string {
 }
 
 // commonTmpl holds what the templates share. load and store move the
-// generator (with Coins, the coin buffer too) into locals and back (PERF.md,
-// item 1). decide is the decision, written for conditional moves (item 3):
+// generator (with Coins, the coin buffer too) into locals and back (state in
+// locals: its loads and stores would serialise the cache misses). decide is
+// the decision, written for conditional moves:
 // c, l are the chosen bin u or v and its load; with Pick the two-sample
 // rule's, v iff w>>1 < pickIn(thr, lu, lv); else the lesser load, u winning
 // ties; with Most the greater load, u winning ties.
