@@ -124,3 +124,22 @@ func ParseSizes(s string) ([]int, error) {
 	slices.Sort(ns)
 	return slices.Compact(ns), nil
 }
+
+// ParseLoad parses a number of balls as ParseCount does for n bins and
+// returns it with the load m/n it means: 0.5n of n = 3 is not whole, but
+// the load 0.5 is what was meant, so a multiple of n gives its factor.
+func ParseLoad(s string, n int64) (m int64, load float64, err error) {
+	if m, err = ParseCount(s, n); err != nil {
+		return 0, 0, err
+	}
+	load = float64(m) / float64(n)
+	t := strings.TrimSpace(s)
+	if f, ok := strings.CutSuffix(t, "n"); ok {
+		if v, err := strconv.ParseFloat(f, 64); err == nil {
+			load = v
+		} else if f == "" {
+			load = 1
+		}
+	}
+	return m, load, nil
+}

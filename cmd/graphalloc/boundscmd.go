@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/spf13/pflag"
 
@@ -96,63 +97,33 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 	if err != nil {
 		return q, "", err
 	}
-	who := "every process but rank"
-	if o.pf.process == "" {
-		// Every process: the flags as given, no process to check them.
-		params, err := o.pf.params(fs, alloc.Descriptors())
-		if err != nil {
+	// No process: every one, the flags as given and no process to check
+	// them; a batch for those that run in batches.
+	descs, who := alloc.Descriptors(), "every process but rank"
+	var desc *alloc.Descriptor
+	if o.pf.process != "" {
+		if descs, err = o.pf.descriptors(); err != nil {
 			return q, "", err
 		}
-		if params.D < 1 {
-			return q, "", usagef("--choices: need a number d >= 1, got %q", *o.pf.text["choices"])
-		}
-		q = analysis.Query{N: float64(n), M: float64(m), D: params.D, Sample: params.Sample.String()}
-		q.SetParams(params)
-		if params.GraphBeta {
-			q.GraphBeta = params.Beta // graph is two-choice unless --beta is given
-		}
-		var batched []*alloc.Descriptor
-		for _, d := range alloc.Descriptors() {
-			if d.Batches() {
-				batched = append(batched, d)
-			}
-		}
-		b, err := parseBatch(o.batch, n, batched)
-		if err != nil {
-			return q, "", err
-		}
-		q.Batch = float64(b)
-		if fs.Changed("weights") {
-			q.Weights = params.Weights.String()
-		}
-	} else {
-		descs, err := o.pf.descriptors()
-		if err != nil {
-			return q, "", err
-		}
-		params, err := o.pf.params(fs, descs)
-		if err != nil {
-			return q, "", err
-		}
+		desc = descs[0]
+	}
+	params, err := o.pf.params(fs, descs)
+	if err != nil {
+		return q, "", err
+	}
+	if desc != nil {
 		if err := checkParams(descs, params, stderr); err != nil {
 			return q, "", err
 		}
-		b, err := parseBatch(o.batch, n, descs)
-		if err != nil {
-			return q, "", err
-		}
-		topo := q
-		q = study.Setting{Process: descs[0], Params: params, N: n, M: m, Batch: b}.Query()
-		q.Topology, q.Degree, q.MinDegree, q.Eps = topo.Topology, topo.Degree, topo.MinDegree, topo.Eps
-		q.Core, q.CoreFraction, q.Expansion = topo.Core, topo.CoreFraction, topo.Expansion
-		if topo.MinRank > 0 {
-			q.MinRank, q.Balance, q.D = topo.MinRank, topo.Balance, topo.D
-		}
-		if descs[0].Uses&alloc.ParamSample != 0 {
-			q.Sample = params.Sample.String()
-		}
-		who = describe(descs[0], params)
+		who = describe(desc, params)
+	} else if params.D < 1 {
+		return q, "", usagef("--choices: need a number d >= 1, got %q", *o.pf.text["choices"])
 	}
+	b, err := parseBatch(o.batch, n, slices.DeleteFunc(descs, func(d *alloc.Descriptor) bool { return desc == nil && !d.Batches() }))
+	if err != nil {
+		return q, "", err
+	}
+	q = study.BoundsQuery(q, desc, params, n, m, b)
 	if err := o.checkExpansion(fs); err != nil {
 		return q, "", err
 	}
