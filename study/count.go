@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
@@ -142,4 +143,43 @@ func ParseLoad(s string, n int64) (m int64, load float64, err error) {
 		}
 	}
 	return m, load, nil
+}
+
+// ParseBalls parses the balls m of a run on n bins (ParseCount): at least
+// one. Its errors name the CLI's --balls.
+func ParseBalls(s string, n int64) (int64, error) {
+	m, err := ParseCount(s, n)
+	if err != nil {
+		return 0, fmt.Errorf("--balls: %v", err)
+	}
+	if m < 1 {
+		return 0, fmt.Errorf("--balls: need m >= 1, got %d (%q)", m, s)
+	}
+	return m, nil
+}
+
+// ParseBatch parses the batch size B of a run of the processes ds on n
+// bins (ParseCount): B >= 1, and B > 1 only for processes that run in
+// batches. It returns 0 for one ball at a time (B = 1). Its errors name
+// the CLI's --batch.
+func ParseBatch(s string, n int64, ds []*alloc.Descriptor) (int64, error) {
+	b, err := ParseCount(s, n)
+	if err != nil || b < 1 {
+		return 0, fmt.Errorf("--batch: need a batch size B >= 1 (a count or a multiple of n), got %q", s)
+	}
+	if b == 1 {
+		return 0, nil
+	}
+	for _, d := range ds {
+		if !d.Batches() {
+			var names []string
+			for _, e := range alloc.Descriptors() {
+				if !e.Batches() {
+					names = append(names, e.Name)
+				}
+			}
+			return 0, fmt.Errorf("--batch applies to every process but -p %s, which run their trials on a state of their own; not to -p %s", strings.Join(names, " and -p "), d.Name)
+		}
+	}
+	return b, nil
 }

@@ -120,8 +120,10 @@ type RunPlan struct {
 	Regular bool
 	Levels  bool // the level engine runs it
 	// GraphBytes is what building the graph holds, lean when the process
-	// draws only uniform edges; 0 for a process without a graph.
+	// draws only uniform edges; 0 for a process without a graph. Graph is
+	// the spec's whole plan (K_n's for a process without a graph).
 	GraphBytes int64
+	Graph      graphgen.Plan
 	// GraphErr is the spec's refusal of n, which building the graph
 	// reports again.
 	GraphErr error
@@ -141,6 +143,7 @@ func Plan(r RunRequest) (RunPlan, error) {
 	}
 	p := RunPlan{N: r.N}
 	gp, err := spec.Plan(int(r.N))
+	p.Graph = gp
 	if err == nil && gp.N > 0 {
 		p.N, p.Regular = int64(gp.N), gp.Regular
 	}

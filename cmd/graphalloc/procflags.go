@@ -81,15 +81,7 @@ func (o *processFlags) value(name string) float64 {
 var topologyFlags = []string{graphFlagName, "expansion"}
 
 // users lists the processes that read parameter p.
-func users(p alloc.Param) string {
-	var names []string
-	for _, d := range alloc.Descriptors() {
-		if d.Uses&p != 0 {
-			names = append(names, d.Name)
-		}
-	}
-	return strings.Join(names, ", -p ")
-}
+func users(p alloc.Param) string { return strings.Join(alloc.Readers(p), ", -p ") }
 
 // descriptors looks up the processes of a comma-separated -p value, in
 // order, without repeats.
@@ -236,41 +228,16 @@ func addBatch(fs *pflag.FlagSet, batch *string) {
 	fs.StringVar(batch, "batch", "1", "batch size B: balls come in batches of B, each ball reading the loads at the start of its batch (1: one at a time); a count (1024, 2^10) or a multiple of n (n, 16n)")
 }
 
-// parseBatch parses --batch for n bins and the processes ds: B >= 1, and
-// B > 1 only for processes that run in batches. It returns 0 for one ball
-// at a time (B = 1).
+// parseBatch is study.ParseBatch, whose errors are usage errors.
 func parseBatch(s string, n int64, ds []*alloc.Descriptor) (int64, error) {
-	b, err := study.ParseCount(s, n)
-	if err != nil || b < 1 {
-		return 0, usagef("--batch: need a batch size B >= 1 (a count or a multiple of n), got %q", s)
-	}
-	if b == 1 {
-		return 0, nil
-	}
-	for _, d := range ds {
-		if !d.Batches() {
-			var names []string
-			for _, e := range alloc.Descriptors() {
-				if !e.Batches() {
-					names = append(names, e.Name)
-				}
-			}
-			return 0, usagef("--batch applies to every process but -p %s, which run their trials on a state of their own; not to -p %s", strings.Join(names, " and -p "), d.Name)
-		}
-	}
-	return b, nil
+	b, err := study.ParseBatch(s, n, ds)
+	return b, wrapUsage(err)
 }
 
-// parseBalls parses -m for n bins: at least one ball.
+// parseBalls is study.ParseBalls, whose errors are usage errors.
 func parseBalls(s string, n int64) (int64, error) {
-	m, err := study.ParseCount(s, n)
-	if err != nil {
-		return 0, usagef("--balls: %v", err)
-	}
-	if m < 1 {
-		return 0, usagef("--balls: need m >= 1, got %d (%q)", m, s)
-	}
-	return m, nil
+	m, err := study.ParseBalls(s, n)
+	return m, wrapUsage(err)
 }
 
 // describe is the label of process d with parameters p (Descriptor.Label).
