@@ -113,4 +113,3 @@ func WriteGzip(w io.Writer, compress bool, write func(io.Writer) error) error {
 	}
 	return zw.Close()
 }
-
