@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // A ParamSpec declares one process parameter: its name on the command line
@@ -48,6 +49,12 @@ type ParamSpec struct {
 	// Get and Set read and write the number in Params.
 	Get func(p Params) float64
 	Set func(p *Params, v float64)
+	// Parse reads a ParamText value into Params; its error says what is
+	// wrong without naming the flag. An empty value is no value.
+	Parse func(p *Params, s string) error
+	// GivenOnly marks a ParamText value read only when it is given: each
+	// process has its own default (ties).
+	GivenOnly bool
 }
 
 // ParamKind is the kind of value of a ParamSpec.
@@ -68,19 +75,22 @@ func (k ParamKind) String() string {
 // their flags.
 var ParamTable = []*ParamSpec{
 	{Name: "choices", Symbol: "d", Bit: ParamD | ParamRealD, Kind: ParamText, Default: "2",
-		Usage: "number of choices d (a real number >= 1 for rank)"},
+		Usage: "number of choices d (a real number >= 1 for rank)", Parse: parseChoices},
 	{Name: "beta", Symbol: "β", Bit: ParamBeta, Kind: ParamFloat, Default: "0.5", DefaultVaries: true, Min: 0, Max: 1,
 		Need: "0 <= beta <= 1", FlagNeed: "0 <= beta <= 1",
 		Usage: "β of -p one-plus-beta, in [0, 1]: the probability of a Greedy[2] step; with -p graph (given: graph is two-choice, β = 1, without it), the probability that a ball compares the ends of its edge (graphical (1+β), 0 < β <= 1)",
 		Get:   func(p Params) float64 { return p.Beta }, Set: func(p *Params, v float64) { p.Beta = v }},
 	{Name: "cap", Symbol: "cap", Bit: ParamCap, Kind: ParamText,
-		Usage: "probe cap of -p firstdiff (default 2^d)"},
+		Usage: "probe cap of -p firstdiff (default 2^d)", Parse: parseCap},
 	{Name: "weights", Symbol: "weights", Bit: ParamWeights, Kind: ParamText, Default: "exp",
-		Usage: "ball weights of -p weighted: const, exp, pareto:shape=A, uniform:a=A,b=B"},
+		Usage: "ball weights of -p weighted: const, exp, pareto:shape=A, uniform:a=A,b=B",
+		Parse: func(p *Params, s string) (err error) { p.Weights, err = ParseWeights(s); return err }},
 	{Name: "ties", Symbol: "ties", Kind: ParamText, Default: "random",
-		Usage: "tie rule: random or left (left, grouped, window and rank use left unless this is given)"},
+		Usage: "tie rule: random or left (left, grouped, window and rank use left unless this is given)", GivenOnly: true,
+		Parse: func(p *Params, s string) (err error) { p.Ties, err = ParseTies(s); return err }},
 	{Name: "sample", Symbol: "sample", Bit: ParamSample, Kind: ParamText, Default: "edge",
-		Usage: "graph sampling: edge (uniform edge), vertex (uniform vertex, then uniform neighbour) or walk:len=L (a non-backtracking walk of L steps from a uniform vertex: the graph process takes its least loaded visited vertex [Pourmiri 2019], the two-sample rules its start and end; CSR graphs and complete)"},
+		Usage: "graph sampling: edge (uniform edge), vertex (uniform vertex, then uniform neighbour) or walk:len=L (a non-backtracking walk of L steps from a uniform vertex: the graph process takes its least loaded visited vertex [Pourmiri 2019], the two-sample rules its start and end; CSR graphs and complete)",
+		Parse: func(p *Params, s string) (err error) { p.Sample, err = ParseSampling(s); return err }},
 	{Name: "g", Symbol: "g", Bit: ParamG, Kind: ParamInt, Default: "1", Min: 0, Max: MaxG,
 		Need: fmt.Sprintf("a threshold 0 <= g <= %d", MaxG), FlagNeed: fmt.Sprintf("a threshold 0 <= g <= %d", MaxG),
 		Recorded: true, CSVAlways: true,
@@ -111,6 +121,40 @@ var ParamTable = []*ParamSpec{
 		Recorded: true,
 		Usage:    "quantile 0 < δ < 1 of -p quantile: a first bin among the ⌊δn⌋ heaviest gives the ball to a second uniform bin",
 		Get:      func(p Params) float64 { return p.Delta }, Set: func(p *Params, v float64) { p.Delta = v }},
+}
+
+// parseChoices reads d, a finite real number (a process checks its range).
+func parseChoices(p *Params, s string) error {
+	d, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(d) || math.IsInf(d, 0) {
+		return fmt.Errorf("%q is not a number", s)
+	}
+	p.D = d
+	return nil
+}
+
+// maxCap bounds the probe cap of FirstDiff[d].
+const maxCap = 1 << 20
+
+// parseCap reads the probe cap, a whole number written 1024, 1_024, 1e3
+// or 2^10, in [1, maxCap]; "" leaves the default.
+func parseCap(p *Params, s string) error {
+	t := strings.ReplaceAll(strings.TrimSpace(s), "_", "")
+	v := math.NaN()
+	if b, e, ok := strings.Cut(t, "^"); ok {
+		bv, err1 := strconv.ParseUint(b, 10, 8)
+		ev, err2 := strconv.ParseUint(e, 10, 8)
+		if err1 == nil && err2 == nil {
+			v = math.Pow(float64(bv), float64(ev))
+		}
+	} else if f, err := strconv.ParseFloat(t, 64); err == nil && !strings.ContainsAny(t, "xXpP") {
+		v = f
+	}
+	if !(v >= 1 && v <= maxCap && v == math.Trunc(v)) {
+		return fmt.Errorf("need a probe cap 1 <= cap <= 2^20, got %q", s)
+	}
+	p.Cap = int(v)
+	return nil
 }
 
 // LookupParam returns the parameter named name, or nil.

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
@@ -146,63 +145,24 @@ func (o *processFlags) params(fs *pflag.FlagSet, ds []*alloc.Descriptor) (alloc.
 			}
 		}
 	}
-	if err := o.parseRule(fs, &p); err != nil {
-		return p, err
-	}
 	for _, s := range alloc.ParamTable {
-		if s.Kind == alloc.ParamText {
-			continue
+		if s.Kind != alloc.ParamText {
+			v := o.value(s.Name)
+			if err := s.CheckFlag(v); err != nil {
+				return p, usageError{err}
+			}
+			if uses&s.Bit != 0 {
+				s.Set(&p, v)
+			}
+		} else if v := *o.text[s.Name]; v != "" && (!s.GivenOnly || fs.Changed(s.Name)) {
+			if err := s.Parse(&p, v); err != nil {
+				return p, usagef("--%s: %v", s.Name, err)
+			}
 		}
-		v := o.value(s.Name)
-		if err := s.CheckFlag(v); err != nil {
-			return p, usageError{err}
-		}
-		if uses&s.Bit != 0 {
-			s.Set(&p, v)
-		}
-	}
-	if err := o.parseBalls(&p); err != nil {
-		return p, err
 	}
 	// graph reads β only when it is given (see alloc.Params).
 	p.GraphBeta = uses&alloc.ParamBeta != 0 && fs.Changed("beta")
 	return p, nil
-}
-
-// parseRule parses the ParamText flags of the rule into p: choices, tie
-// rule and sampling.
-func (o *processFlags) parseRule(fs *pflag.FlagSet, p *alloc.Params) error {
-	d, err := strconv.ParseFloat(*o.text["choices"], 64)
-	if err != nil || math.IsNaN(d) || math.IsInf(d, 0) {
-		return usagef("--choices: %q is not a number", *o.text["choices"])
-	}
-	p.D = d
-	if fs.Changed("ties") {
-		if p.Ties, err = alloc.ParseTies(*o.text["ties"]); err != nil {
-			return usagef("--ties: %v", err)
-		}
-	}
-	if p.Sample, err = alloc.ParseSampling(*o.text["sample"]); err != nil {
-		return usagef("--sample: %v", err)
-	}
-	return nil
-}
-
-// parseBalls parses the ParamText flags of the balls and their probes into
-// p: probe cap and weights.
-func (o *processFlags) parseBalls(p *alloc.Params) error {
-	var err error
-	if c := *o.text["cap"]; c != "" {
-		n, err := study.ParseCount(c, 0)
-		if err != nil || n < 1 || n > 1<<20 {
-			return usagef("--cap: need a probe cap 1 <= cap <= 2^20, got %q", c)
-		}
-		p.Cap = int(n)
-	}
-	if p.Weights, err = alloc.ParseWeights(*o.text["weights"]); err != nil {
-		return usagef("--weights: %v", err)
-	}
-	return nil
 }
 
 // checkParams checks p for each process of ds that does not take a graph
