@@ -220,6 +220,9 @@ func names() []string {
 	return names
 }
 
+// Names returns the name of every process, in the order of Descriptors.
+func Names() []string { return names() }
+
 // Readers returns the names of the processes whose Uses has a bit of p,
 // in the order of Descriptors.
 func Readers(p Param) []string {

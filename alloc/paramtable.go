@@ -50,7 +50,8 @@ type ParamSpec struct {
 	Get func(p Params) float64
 	Set func(p *Params, v float64)
 	// Parse reads a ParamText value into Params; its error says what is
-	// wrong without naming the flag. An empty value is no value.
+	// wrong without naming the flag. An empty value of a parameter without
+	// a default (cap) is none.
 	Parse func(p *Params, s string) error
 	// GivenOnly marks a ParamText value read only when it is given: each
 	// process has its own default (ties).

@@ -183,3 +183,40 @@ func ParseBatch(s string, n int64, ds []*alloc.Descriptor) (int64, error) {
 	}
 	return b, nil
 }
+
+// ParseShard parses a shard I/K (0 <= I < K) of a run; "" is the whole
+// run, 0/1. Its error names the CLI's --shard.
+func ParseShard(s string) (i, k int, err error) {
+	if s == "" {
+		return 0, 1, nil
+	}
+	is, ks, ok := strings.Cut(s, "/")
+	i, e1 := strconv.Atoi(is)
+	k, e2 := strconv.Atoi(ks)
+	if !ok || e1 != nil || e2 != nil || k < 1 || i < 0 || i >= k {
+		return 0, 0, fmt.Errorf("--shard: want I/K with 0 <= I < K, got %q", s)
+	}
+	return i, k, nil
+}
+
+// RunCounts reads the counts of a run of the processes ds on n bins: the
+// balls m (ParseBalls), the interval of the series ("" for none) and the
+// batch size (ParseBatch), which the level engine (levels) does not run.
+// Its errors name the CLI's flags.
+func RunCounts(balls, every, batch string, n int64, ds []*alloc.Descriptor, levels bool) (m, ev, b int64, err error) {
+	if m, err = ParseBalls(balls, n); err != nil {
+		return 0, 0, 0, err
+	}
+	if every != "" {
+		if ev, err = ParseCount(every, n); err != nil || ev < 1 {
+			return 0, 0, 0, fmt.Errorf("--every: need a positive count, got %q", every)
+		}
+	}
+	if b, err = ParseBatch(batch, n, ds); err != nil {
+		return 0, 0, 0, err
+	}
+	if b > 1 && levels {
+		return 0, 0, 0, fmt.Errorf("--batch: the level engine does not run batches (a ball of a batch may hit a bin another ball of the batch hit, and the level counts do not tell bins apart): use --engine bins, n <= 2^32-1")
+	}
+	return m, ev, b, nil
+}

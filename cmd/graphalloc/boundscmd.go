@@ -79,7 +79,7 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 		return q, "", usagef("--bins: need 1 <= n <= %d, got %d", limit, n)
 	}
 	if o.pf.process == "" && o.graph != "" {
-		o.pf.process = graphicalName()
+		o.pf.process = alloc.Readers(alloc.ParamGraph)[0] // -g implies the first process on a graph
 	}
 	if o.graph != "" {
 		nn, err := study.SpecQuery(&q, sp, int(n), o.seed)
@@ -141,14 +141,4 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 		topo += fmt.Sprintf("; batches of b=%g", q.Batch)
 	}
 	return q, fmt.Sprintf("bounds for %s: n=%d m=%d (m/n=%.4g) d=%g%s", who, n, m, float64(m)/float64(n), q.D, topo), nil
-}
-
-// graphicalName is the process -g implies: the first that runs on a graph.
-func graphicalName() string {
-	for _, d := range alloc.Descriptors() {
-		if d.Uses&alloc.ParamGraph != 0 {
-			return d.Name
-		}
-	}
-	return ""
 }

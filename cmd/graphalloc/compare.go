@@ -93,12 +93,12 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 	if err != nil {
 		return g, cfg, err
 	}
-	if err := checkMemory(g.Memory(), limit); err != nil {
+	if err := wrapUsage(memorySources.Check("this run", g.Memory(), "", limit)); err != nil {
 		return g, cfg, err
 	}
 	// A graph file is read within the limit, whatever its size or header
 	// claimed (the estimate above plans it from its size).
-	if l, _, ok := limitOf(limit); ok {
+	if l, _, ok := memorySources.LimitOf(limit); ok {
 		g.Read.MaxBytes = max(l, 1)
 	}
 	cfg = results.NewGridConfig(g, o.balls)

@@ -55,13 +55,13 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err != nil {
 		return err
 	}
-	if gf.spec.Hyper() {
-		return usagef("gen: %s is a hypergraph; gen writes graphs (graphalloc info describes it, run -p %s simulates on it)", gf.spec, alloc.Describe(alloc.Hyper{}).Name)
+	if gf.Spec.Hyper() {
+		return usagef("gen: %s is a hypergraph; gen writes graphs (graphalloc info describes it, run -p %s simulates on it)", gf.Spec, alloc.Describe(alloc.Hyper{}).Name)
 	}
-	if err := graphgen.CheckPlanned(gf.spec, int(gf.n), format); err != nil {
+	if err := graphgen.CheckPlanned(gf.Spec, int(gf.N), format); err != nil {
 		return usagef("gen: %v", err)
 	}
-	if err := gf.budget(o.maxMemory, graphgen.ListBytes(gf.spec, int(gf.n))); err != nil {
+	if err := gf.budget(o.maxMemory, graphgen.ListBytes(gf.Spec, int(gf.N))); err != nil {
 		return err
 	}
 	g, info, err := gf.buildContext(ctx, o.seed, stderr)
@@ -79,11 +79,11 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	case names == nil:
 	case format == "mtx" && graphgen.IsIndices(names, 1):
 	case format == "mtx" && noBeside:
-		fmt.Fprintf(stderr, "graphalloc: warning: %s: Matrix Market numbers the vertices 1..n, and their names go to a file beside the output: give -o FILE to get FILE.names\n", gf.spec.Path)
+		fmt.Fprintf(stderr, "graphalloc: warning: %s: Matrix Market numbers the vertices 1..n, and their names go to a file beside the output: give -o FILE to get FILE.names\n", gf.Spec.Path)
 	case format == "mtx":
 		namesFile = graphgen.NamesPath(o.output)
 	case format != "edgelist":
-		fmt.Fprintf(stderr, "graphalloc: warning: %s: %s numbers the vertices 0..n-1 and drops the file's vertex names (edgelist keeps them, mtx writes them beside)\n", gf.spec.Path, format)
+		fmt.Fprintf(stderr, "graphalloc: warning: %s: %s numbers the vertices 0..n-1 and drops the file's vertex names (edgelist keeps them, mtx writes them beside)\n", gf.Spec.Path, format)
 	}
 	if format == "mtx" && namesFile == "" && !noBeside {
 		if _, err := os.Stat(graphgen.NamesPath(o.output)); err == nil {
@@ -93,7 +93,7 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if format != "edgelist" {
 		names = nil
 	}
-	spec := gf.spec
+	spec := gf.Spec
 	if g.Size() > graphgen.MaxListEdges {
 		if err := graphgen.CheckStream(spec, g, format); err != nil {
 			return usagef("gen: %v", err)

@@ -23,13 +23,7 @@ type processFlags struct {
 }
 
 // processList is the list of processes for a help text.
-func processList() string {
-	var names []string
-	for _, d := range alloc.Descriptors() {
-		names = append(names, d.Name)
-	}
-	return strings.Join(names, ", ")
-}
+func processList() string { return strings.Join(alloc.Names(), ", ") }
 
 // add defines the flags on fs, one a parameter of alloc.ParamTable; -p
 // has the given default and help.
@@ -154,7 +148,7 @@ func (o *processFlags) params(fs *pflag.FlagSet, ds []*alloc.Descriptor) (alloc.
 			if uses&s.Bit != 0 {
 				s.Set(&p, v)
 			}
-		} else if v := *o.text[s.Name]; v != "" && (!s.GivenOnly || fs.Changed(s.Name)) {
+		} else if v := *o.text[s.Name]; (v != "" || s.Default != "") && (!s.GivenOnly || fs.Changed(s.Name)) {
 			if err := s.Parse(&p, v); err != nil {
 				return p, usagef("--%s: %v", s.Name, err)
 			}
