@@ -216,3 +216,33 @@ func (s *ParamSpec) CheckFlag(v float64) error {
 	}
 	return nil
 }
+
+// MarshalText writes the tie rule as the command line does: random or
+// left (TiesDefault: default).
+func (t Ties) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
+// UnmarshalText reads random or left (ParseTies).
+func (t *Ties) UnmarshalText(b []byte) (err error) {
+	*t, err = ParseTies(string(b))
+	return err
+}
+
+// MarshalText writes the sampling rule as the command line does: edge,
+// vertex or walk:len=L.
+func (s Sampling) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a sampling rule (ParseSampling).
+func (s *Sampling) UnmarshalText(b []byte) (err error) {
+	*s, err = ParseSampling(string(b))
+	return err
+}
+
+// MarshalText writes the weight distribution as the command line does:
+// const, exp, pareto:shape=A or uniform:a=A,b=B.
+func (w WeightDist) MarshalText() ([]byte, error) { return []byte(w.String()), nil }
+
+// UnmarshalText reads a weight distribution (ParseWeights).
+func (w *WeightDist) UnmarshalText(b []byte) (err error) {
+	*w, err = ParseWeights(string(b))
+	return err
+}

@@ -439,3 +439,12 @@ func isolated(g Graph) int {
 	}
 	return k
 }
+
+// MarshalText writes s as String does, the form ParseSpec reads back.
+func (s Spec) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a spec (ParseSpec).
+func (s *Spec) UnmarshalText(b []byte) (err error) {
+	*s, err = ParseSpec(string(b))
+	return err
+}

@@ -26,16 +26,16 @@ type GridConfig struct {
 	Beta      float64  `json:"beta,omitempty"`
 	// GraphBeta: the graph process ran as graphical (1+β) with Beta
 	// (--beta given); otherwise it ran two-choice whatever Beta says.
-	GraphBeta bool   `json:"graph_beta,omitempty"`
-	Cap       int    `json:"cap,omitempty"`
-	Weights   string `json:"weights,omitempty"`
+	GraphBeta bool              `json:"graph_beta,omitempty"`
+	Cap       int               `json:"cap,omitempty"`
+	Weights   *alloc.WeightDist `json:"weights,omitempty"`
 	ProcessParams
-	Ties    string `json:"ties,omitempty"`
-	Sample  string `json:"sample,omitempty"`
-	Trials  int    `json:"trials"`
-	Seed    uint64 `json:"seed"`
-	Shard   string `json:"shard,omitempty"`
-	Version string `json:"version"`
+	Ties    *alloc.Ties     `json:"ties,omitempty"`
+	Sample  *alloc.Sampling `json:"sample,omitempty"`
+	Trials  int             `json:"trials"`
+	Seed    uint64          `json:"seed"`
+	Shard   string          `json:"shard,omitempty"`
+	Version string          `json:"version"`
 	// Batch is the batch size of a batched grid, omitted for one ball at
 	// a time.
 	Batch int64 `json:"batch,omitempty"`
@@ -50,7 +50,7 @@ func NewGridConfig(g study.Grid, balls string) GridConfig {
 		c.Batch = g.Batch
 	}
 	if g.TiesSet {
-		c.Ties = g.Params.Ties.String()
+		c.Ties = &g.Params.Ties
 	}
 	for _, name := range g.Processes {
 		d, err := alloc.Lookup(name)
@@ -61,7 +61,7 @@ func NewGridConfig(g study.Grid, balls string) GridConfig {
 			c.Graphs = g.Graphs
 		}
 		if d.Uses&alloc.ParamSample != 0 {
-			c.Sample = g.Params.Sample.String()
+			c.Sample = &g.Params.Sample
 		}
 		if b, ok := d.BetaOf(g.Params); ok {
 			c.Beta = b
@@ -71,7 +71,7 @@ func NewGridConfig(g study.Grid, balls string) GridConfig {
 			c.Cap = g.Params.Cap
 		}
 		if d.Uses&alloc.ParamWeights != 0 {
-			c.Weights = g.Params.Weights.String()
+			c.Weights = &g.Params.Weights
 		}
 		c.record(d.Uses, g.Params)
 	}
@@ -169,11 +169,11 @@ func describeM(m string) string {
 
 func writeGridTable(w io.Writer, c GridConfig, rows []study.Row, skipped []string) {
 	extra := ""
-	if c.Sample != "" {
-		extra = ", " + c.Sample + " sampling"
+	if c.Sample != nil {
+		extra = ", " + c.Sample.String() + " sampling"
 	}
-	if c.Ties != "" {
-		extra += ", ties " + c.Ties
+	if c.Ties != nil {
+		extra += ", ties " + c.Ties.String()
 	}
 	if c.Batch > 1 {
 		extra += fmt.Sprintf(", batches of %d", c.Batch)
@@ -317,7 +317,7 @@ func writeGridCSV(w io.Writer, c GridConfig, rows []study.Row) error {
 				capacity = strconv.Itoa(c.Cap)
 			}
 			if d.Uses&alloc.ParamWeights != 0 {
-				weights = c.Weights
+				weights = optText(c.Weights)
 			}
 		}
 		var dmin, dmean, dmax, edges string

@@ -130,8 +130,17 @@ func configCellsSequential(c Config) []string {
 		capacity = strconv.Itoa(c.Cap)
 	}
 	_, params := c.cells(^alloc.Param(0))
-	return append([]string{c.Process, FormatFloat(c.D), strconv.FormatInt(c.N, 10), strconv.FormatInt(c.M, 10), c.Graph,
-		c.Sample, c.Ties, strconv.FormatUint(c.Seed, 10), beta, capacity, c.Weights}, params...)
+	return append([]string{c.Process, FormatFloat(c.D), strconv.FormatInt(c.N, 10), strconv.FormatInt(c.M, 10), c.Graph.String(),
+		optText(c.Sample), c.Ties.String(), strconv.FormatUint(c.Seed, 10), beta, capacity, optText(c.Weights)}, params...)
+}
+
+// optText is the text of an optional field of a config, "" if it is
+// absent.
+func optText[T fmt.Stringer](v *T) string {
+	if v == nil {
+		return ""
+	}
+	return (*v).String()
 }
 
 // writeCSV writes a run as CSV, every row led by the config columns: a row

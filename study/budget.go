@@ -177,7 +177,7 @@ func (g *Grid) Memory() int64 {
 		if err != nil {
 			continue
 		}
-		req := RunRequest{Process: d, Params: g.Params, Engine: "bins", Graph: pt.Graph, N: int64(pt.N),
+		req := RunRequest{Process: d, Params: g.Params, Engine: "bins", N: int64(pt.N),
 			Balls: strconv.FormatInt(g.balls(pt.N), 10), Batch: strconv.FormatInt(g.Batch, 10),
 			Workers: g.Workers, Trials: g.Trials, Held: int64(g.Trials)}
 		if pt.Graph != "" {

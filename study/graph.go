@@ -26,15 +26,12 @@ type GraphBuild struct {
 	Sources MemorySources // where the memory limits are read
 }
 
-// ParseGraph parses a topology spec and the bins n it is built at: n from
-// bins, unless the spec is a file and bins was not given (binsSet), in
-// [1, maxN], why saying what bounds it. Its errors name the CLI's --graph
-// and --bins.
-func ParseGraph(arg, bins string, binsSet bool, maxN int64, why string) (GraphBuild, error) {
-	spec, err := graphgen.ParseSpec(arg)
-	if err != nil {
-		return GraphBuild{}, fmt.Errorf("--graph: %v", err)
-	}
+// NewGraphBuild is the build of topology spec at the bins n it is built
+// at: n from bins, unless the spec is a file and bins was not given
+// (binsSet), in [1, maxN], why saying what bounds it. Its errors name the
+// CLI's --graph and --bins.
+func NewGraphBuild(spec graphgen.Spec, bins string, binsSet bool, maxN int64, why string) (GraphBuild, error) {
+	var err error
 	b := GraphBuild{Spec: spec}
 	if !spec.FromFile() || binsSet {
 		if b.N, err = ParseCount(bins, 0); err != nil {

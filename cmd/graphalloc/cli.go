@@ -80,10 +80,23 @@ func parseShard(s string) (i, k int, err error) {
 // every command builds it.
 type graphFlag struct{ study.GraphBuild }
 
-// parseGraph is study.ParseGraph, whose errors are usage errors.
+// parseGraph parses a --graph value, and -n for it (study.NewGraphBuild).
 func parseGraph(arg, bins string, binsSet bool, maxN int64, why string) (graphFlag, error) {
-	b, err := study.ParseGraph(arg, bins, binsSet, maxN, why)
+	spec, err := parseSpec(arg)
+	if err != nil {
+		return graphFlag{}, err
+	}
+	b, err := study.NewGraphBuild(spec, bins, binsSet, maxN, why)
 	return graphFlag{b}, wrapUsage(err)
+}
+
+// parseSpec parses a --graph value.
+func parseSpec(arg string) (graphgen.Spec, error) {
+	spec, err := graphgen.ParseSpec(arg)
+	if err != nil {
+		return spec, usagef("--graph: %v", err)
+	}
+	return spec, nil
 }
 
 // build is buildContext with a context that is never done.

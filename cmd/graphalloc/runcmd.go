@@ -233,16 +233,21 @@ func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr
 // the run as study.Plan takes it: the results held are the shard's
 // trials, which the output holds until it is written.
 func (o *runOptions) request(fs *pflag.FlagSet, desc *alloc.Descriptor, params alloc.Params) (graphFlag, study.RunRequest, error) {
-	maxN, why := study.BinsLimit(o.engine, desc, params, o.graph)
-	gf, err := parseGraph(o.graph, o.bins, fs.Changed("bins"), maxN, why)
+	spec, err := parseSpec(o.graph)
 	if err != nil {
-		return gf, study.RunRequest{}, err
+		return graphFlag{}, study.RunRequest{}, err
+	}
+	maxN, why := study.BinsLimit(o.engine, desc, params, spec)
+	b, err := study.NewGraphBuild(spec, o.bins, fs.Changed("bins"), maxN, why)
+	gf := graphFlag{b}
+	if err != nil {
+		return gf, study.RunRequest{}, usageError{err}
 	}
 	held := int64(o.trials)
 	if si, sk, err := parseShard(o.shard); err == nil {
 		held = int64((o.trials - si + sk - 1) / sk)
 	}
-	return gf, study.RunRequest{Process: desc, Params: params, Engine: o.engine, Graph: o.graph, Spec: gf.Spec, N: gf.N,
+	return gf, study.RunRequest{Process: desc, Params: params, Engine: o.engine, Spec: spec, N: gf.N,
 		Balls: o.balls, Batch: o.batch, Every: o.every, Profile: o.profile,
 		Workers: o.workers, Trials: o.trials, Held: held, JSON: o.format == "json"}, nil
 }
