@@ -629,23 +629,31 @@ func (e *boundEnv) oneChoice() []Bound {
 func (e *boundEnv) greedy(proc string) []Bound {
 	ok, why := e.intD(proc)
 	v := e.lnln / math.Log(e.d)
-	anyM := "w.h.p., every m; d bins uniform with replacement (expected gap (1 + o(1)) log log n for d = 2 [TW14])"
-	mn := "w.h.p.; d bins uniform with replacement"
+	return e.twoChoiceTrio("[ABKU99]", v, "ln ln n / ln d", ok, why, "d bins uniform with replacement", " (expected gap (1 + o(1)) log log n for d = 2 [TW14])")
+}
+
+// twoChoiceTrio is the three statements of a d-choice rule [BCSV06]: the
+// max load at m = n (from paper mn), the max load above m/n and the gap
+// for every m, each value v ± O(1) with v given by formula; ok and why
+// say whether they apply, how (the rule's words) and what holds only for
+// every m (anyNote).
+func (e *boundEnv) twoChoiceTrio(mn string, v float64, formula string, ok bool, why, how, anyNote string) []Bound {
+	anyM, atN := "w.h.p., every m; "+how+anyNote, "w.h.p.; "+how
 	if !ok {
-		anyM, mn = why, why
+		anyM, atN = why, why
 	}
 	return []Bound{
-		{Name: "max load, m = n [ABKU99]", Kind: KindLeading, Precision: PrecisionAdditive,
+		{Name: "max load, m = n " + mn, Kind: KindLeading, Precision: PrecisionAdditive,
 			Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
-			Value: v, Formula: "ln ln n / ln d ± O(1)", Base: "ln",
-			Applies: ok, Reason: mn},
+			Value: v, Formula: formula + " ± O(1)", Base: "ln",
+			Applies: ok, Reason: atN},
 		{Name: "max load, any m [BCSV06]", Kind: KindLeading, Precision: PrecisionAdditive,
 			Quantity: QuantityMaxLoad, Regime: RegimeAnyM,
-			Value: e.t + v, Formula: "m/n + ln ln n / ln d ± O(1)", Base: "ln",
+			Value: e.t + v, Formula: "m/n + " + formula + " ± O(1)", Base: "ln",
 			Applies: ok, Reason: anyM},
 		{Name: "gap, any m [BCSV06]", Kind: KindLeading, Precision: PrecisionAdditive,
 			Quantity: QuantityGap, Regime: RegimeAnyM,
-			Value: v, Formula: "ln ln n / ln d ± O(1)", Base: "ln",
+			Value: v, Formula: formula + " ± O(1)", Base: "ln",
 			Applies: ok, Reason: anyM},
 	}
 }
@@ -661,25 +669,7 @@ func (e *boundEnv) left(proc string) []Bound {
 		v = e.lnln / (e.d * math.Log(f))
 		phi = fmt.Sprintf("; φ_%g = %.4f", e.d, f)
 	}
-	anyM := "w.h.p., every m; ties go to the leftmost group" + phi
-	mn := "w.h.p.; ties go to the leftmost group" + phi
-	if !ok {
-		anyM, mn = why, why
-	}
-	return []Bound{
-		{Name: "max load, m = n [V03]", Kind: KindLeading, Precision: PrecisionAdditive,
-			Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
-			Value: v, Formula: "ln ln n / (d ln φ_d) ± O(1)", Base: "ln",
-			Applies: ok, Reason: mn},
-		{Name: "max load, any m [BCSV06]", Kind: KindLeading, Precision: PrecisionAdditive,
-			Quantity: QuantityMaxLoad, Regime: RegimeAnyM,
-			Value: e.t + v, Formula: "m/n + ln ln n / (d ln φ_d) ± O(1)", Base: "ln",
-			Applies: ok, Reason: anyM},
-		{Name: "gap, any m [BCSV06]", Kind: KindLeading, Precision: PrecisionAdditive,
-			Quantity: QuantityGap, Regime: RegimeAnyM,
-			Value: v, Formula: "ln ln n / (d ln φ_d) ± O(1)", Base: "ln",
-			Applies: ok, Reason: anyM},
-	}
+	return e.twoChoiceTrio("[V03]", v, "ln ln n / (d ln φ_d)", ok, why, "ties go to the leftmost group"+phi, "")
 }
 
 // rank: for integer d, Rank[d] is Greedy[d] with fixed-order ties [TW14].

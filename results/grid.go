@@ -2,7 +2,6 @@ package results
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -98,25 +97,14 @@ type Grid struct {
 func WriteGrid(w io.Writer, format string, g *Grid) error {
 	switch format {
 	case "jsonl":
-		s := NewStream(w)
-		if err := s.Line("config", g.Config); err != nil {
-			return err
-		}
-		for _, r := range g.Points {
-			if err := s.Line("point", r); err != nil {
-				return err
-			}
-		}
-		return s.Line("summary", GridSummary{Points: len(g.Points), Skipped: g.Skipped})
+		return writeLines(w, g.Config, "point", g.Points, GridSummary{Points: len(g.Points), Skipped: g.Skipped})
 	case "json":
 		if g.Points == nil { // an empty shard: a list, as every reader expects
 			empty := *g
 			empty.Points = []study.Row{}
 			g = &empty
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(g)
+		return WriteJSON(w, g)
 	case "csv":
 		return writeGridCSV(w, g.Config, g.Points)
 	case "table":

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -12,7 +11,6 @@ import (
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
-	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -44,17 +42,9 @@ func cmdBounds(_ context.Context, stdout, stderr io.Writer, args []string) error
 		return err
 	}
 	bs := analysis.Bounds(q)
-	return outfile.Write(context.Background(), stdout, "", func(w io.Writer) error {
-		if o.format == "json" {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(struct {
-				Bounds []analysis.Bound `json:"bounds"`
-			}{bs})
-		}
-		analysis.WriteBoundsTable(w, desc, bs)
-		return nil
-	})
+	return writeInfo(stdout, o.format, struct {
+		Bounds []analysis.Bound `json:"bounds"`
+	}{bs}, func(w io.Writer) { analysis.WriteBoundsTable(w, desc, bs) })
 }
 
 // query turns the flags into an analysis.Query, through the same
@@ -70,8 +60,8 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 	limit := int64(alloc.MaxLevelBins)
 	var sp graphgen.Spec
 	if o.graph != "" {
-		if sp, err = graphgen.ParseSpec(o.graph); err != nil {
-			return q, "", usagef("--graph: %v", err)
+		if sp, err = parseSpec(o.graph); err != nil {
+			return q, "", err
 		}
 		limit = int64(sp.OrderLimit())
 	}

@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
-	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -46,8 +44,8 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 		return err
 	}
 	if desc.Uses&alloc.ParamGraph != 0 {
-		if sp, err := graphgen.ParseSpec(o.graph); err != nil {
-			return usagef("--graph: %v", err)
+		if sp, err := parseSpec(o.graph); err != nil {
+			return err
 		} else if sp.Kind == "complete" {
 			params.Graph = graphgen.Complete(2)
 		}
@@ -82,17 +80,9 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 		return err
 	}
 	out := analysis.NewFluidReport(desc, params, f, load, n)
-	return outfile.Write(context.Background(), stdout, "", func(w io.Writer) error {
-		if o.format == "json" {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(out)
-		}
-		name := describe(desc, params)
-		if desc.Uses&alloc.ParamGraph != 0 && name != out.Limit {
-			name = fmt.Sprintf("%s (%s on the complete graph: %s)", name, desc.Candidates(params), out.Limit)
-		}
-		out.WriteTable(w, name)
-		return nil
-	})
+	name := describe(desc, params)
+	if desc.Uses&alloc.ParamGraph != 0 && name != out.Limit {
+		name = fmt.Sprintf("%s (%s on the complete graph: %s)", name, desc.Candidates(params), out.Limit)
+	}
+	return writeInfo(stdout, o.format, out, func(w io.Writer) { out.WriteTable(w, name) })
 }

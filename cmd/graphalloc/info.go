@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"math"
 
 	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/internal/outfile"
+	"github.com/graphalloc/graphalloc/results"
 )
 
 type infoOptions struct {
@@ -94,13 +94,11 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	return writeInfo(stdout, o.format, out, func(w io.Writer) { out.WriteTable(w, o.tol) })
 }
 
-// writeInfo writes v as JSON, or its table.
+// writeInfo writes v to stdout as JSON, or its table.
 func writeInfo(stdout io.Writer, format string, v any, table func(io.Writer)) error {
 	return outfile.Write(context.Background(), stdout, "", func(w io.Writer) error {
 		if format == "json" {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(v)
+			return results.WriteJSON(w, v)
 		}
 		table(w)
 		return nil

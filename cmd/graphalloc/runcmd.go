@@ -29,6 +29,7 @@ type runOptions struct {
 	resume, maxMemory, engine string
 	batch                     string
 	profile                   bool
+	spec                      graphgen.Spec // -g, parsed
 }
 
 // parse parses and checks the flags of run (run and serve share it).
@@ -237,6 +238,7 @@ func (o *runOptions) request(fs *pflag.FlagSet, desc *alloc.Descriptor, params a
 	if err != nil {
 		return graphFlag{}, study.RunRequest{}, err
 	}
+	o.spec = spec
 	maxN, why := study.BinsLimit(o.engine, desc, params, spec)
 	b, err := study.NewGraphBuild(spec, o.bins, fs.Changed("bins"), maxN, why)
 	gf := graphFlag{b}
