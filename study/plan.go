@@ -19,10 +19,10 @@ import (
 //     n ≤ 2^62.
 //
 // Both give the same law of every result, but not the same numbers for a
-// seed. auto keeps the per-bin engine wherever it can run, so that a run
-// that worked before the level engine existed prints what it printed then,
-// and takes the level engine only beyond 2^32 − 1 bins. levels forces it,
-// which pays from about n = 2^24 on (the loads no longer fit in the caches:
+// seed. auto keeps the per-bin engine wherever it can run, so that a seed
+// gives the same numbers at every n up to 2^32 − 1 bins, and takes the
+// level engine only beyond. levels forces it, which pays from about
+// n = 2^24 on (where the loads do not fit in the caches:
 // BENCHMARKS.md) and whenever n bytes per worker would not fit in memory.
 
 // LevelsCapable reports whether the level engine can run process d with
