@@ -17,7 +17,7 @@ import (
 
 // GridConfig is the "config" object of a grid's file (graphalloc compare).
 type GridConfig struct {
-	Graphs    []string `json:"graphs,omitempty"`
+	Graphs    []string `json:"graphs,omitempty"` // the topologies as given
 	Processes []string `json:"processes"`
 	Ns        []int    `json:"n"`
 	M         string   `json:"m"`
@@ -57,7 +57,10 @@ func NewGridConfig(g study.Grid, balls string) GridConfig {
 			continue
 		}
 		if d.Uses&alloc.ParamGraph != 0 {
-			c.Graphs = g.Graphs
+			c.Graphs = nil
+			for _, sp := range g.Graphs {
+				c.Graphs = append(c.Graphs, sp.Given())
+			}
 		}
 		if d.Uses&alloc.ParamSample != 0 {
 			c.Sample = &g.Params.Sample

@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/graphalloc/graphalloc/alloc"
-	"github.com/graphalloc/graphalloc/graphgen"
 )
 
 // RunMemory describes a run of trials for its memory estimate (Bytes):
@@ -180,17 +179,13 @@ func (g *Grid) Memory() int64 {
 		req := RunRequest{Process: d, Params: g.Params, Engine: "bins", N: int64(pt.N),
 			Balls: strconv.FormatInt(g.balls(pt.N), 10), Batch: strconv.FormatInt(g.Batch, 10),
 			Workers: g.Workers, Trials: g.Trials, Held: int64(g.Trials)}
-		if pt.Graph != "" {
-			if req.Spec, err = graphgen.ParseSpec(pt.Graph); err != nil {
-				continue
-			}
-		}
+		req.Spec = pt.Graph
 		p, _ := Plan(req)
 		if p.GraphErr != nil {
 			continue // Run reports it at its point
 		}
 		r := p.Memory
-		if pt.Graph != "" {
+		if pt.Graph.Kind != "" {
 			r.Graph = p.Graph.BuildBytes // Run builds the whole graph
 		}
 		most = max(most, r.Bytes())

@@ -2,7 +2,6 @@ package study
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/graphalloc/graphalloc/alloc"
@@ -13,9 +12,9 @@ import (
 // read and checked: the counts as given (ParseSizes, ParseCount).
 type GridRequest struct {
 	Processes []*alloc.Descriptor
-	// Graphs are topology SPECs as given: blanks and repeats (by their
-	// canonical form) are dropped; none for a graph process means
-	// DefaultGraphs.
+	// Graphs are topology SPECs as given, parsed here once: blanks and
+	// repeats (by their canonical form) are dropped; none for a graph
+	// process means DefaultGraphs.
 	Graphs []string
 	Bins   string // the sizes n (ParseSizes)
 	Balls  string // balls m a point: a count or a multiple of n
@@ -46,21 +45,29 @@ func (r GridRequest) Grid() (Grid, error) {
 	g.Processes = names
 	seen := map[string]bool{}
 	for _, s := range r.Graphs {
-		s = strings.TrimSpace(s)
-		key := s
-		if sp, err := graphgen.ParseSpec(s); err == nil {
-			key = sp.String()
+		if s = strings.TrimSpace(s); s == "" {
+			continue
 		}
-		if s != "" && !seen[key] {
-			seen[key] = true
-			g.Graphs = append(g.Graphs, s)
+		sp, err := graphgen.ParseSpec(s)
+		if err != nil {
+			return g, err
+		}
+		if !seen[sp.String()] {
+			seen[sp.String()] = true
+			g.Graphs = append(g.Graphs, sp)
 		}
 	}
 	if len(g.Graphs) > 0 && !usesGraph {
 		return g, fmt.Errorf("--graph applies only to -p %s, not to -p %s", strings.Join(alloc.Readers(alloc.ParamGraph), ", -p "), strings.Join(names, ","))
 	}
 	if usesGraph && len(g.Graphs) == 0 {
-		g.Graphs = slices.Clone(DefaultGraphs)
+		for _, s := range DefaultGraphs {
+			sp, err := graphgen.ParseSpec(s)
+			if err != nil {
+				panic(fmt.Sprintf("study: DefaultGraphs: %v", err)) // a broken invariant of the package
+			}
+			g.Graphs = append(g.Graphs, sp)
+		}
 	}
 	var err error
 	if g.Ns, err = ParseSizes(r.Bins); err != nil {

@@ -80,11 +80,11 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 	if req.Shard.Index, req.Shard.Of, err = parseShard(o.shard); err != nil {
 		return g, cfg, err
 	}
+	if err := distinct(append(outfile.Outputs(o.output, o.plotFile()), graphInputs(req.Graphs...)...)...); err != nil {
+		return g, cfg, err
+	}
 	if g, err = req.Grid(); err != nil {
 		return g, cfg, wrapUsage(err)
-	}
-	if err := distinct(append(outfile.Outputs(o.output, o.plotFile()), graphInputs(g.Graphs...)...)...); err != nil {
-		return g, cfg, err
 	}
 	if err := g.Check(); err != nil {
 		return g, cfg, usageError{err}
