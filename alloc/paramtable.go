@@ -14,8 +14,9 @@ import (
 // and the explorer's form are all made from it, so that a parameter is
 // declared in one place and its copies cannot drift apart.
 type ParamSpec struct {
-	// Name is the flag (--g), the JSON key and the CSV column ("g").
-	Name string
+	// Name is the flag (--g), the JSON key and the CSV column ("g");
+	// Short is the flag's one letter, if any (-d for --choices).
+	Name, Short string
 	// Usage is the flag's help text.
 	Usage string
 	// Symbol is what the papers call it ("σ" for sigma), for forms.
@@ -75,7 +76,7 @@ func (k ParamKind) String() string {
 // ParamTable lists the process parameters in the order help texts show
 // their flags.
 var ParamTable = []*ParamSpec{
-	{Name: "choices", Symbol: "d", Bit: ParamD | ParamRealD, Kind: ParamText, Default: "2",
+	{Name: "choices", Short: "d", Symbol: "d", Bit: ParamD | ParamRealD, Kind: ParamText, Default: "2",
 		Usage: "number of choices d (a real number >= 1 for rank)", Parse: parseChoices},
 	{Name: "beta", Symbol: "β", Bit: ParamBeta, Kind: ParamFloat, Default: "0.5", DefaultVaries: true, Min: 0, Max: 1,
 		Need: "0 <= beta <= 1", FlagNeed: "0 <= beta <= 1",

@@ -105,7 +105,7 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 		if err := checkParams(descs, params, stderr); err != nil {
 			return q, "", err
 		}
-		who = describe(desc, params)
+		who = desc.Label(params)
 	} else if params.D < 1 {
 		return q, "", usagef("--choices: need a number d >= 1, got %q", *o.pf.text["choices"])
 	}

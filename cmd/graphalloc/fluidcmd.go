@@ -75,12 +75,12 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 		if desc.Uses&alloc.ParamD != 0 && params.D > analysis.MaxFluidD {
 			return usagef("--choices: need a whole number 1 <= d <= %d for a fluid limit, got %q", analysis.MaxFluidD, *o.pf.text["choices"])
 		}
-		return usagef("--process: no fluid limit for %s: %s", describe(desc, params), why)
+		return usagef("--process: no fluid limit for %s: %s", desc.Label(params), why)
 	} else if err != nil {
 		return err
 	}
 	out := analysis.NewFluidReport(desc, params, f, load, n)
-	name := describe(desc, params)
+	name := desc.Label(params)
 	if desc.Uses&alloc.ParamGraph != 0 && name != out.Limit {
 		name = fmt.Sprintf("%s (%s on the complete graph: %s)", name, desc.Candidates(params), out.Limit)
 	}

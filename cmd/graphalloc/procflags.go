@@ -34,7 +34,7 @@ func (o *processFlags) add(fs *pflag.FlagSet, defProcess, processHelp string) {
 		switch s.Kind {
 		case alloc.ParamText:
 			o.text[s.Name] = new(string)
-			fs.StringVarP(o.text[s.Name], s.Name, shorthand(s.Name), s.Default, s.Usage)
+			fs.StringVarP(o.text[s.Name], s.Name, s.Short, s.Default, s.Usage)
 		case alloc.ParamInt:
 			def, err := strconv.Atoi(s.Default)
 			if err != nil {
@@ -51,14 +51,6 @@ func (o *processFlags) add(fs *pflag.FlagSet, defProcess, processHelp string) {
 			fs.Float64Var(o.num[s.Name], s.Name, def, s.Usage)
 		}
 	}
-}
-
-// shorthand is the one-letter flag of a parameter: -d for --choices.
-func shorthand(name string) string {
-	if name == "choices" {
-		return "d"
-	}
-	return ""
 }
 
 // value is the number flag name holds, as a float64.
@@ -193,9 +185,6 @@ func parseBalls(s string, n int64) (int64, error) {
 	m, err := study.ParseBalls(s, n)
 	return m, wrapUsage(err)
 }
-
-// describe is the label of process d with parameters p (Descriptor.Label).
-func describe(d *alloc.Descriptor, p alloc.Params) string { return d.Label(p) }
 
 // processHelp lists the processes with their synopses, for help texts.
 func processHelp() string {
