@@ -2,7 +2,6 @@ package results
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -18,7 +17,7 @@ import (
 
 // GridConfig is the "config" object of a grid's file (graphalloc compare).
 type GridConfig struct {
-	Graphs    []string `json:"graphs,omitempty"`
+	Graphs    []string `json:"graphs,omitempty"` // the topologies as given
 	Processes []string `json:"processes"`
 	Ns        []int    `json:"n"`
 	M         string   `json:"m"`
@@ -26,16 +25,16 @@ type GridConfig struct {
 	Beta      float64  `json:"beta,omitempty"`
 	// GraphBeta: the graph process ran as graphical (1+β) with Beta
 	// (--beta given); otherwise it ran two-choice whatever Beta says.
-	GraphBeta bool   `json:"graph_beta,omitempty"`
-	Cap       int    `json:"cap,omitempty"`
-	Weights   string `json:"weights,omitempty"`
+	GraphBeta bool              `json:"graph_beta,omitempty"`
+	Cap       int               `json:"cap,omitempty"`
+	Weights   *alloc.WeightDist `json:"weights,omitempty"`
 	ProcessParams
-	Ties    string `json:"ties,omitempty"`
-	Sample  string `json:"sample,omitempty"`
-	Trials  int    `json:"trials"`
-	Seed    uint64 `json:"seed"`
-	Shard   string `json:"shard,omitempty"`
-	Version string `json:"version"`
+	Ties    *alloc.Ties     `json:"ties,omitempty"`
+	Sample  *alloc.Sampling `json:"sample,omitempty"`
+	Trials  int             `json:"trials"`
+	Seed    uint64          `json:"seed"`
+	Shard   string          `json:"shard,omitempty"`
+	Version string          `json:"version"`
 	// Batch is the batch size of a batched grid, omitted for one ball at
 	// a time.
 	Batch int64 `json:"batch,omitempty"`
@@ -50,7 +49,7 @@ func NewGridConfig(g study.Grid, balls string) GridConfig {
 		c.Batch = g.Batch
 	}
 	if g.TiesSet {
-		c.Ties = g.Params.Ties.String()
+		c.Ties = &g.Params.Ties
 	}
 	for _, name := range g.Processes {
 		d, err := alloc.Lookup(name)
@@ -58,10 +57,13 @@ func NewGridConfig(g study.Grid, balls string) GridConfig {
 			continue
 		}
 		if d.Uses&alloc.ParamGraph != 0 {
-			c.Graphs = g.Graphs
+			c.Graphs = nil
+			for _, sp := range g.Graphs {
+				c.Graphs = append(c.Graphs, sp.Given())
+			}
 		}
 		if d.Uses&alloc.ParamSample != 0 {
-			c.Sample = g.Params.Sample.String()
+			c.Sample = &g.Params.Sample
 		}
 		if b, ok := d.BetaOf(g.Params); ok {
 			c.Beta = b
@@ -71,7 +73,7 @@ func NewGridConfig(g study.Grid, balls string) GridConfig {
 			c.Cap = g.Params.Cap
 		}
 		if d.Uses&alloc.ParamWeights != 0 {
-			c.Weights = g.Params.Weights.String()
+			c.Weights = &g.Params.Weights
 		}
 		c.record(d.Uses, g.Params)
 	}
@@ -98,25 +100,14 @@ type Grid struct {
 func WriteGrid(w io.Writer, format string, g *Grid) error {
 	switch format {
 	case "jsonl":
-		s := NewStream(w)
-		if err := s.Line("config", g.Config); err != nil {
-			return err
-		}
-		for _, r := range g.Points {
-			if err := s.Line("point", r); err != nil {
-				return err
-			}
-		}
-		return s.Line("summary", GridSummary{Points: len(g.Points), Skipped: g.Skipped})
+		return writeLines(w, g.Config, "point", g.Points, GridSummary{Points: len(g.Points), Skipped: g.Skipped})
 	case "json":
 		if g.Points == nil { // an empty shard: a list, as every reader expects
 			empty := *g
 			empty.Points = []study.Row{}
 			g = &empty
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(g)
+		return WriteJSON(w, g)
 	case "csv":
 		return writeGridCSV(w, g.Config, g.Points)
 	case "table":
@@ -169,11 +160,11 @@ func describeM(m string) string {
 
 func writeGridTable(w io.Writer, c GridConfig, rows []study.Row, skipped []string) {
 	extra := ""
-	if c.Sample != "" {
-		extra = ", " + c.Sample + " sampling"
+	if c.Sample != nil {
+		extra = ", " + c.Sample.String() + " sampling"
 	}
-	if c.Ties != "" {
-		extra += ", ties " + c.Ties
+	if c.Ties != nil {
+		extra += ", ties " + c.Ties.String()
 	}
 	if c.Batch > 1 {
 		extra += fmt.Sprintf(", batches of %d", c.Batch)
@@ -317,7 +308,7 @@ func writeGridCSV(w io.Writer, c GridConfig, rows []study.Row) error {
 				capacity = strconv.Itoa(c.Cap)
 			}
 			if d.Uses&alloc.ParamWeights != 0 {
-				weights = c.Weights
+				weights = optText(c.Weights)
 			}
 		}
 		var dmin, dmean, dmax, edges string

@@ -126,7 +126,14 @@ func mergeGrid(in *inputs, partial bool) (*Grid, error) {
 	if err := sortPoints(out); err != nil {
 		return nil, err
 	}
-	sg := study.Grid{Processes: out.Config.Processes, Graphs: out.Config.Graphs, Ns: out.Config.Ns}
+	sg := study.Grid{Processes: out.Config.Processes, Ns: out.Config.Ns}
+	for _, s := range out.Config.Graphs {
+		sp, err := graphgen.ParseSpec(s)
+		if err != nil {
+			return nil, fmt.Errorf("graphs: %w", err)
+		}
+		sg.Graphs = append(sg.Graphs, sp)
+	}
 	pts := sg.Points()
 	sortSkipped(out.Skipped, pts)
 	want, have := len(pts), len(out.Points)+len(out.Skipped)
@@ -166,7 +173,7 @@ func sortSkipped(skipped []string, pts []study.Point) {
 	for _, s := range skipped {
 		at[s] = len(pts)
 		for i, pt := range pts {
-			if strings.HasPrefix(s, fmt.Sprintf("%s at n=%d: ", pt.Graph, pt.N)) {
+			if strings.HasPrefix(s, fmt.Sprintf("%s at n=%d: ", pt.Graph.Given(), pt.N)) {
 				at[s] = i
 				break
 			}

@@ -60,30 +60,42 @@ func (s *Stream) Trial(r alloc.Result) error { return s.Line("trial", r) }
 // Summary writes the summary line.
 func (s *Stream) Summary(sum Summary) error { return s.Line("summary", sum) }
 
+// WriteJSON writes v as JSON indented by two spaces, as every JSON output
+// of graphalloc is.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// writeLines writes a file as JSON lines: its config, a line under key
+// for each of items, then its summary.
+func writeLines[T any](w io.Writer, config any, key string, items []T, summary any) error {
+	s := NewStream(w)
+	if err := s.Line("config", config); err != nil {
+		return err
+	}
+	for _, r := range items {
+		if err := s.Line(key, r); err != nil {
+			return err
+		}
+	}
+	return s.Line("summary", summary)
+}
+
 // Write writes f in a format of Formats: JSON, JSON lines, CSV (a row per
 // trial, with the config columns) or a table for people.
 func Write(w io.Writer, format string, f *File) error {
 	switch format {
 	case "jsonl":
-		s := NewStream(w)
-		if err := s.Config(f.Config); err != nil {
-			return err
-		}
-		for _, r := range f.Trials {
-			if err := s.Trial(r); err != nil {
-				return err
-			}
-		}
-		return s.Summary(f.Summary)
+		return writeLines(w, f.Config, "trial", f.Trials, f.Summary)
 	case "json":
 		if f.Trials == nil { // an empty shard: a list, as every reader expects
 			empty := *f
 			empty.Trials = []alloc.Result{}
 			f = &empty
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(f)
+		return WriteJSON(w, f)
 	case "csv":
 		return writeCSV(w, f)
 	case "table":
@@ -130,8 +142,17 @@ func configCellsSequential(c Config) []string {
 		capacity = strconv.Itoa(c.Cap)
 	}
 	_, params := c.cells(^alloc.Param(0))
-	return append([]string{c.Process, FormatFloat(c.D), strconv.FormatInt(c.N, 10), strconv.FormatInt(c.M, 10), c.Graph,
-		c.Sample, c.Ties, strconv.FormatUint(c.Seed, 10), beta, capacity, c.Weights}, params...)
+	return append([]string{c.Process, FormatFloat(c.D), strconv.FormatInt(c.N, 10), strconv.FormatInt(c.M, 10), c.Graph.String(),
+		optText(c.Sample), c.Ties.String(), strconv.FormatUint(c.Seed, 10), beta, capacity, optText(c.Weights)}, params...)
+}
+
+// optText is the text of an optional field of a config, "" if it is
+// absent.
+func optText[T fmt.Stringer](v *T) string {
+	if v == nil {
+		return ""
+	}
+	return (*v).String()
 }
 
 // writeCSV writes a run as CSV, every row led by the config columns: a row

@@ -26,6 +26,29 @@ type GraphBuild struct {
 	Sources MemorySources // where the memory limits are read
 }
 
+// NewGraphBuild is the build of topology spec at the bins n it is built
+// at: n from bins, unless the spec is a file and bins was not given
+// (binsSet), in [1, maxN], why saying what bounds it. Its errors name the
+// CLI's --graph and --bins.
+func NewGraphBuild(spec graphgen.Spec, bins string, binsSet bool, maxN int64, why string) (GraphBuild, error) {
+	var err error
+	b := GraphBuild{Spec: spec}
+	if !spec.FromFile() || binsSet {
+		if b.N, err = ParseCount(bins, 0); err != nil {
+			return b, fmt.Errorf("--bins: %v", err)
+		}
+		if b.N < 1 || b.N > maxN {
+			return b, fmt.Errorf("--bins: need 1 <= n <= %d (%s), got %d", maxN, why, b.N)
+		}
+	}
+	// A spec's own n= (up to 2^40 for the implicit graphs, 2^62 for
+	// complete) has the same limit as -n.
+	if plan, err := spec.Plan(int(b.N)); err == nil && int64(plan.N) > maxN {
+		return b, fmt.Errorf("--graph: %s has n=%d vertices; need n <= %d (%s)", spec, plan.N, maxN, why)
+	}
+	return b, nil
+}
+
 // Build builds the graph and returns it, what the build reports, and the
 // notes for the user, one line each. Its errors are the input's, except
 // ctx.Err() once ctx is done: generation and reading stop then.

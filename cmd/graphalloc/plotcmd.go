@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 
 	"github.com/spf13/pflag"
@@ -53,31 +54,16 @@ func cmdPlot(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	// Draw refuses a figure too small for its panels, or too many pixels,
 	// before it writes a byte: the user's options, exit 2. A failed write
 	// is not.
-	var refused error
+	var refused *render.Refusal
 	werr := outfile.Write(ctx, stdout, output, func(w io.Writer) error {
-		cw := &countWriter{w: w}
-		err := render.Draw(cw, fig, opts)
-		if err != nil && cw.n == 0 {
-			refused = err
-		}
+		err := render.Draw(w, fig, opts)
+		errors.As(err, &refused)
 		return err
 	})
 	if refused != nil {
 		return usageError{refused}
 	}
 	return werr
-}
-
-// countWriter counts the bytes written through it.
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // figureFlags are the options of a figure (render.Options) as flags:

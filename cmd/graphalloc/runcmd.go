@@ -29,6 +29,7 @@ type runOptions struct {
 	resume, maxMemory, engine string
 	batch                     string
 	profile                   bool
+	spec                      graphgen.Spec // -g, parsed
 }
 
 // parse parses and checks the flags of run (run and serve share it).
@@ -172,18 +173,18 @@ func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr
 	n, regular, levels := plan.N, plan.Regular, plan.Levels
 	var topo *study.Topology
 	if desc.Uses&alloc.ParamGraph != 0 {
-		gf.memLeft = memLimit
-		gf.lean = desc.EdgesOnly(params)
+		gf.MaxMemory = memLimit
+		gf.Lean = desc.EdgesOnly(params)
 		r := plan.Memory
 		if !levels && (o.perVertex != "" || (o.format == "table" && o.resume == "" && !regular && n <= degreeTableMax)) {
 			r.PerVertex = results.PerVertexBytes
 		}
-		gf.extra = r.Bytes()
+		gf.Extra = r.Bytes()
 		g, info, err := gf.buildContext(ctx, o.seed, stderr)
 		if err != nil {
 			return cfg, head, nil, err
 		}
-		topo = study.MeasureContext(ctx, gf.spec, g)
+		topo = study.MeasureContext(ctx, gf.Spec, g)
 		if o.perVertex != "" || (o.format == "table" && o.resume == "" && topo.Degree.Min != topo.Degree.Max && g.Order() <= degreeTableMax) {
 			var names []string
 			if info.File != nil {
@@ -197,25 +198,12 @@ func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr
 		n = int64(g.Order())
 		params.Graph = g
 	}
-	m, err := parseBalls(o.balls, n)
+	m, every, batch, err := study.RunCounts(o.balls, o.every, o.batch, n, descs, levels)
 	if err != nil {
-		return cfg, head, nil, err
-	}
-	var every int64
-	if o.every != "" {
-		if every, err = study.ParseCount(o.every, n); err != nil || every < 1 {
-			return cfg, head, nil, usagef("--every: need a positive count, got %q", o.every)
-		}
-	}
-	batch, err := parseBatch(o.batch, n, descs)
-	if err != nil {
-		return cfg, head, nil, err
-	}
-	if batch > 1 && levels {
-		return cfg, head, nil, usagef("--batch: the level engine does not run batches (a ball of a batch may hit a bin another ball of the batch hit, and the level counts do not tell bins apart): use --engine bins, n <= 2^32-1")
+		return cfg, head, nil, usageError{err}
 	}
 	if topo == nil {
-		if err := checkRun(plan.Memory, memLimit); err != nil {
+		if err := wrapUsage(memorySources.CheckRun(plan.Memory, memLimit)); err != nil {
 			return cfg, head, nil, err
 		}
 	}
@@ -246,16 +234,22 @@ func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr
 // the run as study.Plan takes it: the results held are the shard's
 // trials, which the output holds until it is written.
 func (o *runOptions) request(fs *pflag.FlagSet, desc *alloc.Descriptor, params alloc.Params) (graphFlag, study.RunRequest, error) {
-	maxN, why := study.BinsLimit(o.engine, desc, params, o.graph)
-	gf, err := parseGraph(o.graph, o.bins, fs.Changed("bins"), maxN, why)
+	spec, err := parseSpec(o.graph)
 	if err != nil {
-		return gf, study.RunRequest{}, err
+		return graphFlag{}, study.RunRequest{}, err
+	}
+	o.spec = spec
+	maxN, why := study.BinsLimit(o.engine, desc, params, spec)
+	b, err := study.NewGraphBuild(spec, o.bins, fs.Changed("bins"), maxN, why)
+	gf := graphFlag{b}
+	if err != nil {
+		return gf, study.RunRequest{}, usageError{err}
 	}
 	held := int64(o.trials)
 	if si, sk, err := parseShard(o.shard); err == nil {
 		held = int64((o.trials - si + sk - 1) / sk)
 	}
-	return gf, study.RunRequest{Process: desc, Params: params, Engine: o.engine, Graph: o.graph, Spec: gf.spec, N: gf.n,
+	return gf, study.RunRequest{Process: desc, Params: params, Engine: o.engine, Spec: spec, N: gf.N,
 		Balls: o.balls, Batch: o.batch, Every: o.every, Profile: o.profile,
 		Workers: o.workers, Trials: o.trials, Held: held, JSON: o.format == "json"}, nil
 }

@@ -16,11 +16,14 @@ import (
 	"github.com/graphalloc/graphalloc/figure"
 )
 
-// newCanvas is the canvas of o's format at the size given.
-func newCanvas(o Options, width, height vg.Length) (interface {
+// vgCanvas is a canvas that writes itself out in its format.
+type vgCanvas interface {
 	vg.CanvasSizer
 	io.WriterTo
-}, error) {
+}
+
+// newCanvas is the canvas of o's format at the size given.
+func newCanvas(o Options, width, height vg.Length) (vgCanvas, error) {
 	switch o.format() {
 	case FormatSVG:
 		// The fonts go in the file: a viewer without them would

@@ -33,11 +33,30 @@ const (
 // Draw writes the figure to w as o says (the zero Options: a PNG with
 // the paper defaults). Panels go three to a row.
 func Draw(w io.Writer, f *figure.Figure, o Options) error {
+	c, err := canvasOf(f, o)
+	if err != nil {
+		return &Refusal{err}
+	}
+	_, err = c.WriteTo(w)
+	return err
+}
+
+// Refusal is the error of Draw for a figure it refuses before it writes a
+// byte: options out of range, no panel, a size too small for the panels
+// or too many pixels. It is the caller's input that is wrong, not the
+// writer.
+type Refusal struct{ Err error }
+
+func (r *Refusal) Error() string { return r.Err.Error() }
+func (r *Refusal) Unwrap() error { return r.Err }
+
+// canvasOf draws f with options o on a canvas, which is not yet written.
+func canvasOf(f *figure.Figure, o Options) (vgCanvas, error) {
 	if err := o.Check(); err != nil {
-		return err
+		return nil, err
 	}
 	if f == nil || len(f.Panels) == 0 {
-		return errors.New("render: the figure has no panel")
+		return nil, errors.New("render: the figure has no panel")
 	}
 	if o.format() == FormatPDF {
 		f, o.Title = forPDF(f), pdfText(o.Title)
@@ -48,7 +67,7 @@ func Draw(w io.Writer, f *figure.Figure, o Options) error {
 	for i, p := range f.Panels {
 		pl, entries, err := panelPlot(p, o, fs)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		plots[i] = pl
 		keys[i] = newLegendBox(entries, fs)
@@ -56,13 +75,12 @@ func Draw(w io.Writer, f *figure.Figure, o Options) error {
 	l := newLayout(f, o, keys)
 	c, err := newCanvas(o, l.width, l.height)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := l.draw(draw.New(c), f, plots); err != nil {
-		return err
+		return nil, err
 	}
-	_, err = c.WriteTo(w)
-	return err
+	return c, nil
 }
 
 // layout is where the parts of a figure go. The size of the figure and the
