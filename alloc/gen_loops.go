@@ -943,6 +943,313 @@ var levelsLoops = []levelsLoop{{
 	Level: "l",
 }}
 
+// choiceLoop is one process's ball as two loops: the Place loop on loads
+// L of width T, which raises the chosen bin at once and stops before a
+// ball that would raise a one-byte load to 255 (see full), with r as
+// before that ball; and the rule's run on four-byte loads for the batched
+// driver (batch.go), which puts each ball with put. Both draw the ball
+// with the same code, so a batch of one ball is the Place loop's ball.
+type choiceLoop struct {
+	Name, Doc string // the Place loop, if any
+	Params    string // its parameters after L []T, m int64; before r *Rand
+	Counts    string // counts both loops keep (int64), returned by Place after the balls placed
+	Rule      string // the rule's receiver and method name, as "(g maxOfRule) run", if any
+	Bind      string // the rule's parameters from its receiver g
+	Stats     string // the rule's Stats
+	Prelude   string // constants of both loops, after the parameters
+	Ball      string // one ball: draws from s and sets c, the chosen bin, and l, its load (uint64)
+	After     string // after the ball is placed: its counts
+}
+
+const choiceTmpl = `
+{{define "ret"}}{{with .Counts}}, {{.}}{{end}}{{end}}
+{{range .}}
+{{- if .Name}}
+{{.Doc}}
+func {{.Name}}[T uint8 | uint32](L []T, m int64, {{with .Params}}{{.}}, {{end}}r *Rand) {{with .Counts}}(placed, {{.}} int64){{else}}int64{{end}} {
+{{.Prelude}}
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		s0 := s
+{{.Ball}}
+		if full(L, l) {
+			r.state = s0
+			return k{{template "ret" .}}
+		}
+		L[c] = T(l + 1)
+{{.After}}
+	}
+	r.state = s
+	return m{{template "ret" .}}
+}
+{{end}}
+{{- if .Rule}}
+{{- if not .Name}}
+{{.Doc}}
+{{- end}}
+func {{.Rule}}(L []uint32, m int64, out []uint32, r *Rand) Stats {
+{{.Bind}}
+{{.Prelude}}
+	s := r.state
+{{- with .Counts}}
+	var {{.}} int64
+{{- end}}
+	for k := int64(0); k < m; k++ {
+{{.Ball}}
+		put(L, out, k, c, uint32(l))
+{{.After}}
+	}
+	r.state = s
+	return {{.Stats}}
+}
+{{end}}
+{{end}}`
+
+// dBall draws d uniform bins in order and keeps the first drawn of those
+// whose load is least (CMP <) or greatest (CMP >).
+const dBall = `
+		var c uint64
+		s, c = below(s, n)
+		l := uint64(L[c])
+		for j := 1; j < d; j++ {
+			var x uint64
+			s, x = below(s, n)
+			if lx := uint64(L[x]); lx CMP l {
+				c, l = x, lx
+			}
+		}`
+
+// dStats are the stats of m balls of d probes each.
+const dStats = "Stats{Probes: m * int64(d), MaxProbes: min(m, 1) * int64(d)}"
+
+var choiceLoops = []choiceLoop{{
+	Doc: `// greedyRule's run draws d uniform bins in order, as every Greedy loop
+// draws them (greedy2, choose with one range, greedyD), the first drawn of
+// the least loaded winning.`,
+	Rule:    "(g greedyRule) run",
+	Bind:    "d := g.d",
+	Prelude: "n := uint64(len(L))",
+	Ball:    strings.ReplaceAll(dBall, "CMP", "<"),
+	Stats:   dStats,
+}, {
+	Name: "maxOfD",
+	Doc: `// maxOfD places m balls on the most loaded of d uniform bins, the first
+// drawn winning ties, and returns how many it placed, stopping as maxOf2
+// does.`,
+	Params:  "d int",
+	Rule:    "(g maxOfRule) run",
+	Bind:    "d := g.d",
+	Prelude: "n := uint64(len(L))",
+	Ball:    strings.ReplaceAll(dBall, "CMP", ">"),
+	Stats:   dStats,
+}, {
+	Doc:     "// oneChoiceRule's run draws one uniform bin, as oneChoice draws it.",
+	Rule:    "(oneChoiceRule) run",
+	Prelude: "n := uint64(len(L))",
+	Ball: `
+		var c uint64
+		s, c = below(s, n)
+		l := uint64(L[c])`,
+	Stats: "Stats{Probes: m, MaxProbes: min(m, 1)}",
+}, {
+	Name: "firstDiff",
+	Doc: `// firstDiff places m balls and returns how many it placed, their probes
+// and the most probes one of them made. On one-byte loads it stops before
+// a ball that would raise a load to 255 (see full), with r as before that
+// ball.`,
+	Params:  "cap int64",
+	Counts:  "probes, most",
+	Rule:    "(g firstDiffRule) run",
+	Bind:    "cap := g.cap",
+	Prelude: "n := uint64(len(L))",
+	Ball: `
+		var c uint64
+		s, c = below(s, n)
+		l := uint64(L[c])
+		t := int64(1)
+		for t < cap {
+			var x uint64
+			s, x = below(s, n)
+			t++
+			if lx := uint64(L[x]); lx != l {
+				if lx < l {
+					c, l = x, lx
+				}
+				break
+			}
+		}`,
+	After: `
+		probes += t
+		most = max(most, t)`,
+	Stats: "Stats{Probes: probes, MaxProbes: most}",
+}, {
+	Name: "leftRandom",
+	Doc: `// leftRandom places m balls of Left[d], one uniform bin of each group
+// [start[j], start[j]+size[j]) drawn in group order, the least loaded
+// winning; ties go to the leftmost group or, with random, uniformly by
+// reservoir sampling: the t-th candidate tied with the minimum so far
+// replaces it with probability 1/t. Its tie draws depend on the loads, so
+// it cannot draw ahead, and it has no pipelined version. See oneChoice for
+// the return value.`,
+	Params: "start, size []uint64, random bool",
+	Rule:   "(g leftRule) run",
+	Bind:   "start, size, random := g.start, g.size, g.random",
+	Ball: `
+		var c uint64
+		s, c = below(s, size[0])
+		c += start[0]
+		l := uint64(L[c])
+		tied := uint64(1)
+		for j := 1; j < len(size); j++ {
+			var x uint64
+			s, x = below(s, size[j])
+			x += start[j]
+			lx := uint64(L[x])
+			switch {
+			case lx < l:
+				c, l, tied = x, lx, 1
+			case lx == l && random:
+				tied++
+				var u uint64
+				if s, u = below(s, tied); u == 0 {
+					c = x
+				}
+			}
+		}`,
+	Stats: "Stats{Probes: m * int64(len(size)), MaxProbes: min(m, 1) * int64(len(size))}",
+}, {
+	Doc: `// onePlusBetaRule's run draws a coin, then two uniform bins, as
+// onePlusBeta draws them; a OneChoice step compares the first with
+// itself.`,
+	Rule:    "(g onePlusBetaRule) run",
+	Bind:    "thr, all := g.thr, g.all",
+	Prelude: "n := uint64(len(L))",
+	Counts:  "compared",
+	Ball: `
+		var u, i, j uint64
+		s, u = next(s)
+		s, i = below(s, n)
+		s, j = below(s, n)
+		var two int64
+		if u < thr || all {
+			two = 1
+		} else {
+			j = i // a OneChoice step
+		}
+		c, l := i, uint64(L[i])
+		if lj := uint64(L[j]); lj < l {
+			c, l = j, lj
+		}`,
+	After: "compared += two",
+	Stats: "thinStats(m, compared)",
+}, {
+	Name: "thinSeq",
+	Doc: `// thinSeq is thinPlace's loop for small n: t is the bar of the first ball,
+// raised by step after each; it returns the balls placed and how many of
+// them their first bin rejected.`,
+	Params:  "t, step uint64",
+	Counts:  "second",
+	Rule:    "(g *thinRule) batch",
+	Bind:    "t, step := g.bar(uint64(len(L))), uint64(0) // a batch: every ball reads the loads at its start",
+	Prelude: "n := uint64(len(L))",
+	Ball: `
+		var i, j uint64
+		s, i = below(s, n)
+		s, j = below(s, n)
+		c, rej := thinPick(uint64(L[i]), n, t, i, j)
+		l := uint64(L[c])`,
+	After: `
+		second += rej
+		t += step`,
+	Stats: "thinStats(m, second)",
+}, {
+	Name: "twoRanges",
+	Doc: `// twoRanges is the loop of Grouped and Window with random ties. Each ball
+// draws two starts a = stride·u and b = stride·v with u, v uniform in
+// [0, starts), and compares the ranges of w consecutive bins (mod n) beginning
+// there: Grouped has stride = w and starts = n/w (aligned groups, never
+// wrapping), Window has stride 1 and starts = n. It returns the balls
+// placed: on one-byte loads it stops before a ball that would raise a load
+// to 255 (see full), with r as before that ball.`,
+	Params:  "starts, stride, w uint64",
+	Rule:    "(g rangesRule) runRandom",
+	Bind:    "starts, stride, w := g.k, g.stride, g.w",
+	Prelude: "n := uint64(len(L))",
+	Ball: `
+		var u, v uint64
+		s, u = below(s, starts)
+		s, v = below(s, starts)
+		a, b := u*stride, v*stride
+		ta, tb := rangeTotal(L, a, w, n), rangeTotal(L, b, w, n)
+		// The smaller total wins; a tie goes to a fair coin.
+		st := a
+		switch {
+		case tb < ta:
+			st = b
+		case tb == ta:
+			var z uint64
+			if s, z = below(s, 2); z == 1 {
+				st = b
+			}
+		}
+		// The least loaded bin of the range, ties uniform by reservoir
+		// sampling (the j-th bin tied with the minimum replaces it with
+		// probability 1/j).
+		c, l := st, uint64(L[st])
+		tied := uint64(1)
+		x := st
+		for j := uint64(1); j < w; j++ {
+			x++
+			if x == n {
+				x = 0
+			}
+			lx := uint64(L[x])
+			switch {
+			case lx < l:
+				c, l, tied = x, lx, 1
+			case lx == l:
+				tied++
+				var z uint64
+				if s, z = below(s, tied); z == 0 {
+					c = x
+				}
+			}
+		}`,
+	Stats: rangeStats,
+}, {
+	Name: "twoRangesLeft",
+	Doc: `// twoRangesLeft is twoRanges with the definition's left ties (the range
+// further left wins a tie of totals, the first least loaded bin of the
+// range takes the ball), written for speed: each range is read once, its
+// total and its first least loaded bin found together, and every selection
+// is a conditional move (docs/theory.md, note 3), so a ball costs about what
+// Greedy[2]'s does when w is small.`,
+	Params:  "starts, stride, w uint64",
+	Rule:    "(g rangesRule) runLeft",
+	Bind:    "starts, stride, w := g.k, g.stride, g.w",
+	Prelude: "n := uint64(len(L))",
+	Ball: `
+		var u, v uint64
+		s, u = below(s, starts)
+		s, v = below(s, starts)
+		a, b := u*stride, v*stride
+		ta, ca, ma := rangeScan(L, a, w, n)
+		tb, cb, mb := rangeScan(L, b, w, n)
+		// (tb, b) < (ta, a) lexicographically, without a branch: the
+		// borrow out of the 128-bit subtraction (tb:b) − (ta:a).
+		_, lo := bits.Sub64(b, a, 0)
+		_, second := bits.Sub64(tb, ta, lo)
+		c, l := ca, uint64(ma)
+		if second != 0 {
+			c, l = cb, uint64(mb)
+		}`,
+	Stats: rangeStats,
+}}
+
+// rangeStats are the stats of m balls of Grouped or Window: 2w probes a
+// ball.
+const rangeStats = "Stats{Probes: m * int64(2*w), MaxProbes: min(m, 1) * int64(2*w)}"
+
 // betaDraw draws a ball of (1+β): the coin x of its step, then two
 // uniform bins u and v.
 const betaDraw = `
@@ -1026,6 +1333,7 @@ func main() {
 	gen("zloops_ring.go", []string{"unsafe", "github.com/graphalloc/graphalloc/graphgen"}, ringTmpl, ringLoops)
 	gen("zloops_pipe2.go", []string{"unsafe"}, pipe2Tmpl, pipe2Loops)
 	gen("zloops_levels.go", []string{"math"}, levelsTmpl, levelsLoops)
+	gen("zloops_choice.go", []string{"math/bits"}, choiceTmpl, choiceLoops)
 }
 
 // dropBlank drops the blank lines that the template's empty fields leave
@@ -1046,14 +1354,19 @@ func dropBlank(src []byte) []byte {
 // behind Go's header for generated code.
 func gen(file string, imports []string, tmpl string, data any) {
 	var b bytes.Buffer
-	b.WriteString("// Code generated by go run gen_loops.go; DO NOT EDIT.\n\npackage alloc\n\nimport (\n")
+	b.WriteString("// Code generated by go run gen_loops.go; DO NOT EDIT.\n\npackage alloc\n")
+	if len(imports) > 0 {
+		b.WriteString("\nimport (\n")
+	}
 	for i, im := range imports { // the standard library's first
 		if i > 0 && strings.Contains(im, ".") && !strings.Contains(imports[i-1], ".") {
 			b.WriteString("\n")
 		}
 		b.WriteString("\t\"" + im + "\"\n")
 	}
-	b.WriteString(")\n")
+	if len(imports) > 0 {
+		b.WriteString(")\n")
+	}
 	at := func(code, slot string) string { return strings.ReplaceAll(code, "SLOT", slot) }
 	t := template.Must(template.New(file).Funcs(template.FuncMap{"at": at}).Parse(strings.TrimPrefix(tmpl, "\n")))
 	template.Must(t.Parse(commonTmpl))

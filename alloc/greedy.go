@@ -294,24 +294,3 @@ func (p Greedy) rule(int) rule {
 // every Greedy loop draws them (greedy2, choose with one range, greedyD),
 // the first drawn of the least loaded winning.
 type greedyRule struct{ d int }
-
-func (g greedyRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	n := uint64(len(L))
-	d := g.d
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		var c uint64
-		s, c = below(s, n)
-		mn := L[c]
-		for j := 1; j < d; j++ {
-			var x uint64
-			s, x = below(s, n)
-			if lx := L[x]; lx < mn {
-				c, mn = x, lx
-			}
-		}
-		put(L, out, k, c, mn)
-	}
-	r.state = s
-	return Stats{Probes: m * int64(d), MaxProbes: min(m, 1) * int64(d)}
-}

@@ -166,15 +166,3 @@ func (OneChoice) rule(int) rule { return oneChoiceRule{} }
 // oneChoiceRule is OneChoice as a rule: one uniform bin, drawn as
 // oneChoice draws it.
 type oneChoiceRule struct{}
-
-func (oneChoiceRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	n := uint64(len(L))
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		var c uint64
-		s, c = below(s, n)
-		put(L, out, k, c, L[c])
-	}
-	r.state = s
-	return Stats{Probes: m, MaxProbes: min(m, 1)}
-}
