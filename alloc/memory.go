@@ -320,21 +320,28 @@ func memOne[T uint8 | uint32](st *memRule, L []T, m int64, out []uint32, r *Rand
 		}
 		mb, ml, has = nb, nl, true
 	}
-	var maxProbes int64
-	if t > 0 {
-		maxProbes = int64(d) + 1
-		if probes == t*int64(d) {
-			maxProbes = int64(d) // only the first ball of a trial, memory empty
-		}
-		st.mem, st.memL = append(st.mem[:0], mb), append(st.memL[:0], ml)
-	}
 	if t == m { // else r is at the start of the ball that stopped it
 		if pf {
 			s = a.state()
 		}
 		r.state = s
 	}
-	return t, Stats{Probes: probes, MaxProbes: maxProbes}
+	return t, st.keepOne(t, probes, mb, ml)
+}
+
+// keepOne keeps the bin mb, of load ml, as memOne's memory after t balls
+// (if any) that made probes probes in all, and returns their stats.
+func (st *memRule) keepOne(t, probes int64, mb, ml uint32) Stats {
+	if t == 0 {
+		return Stats{}
+	}
+	d := int64(st.p.D)
+	maxProbes := d + 1
+	if probes == t*d {
+		maxProbes = d // only the first ball of a trial, memory empty
+	}
+	st.mem, st.memL = append(st.mem[:0], mb), append(st.memL[:0], ml)
+	return Stats{Probes: probes, MaxProbes: maxProbes}
 }
 
 func containsBin(s []uint32, x uint32) bool {
