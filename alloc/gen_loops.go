@@ -1250,6 +1250,77 @@ var choiceLoops = []choiceLoop{{
 // ball.
 const rangeStats = "Stats{Probes: m * int64(2*w), MaxProbes: min(m, 1) * int64(2*w)}"
 
+// searchLoop is a loop of local search (localsearch.go): each ball draws
+// its start u and its seed t, walks from u to a local minimum c of load lc
+// (read loads, steps moves), and is placed there; mu is the least load and
+// f the bins holding it, recounted when the last of them is raised.
+type searchLoop struct {
+	Name, Doc string
+	Params    string // after L []T, m int64; before left bool
+	Prelude   string // dispatch to a pipelined form, constants
+	Walk      string // the walk from u with seed t, returning c, lc, read, steps
+}
+
+const searchTmpl = `
+{{range .}}
+{{.Doc}}
+func {{.Name}}[T uint8 | uint32](L []T, m int64, {{.Params}}, left bool, r *Rand, st *Stats) int64 {
+{{.Prelude}}
+	n := uint64(len(L))
+	mu, f := leastCount(L)
+	s := r.state
+	var probes, most, moves, mostMoves int64
+	k := int64(0)
+	for ; k < m; k++ {
+		s0 := s
+		var u, t uint64
+		s, u = below(s, n)
+		s, t = next(s)
+		c, lc, read, steps := {{.Walk}}
+		if full(L, lc) {
+			s = s0
+			break
+		}
+		L[c] = T(lc + 1)
+		if lc == mu {
+			if f--; f == 0 {
+				mu, f = leastCount(L)
+			}
+		}
+		probes += read
+		most = max(most, read)
+		moves += steps
+		mostMoves = max(mostMoves, steps)
+	}
+	r.state = s
+	st.Add(Stats{Probes: probes, MaxProbes: most, Moves: moves, MaxMoves: mostMoves})
+	return k
+}
+{{end}}`
+
+var searchLoops = []searchLoop{{
+	Name: "localSearchCSR",
+	Doc: `// localSearchCSR places m balls by local search on the CSR graph (off,
+// adj) and returns how many it placed (see oneChoice: on one-byte loads it
+// stops before a ball that would raise a bin to 255, with r at that
+// ball's first draw). With a large graph or large loads it runs the
+// pipelined loop, which places the same balls.`,
+	Params: "off []int, adj []uint32",
+	Prelude: `
+	delta := regularDegree(off)
+	if len(adj) > 0 && (pipelined(len(adj), 4) || pipelined(len(L), unsafe.Sizeof(L[0]))) {
+		return localSearchCSRPiped(L, m, off, adj, delta, left, r, st)
+	}`,
+	Walk: "walkCSR(L, off, adj, delta, mu, u, t, off[u], off[u+1], left)",
+}, {
+	Name: "localSearchCirculant",
+	Doc: `// localSearchCirculant is localSearchCSR on the circulant graph with
+// connection set S: the neighbours of v are v + S[j] mod n, in the order
+// of S.`,
+	Params: "S []uint32",
+	Walk:   "walkCirculant(L, S, mu, u, t, left)",
+}}
+
 // betaDraw draws a ball of (1+β): the coin x of its step, then two
 // uniform bins u and v.
 const betaDraw = `
@@ -1333,6 +1404,7 @@ func main() {
 	gen("zloops_ring.go", []string{"unsafe", "github.com/graphalloc/graphalloc/graphgen"}, ringTmpl, ringLoops)
 	gen("zloops_pipe2.go", []string{"unsafe"}, pipe2Tmpl, pipe2Loops)
 	gen("zloops_levels.go", []string{"math"}, levelsTmpl, levelsLoops)
+	gen("zloops_search.go", []string{"unsafe"}, searchTmpl, searchLoops)
 	gen("zloops_choice.go", []string{"math/bits"}, choiceTmpl, choiceLoops)
 }
 
