@@ -959,6 +959,11 @@ type choiceLoop struct {
 	Prelude   string // constants of both loops, after the parameters
 	Ball      string // one ball: draws from s and sets c, the chosen bin, and l, its load (uint64)
 	After     string // after the ball is placed: its counts
+	// Rewind, if set, is the draws below(·, n) of a ball: the Place loop
+	// then counts the balls left down and, if it stops early, rewinds
+	// the generator by that many draws (see rewind) instead of keeping
+	// the state before every ball. Not with Counts.
+	Rewind string
 }
 
 const choiceTmpl = `
@@ -969,6 +974,24 @@ const choiceTmpl = `
 func {{.Name}}[T uint8 | uint32](L []T, m int64, {{with .Params}}{{.}}, {{end}}r *Rand) {{with .Counts}}(placed, {{.}} int64){{else}}int64{{end}} {
 {{.Prelude}}
 	s := r.state
+{{- if .Rewind}}
+	left := m // counting down frees a register: 10% at n = 2^12
+	for ; left > 0; left-- {
+{{.Ball}}
+		if full(L, l) {
+			break
+		}
+		L[c] = T(l + 1)
+	}
+	if left > 0 {
+		// Rewinding once beats keeping the state before every ball
+		// (10% at n = 2^12), and a call outside the loop keeps its
+		// variables in registers.
+		s = rewind(s, r.state, n, {{.Rewind}})
+	}
+	r.state = s
+	return m - left
+{{- else}}
 	for k := int64(0); k < m; k++ {
 		s0 := s
 {{.Ball}}
@@ -981,6 +1004,7 @@ func {{.Name}}[T uint8 | uint32](L []T, m int64, {{with .Params}}{{.}}, {{end}}r
 	}
 	r.state = s
 	return m{{template "ret" .}}
+{{- end}}
 }
 {{end}}
 {{- if .Rule}}
@@ -1019,18 +1043,113 @@ const dBall = `
 			}
 		}`
 
+// leftBall draws one uniform bin of each group [start[j],
+// start[j]+size[j]) in group order and keeps the least loaded, ties to the
+// leftmost group or, with random, uniformly by reservoir sampling: the
+// t-th candidate tied with the minimum so far replaces it with probability
+// 1/t.
+const leftBall = `
+		var c uint64
+		s, c = below(s, size[0])
+		c += start[0]
+		l := uint64(L[c])
+		tied := uint64(1)
+		for j := 1; j < len(size); j++ {
+			var x uint64
+			s, x = below(s, size[j])
+			x += start[j]
+			lx := uint64(L[x])
+			switch {
+			case lx < l:
+				c, l, tied = x, lx, 1
+			case lx == l && random:
+				tied++
+				var u uint64
+				if s, u = below(s, tied); u == 0 {
+					c = x
+				}
+			}
+		}`
+
 // dStats are the stats of m balls of d probes each.
 const dStats = "Stats{Probes: m * int64(d), MaxProbes: min(m, 1) * int64(d)}"
 
 var choiceLoops = []choiceLoop{{
-	Doc: `// greedyRule's run draws d uniform bins in order, as every Greedy loop
-// draws them (greedy2, choose with one range, greedyD), the first drawn of
-// the least loaded winning.`,
+	Name: "greedyD",
+	Doc: `// greedyD is Greedy[d] when it does not pipeline: d uniform bins drawn in
+// order, the first drawn of the least loaded winning, as every Greedy loop
+// draws them (greedy2, choose with one range); greedyRule is its rule.
+// See oneChoice for the return value.`,
+	Params:  "d int",
 	Rule:    "(g greedyRule) run",
 	Bind:    "d := g.d",
 	Prelude: "n := uint64(len(L))",
 	Ball:    strings.ReplaceAll(dBall, "CMP", "<"),
 	Stats:   dStats,
+	Rewind:  "d",
+}, {
+	Name:    "greedy2Plain",
+	Doc:     "// greedy2Plain is greedy2 unpipelined (see oneChoicePlain).",
+	Prelude: "n := uint64(len(L))",
+	Ball: `
+		var i, j uint64
+		s, i = below(s, n)
+		s, j = below(s, n)
+		li, lj := uint64(L[i]), uint64(L[j])
+		// Written so that the compiler emits conditional moves: the
+		// comparison is unpredictable (docs/theory.md, note 3).
+		c, l := i, li
+		if lj < li {
+			c, l = j, lj
+		}`,
+	Rewind: "2",
+}, {
+	Name: "oneChoicePlain",
+	Doc: `// oneChoicePlain is oneChoice unpipelined: its own function, since the
+// call to oneChoicePiped costs the loop registers (10% at n = 2^12).
+// oneChoiceRule's run draws its ball.`,
+	Rule:    "(oneChoiceRule) run",
+	Prelude: "n := uint64(len(L))",
+	Ball: `
+		var c uint64
+		s, c = below(s, n)
+		l := uint64(L[c])`,
+	Stats:  "Stats{Probes: m, MaxProbes: min(m, 1)}",
+	Rewind: "1",
+}, {
+	Name: "two",
+	Doc: `// two places m balls, each on the lesser loaded of a uniform bin of
+// [a, a+na) and a uniform bin of [b, b+nb), drawn in that order, the first
+// winning ties: Left[2] (and, pipelined, Greedy[2]). See oneChoice for the
+// return value.`,
+	Params: "a, na, b, nb uint64",
+	Prelude: `
+	if pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return twoPiped(L, m, r, a, na, b, nb)
+	}`,
+	Ball: `
+		var i, j uint64
+		s, i = below(s, na)
+		s, j = below(s, nb)
+		i, j = i+a, j+b
+		li, lj := uint64(L[i]), uint64(L[j])
+		c, l := i, li
+		if lj < li {
+			c, l = j, lj
+		}`,
+}, {
+	Name: "choose",
+	Doc: `// choose places m balls, each on the least loaded of d = len(size) bins,
+// bin j uniform in [start[j], start[j]+size[j]), drawn in order j = 0, 1, …;
+// the first drawn of the least loaded wins: Greedy[d] (start[j] = 0,
+// size[j] = n) and Left[d] with left ties.`,
+	Params: "start, size []uint64",
+	Prelude: `
+	if len(size) <= maxPipeD && choosePipelined(len(L)) {
+		return choosePiped(L, m, r, start, size)
+	}
+	const random = false`,
+	Ball: leftBall,
 }, {
 	Name: "maxOfD",
 	Doc: `// maxOfD places m balls on the most loaded of d uniform bins, the first
@@ -1042,15 +1161,6 @@ var choiceLoops = []choiceLoop{{
 	Prelude: "n := uint64(len(L))",
 	Ball:    strings.ReplaceAll(dBall, "CMP", ">"),
 	Stats:   dStats,
-}, {
-	Doc:     "// oneChoiceRule's run draws one uniform bin, as oneChoice draws it.",
-	Rule:    "(oneChoiceRule) run",
-	Prelude: "n := uint64(len(L))",
-	Ball: `
-		var c uint64
-		s, c = below(s, n)
-		l := uint64(L[c])`,
-	Stats: "Stats{Probes: m, MaxProbes: min(m, 1)}",
 }, {
 	Name: "firstDiff",
 	Doc: `// firstDiff places m balls and returns how many it placed, their probes
@@ -1084,39 +1194,15 @@ var choiceLoops = []choiceLoop{{
 	Stats: "Stats{Probes: probes, MaxProbes: most}",
 }, {
 	Name: "leftRandom",
-	Doc: `// leftRandom places m balls of Left[d], one uniform bin of each group
-// [start[j], start[j]+size[j]) drawn in group order, the least loaded
-// winning; ties go to the leftmost group or, with random, uniformly by
-// reservoir sampling: the t-th candidate tied with the minimum so far
-// replaces it with probability 1/t. Its tie draws depend on the loads, so
-// it cannot draw ahead, and it has no pipelined version. See oneChoice for
+	Doc: `// leftRandom places m balls of Left[d] with random ties (leftBall; leftRule
+// is its rule, either ties). Its tie draws depend on the loads, so it
+// cannot draw ahead, and it has no pipelined version. See oneChoice for
 // the return value.`,
 	Params: "start, size []uint64, random bool",
 	Rule:   "(g leftRule) run",
 	Bind:   "start, size, random := g.start, g.size, g.random",
-	Ball: `
-		var c uint64
-		s, c = below(s, size[0])
-		c += start[0]
-		l := uint64(L[c])
-		tied := uint64(1)
-		for j := 1; j < len(size); j++ {
-			var x uint64
-			s, x = below(s, size[j])
-			x += start[j]
-			lx := uint64(L[x])
-			switch {
-			case lx < l:
-				c, l, tied = x, lx, 1
-			case lx == l && random:
-				tied++
-				var u uint64
-				if s, u = below(s, tied); u == 0 {
-					c = x
-				}
-			}
-		}`,
-	Stats: "Stats{Probes: m * int64(len(size)), MaxProbes: min(m, 1) * int64(len(size))}",
+	Ball:   leftBall,
+	Stats:  "Stats{Probes: m * int64(len(size)), MaxProbes: min(m, 1) * int64(len(size))}",
 }, {
 	Doc: `// onePlusBetaRule's run draws a coin, then two uniform bins, as
 // onePlusBeta draws them; a OneChoice step compares the first with
@@ -1405,7 +1491,7 @@ func main() {
 	gen("zloops_pipe2.go", []string{"unsafe"}, pipe2Tmpl, pipe2Loops)
 	gen("zloops_levels.go", []string{"math"}, levelsTmpl, levelsLoops)
 	gen("zloops_search.go", []string{"unsafe"}, searchTmpl, searchLoops)
-	gen("zloops_choice.go", []string{"math/bits"}, choiceTmpl, choiceLoops)
+	gen("zloops_choice.go", []string{"math/bits", "unsafe"}, choiceTmpl, choiceLoops)
 }
 
 // dropBlank drops the blank lines that the template's empty fields leave

@@ -69,8 +69,8 @@ func (p Greedy) Place(b *Bins, m int64, r *Rand) Stats {
 			size[j] = n
 		}
 		b.place(m,
-			func(L []uint8, m int64) int64 { return choose(L, m, r, start, size) },
-			func(L []uint32, m int64) int64 { return choose(L, m, r, start, size) })
+			func(L []uint8, m int64) int64 { return choose(L, m, start, size, r) },
+			func(L []uint32, m int64) int64 { return choose(L, m, start, size, r) })
 	default:
 		b.place(m,
 			func(L []uint8, m int64) int64 { return greedyD(L, m, p.D, r) },
@@ -88,103 +88,10 @@ func greedy2[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
 	return greedy2Plain(L, m, r)
 }
 
-// greedy2Plain is greedy2 unpipelined (see oneChoicePlain).
-func greedy2Plain[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
-	n := uint64(len(L))
-	s := r.state
-	left := m // counting down frees a register: 10% at n = 2^12
-	for ; left > 0; left-- {
-		var i, j uint64
-		s, i = below(s, n)
-		s, j = below(s, n)
-		li, lj := uint64(L[i]), uint64(L[j])
-		// Written so that the compiler emits conditional moves: the
-		// comparison is unpredictable (docs/theory.md, note 3).
-		c, mn := i, li
-		if lj < li {
-			c, mn = j, lj
-		}
-		if full(L, mn) {
-			break
-		}
-		L[c] = T(mn + 1)
-	}
-	if left > 0 {
-		s = rewind(s, r.state, n, 2) // see oneChoice
-	}
-	r.state = s
-	return m - left
-}
-
-// two places m balls, each on the lesser loaded of a uniform bin of
-// [a, a+na) and a uniform bin of [b, b+nb), drawn in that order, the first
-// winning ties: Left[2] (and, pipelined, Greedy[2]). See oneChoice for the
-// return value. Its pipelined form, twoPiped, is generated (gen_loops.go,
-// zloops_ring.go); two itself is not: it counts the balls left, as the
-// Greedy loops beside it do, not the balls placed as the template does.
-func two[T uint8 | uint32](L []T, m int64, r *Rand, a, na, b, nb uint64) int64 {
-	if pipelined(len(L), unsafe.Sizeof(L[0])) {
-		return twoPiped(L, m, r, a, na, b, nb)
-	}
-	s := r.state
-	for left := m; left > 0; left-- {
-		s0 := s
-		var i, j uint64
-		s, i = below(s, na)
-		s, j = below(s, nb)
-		i, j = i+a, j+b
-		li, lj := uint64(L[i]), uint64(L[j])
-		c, mn := i, li
-		if lj < li {
-			c, mn = j, lj
-		}
-		if full(L, mn) {
-			r.state = s0
-			return m - left
-		}
-		L[c] = T(mn + 1)
-	}
-	r.state = s
-	return m
-}
-
 // maxPipeD is the most choices choose pipelines (its ring holds maxPipeD
 // bins a ball); beyond it a ball's own d independent reads keep the memory
 // busy.
 const maxPipeD = 8
-
-// choose places m balls, each on the least loaded of d = len(size) bins,
-// bin j uniform in [start[j], start[j]+size[j]), drawn in order j = 0, 1, …;
-// the first drawn of the least loaded wins: Greedy[d] (start[j] = 0,
-// size[j] = n) and Left[d] with left ties.
-func choose[T uint8 | uint32](L []T, m int64, r *Rand, start, size []uint64) int64 {
-	if len(size) <= maxPipeD && choosePipelined(len(L)) {
-		return choosePiped(L, m, r, start, size)
-	}
-	s := r.state
-	for left := m; left > 0; left-- {
-		s0 := s
-		var c uint64
-		s, c = below(s, size[0])
-		c += start[0]
-		mn := uint64(L[c])
-		for j := 1; j < len(size); j++ {
-			var x uint64
-			s, x = below(s, size[j])
-			x += start[j]
-			if lx := uint64(L[x]); lx < mn {
-				c, mn = x, lx
-			}
-		}
-		if full(L, mn) {
-			r.state = s0
-			return m - left
-		}
-		L[c] = T(mn + 1)
-	}
-	r.state = s
-	return m
-}
 
 // choosePipelined reports whether choose pipelines on n bins: from 2^24
 // bins whatever the load size, its ring and its d prefetches a ball costing
@@ -251,35 +158,6 @@ func drawPrefetch[T uint8 | uint32](L []T, s uint64, c *[maxPipeD]uint64, start,
 		prefetch(unsafe.Pointer(&L[c[j&(maxPipeD-1)]]))
 	}
 	return s
-}
-
-// greedyD is Greedy[d] when it does not pipeline: choose with one range,
-// written out (a quarter faster at d = 3).
-func greedyD[T uint8 | uint32](L []T, m int64, d int, r *Rand) int64 {
-	n := uint64(len(L))
-	s := r.state
-	left := m // counting down frees a register: 10% at n = 2^12
-	for ; left > 0; left-- {
-		var c uint64
-		s, c = below(s, n)
-		mn := uint64(L[c])
-		for j := 1; j < d; j++ {
-			var x uint64
-			s, x = below(s, n)
-			if lx := uint64(L[x]); lx < mn {
-				c, mn = x, lx
-			}
-		}
-		if full(L, mn) {
-			break
-		}
-		L[c] = T(mn + 1)
-	}
-	if left > 0 {
-		s = rewind(s, r.state, n, d) // see oneChoice
-	}
-	r.state = s
-	return m - left
 }
 
 // rule returns Greedy[d]'s rule for the batched driver (see rule).

@@ -85,12 +85,12 @@ func (p Left) Place(b *Bins, m int64, r *Rand) Stats {
 	case p.D == 2:
 		a, na, c, nc := start[0], size[0], start[1], size[1]
 		b.place(m,
-			func(L []uint8, m int64) int64 { return two(L, m, r, a, na, c, nc) },
-			func(L []uint32, m int64) int64 { return two(L, m, r, a, na, c, nc) })
+			func(L []uint8, m int64) int64 { return two(L, m, a, na, c, nc, r) },
+			func(L []uint32, m int64) int64 { return two(L, m, a, na, c, nc, r) })
 	default:
 		b.place(m,
-			func(L []uint8, m int64) int64 { return choose(L, m, r, start, size) },
-			func(L []uint32, m int64) int64 { return choose(L, m, r, start, size) })
+			func(L []uint8, m int64) int64 { return choose(L, m, start, size, r) },
+			func(L []uint32, m int64) int64 { return choose(L, m, start, size, r) })
 	}
 	return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
 }

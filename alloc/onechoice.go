@@ -84,31 +84,6 @@ func oneChoice[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
 	return oneChoicePlain(L, m, r)
 }
 
-// oneChoicePlain is oneChoice unpipelined: its own function, since the
-// call to oneChoicePiped costs the loop registers (10% at n = 2^12).
-func oneChoicePlain[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
-	n := uint64(len(L))
-	s := r.state
-	left := m // counting down frees a register: 10% at n = 2^12
-	for ; left > 0; left-- {
-		var c uint64
-		s, c = below(s, n)
-		l := uint64(L[c])
-		if full(L, l) {
-			break
-		}
-		L[c] = T(l + 1)
-	}
-	if left > 0 {
-		// Rewinding once beats keeping the state before every ball
-		// (10% at n = 2^12), and a call outside the loop keeps its
-		// variables in registers.
-		s = rewind(s, r.state, n, 1)
-	}
-	r.state = s
-	return m - left
-}
-
 // rewind returns the generator state before the ball that left it at s,
 // a ball that made draws accepted draws below(·, n), each after any number
 // of rejected ones, in a batch that started at state start. Every draw

@@ -4,11 +4,43 @@ package alloc
 
 import (
 	"math/bits"
+	"unsafe"
 )
 
-// greedyRule's run draws d uniform bins in order, as every Greedy loop
-// draws them (greedy2, choose with one range, greedyD), the first drawn of
-// the least loaded winning.
+// greedyD is Greedy[d] when it does not pipeline: d uniform bins drawn in
+// order, the first drawn of the least loaded winning, as every Greedy loop
+// draws them (greedy2, choose with one range); greedyRule is its rule.
+// See oneChoice for the return value.
+func greedyD[T uint8 | uint32](L []T, m int64, d int, r *Rand) int64 {
+	n := uint64(len(L))
+	s := r.state
+	left := m // counting down frees a register: 10% at n = 2^12
+	for ; left > 0; left-- {
+		var c uint64
+		s, c = below(s, n)
+		l := uint64(L[c])
+		for j := 1; j < d; j++ {
+			var x uint64
+			s, x = below(s, n)
+			if lx := uint64(L[x]); lx < l {
+				c, l = x, lx
+			}
+		}
+		if full(L, l) {
+			break
+		}
+		L[c] = T(l + 1)
+	}
+	if left > 0 {
+		// Rewinding once beats keeping the state before every ball
+		// (10% at n = 2^12), and a call outside the loop keeps its
+		// variables in registers.
+		s = rewind(s, r.state, n, d)
+	}
+	r.state = s
+	return m - left
+}
+
 func (g greedyRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	d := g.d
 	n := uint64(len(L))
@@ -28,6 +60,150 @@ func (g greedyRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	}
 	r.state = s
 	return Stats{Probes: m * int64(d), MaxProbes: min(m, 1) * int64(d)}
+}
+
+// greedy2Plain is greedy2 unpipelined (see oneChoicePlain).
+func greedy2Plain[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
+	n := uint64(len(L))
+	s := r.state
+	left := m // counting down frees a register: 10% at n = 2^12
+	for ; left > 0; left-- {
+		var i, j uint64
+		s, i = below(s, n)
+		s, j = below(s, n)
+		li, lj := uint64(L[i]), uint64(L[j])
+		// Written so that the compiler emits conditional moves: the
+		// comparison is unpredictable (docs/theory.md, note 3).
+		c, l := i, li
+		if lj < li {
+			c, l = j, lj
+		}
+		if full(L, l) {
+			break
+		}
+		L[c] = T(l + 1)
+	}
+	if left > 0 {
+		// Rewinding once beats keeping the state before every ball
+		// (10% at n = 2^12), and a call outside the loop keeps its
+		// variables in registers.
+		s = rewind(s, r.state, n, 2)
+	}
+	r.state = s
+	return m - left
+}
+
+// oneChoicePlain is oneChoice unpipelined: its own function, since the
+// call to oneChoicePiped costs the loop registers (10% at n = 2^12).
+// oneChoiceRule's run draws its ball.
+func oneChoicePlain[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
+	n := uint64(len(L))
+	s := r.state
+	left := m // counting down frees a register: 10% at n = 2^12
+	for ; left > 0; left-- {
+		var c uint64
+		s, c = below(s, n)
+		l := uint64(L[c])
+		if full(L, l) {
+			break
+		}
+		L[c] = T(l + 1)
+	}
+	if left > 0 {
+		// Rewinding once beats keeping the state before every ball
+		// (10% at n = 2^12), and a call outside the loop keeps its
+		// variables in registers.
+		s = rewind(s, r.state, n, 1)
+	}
+	r.state = s
+	return m - left
+}
+
+func (oneChoiceRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+
+	n := uint64(len(L))
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		var c uint64
+		s, c = below(s, n)
+		l := uint64(L[c])
+		put(L, out, k, c, uint32(l))
+	}
+	r.state = s
+	return Stats{Probes: m, MaxProbes: min(m, 1)}
+}
+
+// two places m balls, each on the lesser loaded of a uniform bin of
+// [a, a+na) and a uniform bin of [b, b+nb), drawn in that order, the first
+// winning ties: Left[2] (and, pipelined, Greedy[2]). See oneChoice for the
+// return value.
+func two[T uint8 | uint32](L []T, m int64, a, na, b, nb uint64, r *Rand) int64 {
+	if pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return twoPiped(L, m, r, a, na, b, nb)
+	}
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		s0 := s
+		var i, j uint64
+		s, i = below(s, na)
+		s, j = below(s, nb)
+		i, j = i+a, j+b
+		li, lj := uint64(L[i]), uint64(L[j])
+		c, l := i, li
+		if lj < li {
+			c, l = j, lj
+		}
+		if full(L, l) {
+			r.state = s0
+			return k
+		}
+		L[c] = T(l + 1)
+	}
+	r.state = s
+	return m
+}
+
+// choose places m balls, each on the least loaded of d = len(size) bins,
+// bin j uniform in [start[j], start[j]+size[j]), drawn in order j = 0, 1, …;
+// the first drawn of the least loaded wins: Greedy[d] (start[j] = 0,
+// size[j] = n) and Left[d] with left ties.
+func choose[T uint8 | uint32](L []T, m int64, start, size []uint64, r *Rand) int64 {
+	if len(size) <= maxPipeD && choosePipelined(len(L)) {
+		return choosePiped(L, m, r, start, size)
+	}
+	const random = false
+	s := r.state
+	for k := int64(0); k < m; k++ {
+		s0 := s
+		var c uint64
+		s, c = below(s, size[0])
+		c += start[0]
+		l := uint64(L[c])
+		tied := uint64(1)
+		for j := 1; j < len(size); j++ {
+			var x uint64
+			s, x = below(s, size[j])
+			x += start[j]
+			lx := uint64(L[x])
+			switch {
+			case lx < l:
+				c, l, tied = x, lx, 1
+			case lx == l && random:
+				tied++
+				var u uint64
+				if s, u = below(s, tied); u == 0 {
+					c = x
+				}
+			}
+		}
+		if full(L, l) {
+			r.state = s0
+			return k
+		}
+		L[c] = T(l + 1)
+	}
+	r.state = s
+	return m
 }
 
 // maxOfD places m balls on the most loaded of d uniform bins, the first
@@ -77,21 +253,6 @@ func (g maxOfRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	}
 	r.state = s
 	return Stats{Probes: m * int64(d), MaxProbes: min(m, 1) * int64(d)}
-}
-
-// oneChoiceRule's run draws one uniform bin, as oneChoice draws it.
-func (oneChoiceRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-
-	n := uint64(len(L))
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		var c uint64
-		s, c = below(s, n)
-		l := uint64(L[c])
-		put(L, out, k, c, uint32(l))
-	}
-	r.state = s
-	return Stats{Probes: m, MaxProbes: min(m, 1)}
 }
 
 // firstDiff places m balls and returns how many it placed, their probes
@@ -159,12 +320,9 @@ func (g firstDiffRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	return Stats{Probes: probes, MaxProbes: most}
 }
 
-// leftRandom places m balls of Left[d], one uniform bin of each group
-// [start[j], start[j]+size[j]) drawn in group order, the least loaded
-// winning; ties go to the leftmost group or, with random, uniformly by
-// reservoir sampling: the t-th candidate tied with the minimum so far
-// replaces it with probability 1/t. Its tie draws depend on the loads, so
-// it cannot draw ahead, and it has no pipelined version. See oneChoice for
+// leftRandom places m balls of Left[d] with random ties (leftBall; leftRule
+// is its rule, either ties). Its tie draws depend on the loads, so it
+// cannot draw ahead, and it has no pipelined version. See oneChoice for
 // the return value.
 func leftRandom[T uint8 | uint32](L []T, m int64, start, size []uint64, random bool, r *Rand) int64 {
 	s := r.state
