@@ -93,8 +93,8 @@ func (p FirstDiff) cap() int {
 
 // Check requires n ≥ 1, 1 ≤ D ≤ 2^20, and 1 ≤ Cap ≤ 2^20 (or Cap = 0).
 func (p FirstDiff) Check(n int) error {
-	if p.D < 1 || p.D > maxChoices {
-		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
+	if err := checkChoices(p.Name(), p.D); err != nil {
+		return err
 	}
 	if p.Cap < 0 || p.Cap > maxChoices {
 		return fmt.Errorf("alloc: %s needs a probe cap 1 <= cap <= %d (or 0 for the default 2^d), got cap=%d", p.Name(), maxChoices, p.Cap)

@@ -8,7 +8,12 @@
 //   - zloops_pipe2.go: those pipelined twice, through a table of edges;
 //   - zloops_rule.go: the graph process's rules, which draw a block of
 //     balls ahead and place it;
-//   - zloops_levels.go: the level engine's loops of one raise a ball.
+//   - zloops_levels.go: the level engine's loops of one raise a ball;
+//   - zloops_choice.go: the loops of one ball's code, which draws its
+//     bins and chooses one, each as a Place loop and as its rule's run;
+//   - zloops_search.go: local search's loops, one a graph kind;
+//   - zloops_rules.go: the rules whose one loop is generic in the load
+//     width, run and run8 on it.
 //
 // Run it with go generate in alloc.
 //
@@ -1407,6 +1412,32 @@ var searchLoops = []searchLoop{{
 	Walk:   "walkCirculant(L, S, mu, u, t, left)",
 }}
 
+// widthRule is a rule (batch.go) whose loop is generic in the load width,
+// PLACE(g, L, m, out, r) returning the balls placed and their stats: run
+// is the loop on four-byte loads, batched or not, and run8 the loop on
+// one-byte loads (compactRule).
+type widthRule struct{ Type, Place string }
+
+const widthTmpl = `
+{{range .}}
+func (g {{.Type}}) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	_, st := {{.Place}}(g, L, m, out, r)
+	return st
+}
+
+// run8 is run on one-byte loads, the balls raising their bins at once.
+func (g {{.Type}}) run8(L []uint8, m int64, r *Rand) (int64, Stats) {
+	return {{.Place}}(g, L, m, nil, r)
+}
+{{end}}`
+
+var widthRules = []widthRule{
+	{"*kdRule", "kdPlace"},
+	{"*memRule", "memPlace"},
+	{"walkGraphRule", "walkGraphPlace"},
+	{"walkPairRule", "walkPairPlace"},
+}
+
 // betaDraw draws a ball of (1+β): the coin x of its step, then two
 // uniform bins u and v.
 const betaDraw = `
@@ -1491,6 +1522,7 @@ func main() {
 	gen("zloops_pipe2.go", []string{"unsafe"}, pipe2Tmpl, pipe2Loops)
 	gen("zloops_levels.go", []string{"math"}, levelsTmpl, levelsLoops)
 	gen("zloops_search.go", []string{"unsafe"}, searchTmpl, searchLoops)
+	gen("zloops_rules.go", nil, widthTmpl, widthRules)
 	gen("zloops_choice.go", []string{"math/bits", "unsafe"}, choiceTmpl, choiceLoops)
 }
 

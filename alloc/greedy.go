@@ -44,8 +44,8 @@ func (p Greedy) String() string { return fmt.Sprintf("Greedy[%d]", p.D) }
 
 // Check requires n ≥ 1 and 1 ≤ D ≤ 2^20.
 func (p Greedy) Check(n int) error {
-	if p.D < 1 || p.D > maxChoices {
-		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
+	if err := checkChoices(p.Name(), p.D); err != nil {
+		return err
 	}
 	return checkBins(p.Name(), n)
 }

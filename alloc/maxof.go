@@ -46,8 +46,8 @@ func (p MaxOf) String() string { return fmt.Sprintf("MaxOf[%d]", p.D) }
 
 // Check requires n ≥ 1 and 1 ≤ D ≤ 2^20.
 func (p MaxOf) Check(n int) error {
-	if p.D < 1 || p.D > maxChoices {
-		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
+	if err := checkChoices(p.Name(), p.D); err != nil {
+		return err
 	}
 	return checkBins(p.Name(), n)
 }

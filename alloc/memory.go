@@ -77,8 +77,8 @@ func (p Memory) String() string { return fmt.Sprintf("Memory[%d, %d]", p.D, p.K)
 
 // Check requires n ≥ 1, 1 ≤ D ≤ 2^20 and 0 ≤ K ≤ MaxMemory.
 func (p Memory) Check(n int) error {
-	if p.D < 1 || p.D > maxChoices {
-		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
+	if err := checkChoices(p.Name(), p.D); err != nil {
+		return err
 	}
 	if err := ParamOf(ParamMemory).check(p.Name(), Params{Memory: p.K}); err != nil {
 		return err
@@ -114,17 +114,6 @@ type memRule struct {
 func newMemRule(p Memory) *memRule {
 	return &memRule{p: p, mem: make([]uint32, 0, p.K), memL: make([]uint32, 0, p.K),
 		cand: make([]uint32, 0, p.D+p.K), candL: make([]uint32, p.D+p.K)}
-}
-
-func (st *memRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	_, s := memPlace(st, L, m, out, r)
-	return s
-}
-
-// run8 is run on one-byte loads, the balls raising their bins at once (see
-// compactRule).
-func (st *memRule) run8(L []uint8, m int64, r *Rand) (int64, Stats) {
-	return memPlace(st, L, m, nil, r)
 }
 
 // memPlace places m balls of st on L, or in a batch (out != nil, four-byte

@@ -238,8 +238,8 @@ func (p Weighted) String() string { return fmt.Sprintf("%s[%d]", p.Name(), p.D) 
 // undefined and the measured total weight over n estimates nothing. An
 // infinite variance passes (see WeightDist.FiniteMoments and Caveat).
 func (p Weighted) Check(n int) error {
-	if p.D < 1 || p.D > maxChoices {
-		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
+	if err := checkChoices(p.Name(), p.D); err != nil {
+		return err
 	}
 	if err := checkWeights(p.Name(), p.Weights); err != nil {
 		return err
