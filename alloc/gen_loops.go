@@ -1076,6 +1076,16 @@ const leftBall = `
 			}
 		}`
 
+// lesserIJ chooses the lesser loaded of bins i and j, i winning ties,
+// written so that the compiler emits conditional moves: the comparison is
+// unpredictable (docs/theory.md, note 3).
+const lesserIJ = `
+		li, lj := uint64(L[i]), uint64(L[j])
+		c, l := i, li
+		if lj < li {
+			c, l = j, lj
+		}`
+
 // dStats are the stats of m balls of d probes each.
 const dStats = "Stats{Probes: m * int64(d), MaxProbes: min(m, 1) * int64(d)}"
 
@@ -1099,14 +1109,7 @@ var choiceLoops = []choiceLoop{{
 	Ball: `
 		var i, j uint64
 		s, i = below(s, n)
-		s, j = below(s, n)
-		li, lj := uint64(L[i]), uint64(L[j])
-		// Written so that the compiler emits conditional moves: the
-		// comparison is unpredictable (docs/theory.md, note 3).
-		c, l := i, li
-		if lj < li {
-			c, l = j, lj
-		}`,
+		s, j = below(s, n)` + lesserIJ,
 	Rewind: "2",
 }, {
 	Name: "oneChoicePlain",
@@ -1136,12 +1139,7 @@ var choiceLoops = []choiceLoop{{
 		var i, j uint64
 		s, i = below(s, na)
 		s, j = below(s, nb)
-		i, j = i+a, j+b
-		li, lj := uint64(L[i]), uint64(L[j])
-		c, l := i, li
-		if lj < li {
-			c, l = j, lj
-		}`,
+		i, j = i+a, j+b` + lesserIJ,
 }, {
 	Name: "choose",
 	Doc: `// choose places m balls, each on the least loaded of d = len(size) bins,
@@ -1226,11 +1224,7 @@ var choiceLoops = []choiceLoop{{
 			two = 1
 		} else {
 			j = i // a OneChoice step
-		}
-		c, l := i, uint64(L[i])
-		if lj := uint64(L[j]); lj < l {
-			c, l = j, lj
-		}`,
+		}` + lesserIJ,
 	After: "compared += two",
 	Stats: "thinStats(m, compared)",
 }, {

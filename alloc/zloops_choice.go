@@ -72,8 +72,6 @@ func greedy2Plain[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
 		s, i = below(s, n)
 		s, j = below(s, n)
 		li, lj := uint64(L[i]), uint64(L[j])
-		// Written so that the compiler emits conditional moves: the
-		// comparison is unpredictable (docs/theory.md, note 3).
 		c, l := i, li
 		if lj < li {
 			c, l = j, lj
@@ -409,8 +407,9 @@ func (g onePlusBetaRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 		} else {
 			j = i // a OneChoice step
 		}
-		c, l := i, uint64(L[i])
-		if lj := uint64(L[j]); lj < l {
+		li, lj := uint64(L[i]), uint64(L[j])
+		c, l := i, li
+		if lj < li {
 			c, l = j, lj
 		}
 		put(L, out, k, c, uint32(l))
