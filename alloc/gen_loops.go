@@ -969,6 +969,12 @@ type choiceLoop struct {
 	// the generator by that many draws (see rewind) instead of keeping
 	// the state before every ball. Not with Counts.
 	Rewind string
+	// Ring, if set, names a third loop, the Place loop pipelined: each
+	// ball's draws are made ahead balls early into a ring slot, with the
+	// generator before them, and its bins prefetched (Fetch); the balls
+	// are placed in order, so the loads are the Place loop's. Ball is
+	// then Draw, which declares the Slot variables, and Decide.
+	Ring, Slot, Draw, Fetch, Decide string
 }
 
 const choiceTmpl = `
@@ -1010,6 +1016,42 @@ func {{.Name}}[T uint8 | uint32](L []T, m int64, {{with .Params}}{{.}}, {{end}}r
 	r.state = s
 	return m{{template "ret" .}}
 {{- end}}
+}
+{{end}}
+{{- if .Ring}}
+// {{.Ring}} is {{.Name}} for large n: each ball's draws are made ahead
+// balls early into a ring, with the generator before them, and its bins
+// prefetched; the balls are placed in order, so the loads are {{.Name}}'s.
+func {{.Ring}}[T uint8 | uint32](L []T, m int64, {{with .Params}}{{.}}, {{end}}r *Rand) {{with .Counts}}(placed, {{.}} int64){{else}}int64{{end}} {
+{{.Prelude}}
+	var ring [ahead]struct{ s, {{.Slot}} uint64 }
+	s := r.state
+	for k := range min(m, ahead) {
+		e := &ring[k]
+		e.s = s
+{{.Draw}}
+		{{each .Slot}} = {{.Slot}}
+		{{.Fetch}}
+	}
+	for k := int64(0); k < m; k++ {
+		e := &ring[k&(ahead-1)]
+		s0, {{.Slot}} := e.s, {{each .Slot}}
+		if k+ahead < m {
+			e.s = s
+{{.Draw}}
+			{{each .Slot}} = {{.Slot}}
+			{{.Fetch}}
+		}
+{{.Decide}}
+		if full(L, l) {
+			r.state = s0
+			return k{{template "ret" .}}
+		}
+		L[c] = T(l + 1)
+{{.After}}
+	}
+	r.state = s
+	return m{{template "ret" .}}
 }
 {{end}}
 {{- if .Rule}}
@@ -1118,10 +1160,13 @@ var choiceLoops = []choiceLoop{{
 // oneChoiceRule's run draws its ball.`,
 	Rule:    "(oneChoiceRule) run",
 	Prelude: "n := uint64(len(L))",
-	Ball: `
+	Ring:    "oneChoicePiped",
+	Slot:    "c",
+	Draw: `
 		var c uint64
-		s, c = below(s, n)
-		l := uint64(L[c])`,
+		s, c = below(s, n)`,
+	Fetch:  "prefetch(unsafe.Pointer(&L[c]))",
+	Decide: "\n\t\tl := uint64(L[c])",
 	Stats:  "Stats{Probes: m, MaxProbes: min(m, 1)}",
 	Rewind: "1",
 }, {
@@ -1237,10 +1282,14 @@ var choiceLoops = []choiceLoop{{
 	Rule:    "(g *thinRule) batch",
 	Bind:    "t, step := g.bar(uint64(len(L))), uint64(0) // a batch: every ball reads the loads at its start",
 	Prelude: "n := uint64(len(L))",
-	Ball: `
+	Ring:    "thinPiped",
+	Slot:    "i, j",
+	Draw: `
 		var i, j uint64
 		s, i = below(s, n)
-		s, j = below(s, n)
+		s, j = below(s, n)`,
+	Fetch: "prefetch2(unsafe.Pointer(&L[i]), unsafe.Pointer(&L[j]))",
+	Decide: `
 		c, rej := thinPick(uint64(L[i]), n, t, i, j)
 		l := uint64(L[c])`,
 	After: `
@@ -1517,6 +1566,11 @@ func main() {
 	gen("zloops_levels.go", []string{"math"}, levelsTmpl, levelsLoops)
 	gen("zloops_search.go", []string{"unsafe"}, searchTmpl, searchLoops)
 	gen("zloops_rules.go", nil, widthTmpl, widthRules)
+	for i, c := range choiceLoops {
+		if c.Ring != "" {
+			choiceLoops[i].Ball = c.Draw + c.Decide
+		}
+	}
 	gen("zloops_choice.go", []string{"math/bits", "unsafe"}, choiceTmpl, choiceLoops)
 }
 
@@ -1552,7 +1606,10 @@ func gen(file string, imports []string, tmpl string, data any) {
 		b.WriteString(")\n")
 	}
 	at := func(code, slot string) string { return strings.ReplaceAll(code, "SLOT", slot) }
-	t := template.Must(template.New(file).Funcs(template.FuncMap{"at": at}).Parse(strings.TrimPrefix(tmpl, "\n")))
+	// each names the fields of the ring slot e that hold the variables
+	// of list: "i, j" gives "e.i, e.j".
+	each := func(list string) string { return "e." + strings.ReplaceAll(list, ", ", ", e.") }
+	t := template.Must(template.New(file).Funcs(template.FuncMap{"at": at, "each": each}).Parse(strings.TrimPrefix(tmpl, "\n")))
 	template.Must(t.Parse(commonTmpl))
 	var body bytes.Buffer
 	if err := t.Execute(&body, data); err != nil {

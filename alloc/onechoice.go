@@ -106,35 +106,6 @@ func rewind(s, start, n uint64, draws int) uint64 {
 	return s
 }
 
-func oneChoicePiped[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
-	var ring [ahead]struct{ s, c uint64 }
-	n := uint64(len(L))
-	s := r.state
-	for k := range min(m, ahead) {
-		e := &ring[k]
-		e.s = s
-		s, e.c = below(s, n)
-		prefetch(unsafe.Pointer(&L[e.c]))
-	}
-	for k := int64(0); k < m; k++ {
-		e := &ring[k&(ahead-1)]
-		s0, c := e.s, e.c
-		if k+ahead < m {
-			e.s = s
-			s, e.c = below(s, n)
-			prefetch(unsafe.Pointer(&L[e.c]))
-		}
-		l := uint64(L[c])
-		if full(L, l) {
-			r.state = s0
-			return k
-		}
-		L[c] = T(l + 1)
-	}
-	r.state = s
-	return m
-}
-
 // rule returns OneChoice's rule for the batched driver (see rule).
 func (OneChoice) rule(int) rule { return oneChoiceRule{} }
 

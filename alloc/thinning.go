@@ -196,53 +196,6 @@ func thinPlace[T uint8 | uint32](g *thinRule, L []T, m int64, r *Rand) (placed, 
 	return placed, second
 }
 
-// thinPiped is thinSeq for large n, pipelined as twoPiped is: the two bins
-// of ball k+ahead are drawn, and their cache lines fetched, before ball k
-// is placed. Same draws, same balls. On one-byte loads each ring entry
-// also keeps the generator as it was before its ball's draws, to leave r
-// there if that ball would overflow a byte.
-func thinPiped[T uint8 | uint32](L []T, m int64, t, step uint64, r *Rand) (placed, second int64) {
-	n := uint64(len(L))
-	compact := unsafe.Sizeof(L[0]) == 1
-	var ring [ahead]struct {
-		s    uint64 // compact: the generator before the ball's draws
-		i, j uint64
-	}
-	s := r.state
-	for k := range min(m, ahead) {
-		e := &ring[k]
-		if compact {
-			e.s = s
-		}
-		s, e.i = below(s, n)
-		s, e.j = below(s, n)
-		prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
-	}
-	for k := int64(0); k < m; k++ {
-		e := &ring[k&(ahead-1)]
-		s0, i, j := e.s, e.i, e.j
-		if k+ahead < m {
-			if compact {
-				e.s = s
-			}
-			s, e.i = below(s, n)
-			s, e.j = below(s, n)
-			prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
-		}
-		c, rej := thinPick(uint64(L[i]), n, t, i, j)
-		l := uint64(L[c])
-		if full(L, l) {
-			r.state = s0
-			return k, second
-		}
-		second += rej
-		L[c] = T(l + 1)
-		t += step
-	}
-	r.state = s
-	return m, second
-}
-
 // thinPick returns the bin that takes a ball whose first bin i holds li
 // balls (of n bins), its second bin being j, and rej = 1 if i rejects it
 // (li·n ≥ t). Written for conditional moves: the test is unpredictable

@@ -117,6 +117,42 @@ func oneChoicePlain[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
 	return m - left
 }
 
+// oneChoicePiped is oneChoicePlain for large n: each ball's draws are made ahead
+// balls early into a ring, with the generator before them, and its bins
+// prefetched; the balls are placed in order, so the loads are oneChoicePlain's.
+func oneChoicePiped[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
+	n := uint64(len(L))
+	var ring [ahead]struct{ s, c uint64 }
+	s := r.state
+	for k := range min(m, ahead) {
+		e := &ring[k]
+		e.s = s
+		var c uint64
+		s, c = below(s, n)
+		e.c = c
+		prefetch(unsafe.Pointer(&L[c]))
+	}
+	for k := int64(0); k < m; k++ {
+		e := &ring[k&(ahead-1)]
+		s0, c := e.s, e.c
+		if k+ahead < m {
+			e.s = s
+			var c uint64
+			s, c = below(s, n)
+			e.c = c
+			prefetch(unsafe.Pointer(&L[c]))
+		}
+		l := uint64(L[c])
+		if full(L, l) {
+			r.state = s0
+			return k
+		}
+		L[c] = T(l + 1)
+	}
+	r.state = s
+	return m
+}
+
 func (oneChoiceRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 
 	n := uint64(len(L))
@@ -430,6 +466,47 @@ func thinSeq[T uint8 | uint32](L []T, m int64, t, step uint64, r *Rand) (placed,
 		var i, j uint64
 		s, i = below(s, n)
 		s, j = below(s, n)
+		c, rej := thinPick(uint64(L[i]), n, t, i, j)
+		l := uint64(L[c])
+		if full(L, l) {
+			r.state = s0
+			return k, second
+		}
+		L[c] = T(l + 1)
+		second += rej
+		t += step
+	}
+	r.state = s
+	return m, second
+}
+
+// thinPiped is thinSeq for large n: each ball's draws are made ahead
+// balls early into a ring, with the generator before them, and its bins
+// prefetched; the balls are placed in order, so the loads are thinSeq's.
+func thinPiped[T uint8 | uint32](L []T, m int64, t, step uint64, r *Rand) (placed, second int64) {
+	n := uint64(len(L))
+	var ring [ahead]struct{ s, i, j uint64 }
+	s := r.state
+	for k := range min(m, ahead) {
+		e := &ring[k]
+		e.s = s
+		var i, j uint64
+		s, i = below(s, n)
+		s, j = below(s, n)
+		e.i, e.j = i, j
+		prefetch2(unsafe.Pointer(&L[i]), unsafe.Pointer(&L[j]))
+	}
+	for k := int64(0); k < m; k++ {
+		e := &ring[k&(ahead-1)]
+		s0, i, j := e.s, e.i, e.j
+		if k+ahead < m {
+			e.s = s
+			var i, j uint64
+			s, i = below(s, n)
+			s, j = below(s, n)
+			e.i, e.j = i, j
+			prefetch2(unsafe.Pointer(&L[i]), unsafe.Pointer(&L[j]))
+		}
 		c, rej := thinPick(uint64(L[i]), n, t, i, j)
 		l := uint64(L[c])
 		if full(L, l) {
