@@ -100,6 +100,10 @@ const maxPipeD = 8
 // loads; 6.9/11.4 at 2^20 and 42/24 at 2^23 on four-byte loads).
 func choosePipelined(n int) bool { return pipelined(n, 1) }
 
+// choosePiped is choose for large n: each ball's d ≤ maxPipeD bins are
+// drawn ahead balls early into a ring slot and prefetched (drawPrefetch).
+// Written by hand: its slot holds a loop of d candidates, a shape of one
+// loop, which the templates of two candidates do not cover.
 func choosePiped[T uint8 | uint32](L []T, m int64, r *Rand, start, size []uint64) int64 {
 	var ring [ahead]struct {
 		s uint64

@@ -113,6 +113,8 @@ type kdRule struct {
 // with r and the round as before that ball: a round's first ball leaves
 // it unopened and r before its draws, a later one leaves r after them (in
 // the ring, each entry keeps the generator as it was before its draw).
+// Written by hand: a round of k balls sorted on d draws, a state no
+// template of one ball holds.
 func kdPlace[T uint8 | uint32](st *kdRule, L []T, m int64, out []uint32, r *Rand) (int64, Stats) {
 	n := uint64(len(L))
 	compact := unsafe.Sizeof(L[0]) == 1

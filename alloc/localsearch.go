@@ -322,6 +322,8 @@ const completeTries = 64
 
 // localSearchComplete places m balls by local search on K_n (see
 // LocalSearch and localSearchCSR).
+// Written by hand: on K_n a ball counts its way to a least loaded bin
+// through an index, a loop of its own.
 func localSearchComplete[T uint8 | uint32](L []T, m int64, left bool, r *Rand, st *Stats) int64 {
 	n := uint64(len(L))
 	var x minIndex

@@ -120,6 +120,8 @@ func newMemRule(p Memory) *memRule {
 // loads) records their bins in out, and returns the balls placed and what
 // they cost. On one-byte loads it stops before a ball that would raise a
 // load to 255 (see full), with r and the memory as before that ball.
+// Written by hand, as memOne: the memory is state beyond the loads, kept
+// from ball to ball.
 func memPlace[T uint8 | uint32](st *memRule, L []T, m int64, out []uint32, r *Rand) (int64, Stats) {
 	if st.p.K == 1 {
 		return memOne(st, L, m, out, r)

@@ -363,6 +363,8 @@ func (g *stepRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 // as before that step: the four-byte loop then takes the same step with
 // the same draw, so the balls, and every result, are those of four-byte
 // loads throughout.
+// Written by hand: a step places a varying number of balls, and owes the
+// rest to the next call, a shape no template has.
 func stepPlace[T uint8 | uint32](g *stepRule, L []T, m int64, out []uint32, r *Rand) (placed, steps int64) {
 	n := uint64(len(L))
 	// step: how far a placed ball moves t, 1 when the balls raise

@@ -317,6 +317,8 @@ type walkGraphRule struct {
 // four-byte loads) records their bins in out, and returns the balls placed
 // and what they cost. On one-byte loads it stops before a ball that would
 // raise a load to 255 (see full), with r as before that ball.
+// Written by hand, as walkPairPlace: a block of walks drawn, then placed,
+// with a choice among all the visited bins.
 func walkGraphPlace[T uint8 | uint32](ru walkGraphRule, L []T, m int64, out []uint32, r *Rand) (int64, Stats) {
 	w := ru.w
 	lazy, thr, random := ru.g.lazy, ru.g.thr, ru.g.random

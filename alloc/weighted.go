@@ -271,6 +271,8 @@ func (p Weighted) PlaceWeighted(L []float64, m int64, r *Rand) Stats {
 }
 
 // weighted2Const is greedy2 on float loads.
+// Written by hand, as weightedD: float loads, which never overflow, and
+// weights drawn after the choice; the templates are for integer loads.
 func weighted2Const(L []float64, m int64, r *Rand) {
 	n := uint64(len(L))
 	s := r.state
