@@ -979,6 +979,17 @@ type choiceLoop struct {
 
 const choiceTmpl = `
 {{define "ret"}}{{with .Counts}}, {{.}}{{end}}{{end}}
+{{define "place"}}
+		if full(L, l) {
+			r.state = s0
+			return k{{template "ret" .}}
+		}
+		L[c] = T(l + 1)
+{{.After}}
+	}
+	r.state = s
+	return m{{template "ret" .}}
+{{- end}}
 {{range .}}
 {{- if .Name}}
 {{.Doc}}
@@ -1006,15 +1017,7 @@ func {{.Name}}[T uint8 | uint32](L []T, m int64, {{with .Params}}{{.}}, {{end}}r
 	for k := int64(0); k < m; k++ {
 		s0 := s
 {{.Ball}}
-		if full(L, l) {
-			r.state = s0
-			return k{{template "ret" .}}
-		}
-		L[c] = T(l + 1)
-{{.After}}
-	}
-	r.state = s
-	return m{{template "ret" .}}
+{{- template "place" .}}
 {{- end}}
 }
 {{end}}
@@ -1043,15 +1046,7 @@ func {{.Ring}}[T uint8 | uint32](L []T, m int64, {{with .Params}}{{.}}, {{end}}r
 			{{.Fetch}}
 		}
 {{.Decide}}
-		if full(L, l) {
-			r.state = s0
-			return k{{template "ret" .}}
-		}
-		L[c] = T(l + 1)
-{{.After}}
-	}
-	r.state = s
-	return m{{template "ret" .}}
+{{- template "place" .}}
 }
 {{end}}
 {{- if .Rule}}
