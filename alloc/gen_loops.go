@@ -1071,19 +1071,30 @@ func {{.Rule}}(L []uint32, m int64, out []uint32, r *Rand) Stats {
 {{end}}
 {{end}}`
 
-// dBall draws d uniform bins in order and keeps the first drawn of those
-// whose load is least (CMP <) or greatest (CMP >).
-const dBall = `
+// dBall draws d uniform bins in order, or with ranged one uniform bin of
+// each group [start[j], start[j]+size[j]), and keeps the first drawn of
+// those whose load is least (cmp "<") or greatest (cmp ">"). The
+// comparison is an if, not leftBall's switch: the switch made choose 2.4
+// times slower (Left[3], n = 2^12 and 2^20).
+func dBall(cmp string, ranged bool) string {
+	d, draw := "d", func(v, j string) string { return "s, " + v + " = below(s, n)" }
+	if ranged {
+		d, draw = "len(size)", func(v, j string) string {
+			return "s, " + v + " = below(s, size[" + j + "])\n" + v + " += start[" + j + "]"
+		}
+	}
+	return `
 		var c uint64
-		s, c = below(s, n)
+		` + draw("c", "0") + `
 		l := uint64(L[c])
-		for j := 1; j < d; j++ {
+		for j := 1; j < ` + d + `; j++ {
 			var x uint64
-			s, x = below(s, n)
-			if lx := uint64(L[x]); lx CMP l {
+			` + draw("x", "j") + `
+			if lx := uint64(L[x]); lx ` + cmp + ` l {
 				c, l = x, lx
 			}
 		}`
+}
 
 // leftBall draws one uniform bin of each group [start[j],
 // start[j]+size[j]) in group order and keeps the least loaded, ties to the
@@ -1136,7 +1147,7 @@ var choiceLoops = []choiceLoop{{
 	Rule:    "(g greedyRule) run",
 	Bind:    "d := g.d",
 	Prelude: "n := uint64(len(L))",
-	Ball:    strings.ReplaceAll(dBall, "CMP", "<"),
+	Ball:    dBall("<", false),
 	Stats:   dStats,
 	Rewind:  "d",
 }, {
@@ -1190,9 +1201,8 @@ var choiceLoops = []choiceLoop{{
 	Prelude: `
 	if len(size) <= maxPipeD && choosePipelined(len(L)) {
 		return choosePiped(L, m, r, start, size)
-	}
-	const random = false`,
-	Ball: leftBall,
+	}`,
+	Ball: dBall("<", true),
 }, {
 	Name: "maxOfD",
 	Doc: `// maxOfD places m balls on the most loaded of d uniform bins, the first
@@ -1202,7 +1212,7 @@ var choiceLoops = []choiceLoop{{
 	Rule:    "(g maxOfRule) run",
 	Bind:    "d := g.d",
 	Prelude: "n := uint64(len(L))",
-	Ball:    strings.ReplaceAll(dBall, "CMP", ">"),
+	Ball:    dBall(">", false),
 	Stats:   dStats,
 }, {
 	Name: "firstDiff",

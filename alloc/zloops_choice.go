@@ -205,7 +205,6 @@ func choose[T uint8 | uint32](L []T, m int64, start, size []uint64, r *Rand) int
 	if len(size) <= maxPipeD && choosePipelined(len(L)) {
 		return choosePiped(L, m, r, start, size)
 	}
-	const random = false
 	s := r.state
 	for k := int64(0); k < m; k++ {
 		s0 := s
@@ -213,21 +212,12 @@ func choose[T uint8 | uint32](L []T, m int64, start, size []uint64, r *Rand) int
 		s, c = below(s, size[0])
 		c += start[0]
 		l := uint64(L[c])
-		tied := uint64(1)
 		for j := 1; j < len(size); j++ {
 			var x uint64
 			s, x = below(s, size[j])
 			x += start[j]
-			lx := uint64(L[x])
-			switch {
-			case lx < l:
-				c, l, tied = x, lx, 1
-			case lx == l && random:
-				tied++
-				var u uint64
-				if s, u = below(s, tied); u == 0 {
-					c = x
-				}
+			if lx := uint64(L[x]); lx < l {
+				c, l = x, lx
 			}
 		}
 		if full(L, l) {
