@@ -1314,11 +1314,7 @@ var choiceLoops = []choiceLoop{{
 	Rule:    "(g rangesRule) runRandom",
 	Bind:    "starts, stride, w := g.k, g.stride, g.w",
 	Prelude: "n := uint64(len(L))",
-	Ball: `
-		var u, v uint64
-		s, u = below(s, starts)
-		s, v = below(s, starts)
-		a, b := u*stride, v*stride
+	Ball: rangeStarts + `
 		ta, tb := rangeTotal(L, a, w, n), rangeTotal(L, b, w, n)
 		// The smaller total wins; a tie goes to a fair coin.
 		st := a
@@ -1367,11 +1363,7 @@ var choiceLoops = []choiceLoop{{
 	Rule:    "(g rangesRule) runLeft",
 	Bind:    "starts, stride, w := g.k, g.stride, g.w",
 	Prelude: "n := uint64(len(L))",
-	Ball: `
-		var u, v uint64
-		s, u = below(s, starts)
-		s, v = below(s, starts)
-		a, b := u*stride, v*stride
+	Ball: rangeStarts + `
 		ta, ca, ma := rangeScan(L, a, w, n)
 		tb, cb, mb := rangeScan(L, b, w, n)
 		// (tb, b) < (ta, a) lexicographically, without a branch: the
@@ -1384,6 +1376,13 @@ var choiceLoops = []choiceLoop{{
 		}`,
 	Stats: rangeStats,
 }}
+
+// rangeStarts draws the starts a and b of a ball's two ranges (twoRanges).
+const rangeStarts = `
+		var u, v uint64
+		s, u = below(s, starts)
+		s, v = below(s, starts)
+		a, b := u*stride, v*stride`
 
 // rangeStats are the stats of m balls of Grouped or Window: 2w probes a
 // ball.
