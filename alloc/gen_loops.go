@@ -973,7 +973,9 @@ type choiceLoop struct {
 	// ball's draws are made ahead balls early into a ring slot, with the
 	// generator before them, and its bins prefetched (Fetch); the balls
 	// are placed in order, so the loads are the Place loop's. Ball is
-	// then Draw, which declares the Slot variables, and Decide.
+	// then the Slot variables declared, Draw and Decide. Draw and Fetch
+	// name each Slot variable v as SLOTv: v itself in the Place loop, the
+	// slot's field e.v in the ring.
 	Ring, Slot, Draw, Fetch, Decide string
 }
 
@@ -1032,18 +1034,16 @@ func {{.Ring}}[T uint8 | uint32](L []T, m int64, {{with .Params}}{{.}}, {{end}}r
 	for k := range min(m, ahead) {
 		e := &ring[k]
 		e.s = s
-{{.Draw}}
-		{{each .Slot}} = {{.Slot}}
-		{{.Fetch}}
+{{at .Draw "e."}}
+		{{at .Fetch "e."}}
 	}
 	for k := int64(0); k < m; k++ {
 		e := &ring[k&(ahead-1)]
 		s0, {{.Slot}} := e.s, {{each .Slot}}
 		if k+ahead < m {
 			e.s = s
-{{.Draw}}
-			{{each .Slot}} = {{.Slot}}
-			{{.Fetch}}
+{{at .Draw "e."}}
+			{{at .Fetch "e."}}
 		}
 {{.Decide}}
 {{- template "place" .}}
@@ -1168,13 +1168,11 @@ var choiceLoops = []choiceLoop{{
 	Prelude: "n := uint64(len(L))",
 	Ring:    "oneChoicePiped",
 	Slot:    "c",
-	Draw: `
-		var c uint64
-		s, c = below(s, n)`,
-	Fetch:  "prefetch(unsafe.Pointer(&L[c]))",
-	Decide: "\n\t\tl := uint64(L[c])",
-	Stats:  "Stats{Probes: m, MaxProbes: min(m, 1)}",
-	Rewind: "1",
+	Draw:    "\n\t\ts, SLOTc = below(s, n)",
+	Fetch:   "prefetch(unsafe.Pointer(&L[SLOTc]))",
+	Decide:  "\n\t\tl := uint64(L[c])",
+	Stats:   "Stats{Probes: m, MaxProbes: min(m, 1)}",
+	Rewind:  "1",
 }, {
 	Name: "two",
 	Doc: `// two places m balls, each on the lesser loaded of a uniform bin of
@@ -1290,10 +1288,9 @@ var choiceLoops = []choiceLoop{{
 	Ring:    "thinPiped",
 	Slot:    "i, j",
 	Draw: `
-		var i, j uint64
-		s, i = below(s, n)
-		s, j = below(s, n)`,
-	Fetch: "prefetch2(unsafe.Pointer(&L[i]), unsafe.Pointer(&L[j]))",
+		s, SLOTi = below(s, n)
+		s, SLOTj = below(s, n)`,
+	Fetch: "prefetch2(unsafe.Pointer(&L[SLOTi]), unsafe.Pointer(&L[SLOTj]))",
 	Decide: `
 		c, rej := thinPick(uint64(L[i]), n, t, i, j)
 		l := uint64(L[c])`,
@@ -1572,7 +1569,7 @@ func main() {
 	gen("zloops_rules.go", nil, widthTmpl, widthRules)
 	for i, c := range choiceLoops {
 		if c.Ring != "" {
-			choiceLoops[i].Ball = c.Draw + c.Decide
+			choiceLoops[i].Ball = "\n\t\tvar " + c.Slot + " uint64" + strings.ReplaceAll(c.Draw, "SLOT", "") + c.Decide
 		}
 	}
 	gen("zloops_choice.go", []string{"math/bits", "unsafe"}, choiceTmpl, choiceLoops)

@@ -127,20 +127,16 @@ func oneChoicePiped[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
 	for k := range min(m, ahead) {
 		e := &ring[k]
 		e.s = s
-		var c uint64
-		s, c = below(s, n)
-		e.c = c
-		prefetch(unsafe.Pointer(&L[c]))
+		s, e.c = below(s, n)
+		prefetch(unsafe.Pointer(&L[e.c]))
 	}
 	for k := int64(0); k < m; k++ {
 		e := &ring[k&(ahead-1)]
 		s0, c := e.s, e.c
 		if k+ahead < m {
 			e.s = s
-			var c uint64
-			s, c = below(s, n)
-			e.c = c
-			prefetch(unsafe.Pointer(&L[c]))
+			s, e.c = below(s, n)
+			prefetch(unsafe.Pointer(&L[e.c]))
 		}
 		l := uint64(L[c])
 		if full(L, l) {
@@ -480,22 +476,18 @@ func thinPiped[T uint8 | uint32](L []T, m int64, t, step uint64, r *Rand) (place
 	for k := range min(m, ahead) {
 		e := &ring[k]
 		e.s = s
-		var i, j uint64
-		s, i = below(s, n)
-		s, j = below(s, n)
-		e.i, e.j = i, j
-		prefetch2(unsafe.Pointer(&L[i]), unsafe.Pointer(&L[j]))
+		s, e.i = below(s, n)
+		s, e.j = below(s, n)
+		prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
 	}
 	for k := int64(0); k < m; k++ {
 		e := &ring[k&(ahead-1)]
 		s0, i, j := e.s, e.i, e.j
 		if k+ahead < m {
 			e.s = s
-			var i, j uint64
-			s, i = below(s, n)
-			s, j = below(s, n)
-			e.i, e.j = i, j
-			prefetch2(unsafe.Pointer(&L[i]), unsafe.Pointer(&L[j]))
+			s, e.i = below(s, n)
+			s, e.j = below(s, n)
+			prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
 		}
 		c, rej := thinPick(uint64(L[i]), n, t, i, j)
 		l := uint64(L[c])
