@@ -20,7 +20,6 @@ const edgePhasedMinBytes = 1 << 32
 // independent steps, which overlaps the misses better than the two-stage
 // ring of graphEdgePiped: 126–137 ns a ball against 142–166 with 10^9
 // edges on 10^9 vertices (BENCHMARKS.md).
-// Written by hand, as permRegularPhased: the only loops in three phases.
 func graphEdgePhased[T uint8 | uint32](L []T, m int64, e []uint32, random bool, r *Rand) int64 {
 	var buf [edgePhase]struct {
 		x, s, coins uint64 // the edge; the generator before its draw
