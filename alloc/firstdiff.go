@@ -93,8 +93,8 @@ func (p FirstDiff) cap() int {
 
 // Check requires n ≥ 1, 1 ≤ D ≤ 2^20, and 1 ≤ Cap ≤ 2^20 (or Cap = 0).
 func (p FirstDiff) Check(n int) error {
-	if p.D < 1 || p.D > maxChoices {
-		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
+	if err := checkChoices(p.Name(), p.D); err != nil {
+		return err
 	}
 	if p.Cap < 0 || p.Cap > maxChoices {
 		return fmt.Errorf("alloc: %s needs a probe cap 1 <= cap <= %d (or 0 for the default 2^d), got cap=%d", p.Name(), maxChoices, p.Cap)
@@ -121,73 +121,8 @@ func (p FirstDiff) Place(b *Bins, m int64, r *Rand) Stats {
 	return Stats{Probes: probes, MaxProbes: most}
 }
 
-// firstDiff places m balls and returns how many it placed, their probes
-// and the most probes one of them made. On one-byte loads it stops before
-// a ball that would raise a load to 255 (see full), with r as before that
-// ball.
-func firstDiff[T uint8 | uint32](L []T, m, cap int64, r *Rand) (placed, probes, most int64) {
-	n := uint64(len(L))
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		s0 := s
-		var c uint64
-		s, c = below(s, n)
-		l := uint64(L[c])
-		t := int64(1)
-		for t < cap {
-			var x uint64
-			s, x = below(s, n)
-			t++
-			if lx := uint64(L[x]); lx != l {
-				if lx < l {
-					c, l = x, lx
-				}
-				break
-			}
-		}
-		if full(L, l) {
-			r.state = s0
-			return k, probes, most
-		}
-		L[c] = T(l + 1)
-		probes += t
-		most = max(most, t)
-	}
-	r.state = s
-	return m, probes, most
-}
-
 // rule returns FirstDiff[d]'s rule for the batched driver (see rule).
 func (p FirstDiff) rule(int) rule { return firstDiffRule{cap: int64(p.cap())} }
 
 // firstDiffRule is FirstDiff[d] as a rule: the probes of firstDiff.
 type firstDiffRule struct{ cap int64 }
-
-func (g firstDiffRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	n := uint64(len(L))
-	cap := g.cap
-	s := r.state
-	var probes, most int64
-	for k := int64(0); k < m; k++ {
-		var c uint64
-		s, c = below(s, n)
-		l := L[c]
-		t := int64(1)
-		for t < cap {
-			var x uint64
-			s, x = below(s, n)
-			t++
-			if lx := L[x]; lx != l {
-				if lx < l {
-					c, l = x, lx
-				}
-				break
-			}
-		}
-		put(L, out, k, c, l)
-		probes += t
-		most = max(most, t)
-	}
-	r.state = s
-	return Stats{Probes: probes, MaxProbes: most}
-}

@@ -8,7 +8,12 @@
 //   - zloops_pipe2.go: those pipelined twice, through a table of edges;
 //   - zloops_rule.go: the graph process's rules, which draw a block of
 //     balls ahead and place it;
-//   - zloops_levels.go: the level engine's loops of one raise a ball.
+//   - zloops_levels.go: the level engine's loops of one raise a ball;
+//   - zloops_choice.go: the loops of one ball's code, which draws its
+//     bins and chooses one, each as a Place loop and as its rule's run;
+//   - zloops_search.go: local search's loops, one a graph kind;
+//   - zloops_rules.go: the rules whose one loop is generic in the load
+//     width, run and run8 on it.
 //
 // Run it with go generate in alloc.
 //
@@ -943,6 +948,540 @@ var levelsLoops = []levelsLoop{{
 	Level: "l",
 }}
 
+// choiceLoop is one process's ball as two loops: the Place loop on loads
+// L of width T, which raises the chosen bin at once and stops before a
+// ball that would raise a one-byte load to 255 (see full), with r as
+// before that ball; and the rule's run on four-byte loads for the batched
+// driver (batch.go), which puts each ball with put. Both draw the ball
+// with the same code, so a batch of one ball is the Place loop's ball.
+type choiceLoop struct {
+	Name, Doc string // the Place loop, if any
+	Params    string // its parameters after L []T, m int64; before r *Rand
+	Counts    string // counts both loops keep (int64), returned by Place after the balls placed
+	Rule      string // the rule's receiver and method name, as "(g maxOfRule) run", if any
+	Bind      string // the rule's parameters from its receiver g
+	Stats     string // the rule's Stats
+	Prelude   string // constants of both loops, after the parameters
+	Ball      string // one ball: draws from s and sets c, the chosen bin, and l, its load (uint64)
+	After     string // after the ball is placed: its counts
+	// Rewind, if set, is the draws below(·, n) of a ball: the Place loop
+	// then counts the balls left down and, if it stops early, rewinds
+	// the generator by that many draws (see rewind) instead of keeping
+	// the state before every ball. Not with Counts.
+	Rewind string
+	// Ring, if set, names a third loop, the Place loop pipelined: each
+	// ball's draws are made ahead balls early into a ring slot, with the
+	// generator before them, and its bins prefetched (Fetch); the balls
+	// are placed in order, so the loads are the Place loop's. Ball is
+	// then the Slot variables declared, Draw and Decide. Draw and Fetch
+	// name each Slot variable v as SLOTv: v itself in the Place loop, the
+	// slot's field e.v in the ring.
+	Ring, Slot, Draw, Fetch, Decide string
+}
+
+const choiceTmpl = `
+{{define "ret"}}{{with .Counts}}, {{.}}{{end}}{{end}}
+{{define "place"}}
+		if full(L, l) {
+			r.state = s0
+			return k{{template "ret" .}}
+		}
+		L[c] = T(l + 1)
+{{.After}}
+	}
+	r.state = s
+	return m{{template "ret" .}}
+{{- end}}
+{{range .}}
+{{- if .Name}}
+{{.Doc}}
+func {{.Name}}[T uint8 | uint32](L []T, m int64, {{with .Params}}{{.}}, {{end}}r *Rand) {{with .Counts}}(placed, {{.}} int64){{else}}int64{{end}} {
+{{.Prelude}}
+	s := r.state
+{{- if .Rewind}}
+	left := m // counting down frees a register: 10% at n = 2^12
+	for ; left > 0; left-- {
+{{.Ball}}
+		if full(L, l) {
+			break
+		}
+		L[c] = T(l + 1)
+	}
+	if left > 0 {
+		// Rewinding once beats keeping the state before every ball
+		// (10% at n = 2^12), and a call outside the loop keeps its
+		// variables in registers.
+		s = rewind(s, r.state, n, {{.Rewind}})
+	}
+	r.state = s
+	return m - left
+{{- else}}
+	for k := int64(0); k < m; k++ {
+		s0 := s
+{{.Ball}}
+{{- template "place" .}}
+{{- end}}
+}
+{{end}}
+{{- if .Ring}}
+// {{.Ring}} is {{.Name}} for large n: each ball's draws are made ahead
+// balls early into a ring, with the generator before them, and its bins
+// prefetched; the balls are placed in order, so the loads are {{.Name}}'s.
+func {{.Ring}}[T uint8 | uint32](L []T, m int64, {{with .Params}}{{.}}, {{end}}r *Rand) {{with .Counts}}(placed, {{.}} int64){{else}}int64{{end}} {
+{{.Prelude}}
+	var ring [ahead]struct{ s, {{.Slot}} uint64 }
+	s := r.state
+	for k := range min(m, ahead) {
+		e := &ring[k]
+		e.s = s
+{{at .Draw "e."}}
+		{{at .Fetch "e."}}
+	}
+	for k := int64(0); k < m; k++ {
+		e := &ring[k&(ahead-1)]
+		s0, {{.Slot}} := e.s, {{each .Slot}}
+		if k+ahead < m {
+			e.s = s
+{{at .Draw "e."}}
+			{{at .Fetch "e."}}
+		}
+{{.Decide}}
+{{- template "place" .}}
+}
+{{end}}
+{{- if .Rule}}
+{{- if not .Name}}
+{{.Doc}}
+{{- end}}
+func {{.Rule}}(L []uint32, m int64, out []uint32, r *Rand) Stats {
+{{.Bind}}
+{{.Prelude}}
+	s := r.state
+{{- with .Counts}}
+	var {{.}} int64
+{{- end}}
+	for k := int64(0); k < m; k++ {
+{{.Ball}}
+		put(L, out, k, c, uint32(l))
+{{.After}}
+	}
+	r.state = s
+	return {{.Stats}}
+}
+{{end}}
+{{end}}`
+
+// dBall draws d uniform bins in order, or with ranged one uniform bin of
+// each group [start[j], start[j]+size[j]), and keeps the first drawn of
+// those whose load is least (cmp "<") or greatest (cmp ">"). The
+// comparison is an if, not leftBall's switch: the switch made choose 2.4
+// times slower (Left[3], n = 2^12 and 2^20).
+func dBall(cmp string, ranged bool) string {
+	d, draw := "d", func(v, j string) string { return "s, " + v + " = below(s, n)" }
+	if ranged {
+		d, draw = "len(size)", func(v, j string) string {
+			return "s, " + v + " = below(s, size[" + j + "])\n" + v + " += start[" + j + "]"
+		}
+	}
+	return `
+		var c uint64
+		` + draw("c", "0") + `
+		l := uint64(L[c])
+		for j := 1; j < ` + d + `; j++ {
+			var x uint64
+			` + draw("x", "j") + `
+			if lx := uint64(L[x]); lx ` + cmp + ` l {
+				c, l = x, lx
+			}
+		}`
+}
+
+// leftBall draws one uniform bin of each group [start[j],
+// start[j]+size[j]) in group order and keeps the least loaded, ties to the
+// leftmost group or, with random, uniformly by reservoir sampling: the
+// t-th candidate tied with the minimum so far replaces it with probability
+// 1/t.
+const leftBall = `
+		var c uint64
+		s, c = below(s, size[0])
+		c += start[0]
+		l := uint64(L[c])
+		tied := uint64(1)
+		for j := 1; j < len(size); j++ {
+			var x uint64
+			s, x = below(s, size[j])
+			x += start[j]
+			lx := uint64(L[x])
+			switch {
+			case lx < l:
+				c, l, tied = x, lx, 1
+			case lx == l && random:
+				tied++
+				var u uint64
+				if s, u = below(s, tied); u == 0 {
+					c = x
+				}
+			}
+		}`
+
+// lesserIJ chooses the lesser loaded of bins i and j, i winning ties,
+// written so that the compiler emits conditional moves: the comparison is
+// unpredictable (docs/theory.md, note 3).
+const lesserIJ = `
+		li, lj := uint64(L[i]), uint64(L[j])
+		c, l := i, li
+		if lj < li {
+			c, l = j, lj
+		}`
+
+// dStats are the stats of m balls of d probes each.
+const dStats = "Stats{Probes: m * int64(d), MaxProbes: min(m, 1) * int64(d)}"
+
+var choiceLoops = []choiceLoop{{
+	Name: "greedyD",
+	Doc: `// greedyD is Greedy[d] when it does not pipeline: d uniform bins drawn in
+// order, the first drawn of the least loaded winning, as every Greedy loop
+// draws them (greedy2, choose with one range); greedyRule is its rule.
+// See oneChoice for the return value.`,
+	Params:  "d int",
+	Rule:    "(g greedyRule) run",
+	Bind:    "d := g.d",
+	Prelude: "n := uint64(len(L))",
+	Ball:    dBall("<", false),
+	Stats:   dStats,
+	Rewind:  "d",
+}, {
+	Name:    "greedy2Plain",
+	Doc:     "// greedy2Plain is greedy2 unpipelined (see oneChoicePlain).",
+	Prelude: "n := uint64(len(L))",
+	Ball: `
+		var i, j uint64
+		s, i = below(s, n)
+		s, j = below(s, n)` + lesserIJ,
+	Rewind: "2",
+}, {
+	Name: "oneChoicePlain",
+	Doc: `// oneChoicePlain is oneChoice unpipelined: its own function, since the
+// call to oneChoicePiped costs the loop registers (10% at n = 2^12).
+// oneChoiceRule's run draws its ball.`,
+	Rule:    "(oneChoiceRule) run",
+	Prelude: "n := uint64(len(L))",
+	Ring:    "oneChoicePiped",
+	Slot:    "c",
+	Draw:    "\n\t\ts, SLOTc = below(s, n)",
+	Fetch:   "prefetch(unsafe.Pointer(&L[SLOTc]))",
+	Decide:  "\n\t\tl := uint64(L[c])",
+	Stats:   "Stats{Probes: m, MaxProbes: min(m, 1)}",
+	Rewind:  "1",
+}, {
+	Name: "two",
+	Doc: `// two places m balls, each on the lesser loaded of a uniform bin of
+// [a, a+na) and a uniform bin of [b, b+nb), drawn in that order, the first
+// winning ties: Left[2] (and, pipelined, Greedy[2]). See oneChoice for the
+// return value.`,
+	Params: "a, na, b, nb uint64",
+	Prelude: `
+	if pipelined(len(L), unsafe.Sizeof(L[0])) {
+		return twoPiped(L, m, r, a, na, b, nb)
+	}`,
+	Ball: `
+		var i, j uint64
+		s, i = below(s, na)
+		s, j = below(s, nb)
+		i, j = i+a, j+b` + lesserIJ,
+}, {
+	Name: "choose",
+	Doc: `// choose places m balls, each on the least loaded of d = len(size) bins,
+// bin j uniform in [start[j], start[j]+size[j]), drawn in order j = 0, 1, …;
+// the first drawn of the least loaded wins: Greedy[d] (start[j] = 0,
+// size[j] = n) and Left[d] with left ties.`,
+	Params: "start, size []uint64",
+	Prelude: `
+	if len(size) <= maxPipeD && choosePipelined(len(L)) {
+		return choosePiped(L, m, r, start, size)
+	}`,
+	Ball: dBall("<", true),
+}, {
+	Name: "maxOfD",
+	Doc: `// maxOfD places m balls on the most loaded of d uniform bins, the first
+// drawn winning ties, and returns how many it placed, stopping as maxOf2
+// does.`,
+	Params:  "d int",
+	Rule:    "(g maxOfRule) run",
+	Bind:    "d := g.d",
+	Prelude: "n := uint64(len(L))",
+	Ball:    dBall(">", false),
+	Stats:   dStats,
+}, {
+	Name: "firstDiff",
+	Doc: `// firstDiff places m balls and returns how many it placed, their probes
+// and the most probes one of them made. On one-byte loads it stops before
+// a ball that would raise a load to 255 (see full), with r as before that
+// ball.`,
+	Params:  "cap int64",
+	Counts:  "probes, most",
+	Rule:    "(g firstDiffRule) run",
+	Bind:    "cap := g.cap",
+	Prelude: "n := uint64(len(L))",
+	Ball: `
+		var c uint64
+		s, c = below(s, n)
+		l := uint64(L[c])
+		t := int64(1)
+		for t < cap {
+			var x uint64
+			s, x = below(s, n)
+			t++
+			if lx := uint64(L[x]); lx != l {
+				if lx < l {
+					c, l = x, lx
+				}
+				break
+			}
+		}`,
+	After: `
+		probes += t
+		most = max(most, t)`,
+	Stats: "Stats{Probes: probes, MaxProbes: most}",
+}, {
+	Name: "leftRandom",
+	Doc: `// leftRandom places m balls of Left[d] with random ties (leftBall; leftRule
+// is its rule, either ties). Its tie draws depend on the loads, so it
+// cannot draw ahead, and it has no pipelined version. See oneChoice for
+// the return value.`,
+	Params: "start, size []uint64, random bool",
+	Rule:   "(g leftRule) run",
+	Bind:   "start, size, random := g.start, g.size, g.random",
+	Ball:   leftBall,
+	Stats:  "Stats{Probes: m * int64(len(size)), MaxProbes: min(m, 1) * int64(len(size))}",
+}, {
+	Doc: `// onePlusBetaRule's run draws a coin, then two uniform bins, as
+// onePlusBeta draws them; a OneChoice step compares the first with
+// itself.`,
+	Rule:    "(g onePlusBetaRule) run",
+	Bind:    "thr, all := g.thr, g.all",
+	Prelude: "n := uint64(len(L))",
+	Counts:  "compared",
+	Ball: `
+		var u, i, j uint64
+		s, u = next(s)
+		s, i = below(s, n)
+		s, j = below(s, n)
+		var two int64
+		if u < thr || all {
+			two = 1
+		} else {
+			j = i // a OneChoice step
+		}` + lesserIJ,
+	After: "compared += two",
+	Stats: "thinStats(m, compared)",
+}, {
+	Name: "thinSeq",
+	Doc: `// thinSeq is thinPlace's loop for small n: t is the bar of the first ball,
+// raised by step after each; it returns the balls placed and how many of
+// them their first bin rejected.`,
+	Params:  "t, step uint64",
+	Counts:  "second",
+	Rule:    "(g *thinRule) batch",
+	Bind:    "t, step := g.bar(uint64(len(L))), uint64(0) // a batch: every ball reads the loads at its start",
+	Prelude: "n := uint64(len(L))",
+	Ring:    "thinPiped",
+	Slot:    "i, j",
+	Draw: `
+		s, SLOTi = below(s, n)
+		s, SLOTj = below(s, n)`,
+	Fetch: "prefetch2(unsafe.Pointer(&L[SLOTi]), unsafe.Pointer(&L[SLOTj]))",
+	Decide: `
+		c, rej := thinPick(uint64(L[i]), n, t, i, j)
+		l := uint64(L[c])`,
+	After: `
+		second += rej
+		t += step`,
+	Stats: "thinStats(m, second)",
+}, {
+	Name: "twoRanges",
+	Doc: `// twoRanges is the loop of Grouped and Window with random ties. Each ball
+// draws two starts a = stride·u and b = stride·v with u, v uniform in
+// [0, starts), and compares the ranges of w consecutive bins (mod n) beginning
+// there: Grouped has stride = w and starts = n/w (aligned groups, never
+// wrapping), Window has stride 1 and starts = n. It returns the balls
+// placed: on one-byte loads it stops before a ball that would raise a load
+// to 255 (see full), with r as before that ball.`,
+	Params:  "starts, stride, w uint64",
+	Rule:    "(g rangesRule) runRandom",
+	Bind:    "starts, stride, w := g.k, g.stride, g.w",
+	Prelude: "n := uint64(len(L))",
+	Ball: rangeStarts + `
+		ta, tb := rangeTotal(L, a, w, n), rangeTotal(L, b, w, n)
+		// The smaller total wins; a tie goes to a fair coin.
+		st := a
+		switch {
+		case tb < ta:
+			st = b
+		case tb == ta:
+			var z uint64
+			if s, z = below(s, 2); z == 1 {
+				st = b
+			}
+		}
+		// The least loaded bin of the range, ties uniform by reservoir
+		// sampling (the j-th bin tied with the minimum replaces it with
+		// probability 1/j).
+		c, l := st, uint64(L[st])
+		tied := uint64(1)
+		x := st
+		for j := uint64(1); j < w; j++ {
+			x++
+			if x == n {
+				x = 0
+			}
+			lx := uint64(L[x])
+			switch {
+			case lx < l:
+				c, l, tied = x, lx, 1
+			case lx == l:
+				tied++
+				var z uint64
+				if s, z = below(s, tied); z == 0 {
+					c = x
+				}
+			}
+		}`,
+	Stats: rangeStats,
+}, {
+	Name: "twoRangesLeft",
+	Doc: `// twoRangesLeft is twoRanges with the definition's left ties (the range
+// further left wins a tie of totals, the first least loaded bin of the
+// range takes the ball), written for speed: each range is read once, its
+// total and its first least loaded bin found together, and every selection
+// is a conditional move (docs/theory.md, note 3), so a ball costs about what
+// Greedy[2]'s does when w is small.`,
+	Params:  "starts, stride, w uint64",
+	Rule:    "(g rangesRule) runLeft",
+	Bind:    "starts, stride, w := g.k, g.stride, g.w",
+	Prelude: "n := uint64(len(L))",
+	Ball: rangeStarts + `
+		ta, ca, ma := rangeScan(L, a, w, n)
+		tb, cb, mb := rangeScan(L, b, w, n)
+		// (tb, b) < (ta, a) lexicographically, without a branch: the
+		// borrow out of the 128-bit subtraction (tb:b) − (ta:a).
+		_, lo := bits.Sub64(b, a, 0)
+		_, second := bits.Sub64(tb, ta, lo)
+		c, l := ca, uint64(ma)
+		if second != 0 {
+			c, l = cb, uint64(mb)
+		}`,
+	Stats: rangeStats,
+}}
+
+// rangeStarts draws the starts a and b of a ball's two ranges (twoRanges).
+const rangeStarts = `
+		var u, v uint64
+		s, u = below(s, starts)
+		s, v = below(s, starts)
+		a, b := u*stride, v*stride`
+
+// rangeStats are the stats of m balls of Grouped or Window: 2w probes a
+// ball.
+const rangeStats = "Stats{Probes: m * int64(2*w), MaxProbes: min(m, 1) * int64(2*w)}"
+
+// searchLoop is a loop of local search (localsearch.go): each ball draws
+// its start u and its seed t, walks from u to a local minimum c of load lc
+// (read loads, steps moves), and is placed there; mu is the least load and
+// f the bins holding it, recounted when the last of them is raised.
+type searchLoop struct {
+	Name, Doc string
+	Params    string // after L []T, m int64; before left bool
+	Prelude   string // dispatch to a pipelined form, constants
+	Walk      string // the walk from u with seed t, returning c, lc, read, steps
+}
+
+const searchTmpl = `
+{{range .}}
+{{.Doc}}
+func {{.Name}}[T uint8 | uint32](L []T, m int64, {{.Params}}, left bool, r *Rand, st *Stats) int64 {
+{{.Prelude}}
+	n := uint64(len(L))
+	mu, f := leastCount(L)
+	s := r.state
+	var probes, most, moves, mostMoves int64
+	k := int64(0)
+	for ; k < m; k++ {
+		s0 := s
+		var u, t uint64
+		s, u = below(s, n)
+		s, t = next(s)
+		c, lc, read, steps := {{.Walk}}
+		if full(L, lc) {
+			s = s0
+			break
+		}
+		L[c] = T(lc + 1)
+		if lc == mu {
+			if f--; f == 0 {
+				mu, f = leastCount(L)
+			}
+		}
+		probes += read
+		most = max(most, read)
+		moves += steps
+		mostMoves = max(mostMoves, steps)
+	}
+	r.state = s
+	st.Add(Stats{Probes: probes, MaxProbes: most, Moves: moves, MaxMoves: mostMoves})
+	return k
+}
+{{end}}`
+
+var searchLoops = []searchLoop{{
+	Name: "localSearchCSR",
+	Doc: `// localSearchCSR places m balls by local search on the CSR graph (off,
+// adj) and returns how many it placed (see oneChoice: on one-byte loads it
+// stops before a ball that would raise a bin to 255, with r at that
+// ball's first draw). With a large graph or large loads it runs the
+// pipelined loop, which places the same balls.`,
+	Params: "off []int, adj []uint32",
+	Prelude: `
+	delta := regularDegree(off)
+	if len(adj) > 0 && (pipelined(len(adj), 4) || pipelined(len(L), unsafe.Sizeof(L[0]))) {
+		return localSearchCSRPiped(L, m, off, adj, delta, left, r, st)
+	}`,
+	Walk: "walkCSR(L, off, adj, delta, mu, u, t, off[u], off[u+1], left)",
+}, {
+	Name: "localSearchCirculant",
+	Doc: `// localSearchCirculant is localSearchCSR on the circulant graph with
+// connection set S: the neighbours of v are v + S[j] mod n, in the order
+// of S.`,
+	Params: "S []uint32",
+	Walk:   "walkCirculant(L, S, mu, u, t, left)",
+}}
+
+// widthRule is a rule (batch.go) whose loop is generic in the load width,
+// PLACE(g, L, m, out, r) returning the balls placed and their stats: run
+// is the loop on four-byte loads, batched or not, and run8 the loop on
+// one-byte loads (compactRule).
+type widthRule struct{ Type, Place string }
+
+const widthTmpl = `
+{{range .}}
+func (g {{.Type}}) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	_, st := {{.Place}}(g, L, m, out, r)
+	return st
+}
+
+// run8 is run on one-byte loads, the balls raising their bins at once.
+func (g {{.Type}}) run8(L []uint8, m int64, r *Rand) (int64, Stats) {
+	return {{.Place}}(g, L, m, nil, r)
+}
+{{end}}`
+
+var widthRules = []widthRule{
+	{"*kdRule", "kdPlace"},
+	{"*memRule", "memPlace"},
+	{"walkGraphRule", "walkGraphPlace"},
+	{"walkPairRule", "walkPairPlace"},
+}
+
 // betaDraw draws a ball of (1+β): the coin x of its step, then two
 // uniform bins u and v.
 const betaDraw = `
@@ -1026,6 +1565,14 @@ func main() {
 	gen("zloops_ring.go", []string{"unsafe", "github.com/graphalloc/graphalloc/graphgen"}, ringTmpl, ringLoops)
 	gen("zloops_pipe2.go", []string{"unsafe"}, pipe2Tmpl, pipe2Loops)
 	gen("zloops_levels.go", []string{"math"}, levelsTmpl, levelsLoops)
+	gen("zloops_search.go", []string{"unsafe"}, searchTmpl, searchLoops)
+	gen("zloops_rules.go", nil, widthTmpl, widthRules)
+	for i, c := range choiceLoops {
+		if c.Ring != "" {
+			choiceLoops[i].Ball = "\n\t\tvar " + c.Slot + " uint64" + strings.ReplaceAll(c.Draw, "SLOT", "") + c.Decide
+		}
+	}
+	gen("zloops_choice.go", []string{"math/bits", "unsafe"}, choiceTmpl, choiceLoops)
 }
 
 // dropBlank drops the blank lines that the template's empty fields leave
@@ -1046,16 +1593,24 @@ func dropBlank(src []byte) []byte {
 // behind Go's header for generated code.
 func gen(file string, imports []string, tmpl string, data any) {
 	var b bytes.Buffer
-	b.WriteString("// Code generated by go run gen_loops.go; DO NOT EDIT.\n\npackage alloc\n\nimport (\n")
+	b.WriteString("// Code generated by go run gen_loops.go; DO NOT EDIT.\n\npackage alloc\n")
+	if len(imports) > 0 {
+		b.WriteString("\nimport (\n")
+	}
 	for i, im := range imports { // the standard library's first
 		if i > 0 && strings.Contains(im, ".") && !strings.Contains(imports[i-1], ".") {
 			b.WriteString("\n")
 		}
 		b.WriteString("\t\"" + im + "\"\n")
 	}
-	b.WriteString(")\n")
+	if len(imports) > 0 {
+		b.WriteString(")\n")
+	}
 	at := func(code, slot string) string { return strings.ReplaceAll(code, "SLOT", slot) }
-	t := template.Must(template.New(file).Funcs(template.FuncMap{"at": at}).Parse(strings.TrimPrefix(tmpl, "\n")))
+	// each names the fields of the ring slot e that hold the variables
+	// of list: "i, j" gives "e.i, e.j".
+	each := func(list string) string { return "e." + strings.ReplaceAll(list, ", ", ", e.") }
+	t := template.Must(template.New(file).Funcs(template.FuncMap{"at": at, "each": each}).Parse(strings.TrimPrefix(tmpl, "\n")))
 	template.Must(t.Parse(commonTmpl))
 	var body bytes.Buffer
 	if err := t.Execute(&body, data); err != nil {

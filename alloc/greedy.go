@@ -44,8 +44,8 @@ func (p Greedy) String() string { return fmt.Sprintf("Greedy[%d]", p.D) }
 
 // Check requires n ≥ 1 and 1 ≤ D ≤ 2^20.
 func (p Greedy) Check(n int) error {
-	if p.D < 1 || p.D > maxChoices {
-		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
+	if err := checkChoices(p.Name(), p.D); err != nil {
+		return err
 	}
 	return checkBins(p.Name(), n)
 }
@@ -69,8 +69,8 @@ func (p Greedy) Place(b *Bins, m int64, r *Rand) Stats {
 			size[j] = n
 		}
 		b.place(m,
-			func(L []uint8, m int64) int64 { return choose(L, m, r, start, size) },
-			func(L []uint32, m int64) int64 { return choose(L, m, r, start, size) })
+			func(L []uint8, m int64) int64 { return choose(L, m, start, size, r) },
+			func(L []uint32, m int64) int64 { return choose(L, m, start, size, r) })
 	default:
 		b.place(m,
 			func(L []uint8, m int64) int64 { return greedyD(L, m, p.D, r) },
@@ -88,103 +88,10 @@ func greedy2[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
 	return greedy2Plain(L, m, r)
 }
 
-// greedy2Plain is greedy2 unpipelined (see oneChoicePlain).
-func greedy2Plain[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
-	n := uint64(len(L))
-	s := r.state
-	left := m // counting down frees a register: 10% at n = 2^12
-	for ; left > 0; left-- {
-		var i, j uint64
-		s, i = below(s, n)
-		s, j = below(s, n)
-		li, lj := uint64(L[i]), uint64(L[j])
-		// Written so that the compiler emits conditional moves: the
-		// comparison is unpredictable (docs/theory.md, note 3).
-		c, mn := i, li
-		if lj < li {
-			c, mn = j, lj
-		}
-		if full(L, mn) {
-			break
-		}
-		L[c] = T(mn + 1)
-	}
-	if left > 0 {
-		s = rewind(s, r.state, n, 2) // see oneChoice
-	}
-	r.state = s
-	return m - left
-}
-
-// two places m balls, each on the lesser loaded of a uniform bin of
-// [a, a+na) and a uniform bin of [b, b+nb), drawn in that order, the first
-// winning ties: Left[2] (and, pipelined, Greedy[2]). See oneChoice for the
-// return value. Its pipelined form, twoPiped, is generated (gen_loops.go,
-// zloops_ring.go); two itself is not: it counts the balls left, as the
-// Greedy loops beside it do, not the balls placed as the template does.
-func two[T uint8 | uint32](L []T, m int64, r *Rand, a, na, b, nb uint64) int64 {
-	if pipelined(len(L), unsafe.Sizeof(L[0])) {
-		return twoPiped(L, m, r, a, na, b, nb)
-	}
-	s := r.state
-	for left := m; left > 0; left-- {
-		s0 := s
-		var i, j uint64
-		s, i = below(s, na)
-		s, j = below(s, nb)
-		i, j = i+a, j+b
-		li, lj := uint64(L[i]), uint64(L[j])
-		c, mn := i, li
-		if lj < li {
-			c, mn = j, lj
-		}
-		if full(L, mn) {
-			r.state = s0
-			return m - left
-		}
-		L[c] = T(mn + 1)
-	}
-	r.state = s
-	return m
-}
-
 // maxPipeD is the most choices choose pipelines (its ring holds maxPipeD
 // bins a ball); beyond it a ball's own d independent reads keep the memory
 // busy.
 const maxPipeD = 8
-
-// choose places m balls, each on the least loaded of d = len(size) bins,
-// bin j uniform in [start[j], start[j]+size[j]), drawn in order j = 0, 1, …;
-// the first drawn of the least loaded wins: Greedy[d] (start[j] = 0,
-// size[j] = n) and Left[d] with left ties.
-func choose[T uint8 | uint32](L []T, m int64, r *Rand, start, size []uint64) int64 {
-	if len(size) <= maxPipeD && choosePipelined(len(L)) {
-		return choosePiped(L, m, r, start, size)
-	}
-	s := r.state
-	for left := m; left > 0; left-- {
-		s0 := s
-		var c uint64
-		s, c = below(s, size[0])
-		c += start[0]
-		mn := uint64(L[c])
-		for j := 1; j < len(size); j++ {
-			var x uint64
-			s, x = below(s, size[j])
-			x += start[j]
-			if lx := uint64(L[x]); lx < mn {
-				c, mn = x, lx
-			}
-		}
-		if full(L, mn) {
-			r.state = s0
-			return m - left
-		}
-		L[c] = T(mn + 1)
-	}
-	r.state = s
-	return m
-}
 
 // choosePipelined reports whether choose pipelines on n bins: from 2^24
 // bins whatever the load size, its ring and its d prefetches a ball costing
@@ -193,6 +100,10 @@ func choose[T uint8 | uint32](L []T, m int64, r *Rand, start, size []uint64) int
 // loads; 6.9/11.4 at 2^20 and 42/24 at 2^23 on four-byte loads).
 func choosePipelined(n int) bool { return pipelined(n, 1) }
 
+// choosePiped is choose for large n: each ball's d ≤ maxPipeD bins are
+// drawn ahead balls early into a ring slot and prefetched (drawPrefetch).
+// Written by hand: its slot holds a loop of d candidates, a shape of one
+// loop, which the templates of two candidates do not cover.
 func choosePiped[T uint8 | uint32](L []T, m int64, r *Rand, start, size []uint64) int64 {
 	var ring [ahead]struct {
 		s uint64
@@ -253,35 +164,6 @@ func drawPrefetch[T uint8 | uint32](L []T, s uint64, c *[maxPipeD]uint64, start,
 	return s
 }
 
-// greedyD is Greedy[d] when it does not pipeline: choose with one range,
-// written out (a quarter faster at d = 3).
-func greedyD[T uint8 | uint32](L []T, m int64, d int, r *Rand) int64 {
-	n := uint64(len(L))
-	s := r.state
-	left := m // counting down frees a register: 10% at n = 2^12
-	for ; left > 0; left-- {
-		var c uint64
-		s, c = below(s, n)
-		mn := uint64(L[c])
-		for j := 1; j < d; j++ {
-			var x uint64
-			s, x = below(s, n)
-			if lx := uint64(L[x]); lx < mn {
-				c, mn = x, lx
-			}
-		}
-		if full(L, mn) {
-			break
-		}
-		L[c] = T(mn + 1)
-	}
-	if left > 0 {
-		s = rewind(s, r.state, n, d) // see oneChoice
-	}
-	r.state = s
-	return m - left
-}
-
 // rule returns Greedy[d]'s rule for the batched driver (see rule).
 func (p Greedy) rule(int) rule {
 	if p.D == 1 {
@@ -294,24 +176,3 @@ func (p Greedy) rule(int) rule {
 // every Greedy loop draws them (greedy2, choose with one range, greedyD),
 // the first drawn of the least loaded winning.
 type greedyRule struct{ d int }
-
-func (g greedyRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	n := uint64(len(L))
-	d := g.d
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		var c uint64
-		s, c = below(s, n)
-		mn := L[c]
-		for j := 1; j < d; j++ {
-			var x uint64
-			s, x = below(s, n)
-			if lx := L[x]; lx < mn {
-				c, mn = x, lx
-			}
-		}
-		put(L, out, k, c, mn)
-	}
-	r.state = s
-	return Stats{Probes: m * int64(d), MaxProbes: min(m, 1) * int64(d)}
-}

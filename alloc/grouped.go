@@ -1,9 +1,6 @@
 package alloc
 
-import (
-	"fmt"
-	"math/bits"
-)
+import "fmt"
 
 // Grouped is the grouped contiguous-bins scheme of Kenthapadi and Panigrahy
 // ("Balanced allocation on graphs", SODA 2006): the n bins form 2n/d groups
@@ -131,110 +128,13 @@ func (p Window) Place(b *Bins, m int64, r *Rand) Stats {
 func placeRanges(b *Bins, m int64, k, stride, w uint64, random bool, r *Rand) {
 	if random {
 		b.place(m,
-			func(L []uint8, m int64) int64 { return twoRanges(L, m, k, stride, w, true, r) },
-			func(L []uint32, m int64) int64 { return twoRanges(L, m, k, stride, w, true, r) })
+			func(L []uint8, m int64) int64 { return twoRanges(L, m, k, stride, w, r) },
+			func(L []uint32, m int64) int64 { return twoRanges(L, m, k, stride, w, r) })
 		return
 	}
 	b.place(m,
 		func(L []uint8, m int64) int64 { return twoRangesLeft(L, m, k, stride, w, r) },
 		func(L []uint32, m int64) int64 { return twoRangesLeft(L, m, k, stride, w, r) })
-}
-
-// twoRanges is the loop of both schemes. Each ball draws two starts
-// a = stride·u and b = stride·v with u, v uniform in [0, k), and compares
-// the ranges of w consecutive bins (mod n) beginning there: Grouped has
-// stride = w and k = n/w (aligned groups, never wrapping), Window has
-// stride 1 and k = n. It returns the balls placed: on one-byte loads it
-// stops before a ball that would raise a load to 255 (see full), with r as
-// before that ball.
-func twoRanges[T uint8 | uint32](L []T, m int64, k, stride, w uint64, random bool, r *Rand) int64 {
-	n := uint64(len(L))
-	s := r.state
-	for t := int64(0); t < m; t++ {
-		s0 := s
-		var u, v uint64
-		s, u = below(s, k)
-		s, v = below(s, k)
-		a, b := u*stride, v*stride
-		ta, tb := rangeTotal(L, a, w, n), rangeTotal(L, b, w, n)
-		// The smaller total wins; a tie goes to the range further left,
-		// or to a fair coin with random ties.
-		st := a
-		switch {
-		case tb < ta:
-			st = b
-		case tb == ta && random:
-			var c uint64
-			if s, c = below(s, 2); c == 1 {
-				st = b
-			}
-		case tb == ta && b < a:
-			st = b
-		}
-		// The least loaded bin of the range: the first one, or with
-		// random ties a uniform one by reservoir sampling (the j-th bin
-		// tied with the minimum replaces it with probability 1/j).
-		c, mn := st, L[st]
-		tied := uint64(1)
-		x := st
-		for j := uint64(1); j < w; j++ {
-			x++
-			if x == n {
-				x = 0
-			}
-			lx := L[x]
-			switch {
-			case lx < mn:
-				c, mn, tied = x, lx, 1
-			case lx == mn && random:
-				tied++
-				var z uint64
-				if s, z = below(s, tied); z == 0 {
-					c = x
-				}
-			}
-		}
-		if full(L, uint64(mn)) {
-			r.state = s0
-			return t
-		}
-		L[c] = mn + 1
-	}
-	r.state = s
-	return m
-}
-
-// twoRangesLeft is twoRanges with the definition's left ties, written for
-// speed: each range is read once, its total and its first least loaded bin
-// found together, and every selection is a conditional move (docs/theory.md,
-// note 3), so a ball costs about what Greedy[2]'s does when w is small.
-func twoRangesLeft[T uint8 | uint32](L []T, m int64, k, stride, w uint64, r *Rand) int64 {
-	n := uint64(len(L))
-	s := r.state
-	for t := int64(0); t < m; t++ {
-		s0 := s
-		var u, v uint64
-		s, u = below(s, k)
-		s, v = below(s, k)
-		a, b := u*stride, v*stride
-		ta, ca, ma := rangeScan(L, a, w, n)
-		tb, cb, mb := rangeScan(L, b, w, n)
-		// (tb, b) < (ta, a) lexicographically, without a branch: the
-		// borrow out of the 128-bit subtraction (tb:b) − (ta:a).
-		_, lo := bits.Sub64(b, a, 0)
-		_, second := bits.Sub64(tb, ta, lo)
-		c, mn := ca, uint64(ma)
-		if second != 0 {
-			c, mn = cb, uint64(mb)
-		}
-		if full(L, mn) {
-			r.state = s0
-			return t
-		}
-		L[c] = T(mn + 1)
-	}
-	r.state = s
-	return m
 }
 
 // rangeScan returns the total load of the w bins a, a+1, … (mod n) and the
@@ -290,64 +190,8 @@ type rangesRule struct {
 }
 
 func (g rangesRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	n := uint64(len(L))
-	k, stride, w, random := g.k, g.stride, g.w, g.random
-	s := r.state
-	for t := int64(0); t < m; t++ {
-		var u, v uint64
-		s, u = below(s, k)
-		s, v = below(s, k)
-		a, b := u*stride, v*stride
-		var c uint64
-		var mn uint32
-		if random {
-			ta, tb := rangeTotal(L, a, w, n), rangeTotal(L, b, w, n)
-			st := a
-			switch {
-			case tb < ta:
-				st = b
-			case tb == ta:
-				var z uint64
-				if s, z = below(s, 2); z == 1 {
-					st = b
-				}
-			}
-			// The least loaded bin of the range, ties uniform by
-			// reservoir sampling.
-			c, mn = st, L[st]
-			tied := uint64(1)
-			x := st
-			for j := uint64(1); j < w; j++ {
-				x++
-				if x == n {
-					x = 0
-				}
-				lx := L[x]
-				switch {
-				case lx < mn:
-					c, mn, tied = x, lx, 1
-				case lx == mn:
-					tied++
-					var z uint64
-					if s, z = below(s, tied); z == 0 {
-						c = x
-					}
-				}
-			}
-		} else {
-			ta, ca, ma := rangeScan(L, a, w, n)
-			tb, cb, mb := rangeScan(L, b, w, n)
-			// (tb, b) < (ta, a) lexicographically (see twoRangesLeft).
-			_, lo := bits.Sub64(b, a, 0)
-			_, second := bits.Sub64(tb, ta, lo)
-			c, mn = ca, ma
-			if second != 0 {
-				c, mn = cb, mb
-			}
-		}
-		put(L, out, t, c, mn)
+	if g.random {
+		return g.runRandom(L, m, out, r)
 	}
-	r.state = s
-	d := int64(2 * w)
-	return Stats{Probes: m * d, MaxProbes: min(m, 1) * d}
+	return g.runLeft(L, m, out, r)
 }

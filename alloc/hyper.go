@@ -129,6 +129,8 @@ func (p Hyper) Place(b *Bins, m int64, r *Rand) Stats {
 
 // hyperUniform places m balls on the s-uniform hypergraph whose hyperedge
 // e is verts[e·s:(e+1)·s].
+// Written by hand, as hyperGeneral: a ball's candidates are a hyperedge
+// of varying size (hyperBall), a shape of its own.
 func hyperUniform[T uint8 | uint32](L []T, m int64, verts []uint32, s int, random bool, r *Rand) int64 {
 	k := uint64(len(verts) / s)
 	st := r.state

@@ -66,8 +66,8 @@ func (p KD) String() string { return fmt.Sprintf("(k, d)-choice[%d, %d]", p.K, p
 
 // Check requires n ≥ 1 and 1 ≤ K ≤ D ≤ 2^20.
 func (p KD) Check(n int) error {
-	if p.D < 1 || p.D > maxChoices {
-		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
+	if err := checkChoices(p.Name(), p.D); err != nil {
+		return err
 	}
 	if err := ParamOf(ParamK).check(p.Name(), Params{K: p.K, D: float64(p.D)}); err != nil {
 		return err
@@ -101,17 +101,6 @@ type kdRule struct {
 	next  int
 }
 
-func (st *kdRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	_, s := kdPlace(st, L, m, out, r)
-	return s
-}
-
-// run8 is run on one-byte loads, the balls raising their bins at once (see
-// compactRule).
-func (st *kdRule) run8(L []uint8, m int64, r *Rand) (int64, Stats) {
-	return kdPlace(st, L, m, nil, r)
-}
-
 // kdPlace places m balls of st on L, or in a batch (out != nil, four-byte
 // loads) records their bins in out, and returns the balls placed and what
 // they cost. It is tuned: the generator in a local, the round sorted on the
@@ -124,6 +113,8 @@ func (st *kdRule) run8(L []uint8, m int64, r *Rand) (int64, Stats) {
 // with r and the round as before that ball: a round's first ball leaves
 // it unopened and r before its draws, a later one leaves r after them (in
 // the ring, each entry keeps the generator as it was before its draw).
+// Written by hand: a round of k balls sorted on d draws, a state no
+// template of one ball holds.
 func kdPlace[T uint8 | uint32](st *kdRule, L []T, m int64, out []uint32, r *Rand) (int64, Stats) {
 	n := uint64(len(L))
 	compact := unsafe.Sizeof(L[0]) == 1

@@ -80,58 +80,19 @@ func (p Left) Place(b *Bins, m int64, r *Rand) Stats {
 	switch {
 	case p.Ties.resolve(TiesLeft) != TiesLeft:
 		b.place(m,
-			func(L []uint8, m int64) int64 { return leftRandom(L, m, r, start, size) },
-			func(L []uint32, m int64) int64 { return leftRandom(L, m, r, start, size) })
+			func(L []uint8, m int64) int64 { return leftRandom(L, m, start, size, true, r) },
+			func(L []uint32, m int64) int64 { return leftRandom(L, m, start, size, true, r) })
 	case p.D == 2:
 		a, na, c, nc := start[0], size[0], start[1], size[1]
 		b.place(m,
-			func(L []uint8, m int64) int64 { return two(L, m, r, a, na, c, nc) },
-			func(L []uint32, m int64) int64 { return two(L, m, r, a, na, c, nc) })
+			func(L []uint8, m int64) int64 { return two(L, m, a, na, c, nc, r) },
+			func(L []uint32, m int64) int64 { return two(L, m, a, na, c, nc, r) })
 	default:
 		b.place(m,
-			func(L []uint8, m int64) int64 { return choose(L, m, r, start, size) },
-			func(L []uint32, m int64) int64 { return choose(L, m, r, start, size) })
+			func(L []uint8, m int64) int64 { return choose(L, m, start, size, r) },
+			func(L []uint32, m int64) int64 { return choose(L, m, start, size, r) })
 	}
 	return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
-}
-
-// leftRandom is Left[d] with ties broken uniformly by reservoir sampling:
-// the t-th candidate tied with the minimum so far replaces it with
-// probability 1/t. Its tie draws depend on the loads, so it cannot draw
-// ahead, and it has no pipelined version. See oneChoice for the return
-// value.
-func leftRandom[T uint8 | uint32](L []T, m int64, r *Rand, start, size []uint64) int64 {
-	s := r.state
-	for left := m; left > 0; left-- {
-		s0 := s
-		var c uint64
-		s, c = below(s, size[0])
-		mn := uint64(L[c])
-		tied := uint64(1)
-		for j := 1; j < len(start); j++ {
-			var x uint64
-			s, x = below(s, size[j])
-			x += start[j]
-			lx := uint64(L[x])
-			switch {
-			case lx < mn:
-				c, mn, tied = x, lx, 1
-			case lx == mn:
-				tied++
-				var u uint64
-				if s, u = below(s, tied); u == 0 {
-					c = x
-				}
-			}
-		}
-		if full(L, mn) {
-			r.state = s0
-			return m - left
-		}
-		L[c] = T(mn + 1)
-	}
-	r.state = s
-	return m
 }
 
 // rule returns Left[d]'s rule on n bins for the batched driver (see rule).
@@ -147,36 +108,4 @@ func (p Left) rule(n int) rule {
 type leftRule struct {
 	start, size []uint64
 	random      bool
-}
-
-func (g leftRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	start, size, random := g.start, g.size, g.random
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		var c uint64
-		s, c = below(s, size[0])
-		c += start[0]
-		mn := L[c]
-		tied := uint64(1)
-		for j := 1; j < len(size); j++ {
-			var x uint64
-			s, x = below(s, size[j])
-			x += start[j]
-			lx := L[x]
-			switch {
-			case lx < mn:
-				c, mn, tied = x, lx, 1
-			case lx == mn && random:
-				tied++
-				var u uint64
-				if s, u = below(s, tied); u == 0 {
-					c = x
-				}
-			}
-		}
-		put(L, out, k, c, mn)
-	}
-	r.state = s
-	d := int64(len(size))
-	return Stats{Probes: m * d, MaxProbes: min(m, 1) * d}
 }

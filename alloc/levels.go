@@ -407,6 +407,9 @@ func levelsGreedy(h *tails, m int64, d int, r *Rand) {
 // is 1 up to l and 0 after. The least level is dropped between blocks of
 // balls, not as soon as it empties (an empty level 0 changes no count: its
 // a_1 is then always 1), which keeps the hot loop free of the test.
+// The update of t1…t5 is written out in each of the three loops: as a
+// function of six values it costs the inliner 102 (its budget is 80), and
+// a call a ball would take the histogram out of the registers.
 func greedyRegs(h *tails, m int64, d int, r *Rand) int64 {
 	if len(h.t) > 5 {
 		return 0

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"unsafe"
 
 	"github.com/graphalloc/graphalloc/graphgen"
 )
@@ -154,47 +153,6 @@ func (p LocalSearch) Place(b *Bins, m int64, r *Rand) Stats {
 	return st
 }
 
-// localSearchCSR places m balls by local search on the CSR graph (off,
-// adj) and returns how many it placed (see oneChoice: on one-byte loads it
-// stops before a ball that would raise a bin to 255, with r at that
-// ball's first draw). With a large graph or large loads it runs the
-// pipelined loop, which places the same balls.
-func localSearchCSR[T uint8 | uint32](L []T, m int64, off []int, adj []uint32, left bool, r *Rand, st *Stats) int64 {
-	delta := regularDegree(off)
-	if len(adj) > 0 && (pipelined(len(adj), 4) || pipelined(len(L), unsafe.Sizeof(L[0]))) {
-		return localSearchCSRPiped(L, m, off, adj, delta, left, r, st)
-	}
-	n := uint64(len(L))
-	mu, f := leastCount(L)
-	s := r.state
-	var probes, most, moves, mostMoves int64
-	k := int64(0)
-	for ; k < m; k++ {
-		s0 := s
-		var u, t uint64
-		s, u = below(s, n)
-		s, t = next(s)
-		u, lu, read, steps := walkCSR(L, off, adj, delta, mu, u, t, off[u], off[u+1], left)
-		if full(L, lu) {
-			s = s0
-			break
-		}
-		L[u] = T(lu + 1)
-		if lu == mu {
-			if f--; f == 0 {
-				mu, f = leastCount(L)
-			}
-		}
-		probes += read
-		most = max(most, read)
-		moves += steps
-		mostMoves = max(mostMoves, steps)
-	}
-	r.state = s
-	st.Add(Stats{Probes: probes, MaxProbes: most, Moves: moves, MaxMoves: mostMoves})
-	return k
-}
-
 // regularDegree returns Δ if the rows off describe a Δ-regular graph
 // (off[v] = v·Δ for every v), else 0. O(n), sequential: of the order of
 // the MaxMin scan a --every sample takes between two calls of Place.
@@ -261,41 +219,6 @@ func leastCount[T uint8 | uint32](L []T) (mu, f uint64) {
 		}
 	}
 	return uint64(mn), f
-}
-
-// localSearchCirculant is localSearchCSR on the circulant graph with
-// connection set S: the neighbours of v are v + S[j] mod n, in the order
-// of S.
-func localSearchCirculant[T uint8 | uint32](L []T, m int64, S []uint32, left bool, r *Rand, st *Stats) int64 {
-	n := uint64(len(L))
-	mu, f := leastCount(L)
-	s := r.state
-	var probes, most, moves, mostMoves int64
-	k := int64(0)
-	for ; k < m; k++ {
-		s0 := s
-		var u, t uint64
-		s, u = below(s, n)
-		s, t = next(s)
-		u, lu, read, steps := walkCirculant(L, S, mu, u, t, left)
-		if full(L, lu) {
-			s = s0
-			break
-		}
-		L[u] = T(lu + 1)
-		if lu == mu {
-			if f--; f == 0 {
-				mu, f = leastCount(L)
-			}
-		}
-		probes += read
-		most = max(most, read)
-		moves += steps
-		mostMoves = max(mostMoves, steps)
-	}
-	r.state = s
-	st.Add(Stats{Probes: probes, MaxProbes: most, Moves: moves, MaxMoves: mostMoves})
-	return k
 }
 
 // walkCirculant is walkCSR on the circulant graph with connection set S.
@@ -399,6 +322,8 @@ const completeTries = 64
 
 // localSearchComplete places m balls by local search on K_n (see
 // LocalSearch and localSearchCSR).
+// Written by hand: on K_n a ball counts its way to a least loaded bin
+// through an index, a loop of its own.
 func localSearchComplete[T uint8 | uint32](L []T, m int64, left bool, r *Rand, st *Stats) int64 {
 	n := uint64(len(L))
 	var x minIndex

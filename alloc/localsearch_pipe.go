@@ -10,6 +10,8 @@ import "unsafe"
 // draws stay in ball order, and the loads, the stats and the generator's
 // state afterwards are those of the plain loop. Only the start is
 // prefetched: the vertices a ball moves to are known only as it walks.
+// Written by hand: a walk of unknown length per ball, with only its start
+// prefetched, is a shape of one loop.
 func localSearchCSRPiped[T uint8 | uint32](L []T, m int64, off []int, adj []uint32, delta int, left bool, r *Rand, st *Stats) int64 {
 	const R = 2 * ahead // a power of two: slot k and slot k+R coincide
 	var ring [R]lsSlot

@@ -46,8 +46,8 @@ func (p MaxOf) String() string { return fmt.Sprintf("MaxOf[%d]", p.D) }
 
 // Check requires n ≥ 1 and 1 ≤ D ≤ 2^20.
 func (p MaxOf) Check(n int) error {
-	if p.D < 1 || p.D > maxChoices {
-		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
+	if err := checkChoices(p.Name(), p.D); err != nil {
+		return err
 	}
 	return checkBins(p.Name(), n)
 }
@@ -72,35 +72,6 @@ func (p MaxOf) Place(b *Bins, m int64, r *Rand) Stats {
 	return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
 }
 
-// maxOfD places m balls on the most loaded of d uniform bins and returns
-// how many it placed, stopping as maxOf2 does. maxOf2 is generated
-// (gen_loops.go, zloops_place.go); maxOfD is written here: its d
-// candidates are a loop, a shape no template has.
-func maxOfD[T uint8 | uint32](L []T, m int64, d int, r *Rand) int64 {
-	n := uint64(len(L))
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		s0 := s
-		var c uint64
-		s, c = below(s, n)
-		mx := uint64(L[c])
-		for j := 1; j < d; j++ {
-			var x uint64
-			s, x = below(s, n)
-			if lx := uint64(L[x]); lx > mx {
-				c, mx = x, lx
-			}
-		}
-		if full(L, mx) {
-			r.state = s0
-			return k
-		}
-		L[c] = T(mx + 1)
-	}
-	r.state = s
-	return m
-}
-
 // rule returns MaxOf[d]'s rule for the batched driver (see rule).
 func (p MaxOf) rule(int) rule {
 	if p.D == 1 {
@@ -112,24 +83,3 @@ func (p MaxOf) rule(int) rule {
 // maxOfRule is MaxOf[d] as a rule: d uniform bins drawn in order, the
 // first drawn of the most loaded winning (maxOf2, maxOfD).
 type maxOfRule struct{ d int }
-
-func (g maxOfRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	n := uint64(len(L))
-	d := g.d
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		var c uint64
-		s, c = below(s, n)
-		mx := L[c]
-		for j := 1; j < d; j++ {
-			var x uint64
-			s, x = below(s, n)
-			if lx := L[x]; lx > mx {
-				c, mx = x, lx
-			}
-		}
-		put(L, out, k, c, mx)
-	}
-	r.state = s
-	return Stats{Probes: m * int64(d), MaxProbes: min(m, 1) * int64(d)}
-}

@@ -77,8 +77,8 @@ func (p Memory) String() string { return fmt.Sprintf("Memory[%d, %d]", p.D, p.K)
 
 // Check requires n ≥ 1, 1 ≤ D ≤ 2^20 and 0 ≤ K ≤ MaxMemory.
 func (p Memory) Check(n int) error {
-	if p.D < 1 || p.D > maxChoices {
-		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
+	if err := checkChoices(p.Name(), p.D); err != nil {
+		return err
 	}
 	if err := ParamOf(ParamMemory).check(p.Name(), Params{Memory: p.K}); err != nil {
 		return err
@@ -116,21 +116,12 @@ func newMemRule(p Memory) *memRule {
 		cand: make([]uint32, 0, p.D+p.K), candL: make([]uint32, p.D+p.K)}
 }
 
-func (st *memRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	_, s := memPlace(st, L, m, out, r)
-	return s
-}
-
-// run8 is run on one-byte loads, the balls raising their bins at once (see
-// compactRule).
-func (st *memRule) run8(L []uint8, m int64, r *Rand) (int64, Stats) {
-	return memPlace(st, L, m, nil, r)
-}
-
 // memPlace places m balls of st on L, or in a batch (out != nil, four-byte
 // loads) records their bins in out, and returns the balls placed and what
 // they cost. On one-byte loads it stops before a ball that would raise a
 // load to 255 (see full), with r and the memory as before that ball.
+// Written by hand, as memOne: the memory is state beyond the loads, kept
+// from ball to ball.
 func memPlace[T uint8 | uint32](st *memRule, L []T, m int64, out []uint32, r *Rand) (int64, Stats) {
 	if st.p.K == 1 {
 		return memOne(st, L, m, out, r)
@@ -320,21 +311,28 @@ func memOne[T uint8 | uint32](st *memRule, L []T, m int64, out []uint32, r *Rand
 		}
 		mb, ml, has = nb, nl, true
 	}
-	var maxProbes int64
-	if t > 0 {
-		maxProbes = int64(d) + 1
-		if probes == t*int64(d) {
-			maxProbes = int64(d) // only the first ball of a trial, memory empty
-		}
-		st.mem, st.memL = append(st.mem[:0], mb), append(st.memL[:0], ml)
-	}
 	if t == m { // else r is at the start of the ball that stopped it
 		if pf {
 			s = a.state()
 		}
 		r.state = s
 	}
-	return t, Stats{Probes: probes, MaxProbes: maxProbes}
+	return t, st.keepOne(t, probes, mb, ml)
+}
+
+// keepOne keeps the bin mb, of load ml, as memOne's memory after t balls
+// (if any) that made probes probes in all, and returns their stats.
+func (st *memRule) keepOne(t, probes int64, mb, ml uint32) Stats {
+	if t == 0 {
+		return Stats{}
+	}
+	d := int64(st.p.D)
+	maxProbes := d + 1
+	if probes == t*d {
+		maxProbes = d // only the first ball of a trial, memory empty
+	}
+	st.mem, st.memL = append(st.mem[:0], mb), append(st.memL[:0], ml)
+	return Stats{Probes: probes, MaxProbes: maxProbes}
 }
 
 func containsBin(s []uint32, x uint32) bool {

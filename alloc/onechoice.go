@@ -84,31 +84,6 @@ func oneChoice[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
 	return oneChoicePlain(L, m, r)
 }
 
-// oneChoicePlain is oneChoice unpipelined: its own function, since the
-// call to oneChoicePiped costs the loop registers (10% at n = 2^12).
-func oneChoicePlain[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
-	n := uint64(len(L))
-	s := r.state
-	left := m // counting down frees a register: 10% at n = 2^12
-	for ; left > 0; left-- {
-		var c uint64
-		s, c = below(s, n)
-		l := uint64(L[c])
-		if full(L, l) {
-			break
-		}
-		L[c] = T(l + 1)
-	}
-	if left > 0 {
-		// Rewinding once beats keeping the state before every ball
-		// (10% at n = 2^12), and a call outside the loop keeps its
-		// variables in registers.
-		s = rewind(s, r.state, n, 1)
-	}
-	r.state = s
-	return m - left
-}
-
 // rewind returns the generator state before the ball that left it at s,
 // a ball that made draws accepted draws below(·, n), each after any number
 // of rejected ones, in a batch that started at state start. Every draw
@@ -131,50 +106,9 @@ func rewind(s, start, n uint64, draws int) uint64 {
 	return s
 }
 
-func oneChoicePiped[T uint8 | uint32](L []T, m int64, r *Rand) int64 {
-	var ring [ahead]struct{ s, c uint64 }
-	n := uint64(len(L))
-	s := r.state
-	for k := range min(m, ahead) {
-		e := &ring[k]
-		e.s = s
-		s, e.c = below(s, n)
-		prefetch(unsafe.Pointer(&L[e.c]))
-	}
-	for k := int64(0); k < m; k++ {
-		e := &ring[k&(ahead-1)]
-		s0, c := e.s, e.c
-		if k+ahead < m {
-			e.s = s
-			s, e.c = below(s, n)
-			prefetch(unsafe.Pointer(&L[e.c]))
-		}
-		l := uint64(L[c])
-		if full(L, l) {
-			r.state = s0
-			return k
-		}
-		L[c] = T(l + 1)
-	}
-	r.state = s
-	return m
-}
-
 // rule returns OneChoice's rule for the batched driver (see rule).
 func (OneChoice) rule(int) rule { return oneChoiceRule{} }
 
 // oneChoiceRule is OneChoice as a rule: one uniform bin, drawn as
 // oneChoice draws it.
 type oneChoiceRule struct{}
-
-func (oneChoiceRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	n := uint64(len(L))
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		var c uint64
-		s, c = below(s, n)
-		put(L, out, k, c, L[c])
-	}
-	r.state = s
-	return Stats{Probes: m, MaxProbes: min(m, 1)}
-}

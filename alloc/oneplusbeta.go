@@ -104,32 +104,3 @@ type onePlusBetaRule struct {
 	thr uint64
 	all bool
 }
-
-func (g onePlusBetaRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	n := uint64(len(L))
-	thr, all := g.thr, g.all
-	s := r.state
-	var greedy int64
-	for k := int64(0); k < m; k++ {
-		var u, i, j uint64
-		s, u = next(s)
-		s, i = below(s, n)
-		s, j = below(s, n)
-		if !(u < thr || all) {
-			j = i // a OneChoice step
-		} else {
-			greedy++
-		}
-		c, mn := i, L[i]
-		if lj := L[j]; lj < mn {
-			c, mn = j, lj
-		}
-		put(L, out, k, c, mn)
-	}
-	r.state = s
-	st := Stats{Probes: m + greedy, MaxProbes: min(m, 1)}
-	if greedy > 0 {
-		st.MaxProbes = 2
-	}
-	return st
-}

@@ -121,3 +121,11 @@ func checkBins(name string, n int) error {
 	}
 	return nil
 }
+
+// checkChoices is the check of a whole number of choices 1 ≤ d ≤ 2^20.
+func checkChoices(name string, d int) error {
+	if d < 1 || d > maxChoices {
+		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", name, maxChoices, d)
+	}
+	return nil
+}

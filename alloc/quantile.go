@@ -276,6 +276,8 @@ func (st *quantState) tie() uint64 {
 // load to 255 (see full), with r, st's level counts and its tie draws'
 // generator as before that ball (each ring entry keeps the generator as it
 // was before its ball's draws).
+// Written by hand: the level summary kept in registers from ball to ball
+// is a state no template holds.
 func quantPlace[T uint8 | uint32](st *quantState, L []T, m int64, out []uint32, r *Rand) (placed, second int64) {
 	n := uint64(len(L))
 	pf := out == nil && pipelined(len(L), unsafe.Sizeof(L[0]))

@@ -173,6 +173,8 @@ func newRankState(L []uint32) *rankState {
 // place throws m balls of Rank[d] into the loads L, which st describes,
 // drawing R as the largest of d uniform ranks if whole (d a whole number),
 // else by ⌈n·exp(ln U / d)⌉.
+// Written by hand: the bins in load order are the state, and one
+// process reads them.
 func (st *rankState) place(L []uint32, m int64, d float64, whole bool, r *Rand) {
 	n := uint64(len(L))
 	order, hi, lo := st.order, st.hi, st.lo

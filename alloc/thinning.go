@@ -146,21 +146,7 @@ func (g *thinRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	if out == nil {
 		return thinStats(thinPlace(g, L, m, r))
 	}
-	// A batch: every ball reads the loads at its start, t fixed.
-	n := uint64(len(L))
-	t := g.bar(n)
-	var second int64
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		var i, j uint64
-		s, i = below(s, n)
-		s, j = below(s, n)
-		c, rej := thinPick(uint64(L[i]), n, t, i, j)
-		second += rej
-		out[k] = uint32(c)
-	}
-	r.state = s
-	return thinStats(m, second)
+	return g.batch(L, m, out, r) // every ball reads the loads at its batch's start
 }
 
 // bar returns the t of the test x_i·n ≥ t by which both rules reject a
@@ -208,77 +194,6 @@ func thinPlace[T uint8 | uint32](g *thinRule, L []T, m int64, r *Rand) (placed, 
 		g.t += placed
 	}
 	return placed, second
-}
-
-// thinSeq is thinPlace's loop for small n: t is the bar of the first ball,
-// raised by step after each.
-func thinSeq[T uint8 | uint32](L []T, m int64, t, step uint64, r *Rand) (placed, second int64) {
-	n := uint64(len(L))
-	s := r.state
-	for k := int64(0); k < m; k++ {
-		s0 := s
-		var i, j uint64
-		s, i = below(s, n)
-		s, j = below(s, n)
-		c, rej := thinPick(uint64(L[i]), n, t, i, j)
-		l := uint64(L[c])
-		if full(L, l) {
-			r.state = s0
-			return k, second
-		}
-		second += rej
-		L[c] = T(l + 1)
-		t += step
-	}
-	r.state = s
-	return m, second
-}
-
-// thinPiped is thinSeq for large n, pipelined as twoPiped is: the two bins
-// of ball k+ahead are drawn, and their cache lines fetched, before ball k
-// is placed. Same draws, same balls. On one-byte loads each ring entry
-// also keeps the generator as it was before its ball's draws, to leave r
-// there if that ball would overflow a byte.
-func thinPiped[T uint8 | uint32](L []T, m int64, t, step uint64, r *Rand) (placed, second int64) {
-	n := uint64(len(L))
-	compact := unsafe.Sizeof(L[0]) == 1
-	var ring [ahead]struct {
-		s    uint64 // compact: the generator before the ball's draws
-		i, j uint64
-	}
-	s := r.state
-	for k := range min(m, ahead) {
-		e := &ring[k]
-		if compact {
-			e.s = s
-		}
-		s, e.i = below(s, n)
-		s, e.j = below(s, n)
-		prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
-	}
-	for k := int64(0); k < m; k++ {
-		e := &ring[k&(ahead-1)]
-		s0, i, j := e.s, e.i, e.j
-		if k+ahead < m {
-			if compact {
-				e.s = s
-			}
-			s, e.i = below(s, n)
-			s, e.j = below(s, n)
-			prefetch2(unsafe.Pointer(&L[e.i]), unsafe.Pointer(&L[e.j]))
-		}
-		c, rej := thinPick(uint64(L[i]), n, t, i, j)
-		l := uint64(L[c])
-		if full(L, l) {
-			r.state = s0
-			return k, second
-		}
-		second += rej
-		L[c] = T(l + 1)
-		t += step
-	}
-	r.state = s
-	return m, second
 }
 
 // thinPick returns the bin that takes a ball whose first bin i holds li
@@ -448,6 +363,8 @@ func (g *stepRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 // as before that step: the four-byte loop then takes the same step with
 // the same draw, so the balls, and every result, are those of four-byte
 // loads throughout.
+// Written by hand: a step places a varying number of balls, and owes the
+// rest to the next call, a shape no template has.
 func stepPlace[T uint8 | uint32](g *stepRule, L []T, m int64, out []uint32, r *Rand) (placed, steps int64) {
 	n := uint64(len(L))
 	// step: how far a placed ball moves t, 1 when the balls raise

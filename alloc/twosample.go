@@ -363,6 +363,9 @@ func (s pairSource) rule(ru *twoRule, n int) rule {
 	return pairRule{ru: ru, kind: pairUniform}
 }
 
+// run is written by hand as one loop with a switch on the source (the
+// same case every ball, so predicted): it serves the batched driver, not
+// the Place loops, and repeats their draws case by case.
 func (g pairRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
 	n := uint64(len(L))
 	s := r.state

@@ -313,21 +313,12 @@ type walkGraphRule struct {
 	w walker
 }
 
-func (ru walkGraphRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	_, st := walkGraphPlace(ru, L, m, out, r)
-	return st
-}
-
-// run8 is run on one-byte loads, the balls raising their bins at once (see
-// compactRule).
-func (ru walkGraphRule) run8(L []uint8, m int64, r *Rand) (int64, Stats) {
-	return walkGraphPlace(ru, L, m, nil, r)
-}
-
 // walkGraphPlace places m balls of ru on L, or in a batch (out != nil,
 // four-byte loads) records their bins in out, and returns the balls placed
 // and what they cost. On one-byte loads it stops before a ball that would
 // raise a load to 255 (see full), with r as before that ball.
+// Written by hand, as walkPairPlace: a block of walks drawn, then placed,
+// with a choice among all the visited bins.
 func walkGraphPlace[T uint8 | uint32](ru walkGraphRule, L []T, m int64, out []uint32, r *Rand) (int64, Stats) {
 	w := ru.w
 	lazy, thr, random := ru.g.lazy, ru.g.thr, ru.g.random
@@ -420,17 +411,6 @@ func walkPut[T uint8 | uint32](L []T, out []uint32, k int64, c uint64, l uint32)
 type walkPairRule struct {
 	ru *twoRule
 	w  walker
-}
-
-func (g walkPairRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	_, st := walkPairPlace(g, L, m, out, r)
-	return st
-}
-
-// run8 is run on one-byte loads, the balls raising their bins at once (see
-// compactRule).
-func (g walkPairRule) run8(L []uint8, m int64, r *Rand) (int64, Stats) {
-	return walkPairPlace(g, L, m, nil, r)
 }
 
 // walkPairPlace places m balls of g as walkGraphPlace does.

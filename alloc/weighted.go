@@ -238,8 +238,8 @@ func (p Weighted) String() string { return fmt.Sprintf("%s[%d]", p.Name(), p.D) 
 // undefined and the measured total weight over n estimates nothing. An
 // infinite variance passes (see WeightDist.FiniteMoments and Caveat).
 func (p Weighted) Check(n int) error {
-	if p.D < 1 || p.D > maxChoices {
-		return fmt.Errorf("alloc: %s needs 1 <= d <= %d, got d=%d", p.Name(), maxChoices, p.D)
+	if err := checkChoices(p.Name(), p.D); err != nil {
+		return err
 	}
 	if err := checkWeights(p.Name(), p.Weights); err != nil {
 		return err
@@ -271,6 +271,8 @@ func (p Weighted) PlaceWeighted(L []float64, m int64, r *Rand) Stats {
 }
 
 // weighted2Const is greedy2 on float loads.
+// Written by hand, as weightedD: float loads, which never overflow, and
+// weights drawn after the choice; the templates are for integer loads.
 func weighted2Const(L []float64, m int64, r *Rand) {
 	n := uint64(len(L))
 	s := r.state
