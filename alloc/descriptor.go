@@ -367,6 +367,11 @@ func (d *Descriptor) MeanField(p Params) (MeanField, string) {
 	return MeanField{}, "graphalloc solves no mean-field equation for " + d.Label(p)
 }
 
+// HasMeanField reports whether the process has a mean-field rule with
+// some parameters (on the complete graph for a graph process): the
+// processes that fluid takes.
+func (d *Descriptor) HasMeanField() bool { return d.meanField != nil }
+
 // String names the rule whose limit m is: the label of the process of its
 // family with its parameters ("Greedy[4]", "(1+β), β = 0.5"), for the
 // mixture of one-choice and Greedy[d], d ≠ 2 (graphical (1+β) under walk

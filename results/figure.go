@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/figure"
 	"github.com/graphalloc/graphalloc/study"
 )
@@ -73,7 +74,7 @@ func RunFigure(c Config, rs []alloc.Result) (*figure.Figure, error) {
 	}
 	f := &figure.Figure{}
 	label := c.Label()
-	what := fmt.Sprintf("%s, n = %s, m = %s, %d trials", label, pow2(c.N), balls(c.M, c.N), len(rs))
+	what := fmt.Sprintf("%s, n = %s, m = %s, %s", label, pow2(c.N), balls(c.M, c.N), analysis.Count(len(rs), "trial"))
 	if p := loadsPanel(c, rs, what); p != nil {
 		f.Panels = append(f.Panels, p)
 	} else {
@@ -204,7 +205,7 @@ func seriesPanel(c Config, rs []alloc.Result) *figure.Panel {
 		gap.Points = append(gap.Points, seriesPt(p.Load, p.Gap, p.GapCI, p.Trials))
 		spread.Points = append(spread.Points, seriesPt(p.Load, p.Spread, p.SpreadCI, p.Trials))
 	}
-	p := &figure.Panel{Title: fmt.Sprintf("gap and max − min against t = m/n (mean over %d trials, 95%% CI)", len(rs)),
+	p := &figure.Panel{Title: fmt.Sprintf("gap and max − min against t = m/n (mean over %s, 95%% CI)", analysis.Count(len(rs), "trial")),
 		XLabel: "t = m/n", YLabel: "load difference", Series: []*figure.Series{gap, spread}}
 	if first, last := gap.Points[0].X, gap.Points[len(gap.Points)-1].X; first > 0 && last/first > 100 {
 		p.XScale = figure.ScaleLog10
@@ -241,6 +242,6 @@ func profilePanel(c Config, rs []alloc.Result) *figure.Panel {
 		s.Points = append(s.Points, figure.Pt{X: float64(from) / float64(c.N), Y: l.Value}, figure.Pt{X: float64(to) / float64(c.N), Y: l.Value})
 		from = to
 	}
-	return &figure.Panel{Title: fmt.Sprintf("sorted normalised load (mean over %d trials at each rank)", profiles),
+	return &figure.Panel{Title: fmt.Sprintf("sorted normalised load (mean over %s at each rank)", analysis.Count(profiles, "trial")),
 		XLabel: "rank / n", YLabel: "load − m/n", Series: []*figure.Series{s}}
 }

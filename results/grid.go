@@ -178,7 +178,7 @@ func writeGridTable(w io.Writer, c GridConfig, rows []study.Row, skipped []strin
 	if c.Batch > 1 {
 		extra += fmt.Sprintf(", batches of %d", c.Batch)
 	}
-	fmt.Fprintf(w, "compare: %s, %d trials per point, seed %d%s\n", describeM(c.M), c.Trials, c.Seed, extra)
+	fmt.Fprintf(w, "compare: %s, %s per point, seed %d%s\n", describeM(c.M), analysis.Count(c.Trials, "trial"), c.Seed, extra)
 	fmt.Fprintf(w, "max load: mean and 95%% CI over the trials; fluid: the max load the fluid limit predicts at this n\n\n")
 	var legend boundLegend
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

@@ -188,8 +188,8 @@ func formatLoad(x float64) string {
 func writeTable(out io.Writer, f *File) error {
 	w := bufio.NewWriter(out)
 	c, rs, s := f.Config, f.Trials, f.Summary
-	fmt.Fprintf(w, "%s: n=%d m=%d (m/n=%.4g), ties=%s, seed=%d, %d trials\n\n",
-		c.Label(), c.N, c.M, float64(c.M)/float64(c.N), c.Ties, c.Seed, len(rs))
+	fmt.Fprintf(w, "%s: n=%d m=%d (m/n=%.4g), ties=%s, seed=%d, %s\n\n",
+		c.Label(), c.N, c.M, float64(c.M)/float64(c.N), c.Ties, c.Seed, analysis.Count(len(rs), "trial"))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	moves := s.MovesPerBall != nil // a process whose balls walk
 	head := "trial\tmax_load\tmin_load\tgap\tprobes/ball\t"

@@ -70,7 +70,7 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 	var sp graphgen.Spec
 	if o.graph != "" {
 		if sp, err = graphgen.ParseSpec(o.graph); err != nil {
-			return q, "", usagef("--graph: %v", err)
+			return q, "", usagef("--graph: %v%s", err, graphHint(o.graph))
 		}
 		limit = int64(sp.OrderLimit())
 	}

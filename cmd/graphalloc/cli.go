@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/study"
@@ -105,7 +106,7 @@ type graphFlag struct {
 func parseGraph(arg, bins string, binsSet bool, maxN int64, why string) (graphFlag, error) {
 	spec, err := graphgen.ParseSpec(arg)
 	if err != nil {
-		return graphFlag{}, usagef("--graph: %v", err)
+		return graphFlag{}, usagef("--graph: %v%s", err, graphHint(arg))
 	}
 	g := graphFlag{spec: spec, maxN: maxN}
 	if !spec.FromFile() || binsSet {
@@ -122,6 +123,15 @@ func parseGraph(arg, bins string, binsSet bool, maxN int64, why string) (graphFl
 		return g, usagef("--graph: %s has n=%d vertices; need n <= %d (%s)", spec, plan.N, maxN, why)
 	}
 	return g, nil
+}
+
+// graphHint is what a -g that is a number was likely meant to be: the
+// threshold --g of g-bounded and g-myopic, one dash short.
+func graphHint(arg string) string {
+	if _, err := strconv.ParseFloat(strings.TrimSpace(arg), 64); err != nil {
+		return ""
+	}
+	return fmt.Sprintf("; -g is the graph: the threshold of -p %s is --g %s", users(alloc.ParamG), strings.TrimSpace(arg))
 }
 
 // build is buildContext with a context that is never done.

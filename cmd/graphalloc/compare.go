@@ -80,6 +80,8 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 		key := s
 		if sp, err := graphgen.ParseSpec(s); err == nil {
 			key = sp.String()
+		} else if hint := graphHint(s); hint != "" {
+			return g, cfg, usagef("--graph: %v%s", err, hint)
 		}
 		if s != "" && !seen[key] {
 			seen[key] = true

@@ -91,7 +91,7 @@ func (f fluidJSONOut) MarshalJSON() ([]byte, error) {
 func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error {
 	var o fluidOptions
 	fs := newFlags("fluid", stdout, stderr)
-	o.pf.add(fs, alloc.Greedy{}.Name(), "process: "+processList()+" (those with a mean-field limit)")
+	o.pf.add(fs, alloc.Greedy{}.Name(), "process with a mean-field limit: "+fluidProcessList())
 	o.addSizes(fs, "complete", "topology of a graph process: only complete has a fluid limit", true)
 	fs.Float64Var(&o.tol, "tol", 1e-15, "list s_i down to this value (1e-300 <= tol < 1)")
 	fs.StringVarP(&o.format, "format", "f", "table", "output format: table or json")
@@ -115,7 +115,7 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 	}
 	if desc.Uses&alloc.ParamGraph != 0 {
 		if sp, err := graphgen.ParseSpec(o.graph); err != nil {
-			return usagef("--graph: %v", err)
+			return usagef("--graph: %v%s", err, graphHint(o.graph))
 		} else if sp.Kind == "complete" {
 			params.Graph = graphgen.Complete(2)
 		}
@@ -206,4 +206,15 @@ func writeFluidTable(w io.Writer, name string, f fluidJSONOut) {
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\npredicted max load at n = %d: %d (P(max ≥ i) ≈ 1 − exp(−n s_i))\n", f.N, f.PredMax)
+}
+
+// fluidProcessList lists the processes that have a mean-field limit.
+func fluidProcessList() string {
+	var names []string
+	for _, d := range alloc.Descriptors() {
+		if d.HasMeanField() {
+			names = append(names, d.Name)
+		}
+	}
+	return strings.Join(names, ", ")
 }

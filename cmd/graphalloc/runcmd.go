@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/results"
@@ -317,7 +318,7 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 		}
 		fallthrough
 	case interrupted:
-		msg := fmt.Sprintf("interrupted: %d of %d trials finished", len(all), len(done)+len(trials))
+		msg := fmt.Sprintf("interrupted: %d of %s finished", len(all), analysis.Count(len(done)+len(trials), "trial"))
 		switch {
 		case !outfile.IsStdout(o.output) && (o.format == "json" || o.format == "jsonl") && len(all) > 0:
 			msg += fmt.Sprintf("; they are in %s, continue with --resume %s", o.output, o.output)
