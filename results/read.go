@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/study"
 )
 
 // Partial is a run's file read back: from JSON, or from JSON lines,
@@ -295,6 +296,9 @@ func mergeRun(in *inputs, partial bool) (*File, error) {
 type Merged struct {
 	Run  *File
 	Grid *Grid
+	// Short says how much of the run or grid a partial merge holds ("2
+	// of 30 grid points"), "" when it holds all of it.
+	Short string
 }
 
 // MergeFiles merges the files, named by paths, of the shards of one run or
@@ -311,10 +315,25 @@ func MergeFiles(ctx context.Context, paths []string, partial bool) (*Merged, err
 	in.first = first
 	if IsGrid(first) {
 		g, err := mergeGrid(in, partial)
-		return &Merged{Grid: g}, err
+		if err != nil {
+			return nil, err
+		}
+		m := &Merged{Grid: g}
+		sg := study.Grid{Processes: g.Config.Processes, Graphs: g.Config.Graphs, Ns: g.Config.Ns}
+		if have, want := len(g.Points)+len(g.Skipped), len(sg.Points()); have < want {
+			m.Short = fmt.Sprintf("%d of %d grid points", have, want)
+		}
+		return m, nil
 	}
 	f, err := mergeRun(in, partial)
-	return &Merged{Run: f}, err
+	if err != nil {
+		return nil, err
+	}
+	m := &Merged{Run: f}
+	if len(f.Trials) < f.Config.Trials {
+		m.Short = fmt.Sprintf("%d of %d trials", len(f.Trials), f.Config.Trials)
+	}
+	return m, nil
 }
 
 // Write writes the merged file in a format of Formats.

@@ -25,7 +25,7 @@ type compareOptions struct {
 	pf                            processFlags
 	graphs                        []string
 	graphList, bins, balls, shard string
-	batch, maxMemory              string
+	batch, maxMemory, resume      string
 	expansion                     float64
 }
 
@@ -42,6 +42,7 @@ func cmdCompare(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	addBatch(fs, &o.batch)
 	addMaxMemory(fs, &o.maxMemory, "runs")
 	fs.StringVar(&o.shard, "shard", "", "run only the grid points i with i mod K = I, as I/K")
+	fs.StringVar(&o.resume, "resume", "", "skip the points FILE (an earlier output of this compare, json or jsonl) holds and finish the grid; with -f jsonl -o FILE the same file is continued")
 	o.addPlot(fs, "the results")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
@@ -95,6 +96,9 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 		g.Graphs = slices.Clone(study.DefaultGraphs)
 	}
 	if err := distinct(append(outfile.Outputs(o.output, o.plotFile()), graphInputs(g.Graphs...)...)...); err != nil {
+		return g, cfg, err
+	}
+	if err := distinct(append(outfile.Outputs("", o.plotFile()), outfile.Inputs("--resume", o.resume)...)...); o.resume != "" && err != nil {
 		return g, cfg, err
 	}
 	ns, err := study.ParseSizes(o.bins)
@@ -184,23 +188,30 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 		}
 	}
 
-	var stream *results.Stream
-	if o.format == "jsonl" {
-		var w io.Writer = stdout
-		if !outfile.IsStdout(o.output) {
-			f, err := outfile.Create(ctx, o.output)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			w = f
+	// --resume: keep the points an earlier output holds, run the rest.
+	var prev *results.GridPartial
+	var rows []study.Row
+	if o.resume != "" {
+		if prev, err = results.ReadGridFile(ctx, o.resume); err != nil {
+			return inputError("--resume: ", err)
 		}
-		stream = results.NewStream(w)
-		if err := stream.Line("config", cfg); err != nil {
-			return err
+		if err := results.SameGrid(prev.Grid.Config, cfg); err != nil {
+			return usagef("--resume: %s is the output of another compare: %v", o.resume, err)
+		}
+		g.Done, rows = prev.Grid.Points, prev.Grid.Points
+		if err := g.Check(); err != nil {
+			return usagef("--resume: %s: %v", o.resume, err)
 		}
 	}
-	var rows []study.Row
+	var stream *results.Stream
+	if o.format == "jsonl" {
+		s, closeFn, err := results.OpenGridStream(ctx, stdout, o.output, o.resume, prev, cfg)
+		if err != nil {
+			return err
+		}
+		defer closeFn()
+		stream = s
+	}
 	skipped, err := study.Run(ctx, g, func(r study.Row) error {
 		rows = append(rows, r)
 		if stream != nil {
@@ -224,7 +235,7 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 		case errors.As(err, &be):
 			return usageError{fmt.Errorf("--graph %w", err)}
 		case errors.Is(err, context.Canceled):
-			return fmt.Errorf("interrupted after %d of %d grid points", len(rows), len(pts))
+			return o.interrupted(ctx, stdout, cfg, rows, skips, len(pts))
 		}
 		return err
 	}
@@ -251,4 +262,25 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 // succeeds, so that every task of a job array does.
 func skipEmptyPlot(stderr io.Writer, shard, plot string) {
 	fmt.Fprintf(stderr, "graphalloc: shard %s holds nothing to draw: %s not written\n", shard, plot)
+}
+
+// interrupted keeps what an interrupted compare finished and says how to
+// go on: a jsonl file holds its points already; a table, csv or json is
+// written with them (the interrupt asked for this write, which it does not
+// cancel).
+func (o *compareOptions) interrupted(ctx context.Context, stdout io.Writer, cfg results.GridConfig, rows []study.Row, skips []string, total int) error {
+	msg := fmt.Sprintf("interrupted: %d of %d grid points finished", len(rows), total)
+	if o.format != "jsonl" && len(rows) > 0 {
+		f := &results.Grid{Config: cfg, Points: rows, Skipped: skips}
+		if err := outfile.Write(context.WithoutCancel(ctx), stdout, o.output, func(w io.Writer) error { return results.WriteGrid(w, o.format, f) }); err != nil {
+			return err
+		}
+	}
+	switch {
+	case !outfile.IsStdout(o.output) && (o.format == "json" || o.format == "jsonl") && len(rows) > 0:
+		msg += fmt.Sprintf("; they are in %s, continue with --resume %s", o.output, o.output)
+	case len(rows) > 0:
+		msg += "; printed above (to be able to resume, run with -f jsonl -o FILE)"
+	}
+	return errors.New(msg)
 }

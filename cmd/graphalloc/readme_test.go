@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -102,7 +103,7 @@ func TestReadme(t *testing.T) {
 			continue
 		}
 		if *update && !slices.ContainsFunc(body, isCut) {
-			lines = slices.Replace(lines, bl.start, bl.end, append(prompt, got...)...)
+			lines = slices.Replace(lines, bl.start, bl.end, append(slices.Clone(prompt), got...)...)
 			updated = true
 			continue
 		}
@@ -148,7 +149,7 @@ func TestReadmeProcesses(t *testing.T) {
 	if !ok {
 		t.Fatal("README.md: no **Processes** table")
 	}
-	row := regexp.MustCompile("(?m)^\\| `([a-z0-9-]+)` \\|.*\\| ([^|]*) \\|$")
+	row := regexp.MustCompile("(?m)^\\| `([a-z][a-z0-9-]*)` \\|.*\\|([^|]*)\\|$")
 	flag := regexp.MustCompile("`(-[-a-z]+)`")
 	table, _, _ = strings.Cut(table, "\n\n**")
 	var names []string
@@ -170,11 +171,17 @@ func TestReadmeProcesses(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Errorf("README.md's processes:\n%v\nthe descriptors':\n%v", names, want)
 	}
-	// Every flag of run is in the README's table of run's flags.
+	// Every flag of run is in the README's table of run's flags, but the
+	// figure's, which plot's section documents.
+	flagNames := regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([a-z-]+)`)
 	help, _, _ := invoke("run", "--help")
-	_, runTable, _ := strings.Cut(readme, "### `graphalloc run`")
+	plotHelp, _, _ := invoke("plot", "--help")
+	_, runTable, _ := strings.Cut(readme, "### `graphalloc run`\n\n")
 	runTable, _, _ = strings.Cut(runTable, "\n\n")
-	for _, m := range regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([a-z-]+)`).FindAllStringSubmatch(help, -1) {
+	for _, m := range flagNames.FindAllStringSubmatch(help, -1) {
+		if m[1] != "plot" && strings.Contains(plotHelp, "--"+m[1]+" ") {
+			continue
+		}
 		if !strings.Contains(runTable, "`--"+m[1]+" ") && !strings.Contains(runTable, "`--"+m[1]+"`") && !strings.Contains(runTable, ", --"+m[1]) {
 			t.Errorf("README.md's table of run's flags lacks --%s", m[1])
 		}
@@ -203,4 +210,56 @@ func sorted(s []string) []string {
 	s = slices.Clone(s)
 	slices.Sort(s)
 	return s
+}
+
+// TestReadmeJSONKeys holds the README's excerpts of JSON output, marked
+// "<!-- keys of: graphalloc ARGS -->", to the output of ARGS: every key an
+// excerpt shows is one the output has.
+func TestReadmeJSONKeys(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := regexp.MustCompile("(?s)<!-- keys of: graphalloc (.*?) -->\n```\n(.*?)```")
+	key := regexp.MustCompile(`"([a-z_0-9]+)":`)
+	found := marker.FindAllStringSubmatch(string(b), -1)
+	if len(found) == 0 {
+		t.Fatal("README.md: no excerpt of JSON output marked")
+	}
+	for _, m := range found {
+		args, err := shellWords(m[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, errs, code := invoke(args...)
+		if code != 0 {
+			t.Fatalf("graphalloc %s: exit %d: %s", m[1], code, errs)
+		}
+		var v any
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatalf("graphalloc %s: %v", m[1], err)
+		}
+		keys := map[string]bool{}
+		jsonKeys(v, keys)
+		for _, k := range key.FindAllStringSubmatch(m[2], -1) {
+			if !keys[k[1]] {
+				t.Errorf("README.md's excerpt of graphalloc %s shows the key %q, which the output lacks", m[1], k[1])
+			}
+		}
+	}
+}
+
+// jsonKeys adds the keys of every object in v to keys.
+func jsonKeys(v any, keys map[string]bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			keys[k] = true
+			jsonKeys(e, keys)
+		}
+	case []any:
+		for _, e := range v {
+			jsonKeys(e, keys)
+		}
+	}
 }
