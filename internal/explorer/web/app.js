@@ -131,7 +131,7 @@ function show(slot, s) {
   const P = panels[slot];
   const st = P.el.querySelector(".status");
   const sum = s.summary;
-  st.textContent = (s.final ? "done" : "running") + ": " + s.done + "/" + s.trials + " trials; max load mean " +
+  st.textContent = (s.final ? "done" : "running") + ": " + s.done + "/" + s.trials + (s.trials === 1 ? " trial" : " trials") + "; max load mean " +
     fmt(sum.max_load.mean) + ", gap mean " + fmt(sum.gap.mean) +
     (s.trials > s.shown ? "; the table lists trials 0–" + (s.shown - 1) : "");
   st.dataset.state = s.final ? "done" : "running";
