@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/internal/outfile"
+	"github.com/graphalloc/graphalloc/study"
 )
 
 // GridPartial is a grid's file read to resume the grid (compare
@@ -41,6 +43,43 @@ func ReadGridFile(ctx context.Context, path string) (*GridPartial, error) {
 		return nil, err
 	}
 	return &GridPartial{Grid: g, Complete: complete, Valid: valid}, nil
+}
+
+// ResumeGrid reads path, an earlier output of grid g whose config is
+// cfg, and sets g.Done to the points it holds, so that study.Run runs the
+// others; it returns the file read, or nil when path is "". A file of
+// another grid, or holding a point that is not g's, is an error.
+func ResumeGrid(ctx context.Context, path string, cfg GridConfig, g *study.Grid) (*GridPartial, error) {
+	if path == "" {
+		return nil, nil
+	}
+	prev, err := ReadGridFile(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if err := SameGrid(prev.Grid.Config, cfg); err != nil {
+		return nil, fmt.Errorf("%s is the output of another compare: %v", path, err)
+	}
+	g.Done = prev.Grid.Points
+	if err := g.Check(); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return prev, nil
+}
+
+// Interrupted is the message of an interrupted run or grid: done of its
+// total units (trials, grid points) finished, where they are, and how to
+// continue. An output file in json or jsonl holds them, and --resume
+// continues from it; other outputs only print them.
+func Interrupted(done, total int, unit, output, format string) string {
+	msg := fmt.Sprintf("interrupted: %d of %s finished", done, analysis.Count(total, unit))
+	switch {
+	case done > 0 && !outfile.IsStdout(output) && (format == "json" || format == "jsonl"):
+		msg += fmt.Sprintf("; they are in %s, continue with --resume %s", output, output)
+	case done > 0:
+		msg += "; printed above (to be able to resume, run with -f jsonl -o FILE)"
+	}
+	return msg
 }
 
 // SameGrid reports how the configs of two grids differ, nil when they

@@ -189,20 +189,11 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 	}
 
 	// --resume: keep the points an earlier output holds, run the rest.
-	var prev *results.GridPartial
-	var rows []study.Row
-	if o.resume != "" {
-		if prev, err = results.ReadGridFile(ctx, o.resume); err != nil {
-			return inputError("--resume: ", err)
-		}
-		if err := results.SameGrid(prev.Grid.Config, cfg); err != nil {
-			return usagef("--resume: %s is the output of another compare: %v", o.resume, err)
-		}
-		g.Done, rows = prev.Grid.Points, prev.Grid.Points
-		if err := g.Check(); err != nil {
-			return usagef("--resume: %s: %v", o.resume, err)
-		}
+	prev, err := results.ResumeGrid(ctx, o.resume, cfg, &g)
+	if err != nil {
+		return inputError("--resume: ", err)
 	}
+	rows := g.Done
 	var stream *results.Stream
 	if o.format == "jsonl" {
 		s, closeFn, err := results.OpenGridStream(ctx, stdout, o.output, o.resume, prev, cfg)
@@ -269,18 +260,11 @@ func skipEmptyPlot(stderr io.Writer, shard, plot string) {
 // written with them (the interrupt asked for this write, which it does not
 // cancel).
 func (o *compareOptions) interrupted(ctx context.Context, stdout io.Writer, cfg results.GridConfig, rows []study.Row, skips []string, total int) error {
-	msg := fmt.Sprintf("interrupted: %d of %d grid points finished", len(rows), total)
 	if o.format != "jsonl" && len(rows) > 0 {
 		f := &results.Grid{Config: cfg, Points: rows, Skipped: skips}
 		if err := outfile.Write(context.WithoutCancel(ctx), stdout, o.output, func(w io.Writer) error { return results.WriteGrid(w, o.format, f) }); err != nil {
 			return err
 		}
 	}
-	switch {
-	case !outfile.IsStdout(o.output) && (o.format == "json" || o.format == "jsonl") && len(rows) > 0:
-		msg += fmt.Sprintf("; they are in %s, continue with --resume %s", o.output, o.output)
-	case len(rows) > 0:
-		msg += "; printed above (to be able to resume, run with -f jsonl -o FILE)"
-	}
-	return errors.New(msg)
+	return errors.New(results.Interrupted(len(rows), total, "grid point", o.output, o.format))
 }

@@ -56,8 +56,10 @@ func TestHelpSections(t *testing.T) {
 }
 
 // helpExampleLimit is the time an example of a help text may take: a
-// reader copies them to learn a command, and waits for the answer.
-const helpExampleLimit = 10 * time.Second
+// reader copies them to learn a command, and waits for the answer. Each
+// takes at most about 2 s on an idle 2-core machine; the limit leaves room
+// for a machine busy with other tests.
+const helpExampleLimit = 30 * time.Second
 
 // TestHelpExamples runs every example of every help text, in order, in a
 // temporary directory that holds the repository's testdata (so that an

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -13,7 +12,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/graphalloc/graphalloc/alloc"
-	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/results"
@@ -318,14 +316,7 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 		}
 		fallthrough
 	case interrupted:
-		msg := fmt.Sprintf("interrupted: %d of %s finished", len(all), analysis.Count(len(done)+len(trials), "trial"))
-		switch {
-		case !outfile.IsStdout(o.output) && (o.format == "json" || o.format == "jsonl") && len(all) > 0:
-			msg += fmt.Sprintf("; they are in %s, continue with --resume %s", o.output, o.output)
-		case len(all) > 0:
-			msg += "; printed above (to be able to resume, run with -f jsonl -o FILE)"
-		}
-		return errors.New(msg)
+		return errors.New(results.Interrupted(len(all), len(done)+len(trials), "trial", o.output, o.format))
 	case stream != nil:
 		if err := stream.Summary(sum); err != nil {
 			return err
