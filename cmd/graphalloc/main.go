@@ -32,6 +32,9 @@ import (
 	"github.com/spf13/pflag"
 )
 
+// commandList lists the commands, for the messages of bad usage.
+const commandList = "run, compare, study, gen, info, bounds, fluid, merge, plot, serve, version"
+
 // Version is the version graphalloc reports.
 const Version = "0.1.0"
 
@@ -80,9 +83,9 @@ func report(stderr io.Writer, err error) int {
 // run is the whole program: main only wires it to the process.
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 {
-		// As go does: the usage on stderr, and the status of bad usage.
-		fmt.Fprint(stderr, helpText("graphalloc"))
-		return usagef("no command given (see the commands above)")
+		// As go does, the usage and the status of bad usage; in one line,
+		// as every refusal.
+		return usagef("no command: usage: graphalloc COMMAND [flags], COMMAND one of %s ('graphalloc help' says more)", commandList)
 	}
 	switch args[0] {
 	case "run":
@@ -126,5 +129,5 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		fmt.Fprint(stdout, helpText("graphalloc"))
 		return nil
 	}
-	return usagef("unknown command %q (commands: run, compare, study, gen, info, bounds, fluid, merge, plot, serve, version)", args[0])
+	return usagef("unknown command %q (commands: %s)", args[0], commandList)
 }

@@ -205,8 +205,8 @@ func TestBadInput(t *testing.T) {
 
 func TestUsageAndVersion(t *testing.T) {
 	out, errs, code := invoke()
-	if code != 2 || out != "" || !strings.Contains(errs, "Usage: graphalloc COMMAND") {
-		t.Errorf("no arguments: want the usage on stderr and exit 2, got exit %d, %q, %q", code, out, errs)
+	if code != 2 || out != "" || !strings.HasPrefix(errs, "graphalloc: no command: usage: graphalloc COMMAND") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("no arguments: want the usage in one line on stderr and exit 2, got exit %d, %q, %q", code, out, errs)
 	}
 	out, _, code = invoke("help")
 	if code != 0 || !strings.Contains(out, "Usage: graphalloc COMMAND") {
