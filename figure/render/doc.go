@@ -13,14 +13,15 @@
 // panels' titles, the axis labels and the legends, so that a row's titles
 // share a line, the data areas of a row or a column line up, and a legend
 // can stand outside the data, wrap its entries and take several columns.
-// A PDF's text is written in Windows-1252, the code page of the fonts
-// vgpdf embeds: the characters it lacks are spelled out (Δ as Delta, ≤ as
-// <=).
+// A PDF embeds its font as a Unicode TrueType subset (fpdf's UTF-8 fonts,
+// through a canvas of this package's own), so that σ, Δ and ≥ are copied
+// and printed as themselves; an SVG names its font, with the fonts of the
+// same widths after it, rather than embedding it.
 //
 // # Imports
 //
 // render imports figure, gonum.org/v1/plot (plot, font, plotter, text,
-// vg, vg/draw and the canvases vg/vgimg, vg/vgpdf, vg/vgsvg) and
-// golang.org/x/text's charmap for the PDF's code page; nothing else from
-// the module.
+// vg, vg/draw and the canvases vg/vgimg, vg/vgsvg), codeberg.org/go-pdf/fpdf
+// for the PDF and golang.org/x/image/font for a font's weight and style;
+// nothing else from the module.
 package render

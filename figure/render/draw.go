@@ -39,9 +39,6 @@ func Draw(w io.Writer, f *figure.Figure, o Options) error {
 	if f == nil || len(f.Panels) == 0 {
 		return errors.New("render: the figure has no panel")
 	}
-	if o.format() == FormatPDF {
-		f, o.Title = forPDF(f), pdfText(o.Title)
-	}
 	fs := o.fontSize()
 	plots := make([]*plot.Plot, len(f.Panels))
 	keys := make([]*legendBox, len(f.Panels))

@@ -6,6 +6,9 @@ import (
 	"image/png"
 	"io"
 	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -185,18 +188,67 @@ func TestDrawFormats(t *testing.T) {
 	}
 }
 
-// The PDF fonts know Windows-1252 only: the figure's other characters are
-// spelled out, and no text is left for mojibake.
-func TestPDFText(t *testing.T) {
-	if got, want := pdfText("max load ≥ 2, Δ = 4, n → ∞, ⌈n^ε⌉ − 1 · 3"), "max load >= 2, Delta = 4, n -> inf, ceil(n^eps) - 1 · 3"; got != want {
-		t.Errorf("%q, want %q", got, want)
-	}
-	for _, p := range forPDF(testFigure()).Panels {
-		for _, s := range append([]string{p.Title}, p.Series[0].Name) {
-			if strings.ContainsAny(s, "Δ≥") {
-				t.Errorf("%q", s)
-			}
+// A PDF embeds its fonts, as Unicode subsets: the symbols of the figures
+// survive as themselves (pdffonts and pdftotext, of poppler-utils, read
+// the file as a reader's tools would).
+func TestPDFFonts(t *testing.T) {
+	for _, tool := range []string{"pdffonts", "pdftotext"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed (apt-get install -y poppler-utils): the PDF's fonts go unchecked", tool)
 		}
+	}
+	f := testFigure()
+	f.Panels[0].Title = "max load ≥ 2, Δ = 4, σ = 0.5, ≈ 3, n → ∞, ⌈n^ε⌉ − 1"
+	path := filepath.Join(t.TempDir(), "f.pdf")
+	var b bytes.Buffer
+	if err := Draw(&b, f, Options{Format: FormatPDF}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fonts, err := exec.Command("pdffonts", path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("pdffonts: %v\n%s", err, fonts)
+	}
+	lines := strings.Split(strings.TrimSpace(string(fonts)), "\n")
+	if len(lines) < 3 {
+		t.Fatalf("pdffonts lists no font:\n%s", fonts)
+	}
+	for _, l := range lines[2:] {
+		// name type encoding emb sub uni object ID
+		fs := strings.Fields(l)
+		if len(fs) < 7 || fs[len(fs)-5] != "yes" || fs[len(fs)-3] != "yes" {
+			t.Errorf("a font not embedded, or without its Unicode map:\n%s", fonts)
+		}
+	}
+	txt, err := exec.Command("pdftotext", path, "-").CombinedOutput()
+	if err != nil {
+		t.Fatalf("pdftotext: %v\n%s", err, txt)
+	}
+	for _, want := range []string{"≥", "σ", "Δ", "≈", "→", "∞", "⌈", "−"} {
+		if !strings.Contains(string(txt), want) {
+			t.Errorf("pdftotext lost %q:\n%s", want, txt)
+		}
+	}
+	var again bytes.Buffer
+	if err := Draw(&again, f, Options{Format: FormatPDF}); err != nil || !bytes.Equal(again.Bytes(), b.Bytes()) {
+		t.Errorf("a figure drawn twice gives two PDFs (%v)", err)
+	}
+}
+
+// An SVG names its font with metric-compatible fallbacks instead of
+// embedding it.
+func TestSVGSmall(t *testing.T) {
+	var b bytes.Buffer
+	if err := Draw(&b, testFigure(), Options{Format: FormatSVG}); err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() > 100<<10 || bytes.Contains(b.Bytes(), []byte("@font-face")) {
+		t.Errorf("SVG of %d bytes (embeds a font: %v)", b.Len(), bytes.Contains(b.Bytes(), []byte("@font-face")))
+	}
+	if !bytes.Contains(b.Bytes(), []byte("font-family:'Liberation Serif','Times New Roman',Times,serif;")) {
+		t.Error("the SVG does not name its font with its fallbacks")
 	}
 }
 
