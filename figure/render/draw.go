@@ -39,11 +39,14 @@ func Draw(w io.Writer, f *figure.Figure, o Options) error {
 	if f == nil || len(f.Panels) == 0 {
 		return errors.New("render: the figure has no panel")
 	}
+	if err := o.checkPanels(f); err != nil {
+		return err
+	}
 	fs := o.fontSize()
 	plots := make([]*plot.Plot, len(f.Panels))
 	keys := make([]*legendBox, len(f.Panels))
 	for i, p := range f.Panels {
-		pl, entries, err := panelPlot(p, o, fs)
+		pl, entries, err := panelPlot(p, o.forPanel(i), fs)
 		if err != nil {
 			return err
 		}

@@ -197,7 +197,7 @@ func (l *legendBox) drawInside(data draw.Canvas, p *figure.Panel, wrap vg.Length
 		y = data.Min.Y + pad + h
 	}
 	box := vg.Rectangle{Min: vg.Point{X: x - pad/2, Y: y - h - pad/2}, Max: vg.Point{X: x + w + pad/2, Y: y + pad/2}}
-	data.SetColor(color.NRGBA{0xff, 0xff, 0xff, 0xe0})
+	data.SetColor(whiteGround)
 	data.Fill(box.Path())
 	l.draw(data.Canvas, vg.Point{X: x, Y: y})
 }

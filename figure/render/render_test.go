@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"image/png"
 	"io"
 	"math"
@@ -18,16 +19,6 @@ import (
 
 	"github.com/graphalloc/graphalloc/figure"
 )
-
-func labels(ts []plot.Tick) []string {
-	var out []string
-	for _, t := range ts {
-		if t.Label != "" {
-			out = append(out, t.Label)
-		}
-	}
-	return out
-}
 
 // Tick labels read as the numbers they stand at, with no more digits than
 // the step needs; an integer axis has ticks at whole numbers only.
@@ -309,5 +300,95 @@ func TestDrawNoPanel(t *testing.T) {
 	}
 	if err := Draw(io.Discard, testFigure(), Options{Format: "gif"}); err == nil {
 		t.Error("gif: no error")
+	}
+}
+
+// Every log axis carries three labels at least, over any range.
+func TestLogAxesThreeLabels(t *testing.T) {
+	tickers := map[string]plot.Ticker{}
+	for _, sc := range []string{figure.ScaleLog, figure.ScaleLog2, figure.ScaleLog10} {
+		for _, integer := range []bool{false, true} {
+			var a plot.Axis
+			setScale(&a, sc, integer)
+			tickers[fmt.Sprintf("%s integer=%v", sc, integer)] = a.Tick.Marker
+		}
+	}
+	ranges := [][2]float64{{2.9, 5.2}, {3.4, 4.6}, {1, 2}, {0.9, 43}, {2048, 4096}, {2048, 131072}, {1e-12, 1}, {0.2, 0.3}, {15, 25}, {1.5, 1e6}}
+	for name, tk := range tickers {
+		integer := strings.HasSuffix(name, "true")
+		for _, r := range ranges {
+			got := labels(tk.Ticks(r[0], r[1]))
+			if integer && math.Floor(r[1])-math.Ceil(r[0]) < 2 {
+				continue // fewer than three whole numbers in range
+			}
+			if len(got) < 3 {
+				t.Errorf("%s on [%g, %g]: labels %q", name, r[0], r[1], got)
+			}
+		}
+	}
+}
+
+// A bound far above the measurements (the cycle's gap bound beside loads
+// of 3 to 5) does not set the axis: the axis spans the data and the near
+// bounds, and a note at the edge names the far one with its values.
+func TestFarBoundClipped(t *testing.T) {
+	p := &figure.Panel{YScale: figure.ScaleLog, XScale: figure.ScaleLog2}
+	meas := p.Add(&figure.Series{Name: "cycle", Style: figure.StylePoints})
+	near := p.Add(&figure.Series{Style: figure.StyleDashed, Label: "a"})
+	far := p.Add(&figure.Series{Style: figure.StyleDashed, Label: "d"})
+	for k, n := range []float64{1 << 11, 1 << 13, 1 << 15} {
+		meas.Points = append(meas.Points, figure.Pt{X: n, Y: 3 + float64(k)})
+		near.Points = append(near.Points, figure.Pt{X: n, Y: 20})
+		far.Points = append(far.Points, figure.Pt{X: n, Y: 1e4 * float64(k+1)})
+	}
+	p.Add(&figure.Series{Name: "a: ≤ near", Color: -1, Style: figure.StyleDashed})
+	p.Add(&figure.Series{Name: "d: O far", Color: -1, Style: figure.StyleDashed})
+	pl, entries, err := panelPlot(p, Options{}, DefaultFontSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl.Y.Max < 20 || pl.Y.Max > 40 {
+		t.Errorf("y axis up to %g: want the near bound's 20 and not the far one's 3e4", pl.Y.Max)
+	}
+	if note := offScaleOf(p.Series, pl.Y.Min, pl.Y.Max, true, true).text(); note != "off scale: d ↑ 1e4 to 3e4" {
+		t.Errorf("note %q", note)
+	}
+	if len(entries) != 3 {
+		t.Errorf("legend %v", entries)
+	}
+	// --bounds a: d and its key go; --bounds none: both.
+	_, entries, _ = panelPlot(p, Options{Bounds: []string{"a"}}, DefaultFontSize)
+	if len(entries) != 2 || entries[1].text != "a: ≤ near" {
+		t.Errorf("--bounds a: legend %v", entries)
+	}
+	pl, entries, _ = panelPlot(p, Options{NoBounds: true, YMin: 1, YMax: 10}, DefaultFontSize)
+	if len(entries) != 1 || pl.Y.Min != 1 || pl.Y.Max != 10 {
+		t.Errorf("--bounds none --ylim 1:10: legend %v, y from %g to %g", entries, pl.Y.Min, pl.Y.Max)
+	}
+	f := &figure.Figure{Panels: []*figure.Panel{p}}
+	for _, o := range []Options{{Bounds: []string{"x"}}, {YMin: 0, YMax: 5}, {Panels: map[int]PanelOptions{2: {YScale: AxisLinear}}}} {
+		if err := Draw(io.Discard, f, o); err == nil {
+			t.Errorf("%+v: no error", o)
+		}
+	}
+	if err := Draw(io.Discard, f, Options{Panels: map[int]PanelOptions{1: {YScale: AxisLinear, YMin: 0, YMax: 5}}}); err != nil {
+		t.Errorf("a linear panel from 0: %v", err)
+	}
+}
+
+func TestParseBounds(t *testing.T) {
+	for in, want := range map[string]string{"ad": "a d", "a,b27": "a b27", "b26": "b26", "z": "z"} {
+		got, none, err := ParseBounds(in)
+		if err != nil || none || strings.Join(got, " ") != want {
+			t.Errorf("%q: %q, %v, %v", in, got, none, err)
+		}
+	}
+	if _, none, err := ParseBounds("none"); !none || err != nil {
+		t.Errorf("none: %v %v", none, err)
+	}
+	for _, bad := range []string{"", "A", "a1", "b3", "a,,b", "ä"} {
+		if _, _, err := ParseBounds(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
 	}
 }
