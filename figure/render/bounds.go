@@ -226,9 +226,10 @@ func formatValue(v float64) string {
 // the note of the curves off scale.
 var whiteGround = color.NRGBA{0xff, 0xff, 0xff, 0xe0}
 
-// edgeNote is a line of text at the top right of a panel's data area, on
-// a white ground, wrapped to the data's width: the theory curves drawn
-// beyond the panel's edge, with their values.
+// edgeNote is a line of text at the top left of a panel's data area
+// (where curves that grow with n leave room), on a white ground, wrapped
+// to the data's width: the theory curves drawn beyond the panel's edge,
+// with their values.
 type edgeNote struct {
 	text  string
 	style text.Style
@@ -239,10 +240,10 @@ func (n edgeNote) Plot(c draw.Canvas, _ *plot.Plot) {
 	pad := n.style.Font.Size * 0.3
 	s := wrapText(n.text, n.style, c.Size().X-2*pad)
 	sty := n.style
-	sty.XAlign, sty.YAlign = draw.XRight, draw.YTop
+	sty.XAlign, sty.YAlign = draw.XLeft, draw.YTop
 	w, h := sty.Width(s), sty.Height(s)
-	at := vg.Point{X: c.Max.X - pad, Y: c.Max.Y - pad}
+	at := vg.Point{X: c.Min.X + pad, Y: c.Max.Y - pad}
 	c.SetColor(whiteGround)
-	c.Fill(vg.Rectangle{Min: vg.Point{X: at.X - w - pad/2, Y: at.Y - h - pad/2}, Max: vg.Point{X: at.X + pad/2, Y: at.Y + pad/2}}.Path())
+	c.Fill(vg.Rectangle{Min: vg.Point{X: at.X - pad/2, Y: at.Y - h - pad/2}, Max: vg.Point{X: at.X + w + pad/2, Y: at.Y + pad/2}}.Path())
 	c.FillText(sty, at, s)
 }
