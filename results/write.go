@@ -266,6 +266,9 @@ func writeTable(out io.Writer, f *File) error {
 			fmt.Fprintf(w, "  %s: %s\n", b.Name, b.Reason)
 		}
 	}
+	if len(s.ByDegree) > 0 {
+		WriteDegreeTable(w, DegreeClasses(s.ByDegree))
+	}
 	return w.Flush()
 }
 
