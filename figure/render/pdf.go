@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"image"
@@ -203,23 +202,9 @@ func (c *pdfCanvas) arc(comp vg.PathComp, style string) {
 func (c *pdfCanvas) WriteTo(w io.Writer) (int64, error) {
 	c.Pop()
 	c.doc.Close()
-	cw := &countWriter{w: w}
-	b := bufio.NewWriter(cw)
-	if err := c.doc.Output(b); err != nil {
-		return cw.n, err
+	var b bytes.Buffer
+	if err := c.doc.Output(&b); err != nil {
+		return 0, err
 	}
-	err := b.Flush()
-	return cw.n, err
-}
-
-// countWriter counts the bytes written through it.
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
+	return b.WriteTo(w)
 }

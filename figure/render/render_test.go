@@ -392,3 +392,25 @@ func TestParseBounds(t *testing.T) {
 		}
 	}
 }
+
+// --linear, --log and --ylim hold for every panel, or with P= for panel P
+// alone; a panel's own option wins over the figure's.
+func TestRequestPanels(t *testing.T) {
+	o, err := Request{Log: []string{"x", "2=y"}, Linear: []string{"1=y"}, YLim: []string{"0:10", "2=1e-6:1"}, Bounds: "ab"}.Options("--plot", "f.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.XScale != AxisLog || o.YScale != "" || o.YMin != 0 || o.YMax != 10 || len(o.Bounds) != 2 {
+		t.Errorf("figure's options %+v", o)
+	}
+	p1, p2, p3 := o.forPanel(0), o.forPanel(1), o.forPanel(2)
+	if p1.YScale != AxisLinear || p1.YMax != 10 || p2.YScale != AxisLog || p2.YMin != 1e-6 || p2.YMax != 1 || p3.YScale != "" || p3.XScale != AxisLog {
+		t.Errorf("panels: %+v, %+v, %+v", p1, p2, p3)
+	}
+	for _, bad := range []Request{{YLim: []string{"5:1"}}, {YLim: []string{"a:b"}}, {YLim: []string{"x=1:2"}}, {Log: []string{"1=y", "y"}, Linear: []string{"1=y"}},
+		{Bounds: "none,a"}, {Log: []string{"0=y"}}} {
+		if _, err := bad.Options("--plot", "f.png"); err == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+}
