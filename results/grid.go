@@ -179,7 +179,9 @@ func writeGridTable(w io.Writer, c GridConfig, rows []study.Row, skipped []strin
 		extra += fmt.Sprintf(", batches of %d", c.Batch)
 	}
 	fmt.Fprintf(w, "compare: %s, %d trials per point, seed %d%s\n", describeM(c.M), c.Trials, c.Seed, extra)
-	fmt.Fprintf(w, "max load: mean and 95%% CI over the trials; fluid: the max load the fluid limit predicts at this n\n\n")
+	fmt.Fprintf(w, "max load: mean and 95%% CI over the trials; fluid: the max load the fluid limit predicts at this n\n")
+	fmt.Fprintf(w, "intervals: exact, from binomial tails, where a point's max loads are whole numbers spanning at most %d; else Student's t\n\n",
+		analysis.MaxExactSpan)
 	var legend boundLegend
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "topology\tn\tdegree min/mean/max\tprocess\tmax load\t95% CI\tdistribution\tgap\tfluid\tbounds")
@@ -303,7 +305,7 @@ func writeGridCSV(w io.Writer, c GridConfig, rows []study.Row) error {
 	head := []string{"topology", "n", "m", "edges", "deg_min", "deg_mean", "deg_max", "process", "d", "sample", "ties", "beta", "cap", "weights"}
 	paramHead, _ := c.cells(^alloc.Param(0))
 	head = append(append(head, paramHead...), "trials", "seed",
-		"max_load_mean", "max_load_std", "max_load_ci_lo", "max_load_ci_hi", "max_load_dist", "gap_mean", "gap_std", "fluid_max_load",
+		"max_load_mean", "max_load_std", "max_load_ci_lo", "max_load_ci_hi", "max_load_ci_method", "max_load_dist", "gap_mean", "gap_std", "fluid_max_load",
 		"bound_letter", "bound_name", "bound_quantity", "bound_kind", "bound_value")
 	if c.Batch > 1 {
 		head = append(head, "batch") // last, as in a run's CSV
@@ -354,7 +356,7 @@ func writeGridCSV(w io.Writer, c GridConfig, rows []study.Row) error {
 		cells := []string{r.Topology, strconv.FormatInt(r.N, 10), strconv.FormatInt(r.M, 10), edges, dmin, dmean, dmax,
 			r.Process, FormatFloat(r.D), r.Sample, r.Ties, beta, capacity, weights}
 		cells = append(append(cells, params...), strconv.Itoa(r.Trials), strconv.FormatUint(r.Seed, 10),
-			FormatFloat(r.MaxLoad.Mean), FormatFloat(r.MaxLoad.Std), ciLo, ciHi,
+			FormatFloat(r.MaxLoad.Mean), FormatFloat(r.MaxLoad.Std), ciLo, ciHi, r.MaxLoad.IntervalMethod,
 			FormatCounts(r.MaxLoad.Counts), FormatFloat(r.Gap.Mean), FormatFloat(r.Gap.Std), fluid)
 		for _, bc := range bounds {
 			row := append(slices.Clone(cells), bc...)
