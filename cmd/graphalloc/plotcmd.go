@@ -91,7 +91,7 @@ type figureFlags struct {
 	withFormat                  bool // --format is the figure's (plot), not the output's
 	size, format, legend, title string
 	fontSize                    float64
-	dpi                         int
+	dpi, panel                  int
 	linear, log, ylim           []string
 	bounds                      string
 }
@@ -110,6 +110,7 @@ func (f *figureFlags) add(fs *pflag.FlagSet, withFormat bool) {
 	fs.StringSliceVar(&f.linear, "linear", nil, "draw axis x, y (or x,y) on a linear scale in every panel; P=x, P=y in panel P alone (1 for the first)")
 	fs.StringSliceVar(&f.log, "log", nil, "draw axis x, y (or x,y) on a log scale in every panel; P=x, P=y in panel P alone")
 	fs.StringSliceVar(&f.ylim, "ylim", nil, "the y axis from LO to HI (LO:HI) in every panel; P=LO:HI in panel P alone")
+	fs.IntVar(&f.panel, "panel", 0, "draw panel P alone (1 for the first), as a paper's column holds it (default: every panel)")
 	fs.StringVar(&f.bounds, "bounds", "", "the bounds to draw: their letters in the table's legend (ad, or a,b27), or none (default: every bound; one far beyond the data is named at the panel's edge)")
 	fs.StringVar(&f.title, "title", "", "a title above the panels")
 	fs.StringVar(&f.legend, "legend", render.LegendOutside, "where the legend goes: outside (beside the data), inside (on it) or none")
@@ -128,6 +129,9 @@ func (f *figureFlags) options(fs *pflag.FlagSet, pathFlag, path string) (render.
 	}
 	if fs.Changed("dpi") {
 		req.DPI = &f.dpi
+	}
+	if fs.Changed("panel") {
+		req.Panel = &f.panel
 	}
 	o, err := req.Options(pathFlag, path)
 	if err != nil {

@@ -158,6 +158,8 @@ func TestPlotBadInput(t *testing.T) {
 		{"ylim at 0 on a log axis", []string{good, "-o", at("f.png"), "--ylim", "1=0:5"}, "logarithmic"},
 		{"bounds not drawn", []string{good, "-o", at("f.png"), "--bounds", "xyz"}, "no bound x"},
 		{"bounds not letters", []string{good, "-o", at("f.png"), "--bounds", "A1"}, "--bounds"},
+		{"a panel the figure lacks", []string{good, "-o", at("f.png"), "--panel", "9"}, "--panel"},
+		{"panel 0", []string{good, "-o", at("f.png"), "--panel", "0"}, "--panel"},
 		{"log of axis z in panel 1", []string{good, "-o", at("f.png"), "--log", "1=z"}, "--log"},
 		{"unwritable path", []string{good, "-o", filepath.Join(dir, "no", "such", "dir", "f.png")}, "cannot write"},
 		{"a directory", []string{good, "-o", dir}, "is a directory"},

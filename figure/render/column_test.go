@@ -113,7 +113,7 @@ func columnFigures(t *testing.T) map[string]*figure.Figure {
 }
 
 // At a column's width (8.5 cm × 6 cm, 8 pt) every panel of every study and
-// compare figure, drawn alone as a paper's column would hold it, keeps its
+// compare figure, drawn alone (--panel P) as a paper's column holds it, keeps its
 // text in bounds: every string inside the figure, the strings around the
 // data (titles, axis labels, ticks, legends) clear of each other, the
 // legend no wider than the data, and room left for the data. A legend too
@@ -121,9 +121,10 @@ func columnFigures(t *testing.T) map[string]*figure.Figure {
 func TestColumnWidth(t *testing.T) {
 	o := Options{Width: 8.5 * vg.Centimeter, Height: 6 * vg.Centimeter, FontSize: 8}
 	for name, f := range columnFigures(t) {
-		for i, p := range f.Panels {
-			one := &figure.Figure{Panels: []*figure.Panel{p}}
-			l, plots, err := prepare(one, o)
+		for i := range f.Panels {
+			o.Panel = i + 1 // --panel P
+			one := &figure.Figure{Panels: f.Panels[i : i+1]}
+			l, plots, err := prepare(f, o)
 			if err != nil {
 				t.Errorf("%s panel %d: %v", name, i+1, err)
 				continue

@@ -60,6 +60,13 @@ func prepare(f *figure.Figure, o Options) (*layout, []*plot.Plot, error) {
 	if err := o.checkPanels(f); err != nil {
 		return nil, nil, err
 	}
+	if o.Panel > 0 {
+		// The one panel, numbered 1 in the figure of its own.
+		if po, ok := o.Panels[o.Panel]; ok {
+			o.Panels = map[int]PanelOptions{1: po}
+		}
+		f = &figure.Figure{Panels: []*figure.Panel{f.Panels[o.Panel-1]}}
+	}
 	fs := o.fontSize()
 	plots := make([]*plot.Plot, len(f.Panels))
 	keys := make([]*legendBox, len(f.Panels))

@@ -71,6 +71,11 @@ type Options struct {
 	// the key is the panel's number, 1 for the first, in reading order.
 	Panels map[int]PanelOptions
 
+	// Panel, if not 0, draws panel Panel alone (1 for the first): a
+	// figure of one panel for a paper's column. The keys of Panels still
+	// number the figure's panels.
+	Panel int
+
 	// Bounds, if not empty, are the letters of the bounds to draw (the
 	// letters of compare's bound legend); the other lettered bounds are
 	// left out, with their keys. NoBounds leaves out every bound: every
@@ -113,7 +118,13 @@ func (o Options) forPanel(i int) Options {
 // checkPanels reports an option for a panel that f lacks, y limits that
 // a log axis cannot show, or a bound letter f does not draw.
 func (o Options) checkPanels(f *figure.Figure) error {
+	if o.Panel > len(f.Panels) {
+		return fmt.Errorf("render: panel %d alone (--panel), but the figure has %d panel%s", o.Panel, len(f.Panels), plural(len(f.Panels)))
+	}
 	for k := range o.Panels {
+		if o.Panel > 0 && k != o.Panel {
+			return fmt.Errorf("render: options for panel %d, but panel %d is drawn alone (--panel)", k, o.Panel)
+		}
 		if k > len(f.Panels) {
 			return fmt.Errorf("render: options for panel %d, but the figure has %d panel%s", k, len(f.Panels), plural(len(f.Panels)))
 		}
@@ -186,6 +197,9 @@ func (o Options) Check() error {
 		if !isLetter(l) {
 			return fmt.Errorf("render: bound %q: a bound's letter is a to z, or b26, b27, …", l)
 		}
+	}
+	if o.Panel < 0 {
+		return fmt.Errorf("render: panel %d: panels are numbered from 1", o.Panel)
 	}
 	if o.NoBounds && len(o.Bounds) > 0 {
 		return errors.New("render: bounds: give the letters of the bounds to draw, or none, not both")

@@ -24,6 +24,8 @@ type Request struct {
 	YLim []string
 	// Bounds is "none" or the letters of the bounds to draw (ParseBounds).
 	Bounds string
+	// Panel is the one panel to draw (1 for the first); nil for all.
+	Panel *int
 }
 
 // Options checks r, each error naming its option ("--size: …"), and
@@ -70,6 +72,12 @@ func (r Request) Options(pathName, path string) (Options, error) {
 	}
 	if err := r.panelOptions(&o); err != nil {
 		return o, err
+	}
+	if r.Panel != nil {
+		if *r.Panel < 1 {
+			return o, fmt.Errorf("--panel: a panel is a number from 1, got %d", *r.Panel)
+		}
+		o.Panel = *r.Panel
 	}
 	if r.Bounds != "" {
 		letters, none, err := ParseBounds(r.Bounds)
