@@ -123,10 +123,10 @@ func (o Options) checkPanels(f *figure.Figure) error {
 	}
 	for k := range o.Panels {
 		if o.Panel > 0 && k != o.Panel {
-			return fmt.Errorf("render: options for panel %d, but panel %d is drawn alone (--panel)", k, o.Panel)
+			return fmt.Errorf("render: options for panel %d (P= of --linear, --log or --ylim), but panel %d is drawn alone (--panel)", k, o.Panel)
 		}
 		if k > len(f.Panels) {
-			return fmt.Errorf("render: options for panel %d, but the figure has %d panel%s", k, len(f.Panels), plural(len(f.Panels)))
+			return fmt.Errorf("render: options for panel %d (P= of --linear, --log or --ylim), but the figure has %d panel%s", k, len(f.Panels), plural(len(f.Panels)))
 		}
 	}
 	for i, p := range f.Panels {
