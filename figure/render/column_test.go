@@ -155,8 +155,9 @@ func checkColumn(t *testing.T, name string, panel int, l *layout, rec *recorder)
 	}
 	for i, a := range around {
 		for _, b := range around[i+1:] {
-			// The letters at the ends of bound curves that end close
-			// together may touch; the legend keys them.
+			// The letters at the ends of bound curves stand a line
+			// apart where the panel is tall enough for them all, and
+			// closer where it is not (compare's, under its legend).
 			if overlap(a.box, b.box, tol) && !(isLetter(a.s) && isLetter(b.s)) {
 				t.Errorf("%s panel %d: %q overlaps %q", name, panel, a.s, b.s)
 			}

@@ -30,6 +30,7 @@ func panelPlot(p *figure.Panel, o Options, fs vg.Length) (*plot.Plot, []legendEn
 	ext := emptyExtent()
 	series := keptSeries(p, o)
 	mlo, mhi, measured := measuredY(series, logY)
+	ends := newEndLabels(fs)
 	for _, s := range series {
 		col := seriesColor(s.Color)
 		own := emptyExtent()
@@ -54,10 +55,11 @@ func panelPlot(p *figure.Panel, o Options, fs vg.Length) (*plot.Plot, []legendEn
 			entries = append(entries, legendEntry{s.Name, thumbs})
 		}
 		if s.Label != "" && len(xy) > 0 {
-			if err := addLabel(pl, xy[len(xy)-1:], s.Label, col, fs); err != nil {
-				return nil, nil, err
-			}
+			ends.add(xy[len(xy)-1].X, xy[len(xy)-1].Y, s.Label, col)
 		}
+	}
+	if len(ends.labels) > 0 {
+		pl.Add(ends)
 	}
 	setRange(pl, p, ext, logX, logY, o.legend() == LegendInside && len(entries) > 0)
 	if o.YMax > o.YMin {
@@ -152,22 +154,6 @@ func (e *extent) points(pts []figure.Pt, logX, logY bool) (xy plotter.XYs, errs 
 		e.ylo, e.yhi = min(e.ylo, lo), max(e.yhi, hi)
 	}
 	return xy, errs, hasErr
-}
-
-// addLabel writes label beside the point at, in the series' colour col.
-func addLabel(pl *plot.Plot, at plotter.XYs, label string, col color.Color, fs vg.Length) error {
-	lab, err := plotter.NewLabels(plotter.XYLabels{XYs: at, Labels: []string{label}})
-	if err != nil {
-		return err
-	}
-	for k := range lab.TextStyle {
-		lab.TextStyle[k].Color = col
-		lab.TextStyle[k].Font.Size = fs * 0.85
-		lab.TextStyle[k].YAlign = draw.YCenter
-	}
-	lab.Offset = vg.Point{X: fs * 0.35}
-	pl.Add(lab)
-	return nil
 }
 
 // setRange sets the axes of panel p's plot to span the data e: the

@@ -414,3 +414,16 @@ func TestRequestPanels(t *testing.T) {
 		}
 	}
 }
+
+// Labels at one x are spread a height apart, each run centred where its
+// labels want to be, and kept within the area.
+func TestSpreadLabels(t *testing.T) {
+	got := spread([]vg.Length{10, 10, 10, 50}, 4, 0, 100)
+	if want := []vg.Length{6, 10, 14, 50}; !slices.Equal(got, want) {
+		t.Errorf("spread %v, want %v", got, want)
+	}
+	got = spread([]vg.Length{99, 100}, 4, 0, 100)
+	if want := []vg.Length{96, 100}; !slices.Equal(got, want) {
+		t.Errorf("at the top: %v, want %v", got, want)
+	}
+}
