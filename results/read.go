@@ -21,6 +21,8 @@ type Partial struct {
 	Trials   []alloc.Result
 	Complete bool  // the file ends with its summary
 	Valid    int64 // bytes up to the end of the last complete line (JSON lines)
+	// ByDegree is the summary's by_degree, if the file has one.
+	ByDegree []DegreeStat
 }
 
 // ReadFile reads a run's file (JSON or JSON lines) from path, within
@@ -67,7 +69,7 @@ func Parse(name string, b []byte) (*Partial, error) {
 				return nil, fmt.Errorf("%s: %v", name, err)
 			}
 		}
-		return &Partial{Config: v.Config, Trials: v.Trials, Complete: true, Valid: int64(len(b))}, nil
+		return &Partial{Config: v.Config, Trials: v.Trials, Complete: true, Valid: int64(len(b)), ByDegree: v.Summary.ByDegree}, nil
 	}
 	p := &Partial{}
 	seenConfig := false
@@ -110,6 +112,13 @@ func Parse(name string, b []byte) (*Partial, error) {
 			p.Trials = append(p.Trials, *v.Trial)
 		case v.Summary != nil:
 			p.Complete = true
+			var sum struct {
+				ByDegree []DegreeStat `json:"by_degree"`
+			}
+			if err := json.Unmarshal(v.Summary, &sum); err != nil {
+				return nil, fmt.Errorf("%s:%d: the summary's by_degree: %v", name, line, err)
+			}
+			p.ByDegree = sum.ByDegree
 		default:
 			return nil, fmt.Errorf("%s:%d: expected a config, trial or summary object", name, line)
 		}
@@ -232,6 +241,7 @@ func mergeRun(in *inputs, partial bool) (*File, error) {
 	byTrial := map[int]alloc.Result{}
 	from := map[int]string{}
 	var shards, cut []string
+	var byDegree [][]DegreeStat
 	for i, p := range in.paths {
 		b, err := in.read(i)
 		if err != nil {
@@ -242,6 +252,9 @@ func mergeRun(in *inputs, partial bool) (*File, error) {
 			return nil, err
 		}
 		shards = append(shards, rf.Config.Shard)
+		if len(rf.ByDegree) > 0 && rf.ByDegree[0].Trials == len(rf.Trials) {
+			byDegree = append(byDegree, rf.ByDegree)
+		}
 		if !rf.Complete {
 			cut = append(cut, p)
 		}
@@ -286,6 +299,10 @@ func mergeRun(in *inputs, partial bool) (*File, error) {
 	sum, err := Summarize(head, trials)
 	if err != nil {
 		return nil, err
+	}
+	// The load against the degree, if every file has it over its trials.
+	if len(byDegree) == len(in.paths) {
+		sum.ByDegree, _ = MergeByDegree(byDegree)
 	}
 	return &File{Config: head, Trials: trials, Summary: sum}, nil
 }

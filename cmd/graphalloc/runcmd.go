@@ -127,16 +127,16 @@ func (o *runOptions) checkFiles() error {
 	return distinct(slices.Concat(outs[1:], outfile.Inputs("--resume", o.resume))...)
 }
 
-// degreeTableMax is the most vertices a table's load-against-degree table
-// is gathered for unasked: it costs results.PerVertexBytes (26) a vertex,
+// degreeTableMax is the most vertices the load against the degree of a
+// table or JSON file (summary.by_degree) is gathered for unasked: it costs results.PerVertexBytes (26) a vertex,
 // 0.9 GB at 2^25, beside the graph.
 const degreeTableMax = 1 << 25
 
 // setup turns the flags into the run's config and its file's config,
 // building the graph of a graph process, and the per-vertex gathering of
-// a graph run (nil if none: --per-vertex, or the load-against-degree table
-// of a table on a graph that is not regular, up to degreeTableMax
-// vertices).
+// a graph run (nil if none: --per-vertex, or the load against the degree
+// of a table, JSON or JSON-lines file on a graph that is not regular, up
+// to degreeTableMax vertices).
 func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Config, head results.Config, pv *results.PerVertex, err error) {
 	return o.setupContext(context.Background(), fs, stderr)
 }
@@ -176,7 +176,7 @@ func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr
 		gf.MaxMemory = memLimit
 		gf.Lean = desc.EdgesOnly(params)
 		r := plan.Memory
-		if !levels && (o.perVertex != "" || (o.format == "table" && o.resume == "" && !regular && n <= degreeTableMax)) {
+		if !levels && (o.perVertex != "" || (o.format != "csv" && o.resume == "" && !regular && n <= degreeTableMax)) {
 			r.PerVertex = results.PerVertexBytes
 		}
 		gf.Extra = r.Bytes()
@@ -185,7 +185,7 @@ func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr
 			return cfg, head, nil, err
 		}
 		topo = study.MeasureContext(ctx, gf.Spec, g)
-		if o.perVertex != "" || (o.format == "table" && o.resume == "" && topo.Degree.Min != topo.Degree.Max && g.Order() <= degreeTableMax) {
+		if o.perVertex != "" || (o.format != "csv" && o.resume == "" && topo.Degree.Min != topo.Degree.Max && g.Order() <= degreeTableMax) {
 			var names []string
 			if info.File != nil {
 				names = info.File.Labels
@@ -301,6 +301,9 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 	if err != nil {
 		return err
 	}
+	if pv != nil && pv.Trials() == len(all) {
+		sum.ByDegree = pv.ByDegree()
+	}
 	switch {
 	case interrupted && stream == nil && len(all) > 0:
 		// Keep what finished: the file (or table) of the finished trials.
@@ -325,15 +328,7 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 		}
 	default:
 		f := &results.File{Config: head, Trials: all, Summary: sum}
-		err := outfile.Write(ctx, stdout, o.output, func(w io.Writer) error {
-			if err := results.Write(w, o.format, f); err != nil {
-				return err
-			}
-			if pv != nil && o.format == "table" {
-				results.WriteDegreeTable(w, pv.Classes())
-			}
-			return nil
-		})
+		err := outfile.Write(ctx, stdout, o.output, func(w io.Writer) error { return results.Write(w, o.format, f) })
 		if err != nil {
 			return err
 		}
