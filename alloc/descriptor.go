@@ -220,6 +220,33 @@ func names() []string {
 	return names
 }
 
+// Names returns the name of every process, in the order of Descriptors.
+func Names() []string { return names() }
+
+// Readers returns the names of the processes whose Uses has a bit of p,
+// in the order of Descriptors.
+func Readers(p Param) []string {
+	var names []string
+	for _, d := range descriptors {
+		if d.Uses&p != 0 {
+			names = append(names, d.Name)
+		}
+	}
+	return names
+}
+
+// MeanFieldNames returns the names of the processes that have a
+// mean-field limit (HasMeanField), in the order of Descriptors.
+func MeanFieldNames() []string {
+	var names []string
+	for _, d := range descriptors {
+		if d.HasMeanField() {
+			names = append(names, d.Name)
+		}
+	}
+	return names
+}
+
 // Lookup returns the descriptor of the named process. Case does not
 // matter; an unknown name is an error that suggests the nearest name and
 // lists the others.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // A ParamSpec declares one process parameter: its name on the command line
@@ -13,8 +14,9 @@ import (
 // and the explorer's form are all made from it, so that a parameter is
 // declared in one place and its copies cannot drift apart.
 type ParamSpec struct {
-	// Name is the flag (--g), the JSON key and the CSV column ("g").
-	Name string
+	// Name is the flag (--g), the JSON key and the CSV column ("g");
+	// Short is the flag's one letter, if any (-d for --choices).
+	Name, Short string
 	// Usage is the flag's help text.
 	Usage string
 	// Symbol is what the papers call it ("σ" for sigma), for forms.
@@ -48,6 +50,13 @@ type ParamSpec struct {
 	// Get and Set read and write the number in Params.
 	Get func(p Params) float64
 	Set func(p *Params, v float64)
+	// Parse reads a ParamText value into Params; its error says what is
+	// wrong without naming the flag. An empty value of a parameter without
+	// a default (cap) is none.
+	Parse func(p *Params, s string) error
+	// GivenOnly marks a ParamText value read only when it is given: each
+	// process has its own default (ties).
+	GivenOnly bool
 }
 
 // ParamKind is the kind of value of a ParamSpec.
@@ -67,20 +76,23 @@ func (k ParamKind) String() string {
 // ParamTable lists the process parameters in the order help texts show
 // their flags.
 var ParamTable = []*ParamSpec{
-	{Name: "choices", Symbol: "d", Bit: ParamD | ParamRealD, Kind: ParamText, Default: "2",
-		Usage: "number of choices d (a real number >= 1 for rank)"},
+	{Name: "choices", Short: "d", Symbol: "d", Bit: ParamD | ParamRealD, Kind: ParamText, Default: "2",
+		Usage: "number of choices d (a real number >= 1 for rank)", Parse: parseChoices},
 	{Name: "beta", Symbol: "β", Bit: ParamBeta, Kind: ParamFloat, Default: "0.5", DefaultVaries: true, Min: 0, Max: 1,
 		Need: "0 <= beta <= 1", FlagNeed: "0 <= beta <= 1",
 		Usage: "β of -p one-plus-beta, in [0, 1]: the probability of a Greedy[2] step; with -p graph (given: graph is two-choice, β = 1, without it), the probability that a ball compares the ends of its edge (graphical (1+β), 0 < β <= 1)",
 		Get:   func(p Params) float64 { return p.Beta }, Set: func(p *Params, v float64) { p.Beta = v }},
 	{Name: "cap", Symbol: "cap", Bit: ParamCap, Kind: ParamText,
-		Usage: "probe cap of -p firstdiff (default 2^d)"},
+		Usage: "probe cap of -p firstdiff (default 2^d)", Parse: parseCap},
 	{Name: "weights", Symbol: "weights", Bit: ParamWeights, Kind: ParamText, Default: "exp",
-		Usage: "ball weights of -p weighted: const, exp, pareto:shape=A, uniform:a=A,b=B"},
+		Usage: "ball weights of -p weighted: const, exp, pareto:shape=A, uniform:a=A,b=B",
+		Parse: func(p *Params, s string) (err error) { p.Weights, err = ParseWeights(s); return err }},
 	{Name: "ties", Symbol: "ties", Kind: ParamText, Default: "random",
-		Usage: "tie rule: random or left (left, grouped, window and rank use left unless this is given)"},
+		Usage: "tie rule: random or left (left, grouped, window and rank use left unless this is given)", GivenOnly: true,
+		Parse: func(p *Params, s string) (err error) { p.Ties, err = ParseTies(s); return err }},
 	{Name: "sample", Symbol: "sample", Bit: ParamSample, Kind: ParamText, Default: "edge",
-		Usage: "graph sampling: edge (uniform edge), vertex (uniform vertex, then uniform neighbour) or walk:len=L (a non-backtracking walk of L steps from a uniform vertex: the graph process takes its least loaded visited vertex [Pourmiri 2019], the two-sample rules its start and end; CSR graphs and complete)"},
+		Usage: "graph sampling: edge (uniform edge), vertex (uniform vertex, then uniform neighbour) or walk:len=L (a non-backtracking walk of L steps from a uniform vertex: the graph process takes its least loaded visited vertex [Pourmiri 2019], the two-sample rules its start and end; CSR graphs and complete)",
+		Parse: func(p *Params, s string) (err error) { p.Sample, err = ParseSampling(s); return err }},
 	{Name: "g", Symbol: "g", Bit: ParamG, Kind: ParamInt, Default: "1", Min: 0, Max: MaxG,
 		Need: fmt.Sprintf("a threshold 0 <= g <= %d", MaxG), FlagNeed: fmt.Sprintf("a threshold 0 <= g <= %d", MaxG),
 		Recorded: true, CSVAlways: true,
@@ -111,6 +123,40 @@ var ParamTable = []*ParamSpec{
 		Recorded: true,
 		Usage:    "quantile 0 < δ < 1 of -p quantile: a first bin among the ⌊δn⌋ heaviest gives the ball to a second uniform bin",
 		Get:      func(p Params) float64 { return p.Delta }, Set: func(p *Params, v float64) { p.Delta = v }},
+}
+
+// parseChoices reads d, a finite real number (a process checks its range).
+func parseChoices(p *Params, s string) error {
+	d, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(d) || math.IsInf(d, 0) {
+		return fmt.Errorf("%q is not a number", s)
+	}
+	p.D = d
+	return nil
+}
+
+// maxCap bounds the probe cap of FirstDiff[d].
+const maxCap = 1 << 20
+
+// parseCap reads the probe cap, a whole number written 1024, 1_024, 1e3
+// or 2^10, in [1, maxCap]; "" leaves the default.
+func parseCap(p *Params, s string) error {
+	t := strings.ReplaceAll(strings.TrimSpace(s), "_", "")
+	v := math.NaN()
+	if b, e, ok := strings.Cut(t, "^"); ok {
+		bv, err1 := strconv.ParseUint(b, 10, 8)
+		ev, err2 := strconv.ParseUint(e, 10, 8)
+		if err1 == nil && err2 == nil {
+			v = math.Pow(float64(bv), float64(ev))
+		}
+	} else if f, err := strconv.ParseFloat(t, 64); err == nil && !strings.ContainsAny(t, "xXpP") {
+		v = f
+	}
+	if !(v >= 1 && v <= maxCap && v == math.Trunc(v)) {
+		return fmt.Errorf("need a probe cap 1 <= cap <= 2^20, got %q", s)
+	}
+	p.Cap = int(v)
+	return nil
 }
 
 // LookupParam returns the parameter named name, or nil.
@@ -170,4 +216,34 @@ func (s *ParamSpec) CheckFlag(v float64) error {
 		return fmt.Errorf("--%s: need %s, got %s", s.Name, s.FlagNeed, s.Format(v))
 	}
 	return nil
+}
+
+// MarshalText writes the tie rule as the command line does: random or
+// left (TiesDefault: default).
+func (t Ties) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
+// UnmarshalText reads random or left (ParseTies).
+func (t *Ties) UnmarshalText(b []byte) (err error) {
+	*t, err = ParseTies(string(b))
+	return err
+}
+
+// MarshalText writes the sampling rule as the command line does: edge,
+// vertex or walk:len=L.
+func (s Sampling) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a sampling rule (ParseSampling).
+func (s *Sampling) UnmarshalText(b []byte) (err error) {
+	*s, err = ParseSampling(string(b))
+	return err
+}
+
+// MarshalText writes the weight distribution as the command line does:
+// const, exp, pareto:shape=A or uniform:a=A,b=B.
+func (w WeightDist) MarshalText() ([]byte, error) { return []byte(w.String()), nil }
+
+// UnmarshalText reads a weight distribution (ParseWeights).
+func (w *WeightDist) UnmarshalText(b []byte) (err error) {
+	*w, err = ParseWeights(string(b))
+	return err
 }

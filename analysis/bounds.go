@@ -215,12 +215,15 @@ func (b Bound) Short(verb string) string {
 // reports values that are out of range.
 type Query struct {
 	N, M    float64 // bins n ≥ 1 and balls m ≥ 1 (no default: m = 0 fails Validate)
-	D       float64 // choices d (real for rank); 0 means 2
-	Beta    float64 `param:"beta"` // β in [0, 1] for one-plus-beta
 	Process string  // a CLI process name; "" for all (rank excepted)
-	// GraphBeta is β in (0, 1] of graphical (1+β) for graph; 0 stands
-	// for the default 1, two-choice.
-	GraphBeta float64
+	// Params are the process's parameters as alloc reads them: D (0
+	// means 2; real for rank), Beta with GraphBeta (graph is graphical
+	// (1+β) only with GraphBeta and β > 0, two-choice otherwise), Sample,
+	// Ties (the rule the process uses; local search's O(1) bound needs
+	// random ties), Weights, and the two-sample rules' Tolerance (g),
+	// Sigma, Memory, K (0 means 1), Threshold (which no bound reads) and
+	// Delta (0 means 1/2). Graph and Cap are not read.
+	alloc.Params
 	// Batch is the batch size b of the batched setting (alloc.Config.Batch:
 	// every ball reads the loads at the start of its batch of b); 0 and 1
 	// mean one ball at a time. With b > 1 the sequential statements do not
@@ -242,11 +245,6 @@ type Query struct {
 	EdgeConnectivity float64 // k, 0 if unknown (k = Δ is inferred for vertex-transitive families and random regular graphs)
 	Core             float64 // nonregular: vertices c in the dense core, 0 if unknown
 	CoreFraction     float64 // nonregular: fraction f of the edges with both ends in the core, 0 if unknown
-	Sample           string  // "edge" (uniform edge), "vertex" (uniform vertex, then neighbour) or "walk:len=L" (a non-backtracking walk of L steps from a uniform vertex); "" means edge
-	Ties             string  // the tie rule the process uses: "random" or "left"; "" means random (local search's O(1) bound needs random ties)
-
-	// Weighted balls ("weighted").
-	Weights string // the --weights DIST spec: const, exp, pareto:shape=A, uniform:a=A,b=B; "" means exp
 
 	// Hypergraph process ("hyper"): D is the mean hyperedge size.
 	MinRank float64 // the least hyperedge size, 0 if unknown
@@ -254,17 +252,6 @@ type Query struct {
 	// max_v deg(v)·n / Σ|e| >= 1: how much more likely than average the
 	// likeliest vertex is to lie in a uniform hyperedge; 0 if unknown.
 	Balance float64
-	// The two-sample rules of [LS22].
-	Tolerance float64 `param:"g"`     // the threshold g of g-bounded and g-myopic, a whole number >= 0
-	Sigma     float64 `param:"sigma"` // the noise σ >= 0 of noisy
-	// Memory is K, the bins memory remembers; K the balls per round of
-	// kd-choice (0 means 1).
-	Memory float64 `param:"memory"`
-	K      float64 `param:"k"`
-	// Threshold is L of threshold, which no bound reads.
-	Threshold float64 `param:"threshold"`
-	// Delta is δ in (0, 1) of quantile; 0 means 1/2.
-	Delta float64 `param:"delta"`
 }
 
 // Validate reports the first field of q that is out of range, naming it and
@@ -278,10 +265,6 @@ func (q Query) Validate() error {
 		return fmt.Errorf("analysis: query needs m >= 1, got %g", q.M)
 	case !fin(q.D) || (q.D != 0 && q.D < 1):
 		return fmt.Errorf("analysis: query needs d >= 1 (or 0 for the default 2), got %g", q.D)
-	case !alloc.ParamOf(alloc.ParamBeta).InRange(q.Beta):
-		return fmt.Errorf("analysis: query needs 0 <= beta <= 1, got %g", q.Beta)
-	case !(q.GraphBeta >= 0 && q.GraphBeta <= 1):
-		return fmt.Errorf("analysis: query needs 0 < GraphBeta <= 1 (or 0 for two-choice), got %g", q.GraphBeta)
 	case !fin(q.Batch) || (q.Batch != 0 && q.Batch < 1) || q.Batch != math.Trunc(q.Batch):
 		return fmt.Errorf("analysis: query needs a whole batch size b >= 1 (or 0 for one ball at a time), got %g", q.Batch)
 	case !fin(q.Degree) || q.Degree < 0:
@@ -302,24 +285,14 @@ func (q Query) Validate() error {
 		return fmt.Errorf("analysis: query needs MinRank >= 0, got %g", q.MinRank)
 	case !fin(q.Balance) || (q.Balance != 0 && q.Balance < 1):
 		return fmt.Errorf("analysis: query needs Balance >= 1 (or 0 if unknown), got %g", q.Balance)
-	case q.Sample != "" && q.Sample != "edge" && q.Sample != "vertex" && !strings.HasPrefix(q.Sample, "walk:len="):
-		return fmt.Errorf("analysis: unknown sampling rule %q (allowed: edge, vertex, walk:len=L)", q.Sample)
-	case !alloc.ParamOf(alloc.ParamG).InRange(q.Tolerance):
-		return fmt.Errorf("analysis: query needs a whole threshold 0 <= g <= %d, got %g", alloc.MaxG, q.Tolerance)
-	case !alloc.ParamOf(alloc.ParamMemory).InRange(q.Memory):
-		return fmt.Errorf("analysis: memory must be a whole number in [0, %d], got %g", alloc.MaxMemory, q.Memory)
-	case !fin(q.K) || q.K < 0 || q.K != math.Trunc(q.K):
-		return fmt.Errorf("analysis: k must be a whole number >= 1 (0 for 1), got %g", q.K)
-	case !alloc.ParamOf(alloc.ParamSigma).InRange(q.Sigma):
-		return fmt.Errorf("analysis: query needs a noise level 0 <= sigma <= %g, got %g", float64(alloc.MaxSigma), q.Sigma)
-	case !alloc.ParamOf(alloc.ParamThreshold).InRange(q.Threshold):
-		return fmt.Errorf("analysis: query needs a whole load threshold 0 <= L <= %d, got %g", alloc.MaxThreshold, q.Threshold)
-	case !(q.Delta >= 0 && q.Delta < 1):
-		return fmt.Errorf("analysis: query needs a quantile 0 < delta < 1 (or 0 for 1/2), got %g", q.Delta)
 	}
-	if q.Ties != "" {
-		if _, err := alloc.ParseTies(q.Ties); err != nil {
-			return err
+	// Each number of alloc.ParamTable in its range, 0 standing for the
+	// default of k and δ.
+	for _, sp := range alloc.ParamTable {
+		if v := 0.0; sp.Get != nil {
+			if v = sp.Get(q.Params); v != 0 && !sp.InRange(v) {
+				return fmt.Errorf("analysis: query needs %s, got %s=%s", sp.Need, sp.Name, sp.Format(v))
+			}
 		}
 	}
 	if q.Process != "" {
@@ -327,18 +300,7 @@ func (q Query) Validate() error {
 			return err
 		}
 	}
-	if _, err := q.weights(); err != nil {
-		return err
-	}
 	return nil
-}
-
-// weights parses q.Weights ("" is exp) with the parser of package alloc.
-func (q Query) weights() (alloc.WeightDist, error) {
-	if q.Weights == "" {
-		return alloc.WeightDist{Kind: alloc.WeightExp}, nil
-	}
-	return alloc.ParseWeights(q.Weights)
 }
 
 // Bounds returns every bound of docs/theory.md for q.Process (for every process
@@ -382,7 +344,7 @@ func Bounds(q Query) []Bound {
 		if q.Process == d.Name || (q.Process == "" && d.Family != alloc.FamilyRank) {
 			for _, b := range e.boundsFor(d) {
 				b.Process = d.Name
-				if d.Uses&alloc.ParamSample != 0 && strings.HasPrefix(e.q.Sample, "walk:") && !strings.Contains(b.Name, "any allocation strategy") {
+				if d.Uses&alloc.ParamSample != 0 && isWalk(e.q.Sample) && !strings.Contains(b.Name, "any allocation strategy") {
 					b = e.notForWalks(b)
 				}
 				if e.q.Batch > 1 && !b.batched && d.Family != alloc.FamilyOneChoice {
@@ -571,7 +533,7 @@ func (e *boundEnv) memory() []Bound {
 	}
 	ok, why := e.d == 1 && e.q.Memory == 1, "w.h.p.; one fresh uniform bin and the one remembered, the least loaded of the last ball's two after placing"
 	if !ok {
-		why = fmt.Sprintf("stated for d = 1, K = 1; here d = %g, K = %g (graphalloc states no bound for other d and K, see docs/theory.md)", e.d, e.q.Memory)
+		why = fmt.Sprintf("stated for d = 1, K = 1; here d = %g, K = %d (graphalloc states no bound for other d and K, see docs/theory.md)", e.d, e.q.Memory)
 	}
 	phi := (1 + math.Sqrt(5)) / 2
 	return []Bound{
@@ -586,12 +548,12 @@ func (e *boundEnv) memory() []Bound {
 // bounds for k > 1 are not stated here.
 func (e *boundEnv) kd(proc string) []Bound {
 	bs := e.greedy(proc)
-	k := max(e.q.K, 1)
+	k := max(e.q.K, 1) // 0 means 1
 	for i := range bs {
 		bs[i].Name = strings.Replace(bs[i].Name, "[", "(k = 1: Greedy[d]) [", 1)
 		if k != 1 && bs[i].Applies {
 			bs[i].Applies = false
-			bs[i].Reason = fmt.Sprintf("stated for k = 1, where (k, d)-choice is Greedy[d]; here k = %g (graphalloc states no bound of [Park17] for k > 1, see docs/theory.md)", k)
+			bs[i].Reason = fmt.Sprintf("stated for k = 1, where (k, d)-choice is Greedy[d]; here k = %d (graphalloc states no bound of [Park17] for k > 1, see docs/theory.md)", k)
 		}
 	}
 	return bs
@@ -667,23 +629,31 @@ func (e *boundEnv) oneChoice() []Bound {
 func (e *boundEnv) greedy(proc string) []Bound {
 	ok, why := e.intD(proc)
 	v := e.lnln / math.Log(e.d)
-	anyM := "w.h.p., every m; d bins uniform with replacement (expected gap (1 + o(1)) log log n for d = 2 [TW14])"
-	mn := "w.h.p.; d bins uniform with replacement"
+	return e.twoChoiceTrio("[ABKU99]", v, "ln ln n / ln d", ok, why, "d bins uniform with replacement", " (expected gap (1 + o(1)) log log n for d = 2 [TW14])")
+}
+
+// twoChoiceTrio is the three statements of a d-choice rule [BCSV06]: the
+// max load at m = n (from paper mn), the max load above m/n and the gap
+// for every m, each value v ± O(1) with v given by formula; ok and why
+// say whether they apply, how (the rule's words) and what holds only for
+// every m (anyNote).
+func (e *boundEnv) twoChoiceTrio(mn string, v float64, formula string, ok bool, why, how, anyNote string) []Bound {
+	anyM, atN := "w.h.p., every m; "+how+anyNote, "w.h.p.; "+how
 	if !ok {
-		anyM, mn = why, why
+		anyM, atN = why, why
 	}
 	return []Bound{
-		{Name: "max load, m = n [ABKU99]", Kind: KindLeading, Precision: PrecisionAdditive,
+		{Name: "max load, m = n " + mn, Kind: KindLeading, Precision: PrecisionAdditive,
 			Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
-			Value: v, Formula: "ln ln n / ln d ± O(1)", Base: "ln",
-			Applies: ok, Reason: mn},
+			Value: v, Formula: formula + " ± O(1)", Base: "ln",
+			Applies: ok, Reason: atN},
 		{Name: "max load, any m [BCSV06]", Kind: KindLeading, Precision: PrecisionAdditive,
 			Quantity: QuantityMaxLoad, Regime: RegimeAnyM,
-			Value: e.t + v, Formula: "m/n + ln ln n / ln d ± O(1)", Base: "ln",
+			Value: e.t + v, Formula: "m/n + " + formula + " ± O(1)", Base: "ln",
 			Applies: ok, Reason: anyM},
 		{Name: "gap, any m [BCSV06]", Kind: KindLeading, Precision: PrecisionAdditive,
 			Quantity: QuantityGap, Regime: RegimeAnyM,
-			Value: v, Formula: "ln ln n / ln d ± O(1)", Base: "ln",
+			Value: v, Formula: formula + " ± O(1)", Base: "ln",
 			Applies: ok, Reason: anyM},
 	}
 }
@@ -699,25 +669,7 @@ func (e *boundEnv) left(proc string) []Bound {
 		v = e.lnln / (e.d * math.Log(f))
 		phi = fmt.Sprintf("; φ_%g = %.4f", e.d, f)
 	}
-	anyM := "w.h.p., every m; ties go to the leftmost group" + phi
-	mn := "w.h.p.; ties go to the leftmost group" + phi
-	if !ok {
-		anyM, mn = why, why
-	}
-	return []Bound{
-		{Name: "max load, m = n [V03]", Kind: KindLeading, Precision: PrecisionAdditive,
-			Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
-			Value: v, Formula: "ln ln n / (d ln φ_d) ± O(1)", Base: "ln",
-			Applies: ok, Reason: mn},
-		{Name: "max load, any m [BCSV06]", Kind: KindLeading, Precision: PrecisionAdditive,
-			Quantity: QuantityMaxLoad, Regime: RegimeAnyM,
-			Value: e.t + v, Formula: "m/n + ln ln n / (d ln φ_d) ± O(1)", Base: "ln",
-			Applies: ok, Reason: anyM},
-		{Name: "gap, any m [BCSV06]", Kind: KindLeading, Precision: PrecisionAdditive,
-			Quantity: QuantityGap, Regime: RegimeAnyM,
-			Value: v, Formula: "ln ln n / (d ln φ_d) ± O(1)", Base: "ln",
-			Applies: ok, Reason: anyM},
-	}
+	return e.twoChoiceTrio("[V03]", v, "ln ln n / (d ln φ_d)", ok, why, "ties go to the leftmost group"+phi, "")
 }
 
 // rank: for integer d, Rank[d] is Greedy[d] with fixed-order ties [TW14].
@@ -859,10 +811,7 @@ func (e *boundEnv) weighted() []Bound {
 // weightMoments parses the query's weights and reports whether the
 // distribution has a finite second moment, with its name for messages.
 func (e *boundEnv) weightMoments() (finite2 bool, name string, err error) {
-	w, err := e.q.weights()
-	if err != nil {
-		return false, "", err
-	}
+	w := e.q.Weights
 	if w.Kind == alloc.WeightPareto {
 		// A Pareto law with shape A has finite k-th moments for k < A.
 		return w.Shape > 2, fmt.Sprintf("pareto with shape %g", w.Shape), nil
@@ -906,7 +855,7 @@ func (e *boundEnv) twoChoiceGap(param, why string) Bound {
 // m ≥ n, and O(g/log g · log log n) for g ≤ log n with matching lower
 // bounds; g = 0 is Two-Choice.
 func (e *boundEnv) gRule(proc string, myopic bool) []Bound {
-	g := e.q.Tolerance
+	g := float64(e.q.Tolerance)
 	who := "g-bounded is the worst adversary, always the more loaded"
 	if myopic {
 		who = "g-myopic's coin is one such adversary"
@@ -1018,7 +967,7 @@ func (e *boundEnv) graphContext() graphCtx {
 	if q.MinDegree > 0 && !regular {
 		notRegular += fmt.Sprintf(", here δ = %g", q.MinDegree)
 	}
-	return graphCtx{topo: topo, delta: delta, regular: regular, vertex: q.Sample == "vertex", notRegular: notRegular}
+	return graphCtx{topo: topo, delta: delta, regular: regular, vertex: q.Sample == alloc.SampleVertex, notRegular: notRegular}
 }
 
 // graphRegularMaxLoad gives the max load at m = n on (almost) regular
@@ -1187,10 +1136,10 @@ func (e *boundEnv) graphComplete(c graphCtx, complete bool) []Bound {
 // graphBeta is the β of graphical (1+β) of the query: Query.GraphBeta, 0
 // standing for 1 (two-choice).
 func (e *boundEnv) graphBeta() float64 {
-	if e.q.GraphBeta == 0 {
+	if !e.q.GraphBeta || e.q.Beta == 0 {
 		return 1
 	}
-	return e.q.GraphBeta
+	return e.q.Beta
 }
 
 // onComplete reports whether the query's topology is the complete graph.
@@ -1443,7 +1392,7 @@ func (e *boundEnv) localSearch() []Bound {
 		b.Reason = fmt.Sprintf("for almost regular graphs (max degree / min degree bounded); graphalloc knows it of regular graphs only, and %s is not regular or its degrees are unknown", topo)
 	case delta < e.ln:
 		b.Reason = fmt.Sprintf("needs minimum degree Ω(log n), read as δ ≥ ln n = %.4g; here δ = %g", e.ln, delta)
-	case q.Ties == alloc.TiesLeft.String():
+	case q.Ties == alloc.TiesLeft:
 		b.Reason = "needs random ties: with a fixed tie rule the paper shows graphs of this kind with a larger maximum load"
 	default:
 		b.Applies = true
@@ -1568,3 +1517,6 @@ func thinningWhy(n float64) string {
 	}
 	return "asymptotic, w.h.p. as n → ∞: no two-thinning rule, Threshold(L) among them, keeps the max load below (1 − o(1)) times the value, and the best rule attains it; the o(1) is unknown at a given n, where the max load may be below the value"
 }
+
+// isWalk reports a walk sampling rule.
+func isWalk(s alloc.Sampling) bool { _, ok := s.Walk(); return ok }

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"github.com/graphalloc/graphalloc/alloc"
 	"math"
 	"slices"
 	"strings"
@@ -49,7 +50,7 @@ func TestBoundsBatched(t *testing.T) {
 		t.Errorf("m = 1.5 batches: %+v", b)
 	}
 	// d = 3: stated for two choices.
-	b = findBound(t, Bounds(Query{N: n, M: n, D: 3, Process: "greedy", Batch: n}), "greedy", "gap, batches of b = n [LS22a]")
+	b = findBound(t, Bounds(Query{N: n, M: n, Process: "greedy", Batch: n, Params: alloc.Params{D: 3}}), "greedy", "gap, batches of b = n [LS22a]")
 	if b.Applies {
 		t.Errorf("d = 3: %+v", b)
 	}
@@ -59,12 +60,12 @@ func TestBoundsBatched(t *testing.T) {
 		t.Errorf("one-choice in batches: %+v", b)
 	}
 	// (1+β) with b in [n, n ln n]: Θ(log n).
-	b = findBound(t, Bounds(Query{N: n, M: 4 * n, Beta: 0.5, Process: "one-plus-beta", Batch: 4 * n}), "one-plus-beta", "gap, batches of b in [n, n log n], (1+β) [LS22b]")
+	b = findBound(t, Bounds(Query{N: n, M: 4 * n, Process: "one-plus-beta", Batch: 4 * n, Params: alloc.Params{Beta: 0.5}}), "one-plus-beta", "gap, batches of b in [n, n log n], (1+β) [LS22b]")
 	if !b.Applies || math.Abs(b.Value-11.090355) > 1e-5 {
 		t.Errorf("(1+β), b = 4n: %+v", b)
 	}
 	// Processes that do not run in batches get no batched bound.
-	for _, b := range Bounds(Query{N: n, M: n, Process: "rank", D: 2, Batch: n}) {
+	for _, b := range Bounds(Query{N: n, M: n, Process: "rank", Batch: n, Params: alloc.Params{D: 2}}) {
 		if strings.Contains(b.Name, "batches") {
 			t.Errorf("rank lists %q", b.Name)
 		}
@@ -86,7 +87,7 @@ func TestBoundsGraphicalBeta(t *testing.T) {
 			t.Errorf("a two-choice query lists %q", b.Name)
 		}
 	}
-	bs := Bounds(Query{N: n, M: 1000 * n, Process: "graph", Topology: "regular", Degree: 16, Expansion: 0.25, GraphBeta: 0.5})
+	bs := Bounds(Query{N: n, M: 1000 * n, Process: "graph", Topology: "regular", Degree: 16, Expansion: 0.25, Params: alloc.Params{Beta: 0.5, GraphBeta: true}})
 	b := findBound(t, bs, "graph", "gap, graphical (1+β), edge expansion σ, any m [PTW15; derived here]")
 	if !b.Applies || b.Value != 16/(0.5*0.25) || b.Order != "O" {
 		t.Errorf("O(log n / (βσ)): %+v", b)
@@ -97,7 +98,7 @@ func TestBoundsGraphicalBeta(t *testing.T) {
 	if b := findBound(t, bs, "graph", "max − min, any allocation strategy [BF22]"); !b.Applies {
 		t.Errorf("[BF22] holds for every strategy: %+v", b)
 	}
-	bs = Bounds(Query{N: n, M: 1000 * n, Process: "graph", GraphBeta: 0.5})
+	bs = Bounds(Query{N: n, M: 1000 * n, Process: "graph", Params: alloc.Params{Beta: 0.5, GraphBeta: true}})
 	b = findBound(t, bs, "graph", "gap, graphical (1+β), complete graph, heavily loaded [PTW15; derived here]")
 	// Θ(log₂ n / β), heavy from ln n / β² = 44.36.
 	if !b.Applies || b.Value != 32 || math.Abs(b.HeavyFrom-11.090355/0.25) > 1e-4 {
@@ -119,9 +120,9 @@ func TestBoundsInTheirRegime(t *testing.T) {
 	const n = 1 << 16
 	for _, beta := range []float64{0.6, 0.9, 0.99} {
 		for _, q := range []Query{
-			{N: n, M: 1000 * n, Beta: beta, Process: "one-plus-beta"},
-			{N: n, M: 1000 * n, GraphBeta: beta, Process: "graph"},
-			{N: n, M: n, Beta: beta, GraphBeta: beta, Batch: n},
+			{N: n, M: 1000 * n, Process: "one-plus-beta", Params: alloc.Params{Beta: beta}},
+			{N: n, M: 1000 * n, Process: "graph", Params: alloc.Params{Beta: beta, GraphBeta: true}},
+			{N: n, M: n, Batch: n, Params: alloc.Params{Beta: beta, GraphBeta: true}},
 		} {
 			upper := 0
 			for _, b := range Bounds(q) {
@@ -140,7 +141,7 @@ func TestBoundsInTheirRegime(t *testing.T) {
 			}
 		}
 	}
-	b := findBound(t, Bounds(Query{N: n, M: 1000 * n, Beta: MaxThetaBeta, Process: "one-plus-beta"}), "one-plus-beta", "gap, heavily loaded [PTW15]")
+	b := findBound(t, Bounds(Query{N: n, M: 1000 * n, Process: "one-plus-beta", Params: alloc.Params{Beta: MaxThetaBeta}}), "one-plus-beta", "gap, heavily loaded [PTW15]")
 	if !b.Applies || b.Order != "Θ" {
 		t.Errorf("β = %g: %+v", MaxThetaBeta, b)
 	}
@@ -160,7 +161,7 @@ func TestBoundsInTheirRegime(t *testing.T) {
 		"max load, complete graph, any m (exact) [derived here]",
 	}
 	var names []string
-	for _, b := range Bounds(Query{N: n, M: n, GraphBeta: 0.5, Batch: 2, Expansion: 0.3}) {
+	for _, b := range Bounds(Query{N: n, M: n, Batch: 2, Expansion: 0.3, Params: alloc.Params{Beta: 0.5, GraphBeta: true}}) {
 		names = append(names, b.Name)
 	}
 	for _, d := range derived {

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"github.com/graphalloc/graphalloc/alloc"
 	"math"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ func TestBoundsLocalSearch(t *testing.T) {
 		{"expander", Query{N: 1 << 16, M: 1 << 16, Topology: "regular", Degree: 6}, "max load, expander", lg(lg(1 << 16))},
 		// Degree 16 ≥ ln 2^10 = 6.93: the O(1) bound, which has no value.
 		{"degree log n", Query{N: 1 << 10, M: 1 << 10, Topology: "regular", Degree: 16}, "max load, almost regular", math.NaN()},
-		{"degree log n, left ties", Query{N: 1 << 10, M: 1 << 10, Topology: "regular", Degree: 16, Ties: "left"}, "", 0},
+		{"degree log n, left ties", Query{N: 1 << 10, M: 1 << 10, Topology: "regular", Degree: 16, Params: alloc.Params{Ties: alloc.TiesLeft}}, "", 0},
 		// The hypercube Q_16: degree log₂ n ≥ ln n.
 		{"hypercube", Query{N: 1 << 16, M: 1 << 16, Topology: "hypercube"}, "max load, almost regular", math.NaN()},
 		// A 2-dimensional torus (Δ = 4): (log n / log log n)^{1/3}.

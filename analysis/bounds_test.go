@@ -84,12 +84,12 @@ func TestBoundsGreedyLeftOneChoice(t *testing.T) {
 	})
 	// d = 3: 2.406076 / 1.098612 = 2.190105; m = 16n: m ≠ n, and the
 	// heavily loaded bound is 16 + 2.190105.
-	checkBounds(t, Query{N: n, M: 16 * n, D: 3, Process: "greedy"}, []wantBound{
+	checkBounds(t, Query{N: n, M: 16 * n, Process: "greedy", Params: alloc.Params{D: 3}}, []wantBound{
 		{"greedy", "max load, m = n [ABKU99]", 2.190105, KindLeading, "ln", false, "stated for m = n"},
 		{"greedy", "max load, any m [BCSV06]", 18.190105, KindLeading, "ln", true, ""},
 		{"greedy", "gap, any m [BCSV06]", 2.190105, KindLeading, "ln", true, ""},
 	})
-	checkBounds(t, Query{N: n, D: 1, Process: "greedy"}, []wantBound{
+	checkBounds(t, Query{N: n, Process: "greedy", Params: alloc.Params{D: 1}}, []wantBound{
 		{"greedy", "gap, any m [BCSV06]", 0, "", "", false, "one-choice"},
 	})
 	// Left: d = 2: 2.406076 / (2 · 0.481212) = 2.500017;
@@ -97,12 +97,12 @@ func TestBoundsGreedyLeftOneChoice(t *testing.T) {
 	checkBounds(t, Query{N: n, Process: "left"}, []wantBound{
 		{"left", "max load, m = n [V03]", 2.500017, KindLeading, "ln", true, "leftmost"},
 	})
-	checkBounds(t, Query{N: n, D: 3, Process: "left"}, []wantBound{
+	checkBounds(t, Query{N: n, Process: "left", Params: alloc.Params{D: 3}}, []wantBound{
 		{"left", "max load, m = n [V03]", 1.316138, KindLeading, "ln", true, "φ_3 = 1.8393"},
 		{"left", "max load, any m [BCSV06]", 2.316138, KindLeading, "ln", true, ""},
 		{"left", "gap, any m [BCSV06]", 1.316138, KindLeading, "ln", true, ""},
 	})
-	checkBounds(t, Query{N: n, D: 2.5, Process: "left"}, []wantBound{
+	checkBounds(t, Query{N: n, Process: "left", Params: alloc.Params{D: 2.5}}, []wantBound{
 		{"left", "gap, any m [BCSV06]", 0, "", "", false, "integer d"},
 	})
 	// One-choice, m = n: ln n / ln ln n = 11.090355 / 2.406076 = 4.609312;
@@ -121,40 +121,40 @@ func TestBoundsGreedyLeftOneChoice(t *testing.T) {
 
 func TestBoundsRankBetaGroupedWindowWeighted(t *testing.T) {
 	const n = 65536
-	checkBounds(t, Query{N: n, D: 3, Process: "rank"}, []wantBound{
+	checkBounds(t, Query{N: n, Process: "rank", Params: alloc.Params{D: 3}}, []wantBound{
 		{"rank", "max load, m = n [ABKU99]", 2.190105, KindLeading, "ln", true, "Rank[d] is Greedy[d]"},
 	})
 	// d = 2.5: ln ln n / ln 2.5 = 2.406076 / 0.916291 = 2.625887, for
 	// reference only.
-	checkBounds(t, Query{N: n, D: 2.5, Process: "rank"}, []wantBound{
+	checkBounds(t, Query{N: n, Process: "rank", Params: alloc.Params{D: 2.5}}, []wantBound{
 		{"rank", "max load, m = n [ABKU99]", 2.625887, KindLeading, "ln", false, "integer d only"},
 	})
 	// (1+β): log₂ n / β = 16 / 0.5 = 32.
 	// A heavily loaded statement: from m/n >= ln n / β² = 11.090355 / 0.25
 	// = 44.36142.
-	checkBounds(t, Query{N: n, M: 1000 * n, Beta: 0.5, Process: "one-plus-beta"}, []wantBound{
+	checkBounds(t, Query{N: n, M: 1000 * n, Process: "one-plus-beta", Params: alloc.Params{Beta: 0.5}}, []wantBound{
 		{"one-plus-beta", "gap, heavily loaded [PTW15]", 32, KindOrder, "log2", true, "ln n / β² = 44.36"},
 	})
-	checkBounds(t, Query{N: n, Beta: 0.5, Process: "one-plus-beta"}, []wantBound{
+	checkBounds(t, Query{N: n, Process: "one-plus-beta", Params: alloc.Params{Beta: 0.5}}, []wantBound{
 		{"one-plus-beta", "gap, heavily loaded [PTW15]", 32, KindOrder, "log2", false, "from m/n >= 44.36; here m/n = 1"},
 	})
-	checkBounds(t, Query{N: n, Beta: 0, Process: "one-plus-beta"}, []wantBound{
+	checkBounds(t, Query{N: n, Process: "one-plus-beta", Params: alloc.Params{Beta: 0}}, []wantBound{
 		{"one-plus-beta", "gap, heavily loaded [PTW15]", 0, KindOrder, "log2", false, "one-choice"},
 	})
-	checkBounds(t, Query{N: n, M: 1000 * n, Beta: 1, Process: "one-plus-beta"}, []wantBound{
+	checkBounds(t, Query{N: n, M: 1000 * n, Process: "one-plus-beta", Params: alloc.Params{Beta: 1}}, []wantBound{
 		{"one-plus-beta", "gap, heavily loaded [PTW15]", 16, KindOrder, "log2", false, "greedy with d = 2"},
 	})
 	// Grouped d = 8: log₂ log₂ n / d = 4 / 8 = 0.5; window: 4 / log₂ 8 = 4/3.
-	checkBounds(t, Query{N: n, D: 8, Process: "grouped"}, []wantBound{
+	checkBounds(t, Query{N: n, Process: "grouped", Params: alloc.Params{D: 8}}, []wantBound{
 		{"grouped", "max load, m = n [KP06]", 0.5, KindOrder, "log2", true, "aligned groups"},
 	})
-	checkBounds(t, Query{N: n, D: 8, Process: "window"}, []wantBound{
+	checkBounds(t, Query{N: n, Process: "window", Params: alloc.Params{D: 8}}, []wantBound{
 		{"window", "max load, m = n [KP06]", 4.0 / 3, KindOrder, "log2", true, "lower bound"},
 	})
-	checkBounds(t, Query{N: n, D: 3, Process: "grouped"}, []wantBound{
+	checkBounds(t, Query{N: n, Process: "grouped", Params: alloc.Params{D: 3}}, []wantBound{
 		{"grouped", "max load, m = n [KP06]", 4.0 / 3, KindOrder, "log2", false, "even d"},
 	})
-	checkBounds(t, Query{N: n, M: 2 * n, D: 8, Process: "window"}, []wantBound{
+	checkBounds(t, Query{N: n, M: 2 * n, Process: "window", Params: alloc.Params{D: 8}}, []wantBound{
 		{"window", "max load, m = n [KP06]", 4.0 / 3, KindOrder, "log2", false, "stated for m = n"},
 	})
 	// Weighted: a Pareto law with shape A has a finite second moment iff A > 2.
@@ -164,15 +164,13 @@ func TestBoundsRankBetaGroupedWindowWeighted(t *testing.T) {
 		applies bool
 		reason  string
 	}{
-		{"", 2, true, "exp weights"},
 		{"exp", 0, true, "exp weights"},
 		{"uniform:a=1,b=3", 2, true, "uniform"},
 		{"pareto:shape=3", 2, true, "shape 3"},
 		{"pareto:shape=1.5", 2, false, "finite second moment"},
 		{"exp", 3, false, "two choices"},
-		{"lognormal", 2, false, "unknown weight distribution"},
 	} {
-		checkBounds(t, Query{N: n, D: tc.d, Process: "weighted", Weights: tc.weights}, []wantBound{
+		checkBounds(t, Query{N: n, Process: "weighted", Params: alloc.Params{D: tc.d, Weights: mustWeights(tc.weights)}}, []wantBound{
 			{"weighted", "gap independent of m [TW07]", 0, KindUpper, "", tc.applies, tc.reason},
 		})
 	}
@@ -193,10 +191,10 @@ func TestBoundsHyper(t *testing.T) {
 		godWhy, refWhy string
 		refValue       float64
 	}{
-		{"rank 16, balanced", Query{D: 16, MinRank: 16, Balance: 2.25}, true, true, "balanced", "complete 16-uniform", math.Log(math.Log(n)) / math.Log(16)},
-		{"rank 4", Query{D: 4, MinRank: 4, Balance: 1}, false, true, "at least ln n = 11.09; the smallest has 4", "greedy with d = 4", math.Log(math.Log(n)) / math.Log(4)},
-		{"unbalanced", Query{D: 16, MinRank: 16, Balance: 5}, false, true, "here 5 ×", "", math.Log(math.Log(n)) / math.Log(16)},
-		{"mixed sizes", Query{D: 14.5, MinRank: 12, Balance: 1.5}, true, false, "balanced", "this one is not", 0},
+		{"rank 16, balanced", Query{MinRank: 16, Balance: 2.25, Params: alloc.Params{D: 16}}, true, true, "balanced", "complete 16-uniform", math.Log(math.Log(n)) / math.Log(16)},
+		{"rank 4", Query{MinRank: 4, Balance: 1, Params: alloc.Params{D: 4}}, false, true, "at least ln n = 11.09; the smallest has 4", "greedy with d = 4", math.Log(math.Log(n)) / math.Log(4)},
+		{"unbalanced", Query{MinRank: 16, Balance: 5, Params: alloc.Params{D: 16}}, false, true, "here 5 ×", "", math.Log(math.Log(n)) / math.Log(16)},
+		{"mixed sizes", Query{MinRank: 12, Balance: 1.5, Params: alloc.Params{D: 14.5}}, true, false, "balanced", "this one is not", 0},
 		{"unknown", Query{}, false, false, "needs the least hyperedge size", "this one is not", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -208,7 +206,7 @@ func TestBoundsHyper(t *testing.T) {
 			})
 		})
 	}
-	if bs := Bounds(Query{N: n, M: 8 * n, D: 16, MinRank: 16, Balance: 1, Process: "hyper"}); bs[0].Applies {
+	if bs := Bounds(Query{N: n, M: 8 * n, MinRank: 16, Balance: 1, Process: "hyper", Params: alloc.Params{D: 16}}); bs[0].Applies {
 		t.Errorf("m = 8n: %+v applies outside m = n", bs[0])
 	}
 }
@@ -274,7 +272,7 @@ func TestBoundsGraph(t *testing.T) {
 		{"graph", "max load, Δ-regular, m = n [KP06]", 0, KindUpper, "log2", false, "not regular, or its degrees are not known"},
 		{"graph", "gap, edge expansion σ, any m [PTW15]", 0, KindOrder, "log2", false, "regular"},
 	})
-	core.Sample = "vertex"
+	core.Sample = alloc.SampleVertex
 	checkBounds(t, core, []wantBound{
 		{"graph", "max load, dense core of a non-regular graph [KP06]", 32, KindLower, "", false, "vertex sampling"},
 	})
@@ -289,7 +287,7 @@ func TestBoundsWellFormed(t *testing.T) {
 		for _, m := range []float64{0, 1, n, 50 * n} {
 			for _, d := range []float64{0, 1, 2, 2.5, 3, 8} {
 				for _, p := range append([]string{"", "nope"}, processNames()...) {
-					queries = append(queries, Query{N: n, M: m, D: d, Beta: 0.5, Process: p})
+					queries = append(queries, Query{N: n, M: m, Process: p, Params: alloc.Params{D: d, Beta: 0.5}})
 				}
 			}
 		}
@@ -300,13 +298,13 @@ func TestBoundsWellFormed(t *testing.T) {
 			queries = append(queries, Query{N: 1024, M: 1024, Process: "local-search", Topology: topo, Degree: deg})
 		}
 	}
-	queries = append(queries, Query{N: 1024, M: 1024, Process: "graph", Expansion: 3}, Query{N: 1024, M: 1024, Process: "one-plus-beta", Beta: 2})
+	queries = append(queries, Query{N: 1024, M: 1024, Process: "graph", Expansion: 3}, Query{N: 1024, M: 1024, Process: "one-plus-beta", Params: alloc.Params{Beta: 2}})
 	// Batches, and graphical (1+β).
 	for _, n := range []float64{3, 1000, 1 << 20} {
 		for _, b := range []float64{2, n, 16 * n, 1e12} {
 			for _, m := range []float64{1, n, 16 * n} {
 				for _, p := range append([]string{""}, processNames()...) {
-					queries = append(queries, Query{N: n, M: m, Beta: 0.5, GraphBeta: 0.5, Expansion: 0.2, Process: p, Batch: b})
+					queries = append(queries, Query{N: n, M: m, Expansion: 0.2, Process: p, Batch: b, Params: alloc.Params{Beta: 0.5, GraphBeta: true}})
 				}
 			}
 		}
@@ -396,7 +394,7 @@ func TestBoundsNoBalls(t *testing.T) {
 }
 
 func TestQueryValidate(t *testing.T) {
-	good := Query{N: 1024, M: 2048, D: 2, Beta: 0.5, Process: "graph", Sample: "vertex", Weights: "pareto:shape=2.5"}
+	good := Query{N: 1024, M: 2048, Process: "graph", Params: alloc.Params{D: 2, Beta: 0.5, Sample: alloc.SampleVertex, Weights: mustWeights("pareto:shape=2.5")}}
 	if err := good.Validate(); err != nil {
 		t.Fatalf("valid query: %v", err)
 	}
@@ -408,22 +406,28 @@ func TestQueryValidate(t *testing.T) {
 		{Query{N: 10, M: -1}, "m >= 1"},
 		// m = 0 is not a default for m = n: no balls, nothing to bound.
 		{Query{N: 10}, "analysis: query needs m >= 1, got 0"},
-		{Query{N: 10, M: 10, D: 0.5}, "d >= 1"},
-		{Query{N: 10, M: 10, Beta: 1.5}, "0 <= beta <= 1"},
+		{Query{N: 10, M: 10, Params: alloc.Params{D: 0.5}}, "d >= 1"},
+		{Query{N: 10, M: 10, Params: alloc.Params{Beta: 1.5}}, "0 <= beta <= 1"},
 		{Query{N: 10, M: 10, Process: "greedyy"}, `unknown process "greedyy"`},
 		{Query{N: 10, M: 10, Expansion: 8}, "degree-normalised edge expansion in [0, 1], got 8"},
 		{Query{N: 10, M: 10, Eps: 2}, "eps"},
-		{Query{N: 10, M: 10, Sample: "node"}, `unknown sampling rule "node"`},
-		{Query{N: 10, M: 10, Weights: "pareto"}, "needs shape="},
 		{Query{N: 10, M: 10, CoreFraction: 2}, "CoreFraction"},
-		{Query{N: 10, M: 10, Tolerance: 1.5}, "whole threshold 0 <= g"},
-		{Query{N: 10, M: 10, Tolerance: -1}, "got -1"},
-		{Query{N: 10, M: 10, Sigma: math.NaN()}, "noise level 0 <= sigma"},
+		{Query{N: 10, M: 10, Params: alloc.Params{Tolerance: -1}}, "got g=-1"},
+		{Query{N: 10, M: 10, Params: alloc.Params{Sigma: math.NaN()}}, "noise level 0 <= sigma"},
 	} {
 		if err := tc.q.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: error %v, want %q", tc.q, err, tc.want)
 		}
 	}
+}
+
+// mustWeights is the weight distribution s names (alloc.ParseWeights).
+func mustWeights(s string) alloc.WeightDist {
+	w, err := alloc.ParseWeights(s)
+	if err != nil {
+		panic(err)
+	}
+	return w
 }
 
 func TestPhi(t *testing.T) {
@@ -488,13 +492,13 @@ func TestBoundQuantityKindRegime(t *testing.T) {
 		maxLoadAt     float64 // MaxLoadAt(m/n), to 1e-5
 		reasonMention string
 	}{
-		{"(1+β) at m = n: Θ(log n / β) is heavily loaded", Query{N: n, M: n, Beta: 0.5, Process: "one-plus-beta"},
+		{"(1+β) at m = n: Θ(log n / β) is heavily loaded", Query{N: n, M: n, Process: "one-plus-beta", Params: alloc.Params{Beta: 0.5}},
 			"gap, heavily loaded [PTW15]", false, QuantityGap, KindOrder, "Θ", false, 1 + 32, "only the upper bound"},
 		// m/n = 1000 >= ln n / β² = 44.36: 1000 + log₂ n / β = 1032.
-		{"(1+β) at m = 1000n", Query{N: n, M: 1000 * n, Beta: 0.5, Process: "one-plus-beta"},
+		{"(1+β) at m = 1000n", Query{N: n, M: 1000 * n, Process: "one-plus-beta", Params: alloc.Params{Beta: 0.5}},
 			"gap, heavily loaded [PTW15]", true, QuantityGap, KindOrder, "Θ", false, 1000 + 32, "every m"},
 		// β = 0.1: ln n / β² = 1109.04 > 1000.
-		{"(1+β), β = 0.1, at m = 1000n: not yet", Query{N: n, M: 1000 * n, Beta: 0.1, Process: "one-plus-beta"},
+		{"(1+β), β = 0.1, at m = 1000n: not yet", Query{N: n, M: 1000 * n, Process: "one-plus-beta", Params: alloc.Params{Beta: 0.1}},
 			"gap, heavily loaded [PTW15]", false, QuantityGap, KindOrder, "Θ", false, 1000 + 160, "1109"},
 		{"weighted balls: the gap bound of [TW07] has no value", Query{N: n, M: n, Process: "weighted"},
 			"gap independent of m [TW07]", true, QuantityGap, KindUpper, "", true, none, "finite second moment"},
@@ -511,9 +515,9 @@ func TestBoundQuantityKindRegime(t *testing.T) {
 			Query{N: n, M: 16 * n, Process: "graph", Topology: "regular", Degree: 16},
 			"max − min, any allocation strategy [BF22]", true, QuantitySpread, KindOrder, "Ω", false, none, "Δ/k = 1"},
 		// log₂ log₂ n / d = 4 / 8.
-		{"grouped: O(log log n / d), not a leading term", Query{N: n, M: n, D: 8, Process: "grouped"},
+		{"grouped: O(log log n / d), not a leading term", Query{N: n, M: n, Process: "grouped", Params: alloc.Params{D: 8}},
 			"max load, m = n [KP06]", true, QuantityMaxLoad, KindOrder, "O", false, 0.5, "aligned"},
-		{"window: Ω(log log n / log d)", Query{N: n, M: n, D: 8, Process: "window"},
+		{"window: Ω(log log n / log d)", Query{N: n, M: n, Process: "window", Params: alloc.Params{D: 8}},
 			"max load, m = n [KP06]", true, QuantityMaxLoad, KindOrder, "Ω", false, 4.0 / 3, "unaligned"},
 		// m/n = 16 >= ln n = 11.09: sqrt(2 · 16 · 11.090355) = 18.838560.
 		{"one-choice's heavy gap from m/n >= ln n", Query{N: n, M: 16 * n, Process: "one-choice"},
@@ -521,19 +525,19 @@ func TestBoundQuantityKindRegime(t *testing.T) {
 		{"one-choice's heavy gap not at m = 8n < n ln n", Query{N: n, M: 8 * n, Process: "one-choice"},
 			"gap, heavily loaded [RS98]", false, QuantityGap, KindAsymptotic, "", false, 8 + math.Sqrt(2*8*11.090355), "from m/n >= 11.09"},
 		// [LS22], g = 2 ≤ ln n: g / max(1, ln 2) · ln ln n = 2 · 2.406076.
-		{"g-bounded, g = 2: Θ(g/log g · log log n) from m = n", Query{N: n, M: n, Tolerance: 2, Process: "g-bounded"},
+		{"g-bounded, g = 2: Θ(g/log g · log log n) from m = n", Query{N: n, M: n, Process: "g-bounded", Params: alloc.Params{Tolerance: 2}},
 			"gap, g ≤ log n, any m ≥ n [LS22]", true, QuantityGap, KindOrder, "Θ", false, 1 + 2*2.406076, "matching lower bound"},
 		// O(g + log n) = 2 + 11.090355, not for m < n.
-		{"g-myopic: O(g + log n) is for m ≥ n", Query{N: n, M: n / 2, Tolerance: 2, Process: "g-myopic"},
+		{"g-myopic: O(g + log n) is for m ≥ n", Query{N: n, M: n / 2, Process: "g-myopic", Params: alloc.Params{Tolerance: 2}},
 			"gap, any m ≥ n [LS22]", false, QuantityGap, KindOrder, "O", false, 0.5 + 13.090355, "every m ≥ n"},
-		{"g-myopic, g = 20 > ln n: only O(g + log n)", Query{N: n, M: 4 * n, Tolerance: 20, Process: "g-myopic"},
+		{"g-myopic, g = 20 > ln n: only O(g + log n)", Query{N: n, M: 4 * n, Process: "g-myopic", Params: alloc.Params{Tolerance: 20}},
 			"gap, g ≤ log n, any m ≥ n [LS22]", false, QuantityGap, KindOrder, "Θ", false, 4 + 20/math.Log(20)*2.406076, "O(g)"},
-		{"g-bounded on a torus: [LS22] is for two uniform bins", Query{N: n, M: n, Tolerance: 1, Process: "g-bounded", Topology: "torus:dim=2"},
+		{"g-bounded on a torus: [LS22] is for two uniform bins", Query{N: n, M: n, Process: "g-bounded", Topology: "torus:dim=2", Params: alloc.Params{Tolerance: 1}},
 			"gap, any m ≥ n [LS22]", false, QuantityGap, KindOrder, "O", false, 1 + 1 + 11.090355, "complete graph"},
 		// ln ln n / ln 2 = 3.471234 at g = 0 and σ = 0 only.
 		{"g-bounded, g = 0: Two-Choice", Query{N: n, M: 16 * n, Process: "g-bounded"},
 			"gap, g = 0, any m [BCSV06]", true, QuantityGap, KindLeading, "", false, 16 + 3.471234, "Two-Choice"},
-		{"noisy, σ = 0.5: no bound stated", Query{N: n, M: n, Sigma: 0.5, Process: "noisy"},
+		{"noisy, σ = 0.5: no bound stated", Query{N: n, M: n, Process: "noisy", Params: alloc.Params{Sigma: 0.5}},
 			"gap, σ = 0, any m [BCSV06]", false, QuantityGap, KindLeading, "", false, 1 + 3.471234, "σ = 0 only"},
 	}
 	for _, tc := range cases {
@@ -627,12 +631,12 @@ func TestQuantileBounds(t *testing.T) {
 		delta float64
 		ptw   bool
 	}{{0, true}, {0.5, true}, {0.34, true}, {0.2, false}, {0.9, false}} {
-		bs := Bounds(Query{N: 1000, M: 1000, Process: "quantile", Delta: tc.delta})
+		bs := Bounds(Query{N: 1000, M: 1000, Process: "quantile", Params: alloc.Params{Delta: tc.delta}})
 		if len(bs) != 2 || bs[0].Applies != tc.ptw || !bs[1].Applies {
 			t.Errorf("δ=%g: %+v", tc.delta, bs)
 		}
 	}
-	if err := (Query{N: 10, M: 10, Delta: 1}).Validate(); err == nil {
+	if err := (Query{N: 10, M: 10, Params: alloc.Params{Delta: 1}}).Validate(); err == nil {
 		t.Error("δ = 1 accepted")
 	}
 }

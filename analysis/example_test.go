@@ -84,7 +84,7 @@ func ExamplePhi() {
 }
 
 func ExampleBounds() {
-	q := analysis.Query{N: 1 << 16, M: 1 << 16, D: 2, Process: "greedy"}
+	q := analysis.Query{N: 1 << 16, M: 1 << 16, Process: "greedy", Params: alloc.Params{D: 2}}
 	for _, b := range analysis.Bounds(q) {
 		fmt.Printf("%-26s %-28s = %.4f (%s, applies: %v)\n", b.Name, b.Formula, b.Value, b.Kind, b.Applies)
 	}

@@ -223,31 +223,24 @@ func newFluidSystem(p FluidProcess) (*fluidSystem, error) {
 				dy[i] = y[i-1] - y[i]
 			}
 		}}, nil
-	case alloc.FamilyGreedy:
+	case alloc.FamilyGreedy, alloc.FamilyMaxOf:
 		if err := needD(); err != nil {
 			return nil, err
 		}
-		d := p.D
-		// s_{i−1}^d − s_i^d = (a − b)·Σ_{k<d} a^k b^{d−1−k}: no cancellation
-		// when a and b are both close to 1.
-		return &fluidSystem{w: 1, f: func(y, dy []float64, lo, hi int) {
-			for i := lo; i <= hi; i++ {
-				a, b := y[i-1], y[i]
-				dy[i] = (a - b) * powSum(a, b, d)
-			}
-		}}, nil
-	case alloc.FamilyMaxOf:
-		if err := needD(); err != nil {
-			return nil, err
-		}
-		d := p.D
+		d, maxOf := p.D, p.Family == alloc.FamilyMaxOf
+		// Greedy: s_{i−1}^d − s_i^d = (a − b)·Σ_{k<d} a^k b^{d−1−k}, no
+		// cancellation when a and b are both close to 1. MaxOf:
 		// (1 − s_i)^d − (1 − s_{i−1})^d = (s_{i−1} − s_i)·Σ_{k<d} A^k B^{d−1−k}
 		// with A = 1 − s_i, B = 1 − s_{i−1}: deep in the tail both powers
 		// are close to 1 and the direct difference would lose every digit.
 		return &fluidSystem{w: 1, f: func(y, dy []float64, lo, hi int) {
 			for i := lo; i <= hi; i++ {
 				a, b := y[i-1], y[i]
-				dy[i] = (a - b) * powSum(1-b, 1-a, d)
+				if maxOf {
+					dy[i] = (a - b) * powSum(1-b, 1-a, d)
+				} else {
+					dy[i] = (a - b) * powSum(a, b, d)
+				}
 			}
 		}}, nil
 	case alloc.FamilyOnePlusBeta:

@@ -1,5 +1,7 @@
 package analysis
 
+import "github.com/graphalloc/graphalloc/graphgen"
+
 // DescribeBytes bounds what DescribeWith allocates beside the graph it is
 // given, for n vertices and e edges (none for the complete graph and the
 // circulants, whose spectra are closed forms): a CSR copy of a graph that
@@ -16,3 +18,24 @@ func DescribeBytes(n, e int64, toCSR bool) int64 {
 	}
 	return need
 }
+
+// PlannedDescribeBytes is DescribeBytes of the graph of spec on n
+// vertices as its plan tells it before it is built, and whether the graph
+// is to be checked again once built (its edges known): 0 and false for a
+// spectrum in closed form (ClosedForm), which needs nothing beside the
+// graph, and for a hypergraph or a spec it cannot plan; 0 and true for a
+// file, whose edges are known once read.
+func PlannedDescribeBytes(spec graphgen.Spec, n int) (need int64, again bool) {
+	plan, err := spec.Plan(n)
+	if err != nil || plan.Hyper || ClosedForm(spec) {
+		return 0, false
+	}
+	if plan.Edges >= 0 {
+		need = DescribeBytes(int64(plan.N), plan.Edges, plan.Implicit)
+	}
+	return need, need == 0
+}
+
+// ClosedForm reports a spec whose spectrum Describe gives in closed form,
+// with no memory beside the graph: the complete graph and the circulants.
+func ClosedForm(spec graphgen.Spec) bool { return spec.Kind == "complete" || spec.Kind == "circulant" }

@@ -77,4 +77,12 @@
 // the degree, and its parallel edges, and its lines in the order given
 // (Lines). List lists the permutation model so, and WriteEdgeList writes
 // it whole, marked multi, so that it reads back as itself.
+//
+// # Imports
+//
+// From the module graphgen imports internal/infile (a file or FIFO opened
+// so that a cancelled read returns) and internal/need64 (the build refuses
+// a 32-bit platform); beyond it gonum's graph packages (its interfaces,
+// simple graphs, DOT and graph6), yourbasic/graph (its Iterator), and
+// klauspost/compress's gzip for reading gzip files.
 package graphgen

@@ -837,25 +837,38 @@ func (o ReadOptions) readCSR(r io.Reader, name string) (*CSR, *FileInfo, error) 
 	return g.(*CSR), info, nil
 }
 
+// gunzip returns a gzip reader of br if its bytes start with gzip's
+// magic, and whether they do; gzip is told from the bytes, not the name.
+// Its errors are ParseErrors of the file name.
+func gunzip(br *bufio.Reader, name string) (*gzip.Reader, bool, error) {
+	magic, err := br.Peek(2)
+	if err != nil && err != io.EOF {
+		return nil, false, &ParseError{Name: name, Err: fmt.Errorf("read error: %w", err)}
+	}
+	if len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
+		return nil, false, nil
+	}
+	zr, err := gzip.NewReader(br)
+	if err != nil {
+		msg := "bad gzip header"
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			msg, err = "gzip header cut short (file truncated?)", io.ErrUnexpectedEOF
+		}
+		return nil, true, &ParseError{Name: name, Err: fmt.Errorf("%s: %w", msg, err)}
+	}
+	return zr, true, nil
+}
+
 // readGraph is ReadGraph, or, if lean, ReadEdges: the two differ only in
 // how an edge list is read.
 func (o ReadOptions) readGraph(r io.Reader, name string, lean bool) (Graph, *FileInfo, error) {
 	br := bufio.NewReaderSize(r, MaxLineBytes)
-	magic, err := br.Peek(2)
-	if err != nil && err != io.EOF {
-		return nil, nil, &ParseError{Name: name, Err: fmt.Errorf("read error: %w", err)}
+	zr, compressed, err := gunzip(br, name)
+	if err != nil {
+		return nil, nil, err
 	}
-	compressed := len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b
 	text := br
 	if compressed {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			msg := "bad gzip header"
-			if err == io.EOF || err == io.ErrUnexpectedEOF {
-				msg, err = "gzip header cut short (file truncated?)", io.ErrUnexpectedEOF
-			}
-			return nil, nil, &ParseError{Name: name, Err: fmt.Errorf("%s: %w", msg, err)}
-		}
 		defer zr.Close()
 		ahead := newReadAhead(zr)
 		defer ahead.Close()

@@ -3,7 +3,6 @@ package graphgen
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"io"
 	"slices"
@@ -71,52 +70,53 @@ func (b *hyperBuf) bytes() int64 { return 4*int64(cap(b.verts)) + 8*int64(cap(b.
 
 // room makes room for one more vertex, or returns an error message.
 func (b *hyperBuf) room() string {
-	if len(b.verts) < cap(b.verts) {
-		return ""
+	var ok bool
+	if b.verts, ok = growWithin(b, b.verts, 4); !ok {
+		return b.full()
 	}
-	c := max(2*cap(b.verts), 64)
-	if b.limit > 0 && b.bytes()+4*int64(c-cap(b.verts)) > b.limit {
-		return fmt.Sprintf("the %d hyperedge lines read so far take more than the limit of %s", len(b.off)-1, FormatBytes(b.limit))
-	}
-	v := make([]uint32, len(b.verts), c)
-	copy(v, b.verts)
-	b.verts = v
 	return ""
 }
 
 // endLine closes the hyperedge that started at off[len(off)-1].
 func (b *hyperBuf) endLine() string {
-	if len(b.off) == cap(b.off) {
-		c := max(2*cap(b.off), 64)
-		if b.limit > 0 && b.bytes()+8*int64(c-cap(b.off)) > b.limit {
-			return fmt.Sprintf("the %d hyperedge lines read so far take more than the limit of %s", len(b.off)-1, FormatBytes(b.limit))
-		}
-		o := make([]int, len(b.off), c)
-		copy(o, b.off)
-		b.off = o
+	var ok bool
+	if b.off, ok = growWithin(b, b.off, 8); !ok {
+		return b.full()
 	}
 	b.off = append(b.off, len(b.verts))
 	return ""
 }
 
+// full is the message of a buffer at its limit.
+func (b *hyperBuf) full() string {
+	return fmt.Sprintf("the %d hyperedge lines read so far take more than the limit of %s", len(b.off)-1, FormatBytes(b.limit))
+}
+
+// growWithin returns s with room for one more element of size bytes,
+// its capacity doubled (at least 64) when full, or false if that would
+// take the bytes b holds past its limit.
+func growWithin[T any](b *hyperBuf, s []T, size int64) ([]T, bool) {
+	if len(s) < cap(s) {
+		return s, true
+	}
+	c := max(2*cap(s), 64)
+	if b.limit > 0 && b.bytes()+size*int64(c-cap(s)) > b.limit {
+		return s, false
+	}
+	t := make([]T, len(s), c)
+	copy(t, s)
+	return t, true
+}
+
 // ReadHypergraph is the package's ReadHypergraph under these options.
 func (o ReadOptions) ReadHypergraph(r io.Reader, name string) (*Hypergraph, *FileInfo, error) {
 	br := bufio.NewReaderSize(r, MaxLineBytes)
-	magic, err := br.Peek(2)
-	if err != nil && err != io.EOF {
-		return nil, nil, &ParseError{Name: name, Err: fmt.Errorf("read error: %w", err)}
+	zr, compressed, err := gunzip(br, name)
+	if err != nil {
+		return nil, nil, err
 	}
-	compressed := len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b
 	var text io.Reader = br
 	if compressed {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			msg := "bad gzip header"
-			if err == io.EOF || err == io.ErrUnexpectedEOF {
-				msg, err = "gzip header cut short (file truncated?)", io.ErrUnexpectedEOF
-			}
-			return nil, nil, &ParseError{Name: name, Err: fmt.Errorf("%s: %w", msg, err)}
-		}
 		defer zr.Close()
 		text = zr
 	}

@@ -3,6 +3,7 @@ package graphgen
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -535,21 +536,30 @@ func (s Spec) planCirculant(p *Plan, n int) error {
 	return nil
 }
 
-// planNonregular plans nonregular:mindeg=δ,core=c.
-func (s Spec) planNonregular(p *Plan, n int) error {
-	var mindeg, core int
+// twoInts reads the two whole parameters k1 and k2 of s into d1 and d2;
+// missing is the error when either is absent.
+func (s Spec) twoInts(k1 string, d1 *int, k2 string, d2 *int, missing string) error {
 	for _, kp := range []struct {
 		key string
 		dst *int
-	}{{"mindeg", &mindeg}, {"core", &core}} {
+	}{{k1, d1}, {k2, d2}} {
 		v, ok := s.Params[kp.key]
 		if !ok {
-			return fmt.Errorf("graphgen: nonregular needs mindeg=δ and core=c")
+			return errors.New(missing)
 		}
 		var err error
 		if *kp.dst, err = s.intParam(kp.key, v); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// planNonregular plans nonregular:mindeg=δ,core=c.
+func (s Spec) planNonregular(p *Plan, n int) error {
+	var mindeg, core int
+	if err := s.twoInts("mindeg", &mindeg, "core", &core, "graphgen: nonregular needs mindeg=δ and core=c"); err != nil {
+		return err
 	}
 	r := n - core
 	switch {
@@ -620,18 +630,8 @@ func (s Spec) planBA(p *Plan, n int) error {
 // planHypergraph plans hypergraph:rank=s,edges=k.
 func (s Spec) planHypergraph(p *Plan, n int) error {
 	var rank, k int
-	for _, kp := range []struct {
-		key string
-		dst *int
-	}{{"rank", &rank}, {"edges", &k}} {
-		v, ok := s.Params[kp.key]
-		if !ok {
-			return fmt.Errorf("graphgen: hypergraph needs rank=s and edges=k (k hyperedges of s vertices)")
-		}
-		var err error
-		if *kp.dst, err = s.intParam(kp.key, v); err != nil {
-			return err
-		}
+	if err := s.twoInts("rank", &rank, "edges", &k, "graphgen: hypergraph needs rank=s and edges=k (k hyperedges of s vertices)"); err != nil {
+		return err
 	}
 	switch {
 	case n < 1:

@@ -54,6 +54,10 @@ type Spec struct {
 	Kind   string
 	Params map[string]string
 	Path   string // for Kind "file" and "hyper"
+	// Text is the text ParseSpec read, as the user wrote it (String is
+	// the canonical form): what a file that lists the user's specs
+	// records. "" for a Spec not parsed.
+	Text string
 }
 
 // FromFile reports whether s reads a file (file:PATH, hyper:PATH), whose
@@ -118,7 +122,25 @@ var fileExts = []string{".txt", ".el", ".edges", ".edgelist", ".mtx", ".gz", ".t
 // problem and what is accepted for an unknown kind, an unknown or repeated
 // key, or a malformed key=value pair.
 func ParseSpec(s string) (Spec, error) {
-	s = strings.TrimSpace(s)
+	sp, err := parseSpec(strings.TrimSpace(s))
+	if err != nil {
+		return Spec{}, err
+	}
+	sp.Text = strings.TrimSpace(s)
+	return sp, nil
+}
+
+// Given is the spec as the user wrote it (Text), or, for one not parsed,
+// its canonical form.
+func (s Spec) Given() string {
+	if s.Text != "" {
+		return s.Text
+	}
+	return s.String()
+}
+
+// parseSpec is ParseSpec of a trimmed s.
+func parseSpec(s string) (Spec, error) {
 	if s == "" {
 		return Spec{}, fmt.Errorf("graphgen: empty graph spec (kinds: %s)", strings.Join(Kinds(), ", "))
 	}
@@ -438,4 +460,23 @@ func isolated(g Graph) int {
 		}
 	}
 	return k
+}
+
+// MarshalText writes s as String does, the form ParseSpec reads back.
+func (s Spec) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a spec (ParseSpec).
+func (s *Spec) UnmarshalText(b []byte) (err error) {
+	*s, err = ParseSpec(string(b))
+	return err
+}
+
+// MustParseSpec is ParseSpec for a spec known to be good, such as a
+// literal; it panics if s is not one.
+func MustParseSpec(s string) Spec {
+	sp, err := ParseSpec(s)
+	if err != nil {
+		panic(err)
+	}
+	return sp
 }

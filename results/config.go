@@ -13,12 +13,12 @@ import (
 
 // Config is the "config" object of a run's file.
 type Config struct {
-	Process string  `json:"process"`
-	D       float64 `json:"d"`
-	N       int64   `json:"n"`
-	M       int64   `json:"m"`
-	Graph   string  `json:"graph"`
-	Sample  string  `json:"sample,omitempty"`
+	Process string          `json:"process"`
+	D       float64         `json:"d"`
+	N       int64           `json:"n"`
+	M       int64           `json:"m"`
+	Graph   graphgen.Spec   `json:"graph"`
+	Sample  *alloc.Sampling `json:"sample,omitempty"`
 	// MinDegree and MaxDegree describe the graph of a graph run, so
 	// that the summary (and merge) can be computed from the file alone.
 	MinDegree *int `json:"min_degree,omitempty"`
@@ -32,21 +32,21 @@ type Config struct {
 	// MinRank and MaxRank are the least and the greatest hyperedge size
 	// of a hypergraph run (no Sample then), and MeanDegree its mean
 	// number of hyperedges at a vertex; omitted for a graph.
-	MinRank    int     `json:"min_rank,omitempty"`
-	MaxRank    int     `json:"max_rank,omitempty"`
-	MeanDegree float64 `json:"mean_degree,omitempty"`
-	Ties       string  `json:"ties"`
-	Seed       uint64  `json:"seed"`
-	Trials     int     `json:"trials"`
-	Shard      string  `json:"shard,omitempty"`
-	Every      int64   `json:"every,omitempty"`
-	Profile    bool    `json:"profile,omitempty"`
-	Version    string  `json:"version"`
+	MinRank    int        `json:"min_rank,omitempty"`
+	MaxRank    int        `json:"max_rank,omitempty"`
+	MeanDegree float64    `json:"mean_degree,omitempty"`
+	Ties       alloc.Ties `json:"ties"`
+	Seed       uint64     `json:"seed"`
+	Trials     int        `json:"trials"`
+	Shard      string     `json:"shard,omitempty"`
+	Every      int64      `json:"every,omitempty"`
+	Profile    bool       `json:"profile,omitempty"`
+	Version    string     `json:"version"`
 	// The parameters of one process each: β of (1+β), the probe cap of
 	// FirstDiff[d] (the default resolved), the weights of weighted balls.
-	Beta    *float64 `json:"beta,omitempty"`
-	Cap     int      `json:"cap,omitempty"`
-	Weights string   `json:"weights,omitempty"`
+	Beta    *float64          `json:"beta,omitempty"`
+	Cap     int               `json:"cap,omitempty"`
+	Weights *alloc.WeightDist `json:"weights,omitempty"`
 	ProcessParams
 	// Engine is "levels" for a run of the level engine, omitted for the
 	// per-bin engine.
@@ -57,14 +57,21 @@ type Config struct {
 	Batch int64 `json:"batch,omitempty"`
 }
 
+// completeSpec is the graph of a process without one, K_n, as a file
+// reads it back.
+func completeSpec() graphgen.Spec {
+	sp, _ := graphgen.ParseSpec("complete")
+	return sp
+}
+
 // NewConfig is the config of a run of s: the fields that describe the
 // process and the graph (the caller sets seed, trials, version and the
 // rest).
 func NewConfig(s study.Setting) Config {
 	d := s.Process
 	c := Config{
-		Process: d.Name, D: d.Choices(s.Params), N: s.N, M: s.M, Graph: "complete",
-		Ties: d.TiesFor(s.Params).String(),
+		Process: d.Name, D: d.Choices(s.Params), N: s.N, M: s.M, Graph: completeSpec(),
+		Ties: d.TiesFor(s.Params),
 	}
 	if b, ok := d.BetaOf(s.Params); ok {
 		c.Beta = &b // graph: only when --beta was given
@@ -79,15 +86,15 @@ func NewConfig(s study.Setting) Config {
 		}
 	}
 	if d.Uses&alloc.ParamWeights != 0 {
-		c.Weights = s.Params.Weights.String()
+		c.Weights = &s.Params.Weights
 	}
 	c.record(d.Uses, s.Params)
 	if t := s.Topology; t != nil {
-		c.Graph = t.Spec.String()
+		c.Graph = t.Spec
 		if t.MinRank > 0 {
 			c.MinRank, c.MaxRank, c.MeanDegree = t.MinRank, t.MaxRank, t.Degree.Mean
 		} else if d.Uses&alloc.ParamSample != 0 {
-			c.Sample = s.Params.Sample.String()
+			c.Sample = &s.Params.Sample
 		}
 		lo, hi := t.Degree.Min, t.Degree.Max
 		c.MinDegree, c.MaxDegree = &lo, &hi
@@ -107,33 +114,20 @@ func (c Config) Setting() (study.Setting, error) {
 	if err != nil {
 		return study.Setting{}, err
 	}
-	p := alloc.Params{D: c.D, Cap: c.Cap}
+	p := alloc.Params{D: c.D, Cap: c.Cap, Ties: c.Ties}
 	if c.Beta != nil {
 		p.Beta, p.GraphBeta = *c.Beta, true
 	}
 	c.apply(&p)
-	if c.Weights != "" {
-		if p.Weights, err = alloc.ParseWeights(c.Weights); err != nil {
-			return study.Setting{}, err
-		}
+	if c.Weights != nil {
+		p.Weights = *c.Weights
 	}
-	if c.Sample != "" {
-		if p.Sample, err = alloc.ParseSampling(c.Sample); err != nil {
-			return study.Setting{}, err
-		}
-	}
-	if c.Ties != "" {
-		if p.Ties, err = alloc.ParseTies(c.Ties); err != nil {
-			return study.Setting{}, err
-		}
+	if c.Sample != nil {
+		p.Sample = *c.Sample
 	}
 	s := study.Setting{Process: d, Params: p, N: c.N, M: c.M, Batch: c.Batch}
 	if d.Uses&alloc.ParamGraph != 0 && c.MinDegree != nil && c.MaxDegree != nil {
-		sp, err := graphgen.ParseSpec(c.Graph)
-		if err != nil {
-			return study.Setting{}, err
-		}
-		s.Topology = &study.Topology{Spec: sp, Degree: study.Degrees{Min: *c.MinDegree, Max: *c.MaxDegree, Mean: c.MeanDegree},
+		s.Topology = &study.Topology{Spec: c.Graph, Degree: study.Degrees{Min: *c.MinDegree, Max: *c.MaxDegree, Mean: c.MeanDegree},
 			MinRank: c.MinRank, MaxRank: c.MaxRank}
 		if c.Core != nil && c.CoreFraction != nil {
 			s.Topology.Core, s.Topology.CoreFraction = *c.Core, *c.CoreFraction
@@ -159,7 +153,7 @@ func (c Config) Label() string {
 		// The candidates depend on whether the graph is complete.
 		p := s.Params
 		p.Graph = nil
-		if sp, err := graphgen.ParseSpec(c.Graph); err == nil && sp.Kind == "complete" {
+		if c.Graph.Kind == "complete" {
 			p.Graph = graphgen.Complete(2)
 		}
 		how := ""
@@ -177,7 +171,7 @@ func (c Config) Label() string {
 		label += fmt.Sprintf(" (probe cap %d)", c.Cap)
 	}
 	if d.Uses&alloc.ParamWeights != 0 {
-		label += ", weights " + c.Weights
+		label += ", weights " + optText(c.Weights)
 	}
 	return label + batch
 }

@@ -22,6 +22,7 @@
 // drawing (figure/render), nor gonum/plot, so that reading and writing
 // result files links no plotting package. From the module it imports
 // alloc, analysis, graphgen, figure, study (the rows, the settings and
-// Summarize), internal/infile (inputs that a FIFO or a pipe cannot hang)
-// and internal/jsonnull (a single trial's interval written as null).
+// Summarize), internal/infile (inputs that a FIFO or a pipe cannot hang),
+// internal/outfile (a resumed JSON-lines output continued in place) and
+// internal/jsonnull (a single trial's interval written as null).
 package results

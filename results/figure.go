@@ -20,7 +20,9 @@ import (
 //   - compare, or of merge on its shards: the grid's figure
 //     (study.GridFigure), as compare --plot draws it;
 //   - study -f json: the study's figure, saved in the report;
-//   - run, or of merge on its shards, complete or cut short: RunFigure.
+//   - run, or of merge on its shards, complete or cut short: RunFigure,
+//     and the load against the degree (DegreePanel) where the summary
+//     keeps it (by_degree).
 func ReadFigure(name string, b []byte) (*figure.Figure, error) {
 	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '{' {
 		return nil, fmt.Errorf("%s is not JSON: plot reads the -f json (or jsonl) output of run, compare, study and merge", name)
@@ -54,7 +56,11 @@ func ReadFigure(name string, b []byte) (*figure.Figure, error) {
 	if len(p.Trials) == 0 {
 		return nil, fmt.Errorf("%s: the run holds no finished trial to draw", name)
 	}
-	return RunFigure(p.Config, p.Trials)
+	f, err := RunFigure(p.Config, p.Trials)
+	if err == nil && len(p.ByDegree) > 1 {
+		f.Panels = append(f.Panels, DegreePanel(DegreeClasses(p.ByDegree)))
+	}
+	return f, err
 }
 
 // RunFigure is the figure of a run's trials rs, over the trials:

@@ -10,13 +10,14 @@ import (
 	"testing"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/study"
 )
 
 // gridRows runs a small grid of two-choice on graphs whose bounds differ.
 func gridRows(t *testing.T) []study.Row {
 	t.Helper()
-	g := study.Grid{Processes: []string{"graph"}, Graphs: []string{"regular:degree=4", "regular:degree=16", "cycle", "complete"},
+	g := study.Grid{Processes: []string{"graph"}, Graphs: []graphgen.Spec{graphgen.MustParseSpec("regular:degree=4"), graphgen.MustParseSpec("regular:degree=16"), graphgen.MustParseSpec("cycle"), graphgen.MustParseSpec("complete")},
 		Ns: []int{256, 512}, Params: alloc.Params{D: 2}, Trials: 2, Seed: 1}
 	var rows []study.Row
 	if _, err := study.Run(context.Background(), g, func(r study.Row) error { rows = append(rows, r); return nil }, nil); err != nil {

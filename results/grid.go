@@ -2,7 +2,6 @@ package results
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -18,7 +17,7 @@ import (
 
 // GridConfig is the "config" object of a grid's file (graphalloc compare).
 type GridConfig struct {
-	Graphs    []string `json:"graphs,omitempty"`
+	Graphs    []string `json:"graphs,omitempty"` // the topologies as given
 	Processes []string `json:"processes"`
 	Ns        []int    `json:"n"`
 	M         string   `json:"m"`
@@ -26,16 +25,16 @@ type GridConfig struct {
 	Beta      float64  `json:"beta,omitempty"`
 	// GraphBeta: the graph process ran as graphical (1+β) with Beta
 	// (--beta given); otherwise it ran two-choice whatever Beta says.
-	GraphBeta bool   `json:"graph_beta,omitempty"`
-	Cap       int    `json:"cap,omitempty"`
-	Weights   string `json:"weights,omitempty"`
+	GraphBeta bool              `json:"graph_beta,omitempty"`
+	Cap       int               `json:"cap,omitempty"`
+	Weights   *alloc.WeightDist `json:"weights,omitempty"`
 	ProcessParams
-	Ties    string `json:"ties,omitempty"`
-	Sample  string `json:"sample,omitempty"`
-	Trials  int    `json:"trials"`
-	Seed    uint64 `json:"seed"`
-	Shard   string `json:"shard,omitempty"`
-	Version string `json:"version"`
+	Ties    *alloc.Ties     `json:"ties,omitempty"`
+	Sample  *alloc.Sampling `json:"sample,omitempty"`
+	Trials  int             `json:"trials"`
+	Seed    uint64          `json:"seed"`
+	Shard   string          `json:"shard,omitempty"`
+	Version string          `json:"version"`
 	// Batch is the batch size of a batched grid, omitted for one ball at
 	// a time.
 	Batch int64 `json:"batch,omitempty"`
@@ -50,7 +49,7 @@ func NewGridConfig(g study.Grid, balls string) GridConfig {
 		c.Batch = g.Batch
 	}
 	if g.TiesSet {
-		c.Ties = g.Params.Ties.String()
+		c.Ties = &g.Params.Ties
 	}
 	for _, name := range g.Processes {
 		d, err := alloc.Lookup(name)
@@ -58,10 +57,13 @@ func NewGridConfig(g study.Grid, balls string) GridConfig {
 			continue
 		}
 		if d.Uses&alloc.ParamGraph != 0 {
-			c.Graphs = g.Graphs
+			c.Graphs = nil
+			for _, sp := range g.Graphs {
+				c.Graphs = append(c.Graphs, sp.Given())
+			}
 		}
 		if d.Uses&alloc.ParamSample != 0 {
-			c.Sample = g.Params.Sample.String()
+			c.Sample = &g.Params.Sample
 		}
 		if b, ok := d.BetaOf(g.Params); ok {
 			c.Beta = b
@@ -71,7 +73,7 @@ func NewGridConfig(g study.Grid, balls string) GridConfig {
 			c.Cap = g.Params.Cap
 		}
 		if d.Uses&alloc.ParamWeights != 0 {
-			c.Weights = g.Params.Weights.String()
+			c.Weights = &g.Params.Weights
 		}
 		c.record(d.Uses, g.Params)
 	}
@@ -98,25 +100,14 @@ type Grid struct {
 func WriteGrid(w io.Writer, format string, g *Grid) error {
 	switch format {
 	case "jsonl":
-		s := NewStream(w)
-		if err := s.Line("config", g.Config); err != nil {
-			return err
-		}
-		for _, r := range g.Points {
-			if err := s.Line("point", r); err != nil {
-				return err
-			}
-		}
-		return s.Line("summary", GridSummary{Points: len(g.Points), Skipped: g.Skipped})
+		return writeLines(w, g.Config, "point", g.Points, GridSummary{Points: len(g.Points), Skipped: g.Skipped})
 	case "json":
 		if g.Points == nil { // an empty shard: a list, as every reader expects
 			empty := *g
 			empty.Points = []study.Row{}
 			g = &empty
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(g)
+		return WriteJSON(w, g)
 	case "csv":
 		return writeGridCSV(w, g.Config, g.Points)
 	case "table":
@@ -169,17 +160,19 @@ func describeM(m string) string {
 
 func writeGridTable(w io.Writer, c GridConfig, rows []study.Row, skipped []string) {
 	extra := ""
-	if c.Sample != "" {
-		extra = ", " + c.Sample + " sampling"
+	if c.Sample != nil {
+		extra = ", " + c.Sample.String() + " sampling"
 	}
-	if c.Ties != "" {
-		extra += ", ties " + c.Ties
+	if c.Ties != nil {
+		extra += ", ties " + c.Ties.String()
 	}
 	if c.Batch > 1 {
 		extra += fmt.Sprintf(", batches of %d", c.Batch)
 	}
 	fmt.Fprintf(w, "compare: %s, %s per point, seed %d%s\n", describeM(c.M), analysis.Count(c.Trials, "trial"), c.Seed, extra)
-	fmt.Fprintf(w, "max load: mean and 95%% CI over the trials; fluid: the max load the fluid limit predicts at this n\n\n")
+	fmt.Fprintf(w, "max load: mean and 95%% CI over the trials; fluid: the max load the fluid limit predicts at this n\n")
+	fmt.Fprintf(w, "intervals: exact, from binomial tails, where a point's max loads are whole numbers spanning at most %d; else Student's t\n\n",
+		analysis.MaxExactSpan)
 	var legend boundLegend
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "topology\tn\tdegree min/mean/max\tprocess\tmax load\t95% CI\tdistribution\tgap\tfluid\tbounds")
@@ -292,18 +285,24 @@ func processLabel(r study.Row, p alloc.Params) string {
 	return d.Label(p)
 }
 
-// writeGridCSV writes a row per point, with every config column (so that
-// the CSV files of many grids concatenate into one data frame).
+// writeGridCSV writes a row per point and bound that applies to it (one
+// row, its bound cells empty, for a point without bounds), with every
+// config column (so that the CSV files of many grids concatenate into one
+// data frame): the bound's letter (the table's legend's), name, quantity
+// (max_load, gap or spread), kind and value (empty for a bound with no
+// value).
 func writeGridCSV(w io.Writer, c GridConfig, rows []study.Row) error {
 	cw := csv.NewWriter(w)
 	head := []string{"topology", "n", "m", "edges", "deg_min", "deg_mean", "deg_max", "process", "d", "sample", "ties", "beta", "cap", "weights"}
 	paramHead, _ := c.cells(^alloc.Param(0))
 	head = append(append(head, paramHead...), "trials", "seed",
-		"max_load_mean", "max_load_std", "max_load_ci_lo", "max_load_ci_hi", "max_load_dist", "gap_mean", "gap_std", "fluid_max_load", "bounds")
+		"max_load_mean", "max_load_std", "max_load_ci_lo", "max_load_ci_hi", "max_load_ci_method", "max_load_dist", "gap_mean", "gap_std", "fluid_max_load",
+		"bound_letter", "bound_name", "bound_quantity", "bound_kind", "bound_value")
 	if c.Batch > 1 {
 		head = append(head, "batch") // last, as in a run's CSV
 	}
 	cw.Write(head)
+	var legend boundLegend
 	for _, r := range rows {
 		// The parameters of the processes that read them.
 		var beta, capacity, weights string
@@ -317,7 +316,7 @@ func writeGridCSV(w io.Writer, c GridConfig, rows []study.Row) error {
 				capacity = strconv.Itoa(c.Cap)
 			}
 			if d.Uses&alloc.ParamWeights != 0 {
-				weights = c.Weights
+				weights = optText(c.Weights)
 			}
 		}
 		var dmin, dmean, dmax, edges string
@@ -333,24 +332,30 @@ func writeGridCSV(w io.Writer, c GridConfig, rows []study.Row) error {
 		if r.MaxLoad.IntervalMethod != analysis.IntervalNone {
 			ciLo, ciHi = FormatFloat(r.MaxLoad.CI95[0]), FormatFloat(r.MaxLoad.CI95[1])
 		}
-		var bs []string
+		bounds := [][]string{{"", "", "", "", ""}}
+		if len(r.Bounds) > 0 {
+			bounds = nil
+		}
 		for _, b := range r.Bounds {
-			v := b.Short("")
+			v := ""
 			if !b.NoValue {
-				v = b.Mark() + " " + FormatFloat(b.Value)
+				v = FormatFloat(b.Value)
 			}
-			bs = append(bs, b.Name+" "+v)
+			bounds = append(bounds, []string{legend.letter(b), b.Name, b.Quantity, b.Kind, v})
 		}
 		_, params := c.cells(uses)
 		cells := []string{r.Topology, strconv.FormatInt(r.N, 10), strconv.FormatInt(r.M, 10), edges, dmin, dmean, dmax,
 			r.Process, FormatFloat(r.D), r.Sample, r.Ties, beta, capacity, weights}
 		cells = append(append(cells, params...), strconv.Itoa(r.Trials), strconv.FormatUint(r.Seed, 10),
-			FormatFloat(r.MaxLoad.Mean), FormatFloat(r.MaxLoad.Std), ciLo, ciHi,
-			FormatCounts(r.MaxLoad.Counts), FormatFloat(r.Gap.Mean), FormatFloat(r.Gap.Std), fluid, strings.Join(bs, "; "))
-		if c.Batch > 1 {
-			cells = append(cells, strconv.FormatInt(c.Batch, 10))
+			FormatFloat(r.MaxLoad.Mean), FormatFloat(r.MaxLoad.Std), ciLo, ciHi, r.MaxLoad.IntervalMethod,
+			FormatCounts(r.MaxLoad.Counts), FormatFloat(r.Gap.Mean), FormatFloat(r.Gap.Std), fluid)
+		for _, bc := range bounds {
+			row := append(slices.Clone(cells), bc...)
+			if c.Batch > 1 {
+				row = append(row, strconv.FormatInt(c.Batch, 10))
+			}
+			cw.Write(row)
 		}
-		cw.Write(cells)
 	}
 	cw.Flush()
 	return cw.Error()

@@ -2,10 +2,9 @@ package study
 
 import (
 	"math"
-	"runtime"
+	"strconv"
 
 	"github.com/graphalloc/graphalloc/alloc"
-	"github.com/graphalloc/graphalloc/graphgen"
 )
 
 // RunMemory describes a run of trials for its memory estimate (Bytes):
@@ -171,31 +170,23 @@ func satAdd(a, b int64) int64 {
 // time), the loads of the trials that run together, and the point's
 // results, which Run holds until the point is done.
 func (g *Grid) Memory() int64 {
-	workers := int64(g.Workers)
-	if workers <= 0 {
-		workers = int64(runtime.NumCPU())
-	}
 	var most int64
 	for _, pt := range g.Points() {
 		d, err := alloc.Lookup(pt.Process)
 		if err != nil {
 			continue
 		}
-		r := RunMemory{Process: d, Params: g.Params, N: int64(pt.N), M: g.balls(pt.N), Batch: g.Batch,
-			Running: min(workers, int64(g.Trials)), Held: int64(g.Trials)}
-		if pt.Graph != "" {
-			sp, err := graphgen.ParseSpec(pt.Graph)
-			if err != nil {
-				continue
-			}
-			p, err := sp.Plan(pt.N)
-			if err != nil {
-				continue // Run reports it at its point
-			}
-			r.Graph = p.BuildBytes
-			if p.N > 0 {
-				r.N = int64(p.N)
-			}
+		req := RunRequest{Process: d, Params: g.Params, Engine: "bins", N: int64(pt.N),
+			Balls: strconv.FormatInt(g.balls(pt.N), 10), Batch: strconv.FormatInt(g.Batch, 10),
+			Workers: g.Workers, Trials: g.Trials, Held: int64(g.Trials)}
+		req.Spec = pt.Graph
+		p, _ := Plan(req)
+		if p.GraphErr != nil {
+			continue // Run reports it at its point
+		}
+		r := p.Memory
+		if pt.Graph.Kind != "" {
+			r.Graph = p.Graph.BuildBytes // Run builds the whole graph
 		}
 		most = max(most, r.Bytes())
 	}

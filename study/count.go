@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
@@ -123,4 +124,109 @@ func ParseSizes(s string) ([]int, error) {
 	}
 	slices.Sort(ns)
 	return slices.Compact(ns), nil
+}
+
+// ParseLoad parses a number of balls as ParseCount does for n bins and
+// returns it with the load m/n it means: 0.5n of n = 3 is not whole, but
+// the load 0.5 is what was meant, so a multiple of n gives its factor.
+func ParseLoad(s string, n int64) (m int64, load float64, err error) {
+	if m, err = ParseCount(s, n); err != nil {
+		return 0, 0, err
+	}
+	load = float64(m) / float64(n)
+	t := strings.TrimSpace(s)
+	if f, ok := strings.CutSuffix(t, "n"); ok {
+		if v, err := strconv.ParseFloat(f, 64); err == nil {
+			load = v
+		} else if f == "" {
+			load = 1
+		}
+	}
+	return m, load, nil
+}
+
+// ParseBalls parses the balls m of a run on n bins (ParseCount): at least
+// one. Its errors name the CLI's --balls.
+func ParseBalls(s string, n int64) (int64, error) {
+	m, err := ParseCount(s, n)
+	if err != nil {
+		return 0, fmt.Errorf("--balls: %v", err)
+	}
+	if m < 1 {
+		return 0, fmt.Errorf("--balls: need m >= 1, got %d (%q)", m, s)
+	}
+	return m, nil
+}
+
+// ParseBatch parses the batch size B of a run of the processes ds on n
+// bins (ParseCount): B >= 1, and B > 1 only for processes that run in
+// batches. It returns 0 for one ball at a time (B = 1). Its errors name
+// the CLI's --batch.
+func ParseBatch(s string, n int64, ds []*alloc.Descriptor) (int64, error) {
+	b, err := ParseCount(s, n)
+	if err != nil || b < 1 {
+		return 0, fmt.Errorf("--batch: need a batch size B >= 1 (a count or a multiple of n), got %q", s)
+	}
+	if b == 1 {
+		return 0, nil
+	}
+	for _, d := range ds {
+		if !d.Batches() {
+			var names []string
+			for _, e := range alloc.Descriptors() {
+				if !e.Batches() {
+					names = append(names, e.Name)
+				}
+			}
+			return 0, fmt.Errorf("--batch applies to every process but -p %s, which run their trials on a state of their own; not to -p %s", strings.Join(names, " and -p "), d.Name)
+		}
+	}
+	return b, nil
+}
+
+// ParseShard parses a shard I/K (0 <= I < K) of a run; "" is the whole
+// run, 0/1. Its error names the CLI's --shard.
+func ParseShard(s string) (i, k int, err error) {
+	if s == "" {
+		return 0, 1, nil
+	}
+	is, ks, ok := strings.Cut(s, "/")
+	i, e1 := strconv.Atoi(is)
+	k, e2 := strconv.Atoi(ks)
+	if !ok || e1 != nil || e2 != nil || k < 1 || i < 0 || i >= k {
+		return 0, 0, fmt.Errorf("--shard: want I/K with 0 <= I < K, got %q", s)
+	}
+	return i, k, nil
+}
+
+// ShardTrials are the trials of shard i of k of a run of the given
+// number of trials: those t with t mod k = i, in order.
+func ShardTrials(trials, i, k int) []int {
+	var ts []int
+	for t := i; t < trials; t += k {
+		ts = append(ts, t)
+	}
+	return ts
+}
+
+// RunCounts reads the counts of a run of the processes ds on n bins: the
+// balls m (ParseBalls), the interval of the series ("" for none) and the
+// batch size (ParseBatch), which the level engine (levels) does not run.
+// Its errors name the CLI's flags.
+func RunCounts(balls, every, batch string, n int64, ds []*alloc.Descriptor, levels bool) (m, ev, b int64, err error) {
+	if m, err = ParseBalls(balls, n); err != nil {
+		return 0, 0, 0, err
+	}
+	if every != "" {
+		if ev, err = ParseCount(every, n); err != nil || ev < 1 {
+			return 0, 0, 0, fmt.Errorf("--every: need a positive count, got %q", every)
+		}
+	}
+	if b, err = ParseBatch(batch, n, ds); err != nil {
+		return 0, 0, 0, err
+	}
+	if b > 1 && levels {
+		return 0, 0, 0, fmt.Errorf("--batch: the level engine does not run batches (a ball of a batch may hit a bin another ball of the batch hit, and the level counts do not tell bins apart): use --engine bins, n <= 2^32-1")
+	}
+	return m, ev, b, nil
 }

@@ -7,7 +7,7 @@
 //
 //	g := study.Grid{
 //		Processes: []string{"graph"},
-//		Graphs:    []string{"regular:degree=16", "cycle"},
+//		Graphs:    []graphgen.Spec{graphgen.MustParseSpec("regular:degree=16"), graphgen.MustParseSpec("cycle")},
 //		Ns:        []int{1 << 12, 1 << 14},
 //		Params:    alloc.Params{D: 2},
 //		Trials:    20,

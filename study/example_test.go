@@ -6,6 +6,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -16,7 +17,7 @@ import (
 func ExampleRun() {
 	g := study.Grid{
 		Processes: []string{"graph"},
-		Graphs:    []string{"cycle", "regular:degree=8"},
+		Graphs:    []graphgen.Spec{graphgen.MustParseSpec("cycle"), graphgen.MustParseSpec("regular:degree=8")},
 		Ns:        []int{1 << 10, 1 << 12},
 		Params:    alloc.Params{D: 2},
 		Trials:    10,

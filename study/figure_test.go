@@ -13,7 +13,7 @@ import (
 // A grid at one n draws its series on a categorical axis, one column each,
 // the bounds as level marks across it; at several n, against n.
 func TestGridFigureAxes(t *testing.T) {
-	rows, _ := runRows(t, Grid{Processes: []string{"graph"}, Graphs: []string{"cycle", "regular:degree=4", "complete"}, Ns: []int{64}, Params: alloc.Params{D: 2}, Trials: 2})
+	rows, _ := runRows(t, Grid{Processes: []string{"graph"}, Graphs: specs("cycle", "regular:degree=4", "complete"), Ns: []int{64}, Params: alloc.Params{D: 2}, Trials: 2})
 	f, err := GridFigure(rows)
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +33,7 @@ func TestGridFigureAxes(t *testing.T) {
 		t.Errorf("tails title %q", f.Panels[1].Title)
 	}
 
-	rows, _ = runRows(t, Grid{Processes: []string{"graph"}, Graphs: []string{"cycle", "complete"}, Ns: []int{64, 128}, Params: alloc.Params{D: 2}, Trials: 2})
+	rows, _ = runRows(t, Grid{Processes: []string{"graph"}, Graphs: specs("cycle", "complete"), Ns: []int{64, 128}, Params: alloc.Params{D: 2}, Trials: 2})
 	// A series cut short at 64 (as when a graph cannot be built at 128):
 	// the tails are each series' largest n, and the title says so.
 	rows = slices.DeleteFunc(rows, func(r Row) bool { return r.Topology == "cycle" && r.N == 128 })

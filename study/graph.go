@@ -3,10 +3,23 @@ package study
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
 )
+
+// GraphHint is what a -g that is a number was likely meant to be, said
+// after the spec's error: the threshold --g of the processes that read
+// one, one dash short; "" for any other value.
+func GraphHint(arg string) string {
+	v := strings.TrimSpace(arg)
+	if _, err := strconv.ParseFloat(v, 64); err != nil {
+		return ""
+	}
+	return fmt.Sprintf("; -g is the graph: the threshold of -p %s is --g %s", strings.Join(alloc.Readers(alloc.ParamG), ", -p "), v)
+}
 
 // GraphBuild is a topology to build as every command builds it: from the
 // graph stream of a seed, once its parameters and its memory are checked
@@ -24,6 +37,29 @@ type GraphBuild struct {
 	// run's; its refusal says so.
 	Alone   bool
 	Sources MemorySources // where the memory limits are read
+}
+
+// NewGraphBuild is the build of topology spec at the bins n it is built
+// at: n from bins, unless the spec is a file and bins was not given
+// (binsSet), in [1, maxN], why saying what bounds it. Its errors name the
+// CLI's --graph and --bins.
+func NewGraphBuild(spec graphgen.Spec, bins string, binsSet bool, maxN int64, why string) (GraphBuild, error) {
+	var err error
+	b := GraphBuild{Spec: spec}
+	if !spec.FromFile() || binsSet {
+		if b.N, err = ParseCount(bins, 0); err != nil {
+			return b, fmt.Errorf("--bins: %v", err)
+		}
+		if b.N < 1 || b.N > maxN {
+			return b, fmt.Errorf("--bins: need 1 <= n <= %d (%s), got %d", maxN, why, b.N)
+		}
+	}
+	// A spec's own n= (up to 2^40 for the implicit graphs, 2^62 for
+	// complete) has the same limit as -n.
+	if plan, err := spec.Plan(int(b.N)); err == nil && int64(plan.N) > maxN {
+		return b, fmt.Errorf("--graph: %s has n=%d vertices; need n <= %d (%s)", spec, plan.N, maxN, why)
+	}
+	return b, nil
 }
 
 // Build builds the graph and returns it, what the build reports, and the

@@ -19,20 +19,19 @@ import (
 //     n ≤ 2^62.
 //
 // Both give the same law of every result, but not the same numbers for a
-// seed. auto keeps the per-bin engine wherever it can run, so that a run
-// that worked before the level engine existed prints what it printed then,
-// and takes the level engine only beyond 2^32 − 1 bins. levels forces it,
-// which pays from about n = 2^24 on (the loads no longer fit in the caches:
+// seed. auto keeps the per-bin engine wherever it can run, so that a seed
+// gives the same numbers at every n up to 2^32 − 1 bins, and takes the
+// level engine only beyond. levels forces it, which pays from about
+// n = 2^24 on (where the loads do not fit in the caches:
 // BENCHMARKS.md) and whenever n bytes per worker would not fit in memory.
 
 // LevelsCapable reports whether the level engine can run process d with
-// parameters p (their sampling rule) on the topology spec graph (the
+// parameters p (their sampling rule) on the topology graph (the
 // descriptor says which processes, and on which graphs and samplers).
-func LevelsCapable(d *alloc.Descriptor, p alloc.Params, graph string) bool {
+func LevelsCapable(d *alloc.Descriptor, p alloc.Params, graph graphgen.Spec) bool {
 	p.Graph = nil
 	if d.Uses&alloc.ParamGraph != 0 {
-		sp, err := graphgen.ParseSpec(graph)
-		if err != nil || sp.Kind != "complete" {
+		if graph.Kind != "complete" {
 			return false
 		}
 		p.Graph = graphgen.Complete(2)
@@ -43,7 +42,7 @@ func LevelsCapable(d *alloc.Descriptor, p alloc.Params, graph string) bool {
 // ChooseEngine checks engine (auto, bins or levels) and returns whether a
 // run of d on graph with n bins uses the level engine, and the largest n
 // it allows. Its errors name the CLI's --engine, whose values they are.
-func ChooseEngine(engine string, d *alloc.Descriptor, p alloc.Params, graph string, n int64) (levels bool, maxN int64, err error) {
+func ChooseEngine(engine string, d *alloc.Descriptor, p alloc.Params, graph graphgen.Spec, n int64) (levels bool, maxN int64, err error) {
 	capable := LevelsCapable(d, p, graph)
 	maxN = graphgen.MaxOrder
 	switch {
@@ -52,9 +51,7 @@ func ChooseEngine(engine string, d *alloc.Descriptor, p alloc.Params, graph stri
 		// runs at any n; 2^40 for the implicit graphs with 64-bit ids.
 		// The per-bin engine's loops hold K_n's vertices as uint32, so
 		// K_n beyond 2^32 − 1 needs the level engine.
-		if sp, err := graphgen.ParseSpec(graph); err == nil {
-			maxN = int64(sp.OrderLimit())
-		}
+		maxN = int64(graph.OrderLimit())
 		if maxN > graphgen.MaxImplicitOrder && (!capable || engine == "bins") {
 			maxN = graphgen.MaxOrder
 		}
@@ -77,7 +74,7 @@ func ChooseEngine(engine string, d *alloc.Descriptor, p alloc.Params, graph stri
 
 // BinsLimit returns the largest n of a run and what bounds it, for the
 // message that refuses a larger one.
-func BinsLimit(engine string, d *alloc.Descriptor, p alloc.Params, graph string) (int64, string) {
+func BinsLimit(engine string, d *alloc.Descriptor, p alloc.Params, graph graphgen.Spec) (int64, string) {
 	_, maxN, _ := ChooseEngine(engine, d, p, graph, 0)
 	switch {
 	case maxN == graphgen.MaxImplicitOrder:
@@ -98,8 +95,7 @@ type RunRequest struct {
 	Process *alloc.Descriptor
 	Params  alloc.Params
 	Engine  string        // auto, bins or levels (ChooseEngine)
-	Graph   string        // the topology spec as given, for the engine choice
-	Spec    graphgen.Spec // Graph parsed; ignored by a process without a graph
+	Spec    graphgen.Spec // the topology; ignored by a process without a graph
 	N       int64         // the bins asked for (a spec's own n= overrides it)
 	// Balls, Batch and Every are counts or multiples of n; a bad one
 	// counts as none here, and is refused once n is known.
@@ -120,8 +116,10 @@ type RunPlan struct {
 	Regular bool
 	Levels  bool // the level engine runs it
 	// GraphBytes is what building the graph holds, lean when the process
-	// draws only uniform edges; 0 for a process without a graph.
+	// draws only uniform edges; 0 for a process without a graph. Graph is
+	// the spec's whole plan (K_n's for a process without a graph).
 	GraphBytes int64
+	Graph      graphgen.Plan
 	// GraphErr is the spec's refusal of n, which building the graph
 	// reports again.
 	GraphErr error
@@ -141,6 +139,7 @@ func Plan(r RunRequest) (RunPlan, error) {
 	}
 	p := RunPlan{N: r.N}
 	gp, err := spec.Plan(int(r.N))
+	p.Graph = gp
 	if err == nil && gp.N > 0 {
 		p.N, p.Regular = int64(gp.N), gp.Regular
 	}
@@ -153,7 +152,7 @@ func Plan(r RunRequest) (RunPlan, error) {
 	}
 	// The engine, from the n asked for: the level engine runs only on
 	// K_n, whose order is n, and holds no loads.
-	p.Levels, _, err = ChooseEngine(r.Engine, r.Process, r.Params, r.Graph, p.N)
+	p.Levels, _, err = ChooseEngine(r.Engine, r.Process, r.Params, r.Spec, p.N)
 	p.Memory = r.Memory(p.N, p.Levels)
 	return p, err
 }

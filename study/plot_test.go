@@ -1,6 +1,7 @@
 package study
 
 import (
+	"github.com/graphalloc/graphalloc/alloc"
 	"math"
 	"testing"
 
@@ -42,9 +43,9 @@ func TestBoundCurves(t *testing.T) {
 		// 16 + 3.471234; [ABKU99]'s m = n statement is out of its regime.
 		{"greedy, m = 16n", analysis.Query{M: 16 * n, Process: "greedy"},
 			[]curve{{"≈ BCSV06", false, 19.471234}, {"≈ BCSV06", false, 19.471234}}},
-		{"(1+β) at m = n: Θ(log n / β) is heavily loaded", analysis.Query{M: n, Beta: 0.5, Process: "one-plus-beta"}, nil},
+		{"(1+β) at m = n: Θ(log n / β) is heavily loaded", analysis.Query{M: n, Process: "one-plus-beta", Params: alloc.Params{Beta: 0.5}}, nil},
 		// m/n = 1000 + log₂ n / β = 32.
-		{"(1+β) at m = 1000n", analysis.Query{M: 1000 * n, Beta: 0.5, Process: "one-plus-beta"},
+		{"(1+β) at m = 1000n", analysis.Query{M: 1000 * n, Process: "one-plus-beta", Params: alloc.Params{Beta: 0.5}},
 			[]curve{{"Θ PTW15", false, 1032}}},
 		{"weighted balls: [TW07] has no value to draw", analysis.Query{M: n, Process: "weighted"}, nil},
 		// The cycle: 4 + 16 / log₂ 32 = 7.2.

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"reflect"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -308,8 +307,9 @@ func (r *runner) run(ps pointSpec) (*point, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	if err := r.fits(RunMemory{Process: desc, Params: params, N: int64(n), M: m, Batch: ps.batch, Every: every,
-		Levels: ps.engine == alloc.EngineLevels, Held: int64(ps.trials)}); err != nil {
+	req := RunRequest{Process: desc, Params: params, Balls: strconv.FormatInt(m, 10), Batch: strconv.FormatInt(ps.batch, 10),
+		Every: strconv.FormatInt(every, 10), Workers: r.o.Workers, Trials: ps.trials, Held: int64(ps.trials)}
+	if err := r.fits(req.Memory(int64(n), ps.engine == alloc.EngineLevels)); err != nil {
 		return nil, err
 	}
 	trials := make([]int, ps.trials)
@@ -339,11 +339,6 @@ func (r *runner) fits(rm RunMemory) error {
 	if r.o.MaxMemory <= 0 {
 		return nil
 	}
-	workers := int64(r.o.Workers)
-	if workers <= 0 {
-		workers = int64(runtime.NumCPU())
-	}
-	rm.Running = min(workers, rm.Held)
 	if rm.Params.Graph != nil {
 		if p, err := r.sp.Plan(int(rm.N)); err == nil {
 			rm.Graph = p.Bytes

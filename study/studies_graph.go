@@ -305,6 +305,21 @@ func (g *growth) draw(pan *figure.Panel, color int, pw LineFit) {
 	}
 }
 
+// fitted fits the growth g of topology name (at: "m = 64n",
+// "stationary"), adds the fit to table t, draws it on pan in color and
+// states it among the findings.
+func (h *heavyGraphsRun) fitted(g *growth, t *Table, pan *figure.Panel, color int, name, at string) error {
+	pw, lin, err := g.fit()
+	if err != nil {
+		return err
+	}
+	t.add(name, len(g.xs), pw.Slope, pw.CI95, pw.R2, lin.Slope, lin.CI95, lin.R2)
+	g.draw(pan, color, pw)
+	h.findings = append(h.findings, fmt.Sprintf("%s, %s: gap ∝ n^%.3f, 95%% CI [%.3f, %.3f] (%d sizes, %d df); %+.3f [%+.3f, %+.3f] per doubling of n",
+		name, at, pw.Slope, pw.CI95[0], pw.CI95[1], len(g.xs), pw.DF, lin.Slope, lin.CI95[0], lin.CI95[1]))
+	return nil
+}
+
 // sweep is parts (a) and (b): the gap at m = Load·n over the sizes Ns on
 // every topology, and the fits of its growth with n.
 func (h *heavyGraphsRun) sweep() (ta, tf *Table, err error) {
@@ -321,14 +336,9 @@ func (h *heavyGraphsRun) sweep() (ta, tf *Table, err error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		pw, lin, err := g.fit()
-		if err != nil {
+		if err := h.fitted(&g, tf, pa, ci, spec, fmt.Sprintf("m = %dn", p.Load)); err != nil {
 			return nil, nil, err
 		}
-		tf.add(spec, len(g.xs), pw.Slope, pw.CI95, pw.R2, lin.Slope, lin.CI95, lin.R2)
-		g.draw(pa, ci, pw)
-		h.findings = append(h.findings, fmt.Sprintf("%s, m = %dn: gap ∝ n^%.3f, 95%% CI [%.3f, %.3f] (%d sizes, %d df); %+.3f [%+.3f, %+.3f] per doubling of n",
-			spec, p.Load, pw.Slope, pw.CI95[0], pw.CI95[1], len(g.xs), pw.DF, lin.Slope, lin.CI95[0], lin.CI95[1]))
 	}
 	ta.Notes = []string{
 		"Edge sampling; the torus is ⌈√n⌉ × ⌈√n⌉, so odd powers of two round n up. max − min: the spread at m.",
@@ -392,14 +402,9 @@ func (h *heavyGraphsRun) stationary() (tsn, tfs *Table, err error) {
 		if len(g.xs) < 3 {
 			continue
 		}
-		pw, lin, err := g.fit()
-		if err != nil {
+		if err := h.fitted(&g, tfs, pc, ci, kind, "stationary"); err != nil {
 			return nil, nil, err
 		}
-		tfs.add(kind, len(g.xs), pw.Slope, pw.CI95, pw.R2, lin.Slope, lin.CI95, lin.R2)
-		g.draw(pc, ci, pw)
-		h.findings = append(h.findings, fmt.Sprintf("%s, stationary: gap ∝ n^%.3f, 95%% CI [%.3f, %.3f] (%d sizes, %d df); %+.3f [%+.3f, %+.3f] per doubling of n",
-			kind, pw.Slope, pw.CI95[0], pw.CI95[1], len(g.xs), pw.DF, lin.Slope, lin.CI95[0], lin.CI95[1]))
 	}
 	tsn.Notes = []string{"Each trial records its gap every m/20 balls; 2nd quarter ≈ 2nd half: the gap no longer grows with m."}
 	return tsn, tfs, nil

@@ -50,9 +50,9 @@ const (
 // Graphs, Trials trials per point. A process that does not use a graph runs
 // once per n.
 type Grid struct {
-	Graphs    []string // topology SPECs (graphgen.ParseSpec) for the graph processes
-	Processes []string // process names (alloc.Lookup)
-	Ns        []int    // bins n, each in [1, graphgen.MaxOrder]
+	Graphs    []graphgen.Spec // topologies for the graph processes
+	Processes []string        // process names (alloc.Lookup)
+	Ns        []int           // bins n, each in [1, graphgen.MaxOrder]
 	// Balls returns m for n bins; nil means m = n.
 	Balls func(n int) int64
 	// Params are the process parameters (d, β, ties, sampling, weights,
@@ -91,7 +91,7 @@ type Grid struct {
 
 // Point is one cell of the grid.
 type Point struct {
-	Graph   string // the SPEC as given, "" for a process without a graph
+	Graph   graphgen.Spec // the topology; its Kind is "" for a process without a graph
 	N       int
 	Process string
 }
@@ -108,7 +108,7 @@ func (g *Grid) Points() []Point {
 		if usesGraph(p) {
 			for _, s := range g.Graphs {
 				ns := g.Ns
-				if sp, err := graphgen.ParseSpec(s); err == nil && sp.FromFile() && len(ns) > 1 {
+				if s.FromFile() && len(ns) > 1 {
 					ns = ns[:1]
 				}
 				for _, n := range ns {
@@ -137,18 +137,14 @@ func (g *Grid) Points() []Point {
 // at a point of the whole grid outside g's shard: a shard that can build
 // spec at none of its points then skips them, as the unsharded grid does,
 // instead of failing while another shard builds it.
-func (g *Grid) plannedElsewhere(spec string) bool {
+func (g *Grid) plannedElsewhere(sp graphgen.Spec) bool {
 	if g.Shard.Of <= 1 {
-		return false
-	}
-	sp, err := graphgen.ParseSpec(spec)
-	if err != nil {
 		return false
 	}
 	whole := *g
 	whole.Shard.Of = 0
 	for i, pt := range whole.Points() {
-		if pt.Graph != spec || i%g.Shard.Of == g.Shard.Index {
+		if pt.Graph.String() != sp.String() || i%g.Shard.Of == g.Shard.Index {
 			continue
 		}
 		if _, err := sp.Plan(pt.N); err == nil {
@@ -195,16 +191,12 @@ func (g *Grid) Check() error {
 			return fmt.Errorf("study: process %s needs at least one topology", p)
 		}
 	}
-	for _, s := range g.Graphs {
-		sp, err := graphgen.ParseSpec(s)
-		if err != nil {
-			return err
-		}
+	for _, sp := range g.Graphs {
 		// A grid runs the per-bin engine, whose loops hold K_n's
 		// vertices as uint32: K_n of a spec's own n= beyond 2^32 − 1 is
 		// for run's level engine.
 		if p, err := sp.Plan(1); err == nil && sp.Kind == "complete" && p.N > graphgen.MaxOrder {
-			return fmt.Errorf("study: %s: need n <= %d on the per-bin engine (run -p graph -g complete -n N runs K_n up to 2^62 on the level engine)", s, int64(graphgen.MaxOrder))
+			return fmt.Errorf("study: %s: need n <= %d on the per-bin engine (run -p graph -g complete -n N runs K_n up to 2^62 on the level engine)", sp, int64(graphgen.MaxOrder))
 		}
 	}
 	for _, n := range g.Ns {
@@ -316,7 +308,7 @@ func Run(ctx context.Context, g Grid, emit func(Row) error, note func(string)) (
 			return s.skipped, err
 		}
 		if done[i] {
-			s.built[pt.Graph] = true
+			s.built[pt.Graph.String()] = true
 			s.advance(g.Trials, g.balls(pt.N)*int64(g.Trials))
 			continue
 		}
@@ -408,16 +400,13 @@ func (s *gridRun) advance(trials int, balls int64) {
 // that already. A graph that cannot be built is not an error here: it is
 // left in cur.err for skip. The error is a malformed spec.
 func (s *gridRun) build(pt Point) error {
-	if s.cur.spec == pt.Graph && s.cur.n == pt.N {
+	key := pt.Graph.String()
+	if s.cur.spec == key && s.cur.n == pt.N {
 		return nil
 	}
 	g, cur := &s.g, &s.cur
 	cur.graph, cur.err = nil, nil // let the previous graph go before building
-	var err error
-	if cur.sp, err = graphgen.ParseSpec(pt.Graph); err != nil {
-		return err
-	}
-	cur.spec, cur.n = pt.Graph, pt.N
+	cur.sp, cur.spec, cur.n = pt.Graph, key, pt.N
 	if g.Building != nil {
 		g.Building(cur.sp.String(), pt.N)
 	}
@@ -426,11 +415,11 @@ func (s *gridRun) build(pt Point) error {
 		g.Building("", 0)
 	}
 	if err != nil {
-		cur.err = &BuildError{Spec: pt.Graph, N: pt.N, Err: err}
+		cur.err = &BuildError{Spec: pt.Graph.Given(), N: pt.N, Err: err}
 		return nil
 	}
 	cur.graph, cur.info = gr, info
-	s.built[pt.Graph] = true
+	s.built[key] = true
 	if s.note != nil {
 		for _, n := range info.Notes {
 			s.note(fmt.Sprintf("%s at n=%d: %s", cur.sp, pt.N, n))
@@ -443,14 +432,15 @@ func (s *gridRun) build(pt Point) error {
 // the spec's last point it returns the build error if the spec was built
 // at no n of the whole grid (another shard may build it).
 func (s *gridRun) skip(i int, pt Point) error {
+	key := pt.Graph.String()
 	s.skipped = append(s.skipped, s.cur.err)
-	if s.failed[pt.Graph] == nil {
-		s.failed[pt.Graph] = s.cur.err
+	if s.failed[key] == nil {
+		s.failed[key] = s.cur.err
 	}
 	s.advance(s.g.Trials, s.g.balls(pt.N)*int64(s.g.Trials))
-	if !s.built[pt.Graph] && !slices.ContainsFunc(s.pts[i+1:], func(p Point) bool { return p.Graph == pt.Graph }) &&
+	if !s.built[key] && !slices.ContainsFunc(s.pts[i+1:], func(p Point) bool { return p.Graph.String() == key }) &&
 		!s.g.plannedElsewhere(pt.Graph) {
-		return s.failed[pt.Graph]
+		return s.failed[key]
 	}
 	return nil
 }
@@ -484,8 +474,8 @@ func rowOf(r Row, pt Point) bool {
 	if !usesGraph(pt.Process) {
 		return r.Topology == "" && r.N == int64(pt.N)
 	}
-	sp, err := graphgen.ParseSpec(pt.Graph)
-	if err != nil || r.Topology != sp.String() {
+	sp := pt.Graph
+	if r.Topology != sp.String() {
 		return false
 	}
 	if sp.FromFile() {

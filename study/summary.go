@@ -99,21 +99,12 @@ func (s Setting) usesGraph() bool {
 
 // Query returns the bounds query of s.
 func (s Setting) Query() analysis.Query {
-	d := s.Process
-	q := analysis.Query{N: float64(s.N), M: float64(s.M), D: d.Choices(s.Params), Process: d.Name,
-		Ties: d.TiesFor(s.Params).String()}
-	q.SetParams(s.Params)
-	if d.Uses&alloc.ParamGraph != 0 {
-		q.Beta = 0
-		q.GraphBeta, _ = d.BetaOf(s.Params) // 0 for two-choice
-	}
+	q := analysis.Query{N: float64(s.N), M: float64(s.M), Process: s.Process.Name, Params: QueryParams(s.Process, s.Params)}
 	if s.Batch > 1 {
 		q.Batch = float64(s.Batch)
 	}
-	if d.Uses&alloc.ParamWeights != 0 {
-		q.Weights = s.Params.Weights.String()
-	}
 	if !s.usesGraph() {
+		q.Sample = alloc.SampleEdge // a summary states the sampling rule's bounds on a graph alone
 		return q
 	}
 	t := s.Topology
@@ -127,9 +118,6 @@ func (s Setting) Query() analysis.Query {
 	}
 	q.Core, q.CoreFraction = float64(t.Core), t.CoreFraction
 	q.Expansion = t.Expansion
-	if d.Uses&alloc.ParamSample != 0 {
-		q.Sample = s.Params.Sample.String()
-	}
 	if t.MinRank > 0 {
 		q.MinRank = float64(t.MinRank)
 		if t.Degree.Mean > 0 {
@@ -137,6 +125,22 @@ func (s Setting) Query() analysis.Query {
 		}
 	}
 	return q
+}
+
+// QueryParams are the parameters of process d with p as a bounds query
+// reads them: d's own choices and tie rule, β only where d reads it
+// (graph is two-choice without --beta), and edge sampling for a process
+// that draws no neighbours.
+func QueryParams(d *alloc.Descriptor, p alloc.Params) alloc.Params {
+	p.D, p.Ties = d.Choices(p), d.TiesFor(p)
+	if d.Uses&alloc.ParamGraph != 0 {
+		p.Beta, p.GraphBeta = d.BetaOf(p)
+	}
+	p.Graph = nil
+	if d.Uses&alloc.ParamSample == 0 {
+		p.Sample = alloc.SampleEdge
+	}
+	return p
 }
 
 // maxFluidLoad is the heaviest m/n whose fluid limit a summary solves: the

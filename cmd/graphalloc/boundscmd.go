@@ -2,16 +2,15 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/spf13/pflag"
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
-	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -43,17 +42,9 @@ func cmdBounds(_ context.Context, stdout, stderr io.Writer, args []string) error
 		return err
 	}
 	bs := analysis.Bounds(q)
-	return outfile.Write(context.Background(), stdout, "", func(w io.Writer) error {
-		if o.format == "json" {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(struct {
-				Bounds []analysis.Bound `json:"bounds"`
-			}{bs})
-		}
-		analysis.WriteBoundsTable(w, desc, bs)
-		return nil
-	})
+	return writeInfo(stdout, o.format, struct {
+		Bounds []analysis.Bound `json:"bounds"`
+	}{bs}, func(w io.Writer) { analysis.WriteBoundsTable(w, desc, bs) })
 }
 
 // query turns the flags into an analysis.Query, through the same
@@ -69,8 +60,8 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 	limit := int64(alloc.MaxLevelBins)
 	var sp graphgen.Spec
 	if o.graph != "" {
-		if sp, err = graphgen.ParseSpec(o.graph); err != nil {
-			return q, "", usagef("--graph: %v%s", err, graphHint(o.graph))
+		if sp, err = parseSpec(o.graph); err != nil {
+			return q, "", err
 		}
 		limit = int64(sp.OrderLimit())
 	}
@@ -78,7 +69,7 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 		return q, "", usagef("--bins: need 1 <= n <= %d, got %d", limit, n)
 	}
 	if o.pf.process == "" && o.graph != "" {
-		o.pf.process = graphicalName()
+		o.pf.process = alloc.Readers(alloc.ParamGraph)[0] // -g implies the first process on a graph
 	}
 	if o.graph != "" {
 		nn, err := study.SpecQuery(&q, sp, int(n), o.seed)
@@ -96,63 +87,33 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 	if err != nil {
 		return q, "", err
 	}
-	who := "every process but rank"
-	if o.pf.process == "" {
-		// Every process: the flags as given, no process to check them.
-		params, err := o.pf.params(fs, alloc.Descriptors())
-		if err != nil {
+	// No process: every one, the flags as given and no process to check
+	// them; a batch for those that run in batches.
+	descs, who := alloc.Descriptors(), "every process but rank"
+	var desc *alloc.Descriptor
+	if o.pf.process != "" {
+		if descs, err = o.pf.descriptors(); err != nil {
 			return q, "", err
 		}
-		if params.D < 1 {
-			return q, "", usagef("--choices: need a number d >= 1, got %q", *o.pf.text["choices"])
-		}
-		q = analysis.Query{N: float64(n), M: float64(m), D: params.D, Sample: params.Sample.String()}
-		q.SetParams(params)
-		if params.GraphBeta {
-			q.GraphBeta = params.Beta // graph is two-choice unless --beta is given
-		}
-		var batched []*alloc.Descriptor
-		for _, d := range alloc.Descriptors() {
-			if d.Batches() {
-				batched = append(batched, d)
-			}
-		}
-		b, err := parseBatch(o.batch, n, batched)
-		if err != nil {
-			return q, "", err
-		}
-		q.Batch = float64(b)
-		if fs.Changed("weights") {
-			q.Weights = params.Weights.String()
-		}
-	} else {
-		descs, err := o.pf.descriptors()
-		if err != nil {
-			return q, "", err
-		}
-		params, err := o.pf.params(fs, descs)
-		if err != nil {
-			return q, "", err
-		}
+		desc = descs[0]
+	}
+	params, err := o.pf.params(fs, descs)
+	if err != nil {
+		return q, "", err
+	}
+	if desc != nil {
 		if err := checkParams(descs, params, stderr); err != nil {
 			return q, "", err
 		}
-		b, err := parseBatch(o.batch, n, descs)
-		if err != nil {
-			return q, "", err
-		}
-		topo := q
-		q = study.Setting{Process: descs[0], Params: params, N: n, M: m, Batch: b}.Query()
-		q.Topology, q.Degree, q.MinDegree, q.Eps = topo.Topology, topo.Degree, topo.MinDegree, topo.Eps
-		q.Core, q.CoreFraction, q.Expansion = topo.Core, topo.CoreFraction, topo.Expansion
-		if topo.MinRank > 0 {
-			q.MinRank, q.Balance, q.D = topo.MinRank, topo.Balance, topo.D
-		}
-		if descs[0].Uses&alloc.ParamSample != 0 {
-			q.Sample = params.Sample.String()
-		}
-		who = describe(descs[0], params)
+		who = desc.Label(params)
+	} else if params.D < 1 {
+		return q, "", usagef("--choices: need a number d >= 1, got %q", *o.pf.text["choices"])
 	}
+	b, err := parseBatch(o.batch, n, slices.DeleteFunc(descs, func(d *alloc.Descriptor) bool { return desc == nil && !d.Batches() }))
+	if err != nil {
+		return q, "", err
+	}
+	q = study.BoundsQuery(q, desc, params, n, m, b)
 	if err := o.checkExpansion(fs); err != nil {
 		return q, "", err
 	}
@@ -170,14 +131,4 @@ func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Que
 		topo += fmt.Sprintf("; batches of b=%g", q.Batch)
 	}
 	return q, fmt.Sprintf("bounds for %s: n=%d m=%d (m/n=%.4g) d=%g%s", who, n, m, float64(m)/float64(n), q.D, topo), nil
-}
-
-// graphicalName is the process -g implies: the first that runs on a graph.
-func graphicalName() string {
-	for _, d := range alloc.Descriptors() {
-		if d.Uses&alloc.ParamGraph != 0 {
-			return d.Name
-		}
-	}
-	return ""
 }

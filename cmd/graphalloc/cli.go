@@ -6,12 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
 
-	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/study"
@@ -72,66 +70,33 @@ func checkFormat(format string, allowed ...string) error {
 	return usagef("--format: unknown format %q (allowed: %s)", format, strings.Join(allowed, ", "))
 }
 
-// parseShard parses --shard I/K (0 <= I < K); "" is the whole run, 0/1.
+// parseShard is study.ParseShard, whose error is a usage error.
 func parseShard(s string) (i, k int, err error) {
-	if s == "" {
-		return 0, 1, nil
-	}
-	is, ks, ok := strings.Cut(s, "/")
-	i, e1 := strconv.Atoi(is)
-	k, e2 := strconv.Atoi(ks)
-	if !ok || e1 != nil || e2 != nil || k < 1 || i < 0 || i >= k {
-		return 0, 0, usagef("--shard: want I/K with 0 <= I < K, got %q", s)
-	}
-	return i, k, nil
+	i, k, err = study.ParseShard(s)
+	return i, k, wrapUsage(err)
 }
 
-// graphFlag is a --graph value with the -n it is built at.
-type graphFlag struct {
-	spec    graphgen.Spec
-	n       int64 // the requested n; 0 for a file read without -n
-	maxN    int64 // the largest n allowed
-	memLeft int64 // --max-memory (0: the memory available)
-	extra   int64 // bytes the run needs beside the graph
-	// lean: the process draws only uniform edges, so a graph file is
-	// held as its edge array alone (graphgen.Spec.BuildEdges).
-	lean bool
-	// alone: the graph is what the command holds (info, gen), not a
-	// run's; its refusal says so.
-	alone bool
-}
+// graphFlag is a --graph value with the -n it is built at, built as
+// every command builds it.
+type graphFlag struct{ study.GraphBuild }
 
-// parseGraph parses a --graph value and -n: n from bins, unless the spec
-// is a file and bins was not given.
+// parseGraph parses a --graph value, and -n for it (study.NewGraphBuild).
 func parseGraph(arg, bins string, binsSet bool, maxN int64, why string) (graphFlag, error) {
+	spec, err := parseSpec(arg)
+	if err != nil {
+		return graphFlag{}, err
+	}
+	b, err := study.NewGraphBuild(spec, bins, binsSet, maxN, why)
+	return graphFlag{b}, wrapUsage(err)
+}
+
+// parseSpec parses a --graph value.
+func parseSpec(arg string) (graphgen.Spec, error) {
 	spec, err := graphgen.ParseSpec(arg)
 	if err != nil {
-		return graphFlag{}, usagef("--graph: %v%s", err, graphHint(arg))
+		return spec, usagef("--graph: %v%s", err, study.GraphHint(arg))
 	}
-	g := graphFlag{spec: spec, maxN: maxN}
-	if !spec.FromFile() || binsSet {
-		if g.n, err = study.ParseCount(bins, 0); err != nil {
-			return g, usagef("--bins: %v", err)
-		}
-		if g.n < 1 || g.n > maxN {
-			return g, usagef("--bins: need 1 <= n <= %d (%s), got %d", maxN, why, g.n)
-		}
-	}
-	// A spec's own n= (up to 2^40 for the implicit graphs, 2^62 for
-	// complete) has the same limit as -n.
-	if plan, err := spec.Plan(int(g.n)); err == nil && int64(plan.N) > maxN {
-		return g, usagef("--graph: %s has n=%d vertices; need n <= %d (%s)", spec, plan.N, maxN, why)
-	}
-	return g, nil
-}
-
-// graphHint is what a -g that is a number was likely meant to be: the
-// threshold --g of g-bounded and g-myopic, one dash short.
-func graphHint(arg string) string {
-	if _, err := strconv.ParseFloat(strings.TrimSpace(arg), 64); err != nil {
-		return ""
-	}
-	return fmt.Sprintf("; -g is the graph: the threshold of -p %s is --g %s", users(alloc.ParamG), strings.TrimSpace(arg))
+	return spec, nil
 }
 
 // build is buildContext with a context that is never done.
@@ -139,13 +104,12 @@ func (g graphFlag) build(seed uint64, stderr io.Writer) (graphgen.Graph, *graphg
 	return g.buildContext(context.Background(), seed, stderr)
 }
 
-// buildContext builds the graph as every command builds it
-// (study.GraphBuild), printing its notes to stderr. Errors in the spec or
-// its parameters are usage errors. Generation and reading stop once ctx
-// is done, with ctx.Err().
+// buildContext builds the graph (study.GraphBuild), printing its notes to
+// stderr. Errors in the spec or its parameters are usage errors.
+// Generation and reading stop once ctx is done, with ctx.Err().
 func (g graphFlag) buildContext(ctx context.Context, seed uint64, stderr io.Writer) (graphgen.Graph, *graphgen.BuildInfo, error) {
-	b := study.GraphBuild{Spec: g.spec, N: g.n, MaxMemory: g.memLeft, Extra: g.extra, Lean: g.lean, Alone: g.alone, Sources: memorySources}
-	gr, info, notes, err := b.Build(ctx, seed)
+	g.Sources = memorySources
+	gr, info, notes, err := g.Build(ctx, seed)
 	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		return nil, nil, err
 	}

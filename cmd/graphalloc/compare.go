@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/graphalloc/graphalloc/internal/progress"
@@ -13,7 +12,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/graphalloc/graphalloc/alloc"
-	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/results"
 	"github.com/graphalloc/graphalloc/study"
@@ -69,81 +67,28 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 	if err != nil {
 		return g, cfg, err
 	}
-	usesGraph := false
-	for _, d := range descs {
-		g.Processes = append(g.Processes, d.Name)
-		usesGraph = usesGraph || d.Uses&alloc.ParamGraph != 0
+	params, err := o.pf.params(fs, descs)
+	if err != nil {
+		return g, cfg, err
 	}
-	// The topologies of -g and --graphs, each once.
-	seen := map[string]bool{}
-	for _, s := range append(o.graphs, strings.Split(o.graphList, ";")...) {
-		s = strings.TrimSpace(s)
-		key := s
-		if sp, err := graphgen.ParseSpec(s); err == nil {
-			key = sp.String()
-		} else if hint := graphHint(s); hint != "" {
-			return g, cfg, usagef("--graph: %v%s", err, hint)
-		}
-		if s != "" && !seen[key] {
-			seen[key] = true
-			g.Graphs = append(g.Graphs, s)
-		}
+	if err := checkParams(descs, params, stderr); err != nil {
+		return g, cfg, err
 	}
-	if len(g.Graphs) > 0 && !usesGraph {
-		return g, cfg, usagef("--graph applies only to -p %s, not to -p %s", users(alloc.ParamGraph), o.pf.process)
+	req := study.GridRequest{Processes: descs, Graphs: append(o.graphs, strings.Split(o.graphList, ";")...),
+		Bins: o.bins, Balls: o.balls, Batch: o.batch, BatchGiven: fs.Changed("batch"),
+		Expansion: o.expansion, ExpansionSet: fs.Changed("expansion"), Params: params, TiesSet: fs.Changed("ties"),
+		Trials: o.trials, Seed: o.seed, Workers: o.workers}
+	if req.Shard.Index, req.Shard.Of, err = parseShard(o.shard); err != nil {
+		return g, cfg, err
 	}
-	if usesGraph && len(g.Graphs) == 0 {
-		g.Graphs = slices.Clone(study.DefaultGraphs)
-	}
-	if err := distinct(append(outfile.Outputs(o.output, o.plotFile()), graphInputs(g.Graphs...)...)...); err != nil {
+	if err := distinct(append(outfile.Outputs(o.output, o.plotFile()), graphInputs(req.Graphs...)...)...); err != nil {
 		return g, cfg, err
 	}
 	if err := distinct(append(outfile.Outputs("", o.plotFile()), outfile.Inputs("--resume", o.resume)...)...); o.resume != "" && err != nil {
 		return g, cfg, err
 	}
-	ns, err := study.ParseSizes(o.bins)
-	if err != nil {
-		return g, cfg, usagef("--bins: %v", err)
-	}
-	g.Ns = ns
-	// m per n: checked here for every n so that a bad -m fails before any
-	// work.
-	balls := o.balls
-	g.Balls = func(n int) int64 {
-		m, _ := study.ParseCount(balls, int64(n))
-		return m
-	}
-	for _, n := range ns {
-		if _, err := parseBalls(balls, int64(n)); err != nil {
-			return g, cfg, fmt.Errorf("%w at n=%d", err, n)
-		}
-	}
-	if g.Params, err = o.pf.params(fs, descs); err != nil {
-		return g, cfg, err
-	}
-	if err := checkParams(descs, g.Params, stderr); err != nil {
-		return g, cfg, err
-	}
-	g.TiesSet = fs.Changed("ties")
-	// --batch: a count, the same at every n (a multiple of n is read at
-	// the grid's first n; say the count to mean it).
-	if fs.Changed("batch") {
-		if strings.HasSuffix(strings.TrimSpace(o.batch), "n") {
-			return g, cfg, usagef("--batch: compare runs several n: give the batch size as a count (1024, 2^16), not %q", o.batch)
-		}
-		if g.Batch, err = parseBatch(o.batch, 0, descs); err != nil {
-			return g, cfg, err
-		}
-	}
-	if fs.Changed("expansion") {
-		if len(g.Graphs) != 1 || !(o.expansion > 0 && o.expansion <= 1) {
-			return g, cfg, usagef("--expansion: the edge expansion 0 < σ <= 1 of the one topology compared, got %g for %d topologies", o.expansion, len(g.Graphs))
-		}
-		g.Expansion = o.expansion
-	}
-	g.Trials, g.Seed, g.Workers = o.trials, o.seed, o.workers
-	if g.Shard.Index, g.Shard.Of, err = parseShard(o.shard); err != nil {
-		return g, cfg, err
+	if g, err = req.Grid(); err != nil {
+		return g, cfg, wrapUsage(err)
 	}
 	if err := g.Check(); err != nil {
 		return g, cfg, usageError{err}
@@ -152,12 +97,12 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 	if err != nil {
 		return g, cfg, err
 	}
-	if err := checkMemory(g.Memory(), limit); err != nil {
+	if err := wrapUsage(memorySources.Check("this run", g.Memory(), "", limit)); err != nil {
 		return g, cfg, err
 	}
 	// A graph file is read within the limit, whatever its size or header
 	// claimed (the estimate above plans it from its size).
-	if l, _, ok := limitOf(limit); ok {
+	if l, _, ok := memorySources.LimitOf(limit); ok {
 		g.Read.MaxBytes = max(l, 1)
 	}
 	cfg = results.NewGridConfig(g, o.balls)

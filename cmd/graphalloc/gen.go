@@ -1,7 +1,6 @@
 package main
 
 import (
-	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -12,19 +11,6 @@ import (
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/internal/outfile"
 )
-
-// maxListEdges is the largest implicit graph gen lists: 2^27 edges take
-// about 2 GiB as a CSR and several GB of text. A larger one is written as
-// an edge list while it is visited (genStream), up to maxStreamEdges:
-// 2^32 edges, about 80 GB of text.
-const (
-	maxListEdges   = 1 << 27
-	maxStreamEdges = 1 << 32
-)
-
-// maxDOTEdges bounds DOT output, which gonum builds in memory and which is
-// for drawing.
-const maxDOTEdges = 1 << 22
 
 type genOptions struct {
 	sizeFlags
@@ -69,13 +55,13 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err != nil {
 		return err
 	}
-	if gf.spec.Hyper() {
-		return usagef("gen: %s is a hypergraph; gen writes graphs (graphalloc info describes it, run -p %s simulates on it)", gf.spec, alloc.Describe(alloc.Hyper{}).Name)
+	if gf.Spec.Hyper() {
+		return usagef("gen: %s is a hypergraph; gen writes graphs (graphalloc info describes it, run -p %s simulates on it)", gf.Spec, alloc.Describe(alloc.Hyper{}).Name)
 	}
-	if err := checkPlanned(gf, format); err != nil {
-		return err
+	if err := graphgen.CheckPlanned(gf.Spec, int(gf.N), format); err != nil {
+		return usagef("gen: %v", err)
 	}
-	if err := gf.budget(o.maxMemory, listBytes(gf)); err != nil {
+	if err := gf.budget(o.maxMemory, graphgen.ListBytes(gf.Spec, int(gf.N))); err != nil {
 		return err
 	}
 	g, info, err := gf.buildContext(ctx, o.seed, stderr)
@@ -93,11 +79,11 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	case names == nil:
 	case format == "mtx" && graphgen.IsIndices(names, 1):
 	case format == "mtx" && noBeside:
-		fmt.Fprintf(stderr, "graphalloc: warning: %s: Matrix Market numbers the vertices 1..n, and their names go to a file beside the output: give -o FILE to get FILE.names\n", gf.spec.Path)
+		fmt.Fprintf(stderr, "graphalloc: warning: %s: Matrix Market numbers the vertices 1..n, and their names go to a file beside the output: give -o FILE to get FILE.names\n", gf.Spec.Path)
 	case format == "mtx":
 		namesFile = graphgen.NamesPath(o.output)
 	case format != "edgelist":
-		fmt.Fprintf(stderr, "graphalloc: warning: %s: %s numbers the vertices 0..n-1 and drops the file's vertex names (edgelist keeps them, mtx writes them beside)\n", gf.spec.Path, format)
+		fmt.Fprintf(stderr, "graphalloc: warning: %s: %s numbers the vertices 0..n-1 and drops the file's vertex names (edgelist keeps them, mtx writes them beside)\n", gf.Spec.Path, format)
 	}
 	if format == "mtx" && namesFile == "" && !noBeside {
 		if _, err := os.Stat(graphgen.NamesPath(o.output)); err == nil {
@@ -107,13 +93,10 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if format != "edgelist" {
 		names = nil
 	}
-	spec := gf.spec
-	if g.Size() > maxListEdges {
-		if g.Size() > maxStreamEdges {
-			return usagef("gen: %s on n=%d is implicit with %d edges, more than the %d gen writes (run simulates it without listing it)", spec, g.Order(), g.Size(), int64(maxStreamEdges))
-		}
-		if format != "edgelist" {
-			return usagef("gen: %s on n=%d is implicit with %d edges, more than the %d gen lists as %s (an edge list it writes as it goes; run simulates it without listing it)", spec, g.Order(), g.Size(), maxListEdges, format)
+	spec := gf.Spec
+	if g.Size() > graphgen.MaxListEdges {
+		if err := graphgen.CheckStream(spec, g, format); err != nil {
+			return usagef("gen: %v", err)
 		}
 		return genStream(ctx, g, o.output, compress, stdout, stderr)
 	}
@@ -121,26 +104,16 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err != nil {
 		return err
 	}
-	if err := checkListed(spec, csr, format, names != nil); err != nil {
-		return err
+	if err := graphgen.CheckListed(spec, csr, format, names != nil); err != nil {
+		return usagef("gen: %v", err)
 	}
 	write := func(w io.Writer) error {
-		if compress {
-			// Level 1: 5× faster than the default for 15% more bytes
-			// on an edge list; graph files are written once and read
-			// back by this tool.
-			zw, _ := gzip.NewWriterLevel(w, gzip.BestSpeed)
-			if err := graphgen.WriteFormat(zw, csr, format, names); err != nil {
-				return err
-			}
-			return zw.Close()
-		}
-		return graphgen.WriteFormat(w, csr, format, names)
+		return graphgen.WriteGzip(w, compress, func(w io.Writer) error { return graphgen.WriteFormat(w, csr, format, names) })
 	}
 	if err := outfile.Write(ctx, stdout, o.output, write); err != nil || toStdout {
 		return err
 	}
-	fmt.Fprintf(stderr, "graphalloc: wrote %s: n=%d, %d edges, %s%s%s\n", o.output, csr.Order(), csr.Size(), format, map[bool]string{true: ", gzip"}[compress], listedHow(csr, names != nil))
+	fmt.Fprintf(stderr, "graphalloc: wrote %s: n=%d, %d edges, %s%s%s\n", o.output, csr.Order(), csr.Size(), format, map[bool]string{true: ", gzip"}[compress], graphgen.ListedHow(csr, names != nil))
 	if namesFile != "" {
 		labels := info.File.Labels
 		if err := outfile.Write(ctx, stdout, namesFile, func(w io.Writer) error { return graphgen.WriteMatrixMarketNames(w, labels) }); err != nil {
@@ -151,52 +124,6 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	return ctx.Err()
 }
 
-// checkPlanned refuses, before the graph is built, what checkListed would
-// refuse once it is, where the spec's plan already tells the order and the
-// edges: a graph6 or DOT file too large for its format.
-func checkPlanned(gf graphFlag, format string) error {
-	plan, err := gf.spec.Plan(int(gf.n))
-	if err != nil || gf.spec.FromFile() {
-		return nil // Build reports a bad spec; a file's size is known once read
-	}
-	switch {
-	case format == "graph6" && plan.N > graphgen.MaxGraph6Order:
-		return usagef("gen: graph6 needs n <= %d (it stores the adjacency matrix), got n=%d; use edgelist or mtx", graphgen.MaxGraph6Order, plan.N)
-	case format == "dot" && plan.Edges > maxDOTEdges:
-		return usagef("gen: DOT is for drawing small graphs (at most %d edges), got %d; use edgelist or mtx", maxDOTEdges, plan.Edges)
-	}
-	return nil
-}
-
-// checkListed refuses to write the listed graph csr of spec in format
-// where that format cannot hold it: a multigraph but as an edge list by
-// number, graph6 beyond MaxGraph6Order vertices, DOT beyond maxDOTEdges.
-func checkListed(spec graphgen.Spec, csr *graphgen.CSR, format string, named bool) error {
-	switch {
-	case csr.Multi() && (format != "edgelist" || named):
-		return usagef("gen: %s is a multigraph (loops or parallel edges), which only an edge list by vertex number keeps: use --format edgelist (its header marks it multi)", spec)
-	case format == "graph6" && csr.Order() > graphgen.MaxGraph6Order:
-		return usagef("gen: graph6 needs n <= %d (it stores the adjacency matrix), got n=%d; use edgelist or mtx", graphgen.MaxGraph6Order, csr.Order())
-	case format == "dot" && csr.Size() > maxDOTEdges:
-		return usagef("gen: DOT is for drawing small graphs (at most %d edges), got %d; use edgelist or mtx", maxDOTEdges, csr.Size())
-	}
-	return nil
-}
-
-// listedHow is what gen's report adds about the graph it wrote: by the
-// file's vertex names (named), and a multigraph's loops and parallel edges.
-func listedHow(csr *graphgen.CSR, named bool) string {
-	how := ""
-	if named {
-		how = ", by the file's vertex names"
-	}
-	if csr.Multi() {
-		loops, parallel := csr.LoopsAndParallel()
-		how += fmt.Sprintf(", a multigraph (loops %d, parallel edges %d, kept; the header marks it multi)", loops, parallel)
-	}
-	return how
-}
-
 // genStream writes the implicit graph g, too large to list, as an edge
 // list while it visits it (graphgen.WriteEdgeListStream): O(1) memory
 // whatever its size. The permutation model's multigraph is written with
@@ -204,32 +131,11 @@ func listedHow(csr *graphgen.CSR, named bool) string {
 // listing would give (graphgen.WriteEdgeList of its CSR).
 func genStream(ctx context.Context, g graphgen.Graph, output string, compress bool, stdout, stderr io.Writer) error {
 	write := func(w io.Writer) error {
-		if !compress {
-			return graphgen.WriteEdgeListStream(w, g)
-		}
-		zw, _ := gzip.NewWriterLevel(w, gzip.BestSpeed)
-		if err := graphgen.WriteEdgeListStream(zw, g); err != nil {
-			return err
-		}
-		return zw.Close()
+		return graphgen.WriteGzip(w, compress, func(w io.Writer) error { return graphgen.WriteEdgeListStream(w, g) })
 	}
 	if err := outfile.Write(ctx, stdout, output, write); err != nil || outfile.IsStdout(output) {
 		return err
 	}
-	how := ""
-	if _, multi := g.(graphgen.PermutationRegular); multi {
-		how = " (a multigraph: loops and parallel edges kept; the header marks it multi)"
-	}
-	fmt.Fprintf(stderr, "graphalloc: wrote %s: n=%d, %d edges as visited%s, edgelist%s\n", output, g.Order(), g.Size(), how, map[bool]string{true: ", gzip"}[compress])
+	fmt.Fprintf(stderr, "graphalloc: wrote %s: n=%d, %d edges as visited%s, edgelist%s\n", output, g.Order(), g.Size(), graphgen.StreamedHow(g), map[bool]string{true: ", gzip"}[compress])
 	return ctx.Err()
-}
-
-// listBytes is what gen holds beside the graph of gf: the CSR an implicit
-// graph is listed into before it is written (8 bytes an edge and a
-// vertex), unless it is streamed (more than maxListEdges).
-func listBytes(gf graphFlag) int64 {
-	if plan, err := gf.spec.Plan(int(gf.n)); err == nil && plan.Implicit && plan.Edges <= maxListEdges {
-		return 8*plan.Edges + 8*int64(plan.N)
-	}
-	return 0
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"math"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/internal/progress"
+	"github.com/graphalloc/graphalloc/results"
 )
 
 type infoOptions struct {
@@ -56,11 +56,7 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	// What describing the graph takes beside it, counted before it is
 	// built when the spec fixes its edges, and checked again once a file
 	// has told them.
-	var describe int64
-	plan, planErr := gf.spec.Plan(int(gf.n))
-	if planErr == nil && !plan.Hyper && plan.Edges >= 0 && !closedForm(gf.spec) {
-		describe = analysis.DescribeBytes(int64(plan.N), plan.Edges, plan.Implicit)
-	}
+	describe, again := analysis.PlannedDescribeBytes(gf.Spec, int(gf.N))
 	if err := gf.budget(o.maxMemory, describe); err != nil {
 		return err
 	}
@@ -68,13 +64,13 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	if err != nil {
 		return err
 	}
-	spec := gf.spec
-	if _, hyper := g.(*graphgen.Hypergraph); !hyper && gf.extra == 0 && planErr == nil && !closedForm(spec) {
+	spec := gf.Spec
+	if _, hyper := g.(*graphgen.Hypergraph); again && !hyper {
 		need := analysis.DescribeBytes(int64(g.Order()), g.Size(), false)
-		if gf.memLeft > 0 {
+		if plan, _ := spec.Plan(int(gf.N)); gf.MaxMemory > 0 {
 			need += plan.Bytes // the graph, held; the memory available has counted it already
 		}
-		if err := checkParts("this graph", need, "", gf.memLeft); err != nil {
+		if err := wrapUsage(memorySources.Check("this graph", need, "", gf.MaxMemory)); err != nil {
 			return err
 		}
 	}
@@ -102,19 +98,13 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	return writeInfo(stdout, o.format, out, func(w io.Writer) { out.WriteTable(w, o.tol) })
 }
 
-// writeInfo writes v as JSON, or its table.
+// writeInfo writes v to stdout as JSON, or its table.
 func writeInfo(stdout io.Writer, format string, v any, table func(io.Writer)) error {
 	return outfile.Write(context.Background(), stdout, "", func(w io.Writer) error {
 		if format == "json" {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(v)
+			return results.WriteJSON(w, v)
 		}
 		table(w)
 		return nil
 	})
 }
-
-// closedForm reports a spec whose spectrum info gives in closed form, with
-// no memory beside the graph: the complete graph and the circulants.
-func closedForm(spec graphgen.Spec) bool { return spec.Kind == "complete" || spec.Kind == "circulant" }

@@ -58,24 +58,6 @@ func useMemoryLimit(s string) {
 	}
 }
 
-// limitOf is memorySources.LimitOf.
-func limitOf(limit int64) (int64, string, bool) { return memorySources.LimitOf(limit) }
-
-// checkMemory refuses a run whose estimate exceeds limit (or, if limit is
-// 0, the available memory).
-func checkMemory(need, limit int64) error { return checkParts("this run", need, "", limit) }
-
-// checkRun refuses a run whose estimate (r.Bytes) exceeds limit (or, if
-// limit is 0, the available memory), naming what takes the most.
-func checkRun(r study.RunMemory, limit int64) error {
-	return wrapUsage(memorySources.CheckRun(r, limit))
-}
-
-// checkParts refuses what needs more than limit (memorySources.Check).
-func checkParts(subject string, need int64, largest string, limit int64) error {
-	return wrapUsage(memorySources.Check(subject, need, largest, limit))
-}
-
 // wrapUsage makes a non-nil err a usage error.
 func wrapUsage(err error) error {
 	if err == nil {
@@ -91,7 +73,7 @@ func (g *graphFlag) budget(s string, extra int64) error {
 	if err != nil {
 		return err
 	}
-	g.memLeft, g.alone, g.extra = limit, true, extra
+	g.MaxMemory, g.Alone, g.Extra = limit, true, extra
 	useMemoryLimit(s)
 	return nil
 }

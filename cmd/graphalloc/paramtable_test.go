@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/internal/explorer"
 	"github.com/graphalloc/graphalloc/study"
@@ -51,8 +52,10 @@ func TestNewParameterIsOneEntry(t *testing.T) {
 	if msg != "" || !strings.Contains(out, `"zeta": 0.25,`) {
 		t.Errorf("fluid JSON lacks zeta (%s):\n%s", msg, out)
 	}
-	out, msg = cliRun(t, "run", "-p", "noisy", "--zeta", "0.5", "--sigma", "0.5", "-n", "64", "-t", "1", "-f", "csv")
-	if head, row, _ := strings.Cut(out, "\n"); msg != "" || !strings.Contains(head, ",sigma,") || !strings.Contains(row, ",0.5,") {
+	// zeta comes after sigma in the table, so the field both write holds
+	// zeta's value: the file's sigma column shows that zeta reached it.
+	out, msg = cliRun(t, "run", "-p", "noisy", "--zeta", "0.5", "--sigma", "0.25", "-n", "64", "-t", "1", "-f", "csv")
+	if head, row, _ := strings.Cut(out, "\n"); msg != "" || !strings.Contains(head, ",sigma,") || !strings.Contains(row, ",0.5,") || strings.Contains(row, ",0.25,") {
 		t.Errorf("run CSV does not carry zeta's value (%s):\n%s", msg, out)
 	}
 
@@ -67,8 +70,18 @@ func TestNewParameterIsOneEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q := (study.Setting{Process: d, Params: p, N: 64, M: 64}).Query(); q.Sigma != 0.5 {
-		t.Errorf("the bounds query holds σ = %g, want zeta's 0.5", q.Sigma)
+	// The bounds query embeds alloc.Params: zeta's value is there, as
+	// bounds and a run's summary build it, and within zeta's range.
+	for name, q := range map[string]analysis.Query{
+		"bounds":  study.BoundsQuery(analysis.Query{}, d, p, 64, 64, 0),
+		"summary": (study.Setting{Process: d, Params: p, N: 64, M: 64}).Query(),
+	} {
+		if q.Sigma != 0.5 || q.Validate() != nil {
+			t.Errorf("the %s query holds σ = %g (%v), want zeta's 0.5", name, q.Sigma, q.Validate())
+		}
+	}
+	if q := study.BoundsQuery(analysis.Query{}, d, alloc.Params{D: 2, Sigma: 9}, 64, 64, 0); q.Validate() == nil {
+		t.Error("a bounds query with zeta = 9 passes Validate")
 	}
 
 	if !slices.ContainsFunc(explorer.Fields(), func(f explorer.Field) bool {

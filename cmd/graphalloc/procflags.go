@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,13 +24,7 @@ type processFlags struct {
 }
 
 // processList is the list of processes for a help text.
-func processList() string {
-	var names []string
-	for _, d := range alloc.Descriptors() {
-		names = append(names, d.Name)
-	}
-	return strings.Join(names, ", ")
-}
+func processList() string { return strings.Join(alloc.Names(), ", ") }
 
 // add defines the flags on fs, one a parameter of alloc.ParamTable; -p
 // has the given default and help.
@@ -41,7 +35,7 @@ func (o *processFlags) add(fs *pflag.FlagSet, defProcess, processHelp string) {
 		switch s.Kind {
 		case alloc.ParamText:
 			o.text[s.Name] = new(string)
-			fs.StringVarP(o.text[s.Name], s.Name, shorthand(s.Name), s.Default, s.Usage)
+			fs.StringVarP(o.text[s.Name], s.Name, s.Short, s.Default, s.Usage)
 		case alloc.ParamInt:
 			def, err := strconv.Atoi(s.Default)
 			if err != nil {
@@ -60,14 +54,6 @@ func (o *processFlags) add(fs *pflag.FlagSet, defProcess, processHelp string) {
 	}
 }
 
-// shorthand is the one-letter flag of a parameter: -d for --choices.
-func shorthand(name string) string {
-	if name == "choices" {
-		return "d"
-	}
-	return ""
-}
-
 // value is the number flag name holds, as a float64.
 func (o *processFlags) value(name string) float64 {
 	if v, ok := o.whole[name]; ok {
@@ -81,15 +67,7 @@ func (o *processFlags) value(name string) float64 {
 var topologyFlags = []string{graphFlagName, "expansion"}
 
 // users lists the processes that read parameter p.
-func users(p alloc.Param) string {
-	var names []string
-	for _, d := range alloc.Descriptors() {
-		if d.Uses&p != 0 {
-			names = append(names, d.Name)
-		}
-	}
-	return strings.Join(names, ", -p ")
-}
+func users(p alloc.Param) string { return strings.Join(alloc.Readers(p), ", -p ") }
 
 // descriptors looks up the processes of a comma-separated -p value, in
 // order, without repeats.
@@ -103,7 +81,7 @@ func (o *processFlags) descriptors() ([]*alloc.Descriptor, error) {
 		if err != nil {
 			return nil, usagef("--process: %v", err)
 		}
-		if !containsDesc(ds, d) {
+		if !slices.Contains(ds, d) {
 			ds = append(ds, d)
 		}
 	}
@@ -111,15 +89,6 @@ func (o *processFlags) descriptors() ([]*alloc.Descriptor, error) {
 		return nil, usagef("--process: no process given")
 	}
 	return ds, nil
-}
-
-func containsDesc(ds []*alloc.Descriptor, d *alloc.Descriptor) bool {
-	for _, e := range ds {
-		if e == d {
-			return true
-		}
-	}
-	return false
 }
 
 // params parses the parameter flags for the processes ds: a flag given
@@ -154,63 +123,24 @@ func (o *processFlags) params(fs *pflag.FlagSet, ds []*alloc.Descriptor) (alloc.
 			}
 		}
 	}
-	if err := o.parseRule(fs, &p); err != nil {
-		return p, err
-	}
 	for _, s := range alloc.ParamTable {
-		if s.Kind == alloc.ParamText {
-			continue
+		if s.Kind != alloc.ParamText {
+			v := o.value(s.Name)
+			if err := s.CheckFlag(v); err != nil {
+				return p, usageError{err}
+			}
+			if uses&s.Bit != 0 {
+				s.Set(&p, v)
+			}
+		} else if v := *o.text[s.Name]; (v != "" || s.Default != "") && (!s.GivenOnly || fs.Changed(s.Name)) {
+			if err := s.Parse(&p, v); err != nil {
+				return p, usagef("--%s: %v", s.Name, err)
+			}
 		}
-		v := o.value(s.Name)
-		if err := s.CheckFlag(v); err != nil {
-			return p, usageError{err}
-		}
-		if uses&s.Bit != 0 {
-			s.Set(&p, v)
-		}
-	}
-	if err := o.parseBalls(&p); err != nil {
-		return p, err
 	}
 	// graph reads β only when it is given (see alloc.Params).
 	p.GraphBeta = uses&alloc.ParamBeta != 0 && fs.Changed("beta")
 	return p, nil
-}
-
-// parseRule parses the ParamText flags of the rule into p: choices, tie
-// rule and sampling.
-func (o *processFlags) parseRule(fs *pflag.FlagSet, p *alloc.Params) error {
-	d, err := strconv.ParseFloat(*o.text["choices"], 64)
-	if err != nil || math.IsNaN(d) || math.IsInf(d, 0) {
-		return usagef("--choices: %q is not a number", *o.text["choices"])
-	}
-	p.D = d
-	if fs.Changed("ties") {
-		if p.Ties, err = alloc.ParseTies(*o.text["ties"]); err != nil {
-			return usagef("--ties: %v", err)
-		}
-	}
-	if p.Sample, err = alloc.ParseSampling(*o.text["sample"]); err != nil {
-		return usagef("--sample: %v", err)
-	}
-	return nil
-}
-
-// parseBalls parses the ParamText flags of the balls and their probes into
-// p: probe cap and weights.
-func (o *processFlags) parseBalls(p *alloc.Params) error {
-	var err error
-	if c := *o.text["cap"]; c != "" {
-		n, err := study.ParseCount(c, 0)
-		if err != nil || n < 1 || n > 1<<20 {
-			return usagef("--cap: need a probe cap 1 <= cap <= 2^20, got %q", c)
-		}
-		p.Cap = int(n)
-	}
-	if p.Weights, err = alloc.ParseWeights(*o.text["weights"]); err != nil {
-		return usagef("--weights: %v", err)
-	}
-	return nil
 }
 
 // checkParams checks p for each process of ds that does not take a graph
@@ -236,45 +166,17 @@ func addBatch(fs *pflag.FlagSet, batch *string) {
 	fs.StringVar(batch, "batch", "1", "batch size B: balls come in batches of B, each ball reading the loads at the start of its batch (1: one at a time); a count (1024, 2^10) or a multiple of n (n, 16n)")
 }
 
-// parseBatch parses --batch for n bins and the processes ds: B >= 1, and
-// B > 1 only for processes that run in batches. It returns 0 for one ball
-// at a time (B = 1).
+// parseBatch is study.ParseBatch, whose errors are usage errors.
 func parseBatch(s string, n int64, ds []*alloc.Descriptor) (int64, error) {
-	b, err := study.ParseCount(s, n)
-	if err != nil || b < 1 {
-		return 0, usagef("--batch: need a batch size B >= 1 (a count or a multiple of n), got %q", s)
-	}
-	if b == 1 {
-		return 0, nil
-	}
-	for _, d := range ds {
-		if !d.Batches() {
-			var names []string
-			for _, e := range alloc.Descriptors() {
-				if !e.Batches() {
-					names = append(names, e.Name)
-				}
-			}
-			return 0, usagef("--batch applies to every process but -p %s, which run their trials on a state of their own; not to -p %s", strings.Join(names, " and -p "), d.Name)
-		}
-	}
-	return b, nil
+	b, err := study.ParseBatch(s, n, ds)
+	return b, wrapUsage(err)
 }
 
-// parseBalls parses -m for n bins: at least one ball.
+// parseBalls is study.ParseBalls, whose errors are usage errors.
 func parseBalls(s string, n int64) (int64, error) {
-	m, err := study.ParseCount(s, n)
-	if err != nil {
-		return 0, usagef("--balls: %v", err)
-	}
-	if m < 1 {
-		return 0, usagef("--balls: need m >= 1, got %d (%q)", m, s)
-	}
-	return m, nil
+	m, err := study.ParseBalls(s, n)
+	return m, wrapUsage(err)
 }
-
-// describe is the label of process d with parameters p (Descriptor.Label).
-func describe(d *alloc.Descriptor, p alloc.Params) string { return d.Label(p) }
 
 // processHelp lists the processes with their synopses, for help texts.
 func processHelp() string {

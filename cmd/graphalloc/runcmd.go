@@ -28,6 +28,7 @@ type runOptions struct {
 	resume, maxMemory, engine string
 	batch                     string
 	profile                   bool
+	spec                      graphgen.Spec // -g, parsed
 }
 
 // parse parses and checks the flags of run (run and serve share it).
@@ -91,11 +92,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err != nil {
 		return err
 	}
-	var trials []int
-	for j := si; j < o.trials; j += sk {
-		trials = append(trials, j)
-	}
-	return o.execute(ctx, cfg, head, pv, trials, stdout, stderr)
+	return o.execute(ctx, cfg, head, pv, study.ShardTrials(o.trials, si, sk), stdout, stderr)
 }
 
 // checkFiles refuses, before any work, --per-vertex for a process without
@@ -125,16 +122,16 @@ func (o *runOptions) checkFiles() error {
 	return distinct(slices.Concat(outs[1:], outfile.Inputs("--resume", o.resume))...)
 }
 
-// degreeTableMax is the most vertices a table's load-against-degree table
-// is gathered for unasked: it costs results.PerVertexBytes (26) a vertex,
+// degreeTableMax is the most vertices the load against the degree of a
+// table or JSON file (summary.by_degree) is gathered for unasked: it costs results.PerVertexBytes (26) a vertex,
 // 0.9 GB at 2^25, beside the graph.
 const degreeTableMax = 1 << 25
 
 // setup turns the flags into the run's config and its file's config,
 // building the graph of a graph process, and the per-vertex gathering of
-// a graph run (nil if none: --per-vertex, or the load-against-degree table
-// of a table on a graph that is not regular, up to degreeTableMax
-// vertices).
+// a graph run (nil if none: --per-vertex, or the load against the degree
+// of a table, JSON or JSON-lines file on a graph that is not regular, up
+// to degreeTableMax vertices).
 func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Config, head results.Config, pv *results.PerVertex, err error) {
 	return o.setupContext(context.Background(), fs, stderr)
 }
@@ -171,19 +168,19 @@ func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr
 	n, regular, levels := plan.N, plan.Regular, plan.Levels
 	var topo *study.Topology
 	if desc.Uses&alloc.ParamGraph != 0 {
-		gf.memLeft = memLimit
-		gf.lean = desc.EdgesOnly(params)
+		gf.MaxMemory = memLimit
+		gf.Lean = desc.EdgesOnly(params)
 		r := plan.Memory
-		if !levels && (o.perVertex != "" || (o.format == "table" && o.resume == "" && !regular && n <= degreeTableMax)) {
+		if !levels && (o.perVertex != "" || (o.format != "csv" && o.resume == "" && !regular && n <= degreeTableMax)) {
 			r.PerVertex = results.PerVertexBytes
 		}
-		gf.extra = r.Bytes()
+		gf.Extra = r.Bytes()
 		g, info, err := gf.buildContext(ctx, o.seed, stderr)
 		if err != nil {
 			return cfg, head, nil, err
 		}
-		topo = study.MeasureContext(ctx, gf.spec, g)
-		if o.perVertex != "" || (o.format == "table" && o.resume == "" && topo.Degree.Min != topo.Degree.Max && g.Order() <= degreeTableMax) {
+		topo = study.MeasureContext(ctx, gf.Spec, g)
+		if o.perVertex != "" || (o.format != "csv" && o.resume == "" && topo.Degree.Min != topo.Degree.Max && g.Order() <= degreeTableMax) {
 			var names []string
 			if info.File != nil {
 				names = info.File.Labels
@@ -196,25 +193,12 @@ func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr
 		n = int64(g.Order())
 		params.Graph = g
 	}
-	m, err := parseBalls(o.balls, n)
+	m, every, batch, err := study.RunCounts(o.balls, o.every, o.batch, n, descs, levels)
 	if err != nil {
-		return cfg, head, nil, err
-	}
-	var every int64
-	if o.every != "" {
-		if every, err = study.ParseCount(o.every, n); err != nil || every < 1 {
-			return cfg, head, nil, usagef("--every: need a positive count, got %q", o.every)
-		}
-	}
-	batch, err := parseBatch(o.batch, n, descs)
-	if err != nil {
-		return cfg, head, nil, err
-	}
-	if batch > 1 && levels {
-		return cfg, head, nil, usagef("--batch: the level engine does not run batches (a ball of a batch may hit a bin another ball of the batch hit, and the level counts do not tell bins apart): use --engine bins, n <= 2^32-1")
+		return cfg, head, nil, usageError{err}
 	}
 	if topo == nil {
-		if err := checkRun(plan.Memory, memLimit); err != nil {
+		if err := wrapUsage(memorySources.CheckRun(plan.Memory, memLimit)); err != nil {
 			return cfg, head, nil, err
 		}
 	}
@@ -245,16 +229,22 @@ func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr
 // the run as study.Plan takes it: the results held are the shard's
 // trials, which the output holds until it is written.
 func (o *runOptions) request(fs *pflag.FlagSet, desc *alloc.Descriptor, params alloc.Params) (graphFlag, study.RunRequest, error) {
-	maxN, why := study.BinsLimit(o.engine, desc, params, o.graph)
-	gf, err := parseGraph(o.graph, o.bins, fs.Changed("bins"), maxN, why)
+	spec, err := parseSpec(o.graph)
 	if err != nil {
-		return gf, study.RunRequest{}, err
+		return graphFlag{}, study.RunRequest{}, err
+	}
+	o.spec = spec
+	maxN, why := study.BinsLimit(o.engine, desc, params, spec)
+	b, err := study.NewGraphBuild(spec, o.bins, fs.Changed("bins"), maxN, why)
+	gf := graphFlag{b}
+	if err != nil {
+		return gf, study.RunRequest{}, usageError{err}
 	}
 	held := int64(o.trials)
 	if si, sk, err := parseShard(o.shard); err == nil {
 		held = int64((o.trials - si + sk - 1) / sk)
 	}
-	return gf, study.RunRequest{Process: desc, Params: params, Engine: o.engine, Graph: o.graph, Spec: gf.spec, N: gf.n,
+	return gf, study.RunRequest{Process: desc, Params: params, Engine: o.engine, Spec: spec, N: gf.N,
 		Balls: o.balls, Batch: o.batch, Every: o.every, Profile: o.profile,
 		Workers: o.workers, Trials: o.trials, Held: held, JSON: o.format == "json"}, nil
 }
@@ -263,17 +253,9 @@ func (o *runOptions) request(fs *pflag.FlagSet, desc *alloc.Descriptor, params a
 // and writes the run's file.
 func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results.Config, pv *results.PerVertex, trials []int, stdout, stderr io.Writer) error {
 	// --resume: keep the trials an earlier output holds, run the rest.
-	var done []alloc.Result
-	var prev *results.Partial
-	if o.resume != "" {
-		var err error
-		if prev, err = results.ReadFile(ctx, o.resume); err != nil {
-			return inputError("--resume: ", err)
-		}
-		if err := results.SameRun(prev.Config, head); err != nil {
-			return usagef("--resume: %s is the output of another run: %v", o.resume, err)
-		}
-		done, trials = results.SplitDone(trials, prev.Trials)
+	prev, done, trials, err := results.ResumeRun(ctx, o.resume, head, trials)
+	if err != nil {
+		return inputError("--resume: ", err)
 	}
 	// jsonl streams each trial as it finishes; the other formats are
 	// written whole, atomically, once every trial is done.
@@ -288,7 +270,7 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 	}
 	all := done
 	bar := progress.New(stderr, "run", len(trials), int64(len(trials))*cfg.M) // nil unless stderr is a terminal
-	err := alloc.Run(ctx, cfg, trials, o.workers, func(r alloc.Result) error {
+	err = alloc.Run(ctx, cfg, trials, o.workers, func(r alloc.Result) error {
 		all = append(all, r)
 		bar.Add(cfg.M)
 		if stream != nil {
@@ -305,6 +287,9 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 	sum, err := results.Summarize(head, all)
 	if err != nil {
 		return err
+	}
+	if pv != nil && pv.Trials() == len(all) {
+		sum.ByDegree = pv.ByDegree()
 	}
 	switch {
 	case interrupted && stream == nil && len(all) > 0:
@@ -323,15 +308,7 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 		}
 	default:
 		f := &results.File{Config: head, Trials: all, Summary: sum}
-		err := outfile.Write(ctx, stdout, o.output, func(w io.Writer) error {
-			if err := results.Write(w, o.format, f); err != nil {
-				return err
-			}
-			if pv != nil && o.format == "table" {
-				results.WriteDegreeTable(w, pv.Classes())
-			}
-			return nil
-		})
+		err := outfile.Write(ctx, stdout, o.output, func(w io.Writer) error { return results.Write(w, o.format, f) })
 		if err != nil {
 			return err
 		}

@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/graphalloc/graphalloc/figure/render"
-	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/internal/explorer"
 	"github.com/graphalloc/graphalloc/results"
 	"github.com/graphalloc/graphalloc/study"
@@ -159,11 +158,7 @@ func (j *serveJob) Build(ctx context.Context) (*explorer.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &explorer.Run{Config: cfg, Head: head, Trials: j.o.trials, Workers: j.o.workers, Notes: j.notes.String(), PNG: j.png}
-	if sp, err := graphgen.ParseSpec(j.o.graph); err == nil {
-		r.Spec = sp
-	}
-	return r, nil
+	return &explorer.Run{Config: cfg, Head: head, Spec: j.o.spec, Trials: j.o.trials, Workers: j.o.workers, Notes: j.notes.String(), PNG: j.png}, nil
 }
 
 // png draws the run's figure with the options of run --plot FILE.png

@@ -80,7 +80,7 @@ func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	useMemoryLimit(o.maxMemory)
 	// The memory available (or --max-memory), at least a byte when there
 	// is one (0 turns the check off).
-	if l, _, ok := limitOf(limit); ok {
+	if l, _, ok := memorySources.LimitOf(limit); ok {
 		limit = max(l, 1)
 	}
 

@@ -70,7 +70,7 @@ func (s *Server) setupJob(ctx context.Context, q url.Values, download bool) (*jo
 	}
 	if orig, err := graphgen.ParseSpec(q.Get(s.opt.GraphKey)); err == nil && orig.FromFile() {
 		// The file as the page named it (run in --data gives this file).
-		r.Head.Graph = orig.String()
+		r.Head.Graph = orig
 	}
 	r.Notes = s.opt.Data.Hide(r.Notes)
 	return j, nil
