@@ -123,14 +123,13 @@ func TestColumnWidth(t *testing.T) {
 	for name, f := range columnFigures(t) {
 		for i := range f.Panels {
 			o.Panel = i + 1 // --panel P
-			one := &figure.Figure{Panels: f.Panels[i : i+1]}
 			l, plots, err := prepare(f, o)
 			if err != nil {
 				t.Errorf("%s panel %d: %v", name, i+1, err)
 				continue
 			}
 			rec := newRecorder(l.width, l.height)
-			if err := l.draw(draw.New(rec), one, plots); err != nil {
+			if err := l.draw(draw.New(rec), plots); err != nil {
 				t.Errorf("%s panel %d: %v", name, i+1, err)
 				continue
 			}

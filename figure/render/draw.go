@@ -60,7 +60,7 @@ func canvasOf(f *figure.Figure, o Options) (vgCanvas, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := l.draw(draw.New(c), f, plots); err != nil {
+	if err := l.draw(draw.New(c), plots); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -103,6 +103,7 @@ func prepare(f *figure.Figure, o Options) (*layout, []*plot.Plot, error) {
 // widths of the legends beside the panels are known before the canvas
 // exists (newLayout); the panels' places follow on the canvas (draw).
 type layout struct {
+	fig        *figure.Figure // the panels drawn: one alone with --panel
 	o          Options
 	fs         vg.Length
 	cols, rows int
@@ -132,7 +133,7 @@ type layout struct {
 func newLayout(f *figure.Figure, o Options, keys []*legendBox) *layout {
 	fs := o.fontSize()
 	cols := min(3, len(f.Panels))
-	l := &layout{o: o, fs: fs, cols: cols, rows: (len(f.Panels) + cols - 1) / cols, mode: o.legend(), keys: keys,
+	l := &layout{fig: f, o: o, fs: fs, cols: cols, rows: (len(f.Panels) + cols - 1) / cols, mode: o.legend(), keys: keys,
 		titleStyle: textStyle(fs * 1.2), width: o.Width, height: o.Height}
 	if f.SharedLegend && l.mode == LegendOutside {
 		l.sharedKey = sharedLegend(keys, fs)
@@ -206,9 +207,10 @@ func space(w vg.Length) vg.Length {
 	return 0
 }
 
-// draw draws the title, plots (one for each of f's panels) and the legends
-// on c, the figure's whole canvas.
-func (l *layout) draw(c draw.Canvas, f *figure.Figure, plots []*plot.Plot) error {
+// draw draws the title, plots (one for each of l.fig's panels) and the
+// legends on c, the figure's whole canvas.
+func (l *layout) draw(c draw.Canvas, plots []*plot.Plot) error {
+	f := l.fig
 	dc := draw.Crop(c, figurePad, -figurePad, figurePad, -figurePad)
 	if l.o.Title != "" {
 		dc.FillText(l.titleStyle, vg.Point{X: dc.Center().X, Y: dc.Max.Y - l.titleStyle.Height(l.o.Title)}, l.o.Title)
