@@ -235,6 +235,18 @@ func Readers(p Param) []string {
 	return names
 }
 
+// MeanFieldNames returns the names of the processes that have a
+// mean-field limit (HasMeanField), in the order of Descriptors.
+func MeanFieldNames() []string {
+	var names []string
+	for _, d := range descriptors {
+		if d.HasMeanField() {
+			names = append(names, d.Name)
+		}
+	}
+	return names
+}
+
 // Lookup returns the descriptor of the named process. Case does not
 // matter; an unknown name is an error that suggests the nearest name and
 // lists the others.
@@ -381,6 +393,11 @@ func (d *Descriptor) MeanField(p Params) (MeanField, string) {
 	}
 	return MeanField{}, "graphalloc solves no mean-field equation for " + d.Label(p)
 }
+
+// HasMeanField reports whether the process has a mean-field rule with
+// some parameters (on the complete graph for a graph process): the
+// processes that fluid takes.
+func (d *Descriptor) HasMeanField() bool { return d.meanField != nil }
 
 // String names the rule whose limit m is: the label of the process of its
 // family with its parameters ("Greedy[4]", "(1+β), β = 0.5"), for the

@@ -167,6 +167,11 @@ type DescribeOptions struct {
 	// vertices, only before its factorisation). The Spectral is then
 	// SpectralNone with a note; the caller should check Context.Err().
 	Context context.Context
+	// Progress, if set, is called from the caller's goroutine after each
+	// pass over the graph of Lanczos and the certificate (a product with
+	// the walk, or a sum over its vertices), with the passes so far: a
+	// long certification can show that it moves.
+	Progress func(passes int)
 }
 
 // cancelled reports whether ctx, which may be nil, is done.

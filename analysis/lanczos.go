@@ -47,6 +47,10 @@ type walk struct {
 	part    [][4]float64 // per-block partial sums
 
 	ctx context.Context // once done, products are skipped (nil: never)
+	// progress, if set, is told the passes over the graph made so far
+	// (DescribeOptions.Progress).
+	progress func(passes int)
+	passes   int
 }
 
 // cancelled reports whether the walk's context is done: every product
@@ -149,6 +153,10 @@ func (w *walk) degree(v int) (float64, float64) {
 func (w *walk) par(f func(b, lo, hi int)) [4]float64 {
 	if w.cancelled() {
 		return [4]float64{}
+	}
+	if w.progress != nil {
+		w.passes++
+		w.progress(w.passes)
 	}
 	nb := len(w.bounds) - 1
 	if w.workers <= 1 {

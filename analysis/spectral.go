@@ -199,6 +199,7 @@ func certifySpectral(g *graphgen.CSR, edges int64, o DescribeOptions, sweepToo b
 	}
 	maxSteps := min(o.MaxIter, allowed)
 	w := newWalk(g, !dense, o.Context)
+	w.progress = o.Progress
 	L := w.lanczos(lanczosOptions{maxSteps: maxSteps, full: dense, tol: o.Tol, seed: o.Seed})
 	if w.cancelled() {
 		return cancelledSpectral(o.Context)

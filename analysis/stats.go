@@ -106,7 +106,7 @@ func (s Summary) Agreement() string {
 	if !s.AllAgree() {
 		return ""
 	}
-	return fmt.Sprintf("all %d trials gave %g (P(other) ≤ %.2g)", s.N, s.Mode, s.OtherMax)
+	return fmt.Sprintf("all %s gave %g (P(other) ≤ %.2g)", Count(s.N, "trial"), s.Mode, s.OtherMax)
 }
 
 // Interval formats CI95 with the verb format ("%.3f") as "[lo, hi]", "—"
@@ -370,4 +370,13 @@ func FitLogLog(n []float64, maxLoad []float64) (slope, intercept, r2 float64) {
 		}
 	}
 	return slope, intercept, r2
+}
+
+// Count writes n with its noun, singular for one ("1 trial", "3 trials"):
+// the labels of tables and figures count trials and points with it.
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -180,6 +180,12 @@ func (c Config) Label() string {
 // describe the same run up to the shard.
 func SameRun(a, b Config) error {
 	a.Shard, b.Shard = "", ""
+	return sameConfig(a, b)
+}
+
+// sameConfig reports the first field in which the JSON of two configs
+// differ, nil when it is the same.
+func sameConfig(a, b any) error {
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
 	if bytes.Equal(ja, jb) {

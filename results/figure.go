@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/figure"
 	"github.com/graphalloc/graphalloc/study"
 )
@@ -19,7 +20,9 @@ import (
 //   - compare, or of merge on its shards: the grid's figure
 //     (study.GridFigure), as compare --plot draws it;
 //   - study -f json: the study's figure, saved in the report;
-//   - run, or of merge on its shards, complete or cut short: RunFigure.
+//   - run, or of merge on its shards, complete or cut short: RunFigure,
+//     and the load against the degree (DegreePanel) where the summary
+//     keeps it (by_degree).
 func ReadFigure(name string, b []byte) (*figure.Figure, error) {
 	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '{' {
 		return nil, fmt.Errorf("%s is not JSON: plot reads the -f json (or jsonl) output of run, compare, study and merge", name)
@@ -53,7 +56,11 @@ func ReadFigure(name string, b []byte) (*figure.Figure, error) {
 	if len(p.Trials) == 0 {
 		return nil, fmt.Errorf("%s: the run holds no finished trial to draw", name)
 	}
-	return RunFigure(p.Config, p.Trials)
+	f, err := RunFigure(p.Config, p.Trials)
+	if err == nil && len(p.ByDegree) > 1 {
+		f.Panels = append(f.Panels, DegreePanel(DegreeClasses(p.ByDegree)))
+	}
+	return f, err
 }
 
 // RunFigure is the figure of a run's trials rs, over the trials:
@@ -73,7 +80,7 @@ func RunFigure(c Config, rs []alloc.Result) (*figure.Figure, error) {
 	}
 	f := &figure.Figure{}
 	label := c.Label()
-	what := fmt.Sprintf("%s, n = %s, m = %s, %d trials", label, pow2(c.N), balls(c.M, c.N), len(rs))
+	what := fmt.Sprintf("%s, n = %s, m = %s, %s", label, pow2(c.N), balls(c.M, c.N), analysis.Count(len(rs), "trial"))
 	if p := loadsPanel(c, rs, what); p != nil {
 		f.Panels = append(f.Panels, p)
 	} else {
@@ -204,7 +211,7 @@ func seriesPanel(c Config, rs []alloc.Result) *figure.Panel {
 		gap.Points = append(gap.Points, seriesPt(p.Load, p.Gap, p.GapCI, p.Trials))
 		spread.Points = append(spread.Points, seriesPt(p.Load, p.Spread, p.SpreadCI, p.Trials))
 	}
-	p := &figure.Panel{Title: fmt.Sprintf("gap and max − min against t = m/n (mean over %d trials, 95%% CI)", len(rs)),
+	p := &figure.Panel{Title: fmt.Sprintf("gap and max − min against t = m/n (mean over %s, 95%% CI)", analysis.Count(len(rs), "trial")),
 		XLabel: "t = m/n", YLabel: "load difference", Series: []*figure.Series{gap, spread}}
 	if first, last := gap.Points[0].X, gap.Points[len(gap.Points)-1].X; first > 0 && last/first > 100 {
 		p.XScale = figure.ScaleLog10
@@ -241,6 +248,6 @@ func profilePanel(c Config, rs []alloc.Result) *figure.Panel {
 		s.Points = append(s.Points, figure.Pt{X: float64(from) / float64(c.N), Y: l.Value}, figure.Pt{X: float64(to) / float64(c.N), Y: l.Value})
 		from = to
 	}
-	return &figure.Panel{Title: fmt.Sprintf("sorted normalised load (mean over %d trials at each rank)", profiles),
+	return &figure.Panel{Title: fmt.Sprintf("sorted normalised load (mean over %s at each rank)", analysis.Count(profiles, "trial")),
 		XLabel: "rank / n", YLabel: "load − m/n", Series: []*figure.Series{s}}
 }

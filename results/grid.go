@@ -169,8 +169,10 @@ func writeGridTable(w io.Writer, c GridConfig, rows []study.Row, skipped []strin
 	if c.Batch > 1 {
 		extra += fmt.Sprintf(", batches of %d", c.Batch)
 	}
-	fmt.Fprintf(w, "compare: %s, %d trials per point, seed %d%s\n", describeM(c.M), c.Trials, c.Seed, extra)
-	fmt.Fprintf(w, "max load: mean and 95%% CI over the trials; fluid: the max load the fluid limit predicts at this n\n\n")
+	fmt.Fprintf(w, "compare: %s, %s per point, seed %d%s\n", describeM(c.M), analysis.Count(c.Trials, "trial"), c.Seed, extra)
+	fmt.Fprintf(w, "max load: mean and 95%% CI over the trials; fluid: the max load the fluid limit predicts at this n\n")
+	fmt.Fprintf(w, "intervals: exact, from binomial tails, where a point's max loads are whole numbers spanning at most %d; else Student's t\n\n",
+		analysis.MaxExactSpan)
 	var legend boundLegend
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "topology\tn\tdegree min/mean/max\tprocess\tmax load\t95% CI\tdistribution\tgap\tfluid\tbounds")
@@ -283,18 +285,24 @@ func processLabel(r study.Row, p alloc.Params) string {
 	return d.Label(p)
 }
 
-// writeGridCSV writes a row per point, with every config column (so that
-// the CSV files of many grids concatenate into one data frame).
+// writeGridCSV writes a row per point and bound that applies to it (one
+// row, its bound cells empty, for a point without bounds), with every
+// config column (so that the CSV files of many grids concatenate into one
+// data frame): the bound's letter (the table's legend's), name, quantity
+// (max_load, gap or spread), kind and value (empty for a bound with no
+// value).
 func writeGridCSV(w io.Writer, c GridConfig, rows []study.Row) error {
 	cw := csv.NewWriter(w)
 	head := []string{"topology", "n", "m", "edges", "deg_min", "deg_mean", "deg_max", "process", "d", "sample", "ties", "beta", "cap", "weights"}
 	paramHead, _ := c.cells(^alloc.Param(0))
 	head = append(append(head, paramHead...), "trials", "seed",
-		"max_load_mean", "max_load_std", "max_load_ci_lo", "max_load_ci_hi", "max_load_dist", "gap_mean", "gap_std", "fluid_max_load", "bounds")
+		"max_load_mean", "max_load_std", "max_load_ci_lo", "max_load_ci_hi", "max_load_ci_method", "max_load_dist", "gap_mean", "gap_std", "fluid_max_load",
+		"bound_letter", "bound_name", "bound_quantity", "bound_kind", "bound_value")
 	if c.Batch > 1 {
 		head = append(head, "batch") // last, as in a run's CSV
 	}
 	cw.Write(head)
+	var legend boundLegend
 	for _, r := range rows {
 		// The parameters of the processes that read them.
 		var beta, capacity, weights string
@@ -324,24 +332,30 @@ func writeGridCSV(w io.Writer, c GridConfig, rows []study.Row) error {
 		if r.MaxLoad.IntervalMethod != analysis.IntervalNone {
 			ciLo, ciHi = FormatFloat(r.MaxLoad.CI95[0]), FormatFloat(r.MaxLoad.CI95[1])
 		}
-		var bs []string
+		bounds := [][]string{{"", "", "", "", ""}}
+		if len(r.Bounds) > 0 {
+			bounds = nil
+		}
 		for _, b := range r.Bounds {
-			v := b.Short("")
+			v := ""
 			if !b.NoValue {
-				v = b.Mark() + " " + FormatFloat(b.Value)
+				v = FormatFloat(b.Value)
 			}
-			bs = append(bs, b.Name+" "+v)
+			bounds = append(bounds, []string{legend.letter(b), b.Name, b.Quantity, b.Kind, v})
 		}
 		_, params := c.cells(uses)
 		cells := []string{r.Topology, strconv.FormatInt(r.N, 10), strconv.FormatInt(r.M, 10), edges, dmin, dmean, dmax,
 			r.Process, FormatFloat(r.D), r.Sample, r.Ties, beta, capacity, weights}
 		cells = append(append(cells, params...), strconv.Itoa(r.Trials), strconv.FormatUint(r.Seed, 10),
-			FormatFloat(r.MaxLoad.Mean), FormatFloat(r.MaxLoad.Std), ciLo, ciHi,
-			FormatCounts(r.MaxLoad.Counts), FormatFloat(r.Gap.Mean), FormatFloat(r.Gap.Std), fluid, strings.Join(bs, "; "))
-		if c.Batch > 1 {
-			cells = append(cells, strconv.FormatInt(c.Batch, 10))
+			FormatFloat(r.MaxLoad.Mean), FormatFloat(r.MaxLoad.Std), ciLo, ciHi, r.MaxLoad.IntervalMethod,
+			FormatCounts(r.MaxLoad.Counts), FormatFloat(r.Gap.Mean), FormatFloat(r.Gap.Std), fluid)
+		for _, bc := range bounds {
+			row := append(slices.Clone(cells), bc...)
+			if c.Batch > 1 {
+				row = append(row, strconv.FormatInt(c.Batch, 10))
+			}
+			cw.Write(row)
 		}
-		cw.Write(cells)
 	}
 	cw.Flush()
 	return cw.Error()

@@ -126,21 +126,29 @@ func mergeGrid(in *inputs, partial bool) (*Grid, error) {
 	if err := sortPoints(out); err != nil {
 		return nil, err
 	}
-	sg := study.Grid{Processes: out.Config.Processes, Ns: out.Config.Ns}
-	for _, s := range out.Config.Graphs {
-		sp, err := graphgen.ParseSpec(s)
-		if err != nil {
-			return nil, fmt.Errorf("graphs: %w", err)
-		}
-		sg.Graphs = append(sg.Graphs, sp)
+	pts, err := gridPoints(out.Config)
+	if err != nil {
+		return nil, err
 	}
-	pts := sg.Points()
 	sortSkipped(out.Skipped, pts)
 	want, have := len(pts), len(out.Points)+len(out.Skipped)
 	if have < want && !partial {
 		return nil, fmt.Errorf("%d of %d grid points missing%s; --partial merges what is there", want-have, want, whyMissing(shards, cut))
 	}
 	return out, nil
+}
+
+// gridPoints are the points of the whole grid c describes.
+func gridPoints(c GridConfig) ([]study.Point, error) {
+	sg := study.Grid{Processes: c.Processes, Ns: c.Ns}
+	for _, s := range c.Graphs {
+		sp, err := graphgen.ParseSpec(s)
+		if err != nil {
+			return nil, fmt.Errorf("graphs: %w", err)
+		}
+		sg.Graphs = append(sg.Graphs, sp)
+	}
+	return sg.Points(), nil
 }
 
 // sortPoints puts g's points in the grid's order (process, topology as

@@ -212,6 +212,88 @@ func (p *PerVertex) Classes() []DegreeClass {
 	return out
 }
 
+// DegreeStat is a class of vertices by degree as a run's file keeps it
+// (summary.by_degree): the exact sums over the trials beside their means,
+// so that the files of a run's shards merge into the unsharded run's
+// numbers, whatever their order.
+type DegreeStat struct {
+	DegreeLo int `json:"degree_lo"` // degrees in [DegreeLo, DegreeHi]
+	DegreeHi int `json:"degree_hi"`
+	Vertices int `json:"vertices"`
+	Trials   int `json:"trials"`
+	// LoadSum sums the final loads of the class's vertices over the
+	// trials; MaxLoadSum sums over the trials the class's largest load.
+	LoadSum    uint64 `json:"load_sum"`
+	MaxLoadSum uint64 `json:"max_load_sum"`
+	// MeanLoad is LoadSum / (Trials · Vertices), MeanMaxLoad
+	// MaxLoadSum / Trials.
+	MeanLoad    float64 `json:"mean_load"`
+	MeanMaxLoad float64 `json:"mean_max_load"`
+}
+
+// ByDegree returns the degree classes, in increasing degree, as a file
+// keeps them.
+func (p *PerVertex) ByDegree() []DegreeStat {
+	sums := make([]uint64, len(p.classes))
+	for v, c := range p.class {
+		sums[c] += p.sum[v]
+	}
+	out := make([]DegreeStat, len(p.classes))
+	for c, k := range p.classes {
+		out[c] = withMeans(DegreeStat{DegreeLo: k.Lo, DegreeHi: k.Hi, Vertices: k.Vertices, Trials: p.trials, LoadSum: sums[c], MaxLoadSum: p.classMax[c]})
+	}
+	return out
+}
+
+// withMeans is d with its means computed from its sums.
+func withMeans(d DegreeStat) DegreeStat {
+	d.MeanLoad, d.MeanMaxLoad = 0, 0
+	if d.Trials > 0 && d.Vertices > 0 {
+		d.MeanLoad = float64(d.LoadSum) / float64(d.Trials) / float64(d.Vertices)
+		d.MeanMaxLoad = float64(d.MaxLoadSum) / float64(d.Trials)
+	}
+	return d
+}
+
+// MergeByDegree adds the degree classes of the shards of one run: the
+// same classes in each, their sums added. It returns nil, and false, if
+// the shards' classes differ or one shard has none.
+func MergeByDegree(shards [][]DegreeStat) ([]DegreeStat, bool) {
+	if len(shards) == 0 || len(shards[0]) == 0 {
+		return nil, false
+	}
+	out := slices.Clone(shards[0])
+	for _, sh := range shards[1:] {
+		if len(sh) != len(out) {
+			return nil, false
+		}
+		for i, d := range sh {
+			o := &out[i]
+			if d.DegreeLo != o.DegreeLo || d.DegreeHi != o.DegreeHi || d.Vertices != o.Vertices {
+				return nil, false
+			}
+			o.Trials += d.Trials
+			o.LoadSum += d.LoadSum
+			o.MaxLoadSum += d.MaxLoadSum
+		}
+	}
+	for i := range out {
+		out[i] = withMeans(out[i])
+	}
+	return out, true
+}
+
+// DegreeClasses are the classes of a file's by_degree, for the table and
+// the figure.
+func DegreeClasses(ds []DegreeStat) []DegreeClass {
+	out := make([]DegreeClass, len(ds))
+	for i, d := range ds {
+		d = withMeans(d)
+		out[i] = DegreeClass{Lo: d.DegreeLo, Hi: d.DegreeHi, Vertices: d.Vertices, MeanLoad: d.MeanLoad, MeanMaxLoad: d.MeanMaxLoad}
+	}
+	return out
+}
+
 // WriteDegreeTable writes the load-against-degree table: a row per class
 // of degrees with its vertices, mean load and mean max load.
 func WriteDegreeTable(w io.Writer, classes []DegreeClass) {

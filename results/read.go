@@ -21,6 +21,8 @@ type Partial struct {
 	Trials   []alloc.Result
 	Complete bool  // the file ends with its summary
 	Valid    int64 // bytes up to the end of the last complete line (JSON lines)
+	// ByDegree is the summary's by_degree, if the file has one.
+	ByDegree []DegreeStat
 }
 
 // ReadFile reads a run's file (JSON or JSON lines) from path, within
@@ -67,7 +69,7 @@ func Parse(name string, b []byte) (*Partial, error) {
 				return nil, fmt.Errorf("%s: %v", name, err)
 			}
 		}
-		return &Partial{Config: v.Config, Trials: v.Trials, Complete: true, Valid: int64(len(b))}, nil
+		return &Partial{Config: v.Config, Trials: v.Trials, Complete: true, Valid: int64(len(b)), ByDegree: v.Summary.ByDegree}, nil
 	}
 	p := &Partial{}
 	seenConfig := false
@@ -110,6 +112,13 @@ func Parse(name string, b []byte) (*Partial, error) {
 			p.Trials = append(p.Trials, *v.Trial)
 		case v.Summary != nil:
 			p.Complete = true
+			var sum struct {
+				ByDegree []DegreeStat `json:"by_degree"`
+			}
+			if err := json.Unmarshal(v.Summary, &sum); err != nil {
+				return nil, fmt.Errorf("%s:%d: the summary's by_degree: %v", name, line, err)
+			}
+			p.ByDegree = sum.ByDegree
 		default:
 			return nil, fmt.Errorf("%s:%d: expected a config, trial or summary object", name, line)
 		}
@@ -224,6 +233,24 @@ func SplitDone(trials []int, prev []alloc.Result) (done []alloc.Result, todo []i
 	return done, todo
 }
 
+// ResumeRun reads path, an earlier output of the run whose config is
+// head, and splits trials into the results it holds (done) and the trials
+// to run (todo); prev is the file read, nil when path is "" (then every
+// trial is to run). A file of another run is an error.
+func ResumeRun(ctx context.Context, path string, head Config, trials []int) (prev *Partial, done []alloc.Result, todo []int, err error) {
+	if path == "" {
+		return nil, nil, trials, nil
+	}
+	if prev, err = ReadFile(ctx, path); err != nil {
+		return nil, nil, nil, err
+	}
+	if err := SameRun(prev.Config, head); err != nil {
+		return nil, nil, nil, fmt.Errorf("%s is the output of another run: %v", path, err)
+	}
+	done, todo = SplitDone(trials, prev.Trials)
+	return prev, done, todo, nil
+}
+
 // mergeRun merges the files of the shards of one run into the file of the
 // whole run, its summary recomputed over every trial. The files must hold
 // every trial once, unless partial is set.
@@ -232,6 +259,7 @@ func mergeRun(in *inputs, partial bool) (*File, error) {
 	byTrial := map[int]alloc.Result{}
 	from := map[int]string{}
 	var shards, cut []string
+	var byDegree [][]DegreeStat
 	for i, p := range in.paths {
 		b, err := in.read(i)
 		if err != nil {
@@ -242,6 +270,9 @@ func mergeRun(in *inputs, partial bool) (*File, error) {
 			return nil, err
 		}
 		shards = append(shards, rf.Config.Shard)
+		if len(rf.ByDegree) > 0 && rf.ByDegree[0].Trials == len(rf.Trials) {
+			byDegree = append(byDegree, rf.ByDegree)
+		}
 		if !rf.Complete {
 			cut = append(cut, p)
 		}
@@ -287,6 +318,10 @@ func mergeRun(in *inputs, partial bool) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The load against the degree, if every file has it over its trials.
+	if len(byDegree) == len(in.paths) {
+		sum.ByDegree, _ = MergeByDegree(byDegree)
+	}
 	return &File{Config: head, Trials: trials, Summary: sum}, nil
 }
 
@@ -295,6 +330,9 @@ func mergeRun(in *inputs, partial bool) (*File, error) {
 type Merged struct {
 	Run  *File
 	Grid *Grid
+	// Short says how much of the run or grid a partial merge holds ("2
+	// of 30 grid points"), "" when it holds all of it.
+	Short string
 }
 
 // MergeFiles merges the files, named by paths, of the shards of one run or
@@ -311,10 +349,25 @@ func MergeFiles(ctx context.Context, paths []string, partial bool) (*Merged, err
 	in.first = first
 	if IsGrid(first) {
 		g, err := mergeGrid(in, partial)
-		return &Merged{Grid: g}, err
+		if err != nil {
+			return nil, err
+		}
+		m := &Merged{Grid: g}
+		pts, _ := gridPoints(g.Config) // mergeGrid parsed its graphs
+		if have, want := len(g.Points)+len(g.Skipped), len(pts); have < want {
+			m.Short = fmt.Sprintf("%d of %d grid points", have, want)
+		}
+		return m, nil
 	}
 	f, err := mergeRun(in, partial)
-	return &Merged{Run: f}, err
+	if err != nil {
+		return nil, err
+	}
+	m := &Merged{Run: f}
+	if len(f.Trials) < f.Config.Trials {
+		m.Short = fmt.Sprintf("%d of %d trials", len(f.Trials), f.Config.Trials)
+	}
+	return m, nil
 }
 
 // Write writes the merged file in a format of Formats.

@@ -192,7 +192,9 @@ func TestCSVReadBack(t *testing.T) {
 	b.Reset()
 	Write(&b, "csv", f)
 	rows = read(b.Bytes())
-	if len(rows) != 1+2*2 || rows[0][len(head)] != "balls" || rows[1][len(head)+2] != "gap" || rows[2][len(head)+2] != "spread" {
+	// The trials' rows, then the series'.
+	if len(rows) != 1+3+2*2 || rows[0][len(head)] != "balls" || rows[1][len(head)+2] != "trial" || rows[1][len(head)+3] != "0" ||
+		rows[4][len(head)+2] != "gap" || rows[5][len(head)+2] != "spread" {
 		t.Errorf("series CSV: %v", rows)
 	}
 

@@ -59,6 +59,13 @@ type Summary struct {
 	// mean sorted normalised load vector (--profile); nil without them.
 	Series  []SeriesPoint        `json:"series,omitempty"`
 	Profile []alloc.ProfileLevel `json:"profile,omitempty"`
+	// ByDegree is the load against the degree of a graph run that
+	// gathered it (PerVertex: a table or a JSON file on a graph whose
+	// degrees differ, or --per-vertex), over every trial of the file; nil
+	// otherwise. Summarize leaves it nil: the trials do not hold the
+	// loads it comes from, so the writer sets it, and a merge adds the
+	// shards' (MergeByDegree).
+	ByDegree []DegreeStat `json:"by_degree,omitempty"`
 	// NotApplicable lists the bounds whose assumptions fail here, for
 	// the table; the file keeps to the bounds that apply.
 	NotApplicable []analysis.Bound `json:"-"`

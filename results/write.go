@@ -156,9 +156,11 @@ func optText[T fmt.Stringer](v *T) string {
 }
 
 // writeCSV writes a run as CSV, every row led by the config columns: a row
-// per trial; or, with a series or a profile, the long format, a row per
-// time and statistic (gap and spread: their mean, 95% interval and trials)
-// and a row per level of the mean profile.
+// per trial; or, with a series or a profile, the long format: a row per
+// trial (statistic "trial"), a row per time and statistic (gap and
+// spread: their mean, 95% interval and trials) and a row per level of the
+// mean profile, each with the columns of every other (empty where they do
+// not apply).
 func writeCSV(w io.Writer, f *File) error {
 	bw := bufio.NewWriter(w)
 	cw := csv.NewWriter(bw)
@@ -172,18 +174,27 @@ func writeCSV(w io.Writer, f *File) error {
 				strconv.FormatInt(r.Probes, 10), strconv.FormatInt(r.MaxProbes, 10))
 		}
 	} else {
-		cw.Write(append(configHeader(f.Config), "balls", "load", "statistic", "rank", "count", "mean", "ci_lo", "ci_hi", "trials"))
+		// One long table: the per-trial rows (statistic "trial", the
+		// trial's number in rank, its values in the trial columns), then
+		// the series and the profile.
+		cw.Write(append(configHeader(f.Config), "balls", "load", "statistic", "rank", "count", "mean", "ci_lo", "ci_hi", "trials",
+			"max_load", "min_load", "gap", "probes", "max_probes"))
+		m, load := strconv.FormatInt(f.Config.M, 10), FormatFloat(float64(f.Config.M)/float64(f.Config.N))
+		for _, r := range f.Trials {
+			row(m, load, "trial", strconv.Itoa(r.Trial), "", "", "", "", "1", FormatFloat(r.MaxLoad), FormatFloat(r.MinLoad), FormatFloat(r.Gap),
+				strconv.FormatInt(r.Probes, 10), strconv.FormatInt(r.MaxProbes, 10))
+		}
 		for _, p := range s.Series {
 			balls, load, t := strconv.FormatInt(p.Balls, 10), FormatFloat(p.Load), strconv.Itoa(p.Trials)
 			glo, ghi := p.ciCells(p.GapCI)
 			slo, shi := p.ciCells(p.SpreadCI)
-			row(balls, load, "gap", "", "", FormatFloat(p.Gap), glo, ghi, t)
-			row(balls, load, "spread", "", "", FormatFloat(p.Spread), slo, shi, t)
+			row(balls, load, "gap", "", "", FormatFloat(p.Gap), glo, ghi, t, "", "", "", "", "")
+			row(balls, load, "spread", "", "", FormatFloat(p.Spread), slo, shi, t, "", "", "", "", "")
 		}
 		rank := int64(0)
 		for _, l := range s.Profile {
 			row(strconv.FormatInt(f.Config.M, 10), FormatFloat(float64(f.Config.M)/float64(f.Config.N)), "profile",
-				strconv.FormatInt(rank, 10), strconv.FormatInt(l.Count, 10), FormatFloat(l.Value), "", "", strconv.Itoa(len(f.Trials)))
+				strconv.FormatInt(rank, 10), strconv.FormatInt(l.Count, 10), FormatFloat(l.Value), "", "", strconv.Itoa(len(f.Trials)), "", "", "", "", "")
 			rank += l.Count
 		}
 	}
@@ -209,8 +220,8 @@ func formatLoad(x float64) string {
 func writeTable(out io.Writer, f *File) error {
 	w := bufio.NewWriter(out)
 	c, rs, s := f.Config, f.Trials, f.Summary
-	fmt.Fprintf(w, "%s: n=%d m=%d (m/n=%.4g), ties=%s, seed=%d, %d trials\n\n",
-		c.Label(), c.N, c.M, float64(c.M)/float64(c.N), c.Ties, c.Seed, len(rs))
+	fmt.Fprintf(w, "%s: n=%d m=%d (m/n=%.4g), ties=%s, seed=%d, %s\n\n",
+		c.Label(), c.N, c.M, float64(c.M)/float64(c.N), c.Ties, c.Seed, analysis.Count(len(rs), "trial"))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	moves := s.MovesPerBall != nil // a process whose balls walk
 	head := "trial\tmax_load\tmin_load\tgap\tprobes/ball\t"
@@ -235,6 +246,9 @@ func writeTable(out io.Writer, f *File) error {
 	fmt.Fprintf(w, "max load: mean %.3f ± %.3f (95%% CI %s), distribution %s\n",
 		s.MaxLoad.Mean, s.MaxLoad.Std, s.MaxLoad.Interval("%.3f"), FormatCounts(s.MaxLoad.Counts))
 	fmt.Fprintf(w, "gap:      mean %.3f ± %.3f\n", s.Gap.Mean, s.Gap.Std)
+	if m := intervalMethod(s.MaxLoad); m != "" {
+		fmt.Fprintf(w, "interval: %s\n", m)
+	}
 	if moves {
 		fmt.Fprintf(w, "moves:    %.4f per ball on average, at most %d for one ball\n", *s.MovesPerBall, *s.MaxMoves)
 	}
@@ -287,6 +301,9 @@ func writeTable(out io.Writer, f *File) error {
 			fmt.Fprintf(w, "  %s: %s\n", b.Name, b.Reason)
 		}
 	}
+	if len(s.ByDegree) > 0 {
+		WriteDegreeTable(w, DegreeClasses(s.ByDegree))
+	}
 	return w.Flush()
 }
 
@@ -326,4 +343,17 @@ func FormatCounts(c map[string]int) string {
 		fmt.Fprintf(&b, "%s:%d", e.k, c[e.k])
 	}
 	return b.String()
+}
+
+// intervalMethod says in words how the max load's interval was computed
+// (analysis.Summary.IntervalMethod, named as JSON names it), for the
+// table; "" without one.
+func intervalMethod(st Stat) string {
+	switch st.IntervalMethod {
+	case analysis.IntervalBinomialTails:
+		return "the 95% CI of the mean max load is exact, from binomial tails (binomial-tails)"
+	case analysis.IntervalStudentT:
+		return "the 95% CI of the mean max load is Student's t, mean ± t·sd/√trials, cut at the floor (student-t)"
+	}
+	return ""
 }

@@ -199,6 +199,16 @@ func ParseShard(s string) (i, k int, err error) {
 	return i, k, nil
 }
 
+// ShardTrials are the trials of shard i of k of a run of the given
+// number of trials: those t with t mod k = i, in order.
+func ShardTrials(trials, i, k int) []int {
+	var ts []int
+	for t := i; t < trials; t += k {
+		ts = append(ts, t)
+	}
+	return ts
+}
+
 // RunCounts reads the counts of a run of the processes ds on n bins: the
 // balls m (ParseBalls), the interval of the series ("" for none) and the
 // batch size (ParseBatch), which the level engine (levels) does not run.

@@ -3,10 +3,23 @@ package study
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
 )
+
+// GraphHint is what a -g that is a number was likely meant to be, said
+// after the spec's error: the threshold --g of the processes that read
+// one, one dash short; "" for any other value.
+func GraphHint(arg string) string {
+	v := strings.TrimSpace(arg)
+	if _, err := strconv.ParseFloat(v, 64); err != nil {
+		return ""
+	}
+	return fmt.Sprintf("; -g is the graph: the threshold of -p %s is --g %s", strings.Join(alloc.Readers(alloc.ParamG), ", -p "), v)
+}
 
 // GraphBuild is a topology to build as every command builds it: from the
 // graph stream of a seed, once its parameters and its memory are checked

@@ -50,6 +50,9 @@ func (r GridRequest) Grid() (Grid, error) {
 		}
 		sp, err := graphgen.ParseSpec(s)
 		if err != nil {
+			if hint := GraphHint(s); hint != "" {
+				return g, fmt.Errorf("--graph: %v%s", err, hint)
+			}
 			return g, err
 		}
 		if !seen[sp.String()] {

@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
@@ -436,7 +437,7 @@ func (p Params) String() string {
 		parts = append(parts, "stationary tori n = "+strings.Join(s, ", "))
 	}
 	if p.Trials > 0 {
-		parts = append(parts, fmt.Sprintf("%d trials", p.Trials))
+		parts = append(parts, analysis.Count(p.Trials, "trial"))
 	}
 	if p.Samples > 0 {
 		parts = append(parts, fmt.Sprintf("%d Monte Carlo samples", p.Samples))

@@ -627,7 +627,7 @@ func newHeavyOut(p Params) *heavyOut {
 	h.t = newTable("gap", fmt.Sprintf("mean gap (max load − m/n) after t·n balls, n = %s; drift: mean gap over t in (%d, %d] minus over the decade before, per trial, mean and 95%% CI",
 		pow2(int64(n)), h.hi0, p.Load), cols...)
 	h.fig = &figure.Figure{SharedLegend: true}
-	h.pan = h.fig.Add(&figure.Panel{Title: fmt.Sprintf("gap after t·n balls, n = %s (mean over %d trials); dashed: gap bounds where they apply", pow2(int64(n)), p.Trials),
+	h.pan = h.fig.Add(&figure.Panel{Title: fmt.Sprintf("gap after t·n balls, n = %s (mean over %s); dashed: gap bounds where they apply", pow2(int64(n)), analysis.Count(p.Trials, "trial")),
 		XLabel: "t = m/n", YLabel: "gap = max load − m/n", XScale: figure.ScaleLog10, YScale: figure.ScaleLog})
 	h.flat = h.fig.Add(&figure.Panel{Title: "the processes whose gap the theory bounds for every m (linear scale)",
 		XLabel: "t = m/n", YLabel: "gap = max load − m/n", XScale: figure.ScaleLog10})

@@ -186,49 +186,99 @@ func (r *Report) WriteText(w io.Writer) error {
 	return err
 }
 
-// WriteCSV writes each table as a CSV block preceded by a comment line
-// "# name: title" and followed by a blank line; an Interval column becomes
-// two columns, "NAME lo" and "NAME hi". The findings follow as comment
-// lines "# finding: ...".
+// WriteCSV writes the report as one long table, an observation a row:
+// the columns study and table (the table's name), then the columns of
+// every table in order of first appearance, in snake_case (snakeCase), a
+// row of each table's rows with the cells of the other tables' columns
+// empty. An Interval column becomes two, NAME_lo and NAME_hi; a "95% CI"
+// column is named after the column before it (max_load_ci95_lo). The titles,
+// notes and findings are the text and JSON outputs'.
 func (r *Report) WriteCSV(w io.Writer) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# study: %s (%s); seed %d\n", r.Study, r.Params, r.Seed)
+	var head []string
+	at := map[string]int{}
+	names := make([][]string, len(r.Tables)) // each table's columns, as CSV names them
 	for i, t := range r.Tables {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		fmt.Fprintf(&b, "# %s: %s\n", t.Name, t.Title)
-		cw := csv.NewWriter(&b)
-		var head []string
+		seen := map[string]int{}
 		for j, c := range t.Columns {
-			if isInterval(t, j) {
-				head = append(head, c+" lo", c+" hi")
-			} else {
-				head = append(head, c)
+			name := snakeCase(c)
+			// "95% CI" after "max load" is max_load_ci95.
+			if strings.HasPrefix(name, "95_pct_ci") && j > 0 {
+				name = names[i][j-1] + "_ci95" + strings.TrimPrefix(name, "95_pct_ci")
 			}
+			if seen[name]++; seen[name] > 1 {
+				name += "_" + strconv.Itoa(seen[name])
+			}
+			parts := []string{name}
+			if isInterval(t, j) {
+				parts = []string{name + "_lo", name + "_hi"}
+			}
+			for _, p := range parts {
+				if _, ok := at[p]; !ok {
+					at[p] = len(head) + 2
+					head = append(head, p)
+				}
+			}
+			names[i] = append(names[i], name)
 		}
-		cw.Write(head)
+	}
+	var b strings.Builder
+	cw := csv.NewWriter(&b)
+	cw.Write(append([]string{"study", "table"}, head...))
+	for i, t := range r.Tables {
 		for _, row := range t.Rows {
-			var rec []string
+			rec := make([]string, len(head)+2)
+			rec[0], rec[1] = r.Study, t.Name
 			for j, v := range row {
-				if v == nil && isInterval(t, j) {
-					rec = append(rec, "", "")
+				if isInterval(t, j) {
+					cells := []string{"", ""}
+					if v != nil {
+						cells = csvCell(v)
+					}
+					rec[at[names[i][j]+"_lo"]], rec[at[names[i][j]+"_hi"]] = cells[0], cells[1]
 					continue
 				}
-				rec = append(rec, csvCell(v)...)
+				rec[at[names[i][j]]] = csvCell(v)[0]
 			}
 			cw.Write(rec)
 		}
-		cw.Flush()
-		if err := cw.Error(); err != nil {
-			return err
-		}
 	}
-	for _, f := range r.Findings {
-		fmt.Fprintf(&b, "# finding: %s\n", f)
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return err
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// snakeSpelling spells out the symbols of the tables' column names.
+var snakeSpelling = strings.NewReplacer(
+	" − ", " minus ", "−", " minus ", "≥", " ge ", "≤", " le ", "≈", " approx ", "±", " pm ", "%", " pct ", "/", " per ",
+	"·", " ", "×", " x ", "Δ", "delta", "δ", "delta", "ε", "eps", "σ", "sigma", "λ", "lambda", "β", "beta", "α", "alpha",
+	"μ", "mu", "π", "pi", "φ", "phi", "ζ", "zeta", "²", "2", "√", "sqrt ", "∞", "inf", "₂", "2", "^", " ",
+)
+
+// snakeCase is a column name as a CSV header: lower case, the symbols
+// spelled out, every other run of characters but letters and digits one
+// underscore ("max load − term" → "max_load_minus_term").
+func snakeCase(s string) string {
+	s = strings.ToLower(snakeSpelling.Replace(s))
+	var b strings.Builder
+	under := false
+	for _, r := range s {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if under && b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			b.WriteRune(r)
+			under = false
+		} else {
+			under = true
+		}
+	}
+	if b.Len() == 0 {
+		return "value"
+	}
+	return b.String()
 }
 
 // isInterval reports whether column j of t holds intervals.

@@ -73,18 +73,19 @@ func checkReport(t *testing.T, rep *Report) {
 	if err := rep.WriteCSV(&csvOut); err != nil {
 		t.Fatal(err)
 	}
-	// Every CSV block parses with a constant number of fields.
-	for _, block := range strings.Split(csvOut.String(), "\n\n") {
-		var lines []string
-		for _, l := range strings.Split(block, "\n") {
-			if l != "" && !strings.HasPrefix(l, "#") {
-				lines = append(lines, l)
-			}
+	// One long table: it parses with a constant number of fields, snake_case
+	// headers, no comment line.
+	recs, err := csv.NewReader(strings.NewReader(csvOut.String())).ReadAll()
+	if err != nil || len(recs) < 2 || recs[0][0] != "study" || recs[0][1] != "table" {
+		t.Errorf("CSV: %v\n%s", err, csvOut.String())
+	}
+	for _, h := range recs[0] {
+		if h != snakeCase(h) {
+			t.Errorf("CSV header %q is not snake_case", h)
 		}
-		r := csv.NewReader(strings.NewReader(strings.Join(lines, "\n")))
-		if _, err := r.ReadAll(); err != nil {
-			t.Errorf("CSV block does not parse: %v\n%s", err, block)
-		}
+	}
+	if strings.Contains(csvOut.String(), "\n#") || strings.HasPrefix(csvOut.String(), "#") {
+		t.Errorf("CSV with comment lines:\n%s", csvOut.String())
 	}
 	var back map[string]any
 	js, _ := json.Marshal(rep)

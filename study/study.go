@@ -83,6 +83,10 @@ type Grid struct {
 	// Read is how graph files are read (graphgen.Spec.BuildContext): its
 	// MaxBytes, if set, bounds what a reader may hold.
 	Read graphgen.ReadOptions
+	// Done are rows that an earlier Run of this grid emitted, in its
+	// order (a grid's file cut short, to resume it): Run runs only the
+	// points they do not hold, and emits none of them again.
+	Done []Row
 }
 
 // Point is one cell of the grid.
@@ -158,7 +162,8 @@ func (g *Grid) balls(n int) int64 {
 }
 
 // Check reports the first problem with g: an empty dimension, an unknown
-// process or malformed SPEC, an n out of range, a bad shard. Graphs that
+// process or malformed SPEC, an n out of range, a bad shard, a row of Done
+// that is not one of g's points. Graphs that
 // cannot be built at some n (odd nΔ, …) are found by Run.
 func (g *Grid) Check() error {
 	switch {
@@ -201,6 +206,10 @@ func (g *Grid) Check() error {
 		if m := g.balls(n); m < 0 {
 			return fmt.Errorf("study: negative number of balls %d for n = %d", m, n)
 		}
+	}
+	if len(g.Done) > 0 {
+		_, err := (&gridRun{g: *g, pts: g.Points()}).matchDone()
+		return err
 	}
 	return nil
 }
@@ -290,9 +299,18 @@ func Run(ctx context.Context, g Grid, emit func(Row) error, note func(string)) (
 		return nil, err
 	}
 	s := newGridRun(g, note)
+	done, err := s.matchDone()
+	if err != nil {
+		return nil, err
+	}
 	for i, pt := range s.pts {
 		if err := ctx.Err(); err != nil {
 			return s.skipped, err
+		}
+		if done[i] {
+			s.built[pt.Graph.String()] = true
+			s.advance(g.Trials, g.balls(pt.N)*int64(g.Trials))
+			continue
 		}
 		desc, err := alloc.Lookup(pt.Process)
 		if err != nil {
@@ -425,6 +443,46 @@ func (s *gridRun) skip(i int, pt Point) error {
 		return s.failed[key]
 	}
 	return nil
+}
+
+// matchDone marks the points whose rows g.Done holds. Run emits a row
+// for every point but those whose graph cannot be built, in order, so a
+// row of g.Done is the next point, from the last one matched, with its
+// process, topology and n (the graph's own, which graphgen.Spec.Plan
+// tells without building it). A row left unmatched is not the grid's.
+func (s *gridRun) matchDone() ([]bool, error) {
+	done := make([]bool, len(s.pts))
+	j := 0
+	for i, pt := range s.pts {
+		if j < len(s.g.Done) && rowOf(s.g.Done[j], pt) {
+			done[i] = true
+			j++
+		}
+	}
+	if j < len(s.g.Done) {
+		r := s.g.Done[j]
+		return nil, fmt.Errorf("study: the row of %s on %q at n=%d is not a point of this grid, or not in its order", r.Process, r.Topology, r.N)
+	}
+	return done, nil
+}
+
+// rowOf reports whether r is the row of point pt.
+func rowOf(r Row, pt Point) bool {
+	if r.Process != pt.Process {
+		return false
+	}
+	if !usesGraph(pt.Process) {
+		return r.Topology == "" && r.N == int64(pt.N)
+	}
+	sp := pt.Graph
+	if r.Topology != sp.String() {
+		return false
+	}
+	if sp.FromFile() {
+		return true // one point, at the file's own n
+	}
+	plan, err := sp.Plan(pt.N)
+	return err == nil && int64(plan.N) == r.N
 }
 
 // runPoint runs the trials of a point on n bins and returns its row.

@@ -94,7 +94,7 @@ func parseGraph(arg, bins string, binsSet bool, maxN int64, why string) (graphFl
 func parseSpec(arg string) (graphgen.Spec, error) {
 	spec, err := graphgen.ParseSpec(arg)
 	if err != nil {
-		return spec, usagef("--graph: %v", err)
+		return spec, usagef("--graph: %v%s", err, study.GraphHint(arg))
 	}
 	return spec, nil
 }

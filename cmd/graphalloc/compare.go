@@ -23,7 +23,7 @@ type compareOptions struct {
 	pf                            processFlags
 	graphs                        []string
 	graphList, bins, balls, shard string
-	batch, maxMemory              string
+	batch, maxMemory, resume      string
 	expansion                     float64
 }
 
@@ -40,6 +40,7 @@ func cmdCompare(ctx context.Context, stdout, stderr io.Writer, args []string) er
 	addBatch(fs, &o.batch)
 	addMaxMemory(fs, &o.maxMemory, "runs")
 	fs.StringVar(&o.shard, "shard", "", "run only the grid points i with i mod K = I, as I/K")
+	fs.StringVar(&o.resume, "resume", "", "skip the points FILE (an earlier output of this compare, json or jsonl) holds and finish the grid; with -f jsonl -o FILE the same file is continued")
 	o.addPlot(fs, "the results")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
@@ -81,6 +82,9 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 		return g, cfg, err
 	}
 	if err := distinct(append(outfile.Outputs(o.output, o.plotFile()), graphInputs(req.Graphs...)...)...); err != nil {
+		return g, cfg, err
+	}
+	if err := distinct(append(outfile.Outputs("", o.plotFile()), outfile.Inputs("--resume", o.resume)...)...); o.resume != "" && err != nil {
 		return g, cfg, err
 	}
 	if g, err = req.Grid(); err != nil {
@@ -129,23 +133,21 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 		}
 	}
 
+	// --resume: keep the points an earlier output holds, run the rest.
+	prev, err := results.ResumeGrid(ctx, o.resume, cfg, &g)
+	if err != nil {
+		return inputError("--resume: ", err)
+	}
+	rows := g.Done
 	var stream *results.Stream
 	if o.format == "jsonl" {
-		var w io.Writer = stdout
-		if !outfile.IsStdout(o.output) {
-			f, err := outfile.Create(ctx, o.output)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			w = f
-		}
-		stream = results.NewStream(w)
-		if err := stream.Line("config", cfg); err != nil {
+		s, closeFn, err := results.OpenGridStream(ctx, stdout, o.output, o.resume, prev, cfg)
+		if err != nil {
 			return err
 		}
+		defer closeFn()
+		stream = s
 	}
-	var rows []study.Row
 	skipped, err := study.Run(ctx, g, func(r study.Row) error {
 		rows = append(rows, r)
 		if stream != nil {
@@ -169,7 +171,7 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 		case errors.As(err, &be):
 			return usageError{fmt.Errorf("--graph %w", err)}
 		case errors.Is(err, context.Canceled):
-			return fmt.Errorf("interrupted after %d of %d grid points", len(rows), len(pts))
+			return o.interrupted(ctx, stdout, cfg, rows, skips, len(pts))
 		}
 		return err
 	}
@@ -196,4 +198,18 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 // succeeds, so that every task of a job array does.
 func skipEmptyPlot(stderr io.Writer, shard, plot string) {
 	fmt.Fprintf(stderr, "graphalloc: shard %s holds nothing to draw: %s not written\n", shard, plot)
+}
+
+// interrupted keeps what an interrupted compare finished and says how to
+// go on: a jsonl file holds its points already; a table, csv or json is
+// written with them (the interrupt asked for this write, which it does not
+// cancel).
+func (o *compareOptions) interrupted(ctx context.Context, stdout io.Writer, cfg results.GridConfig, rows []study.Row, skips []string, total int) error {
+	if o.format != "jsonl" && len(rows) > 0 {
+		f := &results.Grid{Config: cfg, Points: rows, Skipped: skips}
+		if err := outfile.Write(context.WithoutCancel(ctx), stdout, o.output, func(w io.Writer) error { return results.WriteGrid(w, o.format, f) }); err != nil {
+			return err
+		}
+	}
+	return errors.New(results.Interrupted(len(rows), total, "grid point", o.output, o.format))
 }

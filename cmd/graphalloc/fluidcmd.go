@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
@@ -21,7 +22,7 @@ type fluidOptions struct {
 func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error {
 	var o fluidOptions
 	fs := newFlags("fluid", stdout, stderr)
-	o.pf.add(fs, alloc.Greedy{}.Name(), "process: "+processList()+" (those with a mean-field limit)")
+	o.pf.add(fs, alloc.Greedy{}.Name(), "process with a mean-field limit: "+strings.Join(alloc.MeanFieldNames(), ", "))
 	o.addSizes(fs, "complete", "topology of a graph process: only complete has a fluid limit", true)
 	fs.Float64Var(&o.tol, "tol", 1e-15, "list s_i down to this value (1e-300 <= tol < 1)")
 	fs.StringVarP(&o.format, "format", "f", "table", "output format: table or json")

@@ -336,7 +336,7 @@ func TestGenHelp(t *testing.T) {
 			t.Errorf("%s --help: exit %d, %q", cmd, code, out)
 		}
 	}
-	out, _, _ := invoke()
+	out, _, _ := invoke("help")
 	for _, cmd := range []string{"gen ", "info "} {
 		if !strings.Contains(out, "\n  "+cmd) {
 			t.Errorf("usage does not list %s", cmd)

@@ -8,6 +8,7 @@ import (
 	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/internal/outfile"
+	"github.com/graphalloc/graphalloc/internal/progress"
 	"github.com/graphalloc/graphalloc/results"
 )
 
@@ -81,6 +82,9 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 		return writeInfo(stdout, o.format, out, func(w io.Writer) { out.WriteTable(w) })
 	}
 	opt := analysis.DescribeOptions{MaxIter: o.maxIter, Tol: o.tol, Context: ctx}
+	bar := progress.New(stderr, "info", 0, 0) // nil unless stderr is a terminal
+	defer bar.Done()
+	opt.Progress = func(k int) { bar.Count(k, "passes over the graph", "spectral gap: Lanczos, then its certificate") }
 	if fs.Changed("max-iter") {
 		opt.MaxWork = math.MaxFloat64
 	}

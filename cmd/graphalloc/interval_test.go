@@ -19,7 +19,7 @@ func TestOneTrialNoInterval(t *testing.T) {
 	}{
 		{[]string{"run", "-n", "100", "-m", "4n", "--every", "2n", "-t", "1", "-f", "json"}, []string{`"ci95": null`, `"gap_ci95": null`, `"spread_ci95": null`}},
 		{[]string{"run", "-n", "100", "-m", "4n", "--every", "2n", "-t", "1"}, []string{"95% CI —", "  —  "}},
-		{[]string{"run", "-n", "100", "-m", "4n", "--every", "2n", "-t", "1", "-f", "csv"}, []string{",gap,,,1,,,1\n"}},
+		{[]string{"run", "-n", "100", "-m", "4n", "--every", "2n", "-t", "1", "-f", "csv"}, []string{",gap,,,1,,,1,,,,,\n"}},
 		{[]string{"compare", "-p", "greedy", "-n", "2^6", "-t", "1"}, []string{" — "}},
 		{[]string{"compare", "-p", "greedy", "-n", "2^6", "-t", "1", "-f", "json"}, []string{`"ci95": null`}},
 		{[]string{"study", "two-choices", "--tiny", "-t", "1"}, []string{" — "}},

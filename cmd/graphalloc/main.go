@@ -32,6 +32,9 @@ import (
 	"github.com/spf13/pflag"
 )
 
+// commandList lists the commands, for the messages of bad usage.
+const commandList = "run, compare, study, gen, info, bounds, fluid, merge, plot, serve, version"
+
 // Version is the version graphalloc reports.
 const Version = "0.1.0"
 
@@ -80,8 +83,9 @@ func report(stderr io.Writer, err error) int {
 // run is the whole program: main only wires it to the process.
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 {
-		fmt.Fprint(stdout, helpText("graphalloc"))
-		return nil
+		// As go does, the usage and the status of bad usage; in one line,
+		// as every refusal.
+		return usagef("no command: usage: graphalloc COMMAND [flags], COMMAND one of %s ('graphalloc help' says more)", commandList)
 	}
 	switch args[0] {
 	case "run":
@@ -106,7 +110,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		return cmdInfo(ctx, stdout, stderr, args[1:])
 	case "version", "--version":
 		if len(args) > 1 && (args[1] == "-h" || args[1] == "--help") {
-			fmt.Fprint(stdout, "Usage: graphalloc version\n\nPrints graphalloc's version. It takes no flags.\n")
+			fmt.Fprint(stdout, helpText("version"))
 			return nil
 		}
 		if len(args) > 1 {
@@ -115,8 +119,15 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		fmt.Fprintf(stdout, "graphalloc %s\n", Version)
 		return nil
 	case "help", "-h", "--help":
+		// help CMD is CMD --help, as in go help.
+		if len(args) > 1 && args[0] == "help" && args[1] != "help" {
+			if len(args) > 2 {
+				return usagef("help: unexpected argument %q (help takes one command)", args[2])
+			}
+			return run(ctx, stdout, stderr, []string{args[1], "--help"})
+		}
 		fmt.Fprint(stdout, helpText("graphalloc"))
 		return nil
 	}
-	return usagef("unknown command %q (commands: run, compare, study, gen, info, bounds, fluid, merge, plot, serve, version)", args[0])
+	return usagef("unknown command %q (commands: %s)", args[0], commandList)
 }

@@ -204,9 +204,13 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestUsageAndVersion(t *testing.T) {
-	out, _, code := invoke()
+	out, errs, code := invoke()
+	if code != 2 || out != "" || !strings.HasPrefix(errs, "graphalloc: no command: usage: graphalloc COMMAND") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("no arguments: want the usage in one line on stderr and exit 2, got exit %d, %q, %q", code, out, errs)
+	}
+	out, _, code = invoke("help")
 	if code != 0 || !strings.Contains(out, "Usage: graphalloc COMMAND") {
-		t.Errorf("no-argument usage: exit %d, %q", code, out)
+		t.Errorf("help: exit %d, %q", code, out)
 	}
 	out, _, code = invoke("version")
 	if code != 0 || out != "graphalloc "+Version+"\n" {

@@ -34,6 +34,9 @@ func cmdMerge(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if err != nil {
 		return inputError("", err)
 	}
+	if m.Short != "" {
+		fmt.Fprintf(stderr, "graphalloc: merge --partial: the files hold %s; the output is of those alone\n", m.Short)
+	}
 	return outfile.Write(ctx, stdout, *output, func(w io.Writer) error { return m.Write(w, *format) })
 }
 

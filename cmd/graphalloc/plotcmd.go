@@ -51,11 +51,16 @@ func cmdPlot(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	if err != nil {
 		return usageError{err}
 	}
-	// Draw refuses a figure too small for its panels, or too many pixels,
-	// before it writes a byte: the user's options, exit 2. A failed write
-	// is not.
+	return drawFigure(ctx, stdout, output, fig, opts)
+}
+
+// drawFigure draws fig to path (atomically; - for stdout). Draw refuses a
+// figure too small for its panels, too many pixels, or a bound or panel
+// the figure lacks, before it writes a byte: the user's options, exit 2. A
+// failed write is not.
+func drawFigure(ctx context.Context, stdout io.Writer, path string, fig *figure.Figure, opts render.Options) error {
 	var refused *render.Refusal
-	werr := outfile.Write(ctx, stdout, output, func(w io.Writer) error {
+	werr := outfile.Write(ctx, stdout, path, func(w io.Writer) error {
 		err := render.Draw(w, fig, opts)
 		errors.As(err, &refused)
 		return err
@@ -72,8 +77,9 @@ type figureFlags struct {
 	withFormat                  bool // --format is the figure's (plot), not the output's
 	size, format, legend, title string
 	fontSize                    float64
-	dpi                         int
-	linear, log                 []string
+	dpi, panel                  int
+	linear, log, ylim           []string
+	bounds                      string
 }
 
 // add defines --size, --font-size, --dpi, --linear, --log, --title and
@@ -87,8 +93,11 @@ func (f *figureFlags) add(fs *pflag.FlagSet, withFormat bool) {
 	if withFormat {
 		fs.StringVar(&f.format, "format", "", "png, svg or pdf (default: from the file's extension)")
 	}
-	fs.StringSliceVar(&f.linear, "linear", nil, "draw axis x, y (or x,y) on a linear scale in every panel")
-	fs.StringSliceVar(&f.log, "log", nil, "draw axis x, y (or x,y) on a log scale in every panel")
+	fs.StringSliceVar(&f.linear, "linear", nil, "draw axis x, y (or x,y) on a linear scale in every panel; P=x, P=y in panel P alone (1 for the first)")
+	fs.StringSliceVar(&f.log, "log", nil, "draw axis x, y (or x,y) on a log scale in every panel; P=x, P=y in panel P alone")
+	fs.StringSliceVar(&f.ylim, "ylim", nil, "the y axis from LO to HI (LO:HI) in every panel; P=LO:HI in panel P alone")
+	fs.IntVar(&f.panel, "panel", 0, "draw panel P alone (1 for the first), as a paper's column holds it (default: every panel)")
+	fs.StringVar(&f.bounds, "bounds", "", "the bounds to draw: their letters in the table's legend (ad, or a,b27), or none (default: every bound; one far beyond the data is named at the panel's edge)")
 	fs.StringVar(&f.title, "title", "", "a title above the panels")
 	fs.StringVar(&f.legend, "legend", render.LegendOutside, "where the legend goes: outside (beside the data), inside (on it) or none")
 }
@@ -97,7 +106,7 @@ func (f *figureFlags) add(fs *pflag.FlagSet, withFormat bool) {
 // figure's options for a figure written to path (named by pathFlag)
 // (render.Request).
 func (f *figureFlags) options(fs *pflag.FlagSet, pathFlag, path string) (render.Options, error) {
-	req := render.Request{Size: f.size, Legend: f.legend, Title: f.title, Linear: f.linear, Log: f.log}
+	req := render.Request{Size: f.size, Legend: f.legend, Title: f.title, Linear: f.linear, Log: f.log, YLim: f.ylim, Bounds: f.bounds}
 	if f.withFormat && fs.Changed("format") {
 		req.Format = f.format
 	}
@@ -106,6 +115,9 @@ func (f *figureFlags) options(fs *pflag.FlagSet, pathFlag, path string) (render.
 	}
 	if fs.Changed("dpi") {
 		req.DPI = &f.dpi
+	}
+	if fs.Changed("panel") {
+		req.Panel = &f.panel
 	}
 	o, err := req.Options(pathFlag, path)
 	if err != nil {
@@ -151,5 +163,5 @@ func (p *plotFlags) drawPlot(ctx context.Context, fig *figure.Figure) error {
 	if p.plot == "" {
 		return nil
 	}
-	return outfile.Write(ctx, nil, p.plot, func(w io.Writer) error { return render.Draw(w, fig, p.opts) })
+	return drawFigure(ctx, nil, p.plot, fig, p.opts)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -80,7 +81,7 @@ func (o *processFlags) descriptors() ([]*alloc.Descriptor, error) {
 		if err != nil {
 			return nil, usagef("--process: %v", err)
 		}
-		if !containsDesc(ds, d) {
+		if !slices.Contains(ds, d) {
 			ds = append(ds, d)
 		}
 	}
@@ -88,15 +89,6 @@ func (o *processFlags) descriptors() ([]*alloc.Descriptor, error) {
 		return nil, usagef("--process: no process given")
 	}
 	return ds, nil
-}
-
-func containsDesc(ds []*alloc.Descriptor, d *alloc.Descriptor) bool {
-	for _, e := range ds {
-		if e == d {
-			return true
-		}
-	}
-	return false
 }
 
 // params parses the parameter flags for the processes ds: a flag given

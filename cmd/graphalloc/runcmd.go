@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -93,11 +92,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err != nil {
 		return err
 	}
-	var trials []int
-	for j := si; j < o.trials; j += sk {
-		trials = append(trials, j)
-	}
-	return o.execute(ctx, cfg, head, pv, trials, stdout, stderr)
+	return o.execute(ctx, cfg, head, pv, study.ShardTrials(o.trials, si, sk), stdout, stderr)
 }
 
 // checkFiles refuses, before any work, --per-vertex for a process without
@@ -127,16 +122,16 @@ func (o *runOptions) checkFiles() error {
 	return distinct(slices.Concat(outs[1:], outfile.Inputs("--resume", o.resume))...)
 }
 
-// degreeTableMax is the most vertices a table's load-against-degree table
-// is gathered for unasked: it costs results.PerVertexBytes (26) a vertex,
+// degreeTableMax is the most vertices the load against the degree of a
+// table or JSON file (summary.by_degree) is gathered for unasked: it costs results.PerVertexBytes (26) a vertex,
 // 0.9 GB at 2^25, beside the graph.
 const degreeTableMax = 1 << 25
 
 // setup turns the flags into the run's config and its file's config,
 // building the graph of a graph process, and the per-vertex gathering of
-// a graph run (nil if none: --per-vertex, or the load-against-degree table
-// of a table on a graph that is not regular, up to degreeTableMax
-// vertices).
+// a graph run (nil if none: --per-vertex, or the load against the degree
+// of a table, JSON or JSON-lines file on a graph that is not regular, up
+// to degreeTableMax vertices).
 func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Config, head results.Config, pv *results.PerVertex, err error) {
 	return o.setupContext(context.Background(), fs, stderr)
 }
@@ -176,7 +171,7 @@ func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr
 		gf.MaxMemory = memLimit
 		gf.Lean = desc.EdgesOnly(params)
 		r := plan.Memory
-		if !levels && (o.perVertex != "" || (o.format == "table" && o.resume == "" && !regular && n <= degreeTableMax)) {
+		if !levels && (o.perVertex != "" || (o.format != "csv" && o.resume == "" && !regular && n <= degreeTableMax)) {
 			r.PerVertex = results.PerVertexBytes
 		}
 		gf.Extra = r.Bytes()
@@ -185,7 +180,7 @@ func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr
 			return cfg, head, nil, err
 		}
 		topo = study.MeasureContext(ctx, gf.Spec, g)
-		if o.perVertex != "" || (o.format == "table" && o.resume == "" && topo.Degree.Min != topo.Degree.Max && g.Order() <= degreeTableMax) {
+		if o.perVertex != "" || (o.format != "csv" && o.resume == "" && topo.Degree.Min != topo.Degree.Max && g.Order() <= degreeTableMax) {
 			var names []string
 			if info.File != nil {
 				names = info.File.Labels
@@ -258,17 +253,9 @@ func (o *runOptions) request(fs *pflag.FlagSet, desc *alloc.Descriptor, params a
 // and writes the run's file.
 func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results.Config, pv *results.PerVertex, trials []int, stdout, stderr io.Writer) error {
 	// --resume: keep the trials an earlier output holds, run the rest.
-	var done []alloc.Result
-	var prev *results.Partial
-	if o.resume != "" {
-		var err error
-		if prev, err = results.ReadFile(ctx, o.resume); err != nil {
-			return inputError("--resume: ", err)
-		}
-		if err := results.SameRun(prev.Config, head); err != nil {
-			return usagef("--resume: %s is the output of another run: %v", o.resume, err)
-		}
-		done, trials = results.SplitDone(trials, prev.Trials)
+	prev, done, trials, err := results.ResumeRun(ctx, o.resume, head, trials)
+	if err != nil {
+		return inputError("--resume: ", err)
 	}
 	// jsonl streams each trial as it finishes; the other formats are
 	// written whole, atomically, once every trial is done.
@@ -283,7 +270,7 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 	}
 	all := done
 	bar := progress.New(stderr, "run", len(trials), int64(len(trials))*cfg.M) // nil unless stderr is a terminal
-	err := alloc.Run(ctx, cfg, trials, o.workers, func(r alloc.Result) error {
+	err = alloc.Run(ctx, cfg, trials, o.workers, func(r alloc.Result) error {
 		all = append(all, r)
 		bar.Add(cfg.M)
 		if stream != nil {
@@ -301,6 +288,9 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 	if err != nil {
 		return err
 	}
+	if pv != nil && pv.Trials() == len(all) {
+		sum.ByDegree = pv.ByDegree()
+	}
 	switch {
 	case interrupted && stream == nil && len(all) > 0:
 		// Keep what finished: the file (or table) of the finished trials.
@@ -311,29 +301,14 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 		}
 		fallthrough
 	case interrupted:
-		msg := fmt.Sprintf("interrupted: %d of %d trials finished", len(all), len(done)+len(trials))
-		switch {
-		case !outfile.IsStdout(o.output) && (o.format == "json" || o.format == "jsonl") && len(all) > 0:
-			msg += fmt.Sprintf("; they are in %s, continue with --resume %s", o.output, o.output)
-		case len(all) > 0:
-			msg += "; printed above (to be able to resume, run with -f jsonl -o FILE)"
-		}
-		return errors.New(msg)
+		return errors.New(results.Interrupted(len(all), len(done)+len(trials), "trial", o.output, o.format))
 	case stream != nil:
 		if err := stream.Summary(sum); err != nil {
 			return err
 		}
 	default:
 		f := &results.File{Config: head, Trials: all, Summary: sum}
-		err := outfile.Write(ctx, stdout, o.output, func(w io.Writer) error {
-			if err := results.Write(w, o.format, f); err != nil {
-				return err
-			}
-			if pv != nil && o.format == "table" {
-				results.WriteDegreeTable(w, pv.Classes())
-			}
-			return nil
-		})
+		err := outfile.Write(ctx, stdout, o.output, func(w io.Writer) error { return results.Write(w, o.format, f) })
 		if err != nil {
 			return err
 		}

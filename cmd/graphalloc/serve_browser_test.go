@@ -117,11 +117,8 @@ func TestExplorerInBrowser(t *testing.T) {
 		}
 	}
 
-	// The default configuration.
-	if err := chromedp.Do(ctx,
-		chromedp.Navigate(ts.URL+"/"),
-		chromedp.WaitVisible(chromedp.CSS(`#panel-a button.run`)),
-		chromedp.Click(chromedp.CSS(`#run-both`))); err != nil {
+	// The default configuration, which runs when the page opens.
+	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/")); err != nil {
 		t.Fatal(err)
 	}
 	check("a", "graphalloc run --process=graph --graph=cycle --bins=1024 --balls=16n --seed=1 --trials=10 --every=819 -f json")
@@ -201,5 +198,58 @@ func TestExplorerInBrowser(t *testing.T) {
 				}
 			}
 		}
+	}
+	formRuns(t, ctx, check, dir)
+}
+
+// formRuns fills the form as a reader does, typing into its fields:
+// threshold in panel A and kd-choice in panel B, whose fields show once
+// the process is named; each run is checked against graphalloc run, and
+// the page is photographed at two window sizes. Then a typo in the
+// process name with n beyond the server's cap: the typo is reported.
+func formRuns(t *testing.T, ctx context.Context, check func(slot, wantCommand string), dir string) {
+	t.Helper()
+	// typeIn types the fields (slot, name, value, ...) as a reader does.
+	typeIn := func(fields ...string) []chromedp.Action[chromedp.Void] {
+		var steps []chromedp.Action[chromedp.Void]
+		for i := 0; i+2 < len(fields); i += 3 {
+			css := `#panel-` + fields[i] + ` input[name="` + fields[i+1] + `"]`
+			clear := chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+				_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(e => { e.value = ""; return true })(document.querySelector('`+css+`'))`))
+				return err
+			})
+			steps = append(steps, clear, chromedp.SendKeys(chromedp.CSS(css), fields[i+2]))
+		}
+		return steps
+	}
+	steps := typeIn("a", "process", "threshold", "a", "threshold", "2", "a", "bins", "4096", "a", "balls", "n", "a", "seed", "1", "a", "trials", "3",
+		"b", "process", "kd-choice", "b", "choices", "3", "b", "k", "2", "b", "bins", "999", "b", "balls", "4n", "b", "seed", "1", "b", "trials", "3")
+	if err := chromedp.Do(ctx, append(steps, chromedp.Click(chromedp.CSS(`#run-both`)))...); err != nil {
+		t.Fatal(err)
+	}
+	check("a", "graphalloc run --process=threshold --bins=4096 --balls=n --seed=1 --trials=3 --threshold=2 --every=204 -f json")
+	check("b", "graphalloc run --process=kd-choice --bins=999 --balls=4n --seed=1 --trials=3 --choices=3 --k=2 --every=199 -f json")
+	for _, size := range [][2]int64{{1500, 1100}, {700, 1300}} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1]), chromedp.Sleep(300*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, fmt.Sprintf("explorer-form-%dx%d.png", size[0], size[1]))
+		if err := os.WriteFile(path, shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(os.Stderr, "browser test: screenshot at %dx%d in %s\n", size[0], size[1], path)
+	}
+	steps = append(typeIn("a", "process", "greedyy", "a", "bins", "2^40"),
+		chromedp.Click(chromedp.CSS(`#panel-a button.run`)),
+		chromedp.WaitVisible(chromedp.CSS(`#a-status[data-state="failed"]`)))
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatal(err)
+	}
+	if msg, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#a-error`))); err != nil || !strings.Contains(msg, `unknown process "greedyy"`) {
+		t.Errorf("a typo with n beyond the cap: the page shows %q (%v), want the typo", msg, err)
 	}
 }

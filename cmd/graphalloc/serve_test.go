@@ -405,7 +405,7 @@ func TestServeHelp(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Usage: graphalloc serve") || !strings.Contains(out, "Examples:") || !strings.Contains(out, "--max-bin-trials") {
 		t.Errorf("serve --help: exit %d, output %.200q", code, out)
 	}
-	if out, _, _ := invoke(); !strings.Contains(out, "serve    serve the web explorer") {
+	if out, _, _ := invoke("help"); !strings.Contains(out, "serve    serve the web explorer") {
 		t.Errorf("graphalloc's usage does not list serve: %.300q", out)
 	}
 }

@@ -42,9 +42,9 @@ func Draw(w io.Writer, f *figure.Figure, o Options) error {
 }
 
 // Refusal is the error of Draw for a figure it refuses before it writes a
-// byte: options out of range, no panel, a size too small for the panels
-// or too many pixels. It is the caller's input that is wrong, not the
-// writer.
+// byte: options out of range, no panel, a bound or panel the figure lacks,
+// a size too small for the panels or too many pixels. It is the caller's
+// input that is wrong, not the writer.
 type Refusal struct{ Err error }
 
 func (r *Refusal) Error() string { return r.Err.Error() }
@@ -52,41 +52,58 @@ func (r *Refusal) Unwrap() error { return r.Err }
 
 // canvasOf draws f with options o on a canvas, which is not yet written.
 func canvasOf(f *figure.Figure, o Options) (vgCanvas, error) {
-	if err := o.Check(); err != nil {
+	l, plots, err := prepare(f, o)
+	if err != nil {
 		return nil, err
 	}
-	if f == nil || len(f.Panels) == 0 {
-		return nil, errors.New("render: the figure has no panel")
+	c, err := newCanvas(o, l.width, l.height)
+	if err != nil {
+		return nil, err
 	}
-	if o.format() == FormatPDF {
-		f, o.Title = forPDF(f), pdfText(o.Title)
+	if err := l.draw(draw.New(c), plots); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// prepare checks o against f and lays the figure out: its plots and where
+// they go.
+func prepare(f *figure.Figure, o Options) (*layout, []*plot.Plot, error) {
+	if err := o.Check(); err != nil {
+		return nil, nil, err
+	}
+	if f == nil || len(f.Panels) == 0 {
+		return nil, nil, errors.New("render: the figure has no panel")
+	}
+	if err := o.checkPanels(f); err != nil {
+		return nil, nil, err
+	}
+	if o.Panel > 0 {
+		// The one panel, numbered 1 in the figure of its own.
+		if po, ok := o.Panels[o.Panel]; ok {
+			o.Panels = map[int]PanelOptions{1: po}
+		}
+		f = &figure.Figure{Panels: []*figure.Panel{f.Panels[o.Panel-1]}}
 	}
 	fs := o.fontSize()
 	plots := make([]*plot.Plot, len(f.Panels))
 	keys := make([]*legendBox, len(f.Panels))
 	for i, p := range f.Panels {
-		pl, entries, err := panelPlot(p, o, fs)
+		pl, entries, err := panelPlot(p, o.forPanel(i), fs)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		plots[i] = pl
 		keys[i] = newLegendBox(entries, fs)
 	}
-	l := newLayout(f, o, keys)
-	c, err := newCanvas(o, l.width, l.height)
-	if err != nil {
-		return nil, err
-	}
-	if err := l.draw(draw.New(c), f, plots); err != nil {
-		return nil, err
-	}
-	return c, nil
+	return newLayout(f, o, keys), plots, nil
 }
 
 // layout is where the parts of a figure go. The size of the figure and the
 // widths of the legends beside the panels are known before the canvas
 // exists (newLayout); the panels' places follow on the canvas (draw).
 type layout struct {
+	fig        *figure.Figure // the panels drawn: one alone with --panel
 	o          Options
 	fs         vg.Length
 	cols, rows int
@@ -103,6 +120,8 @@ type layout struct {
 	sharedW       vg.Length   // the width of the shared legend beside the panels
 	legTotal      vg.Length   // the width of every legend beside the panels, their gaps included
 	legendBelow   vg.Length   // the height of the shared legend below the panels, its gap included
+	// dataAreas are the panels' data areas, as draw placed them.
+	dataAreas []vg.Rectangle
 }
 
 // newLayout lays out a figure of f's panels whose legends are keys: its
@@ -114,7 +133,7 @@ type layout struct {
 func newLayout(f *figure.Figure, o Options, keys []*legendBox) *layout {
 	fs := o.fontSize()
 	cols := min(3, len(f.Panels))
-	l := &layout{o: o, fs: fs, cols: cols, rows: (len(f.Panels) + cols - 1) / cols, mode: o.legend(), keys: keys,
+	l := &layout{fig: f, o: o, fs: fs, cols: cols, rows: (len(f.Panels) + cols - 1) / cols, mode: o.legend(), keys: keys,
 		titleStyle: textStyle(fs * 1.2), width: o.Width, height: o.Height}
 	if f.SharedLegend && l.mode == LegendOutside {
 		l.sharedKey = sharedLegend(keys, fs)
@@ -131,13 +150,24 @@ func newLayout(f *figure.Figure, o Options, keys []*legendBox) *layout {
 	l.wrap = legendWrap * tileW
 	rowH := (l.height - 2*figurePad - l.titleH - vg.Length(l.rows-1)*panelGapY) / vg.Length(l.rows)
 	l.legW = make([]vg.Length, cols)
-	switch {
-	case l.sharedKey != nil:
-		l.sharedW = l.sharedKey.fit(l.wrap, l.height-2*figurePad-l.titleH-3*fs)
-	case l.mode == LegendOutside:
+	if l.mode == LegendOutside && l.sharedKey == nil {
+		var total vg.Length
 		for i, k := range keys {
 			l.legW[i%cols] = max(l.legW[i%cols], k.fit(l.wrap, rowH-6*fs))
 		}
+		for _, w := range l.legW {
+			total += space(w)
+		}
+		// At a size given, legends that would take more than a third of
+		// the width beside the panels (a paper's column) become one,
+		// below them.
+		if l.width != 0 && total > (l.width-2*figurePad)/3 {
+			clear(l.legW)
+			l.sharedKey = sharedLegend(keys, fs)
+		}
+	}
+	if l.sharedKey != nil {
+		l.sharedW = l.sharedKey.fit(l.wrap, l.height-2*figurePad-l.titleH-3*fs)
 	}
 	for _, w := range l.legW {
 		l.legTotal += space(w)
@@ -146,7 +176,7 @@ func newLayout(f *figure.Figure, o Options, keys []*legendBox) *layout {
 		l.width = 2*figurePad + vg.Length(cols)*panelWidth + vg.Length(cols-1)*panelGapX + l.legTotal + space(l.sharedW)
 	}
 	if l.sharedKey != nil && l.sharedW > (l.width-2*figurePad)/3 {
-		l.legendBelow = l.sharedKey.fitWidth(l.wrap, l.width-2*figurePad) + legendGap
+		l.legendBelow = l.sharedKey.fitWidth(l.width-2*figurePad) + legendGap
 		l.sharedW = 0
 	}
 	l.legTotal += space(l.sharedW)
@@ -177,9 +207,10 @@ func space(w vg.Length) vg.Length {
 	return 0
 }
 
-// draw draws the title, plots (one for each of f's panels) and the legends
-// on c, the figure's whole canvas.
-func (l *layout) draw(c draw.Canvas, f *figure.Figure, plots []*plot.Plot) error {
+// draw draws the title, plots (one for each of l.fig's panels) and the
+// legends on c, the figure's whole canvas.
+func (l *layout) draw(c draw.Canvas, plots []*plot.Plot) error {
+	f := l.fig
 	dc := draw.Crop(c, figurePad, -figurePad, figurePad, -figurePad)
 	if l.o.Title != "" {
 		dc.FillText(l.titleStyle, vg.Point{X: dc.Center().X, Y: dc.Max.Y - l.titleStyle.Height(l.o.Title)}, l.o.Title)
@@ -209,12 +240,18 @@ func (l *layout) draw(c draw.Canvas, f *figure.Figure, plots []*plot.Plot) error
 		pl.Y.Tick.Marker = thinTicks{inner: pl.Y.Tick.Marker, axis: &pl.Y, length: data.Size().Y, vertical: true}
 	}
 	tiles = alignTiles(plots, tiles, l.cols)
+	l.dataAreas = nil
 	for i, pl := range plots {
 		pl.Draw(tiles[i])
 		data := pl.DataCanvas(tiles[i])
+		l.dataAreas = append(l.dataAreas, data.Rectangle)
 		if titles[i] != "" {
 			top := dc.Max.Y - vg.Length(i/l.cols)*(plotH+panelGapY)
-			dc.FillText(panelTitle, vg.Point{X: data.Center().X, Y: top}, titles[i])
+			// Centred on the data, but within the panel's column.
+			x, half := data.Center().X, panelTitle.Width(titles[i])/2
+			left := tiles[i].Min.X - lab.room(lab.y[i])
+			x = max(min(x, tiles[i].Max.X-half), max(left, dc.Min.X)+half)
+			dc.FillText(panelTitle, vg.Point{X: x, Y: top}, titles[i])
 		}
 		lab.draw(dc, i, tiles[i], data)
 		switch {

@@ -2,6 +2,7 @@ package render
 
 import (
 	"image/color"
+	"math"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -112,11 +113,24 @@ func (l *legendBox) fit(wrap, avail vg.Length) vg.Length {
 	return vg.Length(l.cols)*l.colW + vg.Length(l.cols-1)*l.colGap()
 }
 
-// fitWidth lays the legend out with its text wrapped at wrap, in as many
-// columns as width holds, and returns its height.
-func (l *legendBox) fitWidth(wrap, width vg.Length) vg.Length {
-	l.fit(wrap, 0)
-	l.cols = max(1, min(len(l.entries), int((width+l.colGap())/(l.colW+l.colGap()))))
+// fitWidth lays the legend out within width, in the columns (one to
+// three, the text wrapped to fill each) that make it shortest, and
+// returns its height.
+func (l *legendBox) fitWidth(width vg.Length) vg.Length {
+	best, bestH := 1, vg.Length(math.Inf(1))
+	for cols := 1; cols <= min(3, max(len(l.entries), 1)); cols++ {
+		wrap := (width - vg.Length(cols-1)*l.colGap()) / vg.Length(cols)
+		l.fit(wrap, 0)
+		l.cols = cols
+		if vg.Length(cols)*l.colW+vg.Length(cols-1)*l.colGap() > width && cols > 1 {
+			break
+		}
+		if h := l.height(); h < bestH {
+			best, bestH = cols, h
+		}
+	}
+	l.fit((width-vg.Length(best-1)*l.colGap())/vg.Length(best), 0)
+	l.cols = best
 	return l.height()
 }
 
@@ -197,7 +211,7 @@ func (l *legendBox) drawInside(data draw.Canvas, p *figure.Panel, wrap vg.Length
 		y = data.Min.Y + pad + h
 	}
 	box := vg.Rectangle{Min: vg.Point{X: x - pad/2, Y: y - h - pad/2}, Max: vg.Point{X: x + w + pad/2, Y: y + pad/2}}
-	data.SetColor(color.NRGBA{0xff, 0xff, 0xff, 0xe0})
+	data.SetColor(whiteGround)
 	data.Fill(box.Path())
 	l.draw(data.Canvas, vg.Point{X: x, Y: y})
 }

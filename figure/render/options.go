@@ -9,6 +9,8 @@ import (
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/graphalloc/graphalloc/figure"
 )
 
 // Figure formats, legend places and axis scales of Options.
@@ -63,10 +65,86 @@ type Options struct {
 	// is categorical keeps it.
 	XScale, YScale string
 
+	// YMin and YMax, if YMax > YMin, fix the y range of every panel.
+	YMin, YMax float64
+	// Panels override XScale, YScale, YMin and YMax for one panel each:
+	// the key is the panel's number, 1 for the first, in reading order.
+	Panels map[int]PanelOptions
+
+	// Panel, if not 0, draws panel Panel alone (1 for the first): a
+	// figure of one panel for a paper's column. The keys of Panels still
+	// number the figure's panels.
+	Panel int
+
+	// Bounds, if not empty, are the letters of the bounds to draw (the
+	// letters of compare's bound legend); the other lettered bounds are
+	// left out, with their keys. NoBounds leaves out every bound: every
+	// theory curve drawn with a label.
+	Bounds   []string
+	NoBounds bool
+
 	// Title, if not "", is drawn above the panels.
 	Title string
 	// Legend is LegendOutside (""), LegendInside or LegendNone.
 	Legend string
+}
+
+// PanelOptions are the scales and y range of one panel ("" and YMax <=
+// YMin: the figure's).
+type PanelOptions struct {
+	XScale, YScale string
+	YMin, YMax     float64
+}
+
+// forPanel is o with panel i's own options (i from 0) in place of the
+// figure's.
+func (o Options) forPanel(i int) Options {
+	po, ok := o.Panels[i+1]
+	if !ok {
+		return o
+	}
+	if po.XScale != "" {
+		o.XScale = po.XScale
+	}
+	if po.YScale != "" {
+		o.YScale = po.YScale
+	}
+	if po.YMax > po.YMin {
+		o.YMin, o.YMax = po.YMin, po.YMax
+	}
+	return o
+}
+
+// checkPanels reports an option for a panel that f lacks, y limits that
+// a log axis cannot show, or a bound letter f does not draw.
+func (o Options) checkPanels(f *figure.Figure) error {
+	if o.Panel > len(f.Panels) {
+		return fmt.Errorf("render: panel %d alone (--panel), but the figure has %d panel%s", o.Panel, len(f.Panels), plural(len(f.Panels)))
+	}
+	for k := range o.Panels {
+		if o.Panel > 0 && k != o.Panel {
+			return fmt.Errorf("render: options for panel %d (P= of --linear, --log or --ylim), but panel %d is drawn alone (--panel)", k, o.Panel)
+		}
+		if k > len(f.Panels) {
+			return fmt.Errorf("render: options for panel %d (P= of --linear, --log or --ylim), but the figure has %d panel%s", k, len(f.Panels), plural(len(f.Panels)))
+		}
+	}
+	for i, p := range f.Panels {
+		po := o.forPanel(i)
+		yScale := override(p.YScale, po.YScale)
+		if po.YMax > po.YMin && po.YMin <= 0 && yScale != figure.ScaleLinear {
+			return fmt.Errorf("render: y limits %g:%g (--ylim): panel %d's y axis is logarithmic and cannot reach %g (give a lower limit above 0, or --linear y)",
+				po.YMin, po.YMax, i+1, po.YMin)
+		}
+	}
+	return checkBounds(f, o)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // Check reports the first option that is out of range, naming the field
@@ -96,10 +174,35 @@ func (o Options) Check() error {
 			return fmt.Errorf("render: resolution %d dpi: need 10 to 2400", o.DPI)
 		}
 	}
-	for _, s := range []string{o.XScale, o.YScale} {
+	scales := []string{o.XScale, o.YScale}
+	lims := [][2]float64{{o.YMin, o.YMax}}
+	for k, po := range o.Panels {
+		if k < 1 {
+			return fmt.Errorf("render: options for panel %d: panels are numbered from 1", k)
+		}
+		scales = append(scales, po.XScale, po.YScale)
+		lims = append(lims, [2]float64{po.YMin, po.YMax})
+	}
+	for _, s := range scales {
 		if !oneOf(s, "", AxisLinear, AxisLog) {
 			return fmt.Errorf("render: axis scale %q (allowed: %s, %s)", s, AxisLinear, AxisLog)
 		}
+	}
+	for _, l := range lims {
+		if (l[0] != 0 || l[1] != 0) && !(l[1] > l[0] && finite(l[0]) && finite(l[1])) {
+			return fmt.Errorf("render: y limits %g:%g: need finite limits, the lower below the upper", l[0], l[1])
+		}
+	}
+	for _, l := range o.Bounds {
+		if !isLetter(l) {
+			return fmt.Errorf("render: bound %q: a bound's letter is a to z, or b26, b27, …", l)
+		}
+	}
+	if o.Panel < 0 {
+		return fmt.Errorf("render: panel %d: panels are numbered from 1", o.Panel)
+	}
+	if o.NoBounds && len(o.Bounds) > 0 {
+		return errors.New("render: bounds: give the letters of the bounds to draw, or none, not both")
 	}
 	if !oneOf(o.Legend, "", LegendOutside, LegendInside, LegendNone) {
 		return fmt.Errorf("render: legend %q (allowed: %s, %s, %s)", o.Legend, LegendOutside, LegendInside, LegendNone)

@@ -27,10 +27,26 @@ func panelPlot(p *figure.Panel, o Options, fs vg.Length) (*plot.Plot, []legendEn
 	setScale(&pl.Y, yScale, false)
 
 	var entries []legendEntry
-	ext := extent{xlo: math.Inf(1), xhi: math.Inf(-1), ylo: math.Inf(1), yhi: math.Inf(-1)}
-	for _, s := range p.Series {
+	ext := emptyExtent()
+	series := keptSeries(p, o)
+	mlo, mhi, measured := measuredY(series, logY)
+	ends := newEndLabels(fs)
+	for _, s := range series {
 		col := seriesColor(s.Color)
-		xy, errs, hasErr := ext.points(s.Points, logX, logY)
+		own := emptyExtent()
+		xy, errs, hasErr := own.points(s.Points, logX, logY)
+		if measured && isTheory(s) {
+			// A theory curve far beyond the measurements does not set
+			// the axis: it is drawn to the edge and named there.
+			ext.xlo, ext.xhi = min(ext.xlo, own.xlo), max(ext.xhi, own.xhi)
+			for i, q := range xy {
+				if above, below := farFrom(q.Y, mlo, mhi); !above && !below {
+					ext.ylo, ext.yhi = min(ext.ylo, q.Y-errs[i].Low), max(ext.yhi, q.Y+errs[i].High)
+				}
+			}
+		} else {
+			ext = ext.union(own)
+		}
 		thumbs, err := addSeries(pl, s, xy, errs, hasErr, logX, col, fs)
 		if err != nil {
 			return nil, nil, err
@@ -39,12 +55,17 @@ func panelPlot(p *figure.Panel, o Options, fs vg.Length) (*plot.Plot, []legendEn
 			entries = append(entries, legendEntry{s.Name, thumbs})
 		}
 		if s.Label != "" && len(xy) > 0 {
-			if err := addLabel(pl, xy[len(xy)-1:], s.Label, col, fs); err != nil {
-				return nil, nil, err
-			}
+			ends.add(xy[len(xy)-1].X, xy[len(xy)-1].Y, s.Label, col)
 		}
 	}
+	if len(ends.labels) > 0 {
+		pl.Add(ends)
+	}
 	setRange(pl, p, ext, logX, logY, o.legend() == LegendInside && len(entries) > 0)
+	if o.YMax > o.YMin {
+		pl.Y.Min, pl.Y.Max = o.YMin, o.YMax
+	}
+	off := offScaleOf(series, pl.Y.Min, pl.Y.Max, logX, logY)
 	grid := plotter.NewGrid()
 	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 0xdd}, color.Gray{Y: 0xdd}
 	if categorical {
@@ -52,7 +73,32 @@ func panelPlot(p *figure.Panel, o Options, fs vg.Length) (*plot.Plot, []legendEn
 	}
 	// The grid under the data.
 	pl.Add(grid)
+	if note := off.text(); note != "" {
+		sty := textStyle(fs * 0.8)
+		sty.Color = grey
+		pl.Add(edgeNote{text: note, style: sty})
+	}
 	return pl, entries, nil
+}
+
+// offScaleOf gathers the points of the theory curves among series that lie
+// outside the y range [lo, hi] of the axis.
+func offScaleOf(series []*figure.Series, lo, hi float64, logX, logY bool) *offScale {
+	off := newOffScale()
+	slack := (hi - lo) * 1e-9
+	for _, s := range series {
+		if !isTheory(s) {
+			continue
+		}
+		var e extent
+		xy, _, _ := e.points(s.Points, logX, logY)
+		for _, q := range xy {
+			if q.Y > hi+slack || q.Y < lo-slack {
+				off.add(s, q.Y, q.Y > hi)
+			}
+		}
+	}
+	return off
 }
 
 // newPlot is an empty plot with p's title and axis labels, its text sized
@@ -76,6 +122,16 @@ func newPlot(p *figure.Panel, fs vg.Length) *plot.Plot {
 // extent is the range of the points drawn on a panel, error bars included.
 type extent struct{ xlo, xhi, ylo, yhi float64 }
 
+// emptyExtent is the extent of no point.
+func emptyExtent() extent {
+	return extent{xlo: math.Inf(1), xhi: math.Inf(-1), ylo: math.Inf(1), yhi: math.Inf(-1)}
+}
+
+// union is the extent of e's points and f's.
+func (e extent) union(f extent) extent {
+	return extent{min(e.xlo, f.xlo), max(e.xhi, f.xhi), min(e.ylo, f.ylo), max(e.yhi, f.yhi)}
+}
+
 // points returns the points of pts that can be drawn on the axes (not
 // finite, or not positive on a log axis, they are left out), with their
 // error bars, whether any has one, and widens e to them.
@@ -98,22 +154,6 @@ func (e *extent) points(pts []figure.Pt, logX, logY bool) (xy plotter.XYs, errs 
 		e.ylo, e.yhi = min(e.ylo, lo), max(e.yhi, hi)
 	}
 	return xy, errs, hasErr
-}
-
-// addLabel writes label beside the point at, in the series' colour col.
-func addLabel(pl *plot.Plot, at plotter.XYs, label string, col color.Color, fs vg.Length) error {
-	lab, err := plotter.NewLabels(plotter.XYLabels{XYs: at, Labels: []string{label}})
-	if err != nil {
-		return err
-	}
-	for k := range lab.TextStyle {
-		lab.TextStyle[k].Color = col
-		lab.TextStyle[k].Font.Size = fs * 0.85
-		lab.TextStyle[k].YAlign = draw.YCenter
-	}
-	lab.Offset = vg.Point{X: fs * 0.35}
-	pl.Add(lab)
-	return nil
 }
 
 // setRange sets the axes of panel p's plot to span the data e: the
@@ -318,12 +358,12 @@ func setScale(a *plot.Axis, s string, integer bool) {
 	switch s {
 	case figure.ScaleLog:
 		a.Scale = plot.LogScale{}
-		a.Tick.Marker = autoLogTicks{integer: integer}
+		a.Tick.Marker = threeLabels{autoLogTicks{integer: integer}, integer}
 	case figure.ScaleLog2:
 		a.Scale = plot.LogScale{}
-		a.Tick.Marker = sparsePow2Ticks{}
+		a.Tick.Marker = threeLabels{sparsePow2Ticks{}, integer}
 	case figure.ScaleLog10:
 		a.Scale = plot.LogScale{}
-		a.Tick.Marker = plainDecadeTicks{}
+		a.Tick.Marker = threeLabels{plainDecadeTicks{}, integer}
 	}
 }

@@ -3,9 +3,13 @@ package render
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"image/png"
 	"io"
 	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -15,16 +19,6 @@ import (
 
 	"github.com/graphalloc/graphalloc/figure"
 )
-
-func labels(ts []plot.Tick) []string {
-	var out []string
-	for _, t := range ts {
-		if t.Label != "" {
-			out = append(out, t.Label)
-		}
-	}
-	return out
-}
 
 // Tick labels read as the numbers they stand at, with no more digits than
 // the step needs; an integer axis has ticks at whole numbers only.
@@ -185,18 +179,67 @@ func TestDrawFormats(t *testing.T) {
 	}
 }
 
-// The PDF fonts know Windows-1252 only: the figure's other characters are
-// spelled out, and no text is left for mojibake.
-func TestPDFText(t *testing.T) {
-	if got, want := pdfText("max load ≥ 2, Δ = 4, n → ∞, ⌈n^ε⌉ − 1 · 3"), "max load >= 2, Delta = 4, n -> inf, ceil(n^eps) - 1 · 3"; got != want {
-		t.Errorf("%q, want %q", got, want)
-	}
-	for _, p := range forPDF(testFigure()).Panels {
-		for _, s := range append([]string{p.Title}, p.Series[0].Name) {
-			if strings.ContainsAny(s, "Δ≥") {
-				t.Errorf("%q", s)
-			}
+// A PDF embeds its fonts, as Unicode subsets: the symbols of the figures
+// survive as themselves (pdffonts and pdftotext, of poppler-utils, read
+// the file as a reader's tools would).
+func TestPDFFonts(t *testing.T) {
+	for _, tool := range []string{"pdffonts", "pdftotext"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed (apt-get install -y poppler-utils): the PDF's fonts go unchecked", tool)
 		}
+	}
+	f := testFigure()
+	f.Panels[0].Title = "max load ≥ 2, Δ = 4, σ = 0.5, ≈ 3, n → ∞, ⌈n^ε⌉ − 1"
+	path := filepath.Join(t.TempDir(), "f.pdf")
+	var b bytes.Buffer
+	if err := Draw(&b, f, Options{Format: FormatPDF}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fonts, err := exec.Command("pdffonts", path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("pdffonts: %v\n%s", err, fonts)
+	}
+	lines := strings.Split(strings.TrimSpace(string(fonts)), "\n")
+	if len(lines) < 3 {
+		t.Fatalf("pdffonts lists no font:\n%s", fonts)
+	}
+	for _, l := range lines[2:] {
+		// name type encoding emb sub uni object ID
+		fs := strings.Fields(l)
+		if len(fs) < 7 || fs[len(fs)-5] != "yes" || fs[len(fs)-3] != "yes" {
+			t.Errorf("a font not embedded, or without its Unicode map:\n%s", fonts)
+		}
+	}
+	txt, err := exec.Command("pdftotext", path, "-").CombinedOutput()
+	if err != nil {
+		t.Fatalf("pdftotext: %v\n%s", err, txt)
+	}
+	for _, want := range []string{"≥", "σ", "Δ", "≈", "→", "∞", "⌈", "−"} {
+		if !strings.Contains(string(txt), want) {
+			t.Errorf("pdftotext lost %q:\n%s", want, txt)
+		}
+	}
+	var again bytes.Buffer
+	if err := Draw(&again, f, Options{Format: FormatPDF}); err != nil || !bytes.Equal(again.Bytes(), b.Bytes()) {
+		t.Errorf("a figure drawn twice gives two PDFs (%v)", err)
+	}
+}
+
+// An SVG names its font with metric-compatible fallbacks instead of
+// embedding it.
+func TestSVGSmall(t *testing.T) {
+	var b bytes.Buffer
+	if err := Draw(&b, testFigure(), Options{Format: FormatSVG}); err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() > 100<<10 || bytes.Contains(b.Bytes(), []byte("@font-face")) {
+		t.Errorf("SVG of %d bytes (embeds a font: %v)", b.Len(), bytes.Contains(b.Bytes(), []byte("@font-face")))
+	}
+	if !bytes.Contains(b.Bytes(), []byte("font-family:'Liberation Serif','Times New Roman',Times,serif;")) {
+		t.Error("the SVG does not name its font with its fallbacks")
 	}
 }
 
@@ -257,5 +300,130 @@ func TestDrawNoPanel(t *testing.T) {
 	}
 	if err := Draw(io.Discard, testFigure(), Options{Format: "gif"}); err == nil {
 		t.Error("gif: no error")
+	}
+}
+
+// Every log axis carries three labels at least, over any range.
+func TestLogAxesThreeLabels(t *testing.T) {
+	tickers := map[string]plot.Ticker{}
+	for _, sc := range []string{figure.ScaleLog, figure.ScaleLog2, figure.ScaleLog10} {
+		for _, integer := range []bool{false, true} {
+			var a plot.Axis
+			setScale(&a, sc, integer)
+			tickers[fmt.Sprintf("%s integer=%v", sc, integer)] = a.Tick.Marker
+		}
+	}
+	ranges := [][2]float64{{2.9, 5.2}, {3.4, 4.6}, {1, 2}, {0.9, 43}, {2048, 4096}, {2048, 131072}, {1e-12, 1}, {0.2, 0.3}, {15, 25}, {1.5, 1e6}}
+	for name, tk := range tickers {
+		integer := strings.HasSuffix(name, "true")
+		for _, r := range ranges {
+			got := labels(tk.Ticks(r[0], r[1]))
+			if integer && math.Floor(r[1])-math.Ceil(r[0]) < 2 {
+				continue // fewer than three whole numbers in range
+			}
+			if len(got) < 3 {
+				t.Errorf("%s on [%g, %g]: labels %q", name, r[0], r[1], got)
+			}
+		}
+	}
+}
+
+// A bound far above the measurements (the cycle's gap bound beside loads
+// of 3 to 5) does not set the axis: the axis spans the data and the near
+// bounds, and a note at the edge names the far one with its values.
+func TestFarBoundClipped(t *testing.T) {
+	p := &figure.Panel{YScale: figure.ScaleLog, XScale: figure.ScaleLog2}
+	meas := p.Add(&figure.Series{Name: "cycle", Style: figure.StylePoints})
+	near := p.Add(&figure.Series{Style: figure.StyleDashed, Label: "a"})
+	far := p.Add(&figure.Series{Style: figure.StyleDashed, Label: "d"})
+	for k, n := range []float64{1 << 11, 1 << 13, 1 << 15} {
+		meas.Points = append(meas.Points, figure.Pt{X: n, Y: 3 + float64(k)})
+		near.Points = append(near.Points, figure.Pt{X: n, Y: 20})
+		far.Points = append(far.Points, figure.Pt{X: n, Y: 1e4 * float64(k+1)})
+	}
+	p.Add(&figure.Series{Name: "a: ≤ near", Color: -1, Style: figure.StyleDashed})
+	p.Add(&figure.Series{Name: "d: O far", Color: -1, Style: figure.StyleDashed})
+	pl, entries, err := panelPlot(p, Options{}, DefaultFontSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl.Y.Max < 20 || pl.Y.Max > 40 {
+		t.Errorf("y axis up to %g: want the near bound's 20 and not the far one's 3e4", pl.Y.Max)
+	}
+	if note := offScaleOf(p.Series, pl.Y.Min, pl.Y.Max, true, true).text(); note != "off scale: d ↑ 1e4 to 3e4" {
+		t.Errorf("note %q", note)
+	}
+	if len(entries) != 3 {
+		t.Errorf("legend %v", entries)
+	}
+	// --bounds a: d and its key go; --bounds none: both.
+	_, entries, _ = panelPlot(p, Options{Bounds: []string{"a"}}, DefaultFontSize)
+	if len(entries) != 2 || entries[1].text != "a: ≤ near" {
+		t.Errorf("--bounds a: legend %v", entries)
+	}
+	pl, entries, _ = panelPlot(p, Options{NoBounds: true, YMin: 1, YMax: 10}, DefaultFontSize)
+	if len(entries) != 1 || pl.Y.Min != 1 || pl.Y.Max != 10 {
+		t.Errorf("--bounds none --ylim 1:10: legend %v, y from %g to %g", entries, pl.Y.Min, pl.Y.Max)
+	}
+	f := &figure.Figure{Panels: []*figure.Panel{p}}
+	for _, o := range []Options{{Bounds: []string{"x"}}, {YMin: 0, YMax: 5}, {Panels: map[int]PanelOptions{2: {YScale: AxisLinear}}}} {
+		if err := Draw(io.Discard, f, o); err == nil {
+			t.Errorf("%+v: no error", o)
+		}
+	}
+	if err := Draw(io.Discard, f, Options{Panels: map[int]PanelOptions{1: {YScale: AxisLinear, YMin: 0, YMax: 5}}}); err != nil {
+		t.Errorf("a linear panel from 0: %v", err)
+	}
+}
+
+func TestParseBounds(t *testing.T) {
+	for in, want := range map[string]string{"ad": "a d", "a,b27": "a b27", "b26": "b26", "z": "z"} {
+		got, none, err := ParseBounds(in)
+		if err != nil || none || strings.Join(got, " ") != want {
+			t.Errorf("%q: %q, %v, %v", in, got, none, err)
+		}
+	}
+	if _, none, err := ParseBounds("none"); !none || err != nil {
+		t.Errorf("none: %v %v", none, err)
+	}
+	for _, bad := range []string{"", "A", "a1", "b3", "a,,b", "ä"} {
+		if _, _, err := ParseBounds(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// --linear, --log and --ylim hold for every panel, or with P= for panel P
+// alone; a panel's own option wins over the figure's.
+func TestRequestPanels(t *testing.T) {
+	o, err := Request{Log: []string{"x", "2=y"}, Linear: []string{"1=y"}, YLim: []string{"0:10", "2=1e-6:1"}, Bounds: "ab"}.Options("--plot", "f.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.XScale != AxisLog || o.YScale != "" || o.YMin != 0 || o.YMax != 10 || len(o.Bounds) != 2 {
+		t.Errorf("figure's options %+v", o)
+	}
+	p1, p2, p3 := o.forPanel(0), o.forPanel(1), o.forPanel(2)
+	if p1.YScale != AxisLinear || p1.YMax != 10 || p2.YScale != AxisLog || p2.YMin != 1e-6 || p2.YMax != 1 || p3.YScale != "" || p3.XScale != AxisLog {
+		t.Errorf("panels: %+v, %+v, %+v", p1, p2, p3)
+	}
+	for _, bad := range []Request{{YLim: []string{"5:1"}}, {YLim: []string{"a:b"}}, {YLim: []string{"x=1:2"}}, {Log: []string{"1=y", "y"}, Linear: []string{"1=y"}},
+		{Bounds: "none,a"}, {Log: []string{"0=y"}}} {
+		if _, err := bad.Options("--plot", "f.png"); err == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+}
+
+// Labels at one x are spread a height apart, each run centred where its
+// labels want to be, and kept within the area.
+func TestSpreadLabels(t *testing.T) {
+	got := spread([]vg.Length{10, 10, 10, 50}, 4, 0, 100)
+	if want := []vg.Length{6, 10, 14, 50}; !slices.Equal(got, want) {
+		t.Errorf("spread %v, want %v", got, want)
+	}
+	got = spread([]vg.Length{99, 100}, 4, 0, 100)
+	if want := []vg.Length{96, 100}; !slices.Equal(got, want) {
+		t.Errorf("at the top: %v, want %v", got, want)
 	}
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -237,6 +238,82 @@ func (plainDecadeTicks) Ticks(lo, hi float64) []plot.Tick {
 			label = strconv.FormatFloat(v, 'f', -1, 64)
 		}
 		ts = append(ts, plot.Tick{Value: v, Label: label})
+	}
+	return ts
+}
+
+// threeLabels gives a log axis at least three labels: where inner labels
+// fewer (a range of less than two decades, or one octave of n), it adds
+// the labels of the first of 1, 2 and 5 times the powers of ten, then 1 to
+// 9 times them, then a linear axis' labels, that brings the count to
+// three; on an integer axis, at whole numbers only.
+type threeLabels struct {
+	inner   plot.Ticker
+	integer bool
+}
+
+func (t threeLabels) Ticks(lo, hi float64) []plot.Tick {
+	ts := t.inner.Ticks(lo, hi)
+	if len(labels(ts)) >= 3 || !(lo > 0 && hi > lo) {
+		return ts
+	}
+	fallbacks := []plot.Ticker{
+		multipleTicks{[]float64{1, 2, 5}}, multipleTicks{[]float64{1, 2, 3, 4, 5, 6, 7, 8, 9}}, linearTicks{integer: t.integer},
+	}
+	var more []plot.Tick
+	for _, f := range fallbacks {
+		more = mergeTicks(ts, f.Ticks(lo, hi), t.integer)
+		if len(labels(more)) >= 3 {
+			break
+		}
+	}
+	return more
+}
+
+// labels are the labels of ts.
+func labels(ts []plot.Tick) []string {
+	var out []string
+	for _, t := range ts {
+		if t.Label != "" {
+			out = append(out, t.Label)
+		}
+	}
+	return out
+}
+
+// mergeTicks is ts with the labelled ticks of more at values ts does not
+// label, in increasing value; whole numbers of more only if integer.
+func mergeTicks(ts, more []plot.Tick, integer bool) []plot.Tick {
+	out := slices.Clone(ts)
+	for _, m := range more {
+		if m.Label == "" || m.Value <= 0 || (integer && m.Value != math.Round(m.Value)) {
+			continue
+		}
+		i := slices.IndexFunc(out, func(t plot.Tick) bool { return math.Abs(t.Value-m.Value) <= 1e-9*math.Abs(m.Value) })
+		switch {
+		case i < 0:
+			out = append(out, m)
+		case out[i].Label == "":
+			out[i].Label = m.Label
+		}
+	}
+	slices.SortStableFunc(out, func(a, b plot.Tick) int { return cmp.Compare(a.Value, b.Value) })
+	return out
+}
+
+// multipleTicks labels a log axis at the given multiples of the powers of
+// ten.
+type multipleTicks struct{ ms []float64 }
+
+func (t multipleTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ts []plot.Tick
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		for _, m := range t.ms {
+			v, _ := strconv.ParseFloat(strconv.FormatFloat(m*math.Pow(10, e), 'g', 6, 64), 64)
+			if v >= lo && v <= hi {
+				ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)})
+			}
+		}
 	}
 	return ts
 }

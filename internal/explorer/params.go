@@ -17,6 +17,9 @@ type Field struct {
 	Kind        string `json:"kind"`        // text, int or float
 	Placeholder string `json:"placeholder"` // the flag's default, if every process shares it
 	Title       string `json:"title"`       // the flag's help
+	// Processes are the processes that read the parameter, those whose
+	// form shows the field; none when every process reads it (ties).
+	Processes []string `json:"processes,omitempty"`
 }
 
 // Fields are the form's fields of the parameters of alloc.ParamTable, in
@@ -27,6 +30,11 @@ func Fields() []Field {
 		f := Field{Name: s.Name, Label: s.Symbol, Kind: s.Kind.String(), Placeholder: s.Default, Title: s.Usage}
 		if s.DefaultVaries {
 			f.Placeholder = ""
+		}
+		for _, d := range alloc.Descriptors() {
+			if s.Bit != 0 && d.Uses&s.Bit != 0 {
+				f.Processes = append(f.Processes, d.Name)
+			}
 		}
 		fs = append(fs, f)
 	}
@@ -48,11 +56,20 @@ func Keys(run, more []string) []string {
 type Params struct {
 	Keys   []string `json:"keys"`
 	Fields []Field  `json:"fields"`
+	// GraphProcesses are the processes that run on a graph, those whose
+	// form shows the graph field.
+	GraphProcesses []string `json:"graph_processes"`
 }
 
 // ServeParams returns the handler of /api/params for the query keys keys.
 func ServeParams(keys []string) http.HandlerFunc {
-	body, err := json.Marshal(Params{Keys: keys, Fields: Fields()})
+	var graph []string
+	for _, d := range alloc.Descriptors() {
+		if d.Uses&alloc.ParamGraph != 0 {
+			graph = append(graph, d.Name)
+		}
+	}
+	body, err := json.Marshal(Params{Keys: keys, Fields: Fields(), GraphProcesses: graph})
 	if err != nil {
 		panic(err) // strings only: a build defect
 	}

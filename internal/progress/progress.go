@@ -112,6 +112,21 @@ func (p *Bar) Point(done, total int, what string) {
 	p.draw()
 }
 
+// Count records done steps of an open-ended task, counted in unit (its
+// total unknown: the line shows the count and the time, no bar), doing
+// what.
+func (p *Bar) Count(done int, unit, what string) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.unit, p.trials, p.trialsAll, p.what = unit, done, 0, what
+	if p.now().Sub(p.lastDraw) >= 100*time.Millisecond {
+		p.draw()
+	}
+}
+
 // Add records one more trial of m balls.
 func (p *Bar) Add(m int64) {
 	if p == nil {
@@ -188,6 +203,9 @@ func (p *Bar) line() string {
 	unit := p.unit
 	if unit == "" {
 		unit = "trials"
+	}
+	if p.trialsAll == 0 && p.ballsAll == 0 {
+		return fmt.Sprintf("%s %d %s  %s  %s", p.label, p.trials, unit, el.Round(time.Second), p.what)
 	}
 	return fmt.Sprintf("%s %s %d/%d %s%s  %s  %s", p.label, bar, p.trials, p.trialsAll, unit, rate, el.Round(time.Second), eta)
 }

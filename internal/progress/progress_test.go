@@ -48,3 +48,15 @@ func TestProgress(t *testing.T) {
 		t.Errorf("done does not erase the bar: %q", buf.String())
 	}
 }
+
+// TestCount: an open-ended task shows its count and what it does, no bar.
+func TestCount(t *testing.T) {
+	var b strings.Builder
+	t0 := time.Unix(0, 0)
+	p := start(&b, "info", 0, 0, func() time.Time { return t0.Add(time.Second) })
+	p.Count(42, "passes over the graph", "spectral gap")
+	p.Done()
+	if !strings.Contains(b.String(), "info 42 passes over the graph") || strings.Contains(b.String(), "░") {
+		t.Errorf("Count drew %q", b.String())
+	}
+}

@@ -6,6 +6,9 @@
 // parameters: both from the server (/api/params, made from the parameter
 // table of package alloc), so that the page keeps no list of its own.
 let KEYS = [];
+let FIELDS = [];        // the parameter fields, with the processes that read each
+let GRAPH_USERS = [];   // the processes that run on a graph
+let PROCESSES = [];     // every process, from /api/processes
 const DEFAULTS = {
   a: { process: "graph", graph: "cycle", bins: "1024", balls: "16n", seed: "1", trials: "10" },
   b: { process: "graph", graph: "regular:degree=4", bins: "1024", balls: "16n", seed: "1", trials: "10" },
@@ -18,6 +21,7 @@ function query(slot) {
   const f = panels[slot].form;
   for (const k of KEYS) {
     if (!f.elements[k]) continue; // a key the form has no field for (engine)
+    if (f.elements[k].closest("label").hidden) continue; // a field the process does not read
     const v = f.elements[k].value.trim();
     if (v !== "") p.set(k, v);
   }
@@ -58,9 +62,22 @@ function setup(slot, values) {
   el.querySelector("table.trials").id = slot + "-trials";
   el.querySelector(".command").id = slot + "-command";
   form.addEventListener("submit", (e) => { e.preventDefault(); run(slot); });
-  form.addEventListener("input", () => updateLinks(slot));
+  form.addEventListener("input", () => { showFields(slot); updateLinks(slot); });
+  showFields(slot);
   document.getElementById("panels").appendChild(el);
   updateLinks(slot);
+}
+
+// showFields shows the fields the panel's process reads (all of them
+// while its name is not a process's, so that a typo hides nothing).
+function showFields(slot) {
+  const f = panels[slot].form, p = f.elements.process.value.trim();
+  const known = PROCESSES.includes(p);
+  for (const fd of FIELDS) {
+    const el = f.elements[fd.name];
+    if (el) el.closest("label").hidden = known && !!fd.processes && !fd.processes.includes(p);
+  }
+  f.querySelector(".graph-field").hidden = known && !GRAPH_USERS.includes(p);
 }
 
 function run(slot) {
@@ -114,7 +131,7 @@ function show(slot, s) {
   const P = panels[slot];
   const st = P.el.querySelector(".status");
   const sum = s.summary;
-  st.textContent = (s.final ? "done" : "running") + ": " + s.done + "/" + s.trials + " trials; max load mean " +
+  st.textContent = (s.final ? "done" : "running") + ": " + s.done + "/" + s.trials + (s.trials === 1 ? " trial" : " trials") + "; max load mean " +
     fmt(sum.max_load.mean) + ", gap mean " + fmt(sum.gap.mean) +
     (s.trials > s.shown ? "; the table lists trials 0–" + (s.shown - 1) : "");
   st.dataset.state = s.final ? "done" : "running";
@@ -145,7 +162,9 @@ function axes(ctx, w, h) {
 }
 
 // The fraction of bins with load ≥ i, mean over the trials (the
-// server's s.tails), against the fluid limit's tails s_i.
+// server's s.tails), against the fluid limit's tails s_i, on a log scale
+// that reaches a decade below the least measured fraction: the level of
+// the max load, 1/(n·trials) at the least, always shows.
 function drawDist(P, s) {
   const cv = P.el.querySelector("canvas.dist"), ctx = cv.getContext("2d"), w = cv.width, h = cv.height;
   axes(ctx, w, h);
@@ -156,24 +175,30 @@ function drawDist(P, s) {
   let first = 0;
   while (first + 1 < tails.length && tails[first + 1] >= 0.9999 && (fluid[first + 1] === undefined || fluid[first + 1] >= 0.9999)) first++;
   const L = top - first;
-  const lo = 1e-6, y = (v) => 10 + (h - 35) * (Math.log10(Math.max(v, lo)) / Math.log10(lo));
+  let least = 1e-6;
+  for (const v of tails) if (v > 0) least = Math.min(least, v);
+  const decades = Math.ceil(-Math.log10(least)) + 1, lo = Math.pow(10, -decades);
+  const y = (v) => 10 + (h - 35) * (Math.log10(Math.max(v, lo)) / -decades);
   const bw = (w - 60) / L;
-  for (let e = 0; e >= -6; e -= 2) { ctx.fillText("1e" + e, 4, y(Math.pow(10, e)) + 4); }
+  const ystep = Math.max(1, Math.ceil(decades / 4));
+  for (let e = 0; e >= -decades; e -= ystep) { ctx.fillText(e ? "1e" + e : "1", 4, y(Math.pow(10, e)) + 4); }
+  // One label every step loads, the step (1, 2, 5, 10, 20, …) wide enough
+  // for the widest label.
+  const lw = ctx.measureText(String(top - 1)).width + 6;
+  const step = [1, 2, 5, 10, 20, 50, 100, 200, 500].find((st) => st * bw >= lw) || 1000;
   for (let k = 0; k < L; k++) {
     const i = first + k, x = 45 + k * bw;
     if (tails[i] > 0) { ctx.fillStyle = "#4a78b0"; ctx.fillRect(x, y(tails[i]), bw * 0.8, h - 25 - y(tails[i])); }
-    if (fluid[i] > 0) { ctx.fillStyle = "#d0452a"; ctx.beginPath(); ctx.arc(x + bw * 0.4, y(fluid[i]), 3.5, 0, 7); ctx.fill(); }
+    if (fluid[i] >= lo) { ctx.fillStyle = "#d0452a"; ctx.beginPath(); ctx.arc(x + bw * 0.4, y(fluid[i]), 3.5, 0, 7); ctx.fill(); }
     ctx.fillStyle = "#333";
-    if (L <= 30 || k % 5 === 0) ctx.fillText(String(i), x + bw * 0.3, h - 12);
+    if (i % step === 0) { const t = String(i); ctx.fillText(t, x + bw * 0.4 - ctx.measureText(t).width / 2, h - 12); }
   }
   // The limit of the process as it ran (its sampler and graph), or why
-  // there is none (the server's summary.no_fluid), in full on hover.
+  // there is none (the server's summary.no_fluid), under the chart.
   const f = s.summary.fluid;
-  const note = fluid.length ? "• fluid limit of " + f.limit : "no fluid limit";
-  cv.title = fluid.length ? "fluid limit (n → ∞) of " + f.limit : "no fluid limit: " + (s.summary.no_fluid || "");
-  const nw = ctx.measureText(note).width + 10;
-  ctx.fillStyle = "rgba(255,255,255,0.85)"; ctx.fillRect(w - nw - 5, 6, nw, 16);
-  ctx.fillStyle = "#d0452a"; ctx.fillText(note, w - nw, 18);
+  const note = P.el.querySelector(".dist-note");
+  note.textContent = fluid.length ? "dots: the fluid limit (n → ∞) of " + f.limit + "; below 1e-" + decades + " not drawn" : "no fluid limit: " + (s.summary.no_fluid || "");
+  cv.title = note.textContent;
 }
 
 // The gap and max − min against m/n, from the summary's series.
@@ -296,23 +321,20 @@ function paramFields(fields) {
 
 async function main() {
   const spec = await (await fetch("api/params")).json();
-  KEYS = spec.keys;
+  KEYS = spec.keys; FIELDS = spec.fields; GRAPH_USERS = spec.graph_processes || [];
   paramFields(spec.fields);
-  try {
-    const ps = await (await fetch("api/processes")).json();
-    const dl = document.getElementById("processes");
-    for (const p of ps) { const o = document.createElement("option"); o.value = p; dl.appendChild(o); }
-  } catch (e) { /* the list is a convenience */ }
+  PROCESSES = await (await fetch("api/processes")).json().catch(() => []);
   const url = new URLSearchParams(location.search);
-  let fromURL = false;
   for (const slot of ["a", "b"]) {
     const v = {};
     let any = false;
     for (const k of KEYS) if (url.has(slot + "." + k)) { v[k] = url.get(slot + "." + k); any = true; }
-    fromURL = fromURL || any;
     setup(slot, any ? v : DEFAULTS[slot]);
   }
+  const dl = document.getElementById("processes");
+  for (const p of PROCESSES) { const o = document.createElement("option"); o.value = p; dl.appendChild(o); }
   document.getElementById("run-both").addEventListener("click", () => { run("a"); run("b"); });
-  if (fromURL) { run("a"); run("b"); }
+  // The permalink's configurations, or the default ones, run at once.
+  run("a"); run("b");
 }
 main();
