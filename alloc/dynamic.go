@@ -470,14 +470,36 @@ func (c Dynamic) trial(ctx context.Context, i int, fast bool) (DynamicResult, *d
 	return res, st, nil
 }
 
-// start sets up the state and places the initial balls by the rule, one at
-// a time, each recorded in the ball array.
+// start sets up the state and places the initial balls by the rule. Under
+// DeleteABKU, whose deleted ball is uniform whatever the order of the ball
+// array, the static process places them in one run of the rule, and the
+// array lists the balls bin by bin, bin 0's first; under DeleteFIFO each
+// ball is placed and recorded in turn, so that the array holds them oldest
+// first.
 func (c Dynamic) start(ru rule, r *Rand) *dynState {
 	st := &dynState{L: make([]uint32, c.N), cnt: make([]uint32, 64)}
 	st.cnt[0] = uint32(c.N)
 	st.low, _ = ru.(lowered)
 	switch c.Del.Model {
-	case DeleteABKU, DeleteFIFO:
+	case DeleteABKU:
+		if a, ok := ru.(averaged); ok {
+			a.setBalls(0)
+		}
+		ru.run(st.L, c.M, nil, r)
+		st.balls = make([]uint32, 0, c.M)
+		clear(st.cnt)
+		for b, l := range st.L {
+			if int(l) >= len(st.cnt) {
+				st.cnt = append(st.cnt, make([]uint32, int(l)+1-len(st.cnt))...)
+			}
+			st.cnt[l]++
+			st.mx = max(st.mx, l)
+			for range l {
+				st.balls = append(st.balls, uint32(b))
+			}
+		}
+		st.m = c.M
+	case DeleteFIFO:
 		st.balls = make([]uint32, c.M)
 	case DeleteRandom:
 		st.ne, st.pos = make([]uint32, 0, c.N), make([]uint32, c.N)
@@ -490,16 +512,18 @@ func (c Dynamic) start(ru rule, r *Rand) *dynState {
 		}
 		st.balls = make([]uint32, 0, k)
 	}
-	for j := int64(0); j < c.M; j++ {
-		if j&(dynChunk-1) == 0 {
-			st.grow(dynChunk)
-		}
-		bin := st.insert(ru, r)
-		switch c.Del.Model {
-		case DeleteABKU, DeleteFIFO:
-			st.balls[j] = bin
+	if c.Del.Model != DeleteABKU {
+		for j := int64(0); j < c.M; j++ {
+			if j&(dynChunk-1) == 0 {
+				st.grow(dynChunk)
+			}
+			bin := st.insert(ru, r)
+			if c.Del.Model == DeleteFIFO {
+				st.balls[j] = bin
+			}
 		}
 	}
+	st.ins = c.M
 	st.mmax = st.m
 	st.win = st.mx
 	st.disc = int64(st.mx)*int64(c.N) - st.m

@@ -41,6 +41,14 @@ func refDynamic(t *testing.T, c Dynamic) (L []uint32, mx []uint32, balls []int64
 		L[b]++
 		live = append(live, uint32(b))
 	}
+	if c.Del.Model == DeleteABKU { // the engine lists the initial balls bin by bin
+		live = live[:0]
+		for b, l := range L {
+			for range l {
+				live = append(live, uint32(b))
+			}
+		}
+	}
 	var head int
 	for step := int64(0); step < c.Steps; step++ {
 		switch c.Del.Model {

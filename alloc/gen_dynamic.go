@@ -51,8 +51,8 @@ type sampler struct {
 var models = []model{{Name: "ABKU"}, {Name: "FIFO", FIFO: true}}
 
 var samplers = []sampler{{
-	Name: "Uniform",
-	Doc:  "d uniform bins with replacement, the first of the least loaded wins (Greedy[d]; one-choice for d = 1)",
+	Name:    "Uniform",
+	Doc:     "d uniform bins with replacement, the first of the least loaded wins (Greedy[d]; one-choice for d = 1)",
 	Params:  "d int",
 	Prelude: "\tn := uint64(len(L))",
 	Draw: `
