@@ -29,6 +29,7 @@ type runOptions struct {
 	resume, maxMemory, engine string
 	batch                     string
 	profile                   bool
+	del, steps                string // --delete, --steps (deletecmd.go)
 }
 
 // parse parses and checks the flags of run (run and serve share it).
@@ -46,6 +47,7 @@ func (o *runOptions) parse(args []string, stdout, stderr io.Writer) (*pflag.Flag
 	addMaxMemory(fs, &o.maxMemory, "runs")
 	addBatch(fs, &o.batch)
 	fs.StringVar(&o.engine, "engine", "auto", "bins (a load per bin) or levels (a count per load: exchangeable processes on complete, n up to 2^62); auto: bins up to n = 2^32-1, levels beyond")
+	o.addDelete(fs)
 	fs.StringVar(&o.resume, "resume", "", "skip the trials FILE (an earlier output of this run, json or jsonl) holds and finish the run; with -f jsonl -o FILE the same file is continued")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return fs, err
@@ -95,6 +97,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	var trials []int
 	for j := si; j < o.trials; j += sk {
 		trials = append(trials, j)
+	}
+	if o.del != "" {
+		return o.runDeletions(ctx, fs, cfg, head, trials, stdout, stderr)
 	}
 	return o.execute(ctx, cfg, head, pv, trials, stdout, stderr)
 }
