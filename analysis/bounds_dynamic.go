@@ -57,7 +57,7 @@ type DynamicQuery struct {
 func DynamicBounds(q DynamicQuery) []Bound {
 	n := float64(q.N)
 	lnln := math.Log(math.Log(n))
-	greedy := q.Process == alloc.Greedy{}.Name() && q.D >= 2 && q.D == math.Trunc(q.D)
+	greedy := q.Process == greedyName() && q.D >= 2 && q.D == math.Trunc(q.D)
 	why := func(ok bool, yes, no string) (bool, string) {
 		if ok {
 			return true, yes
@@ -65,7 +65,7 @@ func DynamicBounds(q DynamicQuery) []Bound {
 		return false, no
 	}
 	var out []Bound
-	if q.Process == alloc.Greedy{}.Name() {
+	if q.Process == greedyName() {
 		ok, r := why(greedy && q.Model == alloc.DeleteABKU && q.M == q.N,
 			"w.h.p. at any fixed step; d bins uniform with replacement; a uniform ball leaves each step",
 			fmt.Sprintf("stated for Greedy[d], d >= 2, under abku deletions with m = n balls present (here %s, m = %d)", q.Model, q.M))
@@ -79,7 +79,7 @@ func DynamicBounds(q DynamicQuery) []Bound {
 			Kind: KindOrder, Order: "O", Quantity: QuantityMaxLoad, Regime: RegimeOblivious,
 			Value: lnln, Formula: "O(log log n)", Base: "ln", Applies: ok, Reason: r})
 	}
-	if q.Process == alloc.Greedy{}.Name() && q.Model == alloc.DeleteRandom {
+	if q.Process == greedyName() && q.Model == alloc.DeleteRandom {
 		out = append(out, randomDeletionBounds(q, greedy && q.D == 2)...)
 	}
 	return out
@@ -125,3 +125,6 @@ func randomDeletionBounds(q DynamicQuery, ok bool) []Bound {
 	}
 	return out
 }
+
+// greedyName is Greedy's command-line name, from its descriptor.
+func greedyName() string { return alloc.Greedy{}.Name() }
