@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // Dynamic allocation: balls leave as well as arrive. A Dynamic run places
@@ -721,62 +719,13 @@ func (c Dynamic) fastLoop(ru rule) func(st *dynState, k int64, r *Rand) {
 
 // RunDynamic runs the given trials of c on workers goroutines (all CPUs if
 // workers ≤ 0) and calls emit with each result in the order of trials,
-// from the calling goroutine. Results do not depend on workers.
+// from the calling goroutine, as Run does. Results do not depend on
+// workers.
 func RunDynamic(ctx context.Context, c Dynamic, trials []int, workers int, emit func(DynamicResult) error) error {
 	if err := c.Check(); err != nil {
 		return err
 	}
-	if workers <= 0 {
-		workers = runtime.NumCPU()
-	}
-	workers = max(1, min(workers, len(trials)))
-	ctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer func() { cancel(); wg.Wait() }()
-	type out struct {
-		res DynamicResult
-		err error
-	}
-	slots := make([]chan out, len(trials))
-	for j := range slots {
-		slots[j] = make(chan out, 1)
-	}
-	next := make(chan int)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range next {
-				res, err := c.Trial(ctx, trials[j])
-				slots[j] <- out{res, err}
-			}
-		}()
-	}
-	go func() {
-		defer close(next)
-		for j := range trials {
-			select {
-			case next <- j:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	for j := range trials {
-		var o out
-		select {
-		case o = <-slots[j]:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		if o.err != nil {
-			return o.err
-		}
-		if err := emit(o.res); err != nil {
-			return err
-		}
-	}
-	return nil
+	return runTrials(ctx, trials, workers, func() func(context.Context, int) (DynamicResult, error) { return c.Trial }, emit)
 }
 
 // lowered is a rule whose record of the loads assumes that loads only
