@@ -377,8 +377,20 @@ func dynamicRule(p Rule, n int) error {
 // for random, four an insertion and eight an operation for a sequence),
 // and the level counts.
 func (c Dynamic) StateBytes() int64 {
-	return 4*int64(c.N) + DeletionBytes(c.Del.Model, int64(c.N), c.M, int64(len(c.Del.Ops))) + 4*(c.M/int64(c.N)+dynChunk+64)
+	return DynamicBytes(c.Del.Model, int64(c.N), c.M, int64(len(c.Del.Ops)))
 }
+
+// DynamicBytes is what a trial of a run with deletions holds (StateBytes)
+// for n ≥ 1 bins, m balls placed at the start and a sequence of ops
+// operations: the loads (four bytes a bin), the model's state
+// (DeletionBytes) and the level counts.
+func DynamicBytes(model DeleteModel, n, m, ops int64) int64 {
+	return 4*n + DeletionBytes(model, n, m, ops) + 4*(m/n+dynChunk+64)
+}
+
+// DefaultStepsPerBin is the steps of a run with deletions when none are
+// given (but a sequence's, which runs whole): 100n.
+const DefaultStepsPerBin = 100
 
 // DeletionBytes is what the deletion model's own state holds beside the
 // loads, for n bins, m balls present and a sequence of ops operations.

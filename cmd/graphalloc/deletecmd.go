@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -40,20 +41,10 @@ func (o *runOptions) runDeletions(ctx context.Context, fs *pflag.FlagSet, cfg al
 	c := alloc.Dynamic{Process: cfg.Process, N: cfg.N, M: cfg.M, Del: del, Seed: cfg.Seed, Every: cfg.Every}
 	switch del.Model {
 	case alloc.DeleteSequence:
-		path := o.del[len("file:"):]
-		f, closeFn, err := infile.Open(ctx, path)
-		if err != nil {
-			return inputError("--delete: ", err)
-		}
-		ops, err := alloc.ReadOps(f)
-		closeFn()
-		if err != nil {
-			return usagef("--delete: %s: %v", path, err)
-		}
 		if fs.Changed("balls") {
 			return usagef("--delete: a sequence starts from empty bins: -m does not apply to file:PATH")
 		}
-		c.Del.Ops, c.M, c.Steps = ops, 0, int64(len(ops))
+		c.Del.Ops, c.M, c.Steps = o.ops, 0, int64(len(o.ops))
 	case alloc.DeleteRandom:
 		if !fs.Changed("balls") {
 			c.M = 0 // the process of [BFKN25] starts empty
@@ -64,14 +55,10 @@ func (o *runOptions) runDeletions(ctx context.Context, fs *pflag.FlagSet, cfg al
 			return usagef("--steps: need a count >= 0 (e.g. 1e6, 2^20, 100n), got %q", o.steps)
 		}
 	} else if del.Model != alloc.DeleteSequence {
-		c.Steps = 100 * n
+		c.Steps = alloc.DefaultStepsPerBin * n
 	}
 	if err := c.Check(); err != nil {
 		return usageError{err}
-	}
-	limit, _ := parseMaxMemory(o.maxMemory)
-	if err := checkParts("run --delete", c.StateBytes()*int64(max(1, min(o.workers, len(trials)))), "the loads and the deletion state", limit); err != nil {
-		return err
 	}
 	var all []alloc.DynamicResult
 	err = alloc.RunDynamic(ctx, c, trials, o.workers, func(r alloc.DynamicResult) error {
@@ -97,6 +84,25 @@ func (o *runOptions) runDeletions(ctx context.Context, fs *pflag.FlagSet, cfg al
 	}
 	if interrupted {
 		return fmt.Errorf("interrupted: %d of %d trials finished", len(all), len(trials))
+	}
+	return nil
+}
+
+// readSequence reads the sequence of --delete file:PATH into o.ops, before
+// the graph is built: a bad file is refused up front, and the memory
+// estimate counts the sequence.
+func (o *runOptions) readSequence(ctx context.Context) error {
+	path, ok := strings.CutPrefix(o.del, "file:")
+	if !ok || path == "" {
+		return nil
+	}
+	f, closeFn, err := infile.Open(ctx, path)
+	if err != nil {
+		return inputError("--delete: ", err)
+	}
+	defer closeFn()
+	if o.ops, err = alloc.ReadOps(f); err != nil {
+		return usagef("--delete: %s: %v", path, err)
 	}
 	return nil
 }

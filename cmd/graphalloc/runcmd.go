@@ -29,7 +29,8 @@ type runOptions struct {
 	resume, maxMemory, engine string
 	batch                     string
 	profile                   bool
-	del, steps                string // --delete, --steps (deletecmd.go)
+	del, steps                string     // --delete, --steps (deletecmd.go)
+	ops                       []alloc.Op // --delete file:PATH's sequence, read before the graph
 }
 
 // parse parses and checks the flags of run (run and serve share it).
@@ -86,6 +87,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		return err
 	}
 	useMemoryLimit(o.maxMemory)
+	if err := o.readSequence(ctx); err != nil {
+		return err
+	}
 	cfg, head, pv, err := o.setupContext(ctx, fs, stderr)
 	if err != nil {
 		return err
@@ -262,7 +266,8 @@ func (o *runOptions) request(fs *pflag.FlagSet, desc *alloc.Descriptor, params a
 	}
 	return gf, study.RunRequest{Process: desc, Params: params, Engine: o.engine, Graph: o.graph, Spec: gf.spec, N: gf.n,
 		Balls: o.balls, Batch: o.batch, Every: o.every, Profile: o.profile,
-		Workers: o.workers, Trials: o.trials, Held: held, JSON: o.format == "json"}, nil
+		Workers: o.workers, Trials: o.trials, Held: held, JSON: o.format == "json",
+		Delete: o.del, Steps: o.steps, Ops: int64(len(o.ops))}, nil
 }
 
 // execute runs the trials of cfg (those --resume does not hold already)
