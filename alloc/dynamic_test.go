@@ -2,15 +2,12 @@ package alloc
 
 import (
 	"context"
-	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/graphalloc/graphalloc/graphgen"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // refDynamic replays trial 0 of c with a plain loop: the deletion drawn as
@@ -302,94 +299,6 @@ func TestDynamicRefuses(t *testing.T) {
 	d, err := ParseDeletions("random:schedule=0.9:10/0.5", count)
 	if err != nil || len(d.Phases) != 2 || d.String() != "random:schedule=0.9:10/0.5" {
 		t.Fatalf("schedule: %v %v", d, err)
-	}
-}
-
-// abkuFixedPoint returns the mean-field fixed point s_0..s_L of the
-// infinite process at m/n = lam with Greedy[d] insertions (d = 1: one
-// choice): n steps make a unit of time, in which insertions raise
-// s_i by s_{i−1}^d − s_i^d and deletions of a uniform ball lower it by the
-// fraction of balls in bins of load exactly i, i·(s_i − s_{i+1})/lam.
-// Integrated by Euler steps from one ball a bin until it stops moving.
-func abkuFixedPoint(d int, lam float64, L int) []float64 {
-	s := make([]float64, L+2)
-	s[0], s[1] = 1, 1
-	ds := make([]float64, L+2)
-	const dt = 1e-3
-	for range 100000 {
-		for i := 1; i <= L; i++ {
-			ds[i] = math.Pow(s[i-1], float64(d)) - math.Pow(s[i], float64(d)) - float64(i)*(s[i]-s[i+1])/lam
-		}
-		for i := 1; i <= L; i++ {
-			s[i] += dt * ds[i]
-		}
-	}
-	return s[:L+1]
-}
-
-// TestABKUInfiniteFixedPoint: ABKU's infinite process with Greedy[2] at
-// m = n, after 20n steps (a ball lives n steps on average, so nearly every
-// ball of the start has left), has the tails s_i of the fixed point above,
-// level by level: |mean − s_i| ≤ q·se + 5/n, q the Student-t quantile at
-// 1 − 1e-6/2 over the trials, the 5/n the finite-n allowance of
-// twosample_fluid_test.go. It is not the static process at the same load
-// (the static Greedy[2] has s_1 = tanh 1), and one-choice is not Greedy[2]:
-// both controls must be rejected by the same test.
-func TestABKUInfiniteFixedPoint(t *testing.T) {
-	const n, trials = 1 << 12, 40
-	steps := int64(20 * n)
-	if testing.Short() {
-		steps = 12 * n
-	}
-	fp2 := abkuFixedPoint(2, 1, 8)
-	tails := func(p Process) [][]float64 {
-		c := Dynamic{Process: p, N: n, M: n, Steps: steps, Del: Deletions{Model: DeleteABKU}, Seed: 2027}
-		var out [][]float64
-		err := RunDynamic(context.Background(), c, seqInts(trials), 0, func(r DynamicResult) error {
-			s := make([]float64, 9)
-			for i := range s {
-				for l := i; l < len(r.LoadCounts); l++ {
-					s[i] += float64(r.LoadCounts[l]) / n
-				}
-			}
-			out = append(out, s)
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
-	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: trials - 1}.Quantile(1 - 1e-6/2)
-	rejects := func(got [][]float64, want []float64) (bool, string) {
-		for i := 1; i < len(want); i++ {
-			var mean, sq float64
-			for _, s := range got {
-				mean += s[i] / float64(len(got))
-			}
-			for _, s := range got {
-				sq += (s[i] - mean) * (s[i] - mean)
-			}
-			se := math.Sqrt(sq / float64(len(got)-1) / float64(len(got)))
-			if math.Abs(mean-want[i]) > q*se+5.0/n {
-				return true, fmt.Sprintf("level %d: mean %.5f, want %.5f ± %.5f", i, mean, want[i], q*se+5.0/n)
-			}
-		}
-		return false, ""
-	}
-	greedy := tails(Greedy{D: 2})
-	if bad, at := rejects(greedy, fp2); bad {
-		t.Errorf("Greedy[2] infinite process against its fixed point: rejected at %s", at)
-	}
-	if bad, _ := rejects(tails(OneChoice{}), fp2); !bad {
-		t.Error("control: one-choice's infinite process passed for Greedy[2]'s fixed point")
-	}
-	if bad, _ := rejects(tails(OneChoice{}), abkuFixedPoint(1, 1, 8)); bad {
-		t.Error("one-choice's infinite process against its own fixed point (Poisson(1) tails): rejected")
-	}
-	static := []float64{1, math.Tanh(1)} // the static Greedy[2] at m = n: s_1 = tanh 1
-	if bad, _ := rejects(greedy, static); !bad {
-		t.Error("control: the infinite process passed for the static process's s_1 = tanh 1")
 	}
 }
 
