@@ -755,3 +755,25 @@ func (g *lsRule) lower(_, l uint32) {
 	g.mu = min(g.mu, uint64(l))
 	g.built = false
 }
+
+// MostBalls is the most balls present in a run of c: m for abku and fifo,
+// the sequence's peak, or for random deletions (unknown in advance) m plus
+// the steps.
+func (c Dynamic) MostBalls() int64 {
+	switch c.Del.Model {
+	case DeleteSequence:
+		var m, top int64
+		for _, op := range c.Del.Ops[:c.Steps] {
+			if op.Delete == 0 {
+				m++
+			} else {
+				m--
+			}
+			top = max(top, m)
+		}
+		return top
+	case DeleteRandom:
+		return c.M + c.Steps
+	}
+	return c.M
+}

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/graphalloc/graphalloc/alloc"
 )
@@ -47,7 +48,9 @@ type DynamicQuery struct {
 //	[BFKN25] Berenbrink, Friedetzky, Kling, Nagel, arXiv 2510.14798:
 //	  Greedy[2], insert with probability β(t), else delete from a uniform
 //	  non-empty bin: discrepancy O(log n) when β(t) ≥ β > 0, Ω(log n) when
-//	  also β(t) < 1/2 in recent steps; overload log log n + O(1) when β(t)
+//	  also β(t) < 1/2 in recent steps (shown after a phase with β > 1/2
+//	  that built up load: from empty bins with β < 1/2 throughout, the bins
+//	  hold O(1) balls in expectation); overload log log n + O(1) when β(t)
 //	  stays away from 0 and 1; discrepancy log log n + O(1) for "good"
 //	  sequences (every long interval gains load in expectation: here β > 1/2
 //	  throughout).
@@ -88,9 +91,10 @@ func DynamicBounds(q DynamicQuery) []Bound {
 // randomDeletionBounds are [BFKN25]'s, for Greedy[2] (ok) under random
 // deletions with the phases of q.
 func randomDeletionBounds(q DynamicQuery, ok bool) []Bound {
-	lo, hi := 1.0, 0.0
-	for _, p := range q.Phases {
+	lo, hi, built := 1.0, 0.0, false
+	for i, p := range q.Phases {
 		lo, hi = min(lo, p.Beta), max(hi, p.Beta)
+		built = built || (i < len(q.Phases)-1 && p.Beta > 0.5)
 	}
 	last := q.Phases[len(q.Phases)-1].Beta
 	n := float64(q.N)
@@ -104,7 +108,7 @@ func randomDeletionBounds(q DynamicQuery, ok bool) []Bound {
 		{"discrepancy, random deletions [BFKN25]", "O(log n)", KindOrder, "O", QuantityDiscrepancy, ln,
 			lo > 0, "β(t) >= β > 0 throughout"},
 		{"discrepancy lower bound, random deletions [BFKN25]", "Ω(log n)", KindOrder, "Ω", QuantityDiscrepancy, ln,
-			lo > 0 && last < 0.5, "β(t) > 0 throughout and below 1/2 in the last phase"},
+			lo > 0 && last < 0.5 && built, "β(t) > 0 throughout, below 1/2 in the last phase, after a phase above 1/2 that built up load (from empty bins with β < 1/2 throughout, the bins hold O(1) balls in expectation and the discrepancy stays O(1))"},
 		{"overload, random deletions [BFKN25]", "ln ln n / ln 2 + O(1)", KindUpper, "", QuantityOverload, lnln2,
 			lo > 0 && hi < 1, "w.h.p. at a fixed step; 0 < β(t) < 1 throughout"},
 		{"discrepancy, good insertion sequences [BFKN25]", "ln ln n / ln 2 + O(1)", KindUpper, "", QuantityDiscrepancy, lnln2,
@@ -117,7 +121,7 @@ func randomDeletionBounds(q DynamicQuery, ok bool) []Bound {
 		if !ok {
 			r = "stated for Greedy[2] (d = 2)"
 		} else if !b.holds {
-			r = "needs " + b.when
+			r = "needs " + strings.TrimPrefix(strings.TrimPrefix(b.when, "w.h.p. at a fixed step; "), "w.h.p.; ")
 		}
 		out = append(out, Bound{Name: b.name, Process: q.Process, Kind: b.kind, Order: b.order,
 			Quantity: b.quantity, Regime: RegimeRandomDel, Value: b.value, Formula: b.formula, Base: "ln",

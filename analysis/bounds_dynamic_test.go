@@ -46,6 +46,9 @@ func TestDynamicBounds(t *testing.T) {
 	if low["discrepancy, good insertion sequences [BFKN25]"].Applies || !low["discrepancy lower bound, random deletions [BFKN25]"].Applies {
 		t.Error("β ending at 0.4: the lower bound must apply and the good-sequence bound not")
 	}
+	if rnd(0.4)["discrepancy lower bound, random deletions [BFKN25]"].Applies {
+		t.Error("β = 0.4 from empty bins (O(1) balls in expectation): the lower bound applied")
+	}
 	if rnd(1)["overload, random deletions [BFKN25]"].Applies {
 		t.Error("overload bound applied at β = 1")
 	}

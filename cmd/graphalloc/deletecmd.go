@@ -70,7 +70,7 @@ func (o *runOptions) runDeletions(ctx context.Context, fs *pflag.FlagSet, cfg al
 		return err
 	}
 	slices.SortFunc(all, func(a, b alloc.DynamicResult) int { return a.Trial - b.Trial })
-	q := analysis.DynamicQuery{Process: head.Process, D: head.D, Graph: head.Graph, N: n, M: c.M, MaxBalls: maxBalls(c), Model: del.Model, Phases: del.Phases}
+	q := analysis.DynamicQuery{Process: head.Process, D: head.D, Graph: head.Graph, N: n, M: c.M, MaxBalls: c.MostBalls(), Model: del.Model, Phases: del.Phases}
 	file := &results.DynamicFile{Config: head, Delete: del.String(), Steps: c.Steps, Trials: all,
 		Summary: results.DynamicSummary{Stats: results.SummarizeDynamic(all), Bounds: analysis.DynamicBounds(q)}}
 	if del.Model == alloc.DeleteSequence {
@@ -105,26 +105,4 @@ func (o *runOptions) readSequence(ctx context.Context) error {
 		return usagef("--delete: %s: %v", path, err)
 	}
 	return nil
-}
-
-// maxBalls is the most balls present in a run of c: m for abku and fifo,
-// the sequence's peak, or for random deletions (unknown in advance) m plus
-// the steps.
-func maxBalls(c alloc.Dynamic) int64 {
-	switch c.Del.Model {
-	case alloc.DeleteSequence:
-		var m, top int64
-		for _, op := range c.Del.Ops[:c.Steps] {
-			if op.Delete == 0 {
-				m++
-			} else {
-				m--
-			}
-			top = max(top, m)
-		}
-		return top
-	case alloc.DeleteRandom:
-		return c.M + c.Steps
-	}
-	return c.M
 }
