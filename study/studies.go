@@ -31,7 +31,7 @@ import (
 // 2^32 bins). The number of workers never changes a report.
 type Study struct {
 	Name     string   // the command-line name, e.g. "two-choices"
-	Number   int      // its number in docs/studies/README.md, 1..13
+	Number   int      // its number in docs/studies/README.md, 1..14
 	Title    string   // one line
 	Question string   // what the study asks, in a few sentences
 	Sources  []string // the papers it reproduces, as cited in the pages
@@ -171,6 +171,7 @@ func Studies() []*Study {
 		twoChoicesStudy, graphDegreeStudy, contiguousStudy, firstDiffStudy,
 		unbalancedStudy, heavyStudy, heavyGraphsStudy, reachabilityStudy,
 		noiseStudy, batchesStudy, localSearchStudy, degreeScaleStudy, infoStudy,
+		deletionsStudy,
 	}
 }
 

@@ -29,6 +29,8 @@ type runOptions struct {
 	batch                     string
 	profile                   bool
 	spec                      graphgen.Spec // -g, parsed
+	del, steps                string        // --delete, --steps (deletecmd.go)
+	ops                       []alloc.Op    // --delete file:PATH's sequence, read before the graph
 }
 
 // parse parses and checks the flags of run (run and serve share it).
@@ -46,6 +48,7 @@ func (o *runOptions) parse(args []string, stdout, stderr io.Writer) (*pflag.Flag
 	addMaxMemory(fs, &o.maxMemory, "runs")
 	addBatch(fs, &o.batch)
 	fs.StringVar(&o.engine, "engine", "auto", "bins (a load per bin) or levels (a count per load: exchangeable processes on complete, n up to 2^62); auto: bins up to n = 2^32-1, levels beyond")
+	o.addDelete(fs)
 	fs.StringVar(&o.resume, "resume", "", "skip the trials FILE (an earlier output of this run, json or jsonl) holds and finish the run; with -f jsonl -o FILE the same file is continued")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return fs, err
@@ -84,6 +87,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		return err
 	}
 	useMemoryLimit(o.maxMemory)
+	if err := o.readSequence(ctx); err != nil {
+		return err
+	}
 	cfg, head, pv, err := o.setupContext(ctx, fs, stderr)
 	if err != nil {
 		return err
@@ -92,7 +98,11 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err != nil {
 		return err
 	}
-	return o.execute(ctx, cfg, head, pv, study.ShardTrials(o.trials, si, sk), stdout, stderr)
+	trials := study.ShardTrials(o.trials, si, sk)
+	if o.del != "" {
+		return o.runDeletions(ctx, fs, cfg, head, trials, stdout, stderr)
+	}
+	return o.execute(ctx, cfg, head, pv, trials, stdout, stderr)
 }
 
 // checkFiles refuses, before any work, --per-vertex for a process without
@@ -246,7 +256,8 @@ func (o *runOptions) request(fs *pflag.FlagSet, desc *alloc.Descriptor, params a
 	}
 	return gf, study.RunRequest{Process: desc, Params: params, Engine: o.engine, Spec: spec, N: gf.N,
 		Balls: o.balls, Batch: o.batch, Every: o.every, Profile: o.profile,
-		Workers: o.workers, Trials: o.trials, Held: held, JSON: o.format == "json"}, nil
+		Workers: o.workers, Trials: o.trials, Held: held, JSON: o.format == "json",
+		Delete: o.del, Steps: o.steps, Ops: int64(len(o.ops))}, nil
 }
 
 // execute runs the trials of cfg (those --resume does not hold already)
