@@ -1,0 +1,160 @@
+package queue
+
+// window follows the counts of queues at each length and integrates them
+// over time, batch by batch. cnt[i] is the number of queues of length ≥ i
+// (cnt[0] = n); an event moves one queue by one, so it changes exactly one
+// count, and only that count's integral is brought up to date
+// (acc[i] += cnt[i]·(t − last[i])): a step costs O(1) whatever the
+// number of levels. At a batch boundary every level is brought up to date
+// and the batch's time averages s_i = ∫cnt[i]dt / (n·length) recorded:
+// O(levels) a batch.
+type window struct {
+	n    float64
+	cnt  []int64
+	acc  []float64
+	last []float64
+	bmax int // the longest queue seen in the current batch
+
+	horizon, length float64 // Time, and the length of a batch
+	batch, batches  int     // the current batch, and their number
+	every, next     float64 // series interval and the next series time
+	stop            float64 // the next boundary: batch end, series point or horizon
+
+	rows   [][]float64 // rows[b][i-1]: s_i averaged over batch b
+	maxes  []int       // maxes[b]: the longest queue during batch b
+	series []Point
+}
+
+// Point is the state at one time of a series: the mean queue length
+// (jobs / n), the tails s_1, s_2, s_3 and the longest queue.
+type Point struct {
+	T    float64    `json:"t"`
+	Mean float64    `json:"mean_queue"`
+	S    [3]float64 `json:"s"`
+	Max  int        `json:"max_queue"`
+}
+
+// initialLevels is the number of levels allocated at the start; more are
+// added as queues grow (rarely, and outside the step's common path).
+const initialLevels = 64
+
+// newWindow starts a window of n queues over [0, horizon].
+func newWindow(n int64, horizon float64, batches int, every float64) *window {
+	w := &window{n: float64(n), horizon: horizon, batches: batches, length: horizon / float64(batches), every: every}
+	w.cnt = make([]int64, initialLevels)
+	w.acc = make([]float64, initialLevels)
+	w.last = make([]float64, initialLevels)
+	w.cnt[0] = n
+	w.rows = make([][]float64, 0, batches)
+	w.maxes = make([]int, 0, batches)
+	w.next = horizon + 1
+	if every > 0 {
+		w.next = every
+	}
+	w.stop = min(w.batchEnd(0), w.next)
+	return w
+}
+
+// batchEnd is the end of batch b (the horizon itself for the last).
+func (w *window) batchEnd(b int) float64 {
+	if b >= w.batches-1 {
+		return w.horizon
+	}
+	return float64(b+1) * w.length
+}
+
+// grow makes level i exist.
+func (w *window) grow(i int) {
+	for len(w.cnt) <= i {
+		w.cnt = append(w.cnt, 0)
+		w.acc = append(w.acc, 0)
+		w.last = append(w.last, w.batchStart())
+	}
+}
+
+// batchStart is the start of the current batch.
+func (w *window) batchStart() float64 { return float64(w.batch) * w.length }
+
+// up records a queue growing to length i at time t.
+func (w *window) up(i int, t float64) {
+	if i >= len(w.cnt) {
+		w.grow(i)
+	}
+	w.acc[i] += float64(w.cnt[i]) * (t - w.last[i])
+	w.last[i] = t
+	w.cnt[i]++
+	w.bmax = max(w.bmax, i)
+}
+
+// down records a queue shrinking from length i ≥ 1 at time t.
+func (w *window) down(i int, t float64) {
+	w.acc[i] += float64(w.cnt[i]) * (t - w.last[i])
+	w.last[i] = t
+	w.cnt[i]--
+}
+
+// top is the longest queue now.
+func (w *window) top() int {
+	for i := len(w.cnt) - 1; i > 0; i-- {
+		if w.cnt[i] > 0 {
+			return i
+		}
+	}
+	return 0
+}
+
+// cross handles the boundaries up to time t (the time of the next event):
+// batch ends and series points. It reports false once the horizon is
+// reached, when the event at t is past it.
+func (w *window) cross(t float64) bool {
+	for w.stop <= t {
+		s := w.stop
+		end := w.batchEnd(w.batch)
+		if s == w.next {
+			w.point(s)
+			w.next = float64(len(w.series)+1) * w.every
+		}
+		if s == end {
+			w.closeBatch(s)
+			if w.batch == w.batches {
+				return false
+			}
+			end = w.batchEnd(w.batch)
+		}
+		w.stop = min(end, w.next)
+	}
+	return true
+}
+
+// closeBatch records the batch that ends at s and starts the next.
+func (w *window) closeBatch(s float64) {
+	row := make([]float64, len(w.cnt)-1)
+	length := s - w.batchStart()
+	for i := 1; i < len(w.cnt); i++ {
+		w.acc[i] += float64(w.cnt[i]) * (s - w.last[i])
+		w.last[i] = s
+		row[i-1] = w.acc[i] / (w.n * length)
+		w.acc[i] = 0
+	}
+	for len(row) > 0 && row[len(row)-1] == 0 {
+		row = row[:len(row)-1]
+	}
+	w.rows = append(w.rows, row)
+	w.maxes = append(w.maxes, w.bmax)
+	w.batch++
+	w.bmax = w.top()
+}
+
+// point records the state at time s.
+func (w *window) point(s float64) {
+	p := Point{T: s, Max: w.top()}
+	var jobs float64
+	for i := 1; i < len(w.cnt); i++ {
+		jobs += float64(w.cnt[i])
+		if i <= len(p.S) {
+			p.S[i-1] = float64(w.cnt[i]) / w.n
+		}
+	}
+	p.Mean = jobs / w.n
+	w.series = append(w.series, p)
+}
