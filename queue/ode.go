@@ -10,7 +10,7 @@ package queue
 // queues holds i−1 jobs, completions lowering one from i to i−1 at rate
 // 1 a busy queue. Its fixed point is FixedPoint's. Each Point holds the
 // mean queue Σ s_i and s_1, s_2, s_3 (Max is not predicted: 0). Classic
-// fourth-order Runge–Kutta with step 1/64, on the levels where the fixed
+// fourth-order Runge–Kutta with step 1/16, on the levels where the fixed
 // point exceeds 1e-15 and ten more (the trajectory from empty stays below
 // the fixed point, level by level).
 func ODE(lambda float64, d int, times []float64) []Point {
@@ -27,7 +27,7 @@ func ODE(lambda float64, d int, times []float64) []Point {
 			ds[i] = lambda*(pow(s[i-1], d)-pow(s[i], d)) - (s[i] - s[i+1])
 		}
 	}
-	const h = 1.0 / 64
+	const h = 1.0 / 16
 	out := make([]Point, len(times))
 	now := 0.0
 	for q, t := range times {

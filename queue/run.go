@@ -158,3 +158,6 @@ func startServers(c *Config, Q []uint32, w *window, r *alloc.Rand) {
 	}
 	w.bmax = w.top()
 }
+
+// trialRand is the generator of trial 0 of c.
+func trialRand(c *Config) *alloc.Rand { return alloc.TrialRand(c.Seed, 0) }
