@@ -92,10 +92,11 @@ func measure(c *Config, w *window) Trial {
 	return tr
 }
 
-// estimate is the batch-means estimate of the series y, scaled by k.
+// estimate is the batch-means estimate of the series y of non-negative
+// values, scaled by k: its interval stops at 0.
 func estimate(y []float64, k float64) Estimate {
 	m, h := analysis.BatchMeans(y, Groups, 0.05)
-	return Estimate{Mean: k * m, CI95: [2]float64{k * (m - h), k * (m + h)}}
+	return Estimate{Mean: k * m, CI95: [2]float64{k * max(m-h, 0), k * (m + h)}}
 }
 
 // FixedPoint returns the stationary tails of the supermarket model with

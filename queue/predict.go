@@ -29,8 +29,8 @@ type Prediction struct {
 // The sources, as cited in every output.
 const (
 	SourceFixed = "Mitzenmacher 1996; Vvedenskaya, Dobrushin, Karpelevich 1996"
-	SourceBMW   = "Budhiraja, Mukherjee, Wu, Ann. Appl. Probab. 2019 [BMW19]"
-	SourceGast  = "Gast, SIGMETRICS PER 2015 [Gast15]"
+	SourceBMW   = "Budhiraja, Mukherjee, Wu 2019 (Ann. Appl. Probab.)"
+	SourceGast  = "Gast 2015 (SIGMETRICS PER)"
 )
 
 // Graph is what the predictions need to know of a graph: its spec (the
@@ -94,9 +94,46 @@ func (g Graph) growing() (string, bool) {
 }
 
 // Predictions returns the predictions for c's run, on graph g (ignored
-// for Uniform sampling), each saying whether it applies.
-func Predictions(c *Config, g Graph) []Prediction {
-	d := c.choices()
+// for Uniform sampling), each saying whether it applies, for trials whose
+// windows start at warmups (one a trial; none: the run is taken as
+// stationary). A run on exchangeable servers that starts empty also gets
+// the mean-field ODE averaged over each trial's window, the n → ∞ limit of
+// what it measures whether or not the window is stationary; and its
+// stationary predictions are shown only when that average is within 1% of
+// the fixed point's mean queue (else the window is still transient).
+func Predictions(c *Config, g Graph, warmups []float64) []Prediction {
+	preds := stationary(c, g)
+	if !c.Exchangeable() || c.Start != StartEmpty || len(warmups) == 0 {
+		return preds
+	}
+	var avg []float64
+	for _, w := range warmups {
+		a := ODEAverage(c.Lambda, c.Choices(), w, c.Time)
+		for len(avg) < len(a) {
+			avg = append(avg, 0)
+		}
+		for i, v := range a {
+			avg[i] += v / float64(len(warmups))
+		}
+	}
+	win := Prediction{Name: "ODE over the window", Kind: "limit", Source: SourceFixed, Applies: true,
+		Regime: "uniform d-sampling or K_n from empty queues, n → ∞: the mean-field trajectory averaged over each trial's window", Tails: avg}
+	win.MeanQueue = MeanOf(avg)
+	win.MeanSojourn = win.MeanQueue / c.Lambda
+	for i, p := range preds {
+		if p.Applies && p.Kind != "approximation" {
+			if off := win.MeanQueue/p.MeanQueue - 1; off < -0.01 || off > 0.01 {
+				preds[i] = Prediction{Name: p.Name, Kind: p.Kind, Source: p.Source, Regime: p.Regime,
+					Reason: fmt.Sprintf("the window is still transient: the mean-field mean queue over it is %.1f%% from the fixed point's (run longer)", 100*off)}
+			}
+		}
+	}
+	return append(preds, win)
+}
+
+// stationary returns the stationary predictions.
+func stationary(c *Config, g Graph) []Prediction {
+	d := c.Choices()
 	fp := FixedPoint(c.Lambda, d, 1e-12)
 	with := func(p Prediction, tails []float64) Prediction {
 		p.Applies, p.Tails = true, tails
@@ -111,7 +148,7 @@ func Predictions(c *Config, g Graph) []Prediction {
 		fixed.Kind, fixed.Regime = "exact", "one candidate: each queue is M/M/1, s_i = λ^i for every n (stationary)"
 		return []Prediction{with(fixed, fp)}
 	}
-	if c.exchangeable() {
+	if c.Exchangeable() {
 		return []Prediction{with(fixed, fp)}
 	}
 	fixed.Reason = "the graph is not K_n (see BMW19's limit)"

@@ -1,7 +1,6 @@
 package queue
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -141,14 +140,11 @@ type Config struct {
 	Seed  uint64
 }
 
-// ErrConfig wraps every error of Check.
-var ErrConfig = errors.New("queue: bad configuration")
-
 // Check reports a configuration the simulators cannot run, naming the
 // parameter and what is allowed.
 func (c *Config) Check() error {
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, a...)...)
+		return fmt.Errorf("queue: "+format, a...)
 	}
 	switch {
 	case !(c.Lambda > 0 && c.Lambda < 1):
@@ -165,6 +161,8 @@ func (c *Config) Check() error {
 		return bad("%s sampling needs a graph", c.Sample)
 	case c.Sample != Uniform && int64(c.Graph.Order()) != c.N:
 		return bad("the graph has %d vertices, n is %d", c.Graph.Order(), c.N)
+	case c.Sample != Uniform && isHyper(c.Graph):
+		return bad("hypergraphs are not supported: a job's candidates come from a graph")
 	case c.Sample == Edge && c.Graph.Size() == 0:
 		return bad("edge sampling on a graph without edges")
 	case c.Warmup >= c.Time:
@@ -187,9 +185,9 @@ func (c *Config) Check() error {
 	return nil
 }
 
-// exchangeable reports whether the servers are exchangeable: uniform
+// Exchangeable reports whether the servers are exchangeable: uniform
 // sampling, or a sampler on the complete graph.
-func (c *Config) exchangeable() bool {
+func (c *Config) Exchangeable() bool {
 	if c.Sample == Uniform {
 		return true
 	}
@@ -203,7 +201,7 @@ func (c *Config) engine() Engine {
 	switch {
 	case c.Engine == EngineServers:
 		return EngineServers
-	case c.exchangeable():
+	case c.Exchangeable():
 		return EngineLevels
 	}
 	return EngineServers
@@ -220,10 +218,39 @@ func (c *Config) batches() int {
 	return c.Batches
 }
 
-// choices is the number of candidates of a job.
-func (c *Config) choices() int {
+// Choices is the number of candidates of a job: d, or 2 for edge sampling.
+func (c *Config) Choices() int {
 	if c.Sample == Edge {
 		return 2
 	}
 	return c.D
+}
+
+// Memory estimates the bytes a run of c holds beside its graph when
+// `parallel` trials run at once: each trial's queue lengths (4 bytes a
+// server on the per-server engine, none on the level engine), its batch
+// averages (8 bytes a level a batch, counted at 64 levels) and its series
+// (64 bytes a point), and the graph's laid-out copy for a graph the
+// engine cannot read in place (at most 8 bytes a half-edge).
+func (c *Config) Memory(parallel int) int64 {
+	per := int64(c.batches())*initialLevels*8 + 64*int64(initialLevels)*3
+	if c.Every > 0 {
+		per += int64(c.Time/c.Every+1) * 64
+	}
+	if c.engine() == EngineServers {
+		per += 4 * c.N
+	}
+	var copied int64
+	switch c.Graph.(type) {
+	case nil, graphgen.Complete, *graphgen.CSR, *graphgen.EdgeArray:
+	default: // listed into a CSR: 4 bytes a half-edge, 8 an offset
+		copied = 8*c.Graph.Size() + 8*(c.N+1)
+	}
+	return int64(max(parallel, 1))*per + copied
+}
+
+// isHyper reports whether g is a hypergraph.
+func isHyper(g graphgen.Graph) bool {
+	_, ok := g.(*graphgen.Hypergraph)
+	return ok
 }

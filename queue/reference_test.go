@@ -222,7 +222,7 @@ func TestServersMatchReference(t *testing.T) {
 // loop from one seed on every exchangeable layout: the same counts.
 func TestLevelsMatchReference(t *testing.T) {
 	for _, c := range refCases(t) {
-		if !c.exchangeable() {
+		if !c.Exchangeable() {
 			continue
 		}
 		name := fmt.Sprintf("%s/d=%d", c.Sample, c.D)

@@ -129,7 +129,7 @@ func (c *Config) trial(ctx context.Context, t *topology, i int) (Trial, error) {
 
 // startFixedTails is the fixed point a StartFixed run starts from, to
 // 1e-12 (a level below it would hold no queue at n ≤ 10^12).
-func startFixedTails(c *Config) []float64 { return FixedPoint(c.Lambda, c.choices(), 1e-12) }
+func startFixedTails(c *Config) []float64 { return FixedPoint(c.Lambda, c.Choices(), 1e-12) }
 
 // startLevels sets the counts to n·s_i, rounded.
 func startLevels(c *Config, w *window) {

@@ -55,7 +55,7 @@ type topology struct {
 // among the candidates and the first least loaded one wins, which breaks
 // ties uniformly (the neighbours are independent and alike).
 func layout(c *Config) (topology, error) {
-	t := topology{d: c.choices()}
+	t := topology{d: c.Choices()}
 	if c.Sample == Uniform {
 		t.kind = kUniform
 		return t, nil

@@ -4,6 +4,7 @@
 // Usage:
 //
 //	graphalloc run      simulate one process, T independent trials
+//	graphalloc queue    the supermarket model: queues with arrivals and service, on graphs
 //	graphalloc compare  run a grid of topologies × processes × sizes against the bounds
 //	graphalloc study    reproduce a paper's result: one of thirteen studies, tables and a plot
 //	graphalloc gen      write a generated graph
@@ -86,6 +87,8 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	switch args[0] {
 	case "run":
 		return cmdRun(ctx, stdout, stderr, args[1:])
+	case "queue":
+		return cmdQueue(ctx, stdout, stderr, args[1:])
 	case "plot":
 		return cmdPlot(ctx, stdout, stderr, args[1:])
 	case "merge":
