@@ -178,41 +178,51 @@ func refCases(t *testing.T) []Config {
 	return cs
 }
 
-// TestServersMatchReference runs the per-server engine and the plain loop
-// from one seed on every layout: the same events, the same queues, the same
-// generator state after, and the same time averages.
+// TestServersMatchReference runs the per-server engine, plain and
+// pipelined, and the plain loop from one seed on every layout: the same
+// events, the same queues and the same time averages, and for the plain
+// engine the same generator state after (the pipeline draws ahead).
 func TestServersMatchReference(t *testing.T) {
 	for _, c := range refCases(t) {
-		name := fmt.Sprintf("%s/d=%d/%T", c.Sample, c.D, c.Graph)
 		c.Engine = EngineServers
 		tp, err := layout(&c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		Q := make([]uint32, c.N)
-		w := newWindow(c.N, c.Time, c.batches(), 0)
-		r := alloc.TrialRand(c.Seed, 0)
-		events, err := servers(context.Background(), &c, &tp, Q, w, r)
-		if err != nil {
-			t.Fatal(err)
-		}
 		refQ := make([]uint32, c.N)
 		refEvents, integral, refR := refServers(&c, &tp, refQ)
-		if events != refEvents || !slices.Equal(Q, refQ) || r.State() != refR.State() {
-			t.Errorf("%s: engine %d events, reference %d; queues equal %v", name, events, refEvents, slices.Equal(Q, refQ))
-			continue
-		}
-		// The batches' averages, weighted by their lengths, are the
-		// integral over [0, T].
-		for i := 1; i < len(integral); i++ {
-			var got float64
-			for _, row := range w.rows {
-				if i-1 < len(row) {
-					got += row[i-1] * float64(c.N) * w.length
-				}
+		for _, pipelined := range []bool{false, true} {
+			if pipelined && tp.kind == kCSR {
+				continue
 			}
-			if want := integral[i]; math.Abs(got-want) > 1e-9*want+1e-9 {
-				t.Errorf("%s: ∫cnt[%d] = %g, reference %g", name, i, got, want)
+			name := fmt.Sprintf("%s/d=%d/%T/piped=%v", c.Sample, c.D, c.Graph, pipelined)
+			Q := make([]uint32, c.N)
+			w := newWindow(c.N, c.Time, c.batches(), 0)
+			r := alloc.TrialRand(c.Seed, 0)
+			run := servers
+			if pipelined {
+				run = serversPiped
+			}
+			events, err := run(context.Background(), &c, &tp, Q, w, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if events != refEvents || !slices.Equal(Q, refQ) || (!pipelined && r.State() != refR.State()) {
+				t.Errorf("%s: engine %d events, reference %d; queues equal %v", name, events, refEvents, slices.Equal(Q, refQ))
+				continue
+			}
+			// The batches' averages, weighted by their lengths, are
+			// the integral over [0, T].
+			for i := 1; i < len(integral); i++ {
+				var got float64
+				for _, row := range w.rows {
+					if i-1 < len(row) {
+						got += row[i-1] * float64(c.N) * w.length
+					}
+				}
+				if want := integral[i]; math.Abs(got-want) > 1e-9*want+1e-9 {
+					t.Errorf("%s: ∫cnt[%d] = %g, reference %g", name, i, got, want)
+				}
 			}
 		}
 	}

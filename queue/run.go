@@ -117,7 +117,11 @@ func (c *Config) trial(ctx context.Context, t *topology, i int) (Trial, error) {
 		if c.Start == StartFixed {
 			startServers(c, Q, w, r)
 		}
-		events, err = servers(ctx, c, t, Q, w, r)
+		if piped(t, c.N) {
+			events, err = serversPiped(ctx, c, t, Q, w, r)
+		} else {
+			events, err = servers(ctx, c, t, Q, w, r)
+		}
 	}
 	if err != nil {
 		return Trial{}, err
