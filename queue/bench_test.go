@@ -53,4 +53,3 @@ func BenchmarkLevels(b *testing.B) {
 		benchTrial(b, Config{N: 1e9, D: 2, Lambda: 0.9, Time: 0.01, Warmup: 0, Start: StartFixed, Seed: 1})
 	})
 }
-
