@@ -50,23 +50,32 @@ func MSER(y []float64) (cut int, ok bool) {
 
 // BatchMeans returns the mean of y and the half-width of its two-sided
 // confidence interval of level 1 − alpha by the method of batch means: y is
-// cut into g consecutive groups of nearly equal size (g = min(groups,
-// len(y))), whose means are treated as independent and normal, and
-// half = t_{g−1, 1−alpha/2} · sd(group means) / √g. The grouping makes
-// the groups long against the series' correlation time; 20 groups is
-// the usual choice. With fewer than 2 values half is +Inf.
-func BatchMeans(y []float64, groups int, alpha float64) (mean, half float64) {
+// cut into g consecutive groups of nearly equal size, whose means are
+// treated as independent and normal, and
+// half = t_{g−1, 1−alpha/2} · sd(group means) / √g.
+//
+// The groups must be long against the series' correlation, or their means
+// are correlated and the interval too narrow. So g is at most groups (20
+// is the usual choice) and at most B/(5τ), τ the integrated
+// autocorrelation time of y (IntegratedTime), but at least 2: each group
+// spans five correlation times or more where the series allows it. A
+// series too short for that gets 2 or 3 groups and the wide interval
+// their t quantile gives (12.7 standard errors for 2), which says: run
+// longer. g is the number of groups used; with fewer than 2 values half
+// is +Inf.
+func BatchMeans(y []float64, groups int, alpha float64) (mean, half float64, g int) {
 	B := len(y)
 	if B == 0 {
-		return math.NaN(), math.Inf(1)
+		return math.NaN(), math.Inf(1), 0
 	}
 	for _, v := range y {
 		mean += v
 	}
 	mean /= float64(B)
-	g := min(groups, B)
+	g = min(groups, B, int(float64(B)/(5*IntegratedTime(y))))
+	g = max(g, min(2, B))
 	if g < 2 {
-		return mean, math.Inf(1)
+		return mean, math.Inf(1), g
 	}
 	gm := make([]float64, g)
 	for i := range g {
@@ -76,7 +85,45 @@ func BatchMeans(y []float64, groups int, alpha float64) (mean, half float64) {
 		}
 		gm[i] /= float64(hi - lo)
 	}
-	return mean, StudentHalf(gm, alpha)
+	return mean, StudentHalf(gm, alpha), g
+}
+
+// IntegratedTime returns τ = 1 + 2 Σ_{k≥1} ρ_k, the integrated
+// autocorrelation time of the series y in steps (the variance of its mean
+// is τ times that of independent values), by Geyer's initial positive
+// sequence estimator (Geyer 1992): the sums Γ_m = γ_{2m} + γ_{2m+1} of
+// consecutive sample autocovariances are added while they stay positive.
+// It is at least 1; 1 for a constant series or fewer than 4 values.
+func IntegratedTime(y []float64) float64 {
+	B := len(y)
+	if B < 4 {
+		return 1
+	}
+	var m float64
+	for _, v := range y {
+		m += v
+	}
+	m /= float64(B)
+	gamma := func(k int) float64 {
+		var s float64
+		for i := 0; i+k < B; i++ {
+			s += (y[i] - m) * (y[i+k] - m)
+		}
+		return s / float64(B)
+	}
+	g0 := gamma(0)
+	if g0 <= 0 {
+		return 1
+	}
+	sum := -g0
+	for k := 0; k+1 < B; k += 2 {
+		G := gamma(k) + gamma(k+1)
+		if G <= 0 {
+			break
+		}
+		sum += 2 * G
+	}
+	return max(sum/g0, 1)
 }
 
 // StudentHalf is the half-width t_{k−1, 1−alpha/2}·s/√k of the Student-t

@@ -12,35 +12,36 @@ import (
 )
 
 // fixedPointFull runs TestFixedPoint at the size the issue asks, n = 2^16
-// for λ ∈ {0.5, 0.9, 0.95} and d ∈ {1, 2, 3} (about 30 s on a busy core;
-// .ci/run runs it). Without it the test runs n = 2^12 at λ ∈ {0.5, 0.9}.
+// for λ ∈ {0.5, 0.9, 0.95} and d ∈ {1, 2, 3} (about a minute on a busy
+// core; .ci/run runs it). Without it the test runs n = 2^10 at
+// λ ∈ {0.5, 0.9}.
 var fixedPointFull = flag.Bool("queue-fixed-point", false, "run TestFixedPoint at n = 2^16, λ up to 0.95")
 
-// qStrict is the two-sided Student-t quantile at 1 − 1e-6/2 with 19
-// degrees of freedom (20 batch-means groups): every comparison of a test
-// fails by chance with probability at most 1e-6.
-var qStrict = analysis.StudentQuantile(1-1e-6/2, Groups-1)
+// qStrict is the two-sided Student-t quantile at 1 − 1e-6/2 with e's
+// degrees of freedom: every comparison of a test fails by chance with
+// probability at most 1e-6.
+func qStrict(e Estimate) float64 { return analysis.StudentQuantile(1-1e-6/2, max(e.DF, 1)) }
 
-// se is the standard error behind a batch-means 95% interval.
-func se(e Estimate) float64 {
-	return (e.CI95[1] - e.CI95[0]) / 2 / analysis.StudentQuantile(0.975, Groups-1)
-}
+// se is e's standard error.
+func se(e Estimate) float64 { return e.StdErr }
 
 // fixedPointRun measures the stationary tails of uniform d-sampling.
 // d ≥ 2 starts empty and the warm-up is MSER's. d = 1 starts in its exact
 // stationary law (independent M/M/1 queues, whose relaxation from empty
 // takes 1/(1 − √λ)² time units, 1560 at λ = 0.95) and measures over a
 // window long against the correlation time of the tails' fluctuations;
-// the horizon grows like 1/(1 − λ) for d ≥ 2, whose tails relax faster.
+// the horizon grows like 1/(1 − λ) for d ≥ 2, whose tails relax faster:
+// long enough for about ten batch-means groups of five correlation times
+// each, which minDF checks.
 func fixedPointRun(t *testing.T, n int64, lambda float64, d int) Trial {
-	T := 40 / (1 - lambda)
+	T := 200 / (1 - lambda)
 	c := Config{N: n, D: d, Lambda: lambda, Time: T, Warmup: -1, Seed: 5}
 	if d == 1 {
-		// 100 relaxation times: each of the 20 batch-means groups
-		// spans 5. The queues are independent: n only adds events.
+		// 200 relaxation times. The queues are independent: n only
+		// adds events.
 		c.Start = StartFixed
-		c.Time = 100 / math.Pow(1-math.Sqrt(lambda), 2)
-		c.N = 256
+		c.Time = 200 / math.Pow(1-math.Sqrt(lambda), 2)
+		c.N = 128
 		c.Warmup = 0
 	}
 	tr, err := c.Trial(context.Background(), 0)
@@ -50,17 +51,30 @@ func fixedPointRun(t *testing.T, n int64, lambda float64, d int) Trial {
 	if tr.WarmupRule == "mser-edge" {
 		t.Fatalf("λ=%g d=%d: MSER found no steady state within T=%g", lambda, d, c.Time)
 	}
+	minDF(t, tr, fmt.Sprintf("λ=%g d=%d", lambda, d))
 	return tr
 }
 
+// minDF fails a test whose run is too short to test anything: an
+// interval of fewer than 5 degrees of freedom (6 groups) at a level
+// above 1%, where qStrict passes 30 standard errors or more.
+func minDF(t *testing.T, tr Trial, what string) {
+	t.Helper()
+	for i, e := range tr.Tails {
+		if e.Mean > 0.01 && e.DF < 5 {
+			t.Fatalf("%s: s_%d has %d degrees of freedom: the run is too short to test", what, i+1, e.DF)
+		}
+	}
+}
+
 // tailsAgree reports the first level at which the measured tails differ
-// from s by more than qStrict standard errors plus 5/n (the finite-n
+// from s by more than qStrict(e) standard errors plus 5/n (the finite-n
 // distance of the stationary law from the limit, O(1/n) per level), or
 // "" if none does. Levels up to len(s) and len(tr.Tails) are compared.
 func tailsAgree(tr Trial, s []float64, n int64) string {
 	for i := 1; i < len(s) && i <= len(tr.Tails); i++ {
 		e := tr.Tails[i-1]
-		if tol := qStrict*se(e) + 5/float64(n); math.Abs(e.Mean-s[i]) > tol {
+		if tol := qStrict(e)*se(e) + 5/float64(n); math.Abs(e.Mean-s[i]) > tol {
 			return fmt.Sprintf("s_%d = %.5f ± %.5f, predicted %.5f (tolerance %.5f)", i, e.Mean, se(e), s[i], tol)
 		}
 	}
@@ -71,7 +85,7 @@ func tailsAgree(tr Trial, s []float64, n int64) string {
 // point s_i = λ^((d^i−1)/(d−1)) level by level, and rejects the negative
 // control: d = 2 measured against d = 1's λ^i.
 func TestFixedPoint(t *testing.T) {
-	n, lambdas := int64(1<<12), []float64{0.5, 0.9}
+	n, lambdas := int64(1<<10), []float64{0.5, 0.9}
 	if *fixedPointFull {
 		n, lambdas = 1<<16, []float64{0.5, 0.9, 0.95}
 	}
@@ -206,19 +220,20 @@ func TestLevelsMatchServers(t *testing.T) {
 // fixed point, off by far more there, must be rejected (negative control).
 func TestPairApproximationSimulated(t *testing.T) {
 	if testing.Short() {
-		t.Skip("short: about 2 s")
+		t.Skip("short: about 3 s")
 	}
 	for _, spec := range []string{"cycle", "regular:degree=3", "regular:degree=4"} {
 		s, _ := graphgen.ParseSpec(spec)
-		g, _, err := s.Build(1<<13, trialRand(&Config{Seed: 4}))
+		g, _, err := s.Build(1<<12, trialRand(&Config{Seed: 4}))
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := Config{N: 1 << 13, D: 2, Lambda: 0.7, Time: 300, Warmup: -1, Sample: Edge, Graph: g, Seed: 2}
+		c := Config{N: 1 << 12, D: 2, Lambda: 0.7, Time: 1000, Warmup: -1, Sample: Edge, Graph: g, Seed: 2}
 		tr, err := c.Trial(context.Background(), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
+		minDF(t, tr, spec)
 		pa, err := PairApproximation(c.Lambda, Describe(s, g).Regular())
 		if err != nil {
 			t.Fatal(err)
@@ -227,10 +242,10 @@ func TestPairApproximationSimulated(t *testing.T) {
 		var rejected bool
 		for i := 1; i <= len(tr.Tails) && i < len(pa) && pa[i] > 0.01; i++ {
 			e := tr.Tails[i-1]
-			if tol := qStrict*se(e) + 0.03*pa[i]; math.Abs(e.Mean-pa[i]) > tol {
+			if tol := qStrict(e)*se(e) + 0.03*pa[i]; math.Abs(e.Mean-pa[i]) > tol {
 				t.Errorf("%s: s_%d = %.5f, pair approximation %.5f (tolerance %.5f)", spec, i, e.Mean, pa[i], tol)
 			}
-			if i < len(fp) && math.Abs(e.Mean-fp[i]) > qStrict*se(e)+0.03*fp[i] {
+			if i < len(fp) && math.Abs(e.Mean-fp[i]) > qStrict(e)*se(e)+0.03*fp[i] {
 				rejected = true
 			}
 		}

@@ -6,10 +6,14 @@ import (
 	"github.com/graphalloc/graphalloc/analysis"
 )
 
-// Estimate is a steady-state mean with its 95% confidence interval.
+// Estimate is a steady-state mean with its 95% confidence interval, and
+// the Student-t standard error and degrees of freedom behind it (the
+// interval is Mean ± t_{DF, 0.975}·StdErr, clipped at 0).
 type Estimate struct {
-	Mean float64    `json:"mean"`
-	CI95 [2]float64 `json:"ci95"`
+	Mean   float64    `json:"mean"`
+	CI95   [2]float64 `json:"ci95"`
+	StdErr float64    `json:"stderr"`
+	DF     int        `json:"df"`
 }
 
 // Trial is what one run measures over its window [Warmup, Time].
@@ -25,8 +29,9 @@ type Trial struct {
 	Warmup     float64 `json:"warmup"`
 	WarmupRule string  `json:"warmup_rule"`
 	// Tails[i-1] is s_i, the time-averaged fraction of queues of length
-	// ≥ i, with batch-means 95% intervals (analysis.BatchMeans, 20
-	// groups of the window's batches).
+	// ≥ i, with batch-means 95% intervals (analysis.BatchMeans: up to 20
+	// groups of the window's batches, fewer when the series is
+	// correlated over longer times).
 	Tails []Estimate `json:"tails"`
 	// MeanQueue is the time-averaged number of jobs per server, Σ s_i;
 	// MeanSojourn = MeanQueue/λ the mean time a job spends in the system
@@ -42,7 +47,7 @@ type Trial struct {
 	window [][]float64
 }
 
-// Groups is the number of groups batch-means intervals are made of.
+// Groups is the most groups batch-means intervals are made of.
 const Groups = 20
 
 // measure turns a finished window into a Trial: the warm-up cut (given,
@@ -95,8 +100,12 @@ func measure(c *Config, w *window) Trial {
 // estimate is the batch-means estimate of the series y of non-negative
 // values, scaled by k: its interval stops at 0.
 func estimate(y []float64, k float64) Estimate {
-	m, h := analysis.BatchMeans(y, Groups, 0.05)
-	return Estimate{Mean: k * m, CI95: [2]float64{k * max(m-h, 0), k * (m + h)}}
+	m, h, g := analysis.BatchMeans(y, Groups, 0.05)
+	e := Estimate{Mean: k * m, CI95: [2]float64{k * max(m-h, 0), k * (m + h)}, DF: g - 1}
+	if g >= 2 {
+		e.StdErr = k * h / analysis.StudentQuantile(0.975, g-1)
+	}
+	return e
 }
 
 // FixedPoint returns the stationary tails of the supermarket model with

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/queue"
 )
@@ -40,25 +39,13 @@ type QueueConfig struct {
 	Version string  `json:"version"`
 }
 
-// QueueSummary gathers the trials: each estimate across trials (the
-// Student-t interval of the trials' means) when there are two or more,
-// else the one trial's batch-means interval, as Interval says.
+// QueueSummary is the summary of the trials (queue.Summarize) with the
+// predictions for the run.
 type QueueSummary struct {
-	Interval    string           `json:"interval"`
-	Tails       []queue.Estimate `json:"tails"`
-	MeanQueue   queue.Estimate   `json:"mean_queue"`
-	MeanSojourn queue.Estimate   `json:"mean_sojourn"`
-	// MaxQueue is the longest queue over each trial's window: min, mean
-	// and max over the trials.
-	MaxQueue [3]float64 `json:"max_queue"`
-	// Warmup is the warm-up of each trial, in time units, and WarmupRule
-	// the rule of the first (every trial uses the same).
-	Warmup      []float64          `json:"warmup"`
-	WarmupRule  string             `json:"warmup_rule"`
+	queue.Summary
 	Predictions []queue.Prediction `json:"predictions"`
 	// ODE is the mean-field trajectory at the series' times, beside the
-	// measured series, where the fixed point applies and the run starts
-	// empty.
+	// measured series, where the queues are exchangeable and start empty.
 	ODE []queue.Point `json:"ode,omitempty"`
 }
 
@@ -69,56 +56,10 @@ type QueueFile struct {
 	Summary QueueSummary  `json:"summary"`
 }
 
-// The intervals of QueueSummary.
-const (
-	IntervalAcross      = "95% Student t across trials"
-	IntervalBatchMeans  = "95% batch means within the trial"
-	intervalUnavailable = "no trial finished"
-)
-
 // SummarizeQueue summarises trials with the predictions and, if not nil,
 // the ODE's trajectory.
 func SummarizeQueue(trials []queue.Trial, preds []queue.Prediction, ode []queue.Point) QueueSummary {
-	s := QueueSummary{Predictions: preds, ODE: ode, Interval: intervalUnavailable}
-	if len(trials) == 0 {
-		return s
-	}
-	s.WarmupRule = trials[0].WarmupRule
-	s.MaxQueue = [3]float64{math.Inf(1), 0, 0}
-	for _, t := range trials {
-		s.Warmup = append(s.Warmup, t.Warmup)
-		m := float64(t.MaxQueue)
-		s.MaxQueue = [3]float64{min(s.MaxQueue[0], m), s.MaxQueue[1] + m/float64(len(trials)), max(s.MaxQueue[2], m)}
-	}
-	if len(trials) == 1 {
-		t := trials[0]
-		s.Interval, s.Tails, s.MeanQueue, s.MeanSojourn = IntervalBatchMeans, t.Tails, t.MeanQueue, t.MeanSojourn
-		return s
-	}
-	s.Interval = IntervalAcross
-	across := func(get func(queue.Trial) float64) queue.Estimate {
-		x := make([]float64, len(trials))
-		for i, t := range trials {
-			x[i] = get(t)
-		}
-		sum := analysis.SummarizeAtLeast(x, 0) // fractions and lengths
-		return queue.Estimate{Mean: sum.Mean, CI95: sum.CI95}
-	}
-	levels := 0
-	for _, t := range trials {
-		levels = max(levels, len(t.Tails))
-	}
-	for i := range levels {
-		s.Tails = append(s.Tails, across(func(t queue.Trial) float64 {
-			if i < len(t.Tails) {
-				return t.Tails[i].Mean
-			}
-			return 0
-		}))
-	}
-	s.MeanQueue = across(func(t queue.Trial) float64 { return t.MeanQueue.Mean })
-	s.MeanSojourn = across(func(t queue.Trial) float64 { return t.MeanSojourn.Mean })
-	return s
+	return QueueSummary{Summary: queue.Summarize(trials), Predictions: preds, ODE: ode}
 }
 
 // WriteQueue writes f in a format of Formats.

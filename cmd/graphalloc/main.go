@@ -6,7 +6,7 @@
 //	graphalloc run      simulate one process, T independent trials
 //	graphalloc queue    the supermarket model: queues with arrivals and service, on graphs
 //	graphalloc compare  run a grid of topologies × processes × sizes against the bounds
-//	graphalloc study    reproduce a paper's result: one of thirteen studies, tables and a plot
+//	graphalloc study    reproduce a paper's result: one of fourteen studies, tables and a plot
 //	graphalloc gen      write a generated graph
 //	graphalloc info     describe a graph: degrees, components, spectral gap, expansion
 //	graphalloc bounds   print the theoretical bounds for n, m, d and a topology
