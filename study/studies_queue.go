@@ -237,4 +237,3 @@ func supermarketFigure(pts [][]smPoint) *figure.Figure {
 	}
 	return fig
 }
-
