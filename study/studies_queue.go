@@ -23,9 +23,9 @@ var supermarketStudy = &Study{
 		"predict the graphs of degree 2 to 4, and from which degree does a graph behave like K_n?",
 	Sources: []string{"[Mit96] Mitzenmacher 1996", "[VDK96] Vvedenskaya, Dobrushin, Karpelevich 1996",
 		"[Gast15] Gast 2015", "[BMW19] Budhiraja, Mukherjee, Wu 2019"},
-	Default: Params{N: 1 << 14, Trials: 1, Horizon: 20},
-	Full:    Params{N: 1 << 16, Trials: 3, Horizon: 40},
-	Tiny:    Params{N: 1 << 9, Trials: 1, Horizon: 4},
+	Default: Params{N: 1 << 14, Trials: 4, Horizon: 20},
+	Full:    Params{N: 1 << 16, Trials: 8, Horizon: 40},
+	Tiny:    Params{N: 1 << 9, Trials: 2, Horizon: 4},
 	uses:    []string{"N", "Trials", "Horizon"},
 	run:     runSupermarket,
 }
@@ -133,7 +133,7 @@ func runSupermarket(_ context.Context, r *runner, p Params) (*Report, error) {
 // supermarketIntervalNote says what the intervals are.
 func supermarketIntervalNote(trials int) string {
 	if trials == 1 {
-		return "95% CI: batch means over 20 groups of the window (one trial)"
+		return "95% CI: batch means over the window (one trial; groups of five correlation times or more, at most 20)"
 	}
 	return fmt.Sprintf("95%% CI: Student t across %d trials", trials)
 }
