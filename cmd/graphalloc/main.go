@@ -121,5 +121,5 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		fmt.Fprint(stdout, helpText("graphalloc"))
 		return nil
 	}
-	return usagef("unknown command %q (commands: run, compare, study, gen, info, bounds, fluid, merge, plot, serve, version)", args[0])
+	return usagef("unknown command %q (commands: run, queue, compare, study, gen, info, bounds, fluid, merge, plot, serve, version)", args[0])
 }

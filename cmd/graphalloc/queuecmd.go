@@ -85,7 +85,11 @@ func queueServers(ctx context.Context, c *queue.Config, graph, bins string, bins
 	if c.Sample == queue.Uniform {
 		return gf.spec, checkMemory(c.Memory(parallel), limit)
 	}
-	gf.memLeft, gf.extra, gf.lean = limit, c.Memory(parallel), c.Sample == queue.Edge
+	probe := *c // the engine, for the estimate: levels on complete
+	if gf.spec.Kind == "complete" {
+		probe.Graph = graphgen.Complete(gf.n)
+	}
+	gf.memLeft, gf.extra, gf.lean = limit, probe.Memory(parallel), c.Sample == queue.Edge
 	g, _, err := gf.buildContext(ctx, rf.seed, stderr)
 	if err != nil {
 		return gf.spec, err
