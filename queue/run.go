@@ -142,7 +142,8 @@ func startLevels(c *Config, w *window) {
 		w.grow(i)
 		w.cnt[i] = int64(math.Round(float64(c.N) * s[i]))
 	}
-	w.bmax = w.top()
+	w.hi = w.top()
+	w.bmax = w.hi
 }
 
 // startServers draws each queue's length from the fixed point, independently.
@@ -160,7 +161,8 @@ func startServers(c *Config, Q []uint32, w *window, r *alloc.Rand) {
 			w.cnt[i]++
 		}
 	}
-	w.bmax = w.top()
+	w.hi = w.top()
+	w.bmax = w.hi
 }
 
 // trialRand is the generator of trial 0 of c.

@@ -13,7 +13,8 @@ type window struct {
 	cnt  []int64
 	acc  []float64
 	last []float64
-	bmax int // the longest queue seen in the current batch
+	hi   int // the longest queue now
+	bmax int // the longest queue of the current batch before the last fall of hi
 
 	horizon, length float64 // Time, and the length of a batch
 	batch, batches  int     // the current batch, and their number
@@ -83,7 +84,7 @@ func (w *window) up(i int, t float64) {
 	w.acc[i] += float64(w.cnt[i]) * (t - w.last[i])
 	w.last[i] = t
 	w.cnt[i]++
-	w.bmax = max(w.bmax, i)
+	w.hi = max(w.hi, i)
 }
 
 // down records a queue shrinking from length i ≥ 1 at time t.
@@ -91,6 +92,10 @@ func (w *window) down(i int, t float64) {
 	w.acc[i] += float64(w.cnt[i]) * (t - w.last[i])
 	w.last[i] = t
 	w.cnt[i]--
+	if w.cnt[i] == 0 && i == w.hi {
+		w.bmax = max(w.bmax, w.hi)
+		w.hi--
+	}
 }
 
 // top is the longest queue now.
@@ -140,14 +145,14 @@ func (w *window) closeBatch(s float64) {
 		row = row[:len(row)-1]
 	}
 	w.rows = append(w.rows, row)
-	w.maxes = append(w.maxes, w.bmax)
+	w.maxes = append(w.maxes, max(w.bmax, w.hi))
 	w.batch++
-	w.bmax = w.top()
+	w.bmax = w.hi
 }
 
 // point records the state at time s.
 func (w *window) point(s float64) {
-	p := Point{T: s, Max: w.top()}
+	p := Point{T: s, Max: w.hi}
 	var jobs float64
 	for i := 1; i < len(w.cnt); i++ {
 		jobs += float64(w.cnt[i])
