@@ -3,13 +3,15 @@ package queue
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/graphalloc/graphalloc/alloc"
 )
 
 // Options are a run as a command line gives it, before n and the graph:
 // `graphalloc queue` binds its flags to these fields, and Config reads
 // them. Its errors name the flag.
 type Options struct {
-	Process string  // greedy, one-choice or graph
+	Process string  // greedy, one-choice or graph (alloc's names)
 	D       int     // candidates (greedy, graph with vertex sampling)
 	Sample  string  // edge or vertex, for graph
 	Lambda  float64 // arrival rate per server
@@ -47,10 +49,10 @@ func (o Options) Config() (Config, error) {
 		return c, fmt.Errorf("--start: need empty or fixed, got %q", o.Start)
 	}
 	switch o.Process {
-	case "one-choice":
+	case alloc.OneChoice{}.Name():
 		c.D = 1
-	case "greedy":
-	case "graph":
+	case alloc.Greedy{}.Name():
+	case alloc.Graphical{}.Name():
 		if c.Sample, err = ParseSampler(o.Sample); err != nil {
 			return c, fmt.Errorf("--sample: unknown sampler %q (allowed: edge, vertex)", o.Sample)
 		}

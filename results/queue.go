@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/queue"
 )
@@ -132,7 +133,7 @@ func writeQueueCSV(w io.Writer, f *QueueFile) error {
 // QueueTitle is the one-line description of a run.
 func QueueTitle(c QueueConfig) string {
 	what := fmt.Sprintf("%s d=%d", c.Process, c.D)
-	if c.Process == "graph" {
+	if c.Process == (alloc.Graphical{}).Name() {
 		what = fmt.Sprintf("graph %s, %s sampling, d=%d", c.Graph, c.Sample, c.D)
 	}
 	return fmt.Sprintf("supermarket model, %s: n=%d, λ=%g, time %g, seed=%d, %d trials, engine %s, start %s",

@@ -97,7 +97,7 @@ func runSupermarketPoint(r *runner, spec string, n int, lambda float64, p Params
 
 func runSupermarket(_ context.Context, r *runner, p Params) (*Report, error) {
 	ta := newTable("tails", fmt.Sprintf("(a) mean sojourn time and tails s_i (time averages over the window after MSER's warm-up) against the prediction that applies, n = %s, edge sampling", pow2(int64(p.N))),
-		"graph", "", "Δ", "", "λ", "%.2f", "sojourn", "%.4f", "95% CI", "%.4f", "s_2", "%.4f", "s_3", "%.4f", "s_4", "%.4f",
+		"topology", "", "Δ", "", "λ", "%.2f", "sojourn", "%.4f", "95% CI", "%.4f", "s_2", "%.4f", "s_3", "%.4f", "s_4", "%.4f",
 		"prediction", "", "sojourn", "%.4f", "s_2", "%.4f", "s_3", "%.4f", "s_4", "%.4f")
 	pts := make([][]smPoint, len(supermarketGraphs))
 	r.plan(len(supermarketGraphs) * len(supermarketLambdas))
@@ -155,7 +155,7 @@ const likeKnTolerance = 0.02
 // combined in quadrature, relative to K_n's mean) and whether the whole
 // interval lies within ±2%. like[g] says whether graph g does at every λ.
 func supermarketLikeKn(pts [][]smPoint) (*Table, []bool) {
-	cols := []string{"graph", "", "Δ", ""}
+	cols := []string{"topology", "", "Δ", ""}
 	for _, l := range supermarketLambdas {
 		cols = append(cols, fmt.Sprintf("excess λ=%g", l), "%+.2f%%", "95% CI", "%+.2f")
 	}

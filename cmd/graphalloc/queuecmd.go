@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/queue"
 	"github.com/graphalloc/graphalloc/results"
@@ -16,7 +17,7 @@ func cmdQueue(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	var rf runFlags
 	var graph, bins, maxMemory string
 	fs := newFlags("queue", stdout, stderr)
-	fs.StringVarP(&o.Process, "process", "p", "greedy", "greedy (d uniform queues), one-choice (d = 1) or graph (candidates from -g by --sample)")
+	fs.StringVarP(&o.Process, "process", "p", alloc.Greedy{}.Name(), "greedy (d uniform queues), one-choice (d = 1) or graph (candidates from -g by --sample)")
 	fs.IntVarP(&o.D, "choices", "d", 2, "candidates of a job (greedy, graph --sample vertex)")
 	fs.StringVarP(&graph, graphFlagName, "g", "complete", "topology for -p graph: KIND[:key=value,...] or file:PATH")
 	fs.StringVar(&o.Sample, "sample", "edge", "-p graph: edge (both ends of a uniform edge) or vertex (the job's vertex and d-1 uniform neighbours)")
