@@ -141,13 +141,13 @@ func fifoSojourn(c *Config, tp *topology) float64 {
 	n := uint64(c.N)
 	fifo := make([][]float64, n)
 	Q := make([]uint32, n)
-	rate := (1 + c.Lambda) * float64(n)
+	gap := meanGap(c.Lambda, n)
 	thr := arrivalThreshold(c.Lambda)
 	now, sum, jobs := 0.0, 0.0, 0
 	for {
 		s, e := exponential(r.State())
 		r.SetState(s)
-		if now += e / rate; now >= c.Time {
+		if now += e * gap; now >= c.Time {
 			return sum / float64(jobs)
 		}
 		if r.Uint64() >= thr {

@@ -39,7 +39,7 @@ func levelOf(cnt []int64, hi int, u uint64) int {
 // levels runs one trial on the level engine and returns the events run.
 func levels(ctx context.Context, c *Config, t *topology, w *window, r *alloc.Rand) (int64, error) {
 	n := uint64(c.N)
-	rate := (1 + c.Lambda) * float64(n)
+	gap := meanGap(c.Lambda, n)
 	thr := arrivalThreshold(c.Lambda)
 	others := t.kind == kOthers
 	d := t.d
@@ -56,7 +56,7 @@ func levels(ctx context.Context, c *Config, t *topology, w *window, r *alloc.Ran
 			} else {
 				s, e = exponentialSlow(s, x)
 			}
-			now += e / rate
+			now += e * gap
 			if now >= w.stop && !w.cross(now) {
 				r.SetState(s)
 				return events + int64(k), nil

@@ -30,15 +30,15 @@ const (
 
 // pipe is the ring of events drawn ahead.
 type pipe struct {
-	t         *topology
-	Q         []uint32
-	n         uint64
-	rate, now float64
-	thr       uint64
-	at        [pipeDepth]float64
-	arrival   [pipeDepth]bool
-	slot      [pipeDepth]uint64
-	cand      []uint64 // pipeDepth × d: servers, or positions in adj or e until resolved
+	t        *topology
+	Q        []uint32
+	n        uint64
+	gap, now float64
+	thr      uint64
+	at       [pipeDepth]float64
+	arrival  [pipeDepth]bool
+	slot     [pipeDepth]uint64
+	cand     []uint64 // pipeDepth × d: servers, or positions in adj or e until resolved
 }
 
 // piped reports whether the per-server engine pipelines c's run.
@@ -48,7 +48,7 @@ func piped(t *topology, n int64) bool {
 
 // serversPiped is servers, pipelined.
 func serversPiped(ctx context.Context, c *Config, t *topology, Q []uint32, w *window, r *alloc.Rand) (int64, error) {
-	p := &pipe{t: t, Q: Q, n: uint64(len(Q)), rate: (1 + c.Lambda) * float64(len(Q)), thr: arrivalThreshold(c.Lambda)}
+	p := &pipe{t: t, Q: Q, n: uint64(len(Q)), gap: meanGap(c.Lambda, uint64(len(Q))), thr: arrivalThreshold(c.Lambda)}
 	p.cand = make([]uint64, pipeDepth*t.d)
 	s := r.State()
 	for k := range pipeDepth {
@@ -124,7 +124,7 @@ func (p *pipe) draw(s uint64, k int) uint64 {
 	} else {
 		s, e = exponentialSlow(s, x)
 	}
-	p.now += e / p.rate
+	p.now += e * p.gap
 	p.at[k] = p.now
 	t := p.t
 	cd := p.cand[k*t.d : k*t.d+t.d]

@@ -19,7 +19,7 @@ import (
 func refServers(c *Config, tp *topology, Q []uint32) (events int64, integral []float64, r *alloc.Rand) {
 	r = alloc.TrialRand(c.Seed, 0)
 	n := uint64(len(Q))
-	rate := (1 + c.Lambda) * float64(n)
+	gap := meanGap(c.Lambda, n)
 	thr := arrivalThreshold(c.Lambda)
 	now := 0.0
 	integral = make([]float64, 1)
@@ -38,14 +38,14 @@ func refServers(c *Config, tp *topology, Q []uint32) (events int64, integral []f
 	for {
 		s, e := exponential(r.State())
 		r.SetState(s)
-		next := min(now+e/rate, c.Time)
+		next := min(now+e*gap, c.Time)
 		for i, v := range count() {
 			for len(integral) <= i {
 				integral = append(integral, 0)
 			}
 			integral[i] += v * (next - now)
 		}
-		now += e / rate
+		now += e * gap
 		if now >= c.Time {
 			return events, integral, r
 		}
@@ -120,13 +120,13 @@ func refLevels(c *Config, tp *topology) (sorted []int, events int64, r *alloc.Ra
 	r = alloc.TrialRand(c.Seed, 0)
 	n := uint64(c.N)
 	sorted = make([]int, n)
-	rate := (1 + c.Lambda) * float64(n)
+	gap := meanGap(c.Lambda, n)
 	thr := arrivalThreshold(c.Lambda)
 	now := 0.0
 	for {
 		s, e := exponential(r.State())
 		r.SetState(s)
-		if now += e / rate; now >= c.Time {
+		if now += e * gap; now >= c.Time {
 			return sorted, events, r
 		}
 		events++
