@@ -15,8 +15,10 @@ import (
 // alloc.Rand's methods, the candidates in a slice, the shortest found by a
 // second pass with explicit positions, and the time averages integrated
 // over every level at every event. It returns the queues, the events, the
-// time integral of each cnt[i] over [0, T] and the generator.
-func refServers(c *Config, tp *topology, Q []uint32) (events int64, integral []float64, r *alloc.Rand) {
+// time integral of each cnt[i] over [0, T], the longest queue of each of
+// c's batches (the longest at its start, or reached during it) and the
+// generator.
+func refServers(c *Config, tp *topology, Q []uint32) (events int64, integral []float64, maxes []int, r *alloc.Rand) {
 	r = alloc.TrialRand(c.Seed, 0)
 	n := uint64(len(Q))
 	gap := meanGap(c.Lambda, n)
@@ -35,10 +37,18 @@ func refServers(c *Config, tp *topology, Q []uint32) (events int64, integral []f
 		}
 		return cnt
 	}
+	length := c.Time / float64(c.batches())
+	longest := func() int { return int(slices.Max(Q)) }
+	maxes = []int{longest()}
 	for {
 		s, e := exponential(r.State())
 		r.SetState(s)
 		next := min(now+e*gap, c.Time)
+		// Batches that end before the next event: the next starts with
+		// the queues as they are.
+		for len(maxes) < c.batches() && float64(len(maxes))*length <= next && next < c.Time {
+			maxes = append(maxes, longest())
+		}
 		for i, v := range count() {
 			for len(integral) <= i {
 				integral = append(integral, 0)
@@ -47,7 +57,10 @@ func refServers(c *Config, tp *topology, Q []uint32) (events int64, integral []f
 		}
 		now += e * gap
 		if now >= c.Time {
-			return events, integral, r
+			for len(maxes) < c.batches() {
+				maxes = append(maxes, longest())
+			}
+			return events, integral, maxes, r
 		}
 		events++
 		if r.Uint64() >= thr {
@@ -65,6 +78,7 @@ func refServers(c *Config, tp *topology, Q []uint32) (events int64, integral []f
 			}
 		}
 		Q[cand[best]]++
+		maxes[len(maxes)-1] = max(maxes[len(maxes)-1], int(Q[cand[best]]))
 	}
 }
 
@@ -190,7 +204,7 @@ func TestServersMatchReference(t *testing.T) {
 			t.Fatal(err)
 		}
 		refQ := make([]uint32, c.N)
-		refEvents, integral, refR := refServers(&c, &tp, refQ)
+		refEvents, integral, refMaxes, refR := refServers(&c, &tp, refQ)
 		for _, pipelined := range []bool{false, true} {
 			if pipelined && tp.kind == kCSR {
 				continue
@@ -210,6 +224,9 @@ func TestServersMatchReference(t *testing.T) {
 			if events != refEvents || !slices.Equal(Q, refQ) || (!pipelined && r.State() != refR.State()) {
 				t.Errorf("%s: engine %d events, reference %d; queues equal %v", name, events, refEvents, slices.Equal(Q, refQ))
 				continue
+			}
+			if !slices.Equal(w.maxes, refMaxes) {
+				t.Errorf("%s: longest queue by batch %v, reference %v", name, w.maxes, refMaxes)
 			}
 			// The batches' averages, weighted by their lengths, are
 			// the integral over [0, T].
