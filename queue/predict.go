@@ -94,26 +94,40 @@ func (g Graph) growing() (string, bool) {
 }
 
 // Predictions returns the predictions for c's run, on graph g (ignored
-// for Uniform sampling), each saying whether it applies, for trials whose
-// windows start at warmups (one a trial; none: the run is taken as
-// stationary). A run on exchangeable servers that starts empty also gets
-// the mean-field ODE averaged over each trial's window, the n → ∞ limit of
-// what it measures whether or not the window is stationary; and its
-// stationary predictions are shown only when that average is within 1% of
-// the fixed point's mean queue (else the window is still transient).
-func Predictions(c *Config, g Graph, warmups []float64) []Prediction {
+// for Uniform sampling), each saying whether it applies, for the trials
+// run (none: the run is taken as stationary). The stationary predictions
+// are withheld when MSER found no steady state in some trial (its cut at
+// the edge of its search). A run on exchangeable servers that starts empty
+// also gets the mean-field ODE averaged over each trial's window, the
+// n → ∞ limit of what it measures whether or not the window is
+// stationary; and its stationary predictions are shown only when that
+// average is within 1% of the fixed point's mean queue (else the window is
+// still transient).
+func Predictions(c *Config, g Graph, trials []Trial) []Prediction {
 	preds := stationary(c, g)
-	if !c.Exchangeable() || c.Start != StartEmpty || len(warmups) == 0 {
+	for _, t := range trials {
+		if t.WarmupRule != "mser-edge" {
+			continue
+		}
+		for i, p := range preds {
+			if p.Applies {
+				preds[i] = Prediction{Name: p.Name, Kind: p.Kind, Source: p.Source, Regime: p.Regime,
+					Reason: fmt.Sprintf("trial %d found no steady state (MSER's cut at half the run): run longer", t.Trial)}
+			}
+		}
+		break
+	}
+	if !c.Exchangeable() || c.Start != StartEmpty || len(trials) == 0 {
 		return preds
 	}
 	var avg []float64
-	for _, w := range warmups {
-		a := ODEAverage(c.Lambda, c.Choices(), w, c.Time)
+	for _, t := range trials {
+		a := ODEAverage(c.Lambda, c.Choices(), t.Warmup, c.Time)
 		for len(avg) < len(a) {
 			avg = append(avg, 0)
 		}
 		for i, v := range a {
-			avg[i] += v / float64(len(warmups))
+			avg[i] += v / float64(len(trials))
 		}
 	}
 	win := Prediction{Name: "ODE over the window", Kind: "limit", Source: SourceFixed, Applies: true,

@@ -262,11 +262,7 @@ func QueueSummaryOf(c *queue.Config, spec graphgen.Spec, trials []queue.Trial) Q
 	if c.Graph != nil {
 		g = queue.Describe(spec, c.Graph)
 	}
-	var warmups []float64
-	for _, t := range trials {
-		warmups = append(warmups, t.Warmup)
-	}
-	preds := queue.Predictions(c, g, warmups)
+	preds := queue.Predictions(c, g, trials)
 	var ode []queue.Point
 	if len(trials) > 0 && len(trials[0].Series) > 0 && c.Start == queue.StartEmpty && c.Exchangeable() {
 		times := make([]float64, len(trials[0].Series))

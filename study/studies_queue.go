@@ -92,7 +92,7 @@ func runSupermarketPoint(r *runner, spec string, n int, lambda float64, p Params
 	r.done++
 	sum := queue.Summarize(all)
 	desc := queue.Describe(r.sp, g)
-	return smPoint{sum: sum, preds: queue.Predictions(&c, desc, sum.Warmup), degree: desc.MinDeg}, nil
+	return smPoint{sum: sum, preds: queue.Predictions(&c, desc, all), degree: desc.MinDeg}, nil
 }
 
 func runSupermarket(_ context.Context, r *runner, p Params) (*Report, error) {
