@@ -3,16 +3,21 @@ package queue
 // window follows the counts of queues at each length and integrates them
 // over time, batch by batch. cnt[i] is the number of queues of length ≥ i
 // (cnt[0] = n); an event moves one queue by one, so it changes exactly one
-// count, and only that count's integral is brought up to date
-// (acc[i] += cnt[i]·(t − last[i])): a step costs O(1) whatever the
-// number of levels. At a batch boundary every level is brought up to date
-// and the batch's time averages s_i = ∫cnt[i]dt / (n·length) recorded:
-// O(levels) a batch.
+// count. Over a batch [a, b] whose count c jumps by δ_k = ±1 at times t_k,
+//
+//	∫_a^b c dt = c(b)·(b − a) − Σ_k δ_k·(t_k − a),
+//
+// so an event adds ±(t − a) to its level's sum jump[i] and nothing else:
+// O(1) a step whatever the number of levels, without a multiplication or
+// a second array to read. At a batch boundary every level's integral and
+// time average s_i = ∫cnt[i]dt / (n·length) is recorded: O(levels) a
+// batch. The sums stay within (events in the batch)·length, so their
+// rounding is far below the integrals.
 type window struct {
 	n    float64
 	cnt  []int64
-	acc  []float64
-	last []float64
+	jump []float64 // Σ δ·(t − from) over the batch's events at each level
+	from float64   // the start of the current batch
 	hi   int // the longest queue now
 	bmax int // the longest queue of the current batch before the last fall of hi
 
@@ -43,8 +48,7 @@ const initialLevels = 64
 func newWindow(n int64, horizon float64, batches int, every float64) *window {
 	w := &window{n: float64(n), horizon: horizon, batches: batches, length: horizon / float64(batches), every: every}
 	w.cnt = make([]int64, initialLevels)
-	w.acc = make([]float64, initialLevels)
-	w.last = make([]float64, initialLevels)
+	w.jump = make([]float64, initialLevels)
 	w.cnt[0] = n
 	w.rows = make([][]float64, 0, batches)
 	w.maxes = make([]int, 0, batches)
@@ -68,29 +72,23 @@ func (w *window) batchEnd(b int) float64 {
 func (w *window) grow(i int) {
 	for len(w.cnt) <= i {
 		w.cnt = append(w.cnt, 0)
-		w.acc = append(w.acc, 0)
-		w.last = append(w.last, w.batchStart())
+		w.jump = append(w.jump, 0)
 	}
 }
-
-// batchStart is the start of the current batch.
-func (w *window) batchStart() float64 { return float64(w.batch) * w.length }
 
 // up records a queue growing to length i at time t.
 func (w *window) up(i int, t float64) {
 	if i >= len(w.cnt) {
 		w.grow(i)
 	}
-	w.acc[i] += float64(w.cnt[i]) * (t - w.last[i])
-	w.last[i] = t
+	w.jump[i] += t - w.from
 	w.cnt[i]++
 	w.hi = max(w.hi, i)
 }
 
 // down records a queue shrinking from length i ≥ 1 at time t.
 func (w *window) down(i int, t float64) {
-	w.acc[i] += float64(w.cnt[i]) * (t - w.last[i])
-	w.last[i] = t
+	w.jump[i] -= t - w.from
 	w.cnt[i]--
 	if w.cnt[i] == 0 && i == w.hi {
 		w.bmax = max(w.bmax, w.hi)
@@ -134,12 +132,10 @@ func (w *window) cross(t float64) bool {
 // closeBatch records the batch that ends at s and starts the next.
 func (w *window) closeBatch(s float64) {
 	row := make([]float64, len(w.cnt)-1)
-	length := s - w.batchStart()
+	length := s - w.from
 	for i := 1; i < len(w.cnt); i++ {
-		w.acc[i] += float64(w.cnt[i]) * (s - w.last[i])
-		w.last[i] = s
-		row[i-1] = w.acc[i] / (w.n * length)
-		w.acc[i] = 0
+		row[i-1] = (float64(w.cnt[i])*length - w.jump[i]) / (w.n * length)
+		w.jump[i] = 0
 	}
 	for len(row) > 0 && row[len(row)-1] == 0 {
 		row = row[:len(row)-1]
@@ -147,6 +143,7 @@ func (w *window) closeBatch(s float64) {
 	w.rows = append(w.rows, row)
 	w.maxes = append(w.maxes, max(w.bmax, w.hi))
 	w.batch++
+	w.from = s
 	w.bmax = w.hi
 }
 
