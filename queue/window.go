@@ -18,8 +18,8 @@ type window struct {
 	cnt  []int64
 	jump []float64 // Σ δ·(t − from) over the batch's events at each level
 	from float64   // the start of the current batch
-	hi   int // the longest queue now
-	bmax int // the longest queue of the current batch before the last fall of hi
+	hi   int       // the longest queue now
+	bmax int       // the longest queue of the current batch before the last fall of hi
 
 	horizon, length float64 // Time, and the length of a batch
 	batch, batches  int     // the current batch, and their number
