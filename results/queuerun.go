@@ -75,7 +75,14 @@ func RunQueue(ctx context.Context, stdout io.Writer, output, format string, c qu
 		}
 	}
 	if interrupted {
-		return fmt.Errorf("interrupted: %d of %d trials finished, written above: %w", len(all), head.Trials, context.Canceled)
+		where := "printed above"
+		if !outfile.IsStdout(output) {
+			where = "they are in " + output
+		}
+		if len(all) == 0 {
+			where = "nothing to write"
+		}
+		return fmt.Errorf("interrupted: %d of %d trials finished; %s: %w", len(all), head.Trials, where, context.Canceled)
 	}
 	return nil
 }
