@@ -82,7 +82,7 @@ func RunQueue(ctx context.Context, stdout io.Writer, output, format string, c qu
 		if len(all) == 0 {
 			where = "nothing to write"
 		}
-		return fmt.Errorf("interrupted: %d of %d trials finished; %s: %w", len(all), head.Trials, where, context.Canceled)
+		return fmt.Errorf("interrupted: %d of %d trials finished; %s", len(all), head.Trials, where)
 	}
 	return nil
 }
