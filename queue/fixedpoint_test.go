@@ -12,9 +12,8 @@ import (
 )
 
 // fixedPointFull runs TestFixedPoint at full size, n = 2^16
-// for λ ∈ {0.5, 0.9, 0.95} and d ∈ {1, 2, 3} (about 2·10^9 events: a minute
-// or two on a quiet core, 250 s on a machine loaded 7-fold; .ci/run runs
-// it). Without it the test runs n = 2^10 at
+// for λ ∈ {0.5, 0.9, 0.95} and d ∈ {1, 2, 3} (about 2·10^9 events: 46 s on
+// a quiet core, 250 s on a machine loaded 7-fold; .ci/run runs it). Without it the test runs n = 2^10 at
 // λ ∈ {0.5, 0.9}.
 var fixedPointFull = flag.Bool("queue-fixed-point", false, "run TestFixedPoint at n = 2^16, λ up to 0.95")
 
