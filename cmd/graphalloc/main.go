@@ -4,8 +4,9 @@
 // Usage:
 //
 //	graphalloc run      simulate one process, T independent trials
+//	graphalloc queue    the supermarket model: queues with arrivals and service, on graphs
 //	graphalloc compare  run a grid of topologies × processes × sizes against the bounds
-//	graphalloc study    reproduce a paper's result: one of fourteen studies, tables and a plot
+//	graphalloc study    reproduce a paper's result: one of fifteen studies, tables and a plot
 //	graphalloc gen      write a generated graph
 //	graphalloc info     describe a graph: degrees, components, spectral gap, expansion
 //	graphalloc bounds   print the theoretical bounds for n, m, d and a topology
@@ -33,7 +34,7 @@ import (
 )
 
 // commandList lists the commands, for the messages of bad usage.
-const commandList = "run, compare, study, gen, info, bounds, fluid, merge, plot, serve, version"
+const commandList = "run, queue, compare, study, gen, info, bounds, fluid, merge, plot, serve, version"
 
 // Version is the version graphalloc reports.
 const Version = "0.1.0"
@@ -90,6 +91,8 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	switch args[0] {
 	case "run":
 		return cmdRun(ctx, stdout, stderr, args[1:])
+	case "queue":
+		return cmdQueue(ctx, stdout, stderr, args[1:])
 	case "plot":
 		return cmdPlot(ctx, stdout, stderr, args[1:])
 	case "merge":
