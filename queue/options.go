@@ -14,6 +14,8 @@ type Options struct {
 	Process string  // greedy, one-choice or graph (alloc's names)
 	D       int     // candidates (greedy, graph with vertex sampling)
 	Sample  string  // edge or vertex, for graph
+	Graph   string  // -g, the topology of graph (built by the caller)
+	Bins    string  // -n, the servers as given (a count)
 	Lambda  float64 // arrival rate per server
 	Time    float64
 	Warmup  string // auto or a time

@@ -3,7 +3,6 @@ package results
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 
 	"github.com/graphalloc/graphalloc/graphgen"
@@ -64,25 +63,11 @@ func RunQueue(ctx context.Context, stdout io.Writer, output, format string, c qu
 		return err
 	}
 	f := &QueueFile{Config: head, Trials: all, Summary: QueueSummaryOf(&c, spec, all)}
-	switch {
-	case stream != nil && !interrupted:
-		return stream.Line("summary", f.Summary)
-	case stream == nil && (!interrupted || len(all) > 0):
-		// The interrupt asked for this write: it is not cancelled.
-		err := outfile.Write(context.WithoutCancel(ctx), stdout, output, func(w io.Writer) error { return WriteQueue(w, format, f) })
-		if err != nil {
-			return err
-		}
+	if stream == nil {
+		return writeWhole(ctx, stdout, output, interrupted, len(all), head.Trials, func(w io.Writer) error { return WriteQueue(w, format, f) })
 	}
 	if interrupted {
-		where := "printed above"
-		if !outfile.IsStdout(output) {
-			where = "they are in " + output
-		}
-		if len(all) == 0 {
-			where = "nothing to write"
-		}
-		return fmt.Errorf("interrupted: %d of %d trials finished; %s", len(all), head.Trials, where)
+		return interruptedTrials(len(all), head.Trials, output)
 	}
-	return nil
+	return stream.Line("summary", f.Summary)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/internal/outfile"
+	"github.com/graphalloc/graphalloc/results"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -183,6 +184,18 @@ func (o *sizeFlags) addSizes(fs *pflag.FlagSet, defGraph, graphHelp string, ball
 	if balls {
 		fs.StringVarP(&o.balls, "balls", "m", "n", "balls m: 1e6, 2^20, or a multiple of n: n, 16n, 0.5n")
 	}
+}
+
+// checkTrials checks the flags of a command that runs at least one trial
+// into a file of results.Formats (run, compare, queue): -f, -t and check.
+func (o *runFlags) checkTrials() error {
+	if err := checkFormat(o.format, results.Formats...); err != nil {
+		return err
+	}
+	if o.trials < 1 {
+		return usagef("--trials: need at least 1 trial, got %d", o.trials)
+	}
+	return o.check()
 }
 
 // check checks the run flags before any work: -w is not negative, and -o

@@ -81,6 +81,12 @@ func report(stderr io.Writer, err error) int {
 	return 1
 }
 
+// commands are the commands that read their own flags, by name.
+var commands = map[string]func(ctx context.Context, stdout, stderr io.Writer, args []string) error{
+	"run": cmdRun, "queue": cmdQueue, "compare": cmdCompare, "study": cmdStudy, "gen": cmdGen, "info": cmdInfo,
+	"bounds": cmdBounds, "fluid": cmdFluid, "merge": cmdMerge, "plot": cmdPlot, "serve": cmdServe,
+}
+
 // run is the whole program: main only wires it to the process.
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 {
@@ -88,29 +94,10 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		// as every refusal.
 		return usagef("no command: usage: graphalloc COMMAND [flags], COMMAND one of %s ('graphalloc help' says more)", commandList)
 	}
+	if cmd, ok := commands[args[0]]; ok {
+		return cmd(ctx, stdout, stderr, args[1:])
+	}
 	switch args[0] {
-	case "run":
-		return cmdRun(ctx, stdout, stderr, args[1:])
-	case "queue":
-		return cmdQueue(ctx, stdout, stderr, args[1:])
-	case "plot":
-		return cmdPlot(ctx, stdout, stderr, args[1:])
-	case "merge":
-		return cmdMerge(ctx, stdout, stderr, args[1:])
-	case "compare":
-		return cmdCompare(ctx, stdout, stderr, args[1:])
-	case "study":
-		return cmdStudy(ctx, stdout, stderr, args[1:])
-	case "bounds":
-		return cmdBounds(ctx, stdout, stderr, args[1:])
-	case "fluid":
-		return cmdFluid(ctx, stdout, stderr, args[1:])
-	case "gen":
-		return cmdGen(ctx, stdout, stderr, args[1:])
-	case "serve":
-		return cmdServe(ctx, stdout, stderr, args[1:])
-	case "info":
-		return cmdInfo(ctx, stdout, stderr, args[1:])
 	case "version", "--version":
 		if len(args) > 1 && (args[1] == "-h" || args[1] == "--help") {
 			fmt.Fprint(stdout, helpText("version"))

@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
 	"slices"
 	"strings"
-
-	"github.com/graphalloc/graphalloc/internal/progress"
 
 	"github.com/spf13/pflag"
 
@@ -28,9 +25,8 @@ type runOptions struct {
 	resume, maxMemory, engine string
 	batch                     string
 	profile                   bool
-	spec                      graphgen.Spec // -g, parsed
-	del, steps                string        // --delete, --steps (deletecmd.go)
-	ops                       []alloc.Op    // --delete file:PATH's sequence, read before the graph
+	spec                      graphgen.Spec       // -g, parsed
+	dyn                       study.DeleteOptions // --delete, --steps (deletecmd.go)
 }
 
 // parse parses and checks the flags of run (run and serve share it).
@@ -53,13 +49,7 @@ func (o *runOptions) parse(args []string, stdout, stderr io.Writer) (*pflag.Flag
 	if err := parseFlags(fs, args, 0); err != nil {
 		return fs, err
 	}
-	if err := checkFormat(o.format, results.Formats...); err != nil {
-		return fs, err
-	}
-	if o.trials < 1 {
-		return fs, usagef("--trials: need at least 1 trial, got %d", o.trials)
-	}
-	if err := o.check(); err != nil {
+	if err := o.checkTrials(); err != nil {
 		return fs, err
 	}
 	if err := o.checkExpansion(fs); err != nil {
@@ -87,8 +77,8 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		return err
 	}
 	useMemoryLimit(o.maxMemory)
-	if err := o.readSequence(ctx); err != nil {
-		return err
+	if err := o.dyn.ReadSequence(ctx); err != nil {
+		return inputError("", err)
 	}
 	cfg, head, pv, err := o.setupContext(ctx, fs, stderr)
 	if err != nil {
@@ -99,8 +89,8 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		return err
 	}
 	trials := study.ShardTrials(o.trials, si, sk)
-	if o.del != "" {
-		return o.runDeletions(ctx, fs, cfg, head, trials, stdout, stderr)
+	if o.dyn.Delete != "" {
+		return o.runDeletions(ctx, fs, cfg, head, trials, stdout)
 	}
 	return o.execute(ctx, cfg, head, pv, trials, stdout, stderr)
 }
@@ -257,7 +247,7 @@ func (o *runOptions) request(fs *pflag.FlagSet, desc *alloc.Descriptor, params a
 	return gf, study.RunRequest{Process: desc, Params: params, Engine: o.engine, Spec: spec, N: gf.N,
 		Balls: o.balls, Batch: o.batch, Every: o.every, Profile: o.profile,
 		Workers: o.workers, Trials: o.trials, Held: held, JSON: o.format == "json",
-		Delete: o.del, Steps: o.steps, Ops: int64(len(o.ops))}, nil
+		Delete: o.dyn.Delete, Steps: o.dyn.Steps, Ops: int64(len(o.dyn.Ops))}, nil
 }
 
 // execute runs the trials of cfg (those --resume does not hold already)
@@ -268,61 +258,10 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 	if err != nil {
 		return inputError("--resume: ", err)
 	}
-	// jsonl streams each trial as it finishes; the other formats are
-	// written whole, atomically, once every trial is done.
-	var stream *results.Stream
-	if o.format == "jsonl" {
-		w, closeFn, err := results.OpenStream(ctx, stdout, o.output, o.resume, prev, head, done)
-		if err != nil {
-			return err
-		}
-		defer closeFn()
-		stream = results.NewStream(w)
-	}
-	all := done
-	bar := progress.New(stderr, "run", len(trials), int64(len(trials))*cfg.M) // nil unless stderr is a terminal
-	err = alloc.Run(ctx, cfg, trials, o.workers, func(r alloc.Result) error {
-		all = append(all, r)
-		bar.Add(cfg.M)
-		if stream != nil {
-			return stream.Trial(r)
-		}
-		return nil
-	})
-	bar.Done()
-	interrupted := errors.Is(err, context.Canceled)
-	if err != nil && !interrupted {
-		return err
-	}
-	slices.SortFunc(all, func(a, b alloc.Result) int { return a.Trial - b.Trial })
-	sum, err := results.Summarize(head, all)
+	out := results.RunOutput{Head: head, Output: o.output, Format: o.format, Resume: o.resume, PerVertex: pv, Progress: stderr}
+	all, err := out.Execute(ctx, stdout, cfg, prev, done, trials, o.workers)
 	if err != nil {
 		return err
-	}
-	if pv != nil && pv.Trials() == len(all) {
-		sum.ByDegree = pv.ByDegree()
-	}
-	switch {
-	case interrupted && stream == nil && len(all) > 0:
-		// Keep what finished: the file (or table) of the finished trials.
-		// The interrupt asked for this write: it is not cancelled.
-		f := &results.File{Config: head, Trials: all, Summary: sum}
-		if err := outfile.Write(context.WithoutCancel(ctx), stdout, o.output, func(w io.Writer) error { return results.Write(w, o.format, f) }); err != nil {
-			return err
-		}
-		fallthrough
-	case interrupted:
-		return errors.New(results.Interrupted(len(all), len(done)+len(trials), "trial", o.output, o.format))
-	case stream != nil:
-		if err := stream.Summary(sum); err != nil {
-			return err
-		}
-	default:
-		f := &results.File{Config: head, Trials: all, Summary: sum}
-		err := outfile.Write(ctx, stdout, o.output, func(w io.Writer) error { return results.Write(w, o.format, f) })
-		if err != nil {
-			return err
-		}
 	}
 	if o.plot != "" && len(all) == 0 {
 		skipEmptyPlot(stderr, o.shard, o.plot)
