@@ -737,7 +737,7 @@ func RunDynamic(ctx context.Context, c Dynamic, trials []int, workers int, emit 
 	if err := c.Check(); err != nil {
 		return err
 	}
-	return runTrials(ctx, trials, workers, func() func(context.Context, int) (DynamicResult, error) { return c.Trial }, emit)
+	return RunTrials(ctx, trials, workers, func() func(context.Context, int) (DynamicResult, error) { return c.Trial }, emit)
 }
 
 // lowered is a rule whose record of the loads assumes that loads only

@@ -321,7 +321,7 @@ func Run(ctx context.Context, c Config, trials []int, workers int, emit func(Res
 	if err := c.Check(); err != nil {
 		return err
 	}
-	return runTrials(ctx, trials, workers, func() func(context.Context, int) (Result, error) {
+	return RunTrials(ctx, trials, workers, func() func(context.Context, int) (Result, error) {
 		var b *Bins
 		if c.usesBins() {
 			b = NewBins(c.N)
@@ -330,14 +330,15 @@ func Run(ctx context.Context, c Config, trials []int, workers int, emit func(Res
 	}, emit)
 }
 
-// runTrials runs the trials on workers goroutines (all CPUs if workers ≤
+// RunTrials runs the trials on workers goroutines (all CPUs if workers ≤
 // 0), each with a trial function of its own from worker (called once in
 // its goroutine, so that it may hold state such as loads), and calls emit
 // with each result in the order of trials, from the calling goroutine. It
 // stops at the first error, from a trial, from emit or from ctx, and
-// returns it; every result emitted before then is complete. Run and
-// RunDynamic share it.
-func runTrials[R any](ctx context.Context, trials []int, workers int, worker func() func(context.Context, int) (R, error), emit func(R) error) error {
+// returns it; every result emitted before then is complete. Run,
+// RunDynamic and the supermarket model's queue.Run share it: one ordered
+// worker pool for every kind of trial.
+func RunTrials[R any](ctx context.Context, trials []int, workers int, worker func() func(context.Context, int) (R, error), emit func(R) error) error {
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}

@@ -3,8 +3,6 @@ package queue
 import (
 	"context"
 	"math"
-	"runtime"
-	"sync"
 
 	"github.com/graphalloc/graphalloc/alloc"
 )
@@ -21,72 +19,9 @@ func Run(ctx context.Context, c Config, trials []int, workers int, emit func(Tri
 	if err != nil {
 		return err
 	}
-	if workers <= 0 {
-		workers = runtime.NumCPU()
-	}
-	workers = max(1, min(workers, len(trials)))
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type done struct {
-		pos int
-		res Trial
-		err error
-	}
-	jobs := make(chan int)
-	out := make(chan done, workers)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for pos := range jobs {
-				res, err := c.trial(ctx, &t, trials[pos])
-				out <- done{pos, res, err}
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for pos := range trials {
-			select {
-			case jobs <- pos:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() {
-		wg.Wait()
-		close(out)
-	}()
-	pending := map[int]Trial{}
-	next := 0
-	var first error
-	for d := range out {
-		if first != nil {
-			continue
-		}
-		if d.err != nil {
-			first = d.err
-			cancel()
-			continue
-		}
-		pending[d.pos] = d.res
-		for {
-			r, ok := pending[next]
-			if !ok {
-				break
-			}
-			delete(pending, next)
-			next++
-			if err := emit(r); err != nil {
-				first = err
-				cancel()
-				break
-			}
-		}
-	}
-	return first
+	return alloc.RunTrials(ctx, trials, workers, func() func(context.Context, int) (Trial, error) {
+		return func(ctx context.Context, i int) (Trial, error) { return c.trial(ctx, &t, i) }
+	}, emit)
 }
 
 // Trial runs trial i of c alone.
