@@ -27,6 +27,15 @@ func RunDynamic(ctx context.Context, stdout io.Writer, output, format string, c 
 	if err != nil && !interrupted {
 		return err
 	}
+	file := DynamicFileOf(c, head, del, all)
+	return writeWhole(ctx, stdout, output, interrupted, len(all), len(trials), func(w io.Writer) error { return WriteDynamic(w, format, file) })
+}
+
+// DynamicFileOf is the file of the trials all of c, a run with deletions:
+// head is the static run's config, del is --delete as given (which names a
+// sequence's file). The bounds are those of the process, model and graph
+// that ran.
+func DynamicFileOf(c alloc.Dynamic, head Config, del string, all []alloc.DynamicResult) *DynamicFile {
 	q := analysis.DynamicQuery{Process: head.Process, D: head.D, Graph: head.Graph.Kind, N: int64(c.N), M: c.M,
 		MaxBalls: c.MostBalls(), Model: c.Del.Model, Phases: c.Del.Phases}
 	file := &DynamicFile{Config: head, Delete: c.Del.String(), Steps: c.Steps, Trials: all,
@@ -35,7 +44,7 @@ func RunDynamic(ctx context.Context, stdout io.Writer, output, format string, c 
 		file.Delete = del
 	}
 	file.Config.M = c.M
-	return writeWhole(ctx, stdout, output, interrupted, len(all), len(trials), func(w io.Writer) error { return WriteDynamic(w, format, file) })
+	return file
 }
 
 // writeWhole writes an output that is written whole once its trials are

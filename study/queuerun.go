@@ -45,3 +45,25 @@ func QueueServers(c *queue.Config, graph, bins string, binsSet bool, maxMemory i
 	b.MaxMemory, b.Extra, b.Lean = maxMemory, probe.Memory(parallel), c.Sample == queue.Edge
 	return b, true, nil
 }
+
+// QueueDemand is what a queue run set up by QueueServers (b, build) holds
+// and does, before its graph is built: its servers, the events of a trial
+// ((1 + λ)·n·time on the uniformised clock) and the bytes of its graph and
+// of the trials that run at once (c.Memory).
+func QueueDemand(c queue.Config, b GraphBuild, build bool, trials, workers int) (n, events, bytes int64) {
+	parallel := trials
+	if workers > 0 {
+		parallel = min(trials, workers)
+	}
+	n, bytes = c.N, b.Extra
+	if !build {
+		bytes = c.Memory(parallel)
+	} else if plan, err := b.Spec.Plan(int(b.N)); err == nil {
+		n = max(n, int64(plan.N))
+		bytes += plan.BuildBytes
+		if b.Lean {
+			bytes += plan.LeanBytes - plan.BuildBytes
+		}
+	}
+	return n, int64((1 + c.Lambda) * float64(n) * c.Time), bytes
+}

@@ -170,6 +170,20 @@ func (s *Study) Run(ctx context.Context, p Params, o Options) (*Report, error) {
 	return rep, nil
 }
 
+// SizeOf is the size that --full and --tiny ask for: SizeDefault for
+// neither, an error for both.
+func SizeOf(full, tiny bool) (Size, error) {
+	switch {
+	case full && tiny:
+		return SizeDefault, errors.New("--full and --tiny: choose one size")
+	case full:
+		return SizeFull, nil
+	case tiny:
+		return SizeTiny, nil
+	}
+	return SizeDefault, nil
+}
+
 // Studies returns the studies in the order of docs/studies/README.md.
 func Studies() []*Study {
 	return []*Study{

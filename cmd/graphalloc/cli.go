@@ -100,11 +100,6 @@ func parseSpec(arg string) (graphgen.Spec, error) {
 	return spec, nil
 }
 
-// build is buildContext with a context that is never done.
-func (g graphFlag) build(seed uint64, stderr io.Writer) (graphgen.Graph, *graphgen.BuildInfo, error) {
-	return g.buildContext(context.Background(), seed, stderr)
-}
-
 // buildContext builds the graph (study.GraphBuild), printing its notes to
 // stderr. Errors in the spec or its parameters are usage errors.
 // Generation and reading stop once ctx is done, with ctx.Err().

@@ -127,16 +127,12 @@ func (o *runOptions) checkFiles() error {
 // 0.9 GB at 2^25, beside the graph.
 const degreeTableMax = 1 << 25
 
-// setup turns the flags into the run's config and its file's config,
-// building the graph of a graph process, and the per-vertex gathering of
-// a graph run (nil if none: --per-vertex, or the load against the degree
-// of a table, JSON or JSON-lines file on a graph that is not regular, up
-// to degreeTableMax vertices).
-func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Config, head results.Config, pv *results.PerVertex, err error) {
-	return o.setupContext(context.Background(), fs, stderr)
-}
-
-// setupContext is setup whose graph build stops once ctx is done.
+// setupContext turns the flags into the run's config and its file's
+// config, building the graph of a graph process (the build stops once ctx
+// is done), and the per-vertex gathering of a graph run (nil if none:
+// --per-vertex, or the load against the degree of a table, JSON or
+// JSON-lines file on a graph that is not regular, up to degreeTableMax
+// vertices).
 func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Config, head results.Config, pv *results.PerVertex, err error) {
 	descs, err := o.pf.descriptors()
 	if err != nil {
