@@ -14,12 +14,12 @@ import (
 )
 
 // otherMeanings lists the files where a process name is a literal in
-// another sense: the -g flag's long name, and columns of tables and CSV
+// another sense: the -g flag's long name (run's and queue's), and columns of tables and CSV
 // files (the graph of a row, the rank of a profile level), and graph
 // specs (the hypergraph file kind hyper:PATH, the rank=s key of a random
 // hypergraph), and the parameters memory and threshold of ParamTable.
 var otherMeanings = map[string][]string{
-	"graph": {"cmd/graphalloc/cli.go", "study/studies_reach.go", "results/write.go"},
+	"graph": {"cmd/graphalloc/cli.go", "queue/flags.go", "study/studies_reach.go", "results/write.go"},
 	"rank":  {"results/write.go", "graphgen/spec.go", "graphgen/plan.go"},
 	"hyper": {"graphgen/spec.go"},
 	// K of the process memory: its flag, JSON key and CSV column.

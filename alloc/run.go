@@ -321,6 +321,24 @@ func Run(ctx context.Context, c Config, trials []int, workers int, emit func(Res
 	if err := c.Check(); err != nil {
 		return err
 	}
+	return RunTrials(ctx, trials, workers, func() func(context.Context, int) (Result, error) {
+		var b *Bins
+		if c.usesBins() {
+			b = NewBins(c.N)
+		}
+		return func(ctx context.Context, i int) (Result, error) { return c.Trial(ctx, i, b) }
+	}, emit)
+}
+
+// RunTrials runs the trials on workers goroutines (all CPUs if workers ≤
+// 0), each with a trial function of its own from worker (called once in
+// its goroutine, so that it may hold state such as loads), and calls emit
+// with each result in the order of trials, from the calling goroutine. It
+// stops at the first error, from a trial, from emit or from ctx, and
+// returns it; every result emitted before then is complete. Run,
+// RunDynamic and the supermarket model's queue.Run share it: one ordered
+// worker pool for every kind of trial.
+func RunTrials[R any](ctx context.Context, trials []int, workers int, worker func() func(context.Context, int) (R, error), emit func(R) error) error {
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
@@ -330,7 +348,7 @@ func Run(ctx context.Context, c Config, trials []int, workers int, emit func(Res
 
 	type done struct {
 		pos int
-		res Result
+		res R
 		err error
 	}
 	jobs := make(chan int)
@@ -340,12 +358,9 @@ func Run(ctx context.Context, c Config, trials []int, workers int, emit func(Res
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var b *Bins
-			if c.usesBins() {
-				b = NewBins(c.N)
-			}
+			trial := worker()
 			for pos := range jobs {
-				res, err := c.Trial(ctx, trials[pos], b)
+				res, err := trial(ctx, trials[pos])
 				out <- done{pos, res, err}
 			}
 		}()
@@ -366,7 +381,7 @@ func Run(ctx context.Context, c Config, trials []int, workers int, emit func(Res
 	}()
 
 	// Emit in order: hold finished trials until their predecessors finish.
-	pending := make(map[int]Result)
+	pending := make(map[int]R)
 	nextPos := 0
 	var first error
 	for d := range out {

@@ -100,6 +100,12 @@
 // 0.31)". One trial gives no interval (IntervalNone). FitLogLog regresses
 // max load on ln ln n across sizes: for greedy the slope estimates 1/ln d.
 //
+// For one long run of a system that settles (the supermarket model, in
+// package queue), MSER chooses from a series of batch averages how many
+// leading batches to discard as warm-up, and BatchMeans gives the mean of
+// the rest with a Student-t interval over groups long against the series'
+// correlation (IntegratedTime, Geyer's initial positive sequence).
+//
 // # The reachability polynomial
 //
 // For a rooted graph whose edges work independently with probability p,

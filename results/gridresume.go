@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -65,6 +66,19 @@ func ResumeGrid(ctx context.Context, path string, cfg GridConfig, g *study.Grid)
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return prev, nil
+}
+
+// KeepInterrupted keeps what an interrupted run or grid finished and
+// returns the error that says how to go on (Interrupted): JSON lines hold
+// their units already; another format is written whole with the done
+// units (write), a write the interrupt asked for and does not cancel.
+func KeepInterrupted(ctx context.Context, stdout io.Writer, output, format string, done, total int, unit string, write func(io.Writer) error) error {
+	if format != "jsonl" && done > 0 {
+		if err := outfile.Write(context.WithoutCancel(ctx), stdout, output, write); err != nil {
+			return err
+		}
+	}
+	return errors.New(Interrupted(done, total, unit, output, format))
 }
 
 // Interrupted is the message of an interrupted run or grid: done of its

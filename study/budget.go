@@ -34,6 +34,13 @@ type RunMemory struct {
 	// (a json file); a streamed one (jsonl, csv, table) holds a trial's
 	// text at a time.
 	JSON bool
+	// Delete is the deletion model of a run with deletions (alloc.Dynamic),
+	// 0 for none; Steps are its steps and Ops the operations of its
+	// sequence. Each running trial then holds four-byte loads and the
+	// model's state (alloc.DynamicBytes), and a series point every Every
+	// steps.
+	Delete     alloc.DeleteModel
+	Steps, Ops int64
 }
 
 // The bytes a trial's result holds beside its arrays, and what each entry
@@ -51,6 +58,7 @@ const (
 	countBytes     = 8  // an entry of alloc.Result.LoadCounts
 	profileBytes   = 16 // an alloc.ProfileLevel
 	pointBytes     = 48 // an alloc.Point (24 bytes), in a slice grown by doubling
+	dynPointBytes  = 80 // an alloc.DynPoint (40 bytes), in a slice grown by doubling
 	jsonTrialBytes = 400
 	jsonEntryBytes = 32
 )
@@ -95,13 +103,18 @@ func (r RunMemory) Parts() []Part {
 		}
 		loads *= running
 	}
-	var perVertex int64
+	var perVertex, deletion int64
 	if r.PerVertex > 0 {
 		perVertex = r.PerVertex*n + 4*n*running
+	}
+	if r.Delete != 0 && n > 0 {
+		loads = sat(4*n, running)
+		deletion = sat(alloc.DynamicBytes(r.Delete, n, r.M, r.Ops)-4*n, running)
 	}
 	return []Part{
 		{"the graph", r.Graph},
 		{"the loads", loads},
+		{"the deletion state", deletion},
 		{"the per-vertex sums", perVertex},
 		{"the results held", r.HeldBytes()},
 	}
@@ -115,18 +128,34 @@ func (r RunMemory) HeldBytes() int64 { return sat(r.TrialBytes(), max(r.Held, 1)
 // histogram, series and profile, and its JSON text when the output is
 // encoded whole.
 func (r RunMemory) TrialBytes() int64 {
-	hist := HistogramLen(r.N, r.M)
+	hist := HistogramLen(r.N, r.mostBalls())
 	trial := satAdd(trialBytes, sat(countBytes, hist))
 	if r.Profile {
 		trial = satAdd(trial, sat(profileBytes, hist))
 	}
-	if r.Every > 0 {
+	switch {
+	case r.Every > 0 && r.Delete != 0:
+		trial = satAdd(trial, sat(dynPointBytes, satAdd(r.Steps/r.Every, 1)))
+	case r.Every > 0:
 		trial = satAdd(trial, sat(pointBytes, satAdd(r.M/r.Every, 1)))
 	}
 	if r.JSON {
 		trial = satAdd(trial, satAdd(jsonTrialBytes, sat(jsonEntryBytes, hist)))
 	}
 	return trial
+}
+
+// mostBalls bounds the balls present at once: M, but under random
+// deletions M and every step an insertion, and in a sequence its
+// operations.
+func (r RunMemory) mostBalls() int64 {
+	switch r.Delete {
+	case alloc.DeleteRandom:
+		return satAdd(r.M, r.Steps)
+	case alloc.DeleteSequence:
+		return r.Ops
+	}
+	return r.M
 }
 
 // Bytes returns the estimate: the sum of Parts, at most math.MaxInt64.

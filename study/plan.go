@@ -105,6 +105,11 @@ type RunRequest struct {
 	Trials              int
 	Held                int64 // the trials whose results are held until the output is written
 	JSON                bool  // the output is a json file, encoded whole
+	// Delete is a run's deletion model as alloc.ParseDeletions reads it
+	// ("" for none), Steps its steps ("" for the default, DefaultStepsPerBin·n,
+	// or a sequence's operations) and Ops the operations of its sequence.
+	Delete, Steps string
+	Ops           int64
 }
 
 // RunPlan is what a run will hold and how it will run, worked out before
@@ -168,6 +173,19 @@ func (r RunRequest) Memory(n int64, levels bool) RunMemory {
 	m, _ := ParseCount(r.Balls, n)
 	batch, _ := ParseCount(r.Batch, n)
 	every, _ := ParseCount(r.Every, n)
-	return RunMemory{Process: r.Process, Params: r.Params, N: n, M: m, Batch: batch, Every: every,
+	rm := RunMemory{Process: r.Process, Params: r.Params, N: n, M: m, Batch: batch, Every: every,
 		Profile: r.Profile, Levels: levels, Running: min(workers, int64(r.Trials)), Held: r.Held, JSON: r.JSON}
+	if r.Delete != "" {
+		count := func(s string) (int64, error) { return ParseCount(s, n) }
+		del, _ := alloc.ParseDeletions(r.Delete, count)
+		rm.Delete, rm.Ops = del.Model, r.Ops
+		rm.Steps = alloc.DefaultStepsPerBin * n
+		if del.Model == alloc.DeleteSequence {
+			rm.Steps = r.Ops
+		}
+		if st, err := count(r.Steps); err == nil && r.Steps != "" {
+			rm.Steps = st
+		}
+	}
+	return rm
 }

@@ -31,7 +31,7 @@ import (
 // 2^32 bins). The number of workers never changes a report.
 type Study struct {
 	Name     string   // the command-line name, e.g. "two-choices"
-	Number   int      // its number in docs/studies/README.md, 1..13
+	Number   int      // its number in docs/studies/README.md, 1..15
 	Title    string   // one line
 	Question string   // what the study asks, in a few sentences
 	Sources  []string // the papers it reproduces, as cited in the pages
@@ -39,7 +39,7 @@ type Study struct {
 	// the size of the source papers' experiments; Tiny is for tests.
 	Default, Full, Tiny Params
 
-	uses []string // the Params fields run reads: "Ns", "HeavyNs", "HyperNs", "N", "Trials", "Load", "Samples"
+	uses []string // the Params fields run reads: "Ns", "HeavyNs", "HyperNs", "N", "Trials", "Load", "Samples", "Horizon"
 	run  func(ctx context.Context, r *runner, p Params) (*Report, error)
 }
 
@@ -66,6 +66,8 @@ func (s *Study) check(p Params) error {
 			return fmt.Errorf("study %s: need at least 1 trial, got %d", s.Name, p.Trials)
 		case f == "Load" && p.Load < 1:
 			return fmt.Errorf("study %s: need m/n >= 1, got %d", s.Name, p.Load)
+		case f == "Horizon" && !(p.Horizon > 0):
+			return fmt.Errorf("study %s: need a positive horizon, got %g", s.Name, p.Horizon)
 		case f == "Samples" && p.Samples < 2:
 			return fmt.Errorf("study %s: need at least 2 Monte Carlo samples, got %d", s.Name, p.Samples)
 		}
@@ -97,6 +99,9 @@ type Params struct {
 	Tori   []int `json:"tori,omitempty"`
 	// Samples is the number of Monte Carlo samples of reachability.
 	Samples int `json:"samples,omitempty"`
+	// Horizon is the simulated time of the supermarket study in units of
+	// 1/(1 − λ), the scale on which its queues relax.
+	Horizon float64 `json:"horizon,omitempty"`
 }
 
 // Size names one of a study's three parameter sets.
@@ -165,12 +170,28 @@ func (s *Study) Run(ctx context.Context, p Params, o Options) (*Report, error) {
 	return rep, nil
 }
 
+// SizeOf is the size that --full and --tiny ask for: SizeDefault for
+// neither, an error for both.
+func SizeOf(full, tiny bool) (Size, error) {
+	switch {
+	case full && tiny:
+		return SizeDefault, errors.New("--full and --tiny: choose one size")
+	case full:
+		return SizeFull, nil
+	case tiny:
+		return SizeTiny, nil
+	}
+	return SizeDefault, nil
+}
+
 // Studies returns the studies in the order of docs/studies/README.md.
 func Studies() []*Study {
 	return []*Study{
 		twoChoicesStudy, graphDegreeStudy, contiguousStudy, firstDiffStudy,
 		unbalancedStudy, heavyStudy, heavyGraphsStudy, reachabilityStudy,
 		noiseStudy, batchesStudy, localSearchStudy, degreeScaleStudy, infoStudy,
+		deletionsStudy,
+		supermarketStudy,
 	}
 }
 
@@ -441,6 +462,9 @@ func (p Params) String() string {
 	}
 	if p.Samples > 0 {
 		parts = append(parts, fmt.Sprintf("%d Monte Carlo samples", p.Samples))
+	}
+	if p.Horizon > 0 {
+		parts = append(parts, fmt.Sprintf("time %g/(1 − λ)", p.Horizon))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -298,3 +298,15 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
 }
+
+// Write writes r in format: csv (WriteCSV), json (WriteJSON) or table
+// (WriteText).
+func (r *Report) Write(w io.Writer, format string) error {
+	switch format {
+	case "csv":
+		return r.WriteCSV(w)
+	case "json":
+		return r.WriteJSON(w)
+	}
+	return r.WriteText(w)
+}

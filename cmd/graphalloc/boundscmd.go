@@ -10,7 +10,6 @@ import (
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
-	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -51,37 +50,12 @@ func cmdBounds(_ context.Context, stdout, stderr io.Writer, args []string) error
 // study.Setting as run and compare, and a one-line description.
 func (o *boundsOptions) query(fs *pflag.FlagSet, stderr io.Writer) (analysis.Query, string, error) {
 	var q analysis.Query
-	n, err := study.ParseCount(o.bins, 0)
+	n, sp, err := study.BoundsSize(&q, o.bins, o.graph, fs.Changed("bins"), o.seed)
 	if err != nil {
-		return q, "", usagef("--bins: %v", err)
-	}
-	// The bounds are formulas: n may be as large as the level engine
-	// runs, or as the graph may be.
-	limit := int64(alloc.MaxLevelBins)
-	var sp graphgen.Spec
-	if o.graph != "" {
-		if sp, err = parseSpec(o.graph); err != nil {
-			return q, "", err
-		}
-		limit = int64(sp.OrderLimit())
-	}
-	if n < 1 || n > limit {
-		return q, "", usagef("--bins: need 1 <= n <= %d, got %d", limit, n)
+		return q, "", usageError{err}
 	}
 	if o.pf.process == "" && o.graph != "" {
 		o.pf.process = alloc.Readers(alloc.ParamGraph)[0] // -g implies the first process on a graph
-	}
-	if o.graph != "" {
-		nn, err := study.SpecQuery(&q, sp, int(n), o.seed)
-		if err != nil {
-			return q, "", usageError{fmt.Errorf("--graph: %w", err)}
-		}
-		if nn != int(n) {
-			if fs.Changed("bins") {
-				return q, "", usagef("--bins: n=%d but graph %s has %d vertices", n, sp, nn)
-			}
-			n = int64(nn)
-		}
 	}
 	m, err := parseBalls(o.balls, n)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/internal/outfile"
+	"github.com/graphalloc/graphalloc/results"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -99,11 +100,6 @@ func parseSpec(arg string) (graphgen.Spec, error) {
 	return spec, nil
 }
 
-// build is buildContext with a context that is never done.
-func (g graphFlag) build(seed uint64, stderr io.Writer) (graphgen.Graph, *graphgen.BuildInfo, error) {
-	return g.buildContext(context.Background(), seed, stderr)
-}
-
 // buildContext builds the graph (study.GraphBuild), printing its notes to
 // stderr. Errors in the spec or its parameters are usage errors.
 // Generation and reading stop once ctx is done, with ctx.Err().
@@ -183,6 +179,18 @@ func (o *sizeFlags) addSizes(fs *pflag.FlagSet, defGraph, graphHelp string, ball
 	if balls {
 		fs.StringVarP(&o.balls, "balls", "m", "n", "balls m: 1e6, 2^20, or a multiple of n: n, 16n, 0.5n")
 	}
+}
+
+// checkTrials checks the flags of a command that runs at least one trial
+// into a file of results.Formats (run, compare, queue): -f, -t and check.
+func (o *runFlags) checkTrials() error {
+	if err := checkFormat(o.format, results.Formats...); err != nil {
+		return err
+	}
+	if o.trials < 1 {
+		return usagef("--trials: need at least 1 trial, got %d", o.trials)
+	}
+	return o.check()
 }
 
 // check checks the run flags before any work: -w is not negative, and -o

@@ -51,13 +51,7 @@ func cmdCompare(ctx context.Context, stdout, stderr io.Writer, args []string) er
 func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, results.GridConfig, error) {
 	var g study.Grid
 	var cfg results.GridConfig
-	if err := checkFormat(o.format, results.Formats...); err != nil {
-		return g, cfg, err
-	}
-	if o.trials < 1 {
-		return g, cfg, usagef("--trials: need at least 1 trial, got %d", o.trials)
-	}
-	if err := o.check(); err != nil {
+	if err := o.checkTrials(); err != nil {
 		return g, cfg, err
 	}
 	if err := o.checkPlot(fs); err != nil {
@@ -171,7 +165,8 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 		case errors.As(err, &be):
 			return usageError{fmt.Errorf("--graph %w", err)}
 		case errors.Is(err, context.Canceled):
-			return o.interrupted(ctx, stdout, cfg, rows, skips, len(pts))
+			f := &results.Grid{Config: cfg, Points: rows, Skipped: skips}
+			return results.KeepInterrupted(ctx, stdout, o.output, o.format, len(rows), len(pts), "grid point", func(w io.Writer) error { return results.WriteGrid(w, o.format, f) })
 		}
 		return err
 	}
@@ -198,18 +193,4 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 // succeeds, so that every task of a job array does.
 func skipEmptyPlot(stderr io.Writer, shard, plot string) {
 	fmt.Fprintf(stderr, "graphalloc: shard %s holds nothing to draw: %s not written\n", shard, plot)
-}
-
-// interrupted keeps what an interrupted compare finished and says how to
-// go on: a jsonl file holds its points already; a table, csv or json is
-// written with them (the interrupt asked for this write, which it does not
-// cancel).
-func (o *compareOptions) interrupted(ctx context.Context, stdout io.Writer, cfg results.GridConfig, rows []study.Row, skips []string, total int) error {
-	if o.format != "jsonl" && len(rows) > 0 {
-		f := &results.Grid{Config: cfg, Points: rows, Skipped: skips}
-		if err := outfile.Write(context.WithoutCancel(ctx), stdout, o.output, func(w io.Writer) error { return results.WriteGrid(w, o.format, f) }); err != nil {
-			return err
-		}
-	}
-	return errors.New(results.Interrupted(len(rows), total, "grid point", o.output, o.format))
 }

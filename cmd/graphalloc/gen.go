@@ -10,6 +10,7 @@ import (
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/internal/outfile"
+	"github.com/graphalloc/graphalloc/study"
 )
 
 type genOptions struct {
@@ -71,27 +72,11 @@ func cmdGen(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	// A file's own ids go back out: by name in an edge list, or in a
 	// names file beside a Matrix Market file unless they are its
 	// indices 1..n already.
-	names := info.File.Names()
 	toStdout := outfile.IsStdout(o.output)
-	noBeside := toStdout || outfile.InPlace(o.output) // no file beside a device
-	namesFile := ""
-	switch {
-	case names == nil:
-	case format == "mtx" && graphgen.IsIndices(names, 1):
-	case format == "mtx" && noBeside:
-		fmt.Fprintf(stderr, "graphalloc: warning: %s: Matrix Market numbers the vertices 1..n, and their names go to a file beside the output: give -o FILE to get FILE.names\n", gf.Spec.Path)
-	case format == "mtx":
-		namesFile = graphgen.NamesPath(o.output)
-	case format != "edgelist":
-		fmt.Fprintf(stderr, "graphalloc: warning: %s: %s numbers the vertices 0..n-1 and drops the file's vertex names (edgelist keeps them, mtx writes them beside)\n", gf.Spec.Path, format)
-	}
-	if format == "mtx" && namesFile == "" && !noBeside {
-		if _, err := os.Stat(graphgen.NamesPath(o.output)); err == nil {
-			fmt.Fprintf(stderr, "graphalloc: warning: %s is left from another graph (this one's vertices have no names): delete it\n", graphgen.NamesPath(o.output))
-		}
-	}
-	if format != "edgelist" {
-		names = nil
+	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
+	names, namesFile, warnings := study.GenNames(info.File.Names(), format, o.output, gf.Spec.Path, toStdout || outfile.InPlace(o.output), exists)
+	for _, w := range warnings {
+		fmt.Fprintln(stderr, "graphalloc: warning:", w)
 	}
 	spec := gf.Spec
 	if g.Size() > graphgen.MaxListEdges {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -274,4 +275,9 @@ func TestInfoExtraFields(t *testing.T) {
 	if out, errs, code := invoke("info", "-g", "file:"+good); code != 0 || !strings.Contains(out, "edges:        2") {
 		t.Errorf("info on weighted lines: exit %d, %s%s", code, out, errs)
 	}
+}
+
+// build is buildContext with a context that is never done.
+func (g graphFlag) build(seed uint64, stderr io.Writer) (graphgen.Graph, *graphgen.BuildInfo, error) {
+	return g.buildContext(context.Background(), seed, stderr)
 }

@@ -4,8 +4,9 @@
 // Usage:
 //
 //	graphalloc run      simulate one process, T independent trials
+//	graphalloc queue    the supermarket model: queues with arrivals and service, on graphs
 //	graphalloc compare  run a grid of topologies × processes × sizes against the bounds
-//	graphalloc study    reproduce a paper's result: one of thirteen studies, tables and a plot
+//	graphalloc study    reproduce a paper's result: one of fifteen studies, tables and a plot
 //	graphalloc gen      write a generated graph
 //	graphalloc info     describe a graph: degrees, components, spectral gap, expansion
 //	graphalloc bounds   print the theoretical bounds for n, m, d and a topology
@@ -33,7 +34,7 @@ import (
 )
 
 // commandList lists the commands, for the messages of bad usage.
-const commandList = "run, compare, study, gen, info, bounds, fluid, merge, plot, serve, version"
+const commandList = "run, queue, compare, study, gen, info, bounds, fluid, merge, plot, serve, version"
 
 // Version is the version graphalloc reports.
 const Version = "0.1.0"
@@ -80,6 +81,12 @@ func report(stderr io.Writer, err error) int {
 	return 1
 }
 
+// commands are the commands that read their own flags, by name.
+var commands = map[string]func(ctx context.Context, stdout, stderr io.Writer, args []string) error{
+	"run": cmdRun, "queue": cmdQueue, "compare": cmdCompare, "study": cmdStudy, "gen": cmdGen, "info": cmdInfo,
+	"bounds": cmdBounds, "fluid": cmdFluid, "merge": cmdMerge, "plot": cmdPlot, "serve": cmdServe,
+}
+
 // run is the whole program: main only wires it to the process.
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 {
@@ -87,27 +94,10 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		// as every refusal.
 		return usagef("no command: usage: graphalloc COMMAND [flags], COMMAND one of %s ('graphalloc help' says more)", commandList)
 	}
+	if cmd, ok := commands[args[0]]; ok {
+		return cmd(ctx, stdout, stderr, args[1:])
+	}
 	switch args[0] {
-	case "run":
-		return cmdRun(ctx, stdout, stderr, args[1:])
-	case "plot":
-		return cmdPlot(ctx, stdout, stderr, args[1:])
-	case "merge":
-		return cmdMerge(ctx, stdout, stderr, args[1:])
-	case "compare":
-		return cmdCompare(ctx, stdout, stderr, args[1:])
-	case "study":
-		return cmdStudy(ctx, stdout, stderr, args[1:])
-	case "bounds":
-		return cmdBounds(ctx, stdout, stderr, args[1:])
-	case "fluid":
-		return cmdFluid(ctx, stdout, stderr, args[1:])
-	case "gen":
-		return cmdGen(ctx, stdout, stderr, args[1:])
-	case "serve":
-		return cmdServe(ctx, stdout, stderr, args[1:])
-	case "info":
-		return cmdInfo(ctx, stdout, stderr, args[1:])
 	case "version", "--version":
 		if len(args) > 1 && (args[1] == "-h" || args[1] == "--help") {
 			fmt.Fprint(stdout, helpText("version"))

@@ -46,6 +46,14 @@ func TestMemoryBudget(t *testing.T) {
 		{"gen fits", []string{"gen", "-g", "regular:degree=4", "-n", "100", "--max-memory", "1M"}, ""},
 		// Its first point, Greedy[d] at n = 2^6, holds 2.89 KiB.
 		{"study", []string{"study", "two-choices", "--tiny", "--max-memory", "1K"}, "a point at n=64 needs about 2.89 KiB"},
+		// run --delete: the deletion state counts before the graph is
+		// built. 2^28 balls of 4 bytes in each of two running trials: 2 GiB.
+		{"delete: ball array", []string{"run", "-n", "2^20", "-m", "2^28", "--delete", "abku", "--workers", "2", "--max-memory", "512M"}, "most of it is the deletion state (2 GiB)"},
+		{"delete: ball array on a graph", []string{"run", "-p", "graph", "-g", "regular:degree=4", "-n", "2^16", "-m", "2^30", "--delete", "fifo", "--workers", "1", "--max-memory", "1G"}, "needs about 4 GiB"},
+		// The default 100n steps, a point each: 6.5·10^6 points of 80 bytes a trial.
+		{"delete: series of the default steps", []string{"run", "-n", "2^16", "--delete", "random:beta=0.5", "--every", "1", "--max-memory", "1G"}, "most of it is the results held"},
+		{"delete: random fits", []string{"run", "-n", "2^10", "--delete", "random:beta=0.5", "--every", "1n", "-t", "2", "--max-memory", "1G"}, ""},
+		{"delete: abku fits", []string{"run", "-n", "2^10", "--delete", "abku", "--steps", "10n", "-t", "2", "--max-memory", "64M"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, errs, code := invoke(tc.args...)

@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
 	"slices"
 	"strings"
-
-	"github.com/graphalloc/graphalloc/internal/progress"
 
 	"github.com/spf13/pflag"
 
@@ -28,7 +25,8 @@ type runOptions struct {
 	resume, maxMemory, engine string
 	batch                     string
 	profile                   bool
-	spec                      graphgen.Spec // -g, parsed
+	spec                      graphgen.Spec       // -g, parsed
+	dyn                       study.DeleteOptions // --delete, --steps (deletecmd.go)
 }
 
 // parse parses and checks the flags of run (run and serve share it).
@@ -46,17 +44,12 @@ func (o *runOptions) parse(args []string, stdout, stderr io.Writer) (*pflag.Flag
 	addMaxMemory(fs, &o.maxMemory, "runs")
 	addBatch(fs, &o.batch)
 	fs.StringVar(&o.engine, "engine", "auto", "bins (a load per bin) or levels (a count per load: exchangeable processes on complete, n up to 2^62); auto: bins up to n = 2^32-1, levels beyond")
+	o.addDelete(fs)
 	fs.StringVar(&o.resume, "resume", "", "skip the trials FILE (an earlier output of this run, json or jsonl) holds and finish the run; with -f jsonl -o FILE the same file is continued")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return fs, err
 	}
-	if err := checkFormat(o.format, results.Formats...); err != nil {
-		return fs, err
-	}
-	if o.trials < 1 {
-		return fs, usagef("--trials: need at least 1 trial, got %d", o.trials)
-	}
-	if err := o.check(); err != nil {
+	if err := o.checkTrials(); err != nil {
 		return fs, err
 	}
 	if err := o.checkExpansion(fs); err != nil {
@@ -84,6 +77,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		return err
 	}
 	useMemoryLimit(o.maxMemory)
+	if err := o.dyn.ReadSequence(ctx); err != nil {
+		return inputError("", err)
+	}
 	cfg, head, pv, err := o.setupContext(ctx, fs, stderr)
 	if err != nil {
 		return err
@@ -92,7 +88,11 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	if err != nil {
 		return err
 	}
-	return o.execute(ctx, cfg, head, pv, study.ShardTrials(o.trials, si, sk), stdout, stderr)
+	trials := study.ShardTrials(o.trials, si, sk)
+	if o.dyn.Delete != "" {
+		return o.runDeletions(ctx, fs, cfg, head, trials, stdout)
+	}
+	return o.execute(ctx, cfg, head, pv, trials, stdout, stderr)
 }
 
 // checkFiles refuses, before any work, --per-vertex for a process without
@@ -127,16 +127,12 @@ func (o *runOptions) checkFiles() error {
 // 0.9 GB at 2^25, beside the graph.
 const degreeTableMax = 1 << 25
 
-// setup turns the flags into the run's config and its file's config,
-// building the graph of a graph process, and the per-vertex gathering of
-// a graph run (nil if none: --per-vertex, or the load against the degree
-// of a table, JSON or JSON-lines file on a graph that is not regular, up
-// to degreeTableMax vertices).
-func (o *runOptions) setup(fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Config, head results.Config, pv *results.PerVertex, err error) {
-	return o.setupContext(context.Background(), fs, stderr)
-}
-
-// setupContext is setup whose graph build stops once ctx is done.
+// setupContext turns the flags into the run's config and its file's
+// config, building the graph of a graph process (the build stops once ctx
+// is done), and the per-vertex gathering of a graph run (nil if none:
+// --per-vertex, or the load against the degree of a table, JSON or
+// JSON-lines file on a graph that is not regular, up to degreeTableMax
+// vertices).
 func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr io.Writer) (cfg alloc.Config, head results.Config, pv *results.PerVertex, err error) {
 	descs, err := o.pf.descriptors()
 	if err != nil {
@@ -246,7 +242,8 @@ func (o *runOptions) request(fs *pflag.FlagSet, desc *alloc.Descriptor, params a
 	}
 	return gf, study.RunRequest{Process: desc, Params: params, Engine: o.engine, Spec: spec, N: gf.N,
 		Balls: o.balls, Batch: o.batch, Every: o.every, Profile: o.profile,
-		Workers: o.workers, Trials: o.trials, Held: held, JSON: o.format == "json"}, nil
+		Workers: o.workers, Trials: o.trials, Held: held, JSON: o.format == "json",
+		Delete: o.dyn.Delete, Steps: o.dyn.Steps, Ops: int64(len(o.dyn.Ops))}, nil
 }
 
 // execute runs the trials of cfg (those --resume does not hold already)
@@ -257,61 +254,10 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 	if err != nil {
 		return inputError("--resume: ", err)
 	}
-	// jsonl streams each trial as it finishes; the other formats are
-	// written whole, atomically, once every trial is done.
-	var stream *results.Stream
-	if o.format == "jsonl" {
-		w, closeFn, err := results.OpenStream(ctx, stdout, o.output, o.resume, prev, head, done)
-		if err != nil {
-			return err
-		}
-		defer closeFn()
-		stream = results.NewStream(w)
-	}
-	all := done
-	bar := progress.New(stderr, "run", len(trials), int64(len(trials))*cfg.M) // nil unless stderr is a terminal
-	err = alloc.Run(ctx, cfg, trials, o.workers, func(r alloc.Result) error {
-		all = append(all, r)
-		bar.Add(cfg.M)
-		if stream != nil {
-			return stream.Trial(r)
-		}
-		return nil
-	})
-	bar.Done()
-	interrupted := errors.Is(err, context.Canceled)
-	if err != nil && !interrupted {
-		return err
-	}
-	slices.SortFunc(all, func(a, b alloc.Result) int { return a.Trial - b.Trial })
-	sum, err := results.Summarize(head, all)
+	out := results.RunOutput{Head: head, Output: o.output, Format: o.format, Resume: o.resume, PerVertex: pv, Progress: stderr}
+	all, err := out.Execute(ctx, stdout, cfg, prev, done, trials, o.workers)
 	if err != nil {
 		return err
-	}
-	if pv != nil && pv.Trials() == len(all) {
-		sum.ByDegree = pv.ByDegree()
-	}
-	switch {
-	case interrupted && stream == nil && len(all) > 0:
-		// Keep what finished: the file (or table) of the finished trials.
-		// The interrupt asked for this write: it is not cancelled.
-		f := &results.File{Config: head, Trials: all, Summary: sum}
-		if err := outfile.Write(context.WithoutCancel(ctx), stdout, o.output, func(w io.Writer) error { return results.Write(w, o.format, f) }); err != nil {
-			return err
-		}
-		fallthrough
-	case interrupted:
-		return errors.New(results.Interrupted(len(all), len(done)+len(trials), "trial", o.output, o.format))
-	case stream != nil:
-		if err := stream.Summary(sum); err != nil {
-			return err
-		}
-	default:
-		f := &results.File{Config: head, Trials: all, Summary: sum}
-		err := outfile.Write(ctx, stdout, o.output, func(w io.Writer) error { return results.Write(w, o.format, f) })
-		if err != nil {
-			return err
-		}
 	}
 	if o.plot != "" && len(all) == 0 {
 		skipEmptyPlot(stderr, o.shard, o.plot)

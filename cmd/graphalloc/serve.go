@@ -35,7 +35,7 @@ type serveOptions struct {
 // serveKeys are the run flags the page may set, as query keys: the
 // parameters of alloc.ParamTable among run's own.
 var serveKeys = explorer.Keys([]string{"process", graphFlagName, "bins", "balls", "seed", "trials"},
-	[]string{"batch", "every", "engine", "expansion"})
+	[]string{"batch", "every", "engine", "expansion", "delete", "steps"})
 
 func cmdServe(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var o serveOptions
@@ -144,10 +144,10 @@ func (p runPlanner) Parse(args []string) (explorer.Job, error) {
 	if errors.Is(err, pflag.ErrHelp) {
 		return nil, usagef("help is not a run")
 	}
-	if err != nil {
-		return nil, err
+	if err == nil && strings.HasPrefix(j.o.dyn.Delete, "file:") {
+		err = usagef("--delete: the explorer runs abku, fifo and random deletions; a sequence file is run's (graphalloc run --delete file:PATH)")
 	}
-	return j, nil
+	return j, err
 }
 
 // Build is run's setup, which builds the graph; it stops once ctx is
@@ -158,7 +158,13 @@ func (j *serveJob) Build(ctx context.Context) (*explorer.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &explorer.Run{Config: cfg, Head: head, Spec: j.o.spec, Trials: j.o.trials, Workers: j.o.workers, Notes: j.notes.String(), PNG: j.png}, nil
+	r := &explorer.Run{Config: cfg, Head: head, Spec: j.o.spec, Trials: j.o.trials, Workers: j.o.workers, Notes: j.notes.String(), PNG: j.png, Delete: j.o.dyn.Delete}
+	if j.o.dyn.Delete != "" {
+		c, err := j.o.dyn.Dynamic(cfg, j.fset.Changed)
+		r.Dynamic = &c
+		return r, wrapUsage(err)
+	}
+	return r, nil
 }
 
 // png draws the run's figure with the options of run --plot FILE.png

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -200,6 +201,141 @@ func TestExplorerInBrowser(t *testing.T) {
 		}
 	}
 	formRuns(t, ctx, check, dir)
+	queueRun(t, ctx, dir)
+}
+
+// queueRun runs the supermarket model from the page's queue form (its
+// defaults: edge sampling on a random 3-regular graph, where Gast's pair
+// approximation applies) and checks every number of its table, the
+// measured tails and their intervals and the prediction beside them,
+// against graphalloc queue with the command the page shows; then ABKU's
+// infinite process from a run panel (--delete abku) against run --delete.
+// The queue panel is photographed into dir.
+func queueRun(t *testing.T, ctx context.Context, dir string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(strings.Split(chromedpURL(t, ctx), "?")[0]),
+		chromedp.WaitVisible(chromedp.CSS(`#a-status[data-state="done"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#b-status[data-state="done"]`))); err != nil {
+		t.Fatal(err)
+	}
+	// The button's own click (the panels above may still move the page
+	// under a click at its coordinates).
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(b => { b.click(); return true })(document.querySelector("#queue-form button.run"))`)); err != nil {
+		t.Fatal(err)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := chromedp.Do(wctx, chromedp.WaitVisible(chromedp.CSS(`#q-status[data-state="done"]`))); err != nil {
+		body, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + "\n" + document.getElementById("queue-panel").innerText`))
+		t.Fatalf("queue panel: %v\n%s", err, body)
+	}
+	if shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)); err == nil {
+		path := filepath.Join(dir, "explorer-queue.png")
+		if err := os.WriteFile(path, shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(os.Stderr, "browser test: screenshot of the queue panel in %s\n", path)
+	}
+	command, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#q-command`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(command, "graphalloc queue ") || !strings.Contains(command, "--lambda=0.8") {
+		t.Fatalf("queue panel: command %q", command)
+	}
+	out, msg := cliRun(t, strings.Fields(strings.TrimPrefix(command, "graphalloc "))...)
+	if msg != "" {
+		t.Fatalf("%s: %s", command, msg)
+	}
+	var f struct {
+		Summary struct {
+			Tails []struct {
+				Mean float64
+				CI95 [2]float64 `json:"ci95"`
+			}
+			Predictions []struct {
+				Name    string
+				Applies bool
+				Tails   []float64
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &f); err != nil {
+		t.Fatal(err)
+	}
+	js := `Array.from(document.querySelectorAll("#q-tails tr")).map(tr => Array.from(tr.cells).map(td => td.textContent))`
+	rows, err := chromedp.Run(ctx, chromedp.Evaluate[[][]string](js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pair []float64
+	for _, p := range f.Summary.Predictions {
+		if p.Applies && p.Name == "pair approximation" {
+			pair = p.Tails
+		}
+	}
+	if len(pair) == 0 || len(rows) < 3 || !strings.Contains(strings.Join(rows[0], "|"), "pair approximation [approximation]") {
+		t.Fatalf("queue panel: the CLI's pair approximation (%v) is not the page's column: %v", pair, rows)
+	}
+	near := func(cell string, want float64) bool {
+		got, err := strconv.ParseFloat(strings.Trim(cell, "[], "), 64)
+		return err == nil && math.Abs(got-want) <= 1e-4*math.Abs(want)+1e-12
+	}
+	for i, tail := range f.Summary.Tails {
+		r := rows[3+i] // the head, the mean queue and the sojourn first
+		lo, hi, _ := strings.Cut(r[2], ", ")
+		if r[0] != "s_"+strconv.Itoa(i+1) || !near(r[1], tail.Mean) || !near(lo, tail.CI95[0]) || !near(hi, tail.CI95[1]) ||
+			(i+1 < len(pair) && !near(r[3], pair[i+1])) {
+			t.Errorf("queue panel: row %v; %s gives s_%d = %g %v, pair approximation %v", r, command, i+1, tail.Mean, tail.CI95, pair)
+		}
+	}
+
+	// run --delete abku in panel A.
+	if err := chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.CSS(`#panel-a input[name="graph"]`), "regular:degree=4"),
+		chromedp.SetValue(chromedp.CSS(`#panel-a input[name="balls"]`), "n"),
+		chromedp.SetValue(chromedp.CSS(`#panel-a input[name="delete"]`), "abku"),
+		chromedp.SetValue(chromedp.CSS(`#panel-a input[name="steps"]`), "20n"),
+		chromedp.Click(chromedp.CSS(`#panel-a button.run`)),
+		chromedp.WaitVisible(chromedp.CSS(`#a-status[data-state="done"]`))); err != nil {
+		t.Fatal(err)
+	}
+	command, err = chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#a-command`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, msg = cliRun(t, strings.Fields(strings.TrimPrefix(command, "graphalloc "))...)
+	var d struct {
+		Trials []struct {
+			Trial   int `json:"trial"`
+			MaxLoad int `json:"max_load"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &d); msg != "" || err != nil || !strings.Contains(command, "--delete=abku") {
+		t.Fatalf("%s: %s %v", command, msg, err)
+	}
+	js = `Array.from(document.querySelectorAll("#a-trials tbody tr")).map(tr => tr.cells[0].textContent + " " + tr.cells[1].textContent)`
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, r := range d.Trials {
+		want = append(want, fmt.Sprintf("%d %d", r.Trial, r.MaxLoad))
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("delete abku: the page shows %v, %s gives %v", got, command, want)
+	}
+}
+
+// chromedpURL is the page's URL.
+func chromedpURL(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	u, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
 }
 
 // formRuns fills the form as a reader does, typing into its fields:

@@ -47,8 +47,9 @@ func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if err != nil {
 		return usageError{err}
 	}
-	if o.full && o.tiny {
-		return usagef("--full and --tiny: choose one size")
+	size, err := study.SizeOf(o.full, o.tiny)
+	if err != nil {
+		return usageError{err}
 	}
 	if o.trials < 0 {
 		return usagef("--trials: need at least 1 trial, got %d", o.trials)
@@ -61,13 +62,6 @@ func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	}
 	if err := distinct(outfile.Outputs(o.output, o.plotFile())...); err != nil {
 		return err
-	}
-	size := study.SizeDefault
-	switch {
-	case o.full:
-		size = study.SizeFull
-	case o.tiny:
-		size = study.SizeTiny
 	}
 	p := s.Params(size)
 	if o.trials > 0 {
@@ -111,13 +105,5 @@ func cmdStudy(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 			return err
 		}
 	}
-	return outfile.Write(ctx, stdout, o.output, func(w io.Writer) error {
-		switch o.format {
-		case "csv":
-			return rep.WriteCSV(w)
-		case "json":
-			return rep.WriteJSON(w)
-		}
-		return rep.WriteText(w)
-	})
+	return outfile.Write(ctx, stdout, o.output, func(w io.Writer) error { return rep.Write(w, o.format) })
 }

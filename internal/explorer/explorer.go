@@ -9,7 +9,8 @@
 // m·trials, one memory budget for all requests (Budget), and a run that
 // stops when its client leaves (Slots, the request's context).
 //
-// It imports alloc, graphgen, results and study.
+// It imports alloc, graphgen, queue, results and study. /api/queue runs
+// the supermarket model as `graphalloc queue` does (a QueuePlanner).
 package explorer
 
 import "embed"

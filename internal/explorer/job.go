@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -57,11 +58,15 @@ func (s *Server) setupJob(ctx context.Context, q url.Values, download bool) (*jo
 		return nil, err
 	}
 	r := j.run
-	if err := s.checkCaps(int64(r.Config.N), r.Config.M, r.Trials); err != nil {
+	balls := r.Config.M
+	if r.Dynamic != nil {
+		balls = r.Dynamic.M + r.Dynamic.Steps // every step places or removes a ball
+	}
+	if err := s.checkCaps(int64(r.Config.N), balls, r.Trials); err != nil {
 		j.release()
 		return nil, err
 	}
-	if r.Config.Every == 0 {
+	if r.Config.Every == 0 && r.Dynamic == nil {
 		// The series of the picture: about 20 points (and the same flag in
 		// the command, so that run gives the same file).
 		r.Config.Every = max(1, r.Config.M/20)
@@ -262,5 +267,49 @@ func (s *Server) buildJob(ctx context.Context, j *job) error {
 			release()
 		}()
 		return ctx.Err()
+	}
+}
+
+// runDynamic runs every trial of the job's run with deletions and returns
+// its file, as run --delete writes it.
+func (j *job) runDynamic(ctx context.Context) (*results.DynamicFile, error) {
+	var all []alloc.DynamicResult
+	err := alloc.RunDynamic(ctx, *j.run.Dynamic, j.trialList(), j.run.Workers, func(r alloc.DynamicResult) error {
+		all = append(all, r)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return results.DynamicFileOf(*j.run.Dynamic, j.run.Head, j.run.Delete, all), nil
+}
+
+// streamDynamic runs a run with deletions and sends "dynamic" with its
+// file: the statistics over the trials and the bounds in their regimes.
+func (j *job) streamDynamic(ctx context.Context, send func(string, any)) error {
+	f, err := j.runDynamic(ctx)
+	if err != nil {
+		return err
+	}
+	send("dynamic", f)
+	return nil
+}
+
+// downloadDynamic writes the JSON or CSV of a run with deletions, as run
+// --delete -f json|csv writes it; it draws no figure.
+func (s *Server) downloadDynamic(w http.ResponseWriter, ctx context.Context, j *job, format string) {
+	if format == "png" {
+		s.httpError(w, http.StatusBadRequest, errors.New("format: a run with deletions has no figure: download its json or csv"))
+		return
+	}
+	f, err := j.runDynamic(ctx)
+	if err != nil {
+		s.httpError(w, http.StatusInternalServerError, err)
+		return
+	}
+	a := &attachment{w: w, name: "graphalloc-run." + format}
+	a.ctype = map[string]string{"json": "application/json", "csv": "text/csv"}[format]
+	if err := results.WriteDynamic(a, format, f); err != nil && !a.started {
+		s.httpError(w, http.StatusInternalServerError, err)
 	}
 }

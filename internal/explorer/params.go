@@ -59,6 +59,8 @@ type Params struct {
 	// GraphProcesses are the processes that run on a graph, those whose
 	// form shows the graph field.
 	GraphProcesses []string `json:"graph_processes"`
+	// QueueKeys are the keys of /api/queue, graphalloc queue's flags.
+	QueueKeys []string `json:"queue_keys"`
 }
 
 // ServeParams returns the handler of /api/params for the query keys keys.
@@ -69,7 +71,7 @@ func ServeParams(keys []string) http.HandlerFunc {
 			graph = append(graph, d.Name)
 		}
 	}
-	body, err := json.Marshal(Params{Keys: keys, Fields: Fields(), GraphProcesses: graph})
+	body, err := json.Marshal(Params{Keys: keys, Fields: Fields(), GraphProcesses: graph, QueueKeys: QueueKeys()})
 	if err != nil {
 		panic(err) // strings only: a build defect
 	}

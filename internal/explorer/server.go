@@ -109,6 +109,11 @@ type Run struct {
 	Notes           string         // what setup wrote to stderr
 	Spec            graphgen.Spec  // the topology, for the picture
 	Graph           graphgen.Graph // the graph for the picture (pictureGraph)
+	// Dynamic is the run with deletions of run --delete (nil for none),
+	// which runs instead of Config and sends its file whole.
+	Dynamic *alloc.Dynamic
+	// Delete is --delete as given.
+	Delete string
 	// PNG draws the run's figure as run --plot FILE.png draws it.
 	PNG func(w io.Writer, f *results.File) error
 }
@@ -149,6 +154,7 @@ func NewServer(o Options, p Planner) *Server {
 	}
 	s.mux.Handle("GET /", http.FileServerFS(static))
 	s.mux.HandleFunc("GET /api/run", s.handleRun)
+	s.mux.HandleFunc("GET /api/queue", s.handleQueue)
 	s.mux.HandleFunc("GET /api/download", s.handleDownload)
 	s.mux.HandleFunc("GET /api/params", ServeParams(o.Keys))
 	addr := o.Addr
@@ -207,6 +213,10 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer j.release()
+	if j.run.Dynamic != nil {
+		s.downloadDynamic(w, r.Context(), j, format)
+		return
+	}
 	f, err := j.runAll(r.Context())
 	if err != nil {
 		s.httpError(w, http.StatusInternalServerError, err)
@@ -296,7 +306,11 @@ func (s *Server) handleRun(w http.ResponseWriter, r *http.Request) {
 	}
 	defer j.release()
 	send("config", ConfigEvent{Config: j.run.Head, Command: j.command("json"), Notes: strings.TrimSpace(j.run.Notes), Graph: j.picture()})
-	err = j.stream(ctx, send, func() bool { return streamed < streamMax })
+	if j.run.Dynamic != nil {
+		err = j.streamDynamic(ctx, send)
+	} else {
+		err = j.stream(ctx, send, func() bool { return streamed < streamMax })
+	}
 	if err != nil && ctx.Err() == nil {
 		send("fail", map[string]string{"error": s.message(err)})
 	}

@@ -9,6 +9,8 @@ let KEYS = [];
 let FIELDS = [];        // the parameter fields, with the processes that read each
 let GRAPH_USERS = [];   // the processes that run on a graph
 let PROCESSES = [];     // every process, from /api/processes
+let QUEUE_KEYS = [];    // the query keys of /api/queue (graphalloc queue's flags)
+const QUEUE_DEFAULTS = { process: "graph", choices: "2", graph: "regular:degree=3", sample: "edge", bins: "4096", lambda: "0.8", time: "200", seed: "1", trials: "2" };
 const DEFAULTS = {
   a: { process: "graph", graph: "cycle", bins: "1024", balls: "16n", seed: "1", trials: "10" },
   b: { process: "graph", graph: "regular:degree=4", bins: "1024", balls: "16n", seed: "1", trials: "10" },
@@ -90,6 +92,7 @@ function run(slot) {
   P.el.querySelector(".status").textContent = "starting…";
   P.el.querySelector(".status").dataset.state = "running";
   P.el.querySelector("tbody").innerHTML = "";
+  P.el.querySelector(".dynamic").innerHTML = "";
   const src = new EventSource("api/run?page=" + PAGE + "&slot=" + slot + "&" + query(slot).toString());
   P.source = src;
   src.addEventListener("config", (e) => {
@@ -113,6 +116,7 @@ function run(slot) {
     }, 80);
   });
   src.addEventListener("snapshot", (e) => show(slot, JSON.parse(e.data)));
+  src.addEventListener("dynamic", (e) => { src.close(); showDynamic(slot, JSON.parse(e.data)); });
   src.addEventListener("done", (e) => { src.close(); show(slot, JSON.parse(e.data)); });
   src.addEventListener("fail", (e) => {
     src.close();
@@ -319,9 +323,104 @@ function paramFields(fields) {
   }
 }
 
+// showDynamic shows the file of a run with deletions (run --delete): the
+// trials' max load, discrepancy and overload, their statistics and the
+// bounds, each in its regime or with the reason it does not apply.
+function showDynamic(slot, f) {
+  const P = panels[slot];
+  const st = P.el.querySelector(".status");
+  st.textContent = "done: " + f.trials.length + (f.trials.length === 1 ? " trial" : " trials") + " with deletions " + f.delete + ", " + f.steps + " steps";
+  st.dataset.state = "done";
+  const tb = P.el.querySelector("tbody");
+  tb.innerHTML = "";
+  for (const r of f.trials) {
+    const tr = document.createElement("tr");
+    for (const v of [r.trial, r.max_load, "discrepancy " + fmt(r.discrepancy) + ", overload " + fmt(r.overload) + ", max over the window " + r.window_max_load]) {
+      const td = document.createElement("td"); td.textContent = String(v); tr.appendChild(td);
+    }
+    tb.appendChild(tr);
+  }
+  const box = P.el.querySelector(".dynamic");
+  const rows = Object.entries(f.summary.stats).map(([k, v]) => "<tr><td>" + k + "</td><td>" + fmt(v.mean) + "</td><td>" + fmt(v.std) + "</td><td>" + v.min + "</td><td>" + v.max + "</td></tr>").join("");
+  box.innerHTML = "<table><thead><tr><th>quantity</th><th>mean</th><th>sd</th><th>min</th><th>max</th></tr></thead><tbody>" + rows + "</tbody></table>";
+  for (const b of f.summary.bounds || []) {
+    const d = document.createElement("div"); d.className = "notes";
+    d.textContent = b.applies ? b.name + ": " + b.formula + (b.value == null ? "" : " = " + fmt(b.value)) + " (" + b.kind + ", regime " + b.regime + "; " + b.reason + ")" : "not shown: " + b.name + ": " + b.reason;
+    box.appendChild(d);
+  }
+}
+
+// The supermarket model's panel: graphalloc queue's flags, sent to
+// /api/queue; the measured tails s_i with their intervals beside each
+// prediction the server says applies (its kind and source), the others
+// listed with the reason.
+function queueQuery() {
+  const p = new URLSearchParams(), f = document.getElementById("queue-form");
+  for (const k of QUEUE_KEYS) {
+    if (!f.elements[k] || f.elements[k].closest("label").hidden) continue;
+    const v = f.elements[k].value.trim();
+    if (v !== "") p.set(k, v);
+  }
+  return p;
+}
+
+function queueFields() {
+  const f = document.getElementById("queue-form");
+  for (const el of f.querySelectorAll(".graph-field")) el.hidden = f.elements.process.value.trim() !== "graph" && PROCESSES.includes(f.elements.process.value.trim());
+}
+
+function runQueue() {
+  const err = document.getElementById("q-error"), st = document.getElementById("q-status");
+  err.hidden = true; err.textContent = "";
+  st.textContent = "starting…"; st.dataset.state = "running";
+  document.querySelector("#q-tails thead").innerHTML = ""; document.querySelector("#q-tails tbody").innerHTML = "";
+  document.getElementById("q-notes").textContent = "";
+  if (QUEUE_SOURCE) QUEUE_SOURCE.close();
+  const src = new EventSource("api/queue?page=" + PAGE + "&slot=q&" + queueQuery().toString());
+  QUEUE_SOURCE = src;
+  src.addEventListener("config", (e) => {
+    const c = JSON.parse(e.data);
+    document.getElementById("q-command").textContent = c.command;
+    if (c.notes) { err.hidden = false; err.textContent = c.notes; }
+  });
+  src.addEventListener("progress", (e) => { const p = JSON.parse(e.data); st.textContent = "running: " + p.done + "/" + p.trials + " trials"; });
+  src.addEventListener("done", (e) => { src.close(); showQueue(JSON.parse(e.data)); });
+  src.addEventListener("fail", (e) => {
+    src.close(); err.hidden = false; err.textContent = JSON.parse(e.data).error;
+    st.textContent = "failed"; st.dataset.state = "failed";
+  });
+  src.onerror = () => { if (src.readyState === EventSource.CLOSED) return; src.close(); };
+}
+let QUEUE_SOURCE = null;
+
+function showQueue(f) {
+  const s = f.summary, st = document.getElementById("q-status");
+  const preds = (s.predictions || []).filter((p) => p.applies);
+  st.textContent = "done: " + f.trials.length + (f.trials.length === 1 ? " trial" : " trials") + "; warm-up " + s.warmup.join(", ") + " (" + s.warmup_rule + "); " + s.interval;
+  st.dataset.state = "done";
+  const head = ["quantity", "measured", "95% CI"].concat(preds.map((p) => p.name + " [" + p.kind + "]"));
+  document.querySelector("#q-tails thead").innerHTML = "<tr>" + head.map((h) => "<th>" + h + "</th>").join("") + "</tr>";
+  const g = (x) => Number(x.toPrecision(5)).toString();
+  const rows = [["mean queue", s.mean_queue, (p) => p.mean_queue], ["mean sojourn (Little)", s.mean_sojourn, (p) => p.mean_sojourn]];
+  s.tails.forEach((t, i) => rows.push(["s_" + (i + 1), t, (p) => (p.tails || [])[i + 1]]));
+  const tb = document.querySelector("#q-tails tbody");
+  for (const [name, e, pred] of rows) {
+    const tr = document.createElement("tr");
+    for (const v of [name, g(e.mean), "[" + g(e.ci95[0]) + ", " + g(e.ci95[1]) + "]"].concat(preds.map((p) => pred(p) === undefined ? "" : g(pred(p))))) {
+      const td = document.createElement("td"); td.textContent = v; tr.appendChild(td);
+    }
+    tb.appendChild(tr);
+  }
+  document.getElementById("q-notes").textContent = "longest queue over a trial's window: min " + s.max_queue[0] + ", mean " + fmt(s.max_queue[1]) + ", max " + s.max_queue[2] + "\n" +
+    (s.predictions || []).map((p) => p.applies ? p.name + " (" + p.kind + ", " + p.source + "): " + p.regime : "not shown: " + p.name + " [" + p.source + "]: " + p.reason).join("\n");
+}
+
 async function main() {
+  // The queue form's own submit, before anything loads: never the
+  // browser's.
+  document.getElementById("queue-form").addEventListener("submit", (e) => { e.preventDefault(); runQueue(); });
   const spec = await (await fetch("api/params")).json();
-  KEYS = spec.keys; FIELDS = spec.fields; GRAPH_USERS = spec.graph_processes || [];
+  KEYS = spec.keys; FIELDS = spec.fields; GRAPH_USERS = spec.graph_processes || []; QUEUE_KEYS = spec.queue_keys || [];
   paramFields(spec.fields);
   PROCESSES = await (await fetch("api/processes")).json().catch(() => []);
   const url = new URLSearchParams(location.search);
@@ -334,6 +433,10 @@ async function main() {
   const dl = document.getElementById("processes");
   for (const p of PROCESSES) { const o = document.createElement("option"); o.value = p; dl.appendChild(o); }
   document.getElementById("run-both").addEventListener("click", () => { run("a"); run("b"); });
+  const qf = document.getElementById("queue-form");
+  for (const k of QUEUE_KEYS) if (qf.elements[k]) qf.elements[k].value = QUEUE_DEFAULTS[k] ?? "";
+  qf.addEventListener("input", queueFields);
+  queueFields();
   // The permalink's configurations, or the default ones, run at once.
   run("a"); run("b");
 }

@@ -1,0 +1,99 @@
+package queue
+
+import (
+	"context"
+
+	"github.com/graphalloc/graphalloc/alloc"
+)
+
+// The level engine runs the supermarket model on exchangeable servers
+// (uniform sampling, or a sampler on K_n) from the counts alone: the window's
+// cnt[i], the number of queues of length ≥ i, is the whole state. Order the
+// servers longest queue first (ties in any fixed order) and call a server's
+// position its rank u ∈ [0, n): the servers of rank u < cnt[i] are those
+// with a queue of length ≥ i, so a uniform server is a uniform rank and its
+// queue length the level l with cnt[l+1] ≤ u < cnt[l]. A job joins a
+// shortest candidate: the level of the largest of its candidates' ranks
+// (which of several tied servers it joins does not change the counts). A
+// completion at a uniform server is a uniform rank; below cnt[1] it ends a
+// job at its level. The draws are the per-server engine's, one a rank, in
+// the same order; the counts that result have the same law as the per-server
+// engine's (a rank is not a server), which TestLevelsMatchServers checks.
+// A level is found without a branch: the counts fall with the level, so
+// the level of rank u is the number of levels i ≥ 1 with cnt[i] > u, summed
+// over the levels up to the longest queue (a handful) from the sign bit of
+// u − cnt[i]. A scan that stops at the level would mispredict its exit
+// about once an event, which cost half the loop's time. Nothing is read
+// from memory beyond a few hundred bytes of counts, whatever n.
+
+// levelOf is the queue length of the server of rank u < n ≤ 2^62, the
+// longest queue being hi.
+func levelOf(cnt []int64, hi int, u uint64) int {
+	l := uint64(0)
+	for _, c := range cnt[1 : hi+1] {
+		l += (u - uint64(c)) >> 63
+	}
+	return int(l)
+}
+
+// levels runs one trial on the level engine and returns the events run.
+func levels(ctx context.Context, c *Config, t *topology, w *window, r *alloc.Rand) (int64, error) {
+	n := uint64(c.N)
+	gap := meanGap(c.Lambda, n)
+	thr := arrivalThreshold(c.Lambda)
+	others := t.kind == kOthers
+	d := t.d
+	s := r.State()
+	now := 0.0
+	var events int64
+	for {
+		for k := 0; k < cancelEvery; k++ {
+			var x uint64
+			var e float64
+			s, x = alloc.Step(s) // exponential(s), its common path inlined
+			if j := x >> 11; j < zigK[x&255] {
+				e = float64(j) * zigW[x&255]
+			} else {
+				s, e = exponentialSlow(s, x)
+			}
+			now += e * gap
+			if now >= w.stop && !w.cross(now) {
+				r.SetState(s)
+				return events + int64(k), nil
+			}
+			s, x = alloc.Step(s)
+			if x >= thr {
+				var u uint64
+				s, u = alloc.Below(s, n)
+				if u < uint64(w.cnt[1]) {
+					w.down(levelOf(w.cnt, w.hi, u), now)
+				}
+				continue
+			}
+			var home uint64
+			s, home = alloc.Below(s, n)
+			top := home
+			if t.slot {
+				s, _ = alloc.Below(s, uint64(d)) // the per-server engine's tie draw
+			}
+			for j := 1; j < d; j++ {
+				var u uint64
+				if others {
+					s, u = alloc.Below(s, n-1)
+					if u >= home {
+						u++
+					}
+				} else {
+					s, u = alloc.Below(s, n)
+				}
+				top = max(top, u)
+			}
+			w.up(levelOf(w.cnt, w.hi, top)+1, now)
+		}
+		events += cancelEvery
+		if err := ctx.Err(); err != nil {
+			r.SetState(s)
+			return events, err
+		}
+	}
+}

@@ -1,0 +1,144 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/analysis"
+)
+
+// DynamicFile is the result of a run with deletions (run --delete): the
+// run's config, the deletion model and steps, every trial, and the
+// summary with the bounds that speak for this process, model and graph.
+type DynamicFile struct {
+	Config  Config                `json:"config"`
+	Delete  string                `json:"delete"`
+	Steps   int64                 `json:"steps"`
+	Trials  []alloc.DynamicResult `json:"trials"`
+	Summary DynamicSummary        `json:"summary"`
+}
+
+// DynamicSummary holds the mean, sd, min and max over the trials of each
+// reported quantity, and the bounds for the run (analysis.DynamicBounds).
+type DynamicSummary struct {
+	Stats  map[string]DynamicStat `json:"stats"`
+	Bounds []analysis.Bound       `json:"bounds"`
+}
+
+// DynamicStat is a quantity over the trials: mean, sample sd, min and max.
+type DynamicStat struct {
+	Mean float64 `json:"mean"`
+	SD   float64 `json:"std"`
+	Min  float64 `json:"min"`
+	Max  float64 `json:"max"`
+}
+
+// dynamicFields are the reported quantities in order, with how to read
+// each from a trial.
+var dynamicFields = []struct {
+	name string
+	get  func(r alloc.DynamicResult) float64
+}{
+	{"max_load", func(r alloc.DynamicResult) float64 { return float64(r.MaxLoad) }},
+	{"discrepancy", func(r alloc.DynamicResult) float64 { return r.Discrepancy }},
+	{"overload", func(r alloc.DynamicResult) float64 { return r.Overload }},
+	{"window_max_load", func(r alloc.DynamicResult) float64 { return float64(r.WindowMaxLoad) }},
+	{"max_discrepancy", func(r alloc.DynamicResult) float64 { return r.MaxDiscrepancy }},
+	{"max_overload", func(r alloc.DynamicResult) float64 { return r.MaxOverload }},
+	{"balls", func(r alloc.DynamicResult) float64 { return float64(r.Balls) }},
+}
+
+// SummarizeDynamic returns the statistics of the trials.
+func SummarizeDynamic(trials []alloc.DynamicResult) map[string]DynamicStat {
+	out := map[string]DynamicStat{}
+	for _, f := range dynamicFields {
+		s := DynamicStat{Min: math.Inf(1), Max: math.Inf(-1)}
+		for _, r := range trials {
+			v := f.get(r)
+			s.Mean += v / float64(len(trials))
+			s.Min, s.Max = min(s.Min, v), max(s.Max, v)
+		}
+		var sq float64
+		for _, r := range trials {
+			sq += (f.get(r) - s.Mean) * (f.get(r) - s.Mean)
+		}
+		if len(trials) > 1 {
+			s.SD = math.Sqrt(sq / float64(len(trials)-1))
+		}
+		if len(trials) == 0 {
+			s.Min, s.Max = 0, 0
+		}
+		out[f.name] = s
+	}
+	return out
+}
+
+// WriteDynamic writes f as a table, csv (one row a trial), json or jsonl
+// (one trial a line, then the summary).
+func WriteDynamic(w io.Writer, format string, f *DynamicFile) error {
+	switch format {
+	case "json":
+		e := json.NewEncoder(w)
+		e.SetIndent("", "  ")
+		return e.Encode(f)
+	case "jsonl":
+		e := json.NewEncoder(w)
+		for _, t := range f.Trials {
+			if err := e.Encode(t); err != nil {
+				return err
+			}
+		}
+		return e.Encode(map[string]any{"config": f.Config, "delete": f.Delete, "steps": f.Steps, "summary": f.Summary})
+	case "csv":
+		names := []string{"trial"}
+		for _, d := range dynamicFields {
+			names = append(names, d.name)
+		}
+		fmt.Fprintln(w, strings.Join(names, ","))
+		for _, t := range f.Trials {
+			row := []string{fmt.Sprint(t.Trial)}
+			for _, d := range dynamicFields {
+				row = append(row, fmt.Sprintf("%g", d.get(t)))
+			}
+			fmt.Fprintln(w, strings.Join(row, ","))
+		}
+		return nil
+	}
+	return writeDynamicTable(w, f)
+}
+
+// writeDynamicTable writes the summary as a table, then the bounds in
+// their regimes with their kind and source, and the ones that do not apply
+// with the reason.
+func writeDynamicTable(w io.Writer, f *DynamicFile) error {
+	fmt.Fprintf(w, "%s, n = %d, deletions %s: %d balls placed, then %d steps; %d trials, seed %d\n",
+		f.Config.Process, f.Config.N, f.Delete, f.Config.M, f.Steps, len(f.Trials), f.Config.Seed)
+	fmt.Fprintln(w, "discrepancy = max load - m(t)/n; overload = max load - max_{s<=t} m(s)/n; window = the initial balls and every step")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "quantity\tmean\tsd\tmin\tmax\t")
+	for _, d := range dynamicFields {
+		s := f.Summary.Stats[d.name]
+		fmt.Fprintf(tw, "%s\t%.4g\t%.3g\t%.4g\t%.4g\t\n", d.name, s.Mean, s.SD, s.Min, s.Max)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(f.Summary.Bounds) == 0 {
+		fmt.Fprintln(w, "no stated bound for this process and deletion model")
+		return nil
+	}
+	fmt.Fprintln(w, "bounds (value: the explicit leading terms, O(1) dropped):")
+	for _, b := range f.Summary.Bounds {
+		if b.Applies {
+			fmt.Fprintf(w, "  %s: %s = %.4g (%s, %s)\n", b.Name, b.Formula, b.Value, b.Kind, b.Reason)
+		} else {
+			fmt.Fprintf(w, "  %s: not shown: %s\n", b.Name, b.Reason)
+		}
+	}
+	return nil
+}

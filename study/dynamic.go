@@ -1,0 +1,98 @@
+package study
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/internal/infile"
+)
+
+// DeleteOptions are a run's flags of the dynamic setting as the command
+// line gives them (`run --delete MODEL --steps S`), and the sequence of
+// file:PATH once ReadSequence has read it.
+type DeleteOptions struct {
+	Delete, Steps string
+	Ops           []alloc.Op
+}
+
+// DeleteFlag is a flag of DeleteOptions: its name, help and the field it
+// binds.
+type DeleteFlag struct {
+	Name, Usage string
+	Field       func(*DeleteOptions) *string
+}
+
+// DeleteFlags are run's flags of the dynamic setting, in the order its
+// help shows them; the command binds each by name.
+var DeleteFlags = []DeleteFlag{
+	{Name: "delete", Field: func(o *DeleteOptions) *string { return &o.Delete },
+		Usage: "run with deletions: abku (a uniform ball leaves, one arrives), fifo (the oldest leaves, one arrives), random:beta=B or random:schedule=B:STEPS/.../B (insert with probability B, else delete from a uniform non-empty bin), file:PATH (a sequence: 'insert' or 'delete K' a line)"},
+	{Name: "steps", Field: func(o *DeleteOptions) *string { return &o.Steps },
+		Usage: "steps of --delete (a count or a multiple of n; default 100n, or the whole sequence of file:PATH)"},
+}
+
+// DeleteExcludes are the flags of run that a run with deletions refuses:
+// the dynamic engine runs neither batches, profiles, per-vertex sums,
+// resumed files nor the level engine.
+var DeleteExcludes = []string{"batch", "profile", "per-vertex", "resume", "engine"}
+
+// ReadSequence reads the sequence of --delete file:PATH into o.Ops, before
+// the graph is built, so that a bad file is refused up front and the
+// memory estimate counts the sequence; nothing for another model. Its
+// errors name --delete.
+func (o *DeleteOptions) ReadSequence(ctx context.Context) error {
+	path, ok := strings.CutPrefix(o.Delete, "file:")
+	if !ok || path == "" {
+		return nil
+	}
+	f, closeFn, err := infile.Open(ctx, path)
+	if err != nil {
+		return fmt.Errorf("--delete: %w", err)
+	}
+	defer closeFn()
+	if o.Ops, err = alloc.ReadOps(f); err != nil {
+		return fmt.Errorf("--delete: %s: %w", path, err)
+	}
+	return nil
+}
+
+// Dynamic returns the run with deletions of o from the static run cfg: a
+// sequence starts from empty bins and runs its operations, random
+// deletions start from empty bins unless -m is given (changed reports
+// whether a flag was), and the steps are --steps or their default. Its
+// errors name the flag; a flag of DeleteExcludes given is one.
+func (o *DeleteOptions) Dynamic(cfg alloc.Config, changed func(string) bool) (alloc.Dynamic, error) {
+	n := int64(cfg.N)
+	count := func(s string) (int64, error) { return ParseCount(s, n) }
+	del, err := alloc.ParseDeletions(o.Delete, count)
+	if err != nil {
+		return alloc.Dynamic{}, fmt.Errorf("--delete: %w", err)
+	}
+	for _, f := range DeleteExcludes {
+		if changed(f) {
+			return alloc.Dynamic{}, fmt.Errorf("--delete: --%s does not apply to a run with deletions", f)
+		}
+	}
+	c := alloc.Dynamic{Process: cfg.Process, N: cfg.N, M: cfg.M, Del: del, Seed: cfg.Seed, Every: cfg.Every}
+	switch del.Model {
+	case alloc.DeleteSequence:
+		if changed("balls") {
+			return c, fmt.Errorf("--delete: a sequence starts from empty bins: -m does not apply to file:PATH")
+		}
+		c.Del.Ops, c.M, c.Steps = o.Ops, 0, int64(len(o.Ops))
+	case alloc.DeleteRandom:
+		if !changed("balls") {
+			c.M = 0 // the process of [BFKN25] starts empty
+		}
+	}
+	if o.Steps != "" {
+		if c.Steps, err = count(o.Steps); err != nil || c.Steps < 0 {
+			return c, fmt.Errorf("--steps: need a count >= 0 (e.g. 1e6, 2^20, 100n), got %q", o.Steps)
+		}
+	} else if del.Model != alloc.DeleteSequence {
+		c.Steps = alloc.DefaultStepsPerBin * n
+	}
+	return c, c.Check()
+}

@@ -1,0 +1,439 @@
+package study
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/figure"
+)
+
+// ---------------------------------------------------------------------
+// 14. deletions
+
+// deletionsStudy reads Params: N (fixed n), Trials.
+var deletionsStudy = &Study{
+	Name:   "deletions",
+	Number: 14,
+	Title:  "balls that leave: ABKU's infinite process against the static process, discrepancy against overload under random deletions",
+	Question: "Balls also leave. In the infinite process of [ABKU99] a uniformly random ball leaves and one arrives each step: " +
+		"does the max load stay at the static process's, on K_n and on a random regular graph, and are its tails the fixed point of its " +
+		"mean-field equations? Under random deletions [BFKN25] (insert with probability β, else delete from a uniformly random " +
+		"non-empty bin) the discrepancy x_max − m(t)/n and the overload x_max − max_{s≤t} m(s)/n are bounded differently: " +
+		"how large is each with β below, at and above 1/2? Greedy against ModulatedGreedy on the 4-bin sequence of [BK22] is not run.",
+	Sources: []string{"[ABKU99] Azar, Broder, Karlin, Upfal 1999", "[BFKN25] Berenbrink, Friedetzky, Kling, Nagel, arXiv 2510.14798",
+		"[BK22] Bansal, Kuszmaul 2022"},
+	Default: Params{N: 1 << 14, Trials: 20},
+	Full:    Params{N: 1 << 20, Trials: 20},
+	Tiny:    Params{N: 1 << 8, Trials: 3},
+	uses:    []string{"N", "Trials"},
+	run:     runDeletions,
+}
+
+// deletionSteps is the steps of every dynamic point, in units of n: a ball
+// of the infinite process at m = n lives n steps on average, so after 20n
+// a fraction e^−20 of the start is left.
+const deletionSteps = 20
+
+// deletionLevels are the levels i of the tails s_i the study tabulates.
+const deletionLevels = 4
+
+// delTopo is a topology of section (a): a process (with d) on a graph
+// ("" for uniform bins).
+type delTopo struct {
+	label, process, graph string
+	d                     int
+}
+
+var deletionTopos = []delTopo{
+	{"uniform, one choice", nameOneChoice, "", 1},
+	{"uniform, Greedy[2]", nameGreedy, "", 2},
+	{"random 4-regular graph, edge", nameGraph, "regular:degree=4", 2},
+}
+
+// delSchedule is a β(t) of section (b), its phases' steps in units of n.
+type delSchedule struct {
+	label  string
+	phases []alloc.Phase
+}
+
+var deletionSchedules = []delSchedule{
+	{"0.25", []alloc.Phase{{Beta: 0.25}}},
+	{"0.5", []alloc.Phase{{Beta: 0.5}}},
+	{"0.75", []alloc.Phase{{Beta: 0.75}}},
+	{"0.75 for 12n, then 0.25", []alloc.Phase{{Beta: 0.75, Steps: 12}, {Beta: 0.25}}},
+}
+
+func runDeletions(_ context.Context, r *runner, p Params) (*Report, error) {
+	r.plan(2*len(deletionTopos) + len(deletionSchedules))
+	fig := &figure.Figure{}
+	ta, tt, fa, err := deletionsInfinite(r, p, fig)
+	if err != nil {
+		return nil, err
+	}
+	tb, fb, err := deletionsRandom(r, p, fig)
+	if err != nil {
+		return nil, err
+	}
+	tc := newTable("not_run", "(c) not run: Greedy against ModulatedGreedy on the 4-bin sequence [BK22]",
+		"comparison", "", "status", "", "why", "")
+	tc.add("Greedy vs ModulatedGreedy, 4 bins", "not run",
+		"only the abstract of [BK22] could be read here: it names ModulatedGreedy and the m/4 + Ω(√m) result, but states neither the rule nor the sequence")
+	fc := "(c) Greedy against ModulatedGreedy on the adversarial 4-bin sequence of [BK22] is not run: the rule and the sequence are not available here (only the abstract, which states neither)"
+	return &Report{Tables: []*Table{ta, tt, tb, tc}, Findings: append(append(fa, fb...), fc), Figure: fig}, nil
+}
+
+// tailsOf returns the fraction of bins holding at least i balls, i =
+// 0..levels, from a histogram of n bins.
+func tailsOf(counts []int64, n, levels int) []float64 {
+	s := make([]float64, levels+1)
+	for i := range s {
+		for l := i; l < len(counts); l++ {
+			s[i] += float64(counts[l]) / float64(n)
+		}
+	}
+	return s
+}
+
+// delSide is one process of section (a), static or infinite: its max
+// loads, tails a trial, predicted tails (nil: none) and bound.
+type delSide struct {
+	maxLoads []float64
+	tails    [][]float64
+	pred     []float64
+	window   []float64 // infinite: the largest max load over the steps
+	n        int       // the bins
+	mode     any       // the mean-field mode of the max load, or nil
+	bound    any       // the ABKU99 cell, or nil
+}
+
+// deletionsInfinite runs section (a): each topology's static process at
+// m = n and its infinite process after deletionSteps·n steps.
+func deletionsInfinite(r *runner, p Params, fig *figure.Figure) (*Table, *Table, []string, error) {
+	steps := int64(deletionSteps) * int64(p.N)
+	ta := newTable("infinite", fmt.Sprintf("(a) max load at m = n: the static process, and the infinite process [ABKU99] after %dn steps, with 95%% CIs", deletionSteps),
+		"topology", "", "process", "", "max load", "%.2f", "95% CI", "%.2f", "mean-field mode", "", "ABKU99 ln ln n / ln d", "%.2f", "max over the steps", "%.2f")
+	tt := newTable("tails", "(a) tails s_i (fraction of bins with load ≥ i) at m = n, mean over the trials with its 95% CI, against the mean-field prediction",
+		"topology", "", "i", "", "static s_i", "%.5f", "95% CI", "%.5f", "fluid limit", "%.5f", "infinite s_i", "%.5f", "95% CI ", "%.5f", "fixed point", "%.5f")
+	pt := fig.Add(&figure.Panel{Title: fmt.Sprintf("(a) tails s_i at m = n, static (circles) and infinite after %dn steps (squares); dashed: fluid limit, dotted: fixed point", deletionSteps),
+		XLabel: "load i", XInt: true, YLabel: "s_i", YScale: figure.ScaleLog})
+	var findings []string
+	for ti, tp := range deletionTopos {
+		st, in, err := deletionSides(r, p, tp, steps)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		for k, side := range []*delSide{st, in} {
+			name := "static, m = n"
+			window := any(nil)
+			if k == 1 {
+				name = fmt.Sprintf("infinite, %dn steps", deletionSteps)
+				window, _ = meanCI(in.window)
+			}
+			s := analysis.Summarize(side.maxLoads)
+			ta.add(tp.label, name, s.Mean, summaryCI(s), side.mode, side.bound, window)
+		}
+		inside, levels := deletionTails(tt, pt, tp, st, in, st.n, ti)
+		findings = append(findings, deletionFinding(tp, st, in, inside, levels))
+	}
+	ta.Notes = []string{
+		"Both processes hold m = n balls; the infinite process starts from the static process's placement (trial i of the same seed) and each step a uniform ball leaves, then one arrives by the rule.",
+		"mean-field mode: the most likely max load at this n from the fluid limit (static) or the infinite process's fixed point (analysis.InfiniteTails), P(max ≥ i) ≈ 1 − exp(−n s_i); '-' for the graph, which has no mean-field prediction here.",
+		"ABKU99: the explicit term of ln ln n / ln d + O(1) (kind: leading term, additive O(1) unknown), w.h.p. at a fixed step; stated for Greedy[d] with uniform choices only, static and infinite at m = n.",
+		"max over the steps: the largest max load from the start (the static placement) through every step, mean over the trials; not a fixed step, so no bound here speaks of it.",
+	}
+	tt.Notes = []string{
+		"fluid limit: the static mean-field tails at m/n = 1 [Mitzenmacher 1996] (one choice: Poisson(1)); fixed point: of ds_i/dt = s_{i−1}^d − s_i^d − i(s_i − s_{i+1}) (d = 1: Poisson(1)), both n → ∞.",
+		"The intervals are the trials' sampling error alone; at finite n a tail also differs from its n → ∞ value by O(1/n). '-': no prediction for this process and graph.",
+	}
+	return ta, tt, findings, nil
+}
+
+// deletionSides runs the static and the infinite process of tp.
+func deletionSides(r *runner, p Params, tp delTopo, steps int64) (st, in *delSide, err error) {
+	ps := pointSpec{process: tp.process, params: alloc.Params{D: float64(tp.d)}, graph: tp.graph, n: p.N, load: 1, trials: p.Trials}
+	stat, err := r.run(ps)
+	if err != nil {
+		return nil, nil, err
+	}
+	dyn, n, err := r.runDynamic(ps, alloc.Deletions{Model: alloc.DeleteABKU}, steps, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, in = &delSide{n: n}, &delSide{n: n}
+	for _, res := range stat.Results {
+		st.maxLoads = append(st.maxLoads, res.MaxLoad)
+		st.tails = append(st.tails, tailsOf(res.LoadCounts, n, deletionLevels))
+	}
+	for _, res := range dyn {
+		in.maxLoads = append(in.maxLoads, float64(res.MaxLoad))
+		in.tails = append(in.tails, tailsOf(res.LoadCounts, n, deletionLevels))
+		in.window = append(in.window, float64(res.WindowMaxLoad))
+	}
+	if f := stat.Row.Fluid; f != nil {
+		st.pred, st.mode = f.Tails, f.PredictedMaxLoad
+	}
+	if tp.graph == "" {
+		fp, err := analysis.InfiniteTails(tp.d, 1, 1e-15)
+		if err != nil {
+			return nil, nil, err
+		}
+		in.pred, in.mode = fp, analysis.PredictedMaxLoad(fp, float64(n))
+	}
+	if b, ok := boundNamed(stat.Row, "max load, m = n [ABKU99]"); ok && b.Applies {
+		st.bound = b.Value
+	}
+	q := analysis.DynamicQuery{Process: tp.process, D: float64(tp.d), Graph: tp.graph, N: int64(n), M: int64(n), MaxBalls: int64(n), Model: alloc.DeleteABKU}
+	for _, b := range analysis.DynamicBounds(q) {
+		if b.Applies && b.Regime == analysis.RegimeInfinite {
+			in.bound = b.Value
+		}
+	}
+	return st, in, nil
+}
+
+// levelCI is the mean of level i of the trials' tails and its 95% CI
+// (analysis.SummarizeAtLeast, floor 0).
+func levelCI(tails [][]float64, i int) (float64, any) {
+	x := make([]float64, len(tails))
+	for j, t := range tails {
+		x[j] = t[i]
+	}
+	s := analysis.SummarizeAtLeast(x, 0)
+	return s.Mean, summaryCI(s)
+}
+
+// deletionTails adds tp's tails to the table and the panel, and returns at
+// how many of the levels the infinite process's 95% CI holds its fixed
+// point (0 of 0 without one).
+func deletionTails(tt *Table, pt *figure.Panel, tp delTopo, st, in *delSide, n, color int) (inside, levels int) {
+	pred := func(s []float64, i int) any {
+		if i < len(s) {
+			return s[i]
+		}
+		if s != nil {
+			return 0.0
+		}
+		return nil
+	}
+	ms := pt.Add(&figure.Series{Name: tp.label + ", static", Color: color, Shape: 0, Style: figure.StylePoints})
+	mi := pt.Add(&figure.Series{Name: tp.label + ", infinite", Color: color, Shape: 1, Style: figure.StylePoints})
+	for i := 1; i <= deletionLevels; i++ {
+		sm, sci := levelCI(st.tails, i)
+		im, ici := levelCI(in.tails, i)
+		tt.add(tp.label, i, sm, sci, pred(st.pred, i), im, ici, pred(in.pred, i))
+		if sm > 0 {
+			ms.Points = append(ms.Points, figure.Pt{X: float64(i), Y: sm})
+		}
+		if im > 0 {
+			mi.Points = append(mi.Points, figure.Pt{X: float64(i), Y: im})
+		}
+		if in.pred != nil {
+			levels++
+			if ci, ok := ici.(Interval); ok && i < len(in.pred) && in.pred[i] >= ci[0] && in.pred[i] <= ci[1] {
+				inside++
+			}
+		}
+	}
+	floor := 0.5 / float64(n) / float64(max(len(st.tails), 1))
+	for k, pr := range [][]float64{st.pred, in.pred} {
+		if pr == nil {
+			continue
+		}
+		c := pt.Add(&figure.Series{Color: color, Style: []string{figure.StyleDashed, figure.StyleDotted}[k]})
+		for i := 1; i <= deletionLevels && i < len(pr); i++ {
+			if pr[i] >= floor {
+				c.Points = append(c.Points, figure.Pt{X: float64(i), Y: pr[i]})
+			}
+		}
+	}
+	return inside, levels
+}
+
+// deletionFinding is section (a)'s finding for tp.
+func deletionFinding(tp delTopo, st, in *delSide, inside, levels int) string {
+	a, b := analysis.Summarize(st.maxLoads), analysis.Summarize(in.maxLoads)
+	f := fmt.Sprintf("(a) %s, mean max load over %d trials: static at m = n %.2f (95%% CI %s), infinite after %dn steps %.2f (95%% CI %s)",
+		tp.label, a.N, a.Mean, a.Interval("%.2f"), deletionSteps, b.Mean, b.Interval("%.2f"))
+	s1, ci1 := levelCI(st.tails, 1)
+	i1, ic1 := levelCI(in.tails, 1)
+	f += fmt.Sprintf("; s_1 static %.4f %s, infinite %.4f %s", s1, cell(ci1, "%.4f"), i1, cell(ic1, "%.4f"))
+	if levels > 0 {
+		f += fmt.Sprintf("; the fixed point lies in the infinite process's interval at %d of %d levels", inside, levels)
+	} else {
+		f += "; no mean-field prediction for this graph"
+	}
+	return f
+}
+
+// deletionsRandom runs section (b): Greedy[2] on uniform bins under random
+// deletions with each schedule of β, from empty bins, deletionSteps·n
+// steps, a series point every n steps.
+func deletionsRandom(r *runner, p Params, fig *figure.Figure) (*Table, []string, error) {
+	n := int64(p.N)
+	steps := int64(deletionSteps) * n
+	tb := newTable("random", fmt.Sprintf("(b) Greedy[2] under random deletions [BFKN25] from empty bins, after %dn steps: discrepancy and overload at the last step (a fixed step) and their largest values over the steps, mean and 95%% CI over the trials", deletionSteps),
+		"β(t)", "", "m/n", "%.3f", "discrepancy", "%.2f", "95% CI", "%.2f", "overload", "%.2f", "95% CI ", "%.2f",
+		"max discrepancy", "%.2f", "max overload", "%.2f", "[BFKN25] discrepancy", "", "[BFKN25] overload", "")
+	pd := fig.Add(&figure.Panel{Title: "(b) Greedy[2], random deletions: discrepancy x_max − m(t)/n (mean, 95% CI)", XLabel: "steps t/n", YLabel: "discrepancy"})
+	po := fig.Add(&figure.Panel{Title: "(b) Greedy[2], random deletions: overload x_max − max_{s≤t} m(s)/n (mean, 95% CI)", XLabel: "steps t/n", YLabel: "overload"})
+	var findings []string
+	for si, sc := range deletionSchedules {
+		del := alloc.Deletions{Model: alloc.DeleteRandom}
+		for _, ph := range sc.phases {
+			del.Phases = append(del.Phases, alloc.Phase{Beta: ph.Beta, Steps: ph.Steps * n})
+		}
+		ps := pointSpec{process: nameGreedy, params: alloc.Params{D: 2}, n: p.N, m: 0, trials: p.Trials}
+		res, _, err := r.runDynamicFrom(ps, 0, del, steps, n)
+		if err != nil {
+			return nil, nil, err
+		}
+		// The discrepancy is at least 0 (the max is at least the mean);
+		// the overload may be negative once balls have left.
+		col := func(floor float64, get func(alloc.DynamicResult) float64) (float64, any) {
+			x := make([]float64, len(res))
+			for j, t := range res {
+				x[j] = get(t)
+			}
+			s := analysis.SummarizeAtLeast(x, floor)
+			return s.Mean, summaryCI(s)
+		}
+		inf := math.Inf(-1)
+		mb, _ := col(0, func(t alloc.DynamicResult) float64 { return float64(t.Balls) / float64(n) })
+		dm, dci := col(0, func(t alloc.DynamicResult) float64 { return t.Discrepancy })
+		om, oci := col(inf, func(t alloc.DynamicResult) float64 { return t.Overload })
+		wd, _ := col(0, func(t alloc.DynamicResult) float64 { return t.MaxDiscrepancy })
+		wo, _ := col(inf, func(t alloc.DynamicResult) float64 { return t.MaxOverload })
+		var maxBalls int64
+		for _, t := range res {
+			maxBalls = max(maxBalls, t.MaxBalls)
+		}
+		q := analysis.DynamicQuery{Process: nameGreedy, D: 2, N: n, MaxBalls: maxBalls, Model: alloc.DeleteRandom, Phases: del.Phases}
+		disc, over := randomBoundCells(analysis.DynamicBounds(q))
+		tb.add(sc.label, mb, dm, dci, om, oci, wd, wo, disc, over)
+		seriesCI(pd, res, si, "β = "+sc.label, n, func(pt alloc.DynPoint) float64 { return pt.Discrepancy })
+		seriesCI(po, res, si, "β = "+sc.label, n, func(pt alloc.DynPoint) float64 { return pt.Overload })
+		findings = append(findings, fmt.Sprintf("(b) β = %s, at the last step, mean over %d trials: m/n %.3f, discrepancy %.2f (95%% CI %s), overload %.2f (95%% CI %s); [BFKN25] in this regime: discrepancy %s; overload %s",
+			sc.label, len(res), mb, dm, cell(dci, "%.2f"), om, cell(oci, "%.2f"), cell(disc, ""), cell(over, "")))
+	}
+	tb.Notes = []string{
+		"A step inserts a ball by Greedy[2] with probability β(t), else deletes a ball from a uniformly random non-empty bin (nothing if every bin is empty).",
+		"discrepancy = x_max − m(t)/n; overload = x_max − max_{s≤t} m(s)/n; 'max': the largest over the steps, of which no bound speaks.",
+		"[BFKN25] cells: each bound whose regime holds, as its formula and explicit term (ln n for O(log n) and Ω(log n), orders whose constants are unknown;",
+		"≤ ln ln n / ln 2 + O(1), an upper bound whose O(1) is unknown), w.h.p. at a fixed step, for Greedy[2] on uniform bins; '-' where none applies.",
+	}
+	return tb, findings, nil
+}
+
+// randomBoundCells returns the bounds of bs that apply, on the
+// discrepancy and on the overload, as table cells (nil for none).
+func randomBoundCells(bs []analysis.Bound) (disc, over any) {
+	var d, o []string
+	for _, b := range bs {
+		if !b.Applies {
+			continue
+		}
+		txt := fmt.Sprintf("%s: %.2f", b.Formula, b.Value)
+		if b.Kind != analysis.KindOrder {
+			txt = b.Mark() + " " + txt
+		}
+		switch b.Quantity {
+		case analysis.QuantityDiscrepancy:
+			d = append(d, txt)
+		case analysis.QuantityOverload:
+			o = append(o, txt)
+		}
+	}
+	if len(d) > 0 {
+		disc = strings.Join(d, "; ")
+	}
+	if len(o) > 0 {
+		over = strings.Join(o, "; ")
+	}
+	return disc, over
+}
+
+// seriesCI adds the mean over the trials of get at each series point of
+// res, with its 95% CI, against t/n.
+func seriesCI(p *figure.Panel, res []alloc.DynamicResult, color int, name string, n int64, get func(alloc.DynPoint) float64) {
+	s := p.Add(&figure.Series{Name: name, Color: color, Style: figure.StyleLine})
+	for k := range res[0].Series {
+		x := make([]float64, len(res))
+		for j, t := range res {
+			x[j] = get(t.Series[k])
+		}
+		m, ci := meanCI(x)
+		s.Points = append(s.Points, figure.Pt{X: float64(res[0].Series[k].Step) / float64(n), Y: m, Lo: ci[0], Hi: ci[1]})
+	}
+}
+
+// runDynamic runs the trials of ps (m = load·n for the graph's own n)
+// under del for steps steps, as `graphalloc run --delete` runs them, and
+// returns them with the number of bins.
+func (r *runner) runDynamic(ps pointSpec, del alloc.Deletions, steps, every int64) ([]alloc.DynamicResult, int, error) {
+	return r.runDynamicFrom(ps, -1, del, steps, every)
+}
+
+// runDynamicFrom is runDynamic with m balls at the start (m < 0: ps's),
+// a series point every every steps (0: none).
+func (r *runner) runDynamicFrom(ps pointSpec, m int64, del alloc.Deletions, steps, every int64) ([]alloc.DynamicResult, int, error) {
+	if err := r.ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	what := ps.process
+	if ps.graph != "" {
+		what = ps.graph
+	}
+	if r.o.Progress != nil {
+		r.o.Progress(r.done, max(r.total, r.done+1), fmt.Sprintf("%s n=%d --delete %s", what, ps.n, del))
+	}
+	desc, err := alloc.Lookup(ps.process)
+	if err != nil {
+		return nil, 0, err
+	}
+	params, n := ps.params, ps.n
+	params.Ties = alloc.TiesDefault
+	if usesGraph(ps.process) {
+		g, err := r.buildGraph(ps.graph, ps.n)
+		if err != nil {
+			return nil, 0, err
+		}
+		params.Graph, n = g, g.Order()
+	}
+	proc, err := desc.New(params)
+	if err != nil {
+		return nil, 0, err
+	}
+	if m < 0 {
+		m = ps.load * int64(n)
+	}
+	c := alloc.Dynamic{Process: proc, N: n, M: m, Steps: steps, Del: del, Seed: r.o.Seed, Every: every}
+	if err := c.Check(); err != nil {
+		return nil, 0, err
+	}
+	if err := r.fits(RunMemory{Process: desc, Params: params, N: int64(n), M: m, Every: every, Held: int64(ps.trials),
+		Delete: del.Model, Steps: steps, Ops: int64(len(del.Ops))}); err != nil {
+		return nil, 0, err
+	}
+	var out []alloc.DynamicResult
+	if err := alloc.RunDynamic(r.ctx, c, seqTrials(ps.trials), r.o.Workers, func(res alloc.DynamicResult) error {
+		out = append(out, res)
+		return nil
+	}); err != nil {
+		return nil, 0, err
+	}
+	r.done++
+	return out, n, nil
+}
+
+// seqTrials returns 0..k−1.
+func seqTrials(k int) []int {
+	t := make([]int, k)
+	for i := range t {
+		t[i] = i
+	}
+	return t
+}
