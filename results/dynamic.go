@@ -30,12 +30,15 @@ type DynamicSummary struct {
 	Bounds []analysis.Bound       `json:"bounds"`
 }
 
-// DynamicStat is a quantity over the trials: mean, sample sd, min and max.
+// DynamicStat is a quantity over the trials: mean, sample sd, min, max
+// and the half-width of the mean's 95% interval (Student t over the
+// trials; null with one trial, whose mean has no interval).
 type DynamicStat struct {
-	Mean float64 `json:"mean"`
-	SD   float64 `json:"std"`
-	Min  float64 `json:"min"`
-	Max  float64 `json:"max"`
+	Mean float64  `json:"mean"`
+	SD   float64  `json:"std"`
+	Min  float64  `json:"min"`
+	Max  float64  `json:"max"`
+	CI95 *float64 `json:"ci95_halfwidth"`
 }
 
 // dynamicFields are the reported quantities in order, with how to read
@@ -67,8 +70,10 @@ func SummarizeDynamic(trials []alloc.DynamicResult) map[string]DynamicStat {
 		for _, r := range trials {
 			sq += (f.get(r) - s.Mean) * (f.get(r) - s.Mean)
 		}
-		if len(trials) > 1 {
-			s.SD = math.Sqrt(sq / float64(len(trials)-1))
+		if k := len(trials); k > 1 {
+			s.SD = math.Sqrt(sq / float64(k-1))
+			h := analysis.StudentQuantile(0.975, k-1) * s.SD / math.Sqrt(float64(k))
+			s.CI95 = &h
 		}
 		if len(trials) == 0 {
 			s.Min, s.Max = 0, 0
@@ -119,11 +124,16 @@ func writeDynamicTable(w io.Writer, f *DynamicFile) error {
 	fmt.Fprintf(w, "%s, n = %d, deletions %s: %d balls placed, then %d steps; %d trials, seed %d\n",
 		f.Config.Process, f.Config.N, f.Delete, f.Config.M, f.Steps, len(f.Trials), f.Config.Seed)
 	fmt.Fprintln(w, "discrepancy = max load - m(t)/n; overload = max load - max_{s<=t} m(s)/n; window = the initial balls and every step")
+	fmt.Fprintln(w, "95% CI: of the mean over the trials, Student t (— with one trial)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "quantity\tmean\tsd\tmin\tmax\t")
+	fmt.Fprintln(tw, "quantity\tmean\t95% CI\tsd\tmin\tmax\t")
 	for _, d := range dynamicFields {
 		s := f.Summary.Stats[d.name]
-		fmt.Fprintf(tw, "%s\t%.4g\t%.3g\t%.4g\t%.4g\t\n", d.name, s.Mean, s.SD, s.Min, s.Max)
+		ci := "—"
+		if s.CI95 != nil {
+			ci = fmt.Sprintf("[%.4g, %.4g]", s.Mean-*s.CI95, s.Mean+*s.CI95)
+		}
+		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%.3g\t%.4g\t%.4g\t\n", d.name, s.Mean, ci, s.SD, s.Min, s.Max)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
