@@ -16,9 +16,11 @@ import (
 // shortest candidate: the level of the largest of its candidates' ranks
 // (which of several tied servers it joins does not change the counts). A
 // completion at a uniform server is a uniform rank; below cnt[1] it ends a
-// job at its level. The draws are the per-server engine's, one a rank, in
-// the same order; the counts that result have the same law as the per-server
-// engine's (a rank is not a server), which TestLevelsMatchServers checks.
+// job at its level. Uniform sampling with d ≤ 2 at n ≤ 2^32 runs
+// levelsPair, which draws two ranks from one word; otherwise the draws are
+// the per-server engine's, one a rank, in the same order. Either way the
+// counts have the same law as the per-server engine's (a rank is not a
+// server), which TestLevelsMatchServers checks.
 // A level is found without a branch: the counts fall with the level, so
 // the level of rank u is the number of levels i ≥ 1 with cnt[i] > u, summed
 // over the levels up to the longest queue (a handful) from the sign bit of
@@ -38,6 +40,9 @@ func levelOf(cnt []int64, hi int, u uint64) int {
 
 // levels runs one trial on the level engine and returns the events run.
 func levels(ctx context.Context, c *Config, t *topology, w *window, r *alloc.Rand) (int64, error) {
+	if pairable(c, t) {
+		return levelsPair(ctx, c, t, w, r)
+	}
 	n := uint64(c.N)
 	gap := meanGap(c.Lambda, n)
 	thr := arrivalThreshold(c.Lambda)
