@@ -17,7 +17,9 @@ import (
 // completion takes the first rank, an arrival the larger of the two (its
 // shortest candidate; d = 1 takes the first), and the count it moves is
 // chosen without a branch: the kind of an event is a coin, which a branch
-// mispredicts about every other event.
+// mispredicts about every other event. The level reads the first four
+// counts, and the ones above only for the rare rank below cnt[5]
+// (levelFirst4).
 
 // pairable reports whether the pair loop runs c on t.
 func pairable(c *Config, t *topology) bool {
@@ -92,7 +94,11 @@ func levelsPair(ctx context.Context, c *Config, t *topology, w *window, r *alloc
 			} else {
 				s, a, b = rankPairSlow(s, n, reject)
 			}
-			i := levelOf(w.cnt, w.hi, pick(a, b, second, arrival)) + int(arrival)
+			u := pick(a, b, second, arrival)
+			i := levelFirst4(w.cnt, u) + int(arrival)
+			if u < uint64(w.cnt[5]) {
+				i += levelAbove4(w.cnt, w.hi, u)
+			}
 			delta := int64(arrival)*2 - 1
 			if i == 0 {
 				delta = 0 // a completion at an idle server
