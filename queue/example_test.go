@@ -23,7 +23,7 @@ func Example() {
 	// Output:
 	// s_1 0.90 (fixed point 0.90)
 	// s_2 0.73 (fixed point 0.73)
-	// s_3 0.48 (fixed point 0.48)
-	// s_4 0.21 (fixed point 0.21)
+	// s_3 0.47 (fixed point 0.48)
+	// s_4 0.20 (fixed point 0.21)
 	// mean sojourn 2.6 (fixed point 2.6)
 }

@@ -144,7 +144,20 @@ func refLevels(c *Config, tp *topology) (sorted []int, events int64, r *alloc.Ra
 			return sorted, events, r
 		}
 		events++
-		if r.Uint64() >= thr {
+		arrival := r.Uint64() < thr
+		if pairable(c, tp) {
+			// Two ranks an event, from the two halves of one word.
+			a, b := refRankPair(r, n)
+			cand := []uint64{a, b}[:tp.d]
+			if !arrival {
+				cand = cand[:1]
+			}
+			if u := slices.Max(cand); arrival {
+				sorted[u]++
+			} else if sorted[u] > 0 {
+				sorted[u]--
+			}
+		} else if !arrival {
 			if u := r.Uint64n(n); sorted[u] > 0 {
 				sorted[u]--
 			}
@@ -153,6 +166,21 @@ func refLevels(c *Config, tp *topology) (sorted []int, events int64, r *alloc.Ra
 			sorted[slices.Max(cand)]++
 		}
 		slices.SortFunc(sorted, func(a, b int) int { return b - a })
+	}
+}
+
+// refRankPair draws two uniform ranks in [0, n), n ≤ 2^32, from the low
+// and the high 32 bits of one word, each by Lemire's multiply-shift on 32
+// bits: the rank of a half h is ⌊h·n/2^32⌋, and the word is drawn again
+// when the low 32 bits of either product fall below 2^32 mod n.
+func refRankPair(r *alloc.Rand, n uint64) (a, b uint64) {
+	limit := (uint64(1) << 32) % n
+	for {
+		x := r.Uint64()
+		lo, hi := x%(1<<32)*n, x/(1<<32)*n
+		if lo%(1<<32) >= limit && hi%(1<<32) >= limit {
+			return lo / (1 << 32), hi / (1 << 32)
+		}
 	}
 }
 

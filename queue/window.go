@@ -96,6 +96,23 @@ func (w *window) down(i int, t float64) {
 	}
 }
 
+// move records the count of level i moving by delta at time t: +1 a queue
+// growing to length i, −1 a queue shrinking from length i ≥ 1, 0 nothing
+// (i = 0, where the count n never moves).
+func (w *window) move(i int, delta int64, t float64) {
+	if i >= len(w.cnt) {
+		w.grow(i)
+	}
+	w.jump[i] += float64(delta) * (t - w.from)
+	w.cnt[i] += delta
+	if i > w.hi {
+		w.hi = i
+	} else if w.cnt[i] == 0 && i == w.hi {
+		w.bmax = max(w.bmax, w.hi)
+		w.hi--
+	}
+}
+
 // top is the longest queue now.
 func (w *window) top() int {
 	for i := len(w.cnt) - 1; i > 0; i-- {
