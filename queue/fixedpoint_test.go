@@ -12,8 +12,8 @@ import (
 )
 
 // fixedPointFull runs TestFixedPoint at full size, n = 2^16
-// for λ ∈ {0.5, 0.9, 0.95} and d ∈ {1, 2, 3} (about 2·10^9 events: 46 s on
-// a quiet core, 250 s on a machine loaded 7-fold; .ci/run runs it). Without it the test runs n = 2^10 at
+// for λ ∈ {0.5, 0.9, 0.95} and d ∈ {1, 2, 3} (50 s of CPU, 75 s on a
+// machine loaded 3-fold; .ci/run runs it). Without it the test runs n = 2^10 at
 // λ ∈ {0.5, 0.9}.
 var fixedPointFull = flag.Bool("queue-fixed-point", false, "run TestFixedPoint at n = 2^16, λ up to 0.95")
 
@@ -31,10 +31,12 @@ func se(e Estimate) float64 { return e.StdErr }
 // takes 1/(1 − √λ)² time units, 1560 at λ = 0.95) and measures over a
 // window long against the correlation time of the tails' fluctuations;
 // the horizon grows like 1/(1 − λ) for d ≥ 2, whose tails relax faster:
-// long enough for about ten batch-means groups of five correlation times
-// each, which minDF checks.
+// 300/(1 − λ) is long enough for about ten batch-means groups of five
+// correlation times each, which minDF checks (200/(1 − λ) left s_1 of
+// λ = 0.5, d = 2 with 4 degrees of freedom under the level engine's pair
+// draws).
 func fixedPointRun(t *testing.T, n int64, lambda float64, d int) Trial {
-	T := 200 / (1 - lambda)
+	T := 300 / (1 - lambda)
 	c := Config{N: n, D: d, Lambda: lambda, Time: T, Warmup: -1, Seed: 5}
 	if d == 1 {
 		// 200 relaxation times. The queues are independent: n only
