@@ -48,6 +48,8 @@ var goldenTable = [][]string{
 	{"study", "local-search", "--tiny"},
 	{"study", "degree-scale", "--tiny"},
 	{"study", "information", "--tiny"},
+	{"study", "deletions", "--tiny"},
+	{"study", "supermarket", "--tiny"},
 }
 
 // TestGoldenTable reruns every invocation of goldenTable with -f json and
