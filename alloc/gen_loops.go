@@ -977,6 +977,13 @@ type choiceLoop struct {
 	// name each Slot variable v as SLOTv: v itself in the Place loop, the
 	// slot's field e.v in the ring.
 	Ring, Slot, Draw, Fetch, Decide string
+	// Load, if set, reads l, the chosen bin's load, once Ball (or Decide)
+	// has chosen c.
+	Load string
+	// BatchOnly marks a rule that only the batched driver runs (out !=
+	// nil; the process's sequential path is its Place loop): it records
+	// each choice and reads no load but those its choice compares.
+	BatchOnly bool
 }
 
 const choiceTmpl = `
@@ -1002,6 +1009,7 @@ func {{.Name}}[T uint8 | uint32](L []T, m int64, {{with .Params}}{{.}}, {{end}}r
 	left := m // counting down frees a register: 10% at n = 2^12
 	for ; left > 0; left-- {
 {{.Ball}}
+{{.Load}}
 		if full(L, l) {
 			break
 		}
@@ -1019,6 +1027,7 @@ func {{.Name}}[T uint8 | uint32](L []T, m int64, {{with .Params}}{{.}}, {{end}}r
 	for k := int64(0); k < m; k++ {
 		s0 := s
 {{.Ball}}
+{{.Load}}
 {{- template "place" .}}
 {{- end}}
 }
@@ -1046,6 +1055,7 @@ func {{.Ring}}[T uint8 | uint32](L []T, m int64, {{with .Params}}{{.}}, {{end}}r
 			{{at .Fetch "e."}}
 		}
 {{.Decide}}
+{{.Load}}
 {{- template "place" .}}
 }
 {{end}}
@@ -1062,7 +1072,12 @@ func {{.Rule}}(L []uint32, m int64, out []uint32, r *Rand) Stats {
 {{- end}}
 	for k := int64(0); k < m; k++ {
 {{.Ball}}
+{{- if .BatchOnly}}
+		out[k] = uint32(c)
+{{- else}}
+{{.Load}}
 		put(L, out, k, c, uint32(l))
+{{- end}}
 {{.After}}
 	}
 	r.state = s
@@ -1292,8 +1307,9 @@ var choiceLoops = []choiceLoop{{
 		s, SLOTj = below(s, n)`,
 	Fetch: "prefetch2(unsafe.Pointer(&L[SLOTi]), unsafe.Pointer(&L[SLOTj]))",
 	Decide: `
-		c, rej := thinPick(uint64(L[i]), n, t, i, j)
-		l := uint64(L[c])`,
+		c, rej := thinPick(uint64(L[i]), n, t, i, j)`,
+	Load:      "\n\t\tl := uint64(L[c])",
+	BatchOnly: true,
 	After: `
 		second += rej
 		t += step`,

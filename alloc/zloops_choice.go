@@ -513,8 +513,7 @@ func (g *thinRule) batch(L []uint32, m int64, out []uint32, r *Rand) Stats {
 		s, i = below(s, n)
 		s, j = below(s, n)
 		c, rej := thinPick(uint64(L[i]), n, t, i, j)
-		l := uint64(L[c])
-		put(L, out, k, c, uint32(l))
+		out[k] = uint32(c)
 		second += rej
 		t += step
 	}
