@@ -258,33 +258,28 @@ type Query struct {
 // what is allowed.
 func (q Query) Validate() error {
 	fin := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-	switch {
-	case !fin(q.N) || q.N < 1:
-		return fmt.Errorf("analysis: query needs n >= 1, got %g", q.N)
-	case !fin(q.M) || q.M < 1:
-		return fmt.Errorf("analysis: query needs m >= 1, got %g", q.M)
-	case !fin(q.D) || (q.D != 0 && q.D < 1):
-		return fmt.Errorf("analysis: query needs d >= 1 (or 0 for the default 2), got %g", q.D)
-	case !fin(q.Batch) || (q.Batch != 0 && q.Batch < 1) || q.Batch != math.Trunc(q.Batch):
-		return fmt.Errorf("analysis: query needs a whole batch size b >= 1 (or 0 for one ball at a time), got %g", q.Batch)
-	case !fin(q.Degree) || q.Degree < 0:
-		return fmt.Errorf("analysis: query needs Degree >= 0, got %g", q.Degree)
-	case !fin(q.MinDegree) || q.MinDegree < 0:
-		return fmt.Errorf("analysis: query needs MinDegree >= 0, got %g", q.MinDegree)
-	case !(q.Eps >= 0 && q.Eps <= 1):
-		return fmt.Errorf("analysis: query needs 0 <= eps <= 1, got %g", q.Eps)
-	case !(q.Expansion >= 0 && q.Expansion <= 1):
-		return fmt.Errorf("analysis: query needs the degree-normalised edge expansion in [0, 1], got %g", q.Expansion)
-	case !fin(q.EdgeConnectivity) || q.EdgeConnectivity < 0:
-		return fmt.Errorf("analysis: query needs EdgeConnectivity >= 0, got %g", q.EdgeConnectivity)
-	case !fin(q.Core) || q.Core < 0:
-		return fmt.Errorf("analysis: query needs Core >= 0, got %g", q.Core)
-	case !(q.CoreFraction >= 0 && q.CoreFraction <= 1):
-		return fmt.Errorf("analysis: query needs 0 <= CoreFraction <= 1, got %g", q.CoreFraction)
-	case !fin(q.MinRank) || q.MinRank < 0:
-		return fmt.Errorf("analysis: query needs MinRank >= 0, got %g", q.MinRank)
-	case !fin(q.Balance) || (q.Balance != 0 && q.Balance < 1):
-		return fmt.Errorf("analysis: query needs Balance >= 1 (or 0 if unknown), got %g", q.Balance)
+	for _, c := range []struct {
+		ok   bool
+		need string
+		got  float64
+	}{
+		{fin(q.N) && q.N >= 1, "n >= 1", q.N},
+		{fin(q.M) && q.M >= 1, "m >= 1", q.M},
+		{fin(q.D) && (q.D == 0 || q.D >= 1), "d >= 1 (or 0 for the default 2)", q.D},
+		{fin(q.Batch) && (q.Batch == 0 || q.Batch >= 1) && q.Batch == math.Trunc(q.Batch), "a whole batch size b >= 1 (or 0 for one ball at a time)", q.Batch},
+		{fin(q.Degree) && q.Degree >= 0, "Degree >= 0", q.Degree},
+		{fin(q.MinDegree) && q.MinDegree >= 0, "MinDegree >= 0", q.MinDegree},
+		{q.Eps >= 0 && q.Eps <= 1, "0 <= eps <= 1", q.Eps},
+		{q.Expansion >= 0 && q.Expansion <= 1, "the degree-normalised edge expansion in [0, 1]", q.Expansion},
+		{fin(q.EdgeConnectivity) && q.EdgeConnectivity >= 0, "EdgeConnectivity >= 0", q.EdgeConnectivity},
+		{fin(q.Core) && q.Core >= 0, "Core >= 0", q.Core},
+		{q.CoreFraction >= 0 && q.CoreFraction <= 1, "0 <= CoreFraction <= 1", q.CoreFraction},
+		{fin(q.MinRank) && q.MinRank >= 0, "MinRank >= 0", q.MinRank},
+		{fin(q.Balance) && (q.Balance == 0 || q.Balance >= 1), "Balance >= 1 (or 0 if unknown)", q.Balance},
+	} {
+		if !c.ok {
+			return fmt.Errorf("analysis: query needs %s, got %g", c.need, c.got)
+		}
 	}
 	// Each number of alloc.ParamTable in its range, 0 standing for the
 	// default of k and δ.
@@ -477,47 +472,42 @@ func (e *boundEnv) intD(proc string) (bool, string) {
 
 // boundsFor returns the bounds of the family of process d.
 func (e *boundEnv) boundsFor(d *alloc.Descriptor) []Bound {
-	switch d.Family {
-	case alloc.FamilyOneChoice:
-		return e.oneChoice()
-	case alloc.FamilyGreedy:
-		return e.greedy(d.Name)
-	case alloc.FamilyLeft:
-		return e.left(d.Name)
-	case alloc.FamilyRank:
-		return e.rank(d.Name)
-	case alloc.FamilyOnePlusBeta:
-		return e.onePlusBeta()
-	case alloc.FamilyGraph:
-		return e.graph()
-	case alloc.FamilyGrouped:
-		return e.grouped(d.Name)
-	case alloc.FamilyWindow:
-		return e.window(d.Name)
-	case alloc.FamilyWeighted:
-		return e.weighted()
-	case alloc.FamilyHyper:
-		return e.hyper()
-	case alloc.FamilyLocalSearch:
-		return e.localSearch()
-	case alloc.FamilyGBounded:
-		return e.gRule(d.Name, false)
-	case alloc.FamilyGMyopic:
-		return e.gRule(d.Name, true)
-	case alloc.FamilyNoisy:
-		return e.noisy()
-	case alloc.FamilyMemory:
-		return e.memory()
-	case alloc.FamilyKD:
-		return e.kd(d.Name)
-	case alloc.FamilyMeanThinning, alloc.FamilyTwinning, alloc.FamilyPacking:
-		return e.lssGap(d.Name)
-	case alloc.FamilyThreshold:
-		return e.thinning()
-	case alloc.FamilyQuantile:
-		return e.quantile()
+	if f := familyBounds[d.Family]; f != nil {
+		return f(e, d.Name)
 	}
 	return nil
+}
+
+// familyBounds maps each family with stated bounds to the method that
+// states them for the process named proc.
+var familyBounds = map[alloc.Family]func(e *boundEnv, proc string) []Bound{
+	alloc.FamilyOneChoice:    unnamed((*boundEnv).oneChoice),
+	alloc.FamilyGreedy:       (*boundEnv).greedy,
+	alloc.FamilyLeft:         (*boundEnv).left,
+	alloc.FamilyRank:         (*boundEnv).rank,
+	alloc.FamilyOnePlusBeta:  unnamed((*boundEnv).onePlusBeta),
+	alloc.FamilyGraph:        unnamed((*boundEnv).graph),
+	alloc.FamilyGrouped:      (*boundEnv).grouped,
+	alloc.FamilyWindow:       (*boundEnv).window,
+	alloc.FamilyWeighted:     unnamed((*boundEnv).weighted),
+	alloc.FamilyHyper:        unnamed((*boundEnv).hyper),
+	alloc.FamilyLocalSearch:  unnamed((*boundEnv).localSearch),
+	alloc.FamilyGBounded:     func(e *boundEnv, proc string) []Bound { return e.gRule(proc, false) },
+	alloc.FamilyGMyopic:      func(e *boundEnv, proc string) []Bound { return e.gRule(proc, true) },
+	alloc.FamilyNoisy:        unnamed((*boundEnv).noisy),
+	alloc.FamilyMemory:       unnamed((*boundEnv).memory),
+	alloc.FamilyKD:           (*boundEnv).kd,
+	alloc.FamilyMeanThinning: (*boundEnv).lssGap,
+	alloc.FamilyTwinning:     (*boundEnv).lssGap,
+	alloc.FamilyPacking:      (*boundEnv).lssGap,
+	alloc.FamilyThreshold:    unnamed((*boundEnv).thinning),
+	alloc.FamilyQuantile:     unnamed((*boundEnv).quantile),
+}
+
+// unnamed is a family's bounds that do not depend on the process's name,
+// as an entry of familyBounds.
+func unnamed(f func(*boundEnv) []Bound) func(*boundEnv, string) []Bound {
+	return func(e *boundEnv, _ string) []Bound { return f(e) }
 }
 
 // memory: (1, 1)-memory, one fresh bin and one remembered, has maximum
@@ -750,30 +740,30 @@ func upperBeta(lg, beta float64, name, why string) Bound {
 // grouped: O(log log n / d) for m = n with 2n/d aligned groups of d/2
 // bins [KP06].
 func (e *boundEnv) grouped(proc string) []Bound {
-	ok, why := e.evenD(proc)
-	if ok {
-		why = "w.h.p.; 2n/d aligned groups of d/2 consecutive bins, two groups probed"
-	}
-	return []Bound{
-		{Name: "max load, m = n [KP06]", Kind: KindOrder, Order: "O",
-			Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
-			Value: e.lg2 / e.d, Formula: "O(log log n / d)", Base: "log2",
-			Applies: ok, Reason: why},
-	}
+	return e.halfGroups(proc, "O", e.lg2/e.d, "O(log log n / d)",
+		"w.h.p.; 2n/d aligned groups of d/2 consecutive bins, two groups probed")
 }
 
 // window: Ω(log log n / log d) for m = n with two unaligned windows of d/2
 // bins [KP06].
 func (e *boundEnv) window(proc string) []Bound {
-	ok, why := e.evenD(proc)
-	if ok {
-		why = "lower bound w.h.p.: unaligned windows of d/2 bins lose the O(log log n / d) of aligned groups"
+	return e.halfGroups(proc, "Ω", e.lg2/math.Log2(e.d), "Ω(log log n / log d)",
+		"lower bound w.h.p.: unaligned windows of d/2 bins lose the O(log log n / d) of aligned groups")
+}
+
+// halfGroups is [KP06]'s max load at m = n, of the given order, value and
+// formula, for a process probing two groups of d/2 bins: it applies, for
+// reason, when d is even (evenD).
+func (e *boundEnv) halfGroups(proc, order string, value float64, formula, reason string) []Bound {
+	applies, why := e.evenD(proc)
+	if applies {
+		why = reason
 	}
 	return []Bound{
-		{Name: "max load, m = n [KP06]", Kind: KindOrder, Order: "Ω",
+		{Name: "max load, m = n [KP06]", Kind: KindOrder, Order: order,
 			Quantity: QuantityMaxLoad, Regime: RegimeMEqN,
-			Value: e.lg2 / math.Log2(e.d), Formula: "Ω(log log n / log d)", Base: "log2",
-			Applies: ok, Reason: why},
+			Value: value, Formula: formula, Base: "log2",
+			Applies: applies, Reason: why},
 	}
 }
 
@@ -1238,16 +1228,43 @@ func (e *boundEnv) batchCheck(lo, hi float64, rng string) (bool, string) {
 	return true, ""
 }
 
+// batchRow is a statement about the gap at the end of a batch, for batch
+// sizes b in [lo, hi] (rng in words), and why it holds.
+type batchRow struct {
+	bound  Bound
+	lo, hi float64
+	rng    string
+	why    string
+}
+
+// batchedRows returns the bounds of rows. A row's bound does not apply for
+// the reason veto gives it, if any; else for batchCheck's if b or m does
+// not fit; else it applies, for pre, its why and post.
+func (e *boundEnv) batchedRows(rows []batchRow, veto func(Bound) string, pre, post string) []Bound {
+	var bs []Bound
+	for _, r := range rows {
+		bd := r.bound
+		bd.Quantity, bd.Regime, bd.batched = QuantityGap, RegimeAnyM, true
+		fits, why := e.batchCheck(r.lo, r.hi, r.rng)
+		switch no := veto(bd); {
+		case no != "":
+			bd.Reason = no
+		case !fits:
+			bd.Reason = why
+		default:
+			bd.Applies = true
+			bd.Reason = pre + r.why + post
+		}
+		bs = append(bs, bd)
+	}
+	return bs
+}
+
 // batchedTwoChoice: Greedy[2] in batches of b.
 func (e *boundEnv) batchedTwoChoice(ok bool, notOK, what string) []Bound {
 	b := e.q.Batch
 	nlog := e.n * e.ln
-	rows := []struct {
-		bound  Bound
-		lo, hi float64
-		rng    string
-		why    string
-	}{
+	rows := []batchRow{
 		{Bound{Name: "gap, batches of b = n [BCEFN12]", Kind: KindOrder, Order: "O",
 			Value: e.lg, Formula: "O(log n)", Base: "log2"},
 			e.n, e.n, "= n", "w.h.p. at the end of every batch; the first bound for batches, improved by [LS22a]"},
@@ -1261,23 +1278,13 @@ func (e *boundEnv) batchedTwoChoice(ok bool, notOK, what string) []Bound {
 			Value: b / e.n, Formula: "Θ(b/n)", Base: ""},
 			nlog, math.Inf(1), "≥ n ln n", "w.h.p. at the end of every batch, tight: two choices overshoot, each batch sending about 2b/n balls to the lightest bins"},
 	}
-	var bs []Bound
-	for _, r := range rows {
-		bd := r.bound
-		bd.Quantity, bd.Regime, bd.batched = QuantityGap, RegimeAnyM, true
-		fits, why := e.batchCheck(r.lo, r.hi, r.rng)
-		switch {
-		case !ok:
-			bd.Reason = notOK
-		case !fits:
-			bd.Reason = why
-		default:
-			bd.Applies = true
-			bd.Reason = r.why + "; " + what
+	veto := func(Bound) string {
+		if !ok {
+			return notOK
 		}
-		bs = append(bs, bd)
+		return ""
 	}
-	return bs
+	return e.batchedRows(rows, veto, "", "; "+what)
 }
 
 // batchedOnePlusBeta: (1+β) in batches of b [LS22b], for a constant β.
@@ -1288,14 +1295,7 @@ func (e *boundEnv) batchedTwoChoice(ok bool, notOK, what string) []Bound {
 // say "derived here".
 func (e *boundEnv) batchedOnePlusBeta(beta float64, pre string) []Bound {
 	b := e.q.Batch
-	ok := beta > 0 && beta <= 1
-	notOK := fmt.Sprintf("needs 0 < β <= 1, got %g", beta)
-	rows := []struct {
-		bound  Bound
-		lo, hi float64
-		rng    string
-		why    string
-	}{
+	rows := []batchRow{
 		{Bound{Name: "gap, batches of b in [n, n log n], (1+β) [LS22b]", Kind: KindOrder, Order: "Θ",
 			Value: e.ln, Formula: "Θ(log n), β a constant", Base: "ln"},
 			e.n, e.n * e.ln, "in [n, n ln n]", "w.h.p. at the end of every batch, for a constant β (the constant factor depends on β)"},
@@ -1303,28 +1303,21 @@ func (e *boundEnv) batchedOnePlusBeta(beta float64, pre string) []Bound {
 			Value: b/e.n + e.ln, Formula: "O(b/n + log n), β a constant", Base: "ln"},
 			e.n, e.n * e.n * e.n, "in [n, n³]", "w.h.p. at the end of every batch, for a constant β"},
 	}
-	var bs []Bound
-	for _, r := range rows {
-		bd := r.bound
-		bd.Quantity, bd.Regime, bd.batched = QuantityGap, RegimeAnyM, true
-		if pre != "" {
-			bd.Name = strings.TrimSuffix(bd.Name, "]") + "; derived here]"
+	if pre != "" {
+		for i := range rows {
+			rows[i].bound.Name = strings.TrimSuffix(rows[i].bound.Name, "]") + "; derived here]"
 		}
-		fits, why := e.batchCheck(r.lo, r.hi, r.rng)
-		switch {
-		case !ok:
-			bd.Reason = notOK
-		case bd.Order == "Θ" && beta > MaxThetaBeta:
-			bd.Reason = fmt.Sprintf("the lower half needs β bounded away from 1, taken as β <= %g (at β = 1 and b = n the gap is Θ(log n / log log n) [LS22a]); here β = %g: see the O(b/n + log n) statement", MaxThetaBeta, beta)
-		case !fits:
-			bd.Reason = why
-		default:
-			bd.Applies = true
-			bd.Reason = pre + r.why + fmt.Sprintf("; β = %g", beta)
-		}
-		bs = append(bs, bd)
 	}
-	return bs
+	veto := func(bd Bound) string {
+		switch {
+		case !(beta > 0 && beta <= 1):
+			return fmt.Sprintf("needs 0 < β <= 1, got %g", beta)
+		case bd.Order == "Θ" && beta > MaxThetaBeta:
+			return fmt.Sprintf("the lower half needs β bounded away from 1, taken as β <= %g (at β = 1 and b = n the gap is Θ(log n / log log n) [LS22a]); here β = %g: see the O(b/n + log n) statement", MaxThetaBeta, beta)
+		}
+		return ""
+	}
+	return e.batchedRows(rows, veto, pre, fmt.Sprintf("; β = %g", beta))
 }
 
 // localSearch: local search allocation [BSSS13], for m = n, w.h.p.:

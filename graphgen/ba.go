@@ -127,8 +127,7 @@ func barabasiAlbert(stop *stopper, n, m int, src rand.Source) (*CSR, error) {
 
 	// Rows: off[v+1] counts v's degree, min(v, m) edges of its own and
 	// those of the later vertices that chose it; the prefix sums make
-	// off[v] the start of row v, advanced as the row fills, so that it
-	// ends as the start of row v+1 and one shift restores the offsets.
+	// off[v] the start of row v.
 	off := make([]int, n+1)
 	for v := range n {
 		off[v+1] = min(v, m)
@@ -143,15 +142,7 @@ func barabasiAlbert(stop *stopper, n, m int, src rand.Source) (*CSR, error) {
 	// In M's order row v receives its own sorted targets (all below v)
 	// before any later vertex that chose it, and those in increasing
 	// order: sorted rows.
-	for i := 0; i < len(M); i += 2 {
-		v, u := M[i], M[i+1]
-		adj[off[v]] = u
-		off[v]++
-		adj[off[u]] = v
-		off[u]++
-	}
-	copy(off[1:], off[:n])
-	off[0] = 0
+	fillRows(off, adj, M)
 	return fromRows(off, adj), nil
 }
 

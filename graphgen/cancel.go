@@ -2,6 +2,7 @@ package graphgen
 
 import (
 	"context"
+	"io"
 	"os"
 
 	"github.com/graphalloc/graphalloc/internal/infile"
@@ -81,4 +82,17 @@ func (o ReadOptions) ctxErr(err error) error {
 // context is done. close releases both the file and that arrangement.
 func (o ReadOptions) open(path string) (f *os.File, close func(), err error) {
 	return infile.Open(o.Context, path)
+}
+
+// load opens the file at path (open) and reads it with read, naming it by
+// its path; a read cut short by the context fails with ctxErr's error.
+func load[T any](o ReadOptions, path string, read func(io.Reader, string) (T, *FileInfo, error)) (T, *FileInfo, error) {
+	f, closeFile, err := o.open(path)
+	if err != nil {
+		var none T
+		return none, nil, err
+	}
+	defer closeFile()
+	v, info, err := read(f, path)
+	return v, info, o.ctxErr(err)
 }

@@ -185,6 +185,22 @@ func fromChunks(n int, chunks [][]uint32, owned, multi bool, stop *stopper) (*CS
 	return g, d, nil
 }
 
+// fillRows puts each pair (a, b) of e into both rows, b into row a and a
+// into row b, in e's order. On entry off[v] is the start of row v (off[n]
+// the end of the last); it advances as row v fills, which ends it as the
+// start of row v+1, and one shift restores it before fillRows returns.
+func fillRows(off []int, adj, e []uint32) {
+	for k := 0; k < len(e); k += 2 {
+		a, b := e[k], e[k+1]
+		adj[off[a]] = b
+		off[a]++
+		adj[off[b]] = a
+		off[b]++
+	}
+	copy(off[1:], off[:len(off)-1])
+	off[0] = 0
+}
+
 // fromRows builds a CSR from rows that are already sorted, duplicate free and
 // symmetric. It is used by generators that construct the rows directly.
 func fromRows(off []int, adj []uint32) *CSR {

@@ -175,13 +175,7 @@ func LoadEdges(path string) (Graph, *FileInfo, error) {
 
 // LoadEdges is the package's LoadEdges under these options.
 func (o ReadOptions) LoadEdges(path string) (Graph, *FileInfo, error) {
-	f, closeFile, err := o.open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer closeFile()
-	g, info, err := o.readGraph(f, path, true)
-	return g, info, o.ctxErr(err)
+	return load(o, path, o.ReadEdges)
 }
 
 // readEdges is ReadEdges on an edge list.

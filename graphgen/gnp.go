@@ -110,20 +110,10 @@ done:
 		off[w+1] = off[w] + int(deg[w])
 	}
 	adj := make([]uint32, off[n])
-	fill := deg
-	for w := range n {
-		fill[w] = uint32(off[w])
-	}
 	// In lexicographic pair order, row w receives its smaller neighbours
 	// (as the second vertex of pairs (u, w), u increasing) before its
 	// larger ones (as the first vertex, v increasing): sorted rows.
-	for k := 0; k < len(e); k += 2 {
-		a, b := e[k], e[k+1]
-		adj[fill[a]] = b
-		fill[a]++
-		adj[fill[b]] = a
-		fill[b]++
-	}
+	fillRows(off, adj, e)
 	return &CSR{off: off, adj: adj, edges: e[:len(e):len(e)]}, nil
 }
 

@@ -49,13 +49,7 @@ func LoadHypergraph(path string) (*Hypergraph, *FileInfo, error) {
 
 // LoadHypergraph is the package's LoadHypergraph under these options.
 func (o ReadOptions) LoadHypergraph(path string) (*Hypergraph, *FileInfo, error) {
-	f, closeFile, err := o.open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer closeFile()
-	h, info, err := o.ReadHypergraph(f, path)
-	return h, info, o.ctxErr(err)
+	return load(o, path, o.ReadHypergraph)
 }
 
 // hyperBuf is the flat vertex array and the offsets a reader fills,

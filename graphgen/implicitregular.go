@@ -8,7 +8,8 @@ import (
 )
 
 // FeistelRounds is the number of rounds of the Feistel networks behind
-// PermutationRegular.
+// PermutationRegular. It is even: FeistelForward and FeistelInverse take
+// the rounds in pairs, one on each half.
 const FeistelRounds = 6
 
 // FeistelKey is the key of one keyed bijection: for each round a key k and
@@ -22,18 +23,15 @@ type FeistelKey [2 * FeistelRounds]uint64
 // l ^= F_0(r), r ^= F_1(l), …. Each round is a bijection of the 2w-bit
 // values whatever F_i, so the network is one; with random round keys it is
 // a pseudo-random permutation [Luby, Rackoff 1988]. It is arithmetic only,
-// small enough to inline into a caller's loop, and FeistelInverse undoes
-// it.
+// and FeistelInverse undoes it.
 func FeistelForward(x uint64, k *FeistelKey, w uint) uint64 {
 	mask := uint64(1)<<w - 1
 	l, r := x>>w, x&mask
 	s := 64 - w
-	l ^= (r ^ k[0]) * k[1] >> s
-	r ^= (l ^ k[2]) * k[3] >> s
-	l ^= (r ^ k[4]) * k[5] >> s
-	r ^= (l ^ k[6]) * k[7] >> s
-	l ^= (r ^ k[8]) * k[9] >> s
-	r ^= (l ^ k[10]) * k[11] >> s
+	for i := 0; i < len(k); i += 4 { // rounds i/2 and i/2+1
+		l ^= (r ^ k[i]) * k[i+1] >> s
+		r ^= (l ^ k[i+2]) * k[i+3] >> s
+	}
 	return l<<w | r
 }
 
@@ -42,12 +40,10 @@ func FeistelInverse(x uint64, k *FeistelKey, w uint) uint64 {
 	mask := uint64(1)<<w - 1
 	l, r := x>>w, x&mask
 	s := 64 - w
-	r ^= (l ^ k[10]) * k[11] >> s
-	l ^= (r ^ k[8]) * k[9] >> s
-	r ^= (l ^ k[6]) * k[7] >> s
-	l ^= (r ^ k[4]) * k[5] >> s
-	r ^= (l ^ k[2]) * k[3] >> s
-	l ^= (r ^ k[0]) * k[1] >> s
+	for i := len(k) - 4; i >= 0; i -= 4 {
+		r ^= (l ^ k[i+2]) * k[i+3] >> s
+		l ^= (r ^ k[i]) * k[i+1] >> s
+	}
 	return l<<w | r
 }
 

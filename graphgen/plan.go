@@ -153,13 +153,10 @@ func (s Spec) Plan(n int) (Plan, error) {
 		return Plan{}, fmt.Errorf("graphgen: unknown graph kind %q", s.Kind)
 	}
 	_, nSet := s.Params["n"]
-	if v, ok := s.Params["n"]; ok {
-		var err error
-		if n, err = s.intParam("n", v); err != nil {
-			return Plan{}, err
-		}
-		p.N = n
+	if err := s.optionalInt("n", &n); err != nil {
+		return Plan{}, err
 	}
+	p.N = n
 	if s.Kind == "torus" || s.Kind == "hypercube" {
 		// These fix their own n from dim and side.
 		if err := s.planLattice(&p, n, nSet); err != nil {
@@ -267,17 +264,11 @@ func cycleScratch(n int) int64 { return 8*int64(n) + fromEdgesScratch(n) }
 // given, and must agree with them when the spec sets it (nSet).
 func (s Spec) planLattice(p *Plan, n int, nSet bool) error {
 	dim, side := 0, 0
-	for _, kp := range []struct {
-		key string
-		dst *int
-	}{{"dim", &dim}, {"side", &side}} {
-		if v, ok := s.Params[kp.key]; ok {
-			x, err := s.intParam(kp.key, v)
-			if err != nil {
-				return err
-			}
-			*kp.dst = x
-		}
+	if err := s.optionalInt("dim", &dim); err != nil {
+		return err
+	}
+	if err := s.optionalInt("side", &side); err != nil {
+		return err
 	}
 	_, dimSet := s.Params["dim"]
 	_, sideSet := s.Params["side"]
@@ -360,15 +351,14 @@ func (s Spec) planLattice(p *Plan, n int, nSet bool) error {
 
 // planRegular plans regular:degree=D or regular:eps=E.
 func (s Spec) planRegular(p *Plan, n int) error {
-	dv, hasD := s.Params["degree"]
-	ev, hasE := s.Params["eps"]
+	key, v, err := s.either("degree", "eps", "graphgen: regular needs degree=D or eps=E")
+	if err != nil {
+		return err
+	}
 	var Delta int
-	switch {
-	case hasD && hasE:
-		return fmt.Errorf("graphgen: regular takes degree= or eps=, not both")
-	case hasD:
-		var err error
-		if Delta, err = s.intParam("degree", dv); err != nil {
+	switch key {
+	case "degree":
+		if Delta, err = s.intParam("degree", v); err != nil {
 			return err
 		}
 		switch {
@@ -377,13 +367,13 @@ func (s Spec) planRegular(p *Plan, n int) error {
 		case n%2 == 1 && Delta%2 == 1:
 			return fmt.Errorf("graphgen: regular:degree=%d needs n*degree even, got n=%d", Delta, n)
 		}
-	case hasE:
-		eps, err := strconv.ParseFloat(ev, 64)
+	case "eps":
+		eps, err := strconv.ParseFloat(v, 64)
 		if err != nil || !(eps > 0 && eps <= 1) {
-			return fmt.Errorf("graphgen: regular:eps needs 0 < eps <= 1, got %q", ev)
+			return fmt.Errorf("graphgen: regular:eps needs 0 < eps <= 1, got %q", v)
 		}
 		if n < 1 {
-			return fmt.Errorf("graphgen: regular:eps=%s needs n >= 1, got n=%d", ev, n)
+			return fmt.Errorf("graphgen: regular:eps=%s needs n >= 1, got n=%d", v, n)
 		}
 		Delta = min(int(math.Ceil(math.Pow(float64(n), eps))), n-1)
 		if n%2 == 1 && Delta%2 == 1 {
@@ -395,8 +385,6 @@ func (s Spec) planRegular(p *Plan, n int) error {
 			p.Notes = append(p.Notes, fmt.Sprintf("degree ⌈n^%g⌉ adjusted to %d so that n*Delta is even", eps, Delta))
 		}
 		p.Eps = eps
-	default:
-		return fmt.Errorf("graphgen: regular needs degree=D or eps=E")
 	}
 	if s.Params["implicit"] == "true" {
 		return s.planPermutationRegular(p, n, Delta)
@@ -456,28 +444,25 @@ func regularScratch(n, Delta int) int64 {
 
 // planGnp plans gnp:p=P or gnp:degree=D.
 func (s Spec) planGnp(p *Plan, n int) error {
-	pv, hasP := s.Params["p"]
-	dv, hasD := s.Params["degree"]
+	key, v, err := s.either("p", "degree", "graphgen: gnp needs p=P or degree=D")
+	if err != nil {
+		return err
+	}
 	var prob float64
-	switch {
-	case hasP && hasD:
-		return fmt.Errorf("graphgen: gnp takes p= or degree=, not both")
-	case hasP:
-		var err error
-		prob, err = strconv.ParseFloat(pv, 64)
+	switch key {
+	case "p":
+		prob, err = strconv.ParseFloat(v, 64)
 		if err != nil || !(prob >= 0 && prob <= 1) {
-			return fmt.Errorf("graphgen: gnp:p needs 0 <= p <= 1, got %q", pv)
+			return fmt.Errorf("graphgen: gnp:p needs 0 <= p <= 1, got %q", v)
 		}
-	case hasD:
-		d, err := strconv.ParseFloat(dv, 64)
+	case "degree":
+		d, err := strconv.ParseFloat(v, 64)
 		if err != nil {
-			return fmt.Errorf("graphgen: gnp:degree needs a number, got %q", dv)
+			return fmt.Errorf("graphgen: gnp:degree needs a number, got %q", v)
 		}
 		if prob, err = GnpDegreeP(n, d); err != nil {
 			return err
 		}
-	default:
-		return fmt.Errorf("graphgen: gnp needs p=P or degree=D")
 	}
 	pairs := float64(n) * float64(n-1) / 2
 	if pairs*prob > MaxGnpEdges {
@@ -507,11 +492,7 @@ func (s Spec) planGnp(p *Plan, n int) error {
 
 // planCirculant plans circulant:degree=D.
 func (s Spec) planCirculant(p *Plan, n int) error {
-	dv, ok := s.Params["degree"]
-	if !ok {
-		return fmt.Errorf("graphgen: circulant needs degree=D")
-	}
-	Delta, err := s.intParam("degree", dv)
+	Delta, err := s.requiredInt("degree", "graphgen: circulant needs degree=D")
 	if err != nil {
 		return err
 	}
@@ -536,23 +517,55 @@ func (s Spec) planCirculant(p *Plan, n int) error {
 	return nil
 }
 
+// either returns whichever of the parameters a and b s sets, and its
+// value; it is an error to set both, and need when s sets neither.
+func (s Spec) either(a, b, need string) (key, v string, err error) {
+	va, hasA := s.Params[a]
+	vb, hasB := s.Params[b]
+	switch {
+	case hasA && hasB:
+		return "", "", fmt.Errorf("graphgen: %s takes %s= or %s=, not both", s.Kind, a, b)
+	case hasA:
+		return a, va, nil
+	case hasB:
+		return b, vb, nil
+	}
+	return "", "", errors.New(need)
+}
+
+// requiredInt is the whole parameter key of s (intParam); missing is the
+// error when s does not set it.
+func (s Spec) requiredInt(key, missing string) (int, error) {
+	v, ok := s.Params[key]
+	if !ok {
+		return 0, errors.New(missing)
+	}
+	return s.intParam(key, v)
+}
+
+// optionalInt reads the whole parameter key of s (intParam) into dst if s
+// sets it, and leaves dst as it is if not.
+func (s Spec) optionalInt(key string, dst *int) error {
+	v, ok := s.Params[key]
+	if !ok {
+		return nil
+	}
+	x, err := s.intParam(key, v)
+	if err == nil {
+		*dst = x
+	}
+	return err
+}
+
 // twoInts reads the two whole parameters k1 and k2 of s into d1 and d2;
 // missing is the error when either is absent.
 func (s Spec) twoInts(k1 string, d1 *int, k2 string, d2 *int, missing string) error {
-	for _, kp := range []struct {
-		key string
-		dst *int
-	}{{k1, d1}, {k2, d2}} {
-		v, ok := s.Params[kp.key]
-		if !ok {
-			return errors.New(missing)
-		}
-		var err error
-		if *kp.dst, err = s.intParam(kp.key, v); err != nil {
-			return err
-		}
+	var err error
+	if *d1, err = s.requiredInt(k1, missing); err != nil {
+		return err
 	}
-	return nil
+	*d2, err = s.requiredInt(k2, missing)
+	return err
 }
 
 // planNonregular plans nonregular:mindeg=δ,core=c.
@@ -595,11 +608,7 @@ func (s Spec) planNonregular(p *Plan, n int) error {
 
 // planBA plans ba:m=K.
 func (s Spec) planBA(p *Plan, n int) error {
-	v, ok := s.Params["m"]
-	if !ok {
-		return fmt.Errorf("graphgen: ba needs m=K (the edges each new vertex brings)")
-	}
-	m, err := s.intParam("m", v)
+	m, err := s.requiredInt("m", "graphgen: ba needs m=K (the edges each new vertex brings)")
 	if err != nil {
 		return err
 	}

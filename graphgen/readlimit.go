@@ -249,11 +249,5 @@ func (o ReadOptions) ReadGraph(r io.Reader, name string) (*CSR, *FileInfo, error
 
 // LoadGraph is the package's LoadGraph under these options.
 func (o ReadOptions) LoadGraph(path string) (*CSR, *FileInfo, error) {
-	f, closeFile, err := o.open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer closeFile()
-	g, info, err := o.readCSR(f, path)
-	return g, info, o.ctxErr(err)
+	return load(o, path, o.readCSR)
 }

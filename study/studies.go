@@ -333,18 +333,10 @@ func (r *runner) run(ps pointSpec) (*point, error) {
 	if err := r.fits(req.Memory(int64(n), ps.engine == alloc.EngineLevels)); err != nil {
 		return nil, err
 	}
-	trials := make([]int, ps.trials)
-	for i := range trials {
-		trials[i] = i
-	}
-	var results []alloc.Result
-	if err := alloc.Run(r.ctx, cfg, trials, r.o.Workers, func(res alloc.Result) error {
-		results = append(results, res)
-		return nil
-	}); err != nil {
+	results, err := runTrials(r, alloc.Run, cfg, ps.trials)
+	if err != nil {
 		return nil, err
 	}
-	r.done++
 
 	var topo *Topology
 	if params.Graph != nil {
@@ -352,6 +344,30 @@ func (r *runner) run(ps pointSpec) (*point, error) {
 	}
 	row := newRow(Setting{Process: desc, Params: params, N: int64(n), M: m, Topology: topo, Batch: ps.batch}, r.o.Seed, ps.trials, results)
 	return &point{Row: row, Results: results}, nil
+}
+
+// runTrials runs trials 0..k−1 of c with run (alloc.Run,
+// alloc.RunDynamic, queue.Run) on r's workers, counts the point done, and
+// returns the trials' results in the order run emits them.
+func runTrials[C, R any](r *runner, run func(context.Context, C, []int, int, func(R) error) error, c C, k int) ([]R, error) {
+	var out []R
+	if err := run(r.ctx, c, seqTrials(k), r.o.Workers, func(res R) error {
+		out = append(out, res)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	r.done++
+	return out, nil
+}
+
+// seqTrials returns 0..k−1.
+func seqTrials(k int) []int {
+	t := make([]int, k)
+	for i := range t {
+		t[i] = i
+	}
+	return t
 }
 
 // fits checks the point rm, on the graph r holds (if rm has one), against

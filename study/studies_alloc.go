@@ -260,8 +260,8 @@ var contiguousStudy = &Study{
 
 func runContiguous(_ context.Context, r *runner, p Params) (*Report, error) {
 	ds := []int{4, 8, 16}
+	const dn = 4 // the d of the panels against n
 	names := []string{nameGrouped, nameWindow, nameLeft}
-	r.plan(len(ds) * len(names) * len(p.Ns))
 	t := newTable("max_load", "max load at m = n (mean over the trials, 95% CI); s_2, s_3: fraction of bins with load ≥ 2, ≥ 3 (mean); probes: bins read per ball; term: the explicit part of the bound",
 		"d", "", "process", "", "n", "", "max load", "%.2f", "95% CI", "%.2f", "distribution", "", "s_2", "%.5f", "s_3", "%.3g",
 		"probes/ball", "%.0f", "term", "%.2f", "bound", "")
@@ -285,42 +285,39 @@ func runContiguous(_ context.Context, r *runner, p Params) (*Report, error) {
 		}
 		return 0
 	}
+	// Each process's series: s_2 against d; at d = dn, s_3 and the max
+	// load with its bound term against n.
+	s2, s3, meas, term := make([]*figure.Series, len(names)), make([]*figure.Series, len(names)),
+		make([]*figure.Series, len(names)), make([]*figure.Series, len(names))
 	for ci, name := range names {
 		label := strings.Replace(procLabel(name, 2), "[2]", "[d]", 1)
-		s2 := p2.Add(&figure.Series{Name: label, Color: ci, Shape: ci, Style: figure.StylePoints})
-		for _, d := range ds {
-			var meas, term, s3 *figure.Series
-			if d == 4 {
-				s3 = p3.Add(&figure.Series{Name: procLabel(name, d), Color: ci, Shape: ci, Style: figure.StylePoints})
-				meas = pm.Add(&figure.Series{Name: procLabel(name, d), Color: ci, Shape: ci, Style: figure.StylePoints})
-				term = pm.Add(&figure.Series{Color: ci, Style: figure.StyleDashed})
-			}
-			for _, n := range p.Ns {
-				pt, err := r.run(pointSpec{process: name, params: alloc.Params{D: float64(d)}, n: n, m: int64(n), trials: p.Trials})
-				if err != nil {
-					return nil, err
-				}
-				row := pt.Row
-				b, _ := boundNamed(row, "max load, m = n")
-				t.add(d, procLabel(name, d), row.N, row.MaxLoad.Mean, summaryCI(row.MaxLoad), countsString(row.MaxLoad.Counts),
-					tail(row, 2), tail(row, 3), probesPerBall(pt), b.Value, b.Formula+" ["+citation(b.Name)+"]")
-				if meas != nil {
-					s3.Points = append(s3.Points, figure.Pt{X: float64(n), Y: tail(row, 3)})
-					meas.Points = append(meas.Points, ciPt(float64(n), row.MaxLoad))
-					if b.Applies {
-						term.Label = b.Mark() + " " + citation(b.Name)
-						term.Points = append(term.Points, figure.Pt{X: float64(n), Y: b.Value})
-					}
-				}
-				if n == nMax {
-					at[key{name, d}] = tails{tail(row, 2), tail(row, 3)}
-					s2.Points = append(s2.Points, figure.Pt{X: float64(d), Y: tail(row, 2)})
-				}
+		s2[ci] = p2.Add(&figure.Series{Name: label, Color: ci, Shape: ci, Style: figure.StylePoints})
+		s3[ci] = p3.Add(&figure.Series{Name: procLabel(name, dn), Color: ci, Shape: ci, Style: figure.StylePoints})
+		meas[ci] = pm.Add(&figure.Series{Name: procLabel(name, dn), Color: ci, Shape: ci, Style: figure.StylePoints})
+		term[ci] = pm.Add(&figure.Series{Color: ci, Style: figure.StyleDashed})
+	}
+	err := r.sweepD(t, names, ds, p, func(ci int, name string, d, n int, pt *point) {
+		row := pt.Row
+		b, _ := boundNamed(row, "max load, m = n")
+		t.add(d, procLabel(name, d), row.N, row.MaxLoad.Mean, summaryCI(row.MaxLoad), countsString(row.MaxLoad.Counts),
+			tail(row, 2), tail(row, 3), probesPerBall(pt), b.Value, b.Formula+" ["+citation(b.Name)+"]")
+		if d == dn {
+			s3[ci].Points = append(s3[ci].Points, figure.Pt{X: float64(n), Y: tail(row, 3)})
+			meas[ci].Points = append(meas[ci].Points, ciPt(float64(n), row.MaxLoad))
+			if b.Applies {
+				term[ci].Label = b.Mark() + " " + citation(b.Name)
+				term[ci].Points = append(term[ci].Points, figure.Pt{X: float64(n), Y: b.Value})
 			}
 		}
+		if n == nMax {
+			at[key{name, d}] = tails{tail(row, 2), tail(row, 3)}
+			s2[ci].Points = append(s2[ci].Points, figure.Pt{X: float64(d), Y: tail(row, 2)})
+		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	pm.Add(&figure.Series{Name: "bound term", Color: -1, Style: figure.StyleDashed})
-	slices.SortStableFunc(t.Rows, func(a, b []any) int { return a[0].(int) - b[0].(int) })
 	t.Notes = []string{
 		"grouped: O(log log n / d) [KP06]; window: Ω(log log n / log d) [KP06] (base-2 logarithms);",
 		"left: ln ln n / (d ln φ_d) + O(1) [V03]. Terms drop the unknown constants: compare growth, not level.",
@@ -333,6 +330,27 @@ func runContiguous(_ context.Context, r *runner, p Params) (*Report, error) {
 			d, pow2(int64(nMax)), g.s2, w.s2, l.s2, g.s3, w.s3, l.s3))
 	}
 	return &Report{Tables: []*Table{t}, Findings: findings, Figure: fig}, nil
+}
+
+// sweepD runs each process of names with each d of ds on each n of p.Ns,
+// m = n, in that order, and hands each point to visit with the process's
+// index (its colour in the figures). It then sorts t's rows by d, their
+// first column, keeping the order of the processes and sizes within a d.
+func (r *runner) sweepD(t *Table, names []string, ds []int, p Params, visit func(ci int, name string, d, n int, pt *point)) error {
+	r.plan(len(ds) * len(names) * len(p.Ns))
+	for ci, name := range names {
+		for _, d := range ds {
+			for _, n := range p.Ns {
+				pt, err := r.run(pointSpec{process: name, params: alloc.Params{D: float64(d)}, n: n, m: int64(n), trials: p.Trials})
+				if err != nil {
+					return err
+				}
+				visit(ci, name, d, n, pt)
+			}
+		}
+	}
+	slices.SortStableFunc(t.Rows, func(a, b []any) int { return a[0].(int) - b[0].(int) })
+	return nil
 }
 
 // probesPerBall is the mean over the trials of probes / m.
@@ -378,7 +396,6 @@ var firstDiffStudy = &Study{
 func runFirstDiff(_ context.Context, r *runner, p Params) (*Report, error) {
 	ds := []int{2, 3, 4}
 	names := []string{nameFirstDiff, nameGreedy, nameLeft}
-	r.plan(len(ds) * len(names) * len(p.Ns))
 	t := newTable("max_load", "max load at m = n (mean over the trials, 95% CI) and probes per ball (mean, and the most one ball made)",
 		"d", "", "process", "", "n", "", "max load", "%.2f", "95% CI", "%.2f", "distribution", "", "probes/ball", "%.3f", "max probes", "")
 	fig := &figure.Figure{SharedLegend: true}
@@ -387,29 +404,25 @@ func runFirstDiff(_ context.Context, r *runner, p Params) (*Report, error) {
 	probes := fig.Add(&figure.Panel{Title: fmt.Sprintf("probes per ball at m = n = %s (mean)", pow2(int64(nMax))), XLabel: "d", XInt: true, YLabel: "probes per ball"})
 	type res struct{ load, probes float64 }
 	at := map[string]res{}
+	ls, ps := make([]*figure.Series, len(names)), make([]*figure.Series, len(names))
 	for ci, name := range names {
-		ls := load.Add(&figure.Series{Name: strings.Replace(procLabel(name, 2), "[2]", "[d]", 1), Color: ci, Shape: ci, Style: figure.StylePoints})
-		ps := probes.Add(&figure.Series{Name: ls.Name, Color: ci, Shape: ci, Style: figure.StylePoints})
-		for _, d := range ds {
-			for _, n := range p.Ns {
-				pt, err := r.run(pointSpec{process: name, params: alloc.Params{D: float64(d)}, n: n, m: int64(n), trials: p.Trials})
-				if err != nil {
-					return nil, err
-				}
-				row := pt.Row
-				ppb := probesPerBall(pt)
-				if n == nMax {
-					ls.Points = append(ls.Points, ciPt(float64(d), row.MaxLoad))
-					ps.Points = append(ps.Points, figure.Pt{X: float64(d), Y: ppb})
-					at[procLabel(name, d)] = res{row.MaxLoad.Mean, ppb}
-				}
-				t.add(d, procLabel(name, d), row.N, row.MaxLoad.Mean, summaryCI(row.MaxLoad), countsString(row.MaxLoad.Counts),
-					ppb, maxProbes(pt))
-			}
-		}
+		ls[ci] = load.Add(&figure.Series{Name: strings.Replace(procLabel(name, 2), "[2]", "[d]", 1), Color: ci, Shape: ci, Style: figure.StylePoints})
+		ps[ci] = probes.Add(&figure.Series{Name: ls[ci].Name, Color: ci, Shape: ci, Style: figure.StylePoints})
 	}
-	// Rows grouped by d, then process.
-	slices.SortStableFunc(t.Rows, func(a, b []any) int { return a[0].(int) - b[0].(int) })
+	err := r.sweepD(t, names, ds, p, func(ci int, name string, d, n int, pt *point) {
+		row := pt.Row
+		ppb := probesPerBall(pt)
+		if n == nMax {
+			ls[ci].Points = append(ls[ci].Points, ciPt(float64(d), row.MaxLoad))
+			ps[ci].Points = append(ps[ci].Points, figure.Pt{X: float64(d), Y: ppb})
+			at[procLabel(name, d)] = res{row.MaxLoad.Mean, ppb}
+		}
+		t.add(d, procLabel(name, d), row.N, row.MaxLoad.Mean, summaryCI(row.MaxLoad), countsString(row.MaxLoad.Counts),
+			ppb, maxProbes(pt))
+	})
+	if err != nil {
+		return nil, err
+	}
 	t.Notes = []string{
 		fmt.Sprintf("FirstDiff[d] probes at most 2^d bins (alloc.DefaultFirstDiffCap: %d, %d, %d for d = 2, 3, 4).",
 			alloc.DefaultFirstDiffCap(2), alloc.DefaultFirstDiffCap(3), alloc.DefaultFirstDiffCap(4)),

@@ -418,22 +418,9 @@ func (r *runner) runDynamicFrom(ps pointSpec, m int64, del alloc.Deletions, step
 		Delete: del.Model, Steps: steps, Ops: int64(len(del.Ops))}); err != nil {
 		return nil, 0, err
 	}
-	var out []alloc.DynamicResult
-	if err := alloc.RunDynamic(r.ctx, c, seqTrials(ps.trials), r.o.Workers, func(res alloc.DynamicResult) error {
-		out = append(out, res)
-		return nil
-	}); err != nil {
+	out, err := runTrials(r, alloc.RunDynamic, c, ps.trials)
+	if err != nil {
 		return nil, 0, err
 	}
-	r.done++
 	return out, n, nil
-}
-
-// seqTrials returns 0..k−1.
-func seqTrials(k int) []int {
-	t := make([]int, k)
-	for i := range t {
-		t[i] = i
-	}
-	return t
 }

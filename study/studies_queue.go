@@ -78,18 +78,10 @@ func runSupermarketPoint(r *runner, spec string, n int, lambda float64, p Params
 	if r.o.MaxMemory > 0 && c.Memory(p.Trials) > r.o.MaxMemory {
 		return smPoint{}, fmt.Errorf("%s at n=%d: %w", spec, n, ErrMemory)
 	}
-	trials := make([]int, p.Trials)
-	for i := range trials {
-		trials[i] = i
-	}
-	var all []queue.Trial
-	if err := queue.Run(r.ctx, c, trials, r.o.Workers, func(t queue.Trial) error {
-		all = append(all, t)
-		return nil
-	}); err != nil {
+	all, err := runTrials(r, queue.Run, c, p.Trials)
+	if err != nil {
 		return smPoint{}, err
 	}
-	r.done++
 	sum := queue.Summarize(all)
 	desc := queue.Describe(r.sp, g)
 	return smPoint{sum: sum, preds: queue.Predictions(&c, desc, all), degree: desc.MinDeg}, nil

@@ -376,10 +376,7 @@ type gridRun struct {
 
 func newGridRun(g Grid, note func(string)) *gridRun {
 	s := &gridRun{g: g, note: note, pts: g.Points(), built: map[string]bool{}, failed: map[string]*BuildError{}}
-	s.trials = make([]int, g.Trials)
-	for i := range s.trials {
-		s.trials[i] = i
-	}
+	s.trials = seqTrials(g.Trials)
 	for _, pt := range s.pts {
 		s.ballsTotal += g.balls(pt.N) * int64(g.Trials)
 	}
