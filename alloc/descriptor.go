@@ -211,14 +211,20 @@ var descriptors = []*Descriptor{
 // the order help texts list them.
 func Descriptors() []*Descriptor { return append([]*Descriptor(nil), descriptors...) }
 
-// names returns the name of every process, in the order of Descriptors.
-func names() []string {
-	names := make([]string, len(descriptors))
-	for i, d := range descriptors {
-		names[i] = d.Name
+// namesOf returns the names of the processes whose descriptor has the
+// property has, in the order of Descriptors.
+func namesOf(has func(d *Descriptor) bool) []string {
+	var names []string
+	for _, d := range descriptors {
+		if has(d) {
+			names = append(names, d.Name)
+		}
 	}
 	return names
 }
+
+// names returns the name of every process, in the order of Descriptors.
+func names() []string { return namesOf(func(*Descriptor) bool { return true }) }
 
 // Names returns the name of every process, in the order of Descriptors.
 func Names() []string { return names() }
@@ -226,35 +232,19 @@ func Names() []string { return names() }
 // Readers returns the names of the processes whose Uses has a bit of p,
 // in the order of Descriptors.
 func Readers(p Param) []string {
-	var names []string
-	for _, d := range descriptors {
-		if d.Uses&p != 0 {
-			names = append(names, d.Name)
-		}
-	}
-	return names
+	return namesOf(func(d *Descriptor) bool { return d.Uses&p != 0 })
 }
 
 // MeanFieldNames returns the names of the processes that have a
 // mean-field limit (HasMeanField), in the order of Descriptors.
-func MeanFieldNames() []string {
-	var names []string
-	for _, d := range descriptors {
-		if d.HasMeanField() {
-			names = append(names, d.Name)
-		}
-	}
-	return names
-}
+func MeanFieldNames() []string { return namesOf((*Descriptor).HasMeanField) }
 
 // Lookup returns the descriptor of the named process. Case does not
 // matter; an unknown name is an error that suggests the nearest name and
 // lists the others.
 func Lookup(name string) (*Descriptor, error) {
-	for _, d := range descriptors {
-		if strings.EqualFold(d.Name, name) {
-			return d, nil
-		}
+	if d := first(descriptors, func(d *Descriptor) bool { return strings.EqualFold(d.Name, name) }); d != nil {
+		return d, nil
 	}
 	best, dist := "", math.MaxInt
 	for _, d := range descriptors {
@@ -412,12 +402,10 @@ func (m MeanField) String() string {
 	case m.Family == FamilyOnePlusBeta && m.D != 2:
 		return fmt.Sprintf("(1+β) of %v, β = %g", Greedy{D: m.D}, m.Beta)
 	}
-	for _, d := range descriptors {
-		if d.Family == m.Family {
-			return d.Label(p)
-		}
+	if d := m.Family.descriptor(); d != nil {
+		return d.Label(p)
 	}
-	return m.Family.String()
+	return "none"
 }
 
 // Candidates says, for labels, how a graph process draws its candidates
@@ -530,9 +518,14 @@ func NewProcess(name string, p Params) (Rule, error) {
 
 // descriptorOf returns the descriptor of the process named name, or nil.
 func descriptorOf(name string) *Descriptor {
-	for _, d := range descriptors {
-		if d.Name == name {
-			return d
+	return first(descriptors, func(d *Descriptor) bool { return d.Name == name })
+}
+
+// first returns the first element of list that ok accepts, or nil.
+func first[T any](list []*T, ok func(*T) bool) *T {
+	for _, x := range list {
+		if ok(x) {
+			return x
 		}
 	}
 	return nil
@@ -550,12 +543,16 @@ func Describe(r Rule) *Descriptor {
 // String returns the name of the first process of the family ("greedy"
 // for FamilyGreedy).
 func (f Family) String() string {
-	for _, d := range descriptors {
-		if d.Family == f {
-			return d.Name
-		}
+	if d := f.descriptor(); d != nil {
+		return d.Name
 	}
 	return "none"
+}
+
+// descriptor returns the descriptor of the first process of the family,
+// or nil.
+func (f Family) descriptor() *Descriptor {
+	return first(descriptors, func(d *Descriptor) bool { return d.Family == f })
 }
 
 // intD is the whole number of choices of p.

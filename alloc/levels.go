@@ -131,25 +131,13 @@ func completeIfNil(g graphgen.Graph) graphgen.Graph {
 // levelsGraphNames lists the graph processes the level engine runs on the
 // complete graph.
 func levelsGraphNames() []string {
-	var names []string
-	for _, d := range descriptors {
-		if !d.Levels(Params{}) && d.Levels(Params{Graph: graphgen.Complete(2)}) {
-			names = append(names, d.Name)
-		}
-	}
-	return names
+	return namesOf(func(d *Descriptor) bool {
+		return !d.Levels(Params{}) && d.Levels(Params{Graph: graphgen.Complete(2)})
+	})
 }
 
 // levelsNames lists the processes the level engine runs on any graph.
-func levelsNames() []string {
-	var names []string
-	for _, d := range descriptors {
-		if d.Levels(Params{}) {
-			names = append(names, d.Name)
-		}
-	}
-	return names
-}
+func levelsNames() []string { return namesOf(func(d *Descriptor) bool { return d.Levels(Params{}) }) }
 
 // levelsTrial runs trial i of c with the level engine.
 func (c Config) levelsTrial(ctx context.Context, i int) (Result, error) {
