@@ -207,6 +207,36 @@ var descriptors = []*Descriptor{
 	&quantileDescriptor,
 }
 
+// The kind of each process of descriptors, in the same order: a Process,
+// whose balls the per-bin engine places in Bins; Rank is a TrialRunner as
+// well, and Weighted, on real loads, a TrialRunner only.
+var (
+	_ Process     = OneChoice{}
+	_ Process     = Greedy{}
+	_ Process     = Left{}
+	_ Process     = FirstDiff{}
+	_ Process     = MaxOf{}
+	_ Process     = OnePlusBeta{}
+	_ Process     = Rank{}
+	_ TrialRunner = Rank{}
+	_ Process     = Graphical{}
+	_ Process     = Grouped{}
+	_ Process     = Window{}
+	_ TrialRunner = Weighted{}
+	_ Process     = Hyper{}
+	_ Process     = LocalSearch{}
+	_ Process     = GBounded{}
+	_ Process     = GMyopic{}
+	_ Process     = Noisy{}
+	_ Process     = Memory{}
+	_ Process     = KD{}
+	_ Process     = MeanThinning{}
+	_ Process     = Threshold{}
+	_ Process     = Twinning{}
+	_ Process     = Packing{}
+	_ Process     = Quantile{}
+)
+
 // Descriptors returns the descriptor of every process of the package, in
 // the order help texts list them.
 func Descriptors() []*Descriptor { return append([]*Descriptor(nil), descriptors...) }
@@ -462,29 +492,64 @@ func (d *Descriptor) Check(p Params) error {
 	switch {
 	case uses&ParamD != 0 && (p.D != math.Trunc(p.D) || p.D < 1 || p.D > maxChoices):
 		return fmt.Errorf("alloc: %s needs a whole number of choices 1 <= d <= %d, got d=%g", d.Name, maxChoices, p.D)
-	case uses&ParamRealD != 0 && !(p.D >= 1 && p.D <= maxChoices):
-		return fmt.Errorf("alloc: %s needs a real 1 <= d <= %d, got d=%g", d.Name, maxChoices, p.D)
 	case uses&ParamCap != 0 && (p.Cap < 0 || p.Cap > maxChoices):
 		return fmt.Errorf("alloc: %s needs a probe cap 1 <= cap <= %d, got cap=%d", d.Name, maxChoices, p.Cap)
 	case uses&ParamGraph != 0 && p.Graph == nil:
 		return fmt.Errorf("alloc: %s needs a graph", d.Name)
 	}
-	for _, s := range ParamTable {
-		if s.Get != nil && uses&s.Bit != 0 {
-			if err := s.check(d.Name, p); err != nil {
-				return err
-			}
-		}
-	}
-	if uses&ParamWeights != 0 {
-		if err := checkWeights(d.Name, p.Weights); err != nil {
-			return err
-		}
+	if err := d.checkRanges(p); err != nil {
+		return err
 	}
 	if d.FixedTies && p.Ties == TiesRandom {
 		return fmt.Errorf("alloc: %s orders tied bins in a fixed order; random ties are not part of its definition (use ties left)", d.Name)
 	}
 	return nil
+}
+
+// checkRanges is the range check of the parameters of p that d reads
+// (Uses) and that both Check and checkRun check alike: a real d, the
+// numbers of ParamTable (ParamSpec.check), and the weights.
+func (d *Descriptor) checkRanges(p Params) error {
+	if d.Uses&ParamRealD != 0 && !(p.D >= 1 && p.D <= maxChoices) {
+		return fmt.Errorf("alloc: %s needs a real 1 <= d <= %d, got d=%g", d.Name, maxChoices, p.D)
+	}
+	for _, s := range ParamTable {
+		if s.Get != nil && d.Uses&s.Bit != 0 {
+			if err := s.check(d.Name, p); err != nil {
+				return err
+			}
+		}
+	}
+	if d.Uses&ParamWeights != 0 {
+		return checkWeights(d.Name, p.Weights)
+	}
+	return nil
+}
+
+// checkRun is the Check of a process of d with parameters p on n bins:
+// the parameters d reads (Uses), in order a whole number of choices (kept
+// apart as whole, so that the error shows the int as given), the probe
+// cap, and those of checkRanges; then the bins, or for a process that
+// samples a graph (ParamSample) its candidates' source (pairSource.check).
+// A process whose Check needs more (a graph's form, d against n) writes
+// its own.
+func (d *Descriptor) checkRun(n, whole int, p Params) error {
+	if d.Uses&ParamD != 0 {
+		if err := checkChoices(d.Name, whole); err != nil {
+			return err
+		}
+		p.D = float64(whole)
+	}
+	if d.Uses&ParamCap != 0 && (p.Cap < 0 || p.Cap > maxChoices) {
+		return fmt.Errorf("alloc: %s needs a probe cap 1 <= cap <= %d (or 0 for the default 2^d), got cap=%d", d.Name, maxChoices, p.Cap)
+	}
+	if err := d.checkRanges(p); err != nil {
+		return err
+	}
+	if d.Uses&ParamSample != 0 {
+		return pairSource{p.Graph, p.Sample}.check(d.Name, n)
+	}
+	return checkBins(d.Name, n)
 }
 
 // New returns the process with parameters p, or an error naming the bad

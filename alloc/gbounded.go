@@ -45,8 +45,6 @@ type GBounded struct {
 	Ties      Ties
 }
 
-var _ Process = GBounded{}
-
 var gBoundedDescriptor = Descriptor{
 	Name:     "g-bounded",
 	Synopsis: "g-Bounded: two candidates (-g: an edge); loads within --g go to the MORE loaded (the adversary), else the lesser",
@@ -73,10 +71,7 @@ func (p GBounded) String() string { return fmt.Sprintf("g-Bounded, g = %d", p.To
 // Check requires 0 ≤ Tolerance ≤ MaxG and a graph with n vertices that the loops
 // support (nil, Complete, CSR or Circulant), with an edge to sample.
 func (p GBounded) Check(n int) error {
-	if err := ParamOf(ParamG).check(p.Name(), Params{Tolerance: p.Tolerance}); err != nil {
-		return err
-	}
-	return pairSource{p.Graph, p.Sample}.check(p.Name(), n)
+	return gBoundedDescriptor.checkRun(n, 0, Params{Tolerance: p.Tolerance, Graph: p.Graph, Sample: p.Sample})
 }
 
 // table returns the decision table.

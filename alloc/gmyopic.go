@@ -40,8 +40,6 @@ type GMyopic struct {
 	Sample    Sampling
 }
 
-var _ Process = GMyopic{}
-
 var gMyopicDescriptor = Descriptor{
 	Name:     "g-myopic",
 	Synopsis: "g-Myopic: two candidates (-g: an edge); loads within --g: a uniform one of the two, else the lesser",
@@ -66,10 +64,7 @@ func (p GMyopic) String() string { return fmt.Sprintf("g-Myopic, g = %d", p.Tole
 // Check requires 0 ≤ Tolerance ≤ MaxG and a supported graph with n vertices (see
 // GBounded.Check).
 func (p GMyopic) Check(n int) error {
-	if err := ParamOf(ParamG).check(p.Name(), Params{Tolerance: p.Tolerance}); err != nil {
-		return err
-	}
-	return pairSource{p.Graph, p.Sample}.check(p.Name(), n)
+	return gMyopicDescriptor.checkRun(n, 0, Params{Tolerance: p.Tolerance, Graph: p.Graph, Sample: p.Sample})
 }
 
 func (p GMyopic) table() *twoRule { return newTwoRule(ruleMyopic, p.Tolerance, 0, false) }

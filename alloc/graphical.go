@@ -110,8 +110,6 @@ type Graphical struct {
 	OneMinusBeta float64
 }
 
-var _ Process = Graphical{}
-
 var graphicalDescriptor = Descriptor{
 	Name:     "graph",
 	Synopsis: "two-choice on a graph (-g): a uniform edge, the lesser loaded end; with --beta β, that end with probability β, else a uniform end (graphical (1+β))",

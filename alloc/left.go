@@ -20,8 +20,6 @@ type Left struct {
 	Ties Ties
 }
 
-var _ Process = Left{}
-
 var leftDescriptor = Descriptor{
 	Name:     "left",
 	Synopsis: "Left[d]: one bin in each of d contiguous groups, ties to the left",

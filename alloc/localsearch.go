@@ -87,8 +87,6 @@ type LocalSearch struct {
 	Ties  Ties
 }
 
-var _ Process = LocalSearch{}
-
 var localSearchDescriptor = Descriptor{
 	Name:     "local-search",
 	Synopsis: "local search on a graph (-g): a uniform vertex, then steps to a least loaded neighbour while one is strictly lighter",

@@ -46,8 +46,6 @@ type Noisy struct {
 	Sample Sampling
 }
 
-var _ Process = Noisy{}
-
 var noisyDescriptor = Descriptor{
 	Name:     "noisy",
 	Synopsis: "σ-Noisy-Load: two candidates (-g: an edge), each load read with N(0, σ²) noise (--sigma); the lesser reading wins",
@@ -72,10 +70,7 @@ func (p Noisy) String() string { return fmt.Sprintf("σ-Noisy-Load, σ = %g", p.
 // Check requires 0 ≤ Sigma ≤ MaxSigma and a supported graph with n
 // vertices (see GBounded.Check).
 func (p Noisy) Check(n int) error {
-	if err := ParamOf(ParamSigma).check(p.Name(), Params{Sigma: p.Sigma}); err != nil {
-		return err
-	}
-	return pairSource{p.Graph, p.Sample}.check(p.Name(), n)
+	return noisyDescriptor.checkRun(n, 0, Params{Sigma: p.Sigma, Graph: p.Graph, Sample: p.Sample})
 }
 
 func (p Noisy) table() *twoRule { return newTwoRule(ruleNoisy, 0, p.Sigma, false) }

@@ -10,8 +10,6 @@ import (
 // m/n + (1+o(1)) sqrt(2 (m/n) ln n) [Raab, Steger 1998].
 type OneChoice struct{}
 
-var _ Process = OneChoice{}
-
 var oneChoiceDescriptor = Descriptor{
 	Name:     "one-choice",
 	Synopsis: "a uniform bin",

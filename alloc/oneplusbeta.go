@@ -26,8 +26,6 @@ type OnePlusBeta struct {
 	Ties Ties
 }
 
-var _ Process = OnePlusBeta{}
-
 var onePlusBetaDescriptor = Descriptor{
 	Name:     "one-plus-beta",
 	Synopsis: "(1+β): Greedy[2] with probability --beta, else one uniform bin",
@@ -50,10 +48,7 @@ func (p OnePlusBeta) String() string { return fmt.Sprintf("(1+β), β = %g", p.B
 
 // Check requires n ≥ 1 and 0 ≤ Beta ≤ 1.
 func (p OnePlusBeta) Check(n int) error {
-	if err := ParamOf(ParamBeta).check(p.Name(), Params{Beta: p.Beta}); err != nil {
-		return err
-	}
-	return checkBins(p.Name(), n)
+	return onePlusBetaDescriptor.checkRun(n, 0, Params{Beta: p.Beta})
 }
 
 // betaThreshold returns the threshold t and the flag all such that a coin u

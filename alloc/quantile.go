@@ -75,8 +75,6 @@ type Quantile struct {
 	Delta float64 // δ, 0 < δ < 1
 }
 
-var _ Process = Quantile{}
-
 var quantileDescriptor = Descriptor{
 	Name:     "quantile",
 	Synopsis: "Quantile(δ): a uniform bin outside the ⌊δn⌋ heaviest takes the ball, else a second uniform bin (--delta)",
@@ -99,10 +97,7 @@ func (p Quantile) String() string { return fmt.Sprintf("Quantile, δ = %g", p.De
 
 // Check requires n ≥ 1 and 0 < δ < 1.
 func (p Quantile) Check(n int) error {
-	if err := ParamOf(ParamDelta).check(p.Name(), Params{Delta: p.Delta}); err != nil {
-		return err
-	}
-	return checkBins(p.Name(), n)
+	return quantileDescriptor.checkRun(n, 0, Params{Delta: p.Delta})
 }
 
 // Heavy returns k = ⌊δn⌋, the number of bins that reject a ball, computed

@@ -215,10 +215,6 @@ type Weighted struct {
 	Ties    Ties
 }
 
-var (
-	_ TrialRunner = Weighted{}
-)
-
 var weightedDescriptor = Descriptor{
 	Name:     "weighted",
 	Synopsis: "Greedy[d] with balls weighted by --weights; real loads",
@@ -240,13 +236,7 @@ func (p Weighted) String() string { return fmt.Sprintf("%s[%d]", p.Name(), p.D) 
 // undefined and the measured total weight over n estimates nothing. An
 // infinite variance passes (see WeightDist.FiniteMoments and Caveat).
 func (p Weighted) Check(n int) error {
-	if err := checkChoices(p.Name(), p.D); err != nil {
-		return err
-	}
-	if err := checkWeights(p.Name(), p.Weights); err != nil {
-		return err
-	}
-	return checkBins(p.Name(), n)
+	return weightedDescriptor.checkRun(n, p.D, Params{Weights: p.Weights})
 }
 
 // checkWeights requires a valid weight distribution with a finite mean.
