@@ -9,6 +9,8 @@
 //   - zloops_rule.go: the graph process's rules, which draw a block of
 //     balls ahead and place it;
 //   - zloops_levels.go: the level engine's loops of one raise a ball;
+//   - zloops_regs.go: the level engine's Greedy[d] loop with its histogram
+//     in registers;
 //   - zloops_choice.go: the loops of one ball's code, which draws its
 //     bins and chooses one, each as a Place loop and as its rule's run;
 //   - zloops_search.go: local search's loops, one a graph kind;
@@ -948,6 +950,92 @@ var levelsLoops = []levelsLoop{{
 	Level: "l",
 }}
 
+// regsCase is a loop of greedyRegs: the d it serves (none: every other d)
+// and one ball's draws, u the largest of its d ranks.
+type regsCase struct{ D, Draw string }
+
+// regsTmpl is greedyRegs, whose loop for each regsCase raises the level of
+// rank u in the histogram t1…t5 held in registers.
+const regsTmpl = `
+// greedyRegs is levelsGreedy with the histogram in registers, t1…t5 for
+// t[1…5], as long as t5 = 0 (at most 5 levels in use); it returns the
+// balls placed. On h's slice each ball's count waits for the previous
+// ball's increment to pass through memory (about 7 ns a ball measured);
+// here a ball costs its draws and a few independent register operations
+// (about 3 ns: BENCHMARKS.md). With a_j = [t_j > u] (a_0 = 1) the ball's
+// level is l = a_1 + … + a_5, and raising a bin from l to l+1 adds 1 to
+// t_{l+1} alone, which is t_j += a_{j−1} − a_j for every j at once, since a
+// is 1 up to l and 0 after. The least level is dropped between blocks of
+// balls, not as soon as it empties (an empty level 0 changes no count: its
+// a_1 is then always 1), which keeps the hot loop free of the test.
+// The update of t1…t5 is written out in the loop of each d (d = 1, 2 and
+// any other): as a function of six values it costs the inliner 102 (its
+// budget is 80), and a call a ball would take the histogram out of the
+// registers.
+func greedyRegs(h *tails, m int64, d int, r *Rand) int64 {
+	if len(h.t) > 5 {
+		return 0
+	}
+	var t [6]uint64
+	copy(t[:], h.t)
+	t1, t2, t3, t4, t5 := t[1], t[2], t[3], t[4], t[5]
+	n, base := h.n, h.base
+	s := r.state
+	done := int64(0)
+	for done < m && t5 == 0 {
+		// A block of balls, cut short when level 5 fills.
+		k := done
+		end := min(m, done+1024)
+		switch d {
+{{- range .}}
+		{{with .D}}case {{.}}{{else}}default{{end}}:
+			for ; k < end && t5 == 0; k++ {
+{{.Draw}}
+				a1, a2, a3, a4, a5 := above(t1, u), above(t2, u), above(t3, u), above(t4, u), above(t5, u)
+				t1 += uint64(1 - a1)
+				t2 += uint64(a1 - a2)
+				t3 += uint64(a2 - a3)
+				t4 += uint64(a3 - a4)
+				t5 += uint64(a4 - a5)
+			}
+{{- end}}
+		}
+		done = k
+		for t1 == n {
+			// No bin is left at the least load (see raise).
+			t1, t2, t3, t4, t5 = t2, t3, t4, t5, 0
+			base++
+		}
+	}
+	r.state = s
+	t = [6]uint64{n, t1, t2, t3, t4, t5}
+	top := 0
+	for j := range t {
+		if t[j] > 0 {
+			top = j
+		}
+	}
+	h.t = append(h.t[:0], t[:top+1]...)
+	h.base = base
+	return done
+}`
+
+var regsCases = []regsCase{{
+	D: "1",
+	Draw: `
+		var u uint64
+		s, u = below(s, n)`,
+}, {
+	D: "2",
+	Draw: `
+		var u, v uint64
+		s, u = below(s, n)
+		s, v = below(s, n)
+		u = max(u, v)`,
+}, {
+	Draw: strings.ReplaceAll(dOf, "PICK", "max"),
+}}
+
 // choiceLoop is one process's ball as two loops: the Place loop on loads
 // L of width T, which raises the chosen bin at once and stops before a
 // ball that would raise a one-byte load to 255 (see full), with r as
@@ -1565,6 +1653,7 @@ func main() {
 	gen("zloops_ring.go", []string{"unsafe", "github.com/graphalloc/graphalloc/graphgen"}, ringTmpl, ringLoops)
 	gen("zloops_pipe2.go", []string{"unsafe"}, pipe2Tmpl, pipe2Loops)
 	gen("zloops_levels.go", []string{"math"}, levelsTmpl, levelsLoops)
+	gen("zloops_regs.go", nil, regsTmpl, regsCases)
 	gen("zloops_search.go", []string{"unsafe"}, searchTmpl, searchLoops)
 	gen("zloops_rules.go", nil, widthTmpl, widthRules)
 	for i, c := range choiceLoops {
