@@ -13,7 +13,8 @@
 //     in registers;
 //   - zloops_choice.go: the loops of one ball's code, which draws its
 //     bins and chooses one, each as a Place loop and as its rule's run;
-//   - zloops_search.go: local search's loops, one a graph kind;
+//   - zloops_search.go: local search's loops, one a graph kind, and its
+//     scans of a vertex's neighbours;
 //   - zloops_rules.go: the rules whose one loop is generic in the load
 //     width, run and run8 on it.
 //
@@ -1482,23 +1483,52 @@ type searchLoop struct {
 	Params    string // after L []T, m int64; before left bool
 	Prelude   string // dispatch to a pipelined form, constants
 	Walk      string // the walk from u with seed t, returning c, lc, read, steps
+	// Ring: the loop pipelined twice on a CSR graph (lsSlot, stage1,
+	// stage2): ball k + 2·ahead draws u and t into its slot and stage1
+	// prefetches the start's offsets, ball k + ahead's stage2 reads them
+	// and prefetches the start's row, ball k walks. The draws stay in ball
+	// order, so the balls are those of the loop without the ring.
+	Ring bool
 }
 
 const searchTmpl = `
-{{range .}}
+{{define "slot"}}
+			e.s0 = s
+			s, e.u = below(s, n)
+			s, e.t = next(s)
+			stage1(e, L, off, delta)
+{{- end}}
+{{range .Loops}}
 {{.Doc}}
 func {{.Name}}[T uint8 | uint32](L []T, m int64, {{.Params}}, left bool, r *Rand, st *Stats) int64 {
 {{.Prelude}}
 	n := uint64(len(L))
 	mu, f := leastCount(L)
 	s := r.state
+{{- if .Ring}}
+	const R = 2 * ahead // a power of two: slot k and slot k+R coincide
+	var ring [R]lsSlot
+	last := len(adj) - 1 // a row of an isolated last vertex starts at len(adj)
+	for j := range min(m, R) {
+		e := &ring[j]
+{{- template "slot"}}
+	}
+	for j := range min(m, ahead) {
+		stage2(&ring[j], L, off, adj, delta, last, mu)
+	}
+{{- end}}
 	var probes, most, moves, mostMoves int64
 	k := int64(0)
 	for ; k < m; k++ {
+{{- if .Ring}}
+		e := &ring[k&(R-1)]
+		s0 := e.s0
+{{- else}}
 		s0 := s
 		var u, t uint64
 		s, u = below(s, n)
 		s, t = next(s)
+{{- end}}
 		c, lc, read, steps := {{.Walk}}
 		if full(L, lc) {
 			s = s0
@@ -1514,10 +1544,50 @@ func {{.Name}}[T uint8 | uint32](L []T, m int64, {{.Params}}, left bool, r *Rand
 		most = max(most, read)
 		moves += steps
 		mostMoves = max(mostMoves, steps)
+{{- if .Ring}}
+		if k+R < m {
+			// The slot of ball k is free: draw ball k+R into it.
+{{- template "slot"}}
+		}
+		if k+ahead < m {
+			stage2(&ring[(k+ahead)&(R-1)], L, off, adj, delta, last, mu)
+		}
+{{- end}}
 	}
 	r.state = s
 	st.Add(Stats{Probes: probes, MaxProbes: most, Moves: moves, MaxMoves: mostMoves})
 	return k
+}
+{{end}}
+{{range .Scans}}
+{{.LeastDoc}}
+func least{{.Of}}[T uint8 | uint32](L []T, {{.Params}}, lu uint64) (best, cnt uint64) {
+{{.Prelude}}
+	best = lu
+{{.Range}}
+		lw := uint64(L[w])
+		if lw < best {
+			best, cnt = lw, 0
+		}
+		if lw == best {
+			cnt++
+		}
+	}
+	return best, cnt
+}
+
+{{.JthDoc}}
+func jth{{.Of}}[T uint8 | uint32](L []T, {{.Params}}, best, j uint64) uint64 {
+{{.Prelude}}
+{{.Range}}
+		if uint64(L[w]) == best {
+			if j == 0 {
+				return uint64(w)
+			}
+			j--
+		}
+	}
+	panic("alloc: local search lost its least loaded neighbour")
 }
 {{end}}`
 
@@ -1536,12 +1606,53 @@ var searchLoops = []searchLoop{{
 	}`,
 	Walk: "walkCSR(L, off, adj, delta, mu, u, t, off[u], off[u+1], left)",
 }, {
+	Name: "localSearchCSRPiped",
+	Doc: `// localSearchCSRPiped is localSearchCSR pipelined twice (docs/theory.md,
+// notes 4 and 8): ball k + 2·ahead draws its start and its seed and
+// prefetches the start's offsets; ball k + ahead reads them and prefetches
+// the start's row of the adjacency and its load; ball k walks. A ball
+// draws two values from r whatever its walk (see LocalSearch), so the
+// draws stay in ball order, and the loads, the stats and the generator's
+// state afterwards are those of the plain loop. Only the start is
+// prefetched: the vertices a ball moves to are known only as it walks.`,
+	Params: "off []int, adj []uint32, delta int",
+	Walk:   "walkCSR(L, off, adj, delta, mu, e.u, e.t, e.lo, e.hi, left)",
+	Ring:   true,
+}, {
 	Name: "localSearchCirculant",
 	Doc: `// localSearchCirculant is localSearchCSR on the circulant graph with
 // connection set S: the neighbours of v are v + S[j] mod n, in the order
 // of S.`,
 	Params: "S []uint32",
 	Walk:   "walkCirculant(L, S, mu, u, t, left)",
+}}
+
+// scan is the scans of local search over the neighbours w of a vertex, on
+// one kind of graph: leastOf and jthOf (the suffix Of) on a row, Range
+// the loop that names each w, with Prelude's constants.
+type scan struct{ Of, LeastDoc, JthDoc, Params, Prelude, Range string }
+
+var scans = []scan{{
+	Of: "Of",
+	LeastDoc: `// leastOf returns the least load among lu and the loads of the bins in
+// row, and how many bins of row hold it (0 if none is below lu): one pass
+// written so that the compiler emits conditional moves, not branches
+// (docs/theory.md, note 3; at m = n a row's loads are a few small values
+// in random order).`,
+	JthDoc: "// jthOf returns the j-th bin of row (from 0, in row order) holding best.",
+	Params: "row []uint32",
+	Range:  "\tfor _, w := range row {",
+}, {
+	Of:       "Around",
+	LeastDoc: "// leastAround is leastOf for the neighbours u + S[i] mod n of a circulant.",
+	JthDoc:   "// jthAround is jthOf for the neighbours of u in a circulant.",
+	Params:   "S []uint32, u uint64",
+	Prelude:  "n := uint64(len(L))",
+	Range: `	for _, d := range S {
+		w := u + uint64(d)
+		if w >= n {
+			w -= n
+		}`,
 }}
 
 // widthRule is a rule (batch.go) whose loop is generic in the load width,
@@ -1654,7 +1765,10 @@ func main() {
 	gen("zloops_pipe2.go", []string{"unsafe"}, pipe2Tmpl, pipe2Loops)
 	gen("zloops_levels.go", []string{"math"}, levelsTmpl, levelsLoops)
 	gen("zloops_regs.go", nil, regsTmpl, regsCases)
-	gen("zloops_search.go", []string{"unsafe"}, searchTmpl, searchLoops)
+	gen("zloops_search.go", []string{"unsafe"}, searchTmpl, struct {
+		Loops []searchLoop
+		Scans []scan
+	}{searchLoops, scans})
 	gen("zloops_rules.go", nil, widthTmpl, widthRules)
 	for i, c := range choiceLoops {
 		if c.Ring != "" {
