@@ -1677,8 +1677,7 @@ func (g {{.Type}}) run8(L []uint8, m int64, r *Rand) (int64, Stats) {
 var widthRules = []widthRule{
 	{"*kdRule", "kdPlace"},
 	{"*memRule", "memPlace"},
-	{"walkGraphRule", "walkGraphPlace"},
-	{"walkPairRule", "walkPairPlace"},
+	{"walkRule", "walkPlace"},
 }
 
 // betaDraw draws a ball of (1+β): the coin x of its step, then two

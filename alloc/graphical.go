@@ -343,7 +343,7 @@ func (p Graphical) rule(int) rule {
 		g.lazy, g.thr = true, uint64(math.Ldexp(p.OneMinusBeta, 64)) // exact, below 2^64 for 1 − β < 1
 	}
 	if l, ok := p.Sample.Walk(); ok {
-		return walkGraphRule{g, newWalker(p.Graph, l)}
+		return walkRule{w: newWalker(p.Graph, l), lazy: g.lazy, thr: g.thr, random: g.random}
 	}
 	switch gr := p.Graph.(type) {
 	case *graphgen.CSR:

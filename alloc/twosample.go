@@ -347,7 +347,7 @@ func (s pairSource) rule(ru *twoRule, n int) rule {
 		if g == nil {
 			g = graphgen.Complete(n)
 		}
-		return walkPairRule{ru, newWalker(g, l)}
+		return walkRule{w: newWalker(g, l), pair: ru.thr}
 	}
 	switch g := s.g.(type) {
 	case *graphgen.CSR:
