@@ -65,9 +65,10 @@ type Descriptor struct {
 	// parameters (exchangeable processes on the complete graph); nil if
 	// never.
 	levels func(p Params) bool
-	// meanField returns the mean-field rule of the process with these
-	// parameters, if it has one; nil if never.
-	meanField func(p Params) (MeanField, bool)
+	// meanField returns the mean-field rule of the process of d with
+	// these parameters, if it has one (ownField for a process that follows
+	// its family's rule); nil if never.
+	meanField func(d *Descriptor, p Params) (MeanField, bool)
 	// build returns the process, its parameters already checked.
 	build func(p Params) Rule
 	// candidates says how a graph process draws its candidates with these
@@ -408,10 +409,33 @@ func (d *Descriptor) MeanField(p Params) (MeanField, string) {
 		}
 		return MeanField{}, "a ball's candidates are neighbours on this graph, their loads correlated; the mean-field limits are known on the complete graph only"
 	}
-	if mf, ok := d.meanField(p); ok {
+	if mf, ok := d.meanField(d, p); ok {
 		return mf, ""
 	}
 	return MeanField{}, "graphalloc solves no mean-field equation for " + d.Label(p)
+}
+
+// ownField is the mean-field rule of a process that follows its family's
+// rule: its Family, the choices it makes with p (Choices), and the
+// parameters of p it reads (Uses), the others zero.
+func ownField(d *Descriptor, p Params) (MeanField, bool) {
+	mf := MeanField{Family: d.Family, D: int(d.Choices(p))}
+	if d.Uses&ParamBeta != 0 {
+		mf.Beta = p.Beta
+	}
+	if d.Uses&ParamG != 0 {
+		mf.Tolerance = p.Tolerance
+	}
+	if d.Uses&ParamSigma != 0 {
+		mf.Sigma = p.Sigma
+	}
+	if d.Uses&ParamThreshold != 0 {
+		mf.Threshold = p.Threshold
+	}
+	if d.Uses&ParamDelta != 0 {
+		mf.Delta = p.Delta
+	}
+	return mf, true
 }
 
 // HasMeanField reports whether the process has a mean-field rule with

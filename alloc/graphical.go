@@ -146,7 +146,7 @@ var graphicalDescriptor = Descriptor{
 	// Graphical (1+β) takes, with probability 1 − β, a uniform end of its
 	// edge (under walk sampling the walk's uniform start v_0): the mixture
 	// ds_i/dt = (1−β)(s_{i−1} − s_i) + β(s_{i−1}^d − s_i^d), d = 2 or L + 1.
-	meanField: func(p Params) (MeanField, bool) {
+	meanField: func(_ *Descriptor, p Params) (MeanField, bool) {
 		d := 2
 		if l, walk := p.Sample.Walk(); walk {
 			d = l + 1

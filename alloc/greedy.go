@@ -22,16 +22,14 @@ type Greedy struct {
 }
 
 var greedyDescriptor = Descriptor{
-	Name:     "greedy",
-	Synopsis: "Greedy[d]: d uniform bins, the least loaded wins",
-	Uses:     ParamD,
-	Family:   FamilyGreedy,
-	BinBytes: 1,
-	levels:   always,
-	meanField: func(p Params) (MeanField, bool) {
-		return MeanField{Family: FamilyGreedy, D: intD(p)}, true
-	},
-	build: func(p Params) Rule { return Greedy{D: intD(p), Ties: p.Ties} },
+	Name:      "greedy",
+	Synopsis:  "Greedy[d]: d uniform bins, the least loaded wins",
+	Uses:      ParamD,
+	Family:    FamilyGreedy,
+	BinBytes:  1,
+	levels:    always,
+	meanField: ownField,
+	build:     func(p Params) Rule { return Greedy{D: intD(p), Ties: p.Ties} },
 }
 
 // Name returns the command-line name, "greedy".

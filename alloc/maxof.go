@@ -30,10 +30,8 @@ var maxOfDescriptor = Descriptor{
 	compactUpTo: func(p Params) float64 { return min(compactBound, 2*compactBound/max(p.D, 1)) },
 	levels:      always,
 	Family:      FamilyMaxOf,
-	meanField: func(p Params) (MeanField, bool) {
-		return MeanField{Family: FamilyMaxOf, D: intD(p)}, true
-	},
-	build: func(p Params) Rule { return MaxOf{D: intD(p), Ties: p.Ties} },
+	meanField:   ownField,
+	build:       func(p Params) Rule { return MaxOf{D: intD(p), Ties: p.Ties} },
 }
 
 // Name returns the command-line name, "unbalanced".

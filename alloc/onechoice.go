@@ -11,16 +11,14 @@ import (
 type OneChoice struct{}
 
 var oneChoiceDescriptor = Descriptor{
-	Name:     "one-choice",
-	Synopsis: "a uniform bin",
-	D:        1,
-	Family:   FamilyOneChoice,
-	BinBytes: 1,
-	levels:   always,
-	meanField: func(Params) (MeanField, bool) {
-		return MeanField{Family: FamilyOneChoice, D: 1}, true
-	},
-	build: func(Params) Rule { return OneChoice{} },
+	Name:      "one-choice",
+	Synopsis:  "a uniform bin",
+	D:         1,
+	Family:    FamilyOneChoice,
+	BinBytes:  1,
+	levels:    always,
+	meanField: ownField,
+	build:     func(Params) Rule { return OneChoice{} },
 }
 
 // Name returns the command-line name, "one-choice".

@@ -27,17 +27,15 @@ type OnePlusBeta struct {
 }
 
 var onePlusBetaDescriptor = Descriptor{
-	Name:     "one-plus-beta",
-	Synopsis: "(1+β): Greedy[2] with probability --beta, else one uniform bin",
-	Uses:     ParamBeta,
-	D:        2,
-	Family:   FamilyOnePlusBeta,
-	BinBytes: 1,
-	levels:   always,
-	meanField: func(p Params) (MeanField, bool) {
-		return MeanField{Family: FamilyOnePlusBeta, D: 2, Beta: p.Beta}, true
-	},
-	build: func(p Params) Rule { return OnePlusBeta{Beta: p.Beta, Ties: p.Ties} },
+	Name:      "one-plus-beta",
+	Synopsis:  "(1+β): Greedy[2] with probability --beta, else one uniform bin",
+	Uses:      ParamBeta,
+	D:         2,
+	Family:    FamilyOnePlusBeta,
+	BinBytes:  1,
+	levels:    always,
+	meanField: ownField,
+	build:     func(p Params) Rule { return OnePlusBeta{Beta: p.Beta, Ties: p.Ties} },
 }
 
 // Name returns the command-line name, "one-plus-beta".

@@ -76,17 +76,15 @@ type Quantile struct {
 }
 
 var quantileDescriptor = Descriptor{
-	Name:     "quantile",
-	Synopsis: "Quantile(δ): a uniform bin outside the ⌊δn⌋ heaviest takes the ball, else a second uniform bin (--delta)",
-	Uses:     ParamDelta,
-	D:        2,
-	Family:   FamilyQuantile,
-	BinBytes: 1,
-	levels:   always,
-	meanField: func(p Params) (MeanField, bool) {
-		return MeanField{Family: FamilyQuantile, D: 2, Delta: p.Delta}, true
-	},
-	build: func(p Params) Rule { return Quantile{Delta: p.Delta} },
+	Name:      "quantile",
+	Synopsis:  "Quantile(δ): a uniform bin outside the ⌊δn⌋ heaviest takes the ball, else a second uniform bin (--delta)",
+	Uses:      ParamDelta,
+	D:         2,
+	Family:    FamilyQuantile,
+	BinBytes:  1,
+	levels:    always,
+	meanField: ownField,
+	build:     func(p Params) Rule { return Quantile{Delta: p.Delta} },
 }
 
 // Name returns the command-line name, "quantile".

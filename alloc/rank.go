@@ -59,7 +59,7 @@ var rankDescriptor = Descriptor{
 	Family:   FamilyRank,
 	BinBytes: 8,
 	levels:   always,
-	meanField: func(p Params) (MeanField, bool) {
+	meanField: func(_ *Descriptor, p Params) (MeanField, bool) {
 		// Rank[d] for a whole d is Greedy[d] with fixed-order ties.
 		if p.D != math.Trunc(p.D) {
 			return MeanField{}, false

@@ -37,15 +37,13 @@ import (
 type MeanThinning struct{}
 
 var meanThinningDescriptor = Descriptor{
-	Name:     "mean-thinning",
-	Synopsis: "Mean-Thinning: a uniform bin below the average load t/n takes the ball, else a second uniform bin",
-	D:        2,
-	Family:   FamilyMeanThinning,
-	BinBytes: 1,
-	meanField: func(Params) (MeanField, bool) {
-		return MeanField{Family: FamilyMeanThinning, D: 2}, true
-	},
-	build: func(Params) Rule { return MeanThinning{} },
+	Name:      "mean-thinning",
+	Synopsis:  "Mean-Thinning: a uniform bin below the average load t/n takes the ball, else a second uniform bin",
+	D:         2,
+	Family:    FamilyMeanThinning,
+	BinBytes:  1,
+	meanField: ownField,
+	build:     func(Params) Rule { return MeanThinning{} },
 }
 
 // Name returns the command-line name, "mean-thinning".
@@ -89,16 +87,14 @@ type Threshold struct {
 const MaxThreshold = 1 << 20
 
 var thresholdDescriptor = Descriptor{
-	Name:     "threshold",
-	Synopsis: "Threshold(L): a uniform bin with fewer than --threshold balls takes the ball, else a second uniform bin",
-	Uses:     ParamThreshold,
-	D:        2,
-	Family:   FamilyThreshold,
-	BinBytes: 1,
-	meanField: func(p Params) (MeanField, bool) {
-		return MeanField{Family: FamilyThreshold, D: 2, Threshold: p.Threshold}, true
-	},
-	build: func(p Params) Rule { return Threshold{L: p.Threshold} },
+	Name:      "threshold",
+	Synopsis:  "Threshold(L): a uniform bin with fewer than --threshold balls takes the ball, else a second uniform bin",
+	Uses:      ParamThreshold,
+	D:         2,
+	Family:    FamilyThreshold,
+	BinBytes:  1,
+	meanField: ownField,
+	build:     func(p Params) Rule { return Threshold{L: p.Threshold} },
 }
 
 // Name returns the command-line name, "threshold".
