@@ -108,12 +108,9 @@ func levelsSupport(p Rule) bool {
 		params.Graph, params.Sample = p.Graph, p.Sample
 	case LocalSearch:
 		params.Graph = p.Graph
-	case GBounded:
-		params.Graph, params.Sample = completeIfNil(p.Graph), p.Sample
-	case GMyopic:
-		params.Graph, params.Sample = completeIfNil(p.Graph), p.Sample
-	case Noisy:
-		params.Graph, params.Sample = completeIfNil(p.Graph), p.Sample
+	case GBounded, GMyopic, Noisy:
+		src := p.(twoSampler).source()
+		params.Graph, params.Sample = completeIfNil(src.g), src.sample
 	}
 	return d.Levels(params)
 }
@@ -341,14 +338,8 @@ func (st *levelState) place(m int64, r *Rand) Stats {
 	case Left:
 		levelsLeft(st.groups, m, p.Ties.resolve(TiesLeft) == TiesLeft, r)
 		return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
-	case GBounded:
-		levelsTwo(h, m, p.table(), r)
-		return Stats{Probes: 2 * m, MaxProbes: min(m, 1) * 2}
-	case GMyopic:
-		levelsTwo(h, m, p.table(), r)
-		return Stats{Probes: 2 * m, MaxProbes: min(m, 1) * 2}
-	case Noisy:
-		levelsTwo(h, m, p.table(), r)
+	case GBounded, GMyopic, Noisy:
+		levelsTwo(h, m, p.(twoSampler).table(), r)
 		return Stats{Probes: 2 * m, MaxProbes: min(m, 1) * 2}
 	case Twinning:
 		return st.levelsSteps(m, false, r)
