@@ -65,9 +65,10 @@ type Descriptor struct {
 	// parameters (exchangeable processes on the complete graph); nil if
 	// never.
 	levels func(p Params) bool
-	// meanField returns the mean-field rule of the process with these
-	// parameters, if it has one; nil if never.
-	meanField func(p Params) (MeanField, bool)
+	// meanField returns the mean-field rule of the process of d with
+	// these parameters, if it has one (ownField for a process that follows
+	// its family's rule); nil if never.
+	meanField func(d *Descriptor, p Params) (MeanField, bool)
 	// build returns the process, its parameters already checked.
 	build func(p Params) Rule
 	// candidates says how a graph process draws its candidates with these
@@ -207,18 +208,54 @@ var descriptors = []*Descriptor{
 	&quantileDescriptor,
 }
 
+// The kind of each process of descriptors, in the same order: a Process,
+// whose balls the per-bin engine places in Bins; Rank is a TrialRunner as
+// well, and Weighted, on real loads, a TrialRunner only.
+var (
+	_ Process     = OneChoice{}
+	_ Process     = Greedy{}
+	_ Process     = Left{}
+	_ Process     = FirstDiff{}
+	_ Process     = MaxOf{}
+	_ Process     = OnePlusBeta{}
+	_ Process     = Rank{}
+	_ TrialRunner = Rank{}
+	_ Process     = Graphical{}
+	_ Process     = Grouped{}
+	_ Process     = Window{}
+	_ TrialRunner = Weighted{}
+	_ Process     = Hyper{}
+	_ Process     = LocalSearch{}
+	_ Process     = GBounded{}
+	_ Process     = GMyopic{}
+	_ Process     = Noisy{}
+	_ Process     = Memory{}
+	_ Process     = KD{}
+	_ Process     = MeanThinning{}
+	_ Process     = Threshold{}
+	_ Process     = Twinning{}
+	_ Process     = Packing{}
+	_ Process     = Quantile{}
+)
+
 // Descriptors returns the descriptor of every process of the package, in
 // the order help texts list them.
 func Descriptors() []*Descriptor { return append([]*Descriptor(nil), descriptors...) }
 
-// names returns the name of every process, in the order of Descriptors.
-func names() []string {
-	names := make([]string, len(descriptors))
-	for i, d := range descriptors {
-		names[i] = d.Name
+// namesOf returns the names of the processes whose descriptor has the
+// property has, in the order of Descriptors.
+func namesOf(has func(d *Descriptor) bool) []string {
+	var names []string
+	for _, d := range descriptors {
+		if has(d) {
+			names = append(names, d.Name)
+		}
 	}
 	return names
 }
+
+// names returns the name of every process, in the order of Descriptors.
+func names() []string { return namesOf(func(*Descriptor) bool { return true }) }
 
 // Names returns the name of every process, in the order of Descriptors.
 func Names() []string { return names() }
@@ -226,35 +263,19 @@ func Names() []string { return names() }
 // Readers returns the names of the processes whose Uses has a bit of p,
 // in the order of Descriptors.
 func Readers(p Param) []string {
-	var names []string
-	for _, d := range descriptors {
-		if d.Uses&p != 0 {
-			names = append(names, d.Name)
-		}
-	}
-	return names
+	return namesOf(func(d *Descriptor) bool { return d.Uses&p != 0 })
 }
 
 // MeanFieldNames returns the names of the processes that have a
 // mean-field limit (HasMeanField), in the order of Descriptors.
-func MeanFieldNames() []string {
-	var names []string
-	for _, d := range descriptors {
-		if d.HasMeanField() {
-			names = append(names, d.Name)
-		}
-	}
-	return names
-}
+func MeanFieldNames() []string { return namesOf((*Descriptor).HasMeanField) }
 
 // Lookup returns the descriptor of the named process. Case does not
 // matter; an unknown name is an error that suggests the nearest name and
 // lists the others.
 func Lookup(name string) (*Descriptor, error) {
-	for _, d := range descriptors {
-		if strings.EqualFold(d.Name, name) {
-			return d, nil
-		}
+	if d := first(descriptors, func(d *Descriptor) bool { return strings.EqualFold(d.Name, name) }); d != nil {
+		return d, nil
 	}
 	best, dist := "", math.MaxInt
 	for _, d := range descriptors {
@@ -388,10 +409,33 @@ func (d *Descriptor) MeanField(p Params) (MeanField, string) {
 		}
 		return MeanField{}, "a ball's candidates are neighbours on this graph, their loads correlated; the mean-field limits are known on the complete graph only"
 	}
-	if mf, ok := d.meanField(p); ok {
+	if mf, ok := d.meanField(d, p); ok {
 		return mf, ""
 	}
 	return MeanField{}, "graphalloc solves no mean-field equation for " + d.Label(p)
+}
+
+// ownField is the mean-field rule of a process that follows its family's
+// rule: its Family, the choices it makes with p (Choices), and the
+// parameters of p it reads (Uses), the others zero.
+func ownField(d *Descriptor, p Params) (MeanField, bool) {
+	mf := MeanField{Family: d.Family, D: int(d.Choices(p))}
+	if d.Uses&ParamBeta != 0 {
+		mf.Beta = p.Beta
+	}
+	if d.Uses&ParamG != 0 {
+		mf.Tolerance = p.Tolerance
+	}
+	if d.Uses&ParamSigma != 0 {
+		mf.Sigma = p.Sigma
+	}
+	if d.Uses&ParamThreshold != 0 {
+		mf.Threshold = p.Threshold
+	}
+	if d.Uses&ParamDelta != 0 {
+		mf.Delta = p.Delta
+	}
+	return mf, true
 }
 
 // HasMeanField reports whether the process has a mean-field rule with
@@ -412,12 +456,10 @@ func (m MeanField) String() string {
 	case m.Family == FamilyOnePlusBeta && m.D != 2:
 		return fmt.Sprintf("(1+β) of %v, β = %g", Greedy{D: m.D}, m.Beta)
 	}
-	for _, d := range descriptors {
-		if d.Family == m.Family {
-			return d.Label(p)
-		}
+	if d := m.Family.descriptor(); d != nil {
+		return d.Label(p)
 	}
-	return m.Family.String()
+	return "none"
 }
 
 // Candidates says, for labels, how a graph process draws its candidates
@@ -474,29 +516,64 @@ func (d *Descriptor) Check(p Params) error {
 	switch {
 	case uses&ParamD != 0 && (p.D != math.Trunc(p.D) || p.D < 1 || p.D > maxChoices):
 		return fmt.Errorf("alloc: %s needs a whole number of choices 1 <= d <= %d, got d=%g", d.Name, maxChoices, p.D)
-	case uses&ParamRealD != 0 && !(p.D >= 1 && p.D <= maxChoices):
-		return fmt.Errorf("alloc: %s needs a real 1 <= d <= %d, got d=%g", d.Name, maxChoices, p.D)
 	case uses&ParamCap != 0 && (p.Cap < 0 || p.Cap > maxChoices):
 		return fmt.Errorf("alloc: %s needs a probe cap 1 <= cap <= %d, got cap=%d", d.Name, maxChoices, p.Cap)
 	case uses&ParamGraph != 0 && p.Graph == nil:
 		return fmt.Errorf("alloc: %s needs a graph", d.Name)
 	}
-	for _, s := range ParamTable {
-		if s.Get != nil && uses&s.Bit != 0 {
-			if err := s.check(d.Name, p); err != nil {
-				return err
-			}
-		}
-	}
-	if uses&ParamWeights != 0 {
-		if err := checkWeights(d.Name, p.Weights); err != nil {
-			return err
-		}
+	if err := d.checkRanges(p); err != nil {
+		return err
 	}
 	if d.FixedTies && p.Ties == TiesRandom {
 		return fmt.Errorf("alloc: %s orders tied bins in a fixed order; random ties are not part of its definition (use ties left)", d.Name)
 	}
 	return nil
+}
+
+// checkRanges is the range check of the parameters of p that d reads
+// (Uses) and that both Check and checkRun check alike: a real d, the
+// numbers of ParamTable (ParamSpec.check), and the weights.
+func (d *Descriptor) checkRanges(p Params) error {
+	if d.Uses&ParamRealD != 0 && !(p.D >= 1 && p.D <= maxChoices) {
+		return fmt.Errorf("alloc: %s needs a real 1 <= d <= %d, got d=%g", d.Name, maxChoices, p.D)
+	}
+	for _, s := range ParamTable {
+		if s.Get != nil && d.Uses&s.Bit != 0 {
+			if err := s.check(d.Name, p); err != nil {
+				return err
+			}
+		}
+	}
+	if d.Uses&ParamWeights != 0 {
+		return checkWeights(d.Name, p.Weights)
+	}
+	return nil
+}
+
+// checkRun is the Check of a process of d with parameters p on n bins:
+// the parameters d reads (Uses), in order a whole number of choices (kept
+// apart as whole, so that the error shows the int as given), the probe
+// cap, and those of checkRanges; then the bins, or for a process that
+// samples a graph (ParamSample) its candidates' source (pairSource.check).
+// A process whose Check needs more (a graph's form, d against n) writes
+// its own.
+func (d *Descriptor) checkRun(n, whole int, p Params) error {
+	if d.Uses&ParamD != 0 {
+		if err := checkChoices(d.Name, whole); err != nil {
+			return err
+		}
+		p.D = float64(whole)
+	}
+	if d.Uses&ParamCap != 0 && (p.Cap < 0 || p.Cap > maxChoices) {
+		return fmt.Errorf("alloc: %s needs a probe cap 1 <= cap <= %d (or 0 for the default 2^d), got cap=%d", d.Name, maxChoices, p.Cap)
+	}
+	if err := d.checkRanges(p); err != nil {
+		return err
+	}
+	if d.Uses&ParamSample != 0 {
+		return pairSource{p.Graph, p.Sample}.check(d.Name, n)
+	}
+	return checkBins(d.Name, n)
 }
 
 // New returns the process with parameters p, or an error naming the bad
@@ -530,9 +607,14 @@ func NewProcess(name string, p Params) (Rule, error) {
 
 // descriptorOf returns the descriptor of the process named name, or nil.
 func descriptorOf(name string) *Descriptor {
-	for _, d := range descriptors {
-		if d.Name == name {
-			return d
+	return first(descriptors, func(d *Descriptor) bool { return d.Name == name })
+}
+
+// first returns the first element of list that ok accepts, or nil.
+func first[T any](list []*T, ok func(*T) bool) *T {
+	for _, x := range list {
+		if ok(x) {
+			return x
 		}
 	}
 	return nil
@@ -550,12 +632,16 @@ func Describe(r Rule) *Descriptor {
 // String returns the name of the first process of the family ("greedy"
 // for FamilyGreedy).
 func (f Family) String() string {
-	for _, d := range descriptors {
-		if d.Family == f {
-			return d.Name
-		}
+	if d := f.descriptor(); d != nil {
+		return d.Name
 	}
 	return "none"
+}
+
+// descriptor returns the descriptor of the first process of the family,
+// or nil.
+func (f Family) descriptor() *Descriptor {
+	return first(descriptors, func(d *Descriptor) bool { return d.Family == f })
 }
 
 // intD is the whole number of choices of p.

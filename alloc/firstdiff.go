@@ -39,8 +39,6 @@ type FirstDiff struct {
 	Ties Ties
 }
 
-var _ Process = FirstDiff{}
-
 // DefaultFirstDiffCap returns the probe cap FirstDiff[d] uses when Cap is 0:
 // 2^d, bounded by 2^20.
 //
@@ -93,13 +91,7 @@ func (p FirstDiff) cap() int {
 
 // Check requires n ≥ 1, 1 ≤ D ≤ 2^20, and 1 ≤ Cap ≤ 2^20 (or Cap = 0).
 func (p FirstDiff) Check(n int) error {
-	if err := checkChoices(p.Name(), p.D); err != nil {
-		return err
-	}
-	if p.Cap < 0 || p.Cap > maxChoices {
-		return fmt.Errorf("alloc: %s needs a probe cap 1 <= cap <= %d (or 0 for the default 2^d), got cap=%d", p.Name(), maxChoices, p.Cap)
-	}
-	return checkBins(p.Name(), n)
+	return firstDiffDescriptor.checkRun(n, p.D, Params{Cap: p.Cap})
 }
 
 // Place throws m balls; Stats counts every probe and the most probes any

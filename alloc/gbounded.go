@@ -45,24 +45,15 @@ type GBounded struct {
 	Ties      Ties
 }
 
-var _ Process = GBounded{}
-
-var gBoundedDescriptor = Descriptor{
+var gBoundedDescriptor = twoSample(Descriptor{
 	Name:     "g-bounded",
 	Synopsis: "g-Bounded: two candidates (-g: an edge); loads within --g go to the MORE loaded (the adversary), else the lesser",
-	Uses:     ParamG | ParamGraph | ParamSample,
-	D:        2,
+	Uses:     ParamG,
 	Family:   FamilyGBounded,
-	BinBytes: 1,
-	levels:   unwalkedComplete,
-	meanField: func(p Params) (MeanField, bool) {
-		return pairField(p, MeanField{Family: FamilyGBounded, D: 2, Tolerance: p.Tolerance}), true
-	},
 	build: func(p Params) Rule {
 		return GBounded{Tolerance: p.Tolerance, Graph: p.Graph, Sample: p.Sample, Ties: p.Ties}
 	},
-	candidates: pairCandidates,
-}
+})
 
 // Name returns the command-line name, "g-bounded".
 func (GBounded) Name() string { return gBoundedDescriptor.Name }
@@ -73,10 +64,7 @@ func (p GBounded) String() string { return fmt.Sprintf("g-Bounded, g = %d", p.To
 // Check requires 0 ≤ Tolerance ≤ MaxG and a graph with n vertices that the loops
 // support (nil, Complete, CSR or Circulant), with an edge to sample.
 func (p GBounded) Check(n int) error {
-	if err := ParamOf(ParamG).check(p.Name(), Params{Tolerance: p.Tolerance}); err != nil {
-		return err
-	}
-	return pairSource{p.Graph, p.Sample}.check(p.Name(), n)
+	return gBoundedDescriptor.checkRun(n, 0, Params{Tolerance: p.Tolerance, Graph: p.Graph, Sample: p.Sample})
 }
 
 // table returns the decision table.
@@ -86,13 +74,11 @@ func (p GBounded) table() *twoRule {
 
 // Place throws m balls, two probes each (one when vertex sampling finds an
 // isolated vertex).
-func (p GBounded) Place(b *Bins, m int64, r *Rand) Stats {
-	if p.Check(b.N()) != nil {
-		return Stats{} // see Process: no ball is placed
-	}
-	return pairSource{p.Graph, p.Sample}.place(b, m, p.table(), r)
-}
+func (p GBounded) Place(b *Bins, m int64, r *Rand) Stats { return placePair(p, b, m, r) }
 
 // rule returns the rule on n bins for the batched driver (see rule): the
 // candidates and the word w drawn as Place draws them, the same decision.
-func (p GBounded) rule(n int) rule { return pairSource{p.Graph, p.Sample}.rule(p.table(), n) }
+func (p GBounded) rule(n int) rule { return p.source().rule(p.table(), n) }
+
+// source is where p takes its candidates from.
+func (p GBounded) source() pairSource { return pairSource{p.Graph, p.Sample} }

@@ -9,9 +9,12 @@
 //   - zloops_rule.go: the graph process's rules, which draw a block of
 //     balls ahead and place it;
 //   - zloops_levels.go: the level engine's loops of one raise a ball;
+//   - zloops_regs.go: the level engine's Greedy[d] loop with its histogram
+//     in registers;
 //   - zloops_choice.go: the loops of one ball's code, which draws its
 //     bins and chooses one, each as a Place loop and as its rule's run;
-//   - zloops_search.go: local search's loops, one a graph kind;
+//   - zloops_search.go: local search's loops, one a graph kind, and its
+//     scans of a vertex's neighbours;
 //   - zloops_rules.go: the rules whose one loop is generic in the load
 //     width, run and run8 on it.
 //
@@ -948,6 +951,92 @@ var levelsLoops = []levelsLoop{{
 	Level: "l",
 }}
 
+// regsCase is a loop of greedyRegs: the d it serves (none: every other d)
+// and one ball's draws, u the largest of its d ranks.
+type regsCase struct{ D, Draw string }
+
+// regsTmpl is greedyRegs, whose loop for each regsCase raises the level of
+// rank u in the histogram t1…t5 held in registers.
+const regsTmpl = `
+// greedyRegs is levelsGreedy with the histogram in registers, t1…t5 for
+// t[1…5], as long as t5 = 0 (at most 5 levels in use); it returns the
+// balls placed. On h's slice each ball's count waits for the previous
+// ball's increment to pass through memory (about 7 ns a ball measured);
+// here a ball costs its draws and a few independent register operations
+// (about 3 ns: BENCHMARKS.md). With a_j = [t_j > u] (a_0 = 1) the ball's
+// level is l = a_1 + … + a_5, and raising a bin from l to l+1 adds 1 to
+// t_{l+1} alone, which is t_j += a_{j−1} − a_j for every j at once, since a
+// is 1 up to l and 0 after. The least level is dropped between blocks of
+// balls, not as soon as it empties (an empty level 0 changes no count: its
+// a_1 is then always 1), which keeps the hot loop free of the test.
+// The update of t1…t5 is written out in the loop of each d (d = 1, 2 and
+// any other): as a function of six values it costs the inliner 102 (its
+// budget is 80), and a call a ball would take the histogram out of the
+// registers.
+func greedyRegs(h *tails, m int64, d int, r *Rand) int64 {
+	if len(h.t) > 5 {
+		return 0
+	}
+	var t [6]uint64
+	copy(t[:], h.t)
+	t1, t2, t3, t4, t5 := t[1], t[2], t[3], t[4], t[5]
+	n, base := h.n, h.base
+	s := r.state
+	done := int64(0)
+	for done < m && t5 == 0 {
+		// A block of balls, cut short when level 5 fills.
+		k := done
+		end := min(m, done+1024)
+		switch d {
+{{- range .}}
+		{{with .D}}case {{.}}{{else}}default{{end}}:
+			for ; k < end && t5 == 0; k++ {
+{{.Draw}}
+				a1, a2, a3, a4, a5 := above(t1, u), above(t2, u), above(t3, u), above(t4, u), above(t5, u)
+				t1 += uint64(1 - a1)
+				t2 += uint64(a1 - a2)
+				t3 += uint64(a2 - a3)
+				t4 += uint64(a3 - a4)
+				t5 += uint64(a4 - a5)
+			}
+{{- end}}
+		}
+		done = k
+		for t1 == n {
+			// No bin is left at the least load (see raise).
+			t1, t2, t3, t4, t5 = t2, t3, t4, t5, 0
+			base++
+		}
+	}
+	r.state = s
+	t = [6]uint64{n, t1, t2, t3, t4, t5}
+	top := 0
+	for j := range t {
+		if t[j] > 0 {
+			top = j
+		}
+	}
+	h.t = append(h.t[:0], t[:top+1]...)
+	h.base = base
+	return done
+}`
+
+var regsCases = []regsCase{{
+	D: "1",
+	Draw: `
+		var u uint64
+		s, u = below(s, n)`,
+}, {
+	D: "2",
+	Draw: `
+		var u, v uint64
+		s, u = below(s, n)
+		s, v = below(s, n)
+		u = max(u, v)`,
+}, {
+	Draw: strings.ReplaceAll(dOf, "PICK", "max"),
+}}
+
 // choiceLoop is one process's ball as two loops: the Place loop on loads
 // L of width T, which raises the chosen bin at once and stops before a
 // ball that would raise a one-byte load to 255 (see full), with r as
@@ -1410,23 +1499,52 @@ type searchLoop struct {
 	Params    string // after L []T, m int64; before left bool
 	Prelude   string // dispatch to a pipelined form, constants
 	Walk      string // the walk from u with seed t, returning c, lc, read, steps
+	// Ring: the loop pipelined twice on a CSR graph (lsSlot, stage1,
+	// stage2): ball k + 2·ahead draws u and t into its slot and stage1
+	// prefetches the start's offsets, ball k + ahead's stage2 reads them
+	// and prefetches the start's row, ball k walks. The draws stay in ball
+	// order, so the balls are those of the loop without the ring.
+	Ring bool
 }
 
 const searchTmpl = `
-{{range .}}
+{{define "slot"}}
+			e.s0 = s
+			s, e.u = below(s, n)
+			s, e.t = next(s)
+			stage1(e, L, off, delta)
+{{- end}}
+{{range .Loops}}
 {{.Doc}}
 func {{.Name}}[T uint8 | uint32](L []T, m int64, {{.Params}}, left bool, r *Rand, st *Stats) int64 {
 {{.Prelude}}
 	n := uint64(len(L))
 	mu, f := leastCount(L)
 	s := r.state
+{{- if .Ring}}
+	const R = 2 * ahead // a power of two: slot k and slot k+R coincide
+	var ring [R]lsSlot
+	last := len(adj) - 1 // a row of an isolated last vertex starts at len(adj)
+	for j := range min(m, R) {
+		e := &ring[j]
+{{- template "slot"}}
+	}
+	for j := range min(m, ahead) {
+		stage2(&ring[j], L, off, adj, delta, last, mu)
+	}
+{{- end}}
 	var probes, most, moves, mostMoves int64
 	k := int64(0)
 	for ; k < m; k++ {
+{{- if .Ring}}
+		e := &ring[k&(R-1)]
+		s0 := e.s0
+{{- else}}
 		s0 := s
 		var u, t uint64
 		s, u = below(s, n)
 		s, t = next(s)
+{{- end}}
 		c, lc, read, steps := {{.Walk}}
 		if full(L, lc) {
 			s = s0
@@ -1442,10 +1560,50 @@ func {{.Name}}[T uint8 | uint32](L []T, m int64, {{.Params}}, left bool, r *Rand
 		most = max(most, read)
 		moves += steps
 		mostMoves = max(mostMoves, steps)
+{{- if .Ring}}
+		if k+R < m {
+			// The slot of ball k is free: draw ball k+R into it.
+{{- template "slot"}}
+		}
+		if k+ahead < m {
+			stage2(&ring[(k+ahead)&(R-1)], L, off, adj, delta, last, mu)
+		}
+{{- end}}
 	}
 	r.state = s
 	st.Add(Stats{Probes: probes, MaxProbes: most, Moves: moves, MaxMoves: mostMoves})
 	return k
+}
+{{end}}
+{{range .Scans}}
+{{.LeastDoc}}
+func least{{.Of}}[T uint8 | uint32](L []T, {{.Params}}, lu uint64) (best, cnt uint64) {
+{{.Prelude}}
+	best = lu
+{{.Range}}
+		lw := uint64(L[w])
+		if lw < best {
+			best, cnt = lw, 0
+		}
+		if lw == best {
+			cnt++
+		}
+	}
+	return best, cnt
+}
+
+{{.JthDoc}}
+func jth{{.Of}}[T uint8 | uint32](L []T, {{.Params}}, best, j uint64) uint64 {
+{{.Prelude}}
+{{.Range}}
+		if uint64(L[w]) == best {
+			if j == 0 {
+				return uint64(w)
+			}
+			j--
+		}
+	}
+	panic("alloc: local search lost its least loaded neighbour")
 }
 {{end}}`
 
@@ -1464,12 +1622,53 @@ var searchLoops = []searchLoop{{
 	}`,
 	Walk: "walkCSR(L, off, adj, delta, mu, u, t, off[u], off[u+1], left)",
 }, {
+	Name: "localSearchCSRPiped",
+	Doc: `// localSearchCSRPiped is localSearchCSR pipelined twice (docs/theory.md,
+// notes 4 and 8): ball k + 2·ahead draws its start and its seed and
+// prefetches the start's offsets; ball k + ahead reads them and prefetches
+// the start's row of the adjacency and its load; ball k walks. A ball
+// draws two values from r whatever its walk (see LocalSearch), so the
+// draws stay in ball order, and the loads, the stats and the generator's
+// state afterwards are those of the plain loop. Only the start is
+// prefetched: the vertices a ball moves to are known only as it walks.`,
+	Params: "off []int, adj []uint32, delta int",
+	Walk:   "walkCSR(L, off, adj, delta, mu, e.u, e.t, e.lo, e.hi, left)",
+	Ring:   true,
+}, {
 	Name: "localSearchCirculant",
 	Doc: `// localSearchCirculant is localSearchCSR on the circulant graph with
 // connection set S: the neighbours of v are v + S[j] mod n, in the order
 // of S.`,
 	Params: "S []uint32",
 	Walk:   "walkCirculant(L, S, mu, u, t, left)",
+}}
+
+// scan is the scans of local search over the neighbours w of a vertex, on
+// one kind of graph: leastOf and jthOf (the suffix Of) on a row, Range
+// the loop that names each w, with Prelude's constants.
+type scan struct{ Of, LeastDoc, JthDoc, Params, Prelude, Range string }
+
+var scans = []scan{{
+	Of: "Of",
+	LeastDoc: `// leastOf returns the least load among lu and the loads of the bins in
+// row, and how many bins of row hold it (0 if none is below lu): one pass
+// written so that the compiler emits conditional moves, not branches
+// (docs/theory.md, note 3; at m = n a row's loads are a few small values
+// in random order).`,
+	JthDoc: "// jthOf returns the j-th bin of row (from 0, in row order) holding best.",
+	Params: "row []uint32",
+	Range:  "\tfor _, w := range row {",
+}, {
+	Of:       "Around",
+	LeastDoc: "// leastAround is leastOf for the neighbours u + S[i] mod n of a circulant.",
+	JthDoc:   "// jthAround is jthOf for the neighbours of u in a circulant.",
+	Params:   "S []uint32, u uint64",
+	Prelude:  "n := uint64(len(L))",
+	Range: `	for _, d := range S {
+		w := u + uint64(d)
+		if w >= n {
+			w -= n
+		}`,
 }}
 
 // widthRule is a rule (batch.go) whose loop is generic in the load width,
@@ -1494,8 +1693,7 @@ func (g {{.Type}}) run8(L []uint8, m int64, r *Rand) (int64, Stats) {
 var widthRules = []widthRule{
 	{"*kdRule", "kdPlace"},
 	{"*memRule", "memPlace"},
-	{"walkGraphRule", "walkGraphPlace"},
-	{"walkPairRule", "walkPairPlace"},
+	{"walkRule", "walkPlace"},
 }
 
 // betaDraw draws a ball of (1+β): the coin x of its step, then two
@@ -1581,7 +1779,11 @@ func main() {
 	gen("zloops_ring.go", []string{"unsafe", "github.com/graphalloc/graphalloc/graphgen"}, ringTmpl, ringLoops)
 	gen("zloops_pipe2.go", []string{"unsafe"}, pipe2Tmpl, pipe2Loops)
 	gen("zloops_levels.go", []string{"math"}, levelsTmpl, levelsLoops)
-	gen("zloops_search.go", []string{"unsafe"}, searchTmpl, searchLoops)
+	gen("zloops_regs.go", nil, regsTmpl, regsCases)
+	gen("zloops_search.go", []string{"unsafe"}, searchTmpl, struct {
+		Loops []searchLoop
+		Scans []scan
+	}{searchLoops, scans})
 	gen("zloops_rules.go", nil, widthTmpl, widthRules)
 	for i, c := range choiceLoops {
 		if c.Ring != "" {

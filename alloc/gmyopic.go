@@ -40,22 +40,13 @@ type GMyopic struct {
 	Sample    Sampling
 }
 
-var _ Process = GMyopic{}
-
-var gMyopicDescriptor = Descriptor{
+var gMyopicDescriptor = twoSample(Descriptor{
 	Name:     "g-myopic",
 	Synopsis: "g-Myopic: two candidates (-g: an edge); loads within --g: a uniform one of the two, else the lesser",
-	Uses:     ParamG | ParamGraph | ParamSample,
-	D:        2,
+	Uses:     ParamG,
 	Family:   FamilyGMyopic,
-	BinBytes: 1,
-	levels:   unwalkedComplete,
-	meanField: func(p Params) (MeanField, bool) {
-		return pairField(p, MeanField{Family: FamilyGMyopic, D: 2, Tolerance: p.Tolerance}), true
-	},
-	build:      func(p Params) Rule { return GMyopic{Tolerance: p.Tolerance, Graph: p.Graph, Sample: p.Sample} },
-	candidates: pairCandidates,
-}
+	build:    func(p Params) Rule { return GMyopic{Tolerance: p.Tolerance, Graph: p.Graph, Sample: p.Sample} },
+})
 
 // Name returns the command-line name, "g-myopic".
 func (GMyopic) Name() string { return gMyopicDescriptor.Name }
@@ -66,23 +57,18 @@ func (p GMyopic) String() string { return fmt.Sprintf("g-Myopic, g = %d", p.Tole
 // Check requires 0 ≤ Tolerance ≤ MaxG and a supported graph with n vertices (see
 // GBounded.Check).
 func (p GMyopic) Check(n int) error {
-	if err := ParamOf(ParamG).check(p.Name(), Params{Tolerance: p.Tolerance}); err != nil {
-		return err
-	}
-	return pairSource{p.Graph, p.Sample}.check(p.Name(), n)
+	return gMyopicDescriptor.checkRun(n, 0, Params{Tolerance: p.Tolerance, Graph: p.Graph, Sample: p.Sample})
 }
 
 func (p GMyopic) table() *twoRule { return newTwoRule(ruleMyopic, p.Tolerance, 0, false) }
 
 // Place throws m balls, two probes each (one when vertex sampling finds an
 // isolated vertex).
-func (p GMyopic) Place(b *Bins, m int64, r *Rand) Stats {
-	if p.Check(b.N()) != nil {
-		return Stats{} // see Process: no ball is placed
-	}
-	return pairSource{p.Graph, p.Sample}.place(b, m, p.table(), r)
-}
+func (p GMyopic) Place(b *Bins, m int64, r *Rand) Stats { return placePair(p, b, m, r) }
 
 // rule returns the rule on n bins for the batched driver (see rule): the
 // candidates and the word w drawn as Place draws them, the same decision.
-func (p GMyopic) rule(n int) rule { return pairSource{p.Graph, p.Sample}.rule(p.table(), n) }
+func (p GMyopic) rule(n int) rule { return p.source().rule(p.table(), n) }
+
+// source is where p takes its candidates from.
+func (p GMyopic) source() pairSource { return pairSource{p.Graph, p.Sample} }

@@ -110,8 +110,6 @@ type Graphical struct {
 	OneMinusBeta float64
 }
 
-var _ Process = Graphical{}
-
 var graphicalDescriptor = Descriptor{
 	Name:     "graph",
 	Synopsis: "two-choice on a graph (-g): a uniform edge, the lesser loaded end; with --beta β, that end with probability β, else a uniform end (graphical (1+β))",
@@ -148,7 +146,7 @@ var graphicalDescriptor = Descriptor{
 	// Graphical (1+β) takes, with probability 1 − β, a uniform end of its
 	// edge (under walk sampling the walk's uniform start v_0): the mixture
 	// ds_i/dt = (1−β)(s_{i−1} − s_i) + β(s_{i−1}^d − s_i^d), d = 2 or L + 1.
-	meanField: func(p Params) (MeanField, bool) {
+	meanField: func(_ *Descriptor, p Params) (MeanField, bool) {
 		d := 2
 		if l, walk := p.Sample.Walk(); walk {
 			d = l + 1
@@ -345,7 +343,7 @@ func (p Graphical) rule(int) rule {
 		g.lazy, g.thr = true, uint64(math.Ldexp(p.OneMinusBeta, 64)) // exact, below 2^64 for 1 − β < 1
 	}
 	if l, ok := p.Sample.Walk(); ok {
-		return walkGraphRule{g, newWalker(p.Graph, l)}
+		return walkRule{w: newWalker(p.Graph, l), lazy: g.lazy, thr: g.thr, random: g.random}
 	}
 	switch gr := p.Graph.(type) {
 	case *graphgen.CSR:

@@ -21,19 +21,15 @@ type Greedy struct {
 	Ties Ties
 }
 
-var _ Process = Greedy{}
-
 var greedyDescriptor = Descriptor{
-	Name:     "greedy",
-	Synopsis: "Greedy[d]: d uniform bins, the least loaded wins",
-	Uses:     ParamD,
-	Family:   FamilyGreedy,
-	BinBytes: 1,
-	levels:   always,
-	meanField: func(p Params) (MeanField, bool) {
-		return MeanField{Family: FamilyGreedy, D: intD(p)}, true
-	},
-	build: func(p Params) Rule { return Greedy{D: intD(p), Ties: p.Ties} },
+	Name:      "greedy",
+	Synopsis:  "Greedy[d]: d uniform bins, the least loaded wins",
+	Uses:      ParamD,
+	Family:    FamilyGreedy,
+	BinBytes:  1,
+	levels:    always,
+	meanField: ownField,
+	build:     func(p Params) Rule { return Greedy{D: intD(p), Ties: p.Ties} },
 }
 
 // Name returns the command-line name, "greedy".
@@ -43,12 +39,7 @@ func (Greedy) Name() string { return greedyDescriptor.Name }
 func (p Greedy) String() string { return fmt.Sprintf("Greedy[%d]", p.D) }
 
 // Check requires n ≥ 1 and 1 ≤ D ≤ 2^20.
-func (p Greedy) Check(n int) error {
-	if err := checkChoices(p.Name(), p.D); err != nil {
-		return err
-	}
-	return checkBins(p.Name(), n)
-}
+func (p Greedy) Check(n int) error { return greedyDescriptor.checkRun(n, p.D, Params{}) }
 
 // Place throws m balls, D probes each.
 func (p Greedy) Place(b *Bins, m int64, r *Rand) Stats {

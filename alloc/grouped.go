@@ -38,11 +38,6 @@ type Window struct {
 	Ties Ties
 }
 
-var (
-	_ Process = Grouped{}
-	_ Process = Window{}
-)
-
 var groupedDescriptor = Descriptor{
 	Name:     "grouped",
 	Synopsis: "2n/d groups of d/2 consecutive bins: the lighter of two uniform groups, then its least loaded bin (d even, d/2 dividing n)",

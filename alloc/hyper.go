@@ -43,8 +43,6 @@ type Hyper struct {
 	Ties Ties
 }
 
-var _ Process = Hyper{}
-
 var hyperDescriptor = Descriptor{
 	Name:     "hyper",
 	Synopsis: "balanced allocation on a hypergraph (-g hyper:FILE or hypergraph:rank=s,edges=k): a uniform hyperedge, its least loaded vertex",

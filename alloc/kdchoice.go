@@ -47,8 +47,6 @@ type KD struct {
 	K int
 }
 
-var _ Process = KD{}
-
 var kdDescriptor = Descriptor{
 	Name:     "kd-choice",
 	Synopsis: "(k, d)-choice: each round draws d uniform bins and puts k balls in the k least loaded draws",
@@ -65,15 +63,7 @@ func (KD) Name() string { return kdDescriptor.Name }
 func (p KD) String() string { return fmt.Sprintf("(k, d)-choice[%d, %d]", p.K, p.D) }
 
 // Check requires n ≥ 1 and 1 ≤ K ≤ D ≤ 2^20.
-func (p KD) Check(n int) error {
-	if err := checkChoices(p.Name(), p.D); err != nil {
-		return err
-	}
-	if err := ParamOf(ParamK).check(p.Name(), Params{K: p.K, D: float64(p.D)}); err != nil {
-		return err
-	}
-	return checkBins(p.Name(), n)
-}
+func (p KD) Check(n int) error { return kdDescriptor.checkRun(n, p.D, Params{K: p.K}) }
 
 // Place throws m balls, starting a new round (see KD).
 func (p KD) Place(b *Bins, m int64, r *Rand) Stats {

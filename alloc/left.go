@@ -20,20 +20,16 @@ type Left struct {
 	Ties Ties
 }
 
-var _ Process = Left{}
-
 var leftDescriptor = Descriptor{
-	Name:     "left",
-	Synopsis: "Left[d]: one bin in each of d contiguous groups, ties to the left",
-	Uses:     ParamD,
-	Ties:     TiesLeft,
-	Family:   FamilyLeft,
-	BinBytes: 1,
-	levels:   always,
-	meanField: func(p Params) (MeanField, bool) {
-		return MeanField{Family: FamilyLeft, D: intD(p)}, true
-	},
-	build: func(p Params) Rule { return Left{D: intD(p), Ties: p.Ties} },
+	Name:      "left",
+	Synopsis:  "Left[d]: one bin in each of d contiguous groups, ties to the left",
+	Uses:      ParamD,
+	Ties:      TiesLeft,
+	Family:    FamilyLeft,
+	BinBytes:  1,
+	levels:    always,
+	meanField: ownField,
+	build:     func(p Params) Rule { return Left{D: intD(p), Ties: p.Ties} },
 }
 
 // Name returns the command-line name, "left".

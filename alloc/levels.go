@@ -108,12 +108,9 @@ func levelsSupport(p Rule) bool {
 		params.Graph, params.Sample = p.Graph, p.Sample
 	case LocalSearch:
 		params.Graph = p.Graph
-	case GBounded:
-		params.Graph, params.Sample = completeIfNil(p.Graph), p.Sample
-	case GMyopic:
-		params.Graph, params.Sample = completeIfNil(p.Graph), p.Sample
-	case Noisy:
-		params.Graph, params.Sample = completeIfNil(p.Graph), p.Sample
+	case GBounded, GMyopic, Noisy:
+		src := p.(twoSampler).source()
+		params.Graph, params.Sample = completeIfNil(src.g), src.sample
 	}
 	return d.Levels(params)
 }
@@ -131,25 +128,13 @@ func completeIfNil(g graphgen.Graph) graphgen.Graph {
 // levelsGraphNames lists the graph processes the level engine runs on the
 // complete graph.
 func levelsGraphNames() []string {
-	var names []string
-	for _, d := range descriptors {
-		if !d.Levels(Params{}) && d.Levels(Params{Graph: graphgen.Complete(2)}) {
-			names = append(names, d.Name)
-		}
-	}
-	return names
+	return namesOf(func(d *Descriptor) bool {
+		return !d.Levels(Params{}) && d.Levels(Params{Graph: graphgen.Complete(2)})
+	})
 }
 
 // levelsNames lists the processes the level engine runs on any graph.
-func levelsNames() []string {
-	var names []string
-	for _, d := range descriptors {
-		if d.Levels(Params{}) {
-			names = append(names, d.Name)
-		}
-	}
-	return names
-}
+func levelsNames() []string { return namesOf(func(d *Descriptor) bool { return d.Levels(Params{}) }) }
 
 // levelsTrial runs trial i of c with the level engine.
 func (c Config) levelsTrial(ctx context.Context, i int) (Result, error) {
@@ -353,14 +338,8 @@ func (st *levelState) place(m int64, r *Rand) Stats {
 	case Left:
 		levelsLeft(st.groups, m, p.Ties.resolve(TiesLeft) == TiesLeft, r)
 		return Stats{Probes: m * int64(p.D), MaxProbes: min(m, 1) * int64(p.D)}
-	case GBounded:
-		levelsTwo(h, m, p.table(), r)
-		return Stats{Probes: 2 * m, MaxProbes: min(m, 1) * 2}
-	case GMyopic:
-		levelsTwo(h, m, p.table(), r)
-		return Stats{Probes: 2 * m, MaxProbes: min(m, 1) * 2}
-	case Noisy:
-		levelsTwo(h, m, p.table(), r)
+	case GBounded, GMyopic, Noisy:
+		levelsTwo(h, m, p.(twoSampler).table(), r)
 		return Stats{Probes: 2 * m, MaxProbes: min(m, 1) * 2}
 	case Twinning:
 		return st.levelsSteps(m, false, r)
@@ -392,99 +371,10 @@ func levelsGreedy(h *tails, m int64, d int, r *Rand) {
 // The loops that draw ranks and raise one level a ball (greedySlice,
 // levelsMaxOf, levelsComplete, levelsCompleteBeta, levelsOnePlusBeta,
 // levelsRank, and levelsQuantile and levelsTwo of the other processes) are
-// generated from one template (gen_loops.go, zloops_levels.go). Written
-// here: greedyRegs, whose histogram lives in registers, and levelsFirstDiff
-// and levelsLeft, which probe a varying number of ranks or groups.
-
-// greedyRegs is levelsGreedy with the histogram in registers, t1…t5 for
-// t[1…5], as long as t5 = 0 (at most 5 levels in use); it returns the
-// balls placed. On h's slice each ball's count waits for the previous
-// ball's increment to pass through memory (about 7 ns a ball measured);
-// here a ball costs its draws and a few independent register operations
-// (about 3 ns: BENCHMARKS.md). With a_j = [t_j > u] (a_0 = 1) the ball's
-// level is l = a_1 + … + a_5, and raising a bin from l to l+1 adds 1 to
-// t_{l+1} alone, which is t_j += a_{j−1} − a_j for every j at once, since a
-// is 1 up to l and 0 after. The least level is dropped between blocks of
-// balls, not as soon as it empties (an empty level 0 changes no count: its
-// a_1 is then always 1), which keeps the hot loop free of the test.
-// The update of t1…t5 is written out in each of the three loops: as a
-// function of six values it costs the inliner 102 (its budget is 80), and
-// a call a ball would take the histogram out of the registers.
-func greedyRegs(h *tails, m int64, d int, r *Rand) int64 {
-	if len(h.t) > 5 {
-		return 0
-	}
-	var t [6]uint64
-	copy(t[:], h.t)
-	t1, t2, t3, t4, t5 := t[1], t[2], t[3], t[4], t[5]
-	n, base := h.n, h.base
-	s := r.state
-	done := int64(0)
-	for done < m && t5 == 0 {
-		// A block of balls, cut short when level 5 fills.
-		k := done
-		end := min(m, done+1024)
-		switch d {
-		case 1:
-			for ; k < end && t5 == 0; k++ {
-				var u uint64
-				s, u = below(s, n)
-				a1, a2, a3, a4, a5 := above(t1, u), above(t2, u), above(t3, u), above(t4, u), above(t5, u)
-				t1 += uint64(1 - a1)
-				t2 += uint64(a1 - a2)
-				t3 += uint64(a2 - a3)
-				t4 += uint64(a3 - a4)
-				t5 += uint64(a4 - a5)
-			}
-		case 2:
-			for ; k < end && t5 == 0; k++ {
-				var u, v uint64
-				s, u = below(s, n)
-				s, v = below(s, n)
-				u = max(u, v)
-				a1, a2, a3, a4, a5 := above(t1, u), above(t2, u), above(t3, u), above(t4, u), above(t5, u)
-				t1 += uint64(1 - a1)
-				t2 += uint64(a1 - a2)
-				t3 += uint64(a2 - a3)
-				t4 += uint64(a3 - a4)
-				t5 += uint64(a4 - a5)
-			}
-		default:
-			for ; k < end && t5 == 0; k++ {
-				var u uint64
-				s, u = below(s, n)
-				for j := 1; j < d; j++ {
-					var x uint64
-					s, x = below(s, n)
-					u = max(u, x)
-				}
-				a1, a2, a3, a4, a5 := above(t1, u), above(t2, u), above(t3, u), above(t4, u), above(t5, u)
-				t1 += uint64(1 - a1)
-				t2 += uint64(a1 - a2)
-				t3 += uint64(a2 - a3)
-				t4 += uint64(a3 - a4)
-				t5 += uint64(a4 - a5)
-			}
-		}
-		done = k
-		for t1 == n {
-			// No bin is left at the least load (see raise).
-			t1, t2, t3, t4, t5 = t2, t3, t4, t5, 0
-			base++
-		}
-	}
-	r.state = s
-	t = [6]uint64{n, t1, t2, t3, t4, t5}
-	top := 0
-	for j := range t {
-		if t[j] > 0 {
-			top = j
-		}
-	}
-	h.t = append(h.t[:0], t[:top+1]...)
-	h.base = base
-	return done
-}
+// generated from one template (gen_loops.go, zloops_levels.go), and
+// greedyRegs, whose histogram lives in registers, from another
+// (zloops_regs.go). Written here: levelsFirstDiff and levelsLeft, which
+// probe a varying number of ranks or groups.
 
 // levelsFirstDiff is FirstDiff[d] with probe cap cap: probe until a level
 // differs from the first probe's, or cap probes; the ball goes to the

@@ -87,8 +87,6 @@ type LocalSearch struct {
 	Ties  Ties
 }
 
-var _ Process = LocalSearch{}
-
 var localSearchDescriptor = Descriptor{
 	Name:     "local-search",
 	Synopsis: "local search on a graph (-g): a uniform vertex, then steps to a least loaded neighbour while one is strictly lighter",
@@ -243,75 +241,9 @@ func walkCirculant[T uint8 | uint32](L []T, S []uint32, mu, u, t uint64, left bo
 	}
 }
 
-// leastOf returns the least load among lu and the loads of the bins in
-// row, and how many bins of row hold it (0 if none is below lu): one pass
-// written so that the compiler emits conditional moves, not branches
-// (docs/theory.md, note 3; at m = n a row's loads are a few small values
-// in random order).
-func leastOf[T uint8 | uint32](L []T, row []uint32, lu uint64) (best, cnt uint64) {
-	best = lu
-	for _, w := range row {
-		lw := uint64(L[w])
-		if lw < best {
-			best, cnt = lw, 0
-		}
-		if lw == best {
-			cnt++
-		}
-	}
-	return best, cnt
-}
-
-// jthOf returns the j-th bin of row (from 0, in row order) holding best.
-func jthOf[T uint8 | uint32](L []T, row []uint32, best, j uint64) uint64 {
-	for _, w := range row {
-		if uint64(L[w]) == best {
-			if j == 0 {
-				return uint64(w)
-			}
-			j--
-		}
-	}
-	panic("alloc: local search lost its least loaded neighbour")
-}
-
-// leastAround is leastOf for the neighbours u + S[i] mod n of a circulant.
-func leastAround[T uint8 | uint32](L []T, S []uint32, u, lu uint64) (best, cnt uint64) {
-	n := uint64(len(L))
-	best = lu
-	for _, d := range S {
-		w := u + uint64(d)
-		if w >= n {
-			w -= n
-		}
-		lw := uint64(L[w])
-		if lw < best {
-			best, cnt = lw, 0
-		}
-		if lw == best {
-			cnt++
-		}
-	}
-	return best, cnt
-}
-
-// jthAround is jthOf for the neighbours of u in a circulant.
-func jthAround[T uint8 | uint32](L []T, S []uint32, u, best, j uint64) uint64 {
-	n := uint64(len(L))
-	for _, d := range S {
-		w := u + uint64(d)
-		if w >= n {
-			w -= n
-		}
-		if uint64(L[w]) == best {
-			if j == 0 {
-				return w
-			}
-			j--
-		}
-	}
-	panic("alloc: local search lost its least loaded neighbour")
-}
+// The neighbour scans of a walk step (leastOf and jthOf on a row,
+// leastAround and jthAround on a circulant) are generated from one
+// template (gen_loops.go, zloops_search.go), as the loops that call them.
 
 // completeTries is how many uniform bins a ball on K_n tries before it
 // counts its way to a least loaded bin through the index (see

@@ -19,8 +19,6 @@ type MaxOf struct {
 	Ties Ties
 }
 
-var _ Process = MaxOf{}
-
 var maxOfDescriptor = Descriptor{
 	Name:     "unbalanced",
 	Synopsis: "MaxOf[d]: d uniform bins, the MOST loaded wins",
@@ -32,10 +30,8 @@ var maxOfDescriptor = Descriptor{
 	compactUpTo: func(p Params) float64 { return min(compactBound, 2*compactBound/max(p.D, 1)) },
 	levels:      always,
 	Family:      FamilyMaxOf,
-	meanField: func(p Params) (MeanField, bool) {
-		return MeanField{Family: FamilyMaxOf, D: intD(p)}, true
-	},
-	build: func(p Params) Rule { return MaxOf{D: intD(p), Ties: p.Ties} },
+	meanField:   ownField,
+	build:       func(p Params) Rule { return MaxOf{D: intD(p), Ties: p.Ties} },
 }
 
 // Name returns the command-line name, "unbalanced".
@@ -45,12 +41,7 @@ func (MaxOf) Name() string { return maxOfDescriptor.Name }
 func (p MaxOf) String() string { return fmt.Sprintf("MaxOf[%d]", p.D) }
 
 // Check requires n ≥ 1 and 1 ≤ D ≤ 2^20.
-func (p MaxOf) Check(n int) error {
-	if err := checkChoices(p.Name(), p.D); err != nil {
-		return err
-	}
-	return checkBins(p.Name(), n)
-}
+func (p MaxOf) Check(n int) error { return maxOfDescriptor.checkRun(n, p.D, Params{}) }
 
 // Place throws m balls, D probes each.
 func (p MaxOf) Place(b *Bins, m int64, r *Rand) Stats {

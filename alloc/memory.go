@@ -55,8 +55,6 @@ type Memory struct {
 	Ties Ties
 }
 
-var _ Process = Memory{}
-
 // MaxMemory bounds K: the candidates of a ball are scanned K times.
 const MaxMemory = 1 << 10
 
@@ -77,13 +75,7 @@ func (p Memory) String() string { return fmt.Sprintf("Memory[%d, %d]", p.D, p.K)
 
 // Check requires n ≥ 1, 1 ≤ D ≤ 2^20 and 0 ≤ K ≤ MaxMemory.
 func (p Memory) Check(n int) error {
-	if err := checkChoices(p.Name(), p.D); err != nil {
-		return err
-	}
-	if err := ParamOf(ParamMemory).check(p.Name(), Params{Memory: p.K}); err != nil {
-		return err
-	}
-	return checkBins(p.Name(), n)
+	return memoryDescriptor.checkRun(n, p.D, Params{Memory: p.K})
 }
 
 // Place throws m balls, starting with an empty memory (see Memory). A ball

@@ -46,22 +46,13 @@ type Noisy struct {
 	Sample Sampling
 }
 
-var _ Process = Noisy{}
-
-var noisyDescriptor = Descriptor{
+var noisyDescriptor = twoSample(Descriptor{
 	Name:     "noisy",
 	Synopsis: "σ-Noisy-Load: two candidates (-g: an edge), each load read with N(0, σ²) noise (--sigma); the lesser reading wins",
-	Uses:     ParamSigma | ParamGraph | ParamSample,
-	D:        2,
+	Uses:     ParamSigma,
 	Family:   FamilyNoisy,
-	BinBytes: 1,
-	levels:   unwalkedComplete,
-	meanField: func(p Params) (MeanField, bool) {
-		return pairField(p, MeanField{Family: FamilyNoisy, D: 2, Sigma: p.Sigma}), true
-	},
-	build:      func(p Params) Rule { return Noisy{Sigma: p.Sigma, Graph: p.Graph, Sample: p.Sample} },
-	candidates: pairCandidates,
-}
+	build:    func(p Params) Rule { return Noisy{Sigma: p.Sigma, Graph: p.Graph, Sample: p.Sample} },
+})
 
 // Name returns the command-line name, "noisy".
 func (Noisy) Name() string { return noisyDescriptor.Name }
@@ -72,23 +63,18 @@ func (p Noisy) String() string { return fmt.Sprintf("σ-Noisy-Load, σ = %g", p.
 // Check requires 0 ≤ Sigma ≤ MaxSigma and a supported graph with n
 // vertices (see GBounded.Check).
 func (p Noisy) Check(n int) error {
-	if err := ParamOf(ParamSigma).check(p.Name(), Params{Sigma: p.Sigma}); err != nil {
-		return err
-	}
-	return pairSource{p.Graph, p.Sample}.check(p.Name(), n)
+	return noisyDescriptor.checkRun(n, 0, Params{Sigma: p.Sigma, Graph: p.Graph, Sample: p.Sample})
 }
 
 func (p Noisy) table() *twoRule { return newTwoRule(ruleNoisy, 0, p.Sigma, false) }
 
 // Place throws m balls, two probes each (one when vertex sampling finds an
 // isolated vertex).
-func (p Noisy) Place(b *Bins, m int64, r *Rand) Stats {
-	if p.Check(b.N()) != nil {
-		return Stats{} // see Process: no ball is placed
-	}
-	return pairSource{p.Graph, p.Sample}.place(b, m, p.table(), r)
-}
+func (p Noisy) Place(b *Bins, m int64, r *Rand) Stats { return placePair(p, b, m, r) }
 
 // rule returns the rule on n bins for the batched driver (see rule): the
 // candidates and the word w drawn as Place draws them, the same decision.
-func (p Noisy) rule(n int) rule { return pairSource{p.Graph, p.Sample}.rule(p.table(), n) }
+func (p Noisy) rule(n int) rule { return p.source().rule(p.table(), n) }
+
+// source is where p takes its candidates from.
+func (p Noisy) source() pairSource { return pairSource{p.Graph, p.Sample} }

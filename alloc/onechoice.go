@@ -10,19 +10,15 @@ import (
 // m/n + (1+o(1)) sqrt(2 (m/n) ln n) [Raab, Steger 1998].
 type OneChoice struct{}
 
-var _ Process = OneChoice{}
-
 var oneChoiceDescriptor = Descriptor{
-	Name:     "one-choice",
-	Synopsis: "a uniform bin",
-	D:        1,
-	Family:   FamilyOneChoice,
-	BinBytes: 1,
-	levels:   always,
-	meanField: func(Params) (MeanField, bool) {
-		return MeanField{Family: FamilyOneChoice, D: 1}, true
-	},
-	build: func(Params) Rule { return OneChoice{} },
+	Name:      "one-choice",
+	Synopsis:  "a uniform bin",
+	D:         1,
+	Family:    FamilyOneChoice,
+	BinBytes:  1,
+	levels:    always,
+	meanField: ownField,
+	build:     func(Params) Rule { return OneChoice{} },
 }
 
 // Name returns the command-line name, "one-choice".

@@ -26,20 +26,16 @@ type OnePlusBeta struct {
 	Ties Ties
 }
 
-var _ Process = OnePlusBeta{}
-
 var onePlusBetaDescriptor = Descriptor{
-	Name:     "one-plus-beta",
-	Synopsis: "(1+β): Greedy[2] with probability --beta, else one uniform bin",
-	Uses:     ParamBeta,
-	D:        2,
-	Family:   FamilyOnePlusBeta,
-	BinBytes: 1,
-	levels:   always,
-	meanField: func(p Params) (MeanField, bool) {
-		return MeanField{Family: FamilyOnePlusBeta, D: 2, Beta: p.Beta}, true
-	},
-	build: func(p Params) Rule { return OnePlusBeta{Beta: p.Beta, Ties: p.Ties} },
+	Name:      "one-plus-beta",
+	Synopsis:  "(1+β): Greedy[2] with probability --beta, else one uniform bin",
+	Uses:      ParamBeta,
+	D:         2,
+	Family:    FamilyOnePlusBeta,
+	BinBytes:  1,
+	levels:    always,
+	meanField: ownField,
+	build:     func(p Params) Rule { return OnePlusBeta{Beta: p.Beta, Ties: p.Ties} },
 }
 
 // Name returns the command-line name, "one-plus-beta".
@@ -50,10 +46,7 @@ func (p OnePlusBeta) String() string { return fmt.Sprintf("(1+β), β = %g", p.B
 
 // Check requires n ≥ 1 and 0 ≤ Beta ≤ 1.
 func (p OnePlusBeta) Check(n int) error {
-	if err := ParamOf(ParamBeta).check(p.Name(), Params{Beta: p.Beta}); err != nil {
-		return err
-	}
-	return checkBins(p.Name(), n)
+	return onePlusBetaDescriptor.checkRun(n, 0, Params{Beta: p.Beta})
 }
 
 // betaThreshold returns the threshold t and the flag all such that a coin u

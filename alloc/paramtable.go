@@ -161,21 +161,14 @@ func parseCap(p *Params, s string) error {
 
 // LookupParam returns the parameter named name, or nil.
 func LookupParam(name string) *ParamSpec {
-	for _, s := range ParamTable {
-		if s.Name == name {
-			return s
-		}
-	}
-	return nil
+	return first(ParamTable, func(s *ParamSpec) bool { return s.Name == name })
 }
 
 // ParamOf returns the numeric parameter whose Bit is bit; a bit without
 // one is a broken invariant of ParamTable, and ParamOf panics.
 func ParamOf(bit Param) *ParamSpec {
-	for _, s := range ParamTable {
-		if s.Bit == bit && s.Get != nil {
-			return s
-		}
+	if s := first(ParamTable, func(s *ParamSpec) bool { return s.Bit == bit && s.Get != nil }); s != nil {
+		return s
 	}
 	panic(fmt.Sprintf("alloc: no parameter with bit %#x in ParamTable", bit))
 }

@@ -75,20 +75,16 @@ type Quantile struct {
 	Delta float64 // δ, 0 < δ < 1
 }
 
-var _ Process = Quantile{}
-
 var quantileDescriptor = Descriptor{
-	Name:     "quantile",
-	Synopsis: "Quantile(δ): a uniform bin outside the ⌊δn⌋ heaviest takes the ball, else a second uniform bin (--delta)",
-	Uses:     ParamDelta,
-	D:        2,
-	Family:   FamilyQuantile,
-	BinBytes: 1,
-	levels:   always,
-	meanField: func(p Params) (MeanField, bool) {
-		return MeanField{Family: FamilyQuantile, D: 2, Delta: p.Delta}, true
-	},
-	build: func(p Params) Rule { return Quantile{Delta: p.Delta} },
+	Name:      "quantile",
+	Synopsis:  "Quantile(δ): a uniform bin outside the ⌊δn⌋ heaviest takes the ball, else a second uniform bin (--delta)",
+	Uses:      ParamDelta,
+	D:         2,
+	Family:    FamilyQuantile,
+	BinBytes:  1,
+	levels:    always,
+	meanField: ownField,
+	build:     func(p Params) Rule { return Quantile{Delta: p.Delta} },
 }
 
 // Name returns the command-line name, "quantile".
@@ -99,10 +95,7 @@ func (p Quantile) String() string { return fmt.Sprintf("Quantile, δ = %g", p.De
 
 // Check requires n ≥ 1 and 0 < δ < 1.
 func (p Quantile) Check(n int) error {
-	if err := ParamOf(ParamDelta).check(p.Name(), Params{Delta: p.Delta}); err != nil {
-		return err
-	}
-	return checkBins(p.Name(), n)
+	return quantileDescriptor.checkRun(n, 0, Params{Delta: p.Delta})
 }
 
 // Heavy returns k = ⌊δn⌋, the number of bins that reject a ball, computed

@@ -51,11 +51,6 @@ type Rank struct {
 	D float64
 }
 
-var (
-	_ Process     = Rank{}
-	_ TrialRunner = Rank{}
-)
-
 var rankDescriptor = Descriptor{
 	Name:     "rank",
 	Synopsis: "Rank[d], real d >= 1: the ball lands among the i heaviest bins with probability (i/n)^d",
@@ -64,7 +59,7 @@ var rankDescriptor = Descriptor{
 	Family:   FamilyRank,
 	BinBytes: 8,
 	levels:   always,
-	meanField: func(p Params) (MeanField, bool) {
+	meanField: func(_ *Descriptor, p Params) (MeanField, bool) {
 		// Rank[d] for a whole d is Greedy[d] with fixed-order ties.
 		if p.D != math.Trunc(p.D) {
 			return MeanField{}, false
@@ -86,13 +81,13 @@ const maxRankBins = 1<<32 - 1
 
 // Check requires n ≥ 1 and a finite D ≥ 1 (at most 2^20).
 func (p Rank) Check(n int) error {
-	if !(p.D >= 1 && p.D <= maxChoices) {
-		return fmt.Errorf("alloc: %s needs a real 1 <= d <= %d, got d=%g", p.Name(), maxChoices, p.D)
+	if err := rankDescriptor.checkRun(n, 0, Params{D: p.D}); err != nil {
+		return err
 	}
 	if n > maxRankBins {
 		return fmt.Errorf("alloc: %s supports n <= %d, got n=%d", p.Name(), int64(maxRankBins), n)
 	}
-	return checkBins(p.Name(), n)
+	return nil
 }
 
 // Place throws m balls, rebuilding the sorted structure from b's loads

@@ -187,15 +187,7 @@ func (c Config) checkBatch() error {
 }
 
 // batchNames lists the processes that run in batches.
-func batchNames() []string {
-	var names []string
-	for _, d := range descriptors {
-		if d.Batches() {
-			names = append(names, d.Name)
-		}
-	}
-	return names
-}
+func batchNames() []string { return namesOf((*Descriptor).Batches) }
 
 // extremes returns the largest and the smallest load with a bin in the
 // histogram c (Bins.Counts): those of Bins.MaxMin.

@@ -36,18 +36,14 @@ import (
 // s_⌈t⌉ the fraction of bins at or above the average, which reject.
 type MeanThinning struct{}
 
-var _ Process = MeanThinning{}
-
 var meanThinningDescriptor = Descriptor{
-	Name:     "mean-thinning",
-	Synopsis: "Mean-Thinning: a uniform bin below the average load t/n takes the ball, else a second uniform bin",
-	D:        2,
-	Family:   FamilyMeanThinning,
-	BinBytes: 1,
-	meanField: func(Params) (MeanField, bool) {
-		return MeanField{Family: FamilyMeanThinning, D: 2}, true
-	},
-	build: func(Params) Rule { return MeanThinning{} },
+	Name:      "mean-thinning",
+	Synopsis:  "Mean-Thinning: a uniform bin below the average load t/n takes the ball, else a second uniform bin",
+	D:         2,
+	Family:    FamilyMeanThinning,
+	BinBytes:  1,
+	meanField: ownField,
+	build:     func(Params) Rule { return MeanThinning{} },
 }
 
 // Name returns the command-line name, "mean-thinning".
@@ -90,19 +86,15 @@ type Threshold struct {
 // MaxThreshold bounds Threshold.L (the fluid limit keeps L+2 levels).
 const MaxThreshold = 1 << 20
 
-var _ Process = Threshold{}
-
 var thresholdDescriptor = Descriptor{
-	Name:     "threshold",
-	Synopsis: "Threshold(L): a uniform bin with fewer than --threshold balls takes the ball, else a second uniform bin",
-	Uses:     ParamThreshold,
-	D:        2,
-	Family:   FamilyThreshold,
-	BinBytes: 1,
-	meanField: func(p Params) (MeanField, bool) {
-		return MeanField{Family: FamilyThreshold, D: 2, Threshold: p.Threshold}, true
-	},
-	build: func(p Params) Rule { return Threshold{L: p.Threshold} },
+	Name:      "threshold",
+	Synopsis:  "Threshold(L): a uniform bin with fewer than --threshold balls takes the ball, else a second uniform bin",
+	Uses:      ParamThreshold,
+	D:         2,
+	Family:    FamilyThreshold,
+	BinBytes:  1,
+	meanField: ownField,
+	build:     func(p Params) Rule { return Threshold{L: p.Threshold} },
 }
 
 // Name returns the command-line name, "threshold".
@@ -113,10 +105,7 @@ func (p Threshold) String() string { return fmt.Sprintf("Threshold, L = %d", p.L
 
 // Check requires n ≥ 1 and 0 ≤ L ≤ MaxThreshold.
 func (p Threshold) Check(n int) error {
-	if err := ParamOf(ParamThreshold).check(p.Name(), Params{Threshold: p.L}); err != nil {
-		return err
-	}
-	return checkBins(p.Name(), n)
+	return thresholdDescriptor.checkRun(n, 0, Params{Threshold: p.L})
 }
 
 // Place throws m balls: one probe, two when the first bin rejects.
@@ -238,8 +227,6 @@ func thinStats(m, second int64) Stats {
 // sequential process.
 type Twinning struct{}
 
-var _ Process = Twinning{}
-
 var twinningDescriptor = Descriptor{
 	Name:     "twinning",
 	Synopsis: "Twinning: one uniform bin per step; two balls if it is below the average load t/n, else one",
@@ -285,8 +272,6 @@ func (p Twinning) rule(int) rule { return &stepRule{} }
 // added at the end of its own batch; several steps of one batch may fill
 // the same bin, each by the stale load. B = 1 is the sequential process.
 type Packing struct{}
-
-var _ Process = Packing{}
 
 var packingDescriptor = Descriptor{
 	Name:     "packing",

@@ -178,6 +178,39 @@ func newTwoRule(kind ruleKind, g int, sigma float64, left bool) *twoRule {
 	return r
 }
 
+// twoSample returns d, the descriptor of a two-sample rule, its name,
+// synopsis, parameter (Uses), family and build given, with what every
+// such rule shares: two candidates (D) from a graph (ParamGraph) as its
+// sampling rule draws them (ParamSample, pairCandidates) or two uniform
+// bins, on compact loads (BinBytes), the level engine on K_n unwalked, and
+// the mean-field rule pairField.
+func twoSample(d Descriptor) Descriptor {
+	d.Uses |= ParamGraph | ParamSample
+	d.D = 2
+	d.BinBytes = 1
+	d.levels = unwalkedComplete
+	d.meanField = pairField
+	d.candidates = pairCandidates
+	return d
+}
+
+// twoSampler is a two-sample rule: where it takes its candidates from,
+// and its decision table.
+type twoSampler interface {
+	Rule
+	source() pairSource
+	table() *twoRule
+}
+
+// placePair is the Place of the two-sample rule p; no ball if p.Check
+// fails (see Process).
+func placePair[P twoSampler](p P, b *Bins, m int64, r *Rand) Stats {
+	if p.Check(b.N()) != nil {
+		return Stats{} // see Process: no ball is placed
+	}
+	return p.source().place(b, m, p.table(), r)
+}
+
 // pairCandidates is the candidates of the two-sample rules' descriptors:
 // on the complete graph two uniform bins, not an edge (under walk sampling
 // the walk's ends: the sampling rule names them).
@@ -189,18 +222,19 @@ func pairCandidates(p Params) string {
 }
 
 // pairField is the mean-field rule, on the complete graph with p, of a
-// two-sample rule whose rule on two independent uniform bins is mf: mf
-// under edge and vertex sampling (two uniform bins, see pairCandidates),
-// and under walk sampling of L ≥ 1 steps too, whose ends on K_n are two
+// two-sample rule of d, whose rule on two independent uniform bins is its
+// family's (ownField): that rule under edge and vertex sampling (two
+// uniform bins, see pairCandidates), and under walk sampling of L ≥ 1
+// steps too, whose ends on K_n are two
 // distinct uniform bins but with probability O(1/n) (v_L = v_0), their
 // loads independent as n → ∞ [Mitzenmacher 1996, propagation of chaos];
 // a walk of no step has one vertex, its start and its end one bin, and
 // the rule places the ball there: one-choice.
-func pairField(p Params, mf MeanField) MeanField {
+func pairField(d *Descriptor, p Params) (MeanField, bool) {
 	if l, walk := p.Sample.Walk(); walk && l == 0 {
-		return MeanField{Family: FamilyOneChoice, D: 1}
+		return MeanField{Family: FamilyOneChoice, D: 1}, true
 	}
-	return mf
+	return ownField(d, p)
 }
 
 // pairSource is where a two-sample rule takes its candidates from.
@@ -347,7 +381,7 @@ func (s pairSource) rule(ru *twoRule, n int) rule {
 		if g == nil {
 			g = graphgen.Complete(n)
 		}
-		return walkPairRule{ru, newWalker(g, l)}
+		return walkRule{w: newWalker(g, l), pair: ru.thr}
 	}
 	switch g := s.g.(type) {
 	case *graphgen.CSR:

@@ -305,41 +305,58 @@ func leastVisited[T uint8 | uint32](L []T, vis []uint32, random bool, w uint64) 
 	return uint64(ties[k]), mn
 }
 
-// walkGraphRule is the graph process's rule under walk sampling (see
-// above); graphical (1+β) (lazy) draws its 64-bit coin first and, for a
-// one-choice step, a uniform vertex and no walk.
-type walkGraphRule struct {
-	g graphRule
-	w walker
+// walkRule is a rule under walk sampling (see above): the graph
+// process's (pair nil), graphical (1+β) (lazy) drawing its 64-bit coin
+// first and, for a one-choice step, a uniform vertex and no walk; or a
+// two-sample rule's (pair its decision table), whose candidates are the
+// start and the end of one walk, then a decision word, drawn in that order.
+type walkRule struct {
+	w      walker
+	lazy   bool
+	thr    uint64 // lazy: a one-choice step iff the coin is below thr
+	random bool   // the graph process with random ties: a tie word after the walk
+	pair   *[2*ruleK + 1]uint64
 }
 
-// walkGraphPlace places m balls of ru on L, or in a batch (out != nil,
+// walkPlace places m balls of g on L, or in a batch (out != nil,
 // four-byte loads) records their bins in out, and returns the balls placed
 // and what they cost. On one-byte loads it stops before a ball that would
 // raise a load to 255 (see full), with r as before that ball.
-// Written by hand, as walkPairPlace: a block of walks drawn, then placed,
-// with a choice among all the visited bins.
-func walkGraphPlace[T uint8 | uint32](ru walkGraphRule, L []T, m int64, out []uint32, r *Rand) (int64, Stats) {
-	w := ru.w
-	lazy, thr, random := ru.g.lazy, ru.g.thr, ru.g.random
-	visits := int64(w.steps + 1)
+// Written by hand: a block of walks drawn, then placed, a shape no
+// template has. The choice (walkPick or leastVisited) is written out in
+// both loops: a function of the two costs the inliner 170 (its budget is
+// 80), and a call a ball cost 18% at n = 2^12 (walks of one step).
+func walkPlace[T uint8 | uint32](g walkRule, L []T, m int64, out []uint32, r *Rand) (int64, Stats) {
+	w := g.w
+	word := g.random || g.pair != nil // the ball's last 64-bit word
+	K := w.steps + 1
+	visits := int64(K) // the loads a ball that walks reads
+	if g.pair != nil {
+		visits = 2
+	}
 	ones := int64(0)
 	s := r.state
 	k := int64(0)
 	if w.pipelined() {
 		blk := w.newBlock()
-		B, K := int64(len(blk.one)), w.steps+1
+		B := int64(len(blk.one))
 	blocks:
 		for k0 := int64(0); k0 < m; k0 += B {
 			nb := int(min(B, m-k0))
-			s = w.draw(s, blk, nb, lazy, thr, random)
+			s = w.draw(s, blk, nb, g.lazy, g.thr, word)
 			walkSteps(&w, L, blk, nb)
 			for b := range nb {
 				vis := blk.vis[b*K : b*K+K]
-				c, l := uint64(vis[0]), uint32(L[vis[0]])
 				one := blk.one[b]
-				if !one {
-					c, l = leastVisited(L, vis, random, blk.word[b])
+				var c uint64
+				var l uint32
+				switch {
+				case one:
+					c, l = uint64(vis[0]), uint32(L[vis[0]])
+				case g.pair != nil:
+					c, l = walkPick(L, uint64(vis[0]), uint64(vis[K-1]), blk.word[b], g.pair)
+				default:
+					c, l = leastVisited(L, vis, g.random, blk.word[b])
 				}
 				if k = k0 + int64(b); full(L, uint64(l)) {
 					s = blk.s[b]
@@ -353,15 +370,15 @@ func walkGraphPlace[T uint8 | uint32](ru walkGraphRule, L []T, m int64, out []ui
 			k = k0 + int64(nb)
 		}
 	} else {
-		vis := make([]uint32, visits)
+		vis := make([]uint32, K)
 		for ; k < m; k++ {
 			s0 := s
 			var c uint64
 			var l uint32
 			one := false
-			if lazy {
+			if g.lazy {
 				var x uint64
-				if s, x = next(s); x < thr {
+				if s, x = next(s); x < g.thr {
 					s, c = below(s, w.n)
 					l, one = uint32(L[c]), true
 				}
@@ -369,10 +386,14 @@ func walkGraphPlace[T uint8 | uint32](ru walkGraphRule, L []T, m int64, out []ui
 			if !one {
 				s = w.walk(s, vis)
 				var x uint64
-				if random {
+				if word {
 					s, x = next(s)
 				}
-				c, l = leastVisited(L, vis, random, x)
+				if g.pair != nil {
+					c, l = walkPick(L, uint64(vis[0]), uint64(vis[K-1]), x, g.pair)
+				} else {
+					c, l = leastVisited(L, vis, g.random, x)
+				}
 			}
 			if full(L, uint64(l)) {
 				s = s0
@@ -403,59 +424,6 @@ func walkPut[T uint8 | uint32](L []T, out []uint32, k int64, c uint64, l uint32)
 		return
 	}
 	out[k] = uint32(c)
-}
-
-// walkPairRule is a two-sample rule ru under walk sampling: its
-// candidates a and b the start and the end of one walk, then a decision
-// word, drawn in that order.
-type walkPairRule struct {
-	ru *twoRule
-	w  walker
-}
-
-// walkPairPlace places m balls of g as walkGraphPlace does.
-func walkPairPlace[T uint8 | uint32](g walkPairRule, L []T, m int64, out []uint32, r *Rand) (int64, Stats) {
-	w := g.w
-	s := r.state
-	thr := g.ru.thr
-	K := w.steps + 1
-	k := int64(0)
-	if w.pipelined() {
-		blk := w.newBlock()
-		B := int64(len(blk.one))
-	blocks:
-		for k0 := int64(0); k0 < m; k0 += B {
-			nb := int(min(B, m-k0))
-			s = w.draw(s, blk, nb, false, 0, true)
-			walkSteps(&w, L, blk, nb)
-			for i := range nb {
-				a, b := uint64(blk.vis[i*K]), uint64(blk.vis[i*K+K-1])
-				c, l := walkPick(L, a, b, blk.word[i], thr)
-				if k = k0 + int64(i); full(L, uint64(l)) {
-					s = blk.s[i]
-					break blocks
-				}
-				walkPut(L, out, k, c, l)
-			}
-			k = k0 + int64(nb)
-		}
-	} else {
-		vis := make([]uint32, K)
-		for ; k < m; k++ {
-			s0 := s
-			s = w.walk(s, vis)
-			var x uint64
-			s, x = next(s)
-			c, l := walkPick(L, uint64(vis[0]), uint64(vis[K-1]), x, thr)
-			if full(L, uint64(l)) {
-				s = s0
-				break
-			}
-			walkPut(L, out, k, c, l)
-		}
-	}
-	r.state = s
-	return k, Stats{Probes: 2 * k, MaxProbes: min(k, 1) * 2}
 }
 
 // walkPick is a two-sample rule's choice between the ends a and b of a

@@ -128,18 +128,8 @@ func (w WeightDist) String() string {
 
 // Mean returns the expected weight (+Inf for Pareto with shape ≤ 1).
 func (w WeightDist) Mean() float64 {
-	switch w.Kind {
-	case WeightExp:
-		return 1
-	case WeightPareto:
-		if w.Shape <= 1 {
-			return math.Inf(1)
-		}
-		return w.Shape / (w.Shape - 1)
-	case WeightUniform:
-		return (w.A + w.B) / 2
-	}
-	return 1
+	mean, _ := w.moments()
+	return mean
 }
 
 // Variance returns the variance of the weight: 0 for const, 1 for exp,
@@ -147,19 +137,30 @@ func (w WeightDist) Mean() float64 {
 // +Inf for α ≤ 2 (Pareto's second moment E[W²] = α/(α−2) is finite only
 // for α > 2; for α ≤ 1 the mean is infinite too).
 func (w WeightDist) Variance() float64 {
+	_, variance := w.moments()
+	return variance
+}
+
+// moments returns the mean and the variance of the weight (see Mean and
+// Variance).
+func (w WeightDist) moments() (mean, variance float64) {
 	switch w.Kind {
 	case WeightExp:
-		return 1
+		return 1, 1
 	case WeightPareto:
-		if w.Shape <= 2 {
-			return math.Inf(1)
-		}
 		a := w.Shape
-		return a / ((a - 1) * (a - 1) * (a - 2))
+		mean, variance = a/(a-1), a/((a-1)*(a-1)*(a-2))
+		if a <= 2 {
+			variance = math.Inf(1)
+		}
+		if a <= 1 {
+			mean = math.Inf(1)
+		}
+		return mean, variance
 	case WeightUniform:
-		return (w.B - w.A) * (w.B - w.A) / 12
+		return (w.A + w.B) / 2, (w.B - w.A) * (w.B - w.A) / 12
 	}
-	return 0
+	return 1, 0
 }
 
 // FiniteMoments reports whether the weight has a finite mean and a finite
@@ -171,7 +172,8 @@ func (w WeightDist) Variance() float64 {
 // not grow with m assumes a finite second moment, so no bound speaks to
 // the measured gap (Caveat gives the sentence).
 func (w WeightDist) FiniteMoments() (mean, variance bool) {
-	return !math.IsInf(w.Mean(), 1), !math.IsInf(w.Variance(), 1)
+	m, v := w.moments()
+	return !math.IsInf(m, 1), !math.IsInf(v, 1)
 }
 
 // Caveat returns a one-line warning for weights that Weighted accepts but
@@ -213,10 +215,6 @@ type Weighted struct {
 	Ties    Ties
 }
 
-var (
-	_ TrialRunner = Weighted{}
-)
-
 var weightedDescriptor = Descriptor{
 	Name:     "weighted",
 	Synopsis: "Greedy[d] with balls weighted by --weights; real loads",
@@ -238,13 +236,7 @@ func (p Weighted) String() string { return fmt.Sprintf("%s[%d]", p.Name(), p.D) 
 // undefined and the measured total weight over n estimates nothing. An
 // infinite variance passes (see WeightDist.FiniteMoments and Caveat).
 func (p Weighted) Check(n int) error {
-	if err := checkChoices(p.Name(), p.D); err != nil {
-		return err
-	}
-	if err := checkWeights(p.Name(), p.Weights); err != nil {
-		return err
-	}
-	return checkBins(p.Name(), n)
+	return weightedDescriptor.checkRun(n, p.D, Params{Weights: p.Weights})
 }
 
 // checkWeights requires a valid weight distribution with a finite mean.

@@ -22,22 +22,12 @@ func (g *memRule) run8(L []uint8, m int64, r *Rand) (int64, Stats) {
 	return memPlace(g, L, m, nil, r)
 }
 
-func (g walkGraphRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	_, st := walkGraphPlace(g, L, m, out, r)
+func (g walkRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
+	_, st := walkPlace(g, L, m, out, r)
 	return st
 }
 
 // run8 is run on one-byte loads, the balls raising their bins at once.
-func (g walkGraphRule) run8(L []uint8, m int64, r *Rand) (int64, Stats) {
-	return walkGraphPlace(g, L, m, nil, r)
-}
-
-func (g walkPairRule) run(L []uint32, m int64, out []uint32, r *Rand) Stats {
-	_, st := walkPairPlace(g, L, m, out, r)
-	return st
-}
-
-// run8 is run on one-byte loads, the balls raising their bins at once.
-func (g walkPairRule) run8(L []uint8, m int64, r *Rand) (int64, Stats) {
-	return walkPairPlace(g, L, m, nil, r)
+func (g walkRule) run8(L []uint8, m int64, r *Rand) (int64, Stats) {
+	return walkPlace(g, L, m, nil, r)
 }

@@ -47,6 +47,67 @@ func localSearchCSR[T uint8 | uint32](L []T, m int64, off []int, adj []uint32, l
 	return k
 }
 
+// localSearchCSRPiped is localSearchCSR pipelined twice (docs/theory.md,
+// notes 4 and 8): ball k + 2·ahead draws its start and its seed and
+// prefetches the start's offsets; ball k + ahead reads them and prefetches
+// the start's row of the adjacency and its load; ball k walks. A ball
+// draws two values from r whatever its walk (see LocalSearch), so the
+// draws stay in ball order, and the loads, the stats and the generator's
+// state afterwards are those of the plain loop. Only the start is
+// prefetched: the vertices a ball moves to are known only as it walks.
+func localSearchCSRPiped[T uint8 | uint32](L []T, m int64, off []int, adj []uint32, delta int, left bool, r *Rand, st *Stats) int64 {
+	n := uint64(len(L))
+	mu, f := leastCount(L)
+	s := r.state
+	const R = 2 * ahead // a power of two: slot k and slot k+R coincide
+	var ring [R]lsSlot
+	last := len(adj) - 1 // a row of an isolated last vertex starts at len(adj)
+	for j := range min(m, R) {
+		e := &ring[j]
+		e.s0 = s
+		s, e.u = below(s, n)
+		s, e.t = next(s)
+		stage1(e, L, off, delta)
+	}
+	for j := range min(m, ahead) {
+		stage2(&ring[j], L, off, adj, delta, last, mu)
+	}
+	var probes, most, moves, mostMoves int64
+	k := int64(0)
+	for ; k < m; k++ {
+		e := &ring[k&(R-1)]
+		s0 := e.s0
+		c, lc, read, steps := walkCSR(L, off, adj, delta, mu, e.u, e.t, e.lo, e.hi, left)
+		if full(L, lc) {
+			s = s0
+			break
+		}
+		L[c] = T(lc + 1)
+		if lc == mu {
+			if f--; f == 0 {
+				mu, f = leastCount(L)
+			}
+		}
+		probes += read
+		most = max(most, read)
+		moves += steps
+		mostMoves = max(mostMoves, steps)
+		if k+R < m {
+			// The slot of ball k is free: draw ball k+R into it.
+			e.s0 = s
+			s, e.u = below(s, n)
+			s, e.t = next(s)
+			stage1(e, L, off, delta)
+		}
+		if k+ahead < m {
+			stage2(&ring[(k+ahead)&(R-1)], L, off, adj, delta, last, mu)
+		}
+	}
+	r.state = s
+	st.Add(Stats{Probes: probes, MaxProbes: most, Moves: moves, MaxMoves: mostMoves})
+	return k
+}
+
 // localSearchCirculant is localSearchCSR on the circulant graph with
 // connection set S: the neighbours of v are v + S[j] mod n, in the order
 // of S.
@@ -80,4 +141,74 @@ func localSearchCirculant[T uint8 | uint32](L []T, m int64, S []uint32, left boo
 	r.state = s
 	st.Add(Stats{Probes: probes, MaxProbes: most, Moves: moves, MaxMoves: mostMoves})
 	return k
+}
+
+// leastOf returns the least load among lu and the loads of the bins in
+// row, and how many bins of row hold it (0 if none is below lu): one pass
+// written so that the compiler emits conditional moves, not branches
+// (docs/theory.md, note 3; at m = n a row's loads are a few small values
+// in random order).
+func leastOf[T uint8 | uint32](L []T, row []uint32, lu uint64) (best, cnt uint64) {
+	best = lu
+	for _, w := range row {
+		lw := uint64(L[w])
+		if lw < best {
+			best, cnt = lw, 0
+		}
+		if lw == best {
+			cnt++
+		}
+	}
+	return best, cnt
+}
+
+// jthOf returns the j-th bin of row (from 0, in row order) holding best.
+func jthOf[T uint8 | uint32](L []T, row []uint32, best, j uint64) uint64 {
+	for _, w := range row {
+		if uint64(L[w]) == best {
+			if j == 0 {
+				return uint64(w)
+			}
+			j--
+		}
+	}
+	panic("alloc: local search lost its least loaded neighbour")
+}
+
+// leastAround is leastOf for the neighbours u + S[i] mod n of a circulant.
+func leastAround[T uint8 | uint32](L []T, S []uint32, u uint64, lu uint64) (best, cnt uint64) {
+	n := uint64(len(L))
+	best = lu
+	for _, d := range S {
+		w := u + uint64(d)
+		if w >= n {
+			w -= n
+		}
+		lw := uint64(L[w])
+		if lw < best {
+			best, cnt = lw, 0
+		}
+		if lw == best {
+			cnt++
+		}
+	}
+	return best, cnt
+}
+
+// jthAround is jthOf for the neighbours of u in a circulant.
+func jthAround[T uint8 | uint32](L []T, S []uint32, u uint64, best, j uint64) uint64 {
+	n := uint64(len(L))
+	for _, d := range S {
+		w := u + uint64(d)
+		if w >= n {
+			w -= n
+		}
+		if uint64(L[w]) == best {
+			if j == 0 {
+				return uint64(w)
+			}
+			j--
+		}
+	}
+	panic("alloc: local search lost its least loaded neighbour")
 }
