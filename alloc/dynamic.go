@@ -697,36 +697,32 @@ func (c Dynamic) fastLoop(ru rule) func(st *dynState, k int64, r *Rand) {
 	fifo := c.Del.Model == DeleteFIFO
 	switch g := ru.(type) {
 	case oneChoiceRule:
-		if fifo {
-			return func(st *dynState, k int64, r *Rand) { dynFIFOUniform(st, k, 1, r) }
-		}
-		return func(st *dynState, k int64, r *Rand) { dynABKUUniform(st, k, 1, r) }
+		return dynBind(fifo, 1, dynABKUUniform, dynFIFOUniform)
 	case greedyRule:
-		if g.d > maxDynD {
-			return nil
+		if g.d <= maxDynD {
+			return dynBind(fifo, g.d, dynABKUUniform, dynFIFOUniform)
 		}
-		if fifo {
-			return func(st *dynState, k int64, r *Rand) { dynFIFOUniform(st, k, g.d, r) }
-		}
-		return func(st *dynState, k int64, r *Rand) { dynABKUUniform(st, k, g.d, r) }
 	case regularEdgeRule:
-		if g.lazy {
-			return nil
+		if !g.lazy {
+			return dynBind(fifo, g, dynABKURegular, dynFIFORegular)
 		}
-		if fifo {
-			return func(st *dynState, k int64, r *Rand) { dynFIFORegular(st, k, g, r) }
-		}
-		return func(st *dynState, k int64, r *Rand) { dynABKURegular(st, k, g, r) }
 	case edgeRule:
-		if g.lazy {
-			return nil
+		if !g.lazy {
+			return dynBind(fifo, g, dynABKUEdge, dynFIFOEdge)
 		}
-		if fifo {
-			return func(st *dynState, k int64, r *Rand) { dynFIFOEdge(st, k, g, r) }
-		}
-		return func(st *dynState, k int64, r *Rand) { dynABKUEdge(st, k, g, r) }
 	}
 	return nil
+}
+
+// dynBind returns the model's loop of a sampler, abku's or fifo's, with
+// the sampler's parameter p bound. The call through the closure comes once
+// a chunk of steps, not a step.
+func dynBind[P any](fifo bool, p P, abku, ff func(*dynState, int64, P, *Rand)) func(*dynState, int64, *Rand) {
+	loop := abku
+	if fifo {
+		loop = ff
+	}
+	return func(st *dynState, k int64, r *Rand) { loop(st, k, p, r) }
 }
 
 // RunDynamic runs the given trials of c on workers goroutines (all CPUs if
