@@ -33,12 +33,13 @@ func dynABKUUniform[T uint8 | uint32](st *dynState, L []T, k int64, d int, r *Ra
 		}
 	}
 	for j := range min(k, ahead) {
-		sl := &ring[j]
-		if pipe { // a hint: an earlier step may move the ball in its slot
-			prefetch(unsafe.Pointer(&L[balls[sl.i]]))
+		nx := &ring[j]
+		if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
+			prefetch(unsafe.Pointer(&L[balls[nx.i]]))
 		}
 	}
-	for j := int64(0); j < k; j++ {
+	j := int64(0)
+	for ; j < k-R; j++ { // make step j, draw step j+R, read ahead for step j+ahead
 		sl := &ring[j&(R-1)]
 		i := sl.i
 		b := balls[i]
@@ -48,7 +49,6 @@ func dynABKUUniform[T uint8 | uint32](st *dynState, L []T, k int64, d int, r *Ra
 		if uint32(lb) == mx && tail[lb] == 0 {
 			mx--
 		}
-
 		c := uint64(sl.c[0])
 		l := L[c]
 		for t := 1; t < d; t++ {
@@ -74,25 +74,60 @@ func dynABKUUniform[T uint8 | uint32](st *dynState, L []T, k int64, d int, r *Ra
 			st.del += j + 1
 			return j + 1
 		}
-		if j+R < k {
-			sl.s = s
-			s, sl.i = below(s, nb)
-			for t := range d {
-				var x uint64
-				s, x = below(s, n)
-				sl.c[t] = uint32(x)
-				if pipe {
-					prefetch(unsafe.Pointer(&L[x]))
-				}
-			}
+		sl.s = s
+		s, sl.i = below(s, nb)
+		for t := range d {
+			var x uint64
+			s, x = below(s, n)
+			sl.c[t] = uint32(x)
 			if pipe {
-				prefetch(unsafe.Pointer(&balls[sl.i]))
+				prefetch(unsafe.Pointer(&L[x]))
 			}
 		}
+		nx := &ring[(j+ahead)&(R-1)]
+		if pipe { // one call: each call to assembly spills and reloads the loop's registers
+			prefetch2(unsafe.Pointer(&balls[sl.i]), unsafe.Pointer(&L[balls[nx.i]]))
+		}
+	}
+	for ; j < k; j++ { // the last R steps, drawn already
+		sl := &ring[j&(R-1)]
+		i := sl.i
+		b := balls[i]
+		lb := L[b]
+		L[b] = lb - 1
+		tail[lb]--
+		if uint32(lb) == mx && tail[lb] == 0 {
+			mx--
+		}
+		c := uint64(sl.c[0])
+		l := L[c]
+		for t := 1; t < d; t++ {
+			x := uint64(sl.c[t])
+			if lx := L[x]; lx < l {
+				c, l = x, lx
+			}
+		}
+		L[c] = l + 1
+		tail[l+1]++
+		mx = max(mx, uint32(l)+1)
+		win = max(win, mx)
+		balls[i] = uint32(c)
+		if full(L, uint64(l)+1) {
+			// Stop after this step, with r before the next step's draws.
+			if j+1 < k {
+				sl = &ring[(j+1)&(R-1)]
+				s = sl.s
+			}
+			r.state, r.coins, r.ncoins = s, coins, nc
+			st.mx, st.win = mx, win
+			st.ins += j + 1
+			st.del += j + 1
+			return j + 1
+		}
 		if j+ahead < k {
-			sl := &ring[(j+ahead)&(R-1)]
-			if pipe { // a hint: an earlier step may move the ball in its slot
-				prefetch(unsafe.Pointer(&L[balls[sl.i]]))
+			nx := &ring[(j+ahead)&(R-1)]
+			if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
+				prefetch(unsafe.Pointer(&L[balls[nx.i]]))
 			}
 		}
 	}
@@ -104,7 +139,7 @@ func dynABKUUniform[T uint8 | uint32](st *dynState, L []T, k int64, d int, r *Ra
 }
 
 // dynABKURegular makes k steps of abku (a uniform ball leaves) on the loads L, each
-// inserting by the lesser loaded end of a uniform half-edge of a regular graph's rows (u uniform, a uniform slot of its row; with left ties the smaller id first). It returns the steps made: k, or on one-byte
+// inserting by the lesser loaded end of a uniform half-edge of a regular graph's rows (a uniform vertex, a uniform slot of its row; with left ties the smaller id first). It returns the steps made: k, or on one-byte
 // loads fewer if a step raised a load to limit8.
 func dynABKURegular[T uint8 | uint32](st *dynState, L []T, k int64, g regularEdgeRule, r *Rand) int64 {
 	const R = 2 * ahead // a power of two: step j and step j+R share a slot
@@ -121,23 +156,24 @@ func dynABKURegular[T uint8 | uint32](st *dynState, L []T, k int64, g regularEdg
 		sl := &ring[j]
 		sl.s = s
 		s, sl.i = below(s, nb)
-		var u, i uint64
-		s, u = below(s, n)
-		s, i = below(s, D)
-		sl.c[0], sl.h = uint32(u), u*D+i
+		var w, t uint64
+		s, w = below(s, n)
+		s, t = below(s, D)
+		sl.c[0], sl.h = uint32(w), w*D+t
 		if pipe {
 			prefetch2(unsafe.Pointer(&balls[sl.i]), unsafe.Pointer(&adj[sl.h]))
 		}
 	}
 	for j := range min(k, ahead) {
-		sl := &ring[j]
-		u, v := halfEdgeEnds(adj, uint64(sl.c[0]), sl.h, leftEdge)
-		sl.c[0], sl.c[1] = uint32(u), uint32(v)
+		nx := &ring[j]
+		x, y := halfEdgeEnds(adj, uint64(nx.c[0]), nx.h, leftEdge)
+		nx.c[0], nx.c[1] = uint32(x), uint32(y)
 		if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
-			prefetch3(unsafe.Pointer(&L[balls[sl.i]]), unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
+			prefetch3(unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
 		}
 	}
-	for j := int64(0); j < k; j++ {
+	j := int64(0)
+	for ; j < k-R; j++ { // make step j, draw step j+R, read ahead for step j+ahead
 		sl := &ring[j&(R-1)]
 		i := sl.i
 		b := balls[i]
@@ -170,23 +206,58 @@ func dynABKURegular[T uint8 | uint32](st *dynState, L []T, k int64, g regularEdg
 			st.del += j + 1
 			return j + 1
 		}
-		if j+R < k {
-			sl.s = s
-			s, sl.i = below(s, nb)
-			var u, i uint64
-			s, u = below(s, n)
-			s, i = below(s, D)
-			sl.c[0], sl.h = uint32(u), u*D+i
-			if pipe {
-				prefetch2(unsafe.Pointer(&balls[sl.i]), unsafe.Pointer(&adj[sl.h]))
+		sl.s = s
+		s, sl.i = below(s, nb)
+		var w, t uint64
+		s, w = below(s, n)
+		s, t = below(s, D)
+		sl.c[0], sl.h = uint32(w), w*D+t
+		nx := &ring[(j+ahead)&(R-1)]
+		x, y := halfEdgeEnds(adj, uint64(nx.c[0]), nx.h, leftEdge)
+		nx.c[0], nx.c[1] = uint32(x), uint32(y)
+		if pipe { // one call: each call to assembly spills and reloads the loop's registers
+			prefetch5(unsafe.Pointer(&balls[sl.i]), unsafe.Pointer(&adj[sl.h]), unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
+		}
+	}
+	for ; j < k; j++ { // the last R steps, drawn already
+		sl := &ring[j&(R-1)]
+		i := sl.i
+		b := balls[i]
+		lb := L[b]
+		L[b] = lb - 1
+		tail[lb]--
+		if uint32(lb) == mx && tail[lb] == 0 {
+			mx--
+		}
+		u, v := uint64(sl.c[0]), uint64(sl.c[1])
+		lu, lv := L[u], L[v]
+		c, l := u, lu
+		if lv < lu {
+			c, l = v, lv
+		}
+		L[c] = l + 1
+		tail[l+1]++
+		mx = max(mx, uint32(l)+1)
+		win = max(win, mx)
+		balls[i] = uint32(c)
+		if full(L, uint64(l)+1) {
+			// Stop after this step, with r before the next step's draws.
+			if j+1 < k {
+				sl = &ring[(j+1)&(R-1)]
+				s = sl.s
 			}
+			r.state, r.coins, r.ncoins = s, coins, nc
+			st.mx, st.win = mx, win
+			st.ins += j + 1
+			st.del += j + 1
+			return j + 1
 		}
 		if j+ahead < k {
-			sl := &ring[(j+ahead)&(R-1)]
-			u, v := halfEdgeEnds(adj, uint64(sl.c[0]), sl.h, leftEdge)
-			sl.c[0], sl.c[1] = uint32(u), uint32(v)
+			nx := &ring[(j+ahead)&(R-1)]
+			x, y := halfEdgeEnds(adj, uint64(nx.c[0]), nx.h, leftEdge)
+			nx.c[0], nx.c[1] = uint32(x), uint32(y)
 			if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
-				prefetch3(unsafe.Pointer(&L[balls[sl.i]]), unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
+				prefetch3(unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
 			}
 		}
 	}
@@ -227,17 +298,18 @@ func dynABKUEdge[T uint8 | uint32](st *dynState, L []T, k int64, g edgeRule, r *
 		}
 	}
 	for j := range min(k, ahead) {
-		sl := &ring[j]
-		u, v := e[2*sl.h], e[2*sl.h+1]
-		if sl.f&4 != 0 { // a conditional move
-			u, v = v, u
+		nx := &ring[j]
+		x, y := e[2*nx.h], e[2*nx.h+1]
+		if nx.f&4 != 0 { // a conditional move
+			x, y = y, x
 		}
-		sl.c[0], sl.c[1] = uint32(u), uint32(v)
+		nx.c[0], nx.c[1] = uint32(x), uint32(y)
 		if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
-			prefetch3(unsafe.Pointer(&L[balls[sl.i]]), unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
+			prefetch3(unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
 		}
 	}
-	for j := int64(0); j < k; j++ {
+	j := int64(0)
+	for ; j < k-R; j++ { // make step j, draw step j+R, read ahead for step j+ahead
 		sl := &ring[j&(R-1)]
 		i := sl.i
 		b := balls[i]
@@ -270,29 +342,67 @@ func dynABKUEdge[T uint8 | uint32](st *dynState, L []T, k int64, g edgeRule, r *
 			st.del += j + 1
 			return j + 1
 		}
-		if j+R < k {
-			sl.s = s
-			sl.coins, sl.nc = coins, nc
-			s, sl.i = below(s, nb)
-			var f uint8
-			s, sl.h = below(s, ne)
-			if random {
-				s, coins, nc, f = flagCoin(s, coins, nc, f, 2)
+		sl.s = s
+		sl.coins, sl.nc = coins, nc
+		s, sl.i = below(s, nb)
+		var f uint8
+		s, sl.h = below(s, ne)
+		if random {
+			s, coins, nc, f = flagCoin(s, coins, nc, f, 2)
+		}
+		sl.f = f
+		nx := &ring[(j+ahead)&(R-1)]
+		x, y := e[2*nx.h], e[2*nx.h+1]
+		if nx.f&4 != 0 { // a conditional move
+			x, y = y, x
+		}
+		nx.c[0], nx.c[1] = uint32(x), uint32(y)
+		if pipe { // one call: each call to assembly spills and reloads the loop's registers
+			prefetch5(unsafe.Pointer(&balls[sl.i]), unsafe.Pointer(&e[2*sl.h]), unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
+		}
+	}
+	for ; j < k; j++ { // the last R steps, drawn already
+		sl := &ring[j&(R-1)]
+		i := sl.i
+		b := balls[i]
+		lb := L[b]
+		L[b] = lb - 1
+		tail[lb]--
+		if uint32(lb) == mx && tail[lb] == 0 {
+			mx--
+		}
+		u, v := uint64(sl.c[0]), uint64(sl.c[1])
+		lu, lv := L[u], L[v]
+		c, l := u, lu
+		if lv < lu {
+			c, l = v, lv
+		}
+		L[c] = l + 1
+		tail[l+1]++
+		mx = max(mx, uint32(l)+1)
+		win = max(win, mx)
+		balls[i] = uint32(c)
+		if full(L, uint64(l)+1) {
+			// Stop after this step, with r before the next step's draws.
+			if j+1 < k {
+				sl = &ring[(j+1)&(R-1)]
+				s, coins, nc = sl.s, sl.coins, sl.nc
 			}
-			sl.f = f
-			if pipe {
-				prefetch2(unsafe.Pointer(&balls[sl.i]), unsafe.Pointer(&e[2*sl.h]))
-			}
+			r.state, r.coins, r.ncoins = s, coins, nc
+			st.mx, st.win = mx, win
+			st.ins += j + 1
+			st.del += j + 1
+			return j + 1
 		}
 		if j+ahead < k {
-			sl := &ring[(j+ahead)&(R-1)]
-			u, v := e[2*sl.h], e[2*sl.h+1]
-			if sl.f&4 != 0 { // a conditional move
-				u, v = v, u
+			nx := &ring[(j+ahead)&(R-1)]
+			x, y := e[2*nx.h], e[2*nx.h+1]
+			if nx.f&4 != 0 { // a conditional move
+				x, y = y, x
 			}
-			sl.c[0], sl.c[1] = uint32(u), uint32(v)
+			nx.c[0], nx.c[1] = uint32(x), uint32(y)
 			if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
-				prefetch3(unsafe.Pointer(&L[balls[sl.i]]), unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
+				prefetch3(unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
 			}
 		}
 	}
@@ -331,16 +441,15 @@ func dynFIFOUniform[T uint8 | uint32](st *dynState, L []T, k int64, d int, r *Ra
 				prefetch(unsafe.Pointer(&L[x]))
 			}
 		}
-		if pipe {
-		}
 	}
 	for j := range min(k, ahead) {
-		sl := &ring[j]
-		if pipe { // a hint: an earlier step may move the ball in its slot
-			prefetch(unsafe.Pointer(&L[balls[sl.i]]))
+		nx := &ring[j]
+		if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
+			prefetch(unsafe.Pointer(&L[balls[nx.i]]))
 		}
 	}
-	for j := int64(0); j < k; j++ {
+	j := int64(0)
+	for ; j < k-R; j++ { // make step j, draw step j+R, read ahead for step j+ahead
 		sl := &ring[j&(R-1)]
 		i := sl.i
 		b := balls[i]
@@ -350,7 +459,6 @@ func dynFIFOUniform[T uint8 | uint32](st *dynState, L []T, k int64, d int, r *Ra
 		if uint32(lb) == mx && tail[lb] == 0 {
 			mx--
 		}
-
 		c := uint64(sl.c[0])
 		l := L[c]
 		for t := 1; t < d; t++ {
@@ -380,27 +488,67 @@ func dynFIFOUniform[T uint8 | uint32](st *dynState, L []T, k int64, d int, r *Ra
 			st.del += j + 1
 			return j + 1
 		}
-		if j+R < k {
-			sl.s = s
-			sl.i = next
-			if next++; next == nb {
-				next = 0
-			}
-			for t := range d {
-				var x uint64
-				s, x = below(s, n)
-				sl.c[t] = uint32(x)
-				if pipe {
-					prefetch(unsafe.Pointer(&L[x]))
-				}
-			}
+		sl.s = s
+		sl.i = next
+		if next++; next == nb {
+			next = 0
+		}
+		for t := range d {
+			var x uint64
+			s, x = below(s, n)
+			sl.c[t] = uint32(x)
 			if pipe {
+				prefetch(unsafe.Pointer(&L[x]))
 			}
 		}
+		nx := &ring[(j+ahead)&(R-1)]
+		if pipe { // one call: each call to assembly spills and reloads the loop's registers
+			prefetch(unsafe.Pointer(&L[balls[nx.i]]))
+		}
+	}
+	for ; j < k; j++ { // the last R steps, drawn already
+		sl := &ring[j&(R-1)]
+		i := sl.i
+		b := balls[i]
+		lb := L[b]
+		L[b] = lb - 1
+		tail[lb]--
+		if uint32(lb) == mx && tail[lb] == 0 {
+			mx--
+		}
+		c := uint64(sl.c[0])
+		l := L[c]
+		for t := 1; t < d; t++ {
+			x := uint64(sl.c[t])
+			if lx := L[x]; lx < l {
+				c, l = x, lx
+			}
+		}
+		L[c] = l + 1
+		tail[l+1]++
+		mx = max(mx, uint32(l)+1)
+		win = max(win, mx)
+		balls[i] = uint32(c)
+		if full(L, uint64(l)+1) {
+			// Stop after this step, with r before the next step's draws.
+			if j+1 < k {
+				sl = &ring[(j+1)&(R-1)]
+				s = sl.s
+			}
+			r.state, r.coins, r.ncoins = s, coins, nc
+			if i++; i == nb {
+				i = 0
+			}
+			st.head = i
+			st.mx, st.win = mx, win
+			st.ins += j + 1
+			st.del += j + 1
+			return j + 1
+		}
 		if j+ahead < k {
-			sl := &ring[(j+ahead)&(R-1)]
-			if pipe { // a hint: an earlier step may move the ball in its slot
-				prefetch(unsafe.Pointer(&L[balls[sl.i]]))
+			nx := &ring[(j+ahead)&(R-1)]
+			if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
+				prefetch(unsafe.Pointer(&L[balls[nx.i]]))
 			}
 		}
 	}
@@ -413,7 +561,7 @@ func dynFIFOUniform[T uint8 | uint32](st *dynState, L []T, k int64, d int, r *Ra
 }
 
 // dynFIFORegular makes k steps of fifo (the oldest ball leaves) on the loads L, each
-// inserting by the lesser loaded end of a uniform half-edge of a regular graph's rows (u uniform, a uniform slot of its row; with left ties the smaller id first). It returns the steps made: k, or on one-byte
+// inserting by the lesser loaded end of a uniform half-edge of a regular graph's rows (a uniform vertex, a uniform slot of its row; with left ties the smaller id first). It returns the steps made: k, or on one-byte
 // loads fewer if a step raised a load to limit8.
 func dynFIFORegular[T uint8 | uint32](st *dynState, L []T, k int64, g regularEdgeRule, r *Rand) int64 {
 	const R = 2 * ahead // a power of two: step j and step j+R share a slot
@@ -434,23 +582,24 @@ func dynFIFORegular[T uint8 | uint32](st *dynState, L []T, k int64, g regularEdg
 		if next++; next == nb {
 			next = 0
 		}
-		var u, i uint64
-		s, u = below(s, n)
-		s, i = below(s, D)
-		sl.c[0], sl.h = uint32(u), u*D+i
+		var w, t uint64
+		s, w = below(s, n)
+		s, t = below(s, D)
+		sl.c[0], sl.h = uint32(w), w*D+t
 		if pipe {
 			prefetch(unsafe.Pointer(&adj[sl.h]))
 		}
 	}
 	for j := range min(k, ahead) {
-		sl := &ring[j]
-		u, v := halfEdgeEnds(adj, uint64(sl.c[0]), sl.h, leftEdge)
-		sl.c[0], sl.c[1] = uint32(u), uint32(v)
+		nx := &ring[j]
+		x, y := halfEdgeEnds(adj, uint64(nx.c[0]), nx.h, leftEdge)
+		nx.c[0], nx.c[1] = uint32(x), uint32(y)
 		if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
-			prefetch3(unsafe.Pointer(&L[balls[sl.i]]), unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
+			prefetch3(unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
 		}
 	}
-	for j := int64(0); j < k; j++ {
+	j := int64(0)
+	for ; j < k-R; j++ { // make step j, draw step j+R, read ahead for step j+ahead
 		sl := &ring[j&(R-1)]
 		i := sl.i
 		b := balls[i]
@@ -487,26 +636,65 @@ func dynFIFORegular[T uint8 | uint32](st *dynState, L []T, k int64, g regularEdg
 			st.del += j + 1
 			return j + 1
 		}
-		if j+R < k {
-			sl.s = s
-			sl.i = next
-			if next++; next == nb {
-				next = 0
+		sl.s = s
+		sl.i = next
+		if next++; next == nb {
+			next = 0
+		}
+		var w, t uint64
+		s, w = below(s, n)
+		s, t = below(s, D)
+		sl.c[0], sl.h = uint32(w), w*D+t
+		nx := &ring[(j+ahead)&(R-1)]
+		x, y := halfEdgeEnds(adj, uint64(nx.c[0]), nx.h, leftEdge)
+		nx.c[0], nx.c[1] = uint32(x), uint32(y)
+		if pipe { // one call: each call to assembly spills and reloads the loop's registers
+			prefetch4(unsafe.Pointer(&adj[sl.h]), unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
+		}
+	}
+	for ; j < k; j++ { // the last R steps, drawn already
+		sl := &ring[j&(R-1)]
+		i := sl.i
+		b := balls[i]
+		lb := L[b]
+		L[b] = lb - 1
+		tail[lb]--
+		if uint32(lb) == mx && tail[lb] == 0 {
+			mx--
+		}
+		u, v := uint64(sl.c[0]), uint64(sl.c[1])
+		lu, lv := L[u], L[v]
+		c, l := u, lu
+		if lv < lu {
+			c, l = v, lv
+		}
+		L[c] = l + 1
+		tail[l+1]++
+		mx = max(mx, uint32(l)+1)
+		win = max(win, mx)
+		balls[i] = uint32(c)
+		if full(L, uint64(l)+1) {
+			// Stop after this step, with r before the next step's draws.
+			if j+1 < k {
+				sl = &ring[(j+1)&(R-1)]
+				s = sl.s
 			}
-			var u, i uint64
-			s, u = below(s, n)
-			s, i = below(s, D)
-			sl.c[0], sl.h = uint32(u), u*D+i
-			if pipe {
-				prefetch(unsafe.Pointer(&adj[sl.h]))
+			r.state, r.coins, r.ncoins = s, coins, nc
+			if i++; i == nb {
+				i = 0
 			}
+			st.head = i
+			st.mx, st.win = mx, win
+			st.ins += j + 1
+			st.del += j + 1
+			return j + 1
 		}
 		if j+ahead < k {
-			sl := &ring[(j+ahead)&(R-1)]
-			u, v := halfEdgeEnds(adj, uint64(sl.c[0]), sl.h, leftEdge)
-			sl.c[0], sl.c[1] = uint32(u), uint32(v)
+			nx := &ring[(j+ahead)&(R-1)]
+			x, y := halfEdgeEnds(adj, uint64(nx.c[0]), nx.h, leftEdge)
+			nx.c[0], nx.c[1] = uint32(x), uint32(y)
 			if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
-				prefetch3(unsafe.Pointer(&L[balls[sl.i]]), unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
+				prefetch3(unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
 			}
 		}
 	}
@@ -552,17 +740,18 @@ func dynFIFOEdge[T uint8 | uint32](st *dynState, L []T, k int64, g edgeRule, r *
 		}
 	}
 	for j := range min(k, ahead) {
-		sl := &ring[j]
-		u, v := e[2*sl.h], e[2*sl.h+1]
-		if sl.f&4 != 0 { // a conditional move
-			u, v = v, u
+		nx := &ring[j]
+		x, y := e[2*nx.h], e[2*nx.h+1]
+		if nx.f&4 != 0 { // a conditional move
+			x, y = y, x
 		}
-		sl.c[0], sl.c[1] = uint32(u), uint32(v)
+		nx.c[0], nx.c[1] = uint32(x), uint32(y)
 		if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
-			prefetch3(unsafe.Pointer(&L[balls[sl.i]]), unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
+			prefetch3(unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
 		}
 	}
-	for j := int64(0); j < k; j++ {
+	j := int64(0)
+	for ; j < k-R; j++ { // make step j, draw step j+R, read ahead for step j+ahead
 		sl := &ring[j&(R-1)]
 		i := sl.i
 		b := balls[i]
@@ -599,32 +788,74 @@ func dynFIFOEdge[T uint8 | uint32](st *dynState, L []T, k int64, g edgeRule, r *
 			st.del += j + 1
 			return j + 1
 		}
-		if j+R < k {
-			sl.s = s
-			sl.coins, sl.nc = coins, nc
-			sl.i = next
-			if next++; next == nb {
-				next = 0
+		sl.s = s
+		sl.coins, sl.nc = coins, nc
+		sl.i = next
+		if next++; next == nb {
+			next = 0
+		}
+		var f uint8
+		s, sl.h = below(s, ne)
+		if random {
+			s, coins, nc, f = flagCoin(s, coins, nc, f, 2)
+		}
+		sl.f = f
+		nx := &ring[(j+ahead)&(R-1)]
+		x, y := e[2*nx.h], e[2*nx.h+1]
+		if nx.f&4 != 0 { // a conditional move
+			x, y = y, x
+		}
+		nx.c[0], nx.c[1] = uint32(x), uint32(y)
+		if pipe { // one call: each call to assembly spills and reloads the loop's registers
+			prefetch4(unsafe.Pointer(&e[2*sl.h]), unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
+		}
+	}
+	for ; j < k; j++ { // the last R steps, drawn already
+		sl := &ring[j&(R-1)]
+		i := sl.i
+		b := balls[i]
+		lb := L[b]
+		L[b] = lb - 1
+		tail[lb]--
+		if uint32(lb) == mx && tail[lb] == 0 {
+			mx--
+		}
+		u, v := uint64(sl.c[0]), uint64(sl.c[1])
+		lu, lv := L[u], L[v]
+		c, l := u, lu
+		if lv < lu {
+			c, l = v, lv
+		}
+		L[c] = l + 1
+		tail[l+1]++
+		mx = max(mx, uint32(l)+1)
+		win = max(win, mx)
+		balls[i] = uint32(c)
+		if full(L, uint64(l)+1) {
+			// Stop after this step, with r before the next step's draws.
+			if j+1 < k {
+				sl = &ring[(j+1)&(R-1)]
+				s, coins, nc = sl.s, sl.coins, sl.nc
 			}
-			var f uint8
-			s, sl.h = below(s, ne)
-			if random {
-				s, coins, nc, f = flagCoin(s, coins, nc, f, 2)
+			r.state, r.coins, r.ncoins = s, coins, nc
+			if i++; i == nb {
+				i = 0
 			}
-			sl.f = f
-			if pipe {
-				prefetch(unsafe.Pointer(&e[2*sl.h]))
-			}
+			st.head = i
+			st.mx, st.win = mx, win
+			st.ins += j + 1
+			st.del += j + 1
+			return j + 1
 		}
 		if j+ahead < k {
-			sl := &ring[(j+ahead)&(R-1)]
-			u, v := e[2*sl.h], e[2*sl.h+1]
-			if sl.f&4 != 0 { // a conditional move
-				u, v = v, u
+			nx := &ring[(j+ahead)&(R-1)]
+			x, y := e[2*nx.h], e[2*nx.h+1]
+			if nx.f&4 != 0 { // a conditional move
+				x, y = y, x
 			}
-			sl.c[0], sl.c[1] = uint32(u), uint32(v)
+			nx.c[0], nx.c[1] = uint32(x), uint32(y)
 			if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
-				prefetch3(unsafe.Pointer(&L[balls[sl.i]]), unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
+				prefetch3(unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
 			}
 		}
 	}
