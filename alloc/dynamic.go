@@ -44,9 +44,10 @@ import (
 // number of bins at each load level or above (4 bytes a level; a step
 // moves at most two of them) gives the max load after every step in O(1):
 // a deletion lowers it only when the last bin at the max loses its ball.
-// Loads are four bytes a bin; the generated loops below keep them one byte
-// a bin, in place, while every load is below limit8 (narrow). StateBytes
-// sums it.
+// Loads are four bytes a bin; the generated loops (below) keep them one
+// byte a bin, in place, while every load is below limit8 (narrow). The
+// loads and the ball array are mapped with huge pages from 2 MiB on
+// (words). StateBytes sums it.
 //
 // Every per-bin process of the package inserts through its rule (see
 // rule), so every sampler (uniform, graphs by edge, vertex or walk,
@@ -488,7 +489,7 @@ func (c Dynamic) trial(ctx context.Context, i int, fast bool) (DynamicResult, *d
 	if fast {
 		loop = c.fastLoop(ru)
 	}
-	if loop != nil && c.N >= compactMin && st.mx < limit8 {
+	if loop != nil && c.N >= compactMin && st.mx < limit8 { // fewer bins fit in L2 at four bytes (see compactMin)
 		st.narrow()
 	}
 	for st.step < c.Steps {
@@ -763,8 +764,8 @@ func (c Dynamic) fastLoop(ru rule) func(st *dynState, k int64, r *Rand) {
 // dynBind returns the model's loop of a sampler, abku's or fifo's, with
 // the sampler's parameter p bound: it makes the steps on one-byte loads
 // while the state has them (see narrow), and widens the loads, for the
-// steps left and every later call, once a load reaches limit8. The call through the closure
-// comes once a chunk of steps, not a step.
+// steps left and every later call, once a load reaches limit8. The call
+// through the closure comes once a chunk of steps, not a step.
 func dynBind[P any](fifo bool, p P, loops dynLoops[P]) func(*dynState, int64, *Rand) {
 	m := 0
 	if fifo {

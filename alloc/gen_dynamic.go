@@ -16,7 +16,9 @@
 // draws them: the slot, then the insertion's draws) and prefetches the
 // ball's slot and the graph's row or edge; step j+ahead reads them and
 // prefetches the loads of the ball's bin and of the candidates; step j is
-// made. The draws do not depend on the loads, so the steps are exactly
+// made. While both stages run, their prefetches go in one call (prefetch5,
+// prefetch4): a call to assembly spills the loop's registers, and a second
+// call a step cost about 10%. The draws do not depend on the loads, so the steps are exactly
 // those of drawing and making each step in turn; the deletion reads its
 // ball's bin when its step comes, after the earlier steps wrote theirs
 // (the bin read ahead is only a prefetch hint). On one-byte loads a loop

@@ -8,8 +8,8 @@ import "unsafe"
 // of the dynamic engine's loops (zdyn_loops.go) prefetches the lines of
 // the step it draws and of the step it reads ahead in one call, since each
 // call to assembly makes the loop spill and reload its live registers
-// (one call a step instead of two: 27.9 against 32.5 ns a step,
-// BENCHMARKS.md).
+// (one call a step instead of two: about 10% less a step, BENCHMARKS.md,
+// "Deletions").
 //
 //go:noescape
 func prefetch4(p, q, r, s unsafe.Pointer)
