@@ -5,10 +5,10 @@
 // loop runs the uniformised clock the same way: step the generator, draw
 // the exponential gap by the ziggurat's common path (written out in the
 // loop: exponential costs 138 in the inliner, over its budget of 80, so a
-// call would not be inlined), advance the time, stop at the
-// window's next boundary, draw whether the event is an arrival; what the
-// event then does is each engine's own code, spliced in verbatim. The
-// loops look at the context every cancelEvery events.
+// call would not be inlined), advance the time, stop at the window's next
+// boundary, draw whether the event is an arrival; what the event then does
+// is each engine's own code, spliced in verbatim. The loops look at the
+// context every cancelEvery events.
 //
 // Run it with go generate in queue.
 package main

@@ -20,7 +20,8 @@ package queue
 // over the levels up to the longest queue (a handful) from the sign bit of
 // u − cnt[i]. A scan that stops at the level would mispredict its exit
 // about once an event, which cost half the loop's time. Nothing is read
-// from memory beyond a few hundred bytes of counts, whatever n.
+// from memory beyond a few hundred bytes of counts, whatever n. The
+// engine's loops, levels and levelsPair, are in zloops.go (gen_loops.go).
 
 // levelOf is the queue length of the server of rank u < n ≤ 2^62, the
 // longest queue being hi.
