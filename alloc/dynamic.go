@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Dynamic allocation: balls leave as well as arrive. A Dynamic run places
@@ -39,18 +40,22 @@ import (
 // search; DeleteFIFO walks the same array as a ring, oldest first.
 // DeleteRandom keeps the non-empty bins in a set with positions (8 bytes a
 // bin: a list and each bin's place in it, swap-remove), DeleteSequence the
-// bin of every ball the sequence inserts (4 bytes an insertion). A count of
-// bins per load level (4 bytes a level) gives the max load after every
-// step in O(1): a deletion lowers it only when the last bin at the max
-// loses its ball. Loads are four bytes a bin. StateBytes sums it.
+// bin of every ball the sequence inserts (4 bytes an insertion). The
+// number of bins at each load level or above (4 bytes a level; a step
+// moves at most two of them) gives the max load after every step in O(1):
+// a deletion lowers it only when the last bin at the max loses its ball.
+// Loads are four bytes a bin; the generated loops (below) keep them one
+// byte a bin, in place, while every load is below limit8 (narrow). The
+// loads and the ball array are mapped with huge pages from 2 MiB on
+// (words). StateBytes sums it.
 //
 // Every per-bin process of the package inserts through its rule (see
 // rule), so every sampler (uniform, graphs by edge, vertex or walk,
 // hypergraphs) works under every model. For Greedy[d] (d ≤ maxDynD),
 // one-choice and the two-choice graph process under edge sampling on a
 // regular graph or a flat edge array, DeleteABKU and DeleteFIFO run loops
-// generated for them (gen_dynamic.go, zdyn_loops.go), which draw a block
-// of steps ahead and prefetch what the block reads; they make exactly the
+// generated for them (gen_dynamic.go, zdyn_loops.go), which draw steps
+// ahead through a ring and prefetch what they will read; they make exactly the
 // draws, and so the steps, of the generic driver, which calls the rule
 // once a step. Refused: rules that run whole trials on a state of their
 // own (weighted balls, Rank), kd-choice (its k balls of a round are placed
@@ -67,18 +72,23 @@ import (
 
 //go:generate go run gen_dynamic.go
 
-// dynBlockLen is how many steps the generated loops draw ahead: enough
-// outstanding prefetches to cover a DRAM access, few enough for L1.
-const dynBlockLen = 64
+// dynSlot is a step drawn ahead by a generated loop (a slot of its ring):
+// the generator and coin buffer before the step's draws, the slot of the
+// ball that leaves, a half-edge or edge index, the candidates (maxDynD at
+// most) and a coin's flag.
+type dynSlot struct {
+	s, coins uint64
+	nc       int
+	i, h     uint64
+	c        [maxDynD]uint32
+	f        uint8
+}
 
-// dynBlock holds the draws of a block of steps for the generated loops:
-// the deleted ball's slot, and the candidates (maxDynD a step), a half-edge
-// or edge index, and coin flags.
-type dynBlock struct {
-	i [dynBlockLen]uint64
-	c [dynBlockLen * maxDynD]uint32
-	h [dynBlockLen]uint64
-	f [dynBlockLen]uint8
+// dynLoops are a sampler's generated loops (parameter P): abku's and
+// fifo's, in that order, on one-byte and on four-byte loads.
+type dynLoops[P any] struct {
+	narrow [2]func(*dynState, []uint8, int64, P, *Rand) int64
+	wide   [2]func(*dynState, []uint32, int64, P, *Rand) int64
 }
 
 // DeleteModel is how balls leave a Dynamic run.
@@ -409,9 +419,10 @@ func DeletionBytes(model DeleteModel, n, m, ops int64) int64 {
 // dynState is the state of a dynamic trial.
 type dynState struct {
 	L     []uint32 // loads
+	L8    []uint8  // the loads, one byte a bin in L's array, while narrow (nil when not)
 	balls []uint32 // abku, fifo: the bin of each ball; sequence: of each ball inserted (gone: dynGone)
 	head  uint64   // fifo: the oldest ball's slot
-	cnt   []uint32 // cnt[l]: bins holding l balls
+	tail  []uint32 // tail[l]: bins holding l balls or more
 	mx    uint32   // the max load
 	win   uint32   // the largest max load over the window
 	ne    []uint32 // random: the non-empty bins
@@ -425,7 +436,30 @@ type dynState struct {
 	idle       int64
 	step       int64 // steps made
 	out        [1]uint32
-	low        lowered // the rule, if it is told of deletions
+	low        lowered  // the rule, if it is told of deletions
+	maps       [][]byte // the huge-page mappings behind L and balls (see words)
+}
+
+// words returns n zeroed uint32s for the loads or the ball array: from
+// 2 MiB on, mapped with huge pages (mapHuge), so that a step's random
+// reads in them do not each miss the TLB; below, or if the mapping fails,
+// on the Go heap. release unmaps them.
+func (st *dynState) words(n int) []uint32 {
+	if useHugePages && 4*n >= hugePageSize {
+		if mem, mapping := mapHuge(4 * n); mem != nil {
+			st.maps = append(st.maps, mapping)
+			return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(mem))), n)
+		}
+	}
+	return make([]uint32, n)
+}
+
+// release unmaps the state's huge-page arrays: the state is not read after.
+func (st *dynState) release() {
+	for _, m := range st.maps {
+		unmapHuge(m)
+	}
+	st.maps, st.L, st.L8, st.balls = nil, nil, nil, nil
 }
 
 // dynGone marks a ball of a sequence that is deleted.
@@ -433,12 +467,16 @@ const dynGone = math.MaxUint32
 
 // Trial runs trial i of c.
 func (c Dynamic) Trial(ctx context.Context, i int) (DynamicResult, error) {
-	res, _, err := c.trial(ctx, i, true)
+	res, st, err := c.trial(ctx, i, true)
+	if st != nil {
+		st.release()
+	}
 	return res, err
 }
 
 // trial runs trial i of c, through the generated loop if there is one for
-// the rule and fast is set, and returns its final state as well.
+// the rule and fast is set, and returns its final state as well, which the
+// caller releases (on an error trial releases it).
 func (c Dynamic) trial(ctx context.Context, i int, fast bool) (DynamicResult, *dynState, error) {
 	if err := c.Check(); err != nil {
 		return DynamicResult{}, nil, err
@@ -451,6 +489,9 @@ func (c Dynamic) trial(ctx context.Context, i int, fast bool) (DynamicResult, *d
 	if fast {
 		loop = c.fastLoop(ru)
 	}
+	if loop != nil && c.N >= compactMin && st.mx < limit8 { // fewer bins fit in L2 at four bytes (see compactMin)
+		st.narrow()
+	}
 	for st.step < c.Steps {
 		next := c.Steps
 		if c.Every > 0 {
@@ -458,6 +499,7 @@ func (c Dynamic) trial(ctx context.Context, i int, fast bool) (DynamicResult, *d
 		}
 		for st.step < next {
 			if err := ctx.Err(); err != nil {
+				st.release()
 				return DynamicResult{}, nil, err
 			}
 			k := min(next-st.step, dynChunk)
@@ -476,6 +518,9 @@ func (c Dynamic) trial(ctx context.Context, i int, fast bool) (DynamicResult, *d
 			res.Series = append(res.Series, st.point(c.N))
 		}
 	}
+	if st.L8 != nil {
+		st.widen()
+	}
 	c.finish(st, &res)
 	return res, st, nil
 }
@@ -487,8 +532,9 @@ func (c Dynamic) trial(ctx context.Context, i int, fast bool) (DynamicResult, *d
 // ball is placed and recorded in turn, so that the array holds them oldest
 // first.
 func (c Dynamic) start(ru rule, r *Rand) *dynState {
-	st := &dynState{L: make([]uint32, c.N), cnt: make([]uint32, 64)}
-	st.cnt[0] = uint32(c.N)
+	st := &dynState{tail: make([]uint32, 64)}
+	st.L = st.words(c.N)
+	st.tail[0] = uint32(c.N)
 	st.low, _ = ru.(lowered)
 	switch c.Del.Model {
 	case DeleteABKU:
@@ -496,21 +542,24 @@ func (c Dynamic) start(ru rule, r *Rand) *dynState {
 			a.setBalls(0)
 		}
 		ru.run(st.L, c.M, nil, r)
-		st.balls = make([]uint32, 0, c.M)
-		clear(st.cnt)
-		for b, l := range st.L {
-			if int(l) >= len(st.cnt) {
-				st.cnt = append(st.cnt, make([]uint32, int(l)+1-len(st.cnt))...)
+		st.balls = st.words(int(c.M))[:0]
+		clear(st.tail)
+		for b, l := range st.L { // the bins at each load, summed from the top below
+			if int(l) >= len(st.tail) {
+				st.tail = append(st.tail, make([]uint32, int(l)+1-len(st.tail))...)
 			}
-			st.cnt[l]++
+			st.tail[l]++
 			st.mx = max(st.mx, l)
 			for range l {
 				st.balls = append(st.balls, uint32(b))
 			}
 		}
+		for l := len(st.tail) - 2; l >= 0; l-- {
+			st.tail[l] += st.tail[l+1]
+		}
 		st.m = c.M
 	case DeleteFIFO:
-		st.balls = make([]uint32, c.M)
+		st.balls = st.words(int(c.M))
 	case DeleteRandom:
 		st.ne, st.pos = make([]uint32, 0, c.N), make([]uint32, c.N)
 	case DeleteSequence:
@@ -543,10 +592,10 @@ func (c Dynamic) start(ru rule, r *Rand) *dynState {
 
 // grow makes room in the level counts for the max to rise by k.
 func (st *dynState) grow(k int64) {
-	if need := int64(st.mx) + k + 2; need > int64(len(st.cnt)) {
-		c := make([]uint32, max(need, 2*int64(len(st.cnt))))
-		copy(c, st.cnt)
-		st.cnt = c
+	if need := int64(st.mx) + k + 2; need > int64(len(st.tail)) {
+		c := make([]uint32, max(need, 2*int64(len(st.tail))))
+		copy(c, st.tail)
+		st.tail = c
 	}
 }
 
@@ -554,8 +603,7 @@ func (st *dynState) grow(k int64) {
 func (st *dynState) raise(b uint32) {
 	l := st.L[b]
 	st.L[b] = l + 1
-	st.cnt[l]--
-	st.cnt[l+1]++
+	st.tail[l+1]++
 	st.mx = max(st.mx, l+1)
 	if st.ne != nil && l == 0 {
 		st.pos[b] = uint32(len(st.ne))
@@ -569,9 +617,8 @@ func (st *dynState) raise(b uint32) {
 func (st *dynState) lower(b uint32) {
 	l := st.L[b]
 	st.L[b] = l - 1
-	st.cnt[l]--
-	st.cnt[l-1]++
-	if l == st.mx && st.cnt[l] == 0 {
+	st.tail[l]--
+	if l == st.mx && st.tail[l] == 0 {
 		st.mx--
 	}
 	if st.ne != nil && l == 1 {
@@ -684,7 +731,7 @@ func (c Dynamic) finish(st *dynState, res *DynamicResult) {
 	res.Inserted, res.Deleted, res.Idle = st.ins-c.M, st.del, st.idle
 	res.LoadCounts = make([]int64, st.mx+1)
 	for l := range res.LoadCounts {
-		res.LoadCounts[l] = int64(st.cnt[l])
+		res.LoadCounts[l] = int64(st.tail[l] - st.tail[l+1])
 	}
 }
 
@@ -697,36 +744,64 @@ func (c Dynamic) fastLoop(ru rule) func(st *dynState, k int64, r *Rand) {
 	fifo := c.Del.Model == DeleteFIFO
 	switch g := ru.(type) {
 	case oneChoiceRule:
-		if fifo {
-			return func(st *dynState, k int64, r *Rand) { dynFIFOUniform(st, k, 1, r) }
-		}
-		return func(st *dynState, k int64, r *Rand) { dynABKUUniform(st, k, 1, r) }
+		return dynBind(fifo, 1, dynUniformLoops)
 	case greedyRule:
-		if g.d > maxDynD {
-			return nil
+		if g.d <= maxDynD {
+			return dynBind(fifo, g.d, dynUniformLoops)
 		}
-		if fifo {
-			return func(st *dynState, k int64, r *Rand) { dynFIFOUniform(st, k, g.d, r) }
-		}
-		return func(st *dynState, k int64, r *Rand) { dynABKUUniform(st, k, g.d, r) }
 	case regularEdgeRule:
-		if g.lazy {
-			return nil
+		if !g.lazy {
+			return dynBind(fifo, g, dynRegularLoops)
 		}
-		if fifo {
-			return func(st *dynState, k int64, r *Rand) { dynFIFORegular(st, k, g, r) }
-		}
-		return func(st *dynState, k int64, r *Rand) { dynABKURegular(st, k, g, r) }
 	case edgeRule:
-		if g.lazy {
-			return nil
+		if !g.lazy {
+			return dynBind(fifo, g, dynEdgeLoops)
 		}
-		if fifo {
-			return func(st *dynState, k int64, r *Rand) { dynFIFOEdge(st, k, g, r) }
-		}
-		return func(st *dynState, k int64, r *Rand) { dynABKUEdge(st, k, g, r) }
 	}
 	return nil
+}
+
+// dynBind returns the model's loop of a sampler, abku's or fifo's, with
+// the sampler's parameter p bound: it makes the steps on one-byte loads
+// while the state has them (see narrow), and widens the loads, for the
+// steps left and every later call, once a load reaches limit8. The call
+// through the closure comes once a chunk of steps, not a step.
+func dynBind[P any](fifo bool, p P, loops dynLoops[P]) func(*dynState, int64, *Rand) {
+	m := 0
+	if fifo {
+		m = 1
+	}
+	narrow, wide := loops.narrow[m], loops.wide[m]
+	return func(st *dynState, k int64, r *Rand) {
+		if st.L8 != nil {
+			k -= narrow(st, st.L8, k, p, r)
+			if st.mx >= limit8 { // the loop stops after a step that raises a load to limit8
+				st.widen()
+			}
+		}
+		if k > 0 {
+			wide(st, st.L, k, p, r)
+		}
+	}
+}
+
+// narrow makes the loads one byte a bin, in place: L8 views the first n
+// bytes of L's array, so the loads a step reads take a quarter of the
+// cache. Byte i lies in word i/4 ≤ i, read before it is written.
+func (st *dynState) narrow() {
+	st.L8 = unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(st.L))), len(st.L))
+	for i, l := range st.L {
+		st.L8[i] = uint8(l)
+	}
+}
+
+// widen makes the loads four bytes a bin again, in place, from the last
+// bin down: word i holds bytes 4i to 4i+3 ≥ i, read before it is written.
+func (st *dynState) widen() {
+	for i := len(st.L) - 1; i >= 0; i-- {
+		st.L[i] = uint32(st.L8[i])
+	}
+	st.L8 = nil
 }
 
 // RunDynamic runs the given trials of c on workers goroutines (all CPUs if

@@ -2,6 +2,7 @@ package alloc
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -135,9 +136,9 @@ func dynCases(t *testing.T) []struct {
 }
 
 // TestDynamicReference replays abku, fifo and a sequence step for step
-// against each engine path: the generated loops (where the rule has one)
-// and the generic driver must both give the reference's loads, and its max
-// load and balls after every step.
+// against each engine path: the generated loops (where the rule has one),
+// on four-byte and on one-byte loads, and the generic driver must all give
+// the reference's loads, and its max load and balls after every step.
 func TestDynamicReference(t *testing.T) {
 	seq := randomSequence(400, 3)
 	for _, tc := range dynCases(t) {
@@ -146,29 +147,76 @@ func TestDynamicReference(t *testing.T) {
 			if del.Model == DeleteSequence {
 				c.M, c.Steps = 0, int64(len(seq))
 			}
-			if err := c.Check(); err != nil {
-				t.Fatalf("%s/%s: %v", tc.name, del.Model, err)
-			}
-			L, mx, balls := refDynamic(t, c)
-			for _, fast := range []bool{true, false} {
-				res, st, err := c.trial(context.Background(), 0, fast)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !slices.Equal(st.L, L) {
-					t.Fatalf("%s/%s fast=%v: loads differ from the reference", tc.name, del.Model, fast)
-				}
-				for j, p := range res.Series {
-					if p.MaxLoad != mx[j] || p.Balls != balls[j] {
-						t.Fatalf("%s/%s fast=%v: step %d: max %d balls %d, reference %d %d", tc.name, del.Model, fast, p.Step, p.MaxLoad, p.Balls, mx[j], balls[j])
-					}
-				}
-				if w := slices.Max(mx); res.WindowMaxLoad < w {
-					t.Fatalf("%s/%s: window max %d below the steps' %d", tc.name, del.Model, res.WindowMaxLoad, w)
+			checkDynamic(t, tc.name, c)
+		}
+	}
+}
+
+// TestDynamicWiden runs the generated loops from one-byte loads through
+// runs whose loads reach 254 (at 252 balls a bin): a loop stops after
+// the step that raises a load to limit8, the loads widen, and the steps
+// go on on four bytes a bin, as the reference makes them.
+func TestDynamicWiden(t *testing.T) {
+	reg, _, err := graphgen.RandomRegular(8, 3, rand.NewPCG(1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gnp, err := graphgen.Gnp(8, 0.9, rand.NewPCG(3, 4)) // not regular: the flat edge array
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []Process{Greedy{D: 2}, Graphical{Graph: reg}, Graphical{Graph: reg, Ties: TiesLeft}, Graphical{Graph: gnp}} {
+		for _, del := range []Deletions{{Model: DeleteABKU}, {Model: DeleteFIFO}} {
+			// Every 1: a loop call a step; 0 and 37: a loop stops inside a call.
+			for _, every := range []int64{1, 0, 37} {
+				c := Dynamic{Process: p, N: 8, M: 8 * 252, Steps: 700, Del: del, Seed: 7, Every: every}
+				res := checkDynamic(t, fmt.Sprint(p), c)
+				if start := c.start(p.(batchable).rule(c.N), TrialRand(c.Seed, 0)).mx; start >= limit8 || res.WindowMaxLoad < limit8 {
+					t.Fatalf("%v/%s: max load %d at the start, %d in the window: a load does not reach limit8", p, del.Model, start, res.WindowMaxLoad)
 				}
 			}
 		}
 	}
+}
+
+// checkDynamic checks trial 0 of c against the reference on every engine
+// path (see TestDynamicReference; the generated loops with and without
+// prefetches) and returns the result of the generated loops on one-byte
+// loads.
+func checkDynamic(t *testing.T, name string, c Dynamic) DynamicResult {
+	t.Helper()
+	if err := c.Check(); err != nil {
+		t.Fatalf("%s/%s: %v", name, c.Del.Model, err)
+	}
+	defer func(compact int, pipe uintptr) { compactMin, pipelineMin = compact, pipe }(compactMin, pipelineMin)
+	L, mx, balls := refDynamic(t, c)
+	var res DynamicResult
+	for _, path := range []struct {
+		fast        bool
+		compactMin  int
+		pipelineMin uintptr
+	}{{false, 0, 0}, {true, compactMinBins, pipelineMin}, {true, compactMinBins, 0}, {true, 0, 0}} {
+		compactMin, pipelineMin = path.compactMin, path.pipelineMin
+		var st *dynState
+		var err error
+		res, st, err = c.trial(context.Background(), 0, path.fast)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := fmt.Sprintf("%s/%s/every=%d fast=%v compactMin=%d pipelineMin=%d", name, c.Del.Model, c.Every, path.fast, path.compactMin, path.pipelineMin)
+		if !slices.Equal(st.L, L) {
+			t.Fatalf("%s: loads differ from the reference", at)
+		}
+		for _, p := range res.Series {
+			if j := p.Step - 1; p.MaxLoad != mx[j] || p.Balls != balls[j] {
+				t.Fatalf("%s: step %d: max %d balls %d, reference %d %d", at, p.Step, p.MaxLoad, p.Balls, mx[j], balls[j])
+			}
+		}
+		if w := slices.Max(mx); res.WindowMaxLoad < w {
+			t.Fatalf("%s: window max %d below the steps' %d", at, res.WindowMaxLoad, w)
+		}
+	}
+	return res
 }
 
 // randomSequence is an oblivious sequence of k operations from seed: an

@@ -4,419 +4,881 @@ package alloc
 
 import "unsafe"
 
-// dynABKUUniform makes k steps of abku (a uniform ball leaves), each inserting by
-// d uniform bins with replacement, the first of the least loaded wins (Greedy[d]; one-choice for d = 1).
-func dynABKUUniform(st *dynState, k int64, d int, r *Rand) {
-	L, balls, cnt := st.L, st.balls, st.cnt
+// dynABKUUniform makes k steps of abku (a uniform ball leaves) on the loads L, each
+// inserting by d uniform bins with replacement, the first of the least loaded wins (Greedy[d]; one-choice for d = 1). It returns the steps made: k, or on one-byte
+// loads fewer if a step raised a load to limit8.
+func dynABKUUniform[T uint8 | uint32](st *dynState, L []T, k int64, d int, r *Rand) int64 {
+	const R = 2 * ahead // a power of two: step j and step j+R share a slot
+	balls, tail := st.balls, st.tail
 	mx, win := st.mx, st.win
 	nb := uint64(len(balls))
-	pipe := pipelined(len(L), 4) || pipelined(len(balls), 4)
+	pipe := pipelined(len(L), unsafe.Sizeof(L[0])) || pipelined(len(balls), 4)
 	n := uint64(len(L))
 	s, coins, nc := r.state, r.coins, r.ncoins
-	var blk dynBlock
-	for k0 := int64(0); k0 < k; k0 += dynBlockLen {
-		nj := int(min(dynBlockLen, k-k0))
-		for j := range nj {
-			s, blk.i[j] = below(s, nb)
+	var ring [R]dynSlot
+	for j := range min(k, R) {
+		sl := &ring[j]
+		sl.s = s
+		s, sl.i = below(s, nb)
+		for t := range d {
+			var x uint64
+			s, x = below(s, n)
+			sl.c[t] = uint32(x)
 			if pipe {
-				prefetch(unsafe.Pointer(&balls[blk.i[j]]))
-			}
-
-			for t := range d {
-				var x uint64
-				s, x = below(s, n)
-				blk.c[j*maxDynD+t] = uint32(x)
-				if pipe {
-					prefetch(unsafe.Pointer(&L[x]))
-				}
+				prefetch(unsafe.Pointer(&L[x]))
 			}
 		}
-		for j := range nj {
-			if pipe {
-				prefetch(unsafe.Pointer(&L[balls[blk.i[j]]])) // a hint: an earlier step of the block may move this slot's ball
-			}
-
+		if pipe {
+			prefetch(unsafe.Pointer(&balls[sl.i]))
 		}
-		for j := range nj {
-			i := blk.i[j]
-			b := balls[i]
-			lb := L[b]
-			L[b] = lb - 1
-			cnt[lb]--
-			cnt[lb-1]++
-			if lb == mx && cnt[lb] == 0 {
-				mx--
+	}
+	for j := range min(k, ahead) {
+		nx := &ring[j]
+		if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
+			prefetch(unsafe.Pointer(&L[balls[nx.i]]))
+		}
+	}
+	j := int64(0)
+	for ; j < k-R; j++ { // make step j, draw step j+R, read ahead for step j+ahead
+		sl := &ring[j&(R-1)]
+		i := sl.i
+		b := balls[i]
+		lb := L[b]
+		L[b] = lb - 1
+		tail[lb]--
+		if uint32(lb) == mx && tail[lb] == 0 {
+			mx--
+		}
+		c := uint64(sl.c[0])
+		l := L[c]
+		for t := 1; t < d; t++ {
+			x := uint64(sl.c[t])
+			if lx := L[x]; lx < l {
+				c, l = x, lx
 			}
-
-			c := uint64(blk.c[j*maxDynD])
-			l := L[c]
-			for t := 1; t < d; t++ {
-				x := uint64(blk.c[j*maxDynD+t])
-				if lx := L[x]; lx < l {
-					c, l = x, lx
-				}
+		}
+		L[c] = l + 1
+		tail[l+1]++
+		mx = max(mx, uint32(l)+1)
+		win = max(win, mx)
+		balls[i] = uint32(c)
+		if full(L, uint64(l)+1) {
+			// Stop after this step, with r before the next step's draws.
+			if j+1 < k {
+				sl = &ring[(j+1)&(R-1)]
+				s = sl.s
 			}
-			L[c] = l + 1
-			cnt[l]--
-			cnt[l+1]++
-			mx = max(mx, l+1)
-			win = max(win, mx)
-			balls[i] = uint32(c)
+			r.state, r.coins, r.ncoins = s, coins, nc
+			st.mx, st.win = mx, win
+			st.ins += j + 1
+			st.del += j + 1
+			return j + 1
+		}
+		sl.s = s
+		s, sl.i = below(s, nb)
+		for t := range d {
+			var x uint64
+			s, x = below(s, n)
+			sl.c[t] = uint32(x)
+			if pipe {
+				prefetch(unsafe.Pointer(&L[x]))
+			}
+		}
+		nx := &ring[(j+ahead)&(R-1)]
+		if pipe { // one call: each call to assembly spills and reloads the loop's registers
+			prefetch2(unsafe.Pointer(&balls[sl.i]), unsafe.Pointer(&L[balls[nx.i]]))
+		}
+	}
+	for ; j < k; j++ { // the last R steps, drawn already
+		sl := &ring[j&(R-1)]
+		i := sl.i
+		b := balls[i]
+		lb := L[b]
+		L[b] = lb - 1
+		tail[lb]--
+		if uint32(lb) == mx && tail[lb] == 0 {
+			mx--
+		}
+		c := uint64(sl.c[0])
+		l := L[c]
+		for t := 1; t < d; t++ {
+			x := uint64(sl.c[t])
+			if lx := L[x]; lx < l {
+				c, l = x, lx
+			}
+		}
+		L[c] = l + 1
+		tail[l+1]++
+		mx = max(mx, uint32(l)+1)
+		win = max(win, mx)
+		balls[i] = uint32(c)
+		if full(L, uint64(l)+1) {
+			// Stop after this step, with r before the next step's draws.
+			if j+1 < k {
+				sl = &ring[(j+1)&(R-1)]
+				s = sl.s
+			}
+			r.state, r.coins, r.ncoins = s, coins, nc
+			st.mx, st.win = mx, win
+			st.ins += j + 1
+			st.del += j + 1
+			return j + 1
+		}
+		if j+ahead < k {
+			nx := &ring[(j+ahead)&(R-1)]
+			if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
+				prefetch(unsafe.Pointer(&L[balls[nx.i]]))
+			}
 		}
 	}
 	r.state, r.coins, r.ncoins = s, coins, nc
 	st.mx, st.win = mx, win
 	st.ins += k
 	st.del += k
+	return k
 }
 
-// dynABKURegular makes k steps of abku (a uniform ball leaves), each inserting by
-// the lesser loaded end of a uniform half-edge of a regular graph's rows (u uniform, a uniform slot of its row; with left ties the smaller id first).
-func dynABKURegular(st *dynState, k int64, g regularEdgeRule, r *Rand) {
-	L, balls, cnt := st.L, st.balls, st.cnt
+// dynABKURegular makes k steps of abku (a uniform ball leaves) on the loads L, each
+// inserting by the lesser loaded end of a uniform half-edge of a regular graph's rows (a uniform vertex, a uniform slot of its row; with left ties the smaller id first). It returns the steps made: k, or on one-byte
+// loads fewer if a step raised a load to limit8.
+func dynABKURegular[T uint8 | uint32](st *dynState, L []T, k int64, g regularEdgeRule, r *Rand) int64 {
+	const R = 2 * ahead // a power of two: step j and step j+R share a slot
+	balls, tail := st.balls, st.tail
 	mx, win := st.mx, st.win
 	nb := uint64(len(balls))
-	pipe := pipelined(len(L), 4) || pipelined(len(balls), 4)
+	pipe := pipelined(len(L), unsafe.Sizeof(L[0])) || pipelined(len(balls), 4)
 	n := uint64(len(L))
 	adj, D, leftEdge := g.adj, g.D, !g.random
 	pipe = pipe || pipelined(len(adj), 4)
 	s, coins, nc := r.state, r.coins, r.ncoins
-	var blk dynBlock
-	for k0 := int64(0); k0 < k; k0 += dynBlockLen {
-		nj := int(min(dynBlockLen, k-k0))
-		for j := range nj {
-			s, blk.i[j] = below(s, nb)
-			if pipe {
-				prefetch(unsafe.Pointer(&balls[blk.i[j]]))
-			}
-
-			var u, i uint64
-			s, u = below(s, n)
-			s, i = below(s, D)
-			blk.c[j*maxDynD], blk.h[j] = uint32(u), u*D+i
-			if pipe {
-				prefetch(unsafe.Pointer(&adj[blk.h[j]]))
-			}
+	var ring [R]dynSlot
+	for j := range min(k, R) {
+		sl := &ring[j]
+		sl.s = s
+		s, sl.i = below(s, nb)
+		var w, t uint64
+		s, w = below(s, n)
+		s, t = below(s, D)
+		sl.c[0], sl.h = uint32(w), w*D+t
+		if pipe {
+			prefetch2(unsafe.Pointer(&balls[sl.i]), unsafe.Pointer(&adj[sl.h]))
 		}
-		for j := range nj {
-			if pipe {
-				prefetch(unsafe.Pointer(&L[balls[blk.i[j]]])) // a hint: an earlier step of the block may move this slot's ball
-			}
-
-			u, v := halfEdgeEnds(adj, uint64(blk.c[j*maxDynD]), blk.h[j], leftEdge)
-			blk.c[j*maxDynD], blk.c[j*maxDynD+1] = uint32(u), uint32(v)
-			if pipe {
-				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
-			}
+	}
+	for j := range min(k, ahead) {
+		nx := &ring[j]
+		x, y := halfEdgeEnds(adj, uint64(nx.c[0]), nx.h, leftEdge)
+		nx.c[0], nx.c[1] = uint32(x), uint32(y)
+		if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
+			prefetch3(unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
 		}
-		for j := range nj {
-			i := blk.i[j]
-			b := balls[i]
-			lb := L[b]
-			L[b] = lb - 1
-			cnt[lb]--
-			cnt[lb-1]++
-			if lb == mx && cnt[lb] == 0 {
-				mx--
+	}
+	j := int64(0)
+	for ; j < k-R; j++ { // make step j, draw step j+R, read ahead for step j+ahead
+		sl := &ring[j&(R-1)]
+		i := sl.i
+		b := balls[i]
+		lb := L[b]
+		L[b] = lb - 1
+		tail[lb]--
+		if uint32(lb) == mx && tail[lb] == 0 {
+			mx--
+		}
+		u, v := uint64(sl.c[0]), uint64(sl.c[1])
+		lu, lv := L[u], L[v]
+		c, l := u, lu
+		if lv < lu {
+			c, l = v, lv
+		}
+		L[c] = l + 1
+		tail[l+1]++
+		mx = max(mx, uint32(l)+1)
+		win = max(win, mx)
+		balls[i] = uint32(c)
+		if full(L, uint64(l)+1) {
+			// Stop after this step, with r before the next step's draws.
+			if j+1 < k {
+				sl = &ring[(j+1)&(R-1)]
+				s = sl.s
 			}
-
-			u, v := uint64(blk.c[j*maxDynD]), uint64(blk.c[j*maxDynD+1])
-			lu, lv := L[u], L[v]
-			c, l := u, lu
-			if lv < lu {
-				c, l = v, lv
+			r.state, r.coins, r.ncoins = s, coins, nc
+			st.mx, st.win = mx, win
+			st.ins += j + 1
+			st.del += j + 1
+			return j + 1
+		}
+		sl.s = s
+		s, sl.i = below(s, nb)
+		var w, t uint64
+		s, w = below(s, n)
+		s, t = below(s, D)
+		sl.c[0], sl.h = uint32(w), w*D+t
+		nx := &ring[(j+ahead)&(R-1)]
+		x, y := halfEdgeEnds(adj, uint64(nx.c[0]), nx.h, leftEdge)
+		nx.c[0], nx.c[1] = uint32(x), uint32(y)
+		if pipe { // one call: each call to assembly spills and reloads the loop's registers
+			prefetch5(unsafe.Pointer(&balls[sl.i]), unsafe.Pointer(&adj[sl.h]), unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
+		}
+	}
+	for ; j < k; j++ { // the last R steps, drawn already
+		sl := &ring[j&(R-1)]
+		i := sl.i
+		b := balls[i]
+		lb := L[b]
+		L[b] = lb - 1
+		tail[lb]--
+		if uint32(lb) == mx && tail[lb] == 0 {
+			mx--
+		}
+		u, v := uint64(sl.c[0]), uint64(sl.c[1])
+		lu, lv := L[u], L[v]
+		c, l := u, lu
+		if lv < lu {
+			c, l = v, lv
+		}
+		L[c] = l + 1
+		tail[l+1]++
+		mx = max(mx, uint32(l)+1)
+		win = max(win, mx)
+		balls[i] = uint32(c)
+		if full(L, uint64(l)+1) {
+			// Stop after this step, with r before the next step's draws.
+			if j+1 < k {
+				sl = &ring[(j+1)&(R-1)]
+				s = sl.s
 			}
-			L[c] = l + 1
-			cnt[l]--
-			cnt[l+1]++
-			mx = max(mx, l+1)
-			win = max(win, mx)
-			balls[i] = uint32(c)
+			r.state, r.coins, r.ncoins = s, coins, nc
+			st.mx, st.win = mx, win
+			st.ins += j + 1
+			st.del += j + 1
+			return j + 1
+		}
+		if j+ahead < k {
+			nx := &ring[(j+ahead)&(R-1)]
+			x, y := halfEdgeEnds(adj, uint64(nx.c[0]), nx.h, leftEdge)
+			nx.c[0], nx.c[1] = uint32(x), uint32(y)
+			if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
+				prefetch3(unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
+			}
 		}
 	}
 	r.state, r.coins, r.ncoins = s, coins, nc
 	st.mx, st.win = mx, win
 	st.ins += k
 	st.del += k
+	return k
 }
 
-// dynABKUEdge makes k steps of abku (a uniform ball leaves), each inserting by
-// the lesser loaded end of a uniform edge of a flat edge array, oriented by a fair coin with random ties (the first end wins ties).
-func dynABKUEdge(st *dynState, k int64, g edgeRule, r *Rand) {
-	L, balls, cnt := st.L, st.balls, st.cnt
+// dynABKUEdge makes k steps of abku (a uniform ball leaves) on the loads L, each
+// inserting by the lesser loaded end of a uniform edge of a flat edge array, oriented by a fair coin with random ties (the first end wins ties). It returns the steps made: k, or on one-byte
+// loads fewer if a step raised a load to limit8.
+func dynABKUEdge[T uint8 | uint32](st *dynState, L []T, k int64, g edgeRule, r *Rand) int64 {
+	const R = 2 * ahead // a power of two: step j and step j+R share a slot
+	balls, tail := st.balls, st.tail
 	mx, win := st.mx, st.win
 	nb := uint64(len(balls))
-	pipe := pipelined(len(L), 4) || pipelined(len(balls), 4)
+	pipe := pipelined(len(L), unsafe.Sizeof(L[0])) || pipelined(len(balls), 4)
 	e, random := g.e, g.random
 	ne := uint64(len(e) / 2)
 	pipe = pipe || pipelined(len(e), 4)
 	s, coins, nc := r.state, r.coins, r.ncoins
-	var blk dynBlock
-	for k0 := int64(0); k0 < k; k0 += dynBlockLen {
-		nj := int(min(dynBlockLen, k-k0))
-		for j := range nj {
-			s, blk.i[j] = below(s, nb)
-			if pipe {
-				prefetch(unsafe.Pointer(&balls[blk.i[j]]))
-			}
-
-			var x uint64
-			s, x = below(s, ne)
-			var f uint8
-			if random {
-				s, coins, nc, f = flagCoin(s, coins, nc, f, 2)
-			}
-			blk.h[j], blk.f[j] = x, f
-			if pipe {
-				prefetch(unsafe.Pointer(&e[2*x]))
-			}
+	var ring [R]dynSlot
+	for j := range min(k, R) {
+		sl := &ring[j]
+		sl.s = s
+		sl.coins, sl.nc = coins, nc
+		s, sl.i = below(s, nb)
+		var f uint8
+		s, sl.h = below(s, ne)
+		if random {
+			s, coins, nc, f = flagCoin(s, coins, nc, f, 2)
 		}
-		for j := range nj {
-			if pipe {
-				prefetch(unsafe.Pointer(&L[balls[blk.i[j]]])) // a hint: an earlier step of the block may move this slot's ball
-			}
-
-			x := blk.h[j]
-			u, v := e[2*x], e[2*x+1]
-			if blk.f[j]&4 != 0 { // a conditional move
-				u, v = v, u
-			}
-			blk.c[j*maxDynD], blk.c[j*maxDynD+1] = u, v
-			if pipe {
-				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
-			}
+		sl.f = f
+		if pipe {
+			prefetch2(unsafe.Pointer(&balls[sl.i]), unsafe.Pointer(&e[2*sl.h]))
 		}
-		for j := range nj {
-			i := blk.i[j]
-			b := balls[i]
-			lb := L[b]
-			L[b] = lb - 1
-			cnt[lb]--
-			cnt[lb-1]++
-			if lb == mx && cnt[lb] == 0 {
-				mx--
+	}
+	for j := range min(k, ahead) {
+		nx := &ring[j]
+		x, y := e[2*nx.h], e[2*nx.h+1]
+		if nx.f&4 != 0 { // a conditional move
+			x, y = y, x
+		}
+		nx.c[0], nx.c[1] = uint32(x), uint32(y)
+		if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
+			prefetch3(unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
+		}
+	}
+	j := int64(0)
+	for ; j < k-R; j++ { // make step j, draw step j+R, read ahead for step j+ahead
+		sl := &ring[j&(R-1)]
+		i := sl.i
+		b := balls[i]
+		lb := L[b]
+		L[b] = lb - 1
+		tail[lb]--
+		if uint32(lb) == mx && tail[lb] == 0 {
+			mx--
+		}
+		u, v := uint64(sl.c[0]), uint64(sl.c[1])
+		lu, lv := L[u], L[v]
+		c, l := u, lu
+		if lv < lu {
+			c, l = v, lv
+		}
+		L[c] = l + 1
+		tail[l+1]++
+		mx = max(mx, uint32(l)+1)
+		win = max(win, mx)
+		balls[i] = uint32(c)
+		if full(L, uint64(l)+1) {
+			// Stop after this step, with r before the next step's draws.
+			if j+1 < k {
+				sl = &ring[(j+1)&(R-1)]
+				s, coins, nc = sl.s, sl.coins, sl.nc
 			}
-
-			u, v := uint64(blk.c[j*maxDynD]), uint64(blk.c[j*maxDynD+1])
-			lu, lv := L[u], L[v]
-			c, l := u, lu
-			if lv < lu {
-				c, l = v, lv
+			r.state, r.coins, r.ncoins = s, coins, nc
+			st.mx, st.win = mx, win
+			st.ins += j + 1
+			st.del += j + 1
+			return j + 1
+		}
+		sl.s = s
+		sl.coins, sl.nc = coins, nc
+		s, sl.i = below(s, nb)
+		var f uint8
+		s, sl.h = below(s, ne)
+		if random {
+			s, coins, nc, f = flagCoin(s, coins, nc, f, 2)
+		}
+		sl.f = f
+		nx := &ring[(j+ahead)&(R-1)]
+		x, y := e[2*nx.h], e[2*nx.h+1]
+		if nx.f&4 != 0 { // a conditional move
+			x, y = y, x
+		}
+		nx.c[0], nx.c[1] = uint32(x), uint32(y)
+		if pipe { // one call: each call to assembly spills and reloads the loop's registers
+			prefetch5(unsafe.Pointer(&balls[sl.i]), unsafe.Pointer(&e[2*sl.h]), unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
+		}
+	}
+	for ; j < k; j++ { // the last R steps, drawn already
+		sl := &ring[j&(R-1)]
+		i := sl.i
+		b := balls[i]
+		lb := L[b]
+		L[b] = lb - 1
+		tail[lb]--
+		if uint32(lb) == mx && tail[lb] == 0 {
+			mx--
+		}
+		u, v := uint64(sl.c[0]), uint64(sl.c[1])
+		lu, lv := L[u], L[v]
+		c, l := u, lu
+		if lv < lu {
+			c, l = v, lv
+		}
+		L[c] = l + 1
+		tail[l+1]++
+		mx = max(mx, uint32(l)+1)
+		win = max(win, mx)
+		balls[i] = uint32(c)
+		if full(L, uint64(l)+1) {
+			// Stop after this step, with r before the next step's draws.
+			if j+1 < k {
+				sl = &ring[(j+1)&(R-1)]
+				s, coins, nc = sl.s, sl.coins, sl.nc
 			}
-			L[c] = l + 1
-			cnt[l]--
-			cnt[l+1]++
-			mx = max(mx, l+1)
-			win = max(win, mx)
-			balls[i] = uint32(c)
+			r.state, r.coins, r.ncoins = s, coins, nc
+			st.mx, st.win = mx, win
+			st.ins += j + 1
+			st.del += j + 1
+			return j + 1
+		}
+		if j+ahead < k {
+			nx := &ring[(j+ahead)&(R-1)]
+			x, y := e[2*nx.h], e[2*nx.h+1]
+			if nx.f&4 != 0 { // a conditional move
+				x, y = y, x
+			}
+			nx.c[0], nx.c[1] = uint32(x), uint32(y)
+			if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
+				prefetch3(unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
+			}
 		}
 	}
 	r.state, r.coins, r.ncoins = s, coins, nc
 	st.mx, st.win = mx, win
 	st.ins += k
 	st.del += k
+	return k
 }
 
-// dynFIFOUniform makes k steps of fifo (the oldest ball leaves), each inserting by
-// d uniform bins with replacement, the first of the least loaded wins (Greedy[d]; one-choice for d = 1).
-func dynFIFOUniform(st *dynState, k int64, d int, r *Rand) {
-	L, balls, cnt := st.L, st.balls, st.cnt
+// dynFIFOUniform makes k steps of fifo (the oldest ball leaves) on the loads L, each
+// inserting by d uniform bins with replacement, the first of the least loaded wins (Greedy[d]; one-choice for d = 1). It returns the steps made: k, or on one-byte
+// loads fewer if a step raised a load to limit8.
+func dynFIFOUniform[T uint8 | uint32](st *dynState, L []T, k int64, d int, r *Rand) int64 {
+	const R = 2 * ahead // a power of two: step j and step j+R share a slot
+	balls, tail := st.balls, st.tail
 	mx, win := st.mx, st.win
 	nb := uint64(len(balls))
-	pipe := pipelined(len(L), 4) || pipelined(len(balls), 4)
-	head := st.head
+	pipe := pipelined(len(L), unsafe.Sizeof(L[0])) || pipelined(len(balls), 4)
+	next := st.head // the slot of the next step drawn
 	n := uint64(len(L))
 	s, coins, nc := r.state, r.coins, r.ncoins
-	var blk dynBlock
-	for k0 := int64(0); k0 < k; k0 += dynBlockLen {
-		nj := int(min(dynBlockLen, k-k0))
-		for j := range nj {
-
-			for t := range d {
-				var x uint64
-				s, x = below(s, n)
-				blk.c[j*maxDynD+t] = uint32(x)
-				if pipe {
-					prefetch(unsafe.Pointer(&L[x]))
-				}
+	var ring [R]dynSlot
+	for j := range min(k, R) {
+		sl := &ring[j]
+		sl.s = s
+		sl.i = next
+		if next++; next == nb {
+			next = 0
+		}
+		for t := range d {
+			var x uint64
+			s, x = below(s, n)
+			sl.c[t] = uint32(x)
+			if pipe {
+				prefetch(unsafe.Pointer(&L[x]))
 			}
 		}
-		for j := range nj {
-			i := head
-			if head++; head == nb {
-				head = 0
+	}
+	for j := range min(k, ahead) {
+		nx := &ring[j]
+		if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
+			prefetch(unsafe.Pointer(&L[balls[nx.i]]))
+		}
+	}
+	j := int64(0)
+	for ; j < k-R; j++ { // make step j, draw step j+R, read ahead for step j+ahead
+		sl := &ring[j&(R-1)]
+		i := sl.i
+		b := balls[i]
+		lb := L[b]
+		L[b] = lb - 1
+		tail[lb]--
+		if uint32(lb) == mx && tail[lb] == 0 {
+			mx--
+		}
+		c := uint64(sl.c[0])
+		l := L[c]
+		for t := 1; t < d; t++ {
+			x := uint64(sl.c[t])
+			if lx := L[x]; lx < l {
+				c, l = x, lx
 			}
-			b := balls[i]
-			lb := L[b]
-			L[b] = lb - 1
-			cnt[lb]--
-			cnt[lb-1]++
-			if lb == mx && cnt[lb] == 0 {
-				mx--
+		}
+		L[c] = l + 1
+		tail[l+1]++
+		mx = max(mx, uint32(l)+1)
+		win = max(win, mx)
+		balls[i] = uint32(c)
+		if full(L, uint64(l)+1) {
+			// Stop after this step, with r before the next step's draws.
+			if j+1 < k {
+				sl = &ring[(j+1)&(R-1)]
+				s = sl.s
 			}
-
-			c := uint64(blk.c[j*maxDynD])
-			l := L[c]
-			for t := 1; t < d; t++ {
-				x := uint64(blk.c[j*maxDynD+t])
-				if lx := L[x]; lx < l {
-					c, l = x, lx
-				}
+			r.state, r.coins, r.ncoins = s, coins, nc
+			if i++; i == nb {
+				i = 0
 			}
-			L[c] = l + 1
-			cnt[l]--
-			cnt[l+1]++
-			mx = max(mx, l+1)
-			win = max(win, mx)
-			balls[i] = uint32(c)
+			st.head = i
+			st.mx, st.win = mx, win
+			st.ins += j + 1
+			st.del += j + 1
+			return j + 1
+		}
+		sl.s = s
+		sl.i = next
+		if next++; next == nb {
+			next = 0
+		}
+		for t := range d {
+			var x uint64
+			s, x = below(s, n)
+			sl.c[t] = uint32(x)
+			if pipe {
+				prefetch(unsafe.Pointer(&L[x]))
+			}
+		}
+		nx := &ring[(j+ahead)&(R-1)]
+		if pipe { // one call: each call to assembly spills and reloads the loop's registers
+			prefetch(unsafe.Pointer(&L[balls[nx.i]]))
+		}
+	}
+	for ; j < k; j++ { // the last R steps, drawn already
+		sl := &ring[j&(R-1)]
+		i := sl.i
+		b := balls[i]
+		lb := L[b]
+		L[b] = lb - 1
+		tail[lb]--
+		if uint32(lb) == mx && tail[lb] == 0 {
+			mx--
+		}
+		c := uint64(sl.c[0])
+		l := L[c]
+		for t := 1; t < d; t++ {
+			x := uint64(sl.c[t])
+			if lx := L[x]; lx < l {
+				c, l = x, lx
+			}
+		}
+		L[c] = l + 1
+		tail[l+1]++
+		mx = max(mx, uint32(l)+1)
+		win = max(win, mx)
+		balls[i] = uint32(c)
+		if full(L, uint64(l)+1) {
+			// Stop after this step, with r before the next step's draws.
+			if j+1 < k {
+				sl = &ring[(j+1)&(R-1)]
+				s = sl.s
+			}
+			r.state, r.coins, r.ncoins = s, coins, nc
+			if i++; i == nb {
+				i = 0
+			}
+			st.head = i
+			st.mx, st.win = mx, win
+			st.ins += j + 1
+			st.del += j + 1
+			return j + 1
+		}
+		if j+ahead < k {
+			nx := &ring[(j+ahead)&(R-1)]
+			if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
+				prefetch(unsafe.Pointer(&L[balls[nx.i]]))
+			}
 		}
 	}
 	r.state, r.coins, r.ncoins = s, coins, nc
+	st.head = next
 	st.mx, st.win = mx, win
-	st.head = head
 	st.ins += k
 	st.del += k
+	return k
 }
 
-// dynFIFORegular makes k steps of fifo (the oldest ball leaves), each inserting by
-// the lesser loaded end of a uniform half-edge of a regular graph's rows (u uniform, a uniform slot of its row; with left ties the smaller id first).
-func dynFIFORegular(st *dynState, k int64, g regularEdgeRule, r *Rand) {
-	L, balls, cnt := st.L, st.balls, st.cnt
+// dynFIFORegular makes k steps of fifo (the oldest ball leaves) on the loads L, each
+// inserting by the lesser loaded end of a uniform half-edge of a regular graph's rows (a uniform vertex, a uniform slot of its row; with left ties the smaller id first). It returns the steps made: k, or on one-byte
+// loads fewer if a step raised a load to limit8.
+func dynFIFORegular[T uint8 | uint32](st *dynState, L []T, k int64, g regularEdgeRule, r *Rand) int64 {
+	const R = 2 * ahead // a power of two: step j and step j+R share a slot
+	balls, tail := st.balls, st.tail
 	mx, win := st.mx, st.win
 	nb := uint64(len(balls))
-	pipe := pipelined(len(L), 4) || pipelined(len(balls), 4)
-	head := st.head
+	pipe := pipelined(len(L), unsafe.Sizeof(L[0])) || pipelined(len(balls), 4)
+	next := st.head // the slot of the next step drawn
 	n := uint64(len(L))
 	adj, D, leftEdge := g.adj, g.D, !g.random
 	pipe = pipe || pipelined(len(adj), 4)
 	s, coins, nc := r.state, r.coins, r.ncoins
-	var blk dynBlock
-	for k0 := int64(0); k0 < k; k0 += dynBlockLen {
-		nj := int(min(dynBlockLen, k-k0))
-		for j := range nj {
-
-			var u, i uint64
-			s, u = below(s, n)
-			s, i = below(s, D)
-			blk.c[j*maxDynD], blk.h[j] = uint32(u), u*D+i
-			if pipe {
-				prefetch(unsafe.Pointer(&adj[blk.h[j]]))
-			}
+	var ring [R]dynSlot
+	for j := range min(k, R) {
+		sl := &ring[j]
+		sl.s = s
+		sl.i = next
+		if next++; next == nb {
+			next = 0
 		}
-		for j := range nj {
-
-			u, v := halfEdgeEnds(adj, uint64(blk.c[j*maxDynD]), blk.h[j], leftEdge)
-			blk.c[j*maxDynD], blk.c[j*maxDynD+1] = uint32(u), uint32(v)
-			if pipe {
-				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
-			}
+		var w, t uint64
+		s, w = below(s, n)
+		s, t = below(s, D)
+		sl.c[0], sl.h = uint32(w), w*D+t
+		if pipe {
+			prefetch(unsafe.Pointer(&adj[sl.h]))
 		}
-		for j := range nj {
-			i := head
-			if head++; head == nb {
-				head = 0
+	}
+	for j := range min(k, ahead) {
+		nx := &ring[j]
+		x, y := halfEdgeEnds(adj, uint64(nx.c[0]), nx.h, leftEdge)
+		nx.c[0], nx.c[1] = uint32(x), uint32(y)
+		if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
+			prefetch3(unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
+		}
+	}
+	j := int64(0)
+	for ; j < k-R; j++ { // make step j, draw step j+R, read ahead for step j+ahead
+		sl := &ring[j&(R-1)]
+		i := sl.i
+		b := balls[i]
+		lb := L[b]
+		L[b] = lb - 1
+		tail[lb]--
+		if uint32(lb) == mx && tail[lb] == 0 {
+			mx--
+		}
+		u, v := uint64(sl.c[0]), uint64(sl.c[1])
+		lu, lv := L[u], L[v]
+		c, l := u, lu
+		if lv < lu {
+			c, l = v, lv
+		}
+		L[c] = l + 1
+		tail[l+1]++
+		mx = max(mx, uint32(l)+1)
+		win = max(win, mx)
+		balls[i] = uint32(c)
+		if full(L, uint64(l)+1) {
+			// Stop after this step, with r before the next step's draws.
+			if j+1 < k {
+				sl = &ring[(j+1)&(R-1)]
+				s = sl.s
 			}
-			b := balls[i]
-			lb := L[b]
-			L[b] = lb - 1
-			cnt[lb]--
-			cnt[lb-1]++
-			if lb == mx && cnt[lb] == 0 {
-				mx--
+			r.state, r.coins, r.ncoins = s, coins, nc
+			if i++; i == nb {
+				i = 0
 			}
-
-			u, v := uint64(blk.c[j*maxDynD]), uint64(blk.c[j*maxDynD+1])
-			lu, lv := L[u], L[v]
-			c, l := u, lu
-			if lv < lu {
-				c, l = v, lv
+			st.head = i
+			st.mx, st.win = mx, win
+			st.ins += j + 1
+			st.del += j + 1
+			return j + 1
+		}
+		sl.s = s
+		sl.i = next
+		if next++; next == nb {
+			next = 0
+		}
+		var w, t uint64
+		s, w = below(s, n)
+		s, t = below(s, D)
+		sl.c[0], sl.h = uint32(w), w*D+t
+		nx := &ring[(j+ahead)&(R-1)]
+		x, y := halfEdgeEnds(adj, uint64(nx.c[0]), nx.h, leftEdge)
+		nx.c[0], nx.c[1] = uint32(x), uint32(y)
+		if pipe { // one call: each call to assembly spills and reloads the loop's registers
+			prefetch4(unsafe.Pointer(&adj[sl.h]), unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
+		}
+	}
+	for ; j < k; j++ { // the last R steps, drawn already
+		sl := &ring[j&(R-1)]
+		i := sl.i
+		b := balls[i]
+		lb := L[b]
+		L[b] = lb - 1
+		tail[lb]--
+		if uint32(lb) == mx && tail[lb] == 0 {
+			mx--
+		}
+		u, v := uint64(sl.c[0]), uint64(sl.c[1])
+		lu, lv := L[u], L[v]
+		c, l := u, lu
+		if lv < lu {
+			c, l = v, lv
+		}
+		L[c] = l + 1
+		tail[l+1]++
+		mx = max(mx, uint32(l)+1)
+		win = max(win, mx)
+		balls[i] = uint32(c)
+		if full(L, uint64(l)+1) {
+			// Stop after this step, with r before the next step's draws.
+			if j+1 < k {
+				sl = &ring[(j+1)&(R-1)]
+				s = sl.s
 			}
-			L[c] = l + 1
-			cnt[l]--
-			cnt[l+1]++
-			mx = max(mx, l+1)
-			win = max(win, mx)
-			balls[i] = uint32(c)
+			r.state, r.coins, r.ncoins = s, coins, nc
+			if i++; i == nb {
+				i = 0
+			}
+			st.head = i
+			st.mx, st.win = mx, win
+			st.ins += j + 1
+			st.del += j + 1
+			return j + 1
+		}
+		if j+ahead < k {
+			nx := &ring[(j+ahead)&(R-1)]
+			x, y := halfEdgeEnds(adj, uint64(nx.c[0]), nx.h, leftEdge)
+			nx.c[0], nx.c[1] = uint32(x), uint32(y)
+			if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
+				prefetch3(unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
+			}
 		}
 	}
 	r.state, r.coins, r.ncoins = s, coins, nc
+	st.head = next
 	st.mx, st.win = mx, win
-	st.head = head
 	st.ins += k
 	st.del += k
+	return k
 }
 
-// dynFIFOEdge makes k steps of fifo (the oldest ball leaves), each inserting by
-// the lesser loaded end of a uniform edge of a flat edge array, oriented by a fair coin with random ties (the first end wins ties).
-func dynFIFOEdge(st *dynState, k int64, g edgeRule, r *Rand) {
-	L, balls, cnt := st.L, st.balls, st.cnt
+// dynFIFOEdge makes k steps of fifo (the oldest ball leaves) on the loads L, each
+// inserting by the lesser loaded end of a uniform edge of a flat edge array, oriented by a fair coin with random ties (the first end wins ties). It returns the steps made: k, or on one-byte
+// loads fewer if a step raised a load to limit8.
+func dynFIFOEdge[T uint8 | uint32](st *dynState, L []T, k int64, g edgeRule, r *Rand) int64 {
+	const R = 2 * ahead // a power of two: step j and step j+R share a slot
+	balls, tail := st.balls, st.tail
 	mx, win := st.mx, st.win
 	nb := uint64(len(balls))
-	pipe := pipelined(len(L), 4) || pipelined(len(balls), 4)
-	head := st.head
+	pipe := pipelined(len(L), unsafe.Sizeof(L[0])) || pipelined(len(balls), 4)
+	next := st.head // the slot of the next step drawn
 	e, random := g.e, g.random
 	ne := uint64(len(e) / 2)
 	pipe = pipe || pipelined(len(e), 4)
 	s, coins, nc := r.state, r.coins, r.ncoins
-	var blk dynBlock
-	for k0 := int64(0); k0 < k; k0 += dynBlockLen {
-		nj := int(min(dynBlockLen, k-k0))
-		for j := range nj {
-
-			var x uint64
-			s, x = below(s, ne)
-			var f uint8
-			if random {
-				s, coins, nc, f = flagCoin(s, coins, nc, f, 2)
-			}
-			blk.h[j], blk.f[j] = x, f
-			if pipe {
-				prefetch(unsafe.Pointer(&e[2*x]))
-			}
+	var ring [R]dynSlot
+	for j := range min(k, R) {
+		sl := &ring[j]
+		sl.s = s
+		sl.coins, sl.nc = coins, nc
+		sl.i = next
+		if next++; next == nb {
+			next = 0
 		}
-		for j := range nj {
-
-			x := blk.h[j]
-			u, v := e[2*x], e[2*x+1]
-			if blk.f[j]&4 != 0 { // a conditional move
-				u, v = v, u
-			}
-			blk.c[j*maxDynD], blk.c[j*maxDynD+1] = u, v
-			if pipe {
-				prefetch2(unsafe.Pointer(&L[u]), unsafe.Pointer(&L[v]))
-			}
+		var f uint8
+		s, sl.h = below(s, ne)
+		if random {
+			s, coins, nc, f = flagCoin(s, coins, nc, f, 2)
 		}
-		for j := range nj {
-			i := head
-			if head++; head == nb {
-				head = 0
+		sl.f = f
+		if pipe {
+			prefetch(unsafe.Pointer(&e[2*sl.h]))
+		}
+	}
+	for j := range min(k, ahead) {
+		nx := &ring[j]
+		x, y := e[2*nx.h], e[2*nx.h+1]
+		if nx.f&4 != 0 { // a conditional move
+			x, y = y, x
+		}
+		nx.c[0], nx.c[1] = uint32(x), uint32(y)
+		if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
+			prefetch3(unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
+		}
+	}
+	j := int64(0)
+	for ; j < k-R; j++ { // make step j, draw step j+R, read ahead for step j+ahead
+		sl := &ring[j&(R-1)]
+		i := sl.i
+		b := balls[i]
+		lb := L[b]
+		L[b] = lb - 1
+		tail[lb]--
+		if uint32(lb) == mx && tail[lb] == 0 {
+			mx--
+		}
+		u, v := uint64(sl.c[0]), uint64(sl.c[1])
+		lu, lv := L[u], L[v]
+		c, l := u, lu
+		if lv < lu {
+			c, l = v, lv
+		}
+		L[c] = l + 1
+		tail[l+1]++
+		mx = max(mx, uint32(l)+1)
+		win = max(win, mx)
+		balls[i] = uint32(c)
+		if full(L, uint64(l)+1) {
+			// Stop after this step, with r before the next step's draws.
+			if j+1 < k {
+				sl = &ring[(j+1)&(R-1)]
+				s, coins, nc = sl.s, sl.coins, sl.nc
 			}
-			b := balls[i]
-			lb := L[b]
-			L[b] = lb - 1
-			cnt[lb]--
-			cnt[lb-1]++
-			if lb == mx && cnt[lb] == 0 {
-				mx--
+			r.state, r.coins, r.ncoins = s, coins, nc
+			if i++; i == nb {
+				i = 0
 			}
-
-			u, v := uint64(blk.c[j*maxDynD]), uint64(blk.c[j*maxDynD+1])
-			lu, lv := L[u], L[v]
-			c, l := u, lu
-			if lv < lu {
-				c, l = v, lv
+			st.head = i
+			st.mx, st.win = mx, win
+			st.ins += j + 1
+			st.del += j + 1
+			return j + 1
+		}
+		sl.s = s
+		sl.coins, sl.nc = coins, nc
+		sl.i = next
+		if next++; next == nb {
+			next = 0
+		}
+		var f uint8
+		s, sl.h = below(s, ne)
+		if random {
+			s, coins, nc, f = flagCoin(s, coins, nc, f, 2)
+		}
+		sl.f = f
+		nx := &ring[(j+ahead)&(R-1)]
+		x, y := e[2*nx.h], e[2*nx.h+1]
+		if nx.f&4 != 0 { // a conditional move
+			x, y = y, x
+		}
+		nx.c[0], nx.c[1] = uint32(x), uint32(y)
+		if pipe { // one call: each call to assembly spills and reloads the loop's registers
+			prefetch4(unsafe.Pointer(&e[2*sl.h]), unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
+		}
+	}
+	for ; j < k; j++ { // the last R steps, drawn already
+		sl := &ring[j&(R-1)]
+		i := sl.i
+		b := balls[i]
+		lb := L[b]
+		L[b] = lb - 1
+		tail[lb]--
+		if uint32(lb) == mx && tail[lb] == 0 {
+			mx--
+		}
+		u, v := uint64(sl.c[0]), uint64(sl.c[1])
+		lu, lv := L[u], L[v]
+		c, l := u, lu
+		if lv < lu {
+			c, l = v, lv
+		}
+		L[c] = l + 1
+		tail[l+1]++
+		mx = max(mx, uint32(l)+1)
+		win = max(win, mx)
+		balls[i] = uint32(c)
+		if full(L, uint64(l)+1) {
+			// Stop after this step, with r before the next step's draws.
+			if j+1 < k {
+				sl = &ring[(j+1)&(R-1)]
+				s, coins, nc = sl.s, sl.coins, sl.nc
 			}
-			L[c] = l + 1
-			cnt[l]--
-			cnt[l+1]++
-			mx = max(mx, l+1)
-			win = max(win, mx)
-			balls[i] = uint32(c)
+			r.state, r.coins, r.ncoins = s, coins, nc
+			if i++; i == nb {
+				i = 0
+			}
+			st.head = i
+			st.mx, st.win = mx, win
+			st.ins += j + 1
+			st.del += j + 1
+			return j + 1
+		}
+		if j+ahead < k {
+			nx := &ring[(j+ahead)&(R-1)]
+			x, y := e[2*nx.h], e[2*nx.h+1]
+			if nx.f&4 != 0 { // a conditional move
+				x, y = y, x
+			}
+			nx.c[0], nx.c[1] = uint32(x), uint32(y)
+			if pipe { // the ball's bin a hint: an earlier step may move the ball in its slot
+				prefetch3(unsafe.Pointer(&L[balls[nx.i]]), unsafe.Pointer(&L[x]), unsafe.Pointer(&L[y]))
+			}
 		}
 	}
 	r.state, r.coins, r.ncoins = s, coins, nc
+	st.head = next
 	st.mx, st.win = mx, win
-	st.head = head
 	st.ins += k
 	st.del += k
+	return k
 }
+
+// The generated loops of each sampler, for dynBind.
+var (
+	dynUniformLoops = dynLoops[int]{
+		narrow: [2]func(*dynState, []uint8, int64, int, *Rand) int64{dynABKUUniform[uint8], dynFIFOUniform[uint8]},
+		wide:   [2]func(*dynState, []uint32, int64, int, *Rand) int64{dynABKUUniform[uint32], dynFIFOUniform[uint32]},
+	}
+	dynRegularLoops = dynLoops[regularEdgeRule]{
+		narrow: [2]func(*dynState, []uint8, int64, regularEdgeRule, *Rand) int64{dynABKURegular[uint8], dynFIFORegular[uint8]},
+		wide:   [2]func(*dynState, []uint32, int64, regularEdgeRule, *Rand) int64{dynABKURegular[uint32], dynFIFORegular[uint32]},
+	}
+	dynEdgeLoops = dynLoops[edgeRule]{
+		narrow: [2]func(*dynState, []uint8, int64, edgeRule, *Rand) int64{dynABKUEdge[uint8], dynFIFOEdge[uint8]},
+		wide:   [2]func(*dynState, []uint32, int64, edgeRule, *Rand) int64{dynABKUEdge[uint32], dynFIFOEdge[uint32]},
+	}
+)

@@ -28,7 +28,9 @@ func benchTrial(b *testing.B, c Config) {
 
 // BenchmarkServers is the per-server engine on a random 4-regular graph
 // at n = 2^20, λ = 0.9, edge sampling: 10 time units, about 2·10^7
-// events (BENCHMARKS.md extrapolates to 10^9).
+// events (BENCHMARKS.md extrapolates to 10^9); and with two uniform
+// choices at n = 2^20 (pipelined, pipe.go) and at n = 2^16 (below pipeMin:
+// the plain loop, servers), 10 time units each.
 func BenchmarkServers(b *testing.B) {
 	s, _ := graphgen.ParseSpec("regular:degree=4")
 	g, _, err := s.Build(1<<20, alloc.NewRand(1))
@@ -40,6 +42,9 @@ func BenchmarkServers(b *testing.B) {
 	})
 	b.Run("uniform/n=2^20/lambda=0.9/d=2", func(b *testing.B) {
 		benchTrial(b, Config{N: 1 << 20, D: 2, Lambda: 0.9, Time: 10, Warmup: 0, Engine: EngineServers, Seed: 1})
+	})
+	b.Run("uniform/n=2^16/lambda=0.9/d=2", func(b *testing.B) {
+		benchTrial(b, Config{N: 1 << 16, D: 2, Lambda: 0.9, Time: 10, Warmup: 0, Engine: EngineServers, Seed: 1})
 	})
 }
 

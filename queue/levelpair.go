@@ -1,10 +1,6 @@
 package queue
 
-import (
-	"context"
-
-	"github.com/graphalloc/graphalloc/alloc"
-)
+import "github.com/graphalloc/graphalloc/alloc"
 
 // The level engine's loop for uniform sampling with d ≤ 2 and n ≤ 2^32
 // (the classic supermarket model at any n a run can reach) draws three
@@ -51,64 +47,4 @@ func pick(a, b, second, arrival uint64) uint64 {
 	b &= second
 	m := a ^ ((a ^ b) & uint64(int64(a-b)>>63)) // max(a, b)
 	return a ^ ((a ^ m) & -arrival)
-}
-
-// levelsPair runs one trial on the level engine when pairable(c, t) and
-// returns the events run.
-func levelsPair(ctx context.Context, c *Config, t *topology, w *window, r *alloc.Rand) (int64, error) {
-	n := uint64(c.N)
-	gap := meanGap(c.Lambda, n)
-	thr := arrivalThreshold(c.Lambda)
-	reject := pairReject(n)
-	second := uint64(0) // all ones when d = 2: the second rank counts
-	if t.d == 2 {
-		second = ^uint64(0)
-	}
-	s := r.State()
-	now := 0.0
-	var events int64
-	for {
-		for k := 0; k < cancelEvery; k++ {
-			var x uint64
-			var e float64
-			s, x = alloc.Step(s) // exponential(s), its common path inlined
-			if j := x >> 11; j < zigK[x&255] {
-				e = float64(j) * zigW[x&255]
-			} else {
-				s, e = exponentialSlow(s, x)
-			}
-			now += e * gap
-			if now >= w.stop && !w.cross(now) {
-				r.SetState(s)
-				return events + int64(k), nil
-			}
-			s, x = alloc.Step(s)
-			arrival := uint64(0)
-			if x < thr {
-				arrival = 1
-			}
-			s, x = alloc.Step(s) // a pair of ranks, its common path inlined
-			a, b := (x&(1<<32-1))*n, (x>>32)*n
-			if a&(1<<32-1) >= reject && b&(1<<32-1) >= reject {
-				a, b = a>>32, b>>32
-			} else {
-				s, a, b = rankPairSlow(s, n, reject)
-			}
-			u := pick(a, b, second, arrival)
-			i := levelFirst4(w.cnt, u) + int(arrival)
-			if u < uint64(w.cnt[5]) {
-				i += levelAbove4(w.cnt, w.hi, u)
-			}
-			delta := int64(arrival)*2 - 1
-			if i == 0 {
-				delta = 0 // a completion at an idle server
-			}
-			w.move(i, delta, now)
-		}
-		events += cancelEvery
-		if err := ctx.Err(); err != nil {
-			r.SetState(s)
-			return events, err
-		}
-	}
 }

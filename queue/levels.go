@@ -1,11 +1,5 @@
 package queue
 
-import (
-	"context"
-
-	"github.com/graphalloc/graphalloc/alloc"
-)
-
 // The level engine runs the supermarket model on exchangeable servers
 // (uniform sampling, or a sampler on K_n) from the counts alone: the window's
 // cnt[i], the number of queues of length ≥ i, is the whole state. Order the
@@ -26,7 +20,8 @@ import (
 // over the levels up to the longest queue (a handful) from the sign bit of
 // u − cnt[i]. A scan that stops at the level would mispredict its exit
 // about once an event, which cost half the loop's time. Nothing is read
-// from memory beyond a few hundred bytes of counts, whatever n.
+// from memory beyond a few hundred bytes of counts, whatever n. The
+// engine's loops, levels and levelsPair, are in zloops.go (gen_loops.go).
 
 // levelOf is the queue length of the server of rank u < n ≤ 2^62, the
 // longest queue being hi.
@@ -53,68 +48,3 @@ func levelFirst4(cnt []int64, u uint64) int {
 //
 //go:noinline
 func levelAbove4(cnt []int64, hi int, u uint64) int { return levelOf(cnt[4:], hi-4, u) }
-
-// levels runs one trial on the level engine and returns the events run.
-func levels(ctx context.Context, c *Config, t *topology, w *window, r *alloc.Rand) (int64, error) {
-	if pairable(c, t) {
-		return levelsPair(ctx, c, t, w, r)
-	}
-	n := uint64(c.N)
-	gap := meanGap(c.Lambda, n)
-	thr := arrivalThreshold(c.Lambda)
-	others := t.kind == kOthers
-	d := t.d
-	s := r.State()
-	now := 0.0
-	var events int64
-	for {
-		for k := 0; k < cancelEvery; k++ {
-			var x uint64
-			var e float64
-			s, x = alloc.Step(s) // exponential(s), its common path inlined
-			if j := x >> 11; j < zigK[x&255] {
-				e = float64(j) * zigW[x&255]
-			} else {
-				s, e = exponentialSlow(s, x)
-			}
-			now += e * gap
-			if now >= w.stop && !w.cross(now) {
-				r.SetState(s)
-				return events + int64(k), nil
-			}
-			s, x = alloc.Step(s)
-			if x >= thr {
-				var u uint64
-				s, u = alloc.Below(s, n)
-				if u < uint64(w.cnt[1]) {
-					w.down(levelOf(w.cnt, w.hi, u), now)
-				}
-				continue
-			}
-			var home uint64
-			s, home = alloc.Below(s, n)
-			top := home
-			if t.slot {
-				s, _ = alloc.Below(s, uint64(d)) // the per-server engine's tie draw
-			}
-			for j := 1; j < d; j++ {
-				var u uint64
-				if others {
-					s, u = alloc.Below(s, n-1)
-					if u >= home {
-						u++
-					}
-				} else {
-					s, u = alloc.Below(s, n)
-				}
-				top = max(top, u)
-			}
-			w.up(levelOf(w.cnt, w.hi, top)+1, now)
-		}
-		events += cancelEvery
-		if err := ctx.Err(); err != nil {
-			r.SetState(s)
-			return events, err
-		}
-	}
-}

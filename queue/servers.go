@@ -1,7 +1,6 @@
 package queue
 
 import (
-	"context"
 	"math"
 
 	"github.com/graphalloc/graphalloc/alloc"
@@ -23,6 +22,10 @@ import (
 // position of the server that moves in the list.
 //
 // The times between events are exponential with mean 1/Λ (expo.go).
+//
+// The engines' event loops share this clock and differ in what an event
+// does: gen_loops.go writes them into zloops.go from one template.
+//go:generate go run gen_loops.go
 
 // kind is how an arrival draws its candidates, the graph's layout chosen
 // once before the loop.
@@ -107,55 +110,6 @@ func arrivalThreshold(lambda float64) uint64 {
 
 // cancelEvery is how many events pass between looks at the context.
 const cancelEvery = 1 << 20
-
-// servers runs one trial on the per-server engine: Q[v] is the length of
-// queue v. It returns the events run (arrivals, completions and idle
-// completions).
-func servers(ctx context.Context, c *Config, t *topology, Q []uint32, w *window, r *alloc.Rand) (int64, error) {
-	n := uint64(len(Q))
-	gap := meanGap(c.Lambda, n)
-	thr := arrivalThreshold(c.Lambda)
-	s := r.State()
-	now := 0.0
-	var events int64
-	for {
-		for k := 0; k < cancelEvery; k++ {
-			var x uint64
-			var e float64
-			s, x = alloc.Step(s) // exponential(s), its common path inlined
-			if j := x >> 11; j < zigK[x&255] {
-				e = float64(j) * zigW[x&255]
-			} else {
-				s, e = exponentialSlow(s, x)
-			}
-			now += e * gap
-			if now >= w.stop && !w.cross(now) {
-				r.SetState(s)
-				return events + int64(k), nil
-			}
-			s, x = alloc.Step(s)
-			if x >= thr {
-				var v uint64
-				s, v = alloc.Below(s, n)
-				if q := Q[v]; q > 0 {
-					Q[v] = q - 1
-					w.down(int(q), now)
-				}
-				continue
-			}
-			var v uint64
-			s, v = t.choose(s, Q)
-			q := Q[v] + 1
-			Q[v] = q
-			w.up(int(q), now)
-		}
-		events += cancelEvery
-		if err := ctx.Err(); err != nil {
-			r.SetState(s)
-			return events, err
-		}
-	}
-}
 
 // choose draws an arrival's candidates from state s and returns the new
 // state and the server the job joins: the first shortest candidate, the
