@@ -30,12 +30,10 @@
 package main
 
 import (
-	"bytes"
-	"go/format"
-	"log"
-	"os"
 	"strings"
 	"text/template"
+
+	"github.com/graphalloc/graphalloc/internal/codegen"
 )
 
 // model is a deletion model: how a step finds the slot of the ball that
@@ -315,19 +313,8 @@ func main() {
 		"paramType": func(p string) string { return p[strings.Index(p, " ")+1:] }, // "g edgeRule": edgeRule
 	}
 	t := template.Must(template.New("dyn").Funcs(funcs).Parse(tmpl))
-	var b bytes.Buffer
-	if err := t.Execute(&b, struct {
+	codegen.Write("zdyn_loops.go", codegen.Execute(t, struct {
 		Models   []model
 		Samplers []sampler
-	}{models, samplers}); err != nil {
-		log.Fatal(err)
-	}
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		os.WriteFile("zdyn_loops.go", b.Bytes(), 0o644) // to see where the template went wrong
-		log.Fatalf("zdyn_loops.go: %v", err)
-	}
-	if err := os.WriteFile("zdyn_loops.go", src, 0o644); err != nil {
-		log.Fatal(err)
-	}
+	}{models, samplers}))
 }

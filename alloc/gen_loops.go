@@ -38,11 +38,10 @@ package main
 
 import (
 	"bytes"
-	"go/format"
-	"log"
-	"os"
 	"strings"
 	"text/template"
+
+	"github.com/graphalloc/graphalloc/internal/codegen"
 )
 
 // placeLoop is one Place loop of two candidates u and v on loads L of
@@ -1830,17 +1829,6 @@ func gen(file string, imports []string, tmpl string, data any) {
 	each := func(list string) string { return "e." + strings.ReplaceAll(list, ", ", ", e.") }
 	t := template.Must(template.New(file).Funcs(template.FuncMap{"at": at, "each": each}).Parse(strings.TrimPrefix(tmpl, "\n")))
 	template.Must(t.Parse(commonTmpl))
-	var body bytes.Buffer
-	if err := t.Execute(&body, data); err != nil {
-		log.Fatal(err)
-	}
-	b.Write(dropBlank(body.Bytes()))
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		os.WriteFile(file, b.Bytes(), 0o644) // to see where the template went wrong
-		log.Fatalf("%s: %v", file, err)
-	}
-	if err := os.WriteFile(file, src, 0o644); err != nil {
-		log.Fatal(err)
-	}
+	b.Write(dropBlank(codegen.Execute(t, data)))
+	codegen.Write(file, b.Bytes())
 }

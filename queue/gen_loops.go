@@ -14,11 +14,9 @@
 package main
 
 import (
-	"bytes"
-	"go/format"
-	"log"
-	"os"
 	"text/template"
+
+	"github.com/graphalloc/graphalloc/internal/codegen"
 )
 
 // loop is one engine's event loop.
@@ -177,16 +175,5 @@ func {{.Name}}(ctx context.Context, c *Config, t *topology, {{with .Params}}{{.}
 {{end}}`
 
 func main() {
-	var b bytes.Buffer
-	if err := template.Must(template.New("loops").Parse(tmpl)).Execute(&b, loops); err != nil {
-		log.Fatal(err)
-	}
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		os.WriteFile("zloops.go", b.Bytes(), 0o644) // to see where the template went wrong
-		log.Fatalf("zloops.go: %v", err)
-	}
-	if err := os.WriteFile("zloops.go", src, 0o644); err != nil {
-		log.Fatal(err)
-	}
+	codegen.Write("zloops.go", codegen.Execute(template.Must(template.New("loops").Parse(tmpl)), loops))
 }
