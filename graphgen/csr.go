@@ -186,19 +186,33 @@ func fromChunks(n int, chunks [][]uint32, owned, multi bool, stop *stopper) (*CS
 }
 
 // fillRows puts each pair (a, b) of e into both rows, b into row a and a
-// into row b, in e's order. On entry off[v] is the start of row v (off[n]
-// the end of the last); it advances as row v fills, which ends it as the
-// start of row v+1, and one shift restores it before fillRows returns.
+// into row b, in e's order; off[v] is the start of row v (off[n] the end
+// of the last) and is left as it is. The cursors are four bytes while
+// every row entry has a four-byte index (9% faster for Gnp at n = 10^6,
+// degree 16: half the cache of eight-byte ones), else eight.
 func fillRows(off []int, adj, e []uint32) {
+	n := len(off) - 1
+	if off[n] <= math.MaxUint32 {
+		cur := make([]uint32, n)
+		for v := range cur {
+			cur[v] = uint32(off[v])
+		}
+		fillFrom(cur, adj, e)
+		return
+	}
+	cur := slices.Clone(off[:n])
+	fillFrom(cur, adj, e)
+}
+
+// fillFrom is fillRows's loop: cur[v] is where row v's next entry goes.
+func fillFrom[C uint32 | int](cur []C, adj, e []uint32) {
 	for k := 0; k < len(e); k += 2 {
 		a, b := e[k], e[k+1]
-		adj[off[a]] = b
-		off[a]++
-		adj[off[b]] = a
-		off[b]++
+		adj[cur[a]] = b
+		cur[a]++
+		adj[cur[b]] = a
+		cur[b]++
 	}
-	copy(off[1:], off[:len(off)-1])
-	off[0] = 0
 }
 
 // fromRows builds a CSR from rows that are already sorted, duplicate free and

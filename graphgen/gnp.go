@@ -30,7 +30,7 @@ const MaxGnpEdges = 1 << 32
 // and u to row v in that order leaves every row sorted, so the CSR is built
 // in O(n + m) without sorting. Each edge costs one 64-bit draw and one
 // logarithm, then one random write when the rows are filled; n = 10^6
-// with mean degree 16 (8·10^6 edges) takes 0.35–0.45 s (measured, one
+// with mean degree 16 (8·10^6 edges) takes 0.47–0.52 s (measured, one
 // core), most of it in those writes.
 //
 // The draw ⌊ln(1−r)/ln(1−p)⌋ uses 53-bit r, so skips are exact in law up
