@@ -158,7 +158,9 @@ func (d Deletions) String() string {
 // (β = B1 for S1 steps, then B2 for S2 steps, …, then Bk to the end; a
 // count S may be written as count parses it, e.g. 10n). A sequence file
 // ("file:PATH") is read by ReadOps; here it returns DeleteSequence with no
-// Ops. count parses a step count (it may know n).
+// Ops. "masking:survivors=S" (and ",fillers=F") is the sequence MaskingOps
+// builds: ParseMasking checks it here, and the caller builds it as it reads
+// a file. count parses a step count (it may know n).
 func ParseDeletions(s string, count func(string) (int64, error)) (Deletions, error) {
 	kind, rest, _ := strings.Cut(s, ":")
 	switch kind {
@@ -175,6 +177,11 @@ func ParseDeletions(s string, count func(string) (int64, error)) (Deletions, err
 			return Deletions{}, errors.New("alloc: deletion model file: needs a path, file:PATH")
 		}
 		return Deletions{Model: DeleteSequence}, nil
+	case "masking":
+		if _, _, err := ParseMasking(rest); err != nil {
+			return Deletions{}, err
+		}
+		return Deletions{Model: DeleteSequence}, nil
 	case "random":
 		ph, err := parsePhases(rest, count)
 		if err != nil {
@@ -182,7 +189,7 @@ func ParseDeletions(s string, count func(string) (int64, error)) (Deletions, err
 		}
 		return Deletions{Model: DeleteRandom, Phases: ph}, nil
 	default:
-		return Deletions{}, fmt.Errorf("alloc: unknown deletion model %q (allowed: abku, fifo, random:beta=B, random:schedule=B:S/.../B, file:PATH)", s)
+		return Deletions{}, fmt.Errorf("alloc: unknown deletion model %q (allowed: abku, fifo, random:beta=B, random:schedule=B:S/.../B, file:PATH, masking:survivors=S)", s)
 	}
 	return Deletions{}, fmt.Errorf("alloc: deletion model %s takes no parameters, got %q", kind, s)
 }

@@ -28,9 +28,9 @@ type DeleteFlag struct {
 // help shows them; the command binds each by name.
 var DeleteFlags = []DeleteFlag{
 	{Name: "delete", Field: func(o *DeleteOptions) *string { return &o.Delete },
-		Usage: "run with deletions: abku (a uniform ball leaves, one arrives), fifo (the oldest leaves, one arrives), random:beta=B or random:schedule=B:STEPS/.../B (insert with probability B, else delete from a uniform non-empty bin), file:PATH (a sequence: 'insert' or 'delete K' a line)"},
+		Usage: "run with deletions: abku (a uniform ball leaves, one arrives), fifo (the oldest leaves, one arrives), random:beta=B or random:schedule=B:STEPS/.../B (insert with probability B, else delete from a uniform non-empty bin), file:PATH (a sequence: 'insert' or 'delete K' a line), masking:survivors=S[,fillers=F] (an oblivious sequence that drives Greedy[2] on 4 bins to m/4 + Θ(√m))"},
 	{Name: "steps", Field: func(o *DeleteOptions) *string { return &o.Steps },
-		Usage: "steps of --delete (a count or a multiple of n; default 100n, or the whole sequence of file:PATH)"},
+		Usage: "steps of --delete (a count or a multiple of n; default 100n, or the whole sequence of file:PATH or masking)"},
 }
 
 // DeleteExcludes are the flags of run that a run with deletions refuses:
@@ -38,11 +38,22 @@ var DeleteFlags = []DeleteFlag{
 // resumed files nor the level engine.
 var DeleteExcludes = []string{"batch", "profile", "per-vertex", "resume", "engine"}
 
-// ReadSequence reads the sequence of --delete file:PATH into o.Ops, before
+// ReadSequence reads the sequence of --delete file:PATH into o.Ops, or
+// builds that of --delete masking:survivors=S (alloc.MaskingOps), before
 // the graph is built, so that a bad file is refused up front and the
 // memory estimate counts the sequence; nothing for another model. Its
 // errors name --delete.
 func (o *DeleteOptions) ReadSequence(ctx context.Context) error {
+	if spec, ok := strings.CutPrefix(o.Delete, "masking:"); ok {
+		s, f, err := alloc.ParseMasking(spec)
+		if err == nil {
+			o.Ops, err = alloc.MaskingOps(s, f)
+		}
+		if err != nil {
+			return fmt.Errorf("--delete: %w", err)
+		}
+		return nil
+	}
 	path, ok := strings.CutPrefix(o.Delete, "file:")
 	if !ok || path == "" {
 		return nil
@@ -79,7 +90,7 @@ func (o *DeleteOptions) Dynamic(cfg alloc.Config, changed func(string) bool) (al
 	switch del.Model {
 	case alloc.DeleteSequence:
 		if changed("balls") {
-			return c, fmt.Errorf("--delete: a sequence starts from empty bins: -m does not apply to file:PATH")
+			return c, fmt.Errorf("--delete: a sequence starts from empty bins: -m does not apply to file:PATH or masking")
 		}
 		c.Del.Ops, c.M, c.Steps = o.Ops, 0, int64(len(o.Ops))
 	case alloc.DeleteRandom:

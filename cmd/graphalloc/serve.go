@@ -144,8 +144,8 @@ func (p runPlanner) Parse(args []string) (explorer.Job, error) {
 	if errors.Is(err, pflag.ErrHelp) {
 		return nil, usagef("help is not a run")
 	}
-	if err == nil && strings.HasPrefix(j.o.dyn.Delete, "file:") {
-		err = usagef("--delete: the explorer runs abku, fifo and random deletions; a sequence file is run's (graphalloc run --delete file:PATH)")
+	if err == nil && (strings.HasPrefix(j.o.dyn.Delete, "file:") || strings.HasPrefix(j.o.dyn.Delete, "masking:")) {
+		err = usagef("--delete: the explorer runs abku, fifo and random deletions; a sequence is run's (graphalloc run --delete file:PATH or masking:survivors=S)")
 	}
 	return j, err
 }

@@ -97,8 +97,11 @@ func TestServeDelete(t *testing.T) {
 	if !jsonEqual(t, page.Trials, cli.Trials) || !jsonEqual(t, page.Summary, cli.Summary) {
 		t.Errorf("the explorer's run --delete abku differs from run's:\n%s\n%s", page.Summary, cli.Summary)
 	}
-	if msg := failMessage(t, getEvents(t, ts, "process=greedy&bins=64&delete=file:/etc/hostname")); !strings.Contains(msg, "a sequence file is run's") {
+	if msg := failMessage(t, getEvents(t, ts, "process=greedy&bins=64&delete=file:/etc/hostname")); !strings.Contains(msg, "a sequence is run's") {
 		t.Errorf("delete=file: %q", msg)
+	}
+	if msg := failMessage(t, getEvents(t, ts, "process=greedy&bins=4&delete=masking:survivors=64")); !strings.Contains(msg, "a sequence is run's") {
+		t.Errorf("delete=masking: %q", msg)
 	}
 }
 
