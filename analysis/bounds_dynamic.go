@@ -71,13 +71,13 @@ func DynamicBounds(q DynamicQuery) []Bound {
 	if q.Process == greedyName() {
 		ok, r := why(greedy && q.Model == alloc.DeleteABKU && q.M == q.N,
 			"w.h.p. at any fixed step; d bins uniform with replacement; a uniform ball leaves each step",
-			fmt.Sprintf("stated for Greedy[d], d >= 2, under abku deletions with m = n balls present (here %s, m = %d)", q.Model, q.M))
+			fmt.Sprintf("stated for Greedy[d], d >= 2, under abku deletions with m = n balls present (here %s, m = %d)", modelWord(q.Model), q.M))
 		out = append(out, Bound{Name: "max load, infinite process, m = n [ABKU99]", Process: q.Process,
 			Kind: KindLeading, Precision: PrecisionAdditive, Quantity: QuantityMaxLoad, Regime: RegimeInfinite,
 			Value: lnln / math.Log(q.D), Formula: "ln ln n / ln d ± O(1)", Base: "ln", Applies: ok, Reason: r})
 		ok, r = why(greedy && (q.Model == alloc.DeleteFIFO || q.Model == alloc.DeleteSequence) && q.MaxBalls <= q.N,
 			"w.h.p.; deletions fixed in advance, at most n balls present",
-			fmt.Sprintf("stated for deletions fixed in advance (fifo, a sequence) with at most n balls present (here %s, at most %d)", q.Model, q.MaxBalls))
+			fmt.Sprintf("stated for deletions fixed in advance (fifo, a sequence) with at most n balls present (here %s, at most %d)", modelWord(q.Model), q.MaxBalls))
 		out = append(out, Bound{Name: "max load, oblivious deletions [CFMMRSU98]", Process: q.Process,
 			Kind: KindOrder, Order: "O", Quantity: QuantityMaxLoad, Regime: RegimeOblivious,
 			Value: lnln, Formula: "O(log log n)", Base: "ln", Applies: ok, Reason: r})
@@ -132,3 +132,13 @@ func randomDeletionBounds(q DynamicQuery, ok bool) []Bound {
 
 // greedyName is Greedy's command-line name, from its descriptor.
 func greedyName() string { return alloc.Greedy{}.Name() }
+
+// modelWord names a deletion model in a bound's reason: its command-line
+// name, but "a sequence" for a sequence, which file:PATH and masking both
+// give.
+func modelWord(m alloc.DeleteModel) string {
+	if m == alloc.DeleteSequence {
+		return "a sequence"
+	}
+	return m.String()
+}
