@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -52,10 +53,16 @@ func Parse(name string, b []byte) (*Partial, error) {
 	// JSON lines are compact objects whose first key is config, trial or
 	// summary; a JSON file is one indented object.
 	if !bytes.HasPrefix(trimmed, []byte(`{"`)) {
-		var v File
+		var v struct {
+			File
+			Delete *string `json:"delete"` // set in a DynamicFile
+		}
 		dec := json.NewDecoder(bytes.NewReader(b))
 		if err := dec.Decode(&v); err != nil {
 			return nil, fmt.Errorf("%s: not the JSON output of graphalloc run: %v", name, err)
+		}
+		if v.Delete != nil {
+			return nil, fmt.Errorf("%s: %s", name, errDynamic)
 		}
 		if dec.More() {
 			return nil, fmt.Errorf("%s: more after the JSON object: a run's JSON file holds one (two files joined?)", name)
@@ -93,6 +100,13 @@ func Parse(name string, b []byte) (*Partial, error) {
 			Summary json.RawMessage `json:"summary"`
 		}
 		if err := json.Unmarshal(text, &v); err != nil {
+			var dyn struct {
+				Trial  json.Number `json:"trial"` // a DynamicResult's trial is a number
+				Delete *string     `json:"delete"`
+			}
+			if json.Unmarshal(text, &dyn) == nil && (dyn.Trial != "" || dyn.Delete != nil) {
+				return nil, fmt.Errorf("%s:%d: %s", name, line, errDynamic)
+			}
 			return nil, fmt.Errorf("%s:%d: not a line of graphalloc run -f jsonl: %v", name, line, err)
 		}
 		switch {
@@ -129,6 +143,10 @@ func Parse(name string, b []byte) (*Partial, error) {
 	}
 	return p, nil
 }
+
+// errDynamic refuses the file of a run with deletions, whose trials
+// (alloc.DynamicResult) merge and --resume do not read.
+var errDynamic = errors.New("a run with deletions (run --delete): merge and --resume read runs without deletions only")
 
 // trialCheck checks the trial numbers of one run's file as they are read.
 type trialCheck struct {
