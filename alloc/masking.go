@@ -3,6 +3,7 @@ package alloc
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -27,11 +28,8 @@ import (
 // spread √m: MaskingFillers gives the default. At most survivors +
 // fillers balls are present at a time.
 func MaskingOps(survivors, fillers int64) ([]Op, error) {
-	if survivors < 1 || fillers < 0 || survivors > 1<<24 || fillers > 1<<20 {
-		return nil, fmt.Errorf("alloc: a masking sequence takes 1 to 2^24 survivors and 0 to 2^20 fillers a round, got %d and %d", survivors, fillers)
-	}
-	if n := survivors * (2*fillers + 1); n > maxMaskingOps {
-		return nil, fmt.Errorf("alloc: a masking sequence of %d survivors with %d fillers a round makes %d operations, more than 2^25", survivors, fillers, n)
+	if err := checkMasking(survivors, fillers); err != nil {
+		return nil, err
 	}
 	ops := make([]Op, 0, survivors*(2*fillers+1))
 	var inserted int64
@@ -58,29 +56,36 @@ const maxMaskingOps = 1 << 25
 // MaskingFillers(S)), each a whole number written out. MaskingOps builds
 // the sequence; ParseMasking checks that it can.
 func ParseMasking(s string) (survivors, fillers int64, err error) {
-	fillers = -1
+	var given [2]bool // survivors, fillers
 	for _, kv := range strings.Split(s, ",") {
 		key, val, _ := strings.Cut(kv, "=")
-		var dst *int64
-		switch key {
-		case "survivors":
-			dst = &survivors
-		case "fillers":
-			dst = &fillers
-		default:
-			return 0, 0, fmt.Errorf("alloc: deletion model masking takes survivors=S and optionally fillers=F, got %q", s)
+		k := slices.Index([]string{"survivors", "fillers"}, key)
+		if k < 0 || given[k] {
+			return 0, 0, fmt.Errorf("alloc: deletion model masking takes survivors=S and optionally fillers=F, each once, got %q", s)
 		}
-		if *dst, err = strconv.ParseInt(val, 10, 64); err != nil {
+		given[k] = true
+		x, err := strconv.ParseInt(val, 10, 64)
+		if err != nil {
 			return 0, 0, fmt.Errorf("alloc: deletion model masking: %s needs a whole number, got %q", key, val)
 		}
+		if k == 0 {
+			survivors = x
+		} else {
+			fillers = x
+		}
 	}
-	if fillers < 0 {
+	if !given[1] {
 		fillers = MaskingFillers(survivors)
 	}
-	if survivors < 1 || survivors > 1<<24 || fillers > 1<<20 || survivors*(2*fillers+1) > maxMaskingOps {
-		return 0, 0, fmt.Errorf("alloc: deletion model masking takes 1 to 2^24 survivors and 0 to 2^20 fillers, at most 2^25 operations, got survivors=%d, fillers=%d", survivors, fillers)
+	return survivors, fillers, checkMasking(survivors, fillers)
+}
+
+// checkMasking reports whether MaskingOps can build the sequence.
+func checkMasking(survivors, fillers int64) error {
+	if survivors < 1 || survivors > 1<<24 || fillers < 0 || fillers > 1<<20 || survivors*(2*fillers+1) > maxMaskingOps {
+		return fmt.Errorf("alloc: deletion model masking takes 1 to 2^24 survivors and 0 to 2^20 fillers, at most 2^25 operations, got survivors=%d, fillers=%d", survivors, fillers)
 	}
-	return survivors, fillers, nil
+	return nil
 }
 
 // MaskingFillers returns the fillers a round of MaskingOps uses for

@@ -52,6 +52,22 @@ func TestMaskingOps(t *testing.T) {
 	}
 }
 
+// TestParseMasking checks the model's parameters: the default fillers,
+// and a refusal of negative, repeated, unknown and too large values.
+func TestParseMasking(t *testing.T) {
+	if s, f, err := alloc.ParseMasking("survivors=100"); err != nil || s != 100 || f != alloc.MaskingFillers(100) {
+		t.Errorf("survivors=100: %d, %d, %v", s, f, err)
+	}
+	if s, f, err := alloc.ParseMasking("fillers=0,survivors=9"); err != nil || s != 9 || f != 0 {
+		t.Errorf("fillers=0,survivors=9: %d, %d, %v", s, f, err)
+	}
+	for _, bad := range []string{"", "survivors=100,fillers=-7", "survivors=-1", "survivors=4,survivors=5", "fillers=3", "survivors=4,x=1", "survivors=1e3", "survivors=65536"} {
+		if _, _, err := alloc.ParseMasking(bad); err == nil {
+			t.Errorf("ParseMasking(%q) accepted", bad)
+		}
+	}
+}
+
 // TestMaskingGap runs 4 bins, m = 1024 survivors, 40 trials, fixed seed.
 // One-choice under the sequence must match the exact expected max of
 // uniform placement (analysis.ExpectedMaxUniform) within the trials' 99.9%
