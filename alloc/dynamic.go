@@ -410,7 +410,10 @@ func DynamicBytes(model DeleteModel, n, m, ops int64) int64 {
 const DefaultStepsPerBin = 100
 
 // DeletionBytes is what the deletion model's own state holds beside the
-// loads, for n bins, m balls present and a sequence of ops operations.
+// loads in a trial, for n bins, m balls present and a sequence of ops
+// operations: a sequence's trial keeps the bin of each ball it inserts, 4
+// bytes an operation at most. The operations themselves (SequenceBytes)
+// are held once, whatever the trials.
 func DeletionBytes(model DeleteModel, n, m, ops int64) int64 {
 	switch model {
 	case DeleteABKU, DeleteFIFO:
@@ -418,10 +421,14 @@ func DeletionBytes(model DeleteModel, n, m, ops int64) int64 {
 	case DeleteRandom:
 		return 8 * n
 	case DeleteSequence:
-		return 12 * ops
+		return 4 * ops
 	}
 	return 0
 }
+
+// SequenceBytes is what a sequence of ops operations takes (Op), held
+// once for every trial of a run.
+func SequenceBytes(ops int64) int64 { return 8 * ops }
 
 // dynState is the state of a dynamic trial.
 type dynState struct {

@@ -109,7 +109,7 @@ func (r RunMemory) Parts() []Part {
 	}
 	if r.Delete != 0 && n > 0 {
 		loads = sat(4*n, running)
-		deletion = sat(alloc.DynamicBytes(r.Delete, n, r.M, r.Ops)-4*n, running)
+		deletion = sat(alloc.DynamicBytes(r.Delete, n, r.M, r.Ops)-4*n, running) + alloc.SequenceBytes(r.Ops)
 	}
 	return []Part{
 		{"the graph", r.Graph},
