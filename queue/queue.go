@@ -165,6 +165,8 @@ func (c *Config) Check() error {
 		return bad("hypergraphs are not supported: a job's candidates come from a graph")
 	case c.Sample == Edge && c.Graph.Size() == 0:
 		return bad("edge sampling on a graph without edges")
+	case c.Sample == Vertex && c.D > 1 && c.Graph.Size() == 0:
+		return bad("vertex sampling with d = %d on a graph without edges: a job's vertex has no neighbour to draw", c.D)
 	case c.Warmup >= c.Time:
 		return bad("the warm-up %g leaves nothing of the time %g", c.Warmup, c.Time)
 	case c.Batches < 0 || c.Batches == 1 || c.Batches > 1<<20:

@@ -19,7 +19,8 @@ type Summary struct {
 	// and max over the trials.
 	MaxQueue [3]float64 `json:"max_queue"`
 	// Warmup is the warm-up of each trial, in time units, and WarmupRule
-	// the rule of the first (every trial uses the same).
+	// the rule: "given" or "mser" as every trial chose it, "mser-edge" if
+	// MSER's cut landed at the edge in any trial (see Trial).
 	Warmup     []float64 `json:"warmup"`
 	WarmupRule string    `json:"warmup_rule"`
 }
@@ -38,6 +39,11 @@ func Summarize(trials []Trial) Summary {
 		return s
 	}
 	s.WarmupRule = trials[0].WarmupRule
+	for _, t := range trials {
+		if t.WarmupRule == "mser-edge" {
+			s.WarmupRule = t.WarmupRule // one trial without a steady state is said
+		}
+	}
 	s.MaxQueue = [3]float64{math.Inf(1), 0, 0}
 	for _, t := range trials {
 		s.Warmup = append(s.Warmup, t.Warmup)

@@ -256,7 +256,7 @@ func writeQueueSeries(w io.Writer, f *QueueFile) error {
 
 // QueueSummaryOf summarises the trials of c with the predictions for c on
 // its graph, built from spec: the mean-field ODE beside the series when
-// the fixed point applies and the queues start empty.
+// the servers are exchangeable (uniform sampling or K_n) and start empty.
 func QueueSummaryOf(c *queue.Config, spec graphgen.Spec, trials []queue.Trial) QueueSummary {
 	var g queue.Graph
 	if c.Graph != nil {
