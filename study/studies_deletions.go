@@ -196,15 +196,20 @@ func deletionSides(r *runner, p Params, tp delTopo, steps int64) (st, in *delSid
 	return st, in, nil
 }
 
-// levelCI is the mean of level i of the trials' tails and its 95% CI
-// (analysis.SummarizeAtLeast, floor 0).
-func levelCI(tails [][]float64, i int) (float64, any) {
+// levelCI is the mean of level i of the trials' tails on n bins and its
+// 95% CI: analysis.SummarizeAtLeast, floor 0, of the bins at level i or
+// above (whole numbers, which its exact intervals assume), over n.
+func levelCI(tails [][]float64, i, n int) (float64, any) {
 	x := make([]float64, len(tails))
 	for j, t := range tails {
-		x[j] = t[i]
+		x[j] = math.Round(t[i] * float64(n))
 	}
 	s := analysis.SummarizeAtLeast(x, 0)
-	return s.Mean, summaryCI(s)
+	fn := float64(n)
+	if s.IntervalMethod == analysis.IntervalNone {
+		return s.Mean / fn, (*Interval)(nil)
+	}
+	return s.Mean / fn, Interval{s.CI95[0] / fn, s.CI95[1] / fn}
 }
 
 // deletionTails adds tp's tails to the table and the panel, and returns at
@@ -223,8 +228,8 @@ func deletionTails(tt *Table, pt *figure.Panel, tp delTopo, st, in *delSide, n, 
 	ms := pt.Add(&figure.Series{Name: tp.label + ", static", Color: color, Shape: 0, Style: figure.StylePoints})
 	mi := pt.Add(&figure.Series{Name: tp.label + ", infinite", Color: color, Shape: 1, Style: figure.StylePoints})
 	for i := 1; i <= deletionLevels; i++ {
-		sm, sci := levelCI(st.tails, i)
-		im, ici := levelCI(in.tails, i)
+		sm, sci := levelCI(st.tails, i, st.n)
+		im, ici := levelCI(in.tails, i, in.n)
 		tt.add(tp.label, i, sm, sci, pred(st.pred, i), im, ici, pred(in.pred, i))
 		if sm > 0 {
 			ms.Points = append(ms.Points, figure.Pt{X: float64(i), Y: sm})
@@ -259,8 +264,8 @@ func deletionFinding(tp delTopo, st, in *delSide, inside, levels int) string {
 	a, b := analysis.Summarize(st.maxLoads), analysis.Summarize(in.maxLoads)
 	f := fmt.Sprintf("(a) %s, mean max load over %d trials: static at m = n %.2f (95%% CI %s), infinite after %dn steps %.2f (95%% CI %s)",
 		tp.label, a.N, a.Mean, a.Interval("%.2f"), deletionSteps, b.Mean, b.Interval("%.2f"))
-	s1, ci1 := levelCI(st.tails, 1)
-	i1, ic1 := levelCI(in.tails, 1)
+	s1, ci1 := levelCI(st.tails, 1, st.n)
+	i1, ic1 := levelCI(in.tails, 1, in.n)
 	f += fmt.Sprintf("; s_1 static %.4f %s, infinite %.4f %s", s1, cell(ci1, "%.4f"), i1, cell(ic1, "%.4f"))
 	if levels > 0 {
 		f += fmt.Sprintf("; the fixed point lies in the infinite process's interval at %d of %d levels", inside, levels)
@@ -438,7 +443,7 @@ func maskingSizes(p Params) []int64 {
 // Greedy[2] with the survivors inserted alone, against the exact E[max] of
 // uniform placement.
 func deletionsMasking(r *runner, p Params, fig *figure.Figure) (*Table, []string, error) {
-	tc := newTable("masking", "(c) 4 bins, an oblivious insert/delete sequence (alloc.MaskingOps, built here, not [BK22]'s): x_max − m/4 with m balls present at the end, mean and 95% CI over the trials",
+	tc := newTable("masking", "(c) 4 bins, an oblivious insert/delete sequence (alloc.MaskingOps, built here, not [BK22]'s): x_max − m/4 with m balls present at the end, mean and 95% CI over the trials (analysis.SummarizeAtLeast, floor 0)",
 		"m", "", "fillers a round", "", "operations", "", "Greedy[2], masked", "%.2f", "95% CI", "%.2f", "÷ √m", "%.3f",
 		"one-choice, masked", "%.2f", "95% CI ", "%.2f", "uniform placement, exact", "%.2f", "Greedy[2], inserts only", "%.2f", "95% CI  ", "%.2f")
 	pc := fig.Add(&figure.Panel{Title: "(c) 4 bins: x_max − m/4 against √m, the masking sequence and the same balls inserted alone (mean, 95% CI)",
@@ -467,10 +472,14 @@ func deletionsMasking(r *runner, p Params, fig *figure.Figure) (*Table, []string
 			}
 			x := make([]float64, len(res))
 			for j, t := range res {
-				x[j] = t.Discrepancy // x_max − m/4: m balls present at the end
+				x[j] = t.Discrepancy // x_max − m/4 ≥ 0, a whole number: m balls present at the end, 4 | m
 			}
-			mean, ci := meanCI(x)
-			return mean, ci, nil
+			sum := analysis.SummarizeAtLeast(x, 0)
+			ci := Interval{sum.Mean, sum.Mean}
+			if sum.IntervalMethod != analysis.IntervalNone {
+				ci = Interval(sum.CI95)
+			}
+			return sum.Mean, ci, nil
 		}
 		gm, gci, err := gap(nameGreedy, 2, ops)
 		if err != nil {
