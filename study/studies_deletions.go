@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 
 	"github.com/graphalloc/graphalloc/alloc"
@@ -420,7 +421,11 @@ func (r *runner) runDynamicFrom(ps pointSpec, m int64, del alloc.Deletions, step
 	if err := c.Check(); err != nil {
 		return nil, 0, err
 	}
-	if err := r.fits(RunMemory{Process: desc, Params: params, N: int64(n), M: m, Every: every, Held: int64(ps.trials),
+	workers := int64(r.o.Workers)
+	if workers <= 0 {
+		workers = int64(runtime.NumCPU())
+	}
+	if err := r.fits(RunMemory{Process: desc, Params: params, N: int64(n), M: m, Every: every, Held: int64(ps.trials), Running: min(workers, int64(ps.trials)),
 		Delete: del.Model, Steps: steps, Ops: int64(len(del.Ops))}); err != nil {
 		return nil, 0, err
 	}
