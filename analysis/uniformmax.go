@@ -13,8 +13,9 @@ const maxUniformWork = 2e9
 // law of the loads is n independent Poisson(m/n) counts conditioned on
 // their sum being m, so P(max ≤ c) = [x^m] (Σ_{k≤c} p_k x^k)^n / P(S = m),
 // with p the Poisson(m/n) probabilities and S ~ Poisson(m), and E[max] =
-// Σ_{c≥0} P(max > c), summed until P(max > c) < 10^−13. The work grows as
-// n·m²·√(m/n)·log n; sizes beyond about 2·10^9 multiply-adds are refused.
+// Σ_{c≥0} P(max > c), summed until P(max > c) < 10^−13. Each c costs the
+// products powAt makes (powCost); sizes beyond about 2·10^9 multiply-adds
+// in all are refused.
 func ExpectedMaxUniform(n, m int) (float64, error) {
 	if n < 1 || m < 0 {
 		return 0, fmt.Errorf("analysis: the expected max load takes n ≥ 1 bins and m ≥ 0 balls, got n=%d, m=%d", n, m)
@@ -26,7 +27,7 @@ func ExpectedMaxUniform(n, m int) (float64, error) {
 	lo := (m + n - 1) / n // max ≥ ⌈m/n⌉ always
 	span := int(12*math.Sqrt(lam)) + 12
 	hi := min(m, lo+span)
-	if w := float64(hi) * float64(hi) * float64(hi-lo) * math.Log2(float64(n)+1); w > maxUniformWork {
+	if w := float64(hi-lo+1) * powCost(hi+1, n, m); w > maxUniformWork {
 		return 0, fmt.Errorf("analysis: the expected max load of %d balls in %d bins needs about %.0e operations, more than %.0e", m, n, w, maxUniformWork)
 	}
 	p := make([]float64, hi+1)
@@ -102,4 +103,31 @@ func mulTrunc(a, b []float64, m int) []float64 {
 		}
 	}
 	return out
+}
+
+// powCost is the multiply-adds of powAt for a q of length l: the products
+// of powTrunc for n/2, truncated at degree m, one more for an odd n, and
+// the one coefficient.
+func powCost(l, n, m int) float64 {
+	if n == 1 {
+		return 0
+	}
+	trunc := func(a int) int { return min(a, m+1) }
+	var w float64
+	acc, base := 1, l
+	for k := n / 2; k > 0; k >>= 1 {
+		if k&1 != 0 {
+			w += float64(acc) * float64(base)
+			acc = trunc(acc + base - 1)
+		}
+		if k > 1 {
+			w += float64(base) * float64(base)
+			base = trunc(2*base - 1)
+		}
+	}
+	if n%2 != 0 {
+		w += float64(acc) * float64(l)
+		acc = trunc(acc + l - 1)
+	}
+	return w + float64(acc)
 }

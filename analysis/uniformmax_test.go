@@ -28,7 +28,7 @@ func TestExpectedMaxUniform(t *testing.T) {
 	if z := (e - 256) / (16 * 1.02938); math.Abs(z-1) > 0.02 {
 		t.Errorf("n=4 m=1024: E[max] − m/4 = %.3f, %.4f of the normal limit", e-256, z)
 	}
-	for _, c := range []struct{ n, m int }{{0, 4}, {4, -1}, {4, 1 << 30}} {
+	for _, c := range []struct{ n, m int }{{0, 4}, {4, -1}, {4, 1 << 30}, {256, 16384}} {
 		if _, err := ExpectedMaxUniform(c.n, c.m); err == nil {
 			t.Errorf("n=%d m=%d: no error", c.n, c.m)
 		}
