@@ -38,12 +38,15 @@ var DeleteFlags = []DeleteFlag{
 // resumed files nor the level engine.
 var DeleteExcludes = []string{"batch", "profile", "per-vertex", "resume", "engine"}
 
-// ReadSequence reads the sequence of --delete file:PATH into o.Ops, or
-// builds that of --delete masking:survivors=S (alloc.MaskingOps), before
-// the graph is built, so that a bad file is refused up front and the
-// memory estimate counts the sequence; nothing for another model. Its
-// errors name --delete.
-func (o *DeleteOptions) ReadSequence(ctx context.Context) error {
+// ReadSequence checks o (Check), then reads the sequence of --delete
+// file:PATH into o.Ops, or builds that of --delete masking:survivors=S
+// (alloc.MaskingOps), before the graph is built, so that a bad model or
+// file is refused up front and the memory estimate counts the sequence;
+// nothing more for another model. Its errors name --delete.
+func (o *DeleteOptions) ReadSequence(ctx context.Context, changed func(string) bool) error {
+	if err := o.Check(changed); err != nil {
+		return err
+	}
 	if spec, ok := strings.CutPrefix(o.Delete, "masking:"); ok {
 		s, f, err := alloc.ParseMasking(spec)
 		if err == nil {
@@ -69,6 +72,25 @@ func (o *DeleteOptions) ReadSequence(ctx context.Context) error {
 	return nil
 }
 
+// Check refuses, before any work, a --delete model that does not parse
+// (its step counts read with n = 1: their form, not their size) and a
+// flag of DeleteExcludes given with it (changed reports whether a flag
+// was); Dynamic checks the rest once n is known.
+func (o *DeleteOptions) Check(changed func(string) bool) error {
+	if o.Delete == "" {
+		return nil
+	}
+	if _, err := alloc.ParseDeletions(o.Delete, func(s string) (int64, error) { return ParseCount(s, 1) }); err != nil {
+		return fmt.Errorf("--delete: %w", err)
+	}
+	for _, f := range DeleteExcludes {
+		if changed(f) {
+			return fmt.Errorf("--delete: --%s does not apply to a run with deletions", f)
+		}
+	}
+	return nil
+}
+
 // Dynamic returns the run with deletions of o from the static run cfg: a
 // sequence starts from empty bins and runs its operations, random
 // deletions start from empty bins unless -m is given (changed reports
@@ -77,14 +99,12 @@ func (o *DeleteOptions) ReadSequence(ctx context.Context) error {
 func (o *DeleteOptions) Dynamic(cfg alloc.Config, changed func(string) bool) (alloc.Dynamic, error) {
 	n := int64(cfg.N)
 	count := func(s string) (int64, error) { return ParseCount(s, n) }
+	if err := o.Check(changed); err != nil {
+		return alloc.Dynamic{}, err
+	}
 	del, err := alloc.ParseDeletions(o.Delete, count)
 	if err != nil {
 		return alloc.Dynamic{}, fmt.Errorf("--delete: %w", err)
-	}
-	for _, f := range DeleteExcludes {
-		if changed(f) {
-			return alloc.Dynamic{}, fmt.Errorf("--delete: --%s does not apply to a run with deletions", f)
-		}
 	}
 	c := alloc.Dynamic{Process: cfg.Process, N: cfg.N, M: cfg.M, Del: del, Seed: cfg.Seed, Every: cfg.Every}
 	switch del.Model {

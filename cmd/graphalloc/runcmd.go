@@ -77,7 +77,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 		return err
 	}
 	useMemoryLimit(o.maxMemory)
-	if err := o.dyn.ReadSequence(ctx); err != nil {
+	if err := o.dyn.ReadSequence(ctx, fs.Changed); err != nil {
 		return inputError("", err)
 	}
 	cfg, head, pv, err := o.setupContext(ctx, fs, stderr)
@@ -167,7 +167,8 @@ func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr
 		gf.MaxMemory = memLimit
 		gf.Lean = desc.EdgesOnly(params)
 		r := plan.Memory
-		if !levels && (o.perVertex != "" || (o.format != "csv" && o.resume == "" && !regular && n <= degreeTableMax)) {
+		byDegree := o.format != "csv" && o.resume == "" && o.dyn.Delete == "" // the static summary's by_degree
+		if !levels && (o.perVertex != "" || (byDegree && !regular && n <= degreeTableMax)) {
 			r.PerVertex = results.PerVertexBytes
 		}
 		gf.Extra = r.Bytes()
@@ -176,7 +177,7 @@ func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr
 			return cfg, head, nil, err
 		}
 		topo = study.MeasureContext(ctx, gf.Spec, g)
-		if o.perVertex != "" || (o.format != "csv" && o.resume == "" && topo.Degree.Min != topo.Degree.Max && g.Order() <= degreeTableMax) {
+		if o.perVertex != "" || (byDegree && topo.Degree.Min != topo.Degree.Max && g.Order() <= degreeTableMax) {
 			var names []string
 			if info.File != nil {
 				names = info.File.Labels
