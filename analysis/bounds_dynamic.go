@@ -29,7 +29,6 @@ const (
 type DynamicQuery struct {
 	Process  string
 	D        float64
-	Graph    string // the topology's kind, "" or "complete" for none
 	N        int64
 	M        int64
 	MaxBalls int64

@@ -32,8 +32,8 @@ func se(e Estimate) float64 { return e.StdErr }
 // window long against the correlation time of the tails' fluctuations;
 // the horizon grows like 1/(1 − λ) for d ≥ 2, whose tails relax faster:
 // 300/(1 − λ) is long enough for about ten batch-means groups of five
-// correlation times each, which minDF checks (200/(1 − λ) left s_1 of
-// λ = 0.5, d = 2 with 4 degrees of freedom under the level engine's pair
+// correlation times each, which minDF checks (at 200/(1 − λ), s_1 of
+// λ = 0.5, d = 2 has 4 degrees of freedom under the level engine's pair
 // draws).
 func fixedPointRun(t *testing.T, n int64, lambda float64, d int) Trial {
 	T := 300 / (1 - lambda)
@@ -127,8 +127,8 @@ func TestLittle(t *testing.T) {
 	if got < e.CI95[0] || got > e.CI95[1] {
 		t.Errorf("mean sojourn of the jobs %.4f, Little's law L/λ = %.4f, 95%% interval [%.4f, %.4f]", got, e.Mean, e.CI95[0], e.CI95[1])
 	}
-	// The fixed point's L/λ is outside at n = 512? Only its own tolerance
-	// says: the jobs' mean must not pass as d = 1's 1/(1 − λ) (negative control).
+	// Negative control: the jobs' mean sojourn must not pass as d = 1's
+	// 1/(1 − λ).
 	if mm1 := 1 / (1 - c.Lambda); math.Abs(got-mm1) < 5*se(e) {
 		t.Errorf("mean sojourn %.4f is d = 1's %.4f", got, mm1)
 	}

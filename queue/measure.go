@@ -41,10 +41,6 @@ type Trial struct {
 	// MaxQueue is the longest queue over the window.
 	MaxQueue int     `json:"max_queue"`
 	Series   []Point `json:"series,omitempty"`
-
-	// window are the batch averages of the window, rows[b][i-1] = s_i
-	// (for tests and merging).
-	window [][]float64
 }
 
 // Groups is the most groups batch-means intervals are made of.
@@ -73,7 +69,7 @@ func measure(c *Config, w *window) Trial {
 		cut = min(int(math.Ceil(c.Warmup/w.length-1e-9)), B-1)
 	}
 	rows := w.rows[cut:]
-	tr := Trial{Warmup: float64(cut) * w.length, WarmupRule: rule, window: rows}
+	tr := Trial{Warmup: float64(cut) * w.length, WarmupRule: rule}
 	levels := 0
 	for _, row := range rows {
 		levels = max(levels, len(row))

@@ -98,8 +98,8 @@ func pairMarginal(y []float64, L int) []float64 {
 // until the flow (the L1 norm of dy/dt) is below 1e-13 per unit time. A
 // forward sweep carries mass up a whole row at once, and a backward one
 // down, where an Euler step of the equations moves it one level: at
-// λ = 0.95 on the cycle integrating took seconds and the sweeps take a
-// fraction of one.
+// λ = 0.95 on the cycle an integration of the equations takes seconds,
+// the sweeps a fraction of one.
 func pairSolve(y []float64, L int, lambda, k float64) error {
 	r := 2 * lambda / k
 	p := make([]float64, L)

@@ -57,20 +57,13 @@ type Config struct {
 	Batch int64 `json:"batch,omitempty"`
 }
 
-// completeSpec is the graph of a process without one, K_n, as a file
-// reads it back.
-func completeSpec() graphgen.Spec {
-	sp, _ := graphgen.ParseSpec("complete")
-	return sp
-}
-
 // NewConfig is the config of a run of s: the fields that describe the
 // process and the graph (the caller sets seed, trials, version and the
 // rest).
 func NewConfig(s study.Setting) Config {
 	d := s.Process
 	c := Config{
-		Process: d.Name, D: d.Choices(s.Params), N: s.N, M: s.M, Graph: completeSpec(),
+		Process: d.Name, D: d.Choices(s.Params), N: s.N, M: s.M, Graph: graphgen.MustParseSpec("complete"), // K_n, as a file reads it back
 		Ties: d.TiesFor(s.Params),
 	}
 	if b, ok := d.BetaOf(s.Params); ok {

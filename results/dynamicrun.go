@@ -36,7 +36,7 @@ func RunDynamic(ctx context.Context, stdout io.Writer, output, format string, c 
 // sequence's file). The bounds are those of the process, model and graph
 // that ran.
 func DynamicFileOf(c alloc.Dynamic, head Config, del string, all []alloc.DynamicResult) *DynamicFile {
-	q := analysis.DynamicQuery{Process: head.Process, D: head.D, Graph: head.Graph.Kind, N: int64(c.N), M: c.M,
+	q := analysis.DynamicQuery{Process: head.Process, D: head.D, N: int64(c.N), M: c.M,
 		MaxBalls: c.MostBalls(), Model: c.Del.Model, Phases: c.Del.Phases}
 	file := &DynamicFile{Config: head, Delete: c.Del.String(), Steps: c.Steps, Trials: all,
 		Summary: DynamicSummary{Stats: SummarizeDynamic(all), Bounds: analysis.DynamicBounds(q)}}

@@ -188,7 +188,7 @@ func deletionSides(r *runner, p Params, tp delTopo, steps int64) (st, in *delSid
 	if b, ok := boundNamed(stat.Row, "max load, m = n [ABKU99]"); ok && b.Applies {
 		st.bound = b.Value
 	}
-	q := analysis.DynamicQuery{Process: tp.process, D: float64(tp.d), Graph: tp.graph, N: int64(n), M: int64(n), MaxBalls: int64(n), Model: alloc.DeleteABKU}
+	q := analysis.DynamicQuery{Process: tp.process, D: float64(tp.d), N: int64(n), M: int64(n), MaxBalls: int64(n), Model: alloc.DeleteABKU}
 	for _, b := range analysis.DynamicBounds(q) {
 		if b.Applies && b.Regime == analysis.RegimeInfinite {
 			in.bound = b.Value
