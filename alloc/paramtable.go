@@ -139,7 +139,7 @@ func parseChoices(p *Params, s string) error {
 const maxCap = 1 << 20
 
 // parseCap reads the probe cap, a whole number written 1024, 1_024, 1e3
-// or 2^10, in [1, maxCap]; "" leaves the default.
+// or 2^10, in [1, maxCap]; the caller leaves the default for "".
 func parseCap(p *Params, s string) error {
 	t := strings.ReplaceAll(strings.TrimSpace(s), "_", "")
 	v := math.NaN()

@@ -206,7 +206,7 @@ func supermarketFindings(pts [][]smPoint, like []bool) []string {
 func supermarketFigure(pts [][]smPoint) *figure.Figure {
 	fig := &figure.Figure{SharedLegend: true}
 	pa := fig.Add(&figure.Panel{Title: "mean sojourn time against λ (measured, 95% CI)", XLabel: "λ", YLabel: "mean sojourn time", YScale: figure.ScaleLog})
-	pb := fig.Add(&figure.Panel{Title: "tails s_i at λ = 0.9: measured (points), predicted where one applies (dashed)", XLabel: "i", YLabel: "s_i", YScale: figure.ScaleLog10, XInt: true})
+	pb := fig.Add(&figure.Panel{Title: "tails s_i at λ = 0.9: measured (points); dashed: the fixed point (K_n) and the pair approximation (degree 2 to 4)", XLabel: "i", YLabel: "s_i", YScale: figure.ScaleLog10, XInt: true})
 	li := 2 // λ = 0.9
 	for gi, sg := range supermarketGraphs {
 		s := pa.Add(&figure.Series{Name: sg.name, Color: gi, Shape: gi, Style: figure.StylePoints})
