@@ -55,6 +55,11 @@ type Config struct {
 	// each ball reads the loads at the start of its batch of B), omitted
 	// for one ball at a time.
 	Batch int64 `json:"batch,omitempty"`
+	// Delete is the deletion model of a run with deletions (run --delete)
+	// as given, and Steps its steps; both omitted for a run without. Its
+	// trials are alloc.DynamicResult, its summary a DynamicSummary.
+	Delete string `json:"delete,omitempty"`
+	Steps  int64  `json:"steps,omitempty"`
 }
 
 // NewConfig is the config of a run of s: the fields that describe the

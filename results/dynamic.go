@@ -1,7 +1,6 @@
 package results
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -10,17 +9,63 @@ import (
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
+	"github.com/graphalloc/graphalloc/study"
 )
 
 // DynamicFile is the result of a run with deletions (run --delete): the
-// run's config, the deletion model and steps, every trial, and the
-// summary with the bounds that speak for this process, model and graph.
+// run's config (its Delete and Steps set), every trial, and the summary
+// with the bounds that speak for this process, model and graph. Its JSON
+// and JSON lines have the shape of a File's, so that shards, merge,
+// --resume and plot read both.
 type DynamicFile struct {
 	Config  Config                `json:"config"`
-	Delete  string                `json:"delete"`
-	Steps   int64                 `json:"steps"`
 	Trials  []alloc.DynamicResult `json:"trials"`
 	Summary DynamicSummary        `json:"summary"`
+}
+
+// NewDynamicFile is the file of the trials all of the run with deletions
+// whose config is c, its summary computed over them (SummarizeDynamic)
+// with the bounds for c's process, deletion model and graph.
+func NewDynamicFile(c Config, all []alloc.DynamicResult) (*DynamicFile, error) {
+	q, err := c.dynamicQuery(all)
+	if err != nil {
+		return nil, err
+	}
+	sum := DynamicSummary{Stats: SummarizeDynamic(all), Bounds: []analysis.Bound{}}
+	if q != nil {
+		sum.Bounds = analysis.DynamicBounds(*q)
+	}
+	if all == nil {
+		all = []alloc.DynamicResult{} // an empty shard: a list, as every reader expects
+	}
+	return &DynamicFile{Config: c, Trials: all, Summary: sum}, nil
+}
+
+// dynamicQuery is the bounds query of the run with deletions c whose
+// trials are all, read from the file alone: the most balls present is m
+// for abku and fifo, m plus the steps for random deletions (unknown in
+// advance), and for a sequence, the same in every trial, the trials'
+// (nil, no bound, when no trial holds it).
+func (c Config) dynamicQuery(all []alloc.DynamicResult) (*analysis.DynamicQuery, error) {
+	del, err := alloc.ParseDeletions(c.Delete, func(s string) (int64, error) { return study.ParseCount(s, c.N) })
+	if err != nil {
+		return nil, fmt.Errorf("delete: %w", err)
+	}
+	q := &analysis.DynamicQuery{Process: c.Process, D: c.D, N: c.N, M: c.M, Model: del.Model, Phases: del.Phases}
+	switch del.Model {
+	case alloc.DeleteSequence:
+		if len(all) == 0 {
+			return nil, nil
+		}
+		for _, r := range all {
+			q.MaxBalls = max(q.MaxBalls, r.MaxBalls)
+		}
+	case alloc.DeleteRandom:
+		q.MaxBalls = c.M + c.Steps
+	default:
+		q.MaxBalls = c.M
+	}
+	return q, nil
 }
 
 // DynamicSummary holds the mean, sd, min and max over the trials of each
@@ -84,21 +129,13 @@ func SummarizeDynamic(trials []alloc.DynamicResult) map[string]DynamicStat {
 }
 
 // WriteDynamic writes f as a table, csv (one row a trial), json or jsonl
-// (one trial a line, then the summary).
+// (the config, one trial a line, then the summary).
 func WriteDynamic(w io.Writer, format string, f *DynamicFile) error {
 	switch format {
 	case "json":
-		e := json.NewEncoder(w)
-		e.SetIndent("", "  ")
-		return e.Encode(f)
+		return WriteJSON(w, f)
 	case "jsonl":
-		e := json.NewEncoder(w)
-		for _, t := range f.Trials {
-			if err := e.Encode(t); err != nil {
-				return err
-			}
-		}
-		return e.Encode(map[string]any{"config": f.Config, "delete": f.Delete, "steps": f.Steps, "summary": f.Summary})
+		return writeLines(w, f.Config, "trial", f.Trials, f.Summary)
 	case "csv":
 		names := []string{"trial"}
 		for _, d := range dynamicFields {
@@ -122,7 +159,7 @@ func WriteDynamic(w io.Writer, format string, f *DynamicFile) error {
 // with the reason.
 func writeDynamicTable(w io.Writer, f *DynamicFile) error {
 	fmt.Fprintf(w, "%s, n = %d, deletions %s: %d balls placed, then %d steps; %d trials, seed %d\n",
-		f.Config.Process, f.Config.N, f.Delete, f.Config.M, f.Steps, len(f.Trials), f.Config.Seed)
+		f.Config.Process, f.Config.N, f.Config.Delete, f.Config.M, f.Config.Steps, len(f.Trials), f.Config.Seed)
 	fmt.Fprintln(w, "discrepancy = max load - m(t)/n; overload = max load - max_{s<=t} m(s)/n; window = the initial balls and every step")
 	fmt.Fprintln(w, "95% CI: of the mean over the trials, Student t (— with one trial)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

@@ -2,49 +2,23 @@ package results
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
 	"github.com/graphalloc/graphalloc/alloc"
-	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/internal/outfile"
 )
 
-// RunDynamic runs the trials of c, a run with deletions, on workers
-// goroutines and writes its file to output (stdout if "" or "-") in
-// format once they are done; on an interrupt (ctx done) the trials that
-// finished are written, and the error says how many. head is the static
-// run's config; del is --delete as given, which names a sequence's file.
-// The bounds are those of the process, model and graph that ran.
-func RunDynamic(ctx context.Context, stdout io.Writer, output, format string, c alloc.Dynamic, head Config, del string, trials []int, workers int) error {
-	var all []alloc.DynamicResult
-	err := alloc.RunDynamic(ctx, c, trials, workers, func(r alloc.DynamicResult) error {
-		all = append(all, r)
-		return nil
-	})
-	interrupted := errors.Is(err, context.Canceled)
-	if err != nil && !interrupted {
-		return err
-	}
-	file := DynamicFileOf(c, head, del, all)
-	return writeWhole(ctx, stdout, output, interrupted, len(all), len(trials), func(w io.Writer) error { return WriteDynamic(w, format, file) })
-}
-
-// DynamicFileOf is the file of the trials all of c, a run with deletions:
-// head is the static run's config, del is --delete as given (which names a
-// sequence's file). The bounds are those of the process, model and graph
-// that ran.
-func DynamicFileOf(c alloc.Dynamic, head Config, del string, all []alloc.DynamicResult) *DynamicFile {
-	q := analysis.DynamicQuery{Process: head.Process, D: head.D, N: int64(c.N), M: c.M,
-		MaxBalls: c.MostBalls(), Model: c.Del.Model, Phases: c.Del.Phases}
-	file := &DynamicFile{Config: head, Delete: c.Del.String(), Steps: c.Steps, Trials: all,
-		Summary: DynamicSummary{Stats: SummarizeDynamic(all), Bounds: analysis.DynamicBounds(q)}}
+// DynamicConfig is the config of the file of c, a run with deletions,
+// from head, the config of the run without: c's deletion model (for a
+// sequence del, --delete as given, which names its file or masking
+// spec), its steps, and its initial balls.
+func DynamicConfig(c alloc.Dynamic, head Config, del string) Config {
+	head.Delete, head.Steps, head.M = c.Del.String(), c.Steps, c.M
 	if c.Del.Model == alloc.DeleteSequence {
-		file.Delete = del
+		head.Delete = del
 	}
-	file.Config.M = c.M
-	return file
+	return head
 }
 
 // writeWhole writes an output that is written whole once its trials are

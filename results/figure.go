@@ -22,7 +22,7 @@ import (
 //   - study -f json: the study's figure, saved in the report;
 //   - run, or of merge on its shards, complete or cut short: RunFigure,
 //     and the load against the degree (DegreePanel) where the summary
-//     keeps it (by_degree).
+//     keeps it (by_degree); DynamicFigure for a run with deletions.
 func ReadFigure(name string, b []byte) (*figure.Figure, error) {
 	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '{' {
 		return nil, fmt.Errorf("%s is not JSON: plot reads the -f json (or jsonl) output of run, compare, study and merge", name)
@@ -53,8 +53,11 @@ func ReadFigure(name string, b []byte) (*figure.Figure, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%v (plot reads the JSON output of run, compare, study and merge)", err)
 	}
-	if len(p.Trials) == 0 {
+	if len(p.Trials) == 0 && len(p.Dynamic) == 0 {
 		return nil, fmt.Errorf("%s: the run holds no finished trial to draw", name)
+	}
+	if p.Config.Delete != "" {
+		return DynamicFigure(p.Config, p.Dynamic), nil
 	}
 	f, err := RunFigure(p.Config, p.Trials)
 	if err == nil && len(p.ByDegree) > 1 {
@@ -250,4 +253,11 @@ func profilePanel(c Config, rs []alloc.Result) *figure.Panel {
 	}
 	return &figure.Panel{Title: fmt.Sprintf("sorted normalised load (mean over %s at each rank)", analysis.Count(profiles, "trial")),
 		XLabel: "rank / n", YLabel: "load − m/n", Series: []*figure.Series{s}}
+}
+
+// DynamicFigure is the figure of the trials rs of the run with deletions
+// whose config is c (study.DynamicFigure).
+func DynamicFigure(c Config, rs []alloc.DynamicResult) *figure.Figure {
+	what := fmt.Sprintf("%s, n = %s, deletions %s, %d steps", c.Label(), pow2(c.N), c.Delete, c.Steps)
+	return study.DynamicFigure(what, c.N, rs)
 }

@@ -4,16 +4,16 @@ import (
 	"context"
 	"io"
 
-	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/internal/outfile"
 )
 
 // OpenStream opens the JSON-lines output of a run: stdout, a new file
 // output, or, when resume names the same file and prev (read from it) is
 // cut short, that file continued after its last complete line. A new
-// stream starts with the config head and the trials done already. The
+// stream starts with the config head and the trials done already (of a
+// run with deletions or without). The
 // caller writes through the writer and closes it with the function.
-func OpenStream(ctx context.Context, stdout io.Writer, output, resume string, prev *Partial, head Config, done []alloc.Result) (io.Writer, func() error, error) {
+func OpenStream[T any](ctx context.Context, stdout io.Writer, output, resume string, prev *Partial, head Config, done []T) (io.Writer, func() error, error) {
 	continuing := prev != nil && !prev.Complete && !outfile.IsStdout(output) && SameFile(output, resume)
 	var w io.Writer = stdout
 	closeFn := func() error { return nil }
@@ -37,7 +37,7 @@ func OpenStream(ctx context.Context, stdout io.Writer, output, resume string, pr
 		return nil, nil, err
 	}
 	for _, r := range done {
-		if err := s.Trial(r); err != nil {
+		if err := s.Line("trial", r); err != nil {
 			closeFn()
 			return nil, nil, err
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -18,8 +17,11 @@ import (
 // Partial is a run's file read back: from JSON, or from JSON lines,
 // complete or cut short by an interruption.
 type Partial struct {
-	Config   Config
+	Config Config
+	// Trials are the trials of a run without deletions, Dynamic those of
+	// a run with (Config.Delete set): one of the two is used.
 	Trials   []alloc.Result
+	Dynamic  []alloc.DynamicResult
 	Complete bool  // the file ends with its summary
 	Valid    int64 // bytes up to the end of the last complete line (JSON lines)
 	// ByDegree is the summary's by_degree, if the file has one.
@@ -36,12 +38,12 @@ func ReadFile(ctx context.Context, path string) (*Partial, error) {
 	return Parse(path, b)
 }
 
-// Parse parses the file b, named name in errors. A JSON-lines file may end
-// in a partial line, left by a run killed mid-write: it is ignored, and
-// Valid says where the complete lines end. A trial the file's run does
-// not hold (outside its trials or its shard), or a trial given twice, is
-// an error: resuming or merging such a file would count a trial twice or
-// keep one that is not the run's.
+// Parse parses the file b, named name in errors: of a run with deletions
+// or without. A JSON-lines file may end in a partial line, left by a run
+// killed mid-write: it is ignored, and Valid says where the complete lines
+// end. A trial the file's run does not hold (outside its trials or its
+// shard), or a trial given twice, is an error: resuming or merging such a
+// file would count a trial twice or keep one that is not the run's.
 func Parse(name string, b []byte) (*Partial, error) {
 	trimmed := bytes.TrimSpace(b)
 	if len(trimmed) == 0 {
@@ -53,30 +55,7 @@ func Parse(name string, b []byte) (*Partial, error) {
 	// JSON lines are compact objects whose first key is config, trial or
 	// summary; a JSON file is one indented object.
 	if !bytes.HasPrefix(trimmed, []byte(`{"`)) {
-		var v struct {
-			File
-			Delete *string `json:"delete"` // set in a DynamicFile
-		}
-		dec := json.NewDecoder(bytes.NewReader(b))
-		if err := dec.Decode(&v); err != nil {
-			return nil, fmt.Errorf("%s: not the JSON output of graphalloc run: %v", name, err)
-		}
-		if v.Delete != nil {
-			return nil, fmt.Errorf("%s: %s", name, errDynamic)
-		}
-		if dec.More() {
-			return nil, fmt.Errorf("%s: more after the JSON object: a run's JSON file holds one (two files joined?)", name)
-		}
-		if v.Config.Version == "" {
-			return nil, fmt.Errorf("%s: no config in the file", name)
-		}
-		tc := newTrialCheck(v.Config, "entry")
-		for i, r := range v.Trials {
-			if err := tc.add(r, i+1); err != nil {
-				return nil, fmt.Errorf("%s: %v", name, err)
-			}
-		}
-		return &Partial{Config: v.Config, Trials: v.Trials, Complete: true, Valid: int64(len(b)), ByDegree: v.Summary.ByDegree}, nil
+		return parseJSON(name, b)
 	}
 	p := &Partial{}
 	seenConfig := false
@@ -96,17 +75,10 @@ func Parse(name string, b []byte) (*Partial, error) {
 		}
 		var v struct {
 			Config  *Config         `json:"config"`
-			Trial   *alloc.Result   `json:"trial"`
+			Trial   json.RawMessage `json:"trial"`
 			Summary json.RawMessage `json:"summary"`
 		}
 		if err := json.Unmarshal(text, &v); err != nil {
-			var dyn struct {
-				Trial  json.Number `json:"trial"` // a DynamicResult's trial is a number
-				Delete *string     `json:"delete"`
-			}
-			if json.Unmarshal(text, &dyn) == nil && (dyn.Trial != "" || dyn.Delete != nil) {
-				return nil, fmt.Errorf("%s:%d: %s", name, line, errDynamic)
-			}
 			return nil, fmt.Errorf("%s:%d: not a line of graphalloc run -f jsonl: %v", name, line, err)
 		}
 		switch {
@@ -120,10 +92,9 @@ func Parse(name string, b []byte) (*Partial, error) {
 			if !seenConfig {
 				return nil, fmt.Errorf("%s:%d: a trial before the config line", name, line)
 			}
-			if err := tc.add(*v.Trial, line); err != nil {
+			if err := p.addTrial(tc, v.Trial, line); err != nil {
 				return nil, fmt.Errorf("%s:%d: %v", name, line, err)
 			}
-			p.Trials = append(p.Trials, *v.Trial)
 		case v.Summary != nil:
 			p.Complete = true
 			var sum struct {
@@ -144,9 +115,75 @@ func Parse(name string, b []byte) (*Partial, error) {
 	return p, nil
 }
 
-// errDynamic refuses the file of a run with deletions, whose trials
-// (alloc.DynamicResult) merge and --resume do not read.
-var errDynamic = errors.New("a run with deletions (run --delete): merge and --resume read runs without deletions only")
+// parseJSON parses b, a run's file in JSON (Parse).
+func parseJSON(name string, b []byte) (*Partial, error) {
+	var v struct {
+		Config  Config            `json:"config"`
+		Trials  []json.RawMessage `json:"trials"`
+		Summary struct {
+			ByDegree []DegreeStat `json:"by_degree"`
+		} `json:"summary"`
+		Delete *string `json:"delete"` // a run with deletions as version 0.1.0 wrote it
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("%s: not the JSON output of graphalloc run: %v", name, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%s: more after the JSON object: a run's JSON file holds one (two files joined?)", name)
+	}
+	if v.Delete != nil {
+		return nil, fmt.Errorf("%s: a run with deletions written before its config held the model: rerun it", name)
+	}
+	if v.Config.Version == "" {
+		return nil, fmt.Errorf("%s: no config in the file", name)
+	}
+	p := &Partial{Config: v.Config, Complete: true, Valid: int64(len(b)), ByDegree: v.Summary.ByDegree}
+	tc := newTrialCheck(v.Config, "entry")
+	for i, raw := range v.Trials {
+		if err := p.addTrial(tc, raw, i+1); err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+	}
+	return p, nil
+}
+
+// addTrial decodes raw, a trial found at the at-th line or entry, as a
+// trial of p's run (with deletions or without), checks it (tc) and keeps
+// it.
+func (p *Partial) addTrial(tc trialCheck, raw json.RawMessage, at int) error {
+	if p.Config.Delete != "" {
+		var r alloc.DynamicResult
+		if err := strictTrial(raw, &r); err != nil {
+			return err
+		}
+		if err := tc.addDynamic(r, at); err != nil {
+			return err
+		}
+		p.Dynamic = append(p.Dynamic, r)
+		return nil
+	}
+	var r alloc.Result
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return fmt.Errorf("not a trial of this run: %v", err)
+	}
+	if err := tc.add(r, at); err != nil {
+		return err
+	}
+	p.Trials = append(p.Trials, r)
+	return nil
+}
+
+// strictTrial decodes a trial into r, refusing a field r does not have
+// (a trial of a run without deletions in the file of a run with).
+func strictTrial(raw json.RawMessage, r any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(r); err != nil {
+		return fmt.Errorf("not a trial of this run: %v", err)
+	}
+	return nil
+}
 
 // trialCheck checks the trial numbers of one run's file as they are read.
 type trialCheck struct {
@@ -170,16 +207,30 @@ func newTrialCheck(c Config, unit string) trialCheck {
 // whose load counts are not over the run's n bins (a trial of another
 // run).
 func (tc trialCheck) add(r alloc.Result, at int) error {
-	t := r.Trial
 	if err := countsAgree(r); err != nil {
-		return fmt.Errorf("trial %d: %v", t, err)
+		return fmt.Errorf("trial %d: %v", r.Trial, err)
 	}
+	return tc.record(r.Trial, r.LoadCounts, at)
+}
+
+// addDynamic is add for a trial of a run with deletions: its max load,
+// balls and largest values over the window must agree with its load
+// counts, which hold the run's n bins.
+func (tc trialCheck) addDynamic(r alloc.DynamicResult, at int) error {
+	if err := dynamicAgree(r); err != nil {
+		return fmt.Errorf("trial %d: %v", r.Trial, err)
+	}
+	return tc.record(r.Trial, r.LoadCounts, at)
+}
+
+// record records trial t whose load counts are counts (nil: not given).
+func (tc trialCheck) record(t int, counts []int64, at int) error {
 	var bins int64
-	for _, c := range r.LoadCounts {
+	for _, c := range counts {
 		bins += c
 	}
 	switch first, dup := tc.seen[t]; {
-	case r.LoadCounts != nil && bins != tc.n:
+	case counts != nil && bins != tc.n:
 		return fmt.Errorf("trial %d counts %d bins, the run has n=%d: a trial of another run", t, bins, tc.n)
 	case t < 0 || t >= tc.trials:
 		return fmt.Errorf("trial %d, in a run of %d trials (0..%d)", t, tc.trials, tc.trials-1)
@@ -189,6 +240,35 @@ func (tc trialCheck) add(r alloc.Result, at int) error {
 		return fmt.Errorf("trial %d a second time (first at %s %d): a run's file holds each trial once", t, tc.unit, first)
 	}
 	tc.seen[t] = at
+	return nil
+}
+
+// dynamicAgree checks a trial of a run with deletions against itself: its
+// load counts are non-negative, the highest load they hold is its max
+// load and their balls its balls, and the largest values over the window
+// are at least the final ones. A trial that fails was edited or damaged.
+func dynamicAgree(r alloc.DynamicResult) error {
+	var balls int64
+	top := -1
+	for i, c := range r.LoadCounts {
+		if c < 0 {
+			return fmt.Errorf("a negative count of bins at load %d", i)
+		}
+		if c > 0 {
+			top = i
+		}
+		balls += int64(i) * c
+	}
+	switch {
+	case r.LoadCounts == nil:
+		return fmt.Errorf("no load_counts")
+	case int(r.MaxLoad) != top:
+		return fmt.Errorf("max_load %d, but the highest load its counts hold is %d", r.MaxLoad, top)
+	case balls != r.Balls:
+		return fmt.Errorf("balls %d, but its counts hold %d", r.Balls, balls)
+	case r.WindowMaxLoad < r.MaxLoad || r.MaxBalls < r.Balls || r.MaxDiscrepancy < r.Discrepancy || r.MaxOverload < r.Overload:
+		return fmt.Errorf("a largest value over the window below its final value")
+	}
 	return nil
 }
 
@@ -234,12 +314,13 @@ func shardOf(s string) (i, k int, err error) {
 	return i, k, nil
 }
 
-// SplitDone returns the results among prev of the given trials, in trial
-// order, and the trials prev does not hold.
-func SplitDone(trials []int, prev []alloc.Result) (done []alloc.Result, todo []int) {
-	have := make(map[int]alloc.Result, len(prev))
+// splitDone returns the trials among prev (num reads a trial's number)
+// that are of the given trials, in trial order, and the given trials prev
+// does not hold.
+func splitDone[T any](trials []int, prev []T, num func(T) int) (done []T, todo []int) {
+	have := make(map[int]T, len(prev))
 	for _, r := range prev {
-		have[r.Trial] = r
+		have[num(r)] = r
 	}
 	for _, t := range trials {
 		if r, ok := have[t]; ok {
@@ -251,33 +332,37 @@ func SplitDone(trials []int, prev []alloc.Result) (done []alloc.Result, todo []i
 	return done, todo
 }
 
-// ResumeRun reads path, an earlier output of the run whose config is
-// head, and splits trials into the results it holds (done) and the trials
-// to run (todo); prev is the file read, nil when path is "" (then every
-// trial is to run). A file of another run is an error.
-func ResumeRun(ctx context.Context, path string, head Config, trials []int) (prev *Partial, done []alloc.Result, todo []int, err error) {
+func resultTrial(r alloc.Result) int         { return r.Trial }
+func dynamicTrial(r alloc.DynamicResult) int { return r.Trial }
+
+// ResumeRun reads path, an earlier output of the run whose config is head
+// (a run with deletions or without), for Execute or ExecuteDynamic to
+// keep the trials it holds; nil when path is "". A file of another run is
+// an error.
+func ResumeRun(ctx context.Context, path string, head Config) (*Partial, error) {
 	if path == "" {
-		return nil, nil, trials, nil
+		return nil, nil
 	}
-	if prev, err = ReadFile(ctx, path); err != nil {
-		return nil, nil, nil, err
+	prev, err := ReadFile(ctx, path)
+	if err != nil {
+		return nil, err
 	}
 	if err := SameRun(prev.Config, head); err != nil {
-		return nil, nil, nil, fmt.Errorf("%s is the output of another run: %v", path, err)
+		return nil, fmt.Errorf("%s is the output of another run: %v", path, err)
 	}
-	done, todo = SplitDone(trials, prev.Trials)
-	return prev, done, todo, nil
+	return prev, nil
 }
 
-// mergeRun merges the files of the shards of one run into the file of the
-// whole run, its summary recomputed over every trial. The files must hold
-// every trial once, unless partial is set.
-func mergeRun(in *inputs, partial bool) (*File, error) {
+// mergeRun merges the files of the shards of one run, with deletions or
+// without, into the file of the whole run, its summary recomputed over
+// every trial. The files must hold every trial once, unless partial is
+// set.
+func mergeRun(in *inputs, partial bool) (*Merged, error) {
 	var head Config
-	byTrial := map[int]alloc.Result{}
-	from := map[int]string{}
 	var shards, cut []string
 	var byDegree [][]DegreeStat
+	var static [][]alloc.Result
+	var dynamic [][]alloc.DynamicResult
 	for i, p := range in.paths {
 		b, err := in.read(i)
 		if err != nil {
@@ -299,18 +384,71 @@ func mergeRun(in *inputs, partial bool) (*File, error) {
 		} else if err := SameRun(head, rf.Config); err != nil {
 			return nil, fmt.Errorf("%s and %s are not shards of one run: %v", in.paths[0], p, err)
 		}
-		for _, r := range rf.Trials {
-			if q, dup := from[r.Trial]; dup {
-				return nil, fmt.Errorf("trial %d is in both %s and %s", r.Trial, q, p)
-			}
-			byTrial[r.Trial], from[r.Trial] = r, p
-		}
+		static, dynamic = append(static, rf.Trials), append(dynamic, rf.Dynamic)
 	}
 	head.Shard = ""
+	m := mergeShards{paths: in.paths, head: head, shards: shards, cut: cut, partial: partial}
+	if head.Delete != "" {
+		trials, err := mergeTrials(m, dynamic, dynamicTrial)
+		if err != nil {
+			return nil, err
+		}
+		f, err := NewDynamicFile(head, trials)
+		return &Merged{Dynamic: f, Short: m.short(len(trials))}, err
+	}
+	trials, err := mergeTrials(m, static, resultTrial)
+	if err != nil {
+		return nil, err
+	}
+	sum, err := Summarize(head, trials)
+	if err != nil {
+		return nil, err
+	}
+	// The load against the degree, if every file has it over its trials.
+	if len(byDegree) == len(in.paths) {
+		sum.ByDegree, _ = MergeByDegree(byDegree)
+	}
+	return &Merged{Run: &File{Config: head, Trials: trials, Summary: sum}, Short: m.short(len(trials))}, nil
+}
+
+// mergeShards are the shard files of one run read by mergeRun: their
+// paths, the run's config, each file's shard, the files cut short, and
+// whether a merge of some of the trials is asked for (--partial).
+type mergeShards struct {
+	paths, shards, cut []string
+	head               Config
+	partial            bool
+}
+
+// short says how many of the run's trials a partial merge of have holds,
+// "" when it holds all.
+func (m mergeShards) short(have int) string {
+	if have < m.head.Trials {
+		return fmt.Sprintf("%d of %d trials", have, m.head.Trials)
+	}
+	return ""
+}
+
+// mergeTrials merges the trials of the files (files[i] are those of
+// m.paths[i]; num reads a trial's number) in trial order: a trial in two
+// files, or outside the run, is an error, and so is a missing trial
+// unless m.partial.
+func mergeTrials[T any](m mergeShards, files [][]T, num func(T) int) ([]T, error) {
+	byTrial := map[int]T{}
+	from := map[int]string{}
+	for i, rs := range files {
+		for _, r := range rs {
+			t := num(r)
+			if q, dup := from[t]; dup {
+				return nil, fmt.Errorf("trial %d is in both %s and %s", t, q, m.paths[i])
+			}
+			byTrial[t], from[t] = r, m.paths[i]
+		}
+	}
 	// A config may claim any number of trials: name the first ten missing
 	// without listing the rest.
 	var missing []string
-	for t := 0; t < head.Trials && len(byTrial)+len(missing) < head.Trials; t++ {
+	for t := 0; t < m.head.Trials && len(byTrial)+len(missing) < m.head.Trials; t++ {
 		if _, ok := byTrial[t]; ok {
 			continue
 		}
@@ -320,34 +458,27 @@ func mergeRun(in *inputs, partial bool) (*File, error) {
 		}
 		missing = append(missing, fmt.Sprint(t))
 	}
-	if len(missing) > 0 && !partial {
+	if len(missing) > 0 && !m.partial {
 		return nil, fmt.Errorf("the files hold %d of %d trials; missing %s%s; --partial merges what is there",
-			len(byTrial), head.Trials, strings.Join(missing, ","), whyMissing(shards, cut))
+			len(byTrial), m.head.Trials, strings.Join(missing, ","), whyMissing(m.shards, m.cut))
 	}
-	trials := make([]alloc.Result, 0, len(byTrial))
-	for _, r := range byTrial {
-		if r.Trial < 0 || r.Trial >= head.Trials {
-			return nil, fmt.Errorf("%s holds trial %d of a run of %d trials", from[r.Trial], r.Trial, head.Trials)
+	trials := make([]T, 0, len(byTrial))
+	for t, r := range byTrial {
+		if t < 0 || t >= m.head.Trials {
+			return nil, fmt.Errorf("%s holds trial %d of a run of %d trials", from[t], t, m.head.Trials)
 		}
 		trials = append(trials, r)
 	}
-	slices.SortFunc(trials, func(a, b alloc.Result) int { return a.Trial - b.Trial })
-	sum, err := Summarize(head, trials)
-	if err != nil {
-		return nil, err
-	}
-	// The load against the degree, if every file has it over its trials.
-	if len(byDegree) == len(in.paths) {
-		sum.ByDegree, _ = MergeByDegree(byDegree)
-	}
-	return &File{Config: head, Trials: trials, Summary: sum}, nil
+	slices.SortFunc(trials, func(a, b T) int { return num(a) - num(b) })
+	return trials, nil
 }
 
-// Merged is the merge of the files of a sharded run or grid: one of Run
-// and Grid is set.
+// Merged is the merge of the files of a sharded run or grid: one of Run,
+// Dynamic (a run with deletions) and Grid is set.
 type Merged struct {
-	Run  *File
-	Grid *Grid
+	Run     *File
+	Dynamic *DynamicFile
+	Grid    *Grid
 	// Short says how much of the run or grid a partial merge holds ("2
 	// of 30 grid points"), "" when it holds all of it.
 	Short string
@@ -377,21 +508,16 @@ func MergeFiles(ctx context.Context, paths []string, partial bool) (*Merged, err
 		}
 		return m, nil
 	}
-	f, err := mergeRun(in, partial)
-	if err != nil {
-		return nil, err
-	}
-	m := &Merged{Run: f}
-	if len(f.Trials) < f.Config.Trials {
-		m.Short = fmt.Sprintf("%d of %d trials", len(f.Trials), f.Config.Trials)
-	}
-	return m, nil
+	return mergeRun(in, partial)
 }
 
 // Write writes the merged file in a format of Formats.
 func (m *Merged) Write(w io.Writer, format string) error {
-	if m.Grid != nil {
+	switch {
+	case m.Grid != nil:
 		return WriteGrid(w, format, m.Grid)
+	case m.Dynamic != nil:
+		return WriteDynamic(w, format, m.Dynamic)
 	}
 	return Write(w, format, m.Run)
 }

@@ -22,13 +22,62 @@ type RunOutput struct {
 	Progress               io.Writer
 }
 
-// Execute runs the trials of cfg that ResumeRun left to do (done are those
-// the earlier output prev holds) on workers goroutines and writes the
-// file: JSON lines as each trial finishes, the other formats whole once
-// every trial is done. On an interrupt (ctx done) the trials that finished
-// are kept, and the error says how many and how to continue. It returns
-// every trial of the file, in order, for the figure.
-func (o RunOutput) Execute(ctx context.Context, stdout io.Writer, cfg alloc.Config, prev *Partial, done []alloc.Result, trials []int, workers int) ([]alloc.Result, error) {
+// Execute runs the trials of cfg that prev (the earlier output --resume
+// read, ResumeRun; nil if none) does not hold on workers goroutines and
+// writes the file: JSON lines as each trial finishes, the other formats
+// whole once every trial is done. On an interrupt (ctx done) the trials
+// that finished are kept, and the error says how many and how to
+// continue. It returns every trial of the file, in order, for the figure.
+func (o RunOutput) Execute(ctx context.Context, stdout io.Writer, cfg alloc.Config, prev *Partial, trials []int, workers int) ([]alloc.Result, error) {
+	var held []alloc.Result
+	if prev != nil {
+		held = prev.Trials
+	}
+	run := func(ctx context.Context, todo []int, emit func(alloc.Result) error) error {
+		return alloc.Run(ctx, cfg, todo, workers, emit)
+	}
+	return execute(ctx, o, stdout, prev, trials, held, resultTrial, cfg.M, run, func(all []alloc.Result) (func(io.Writer) error, any, error) {
+		sum, err := Summarize(o.Head, all)
+		if err != nil {
+			return nil, nil, err
+		}
+		if o.PerVertex != nil && o.PerVertex.Trials() == len(all) {
+			sum.ByDegree = o.PerVertex.ByDegree()
+		}
+		f := &File{Config: o.Head, Trials: all, Summary: sum}
+		return func(w io.Writer) error { return Write(w, o.Format, f) }, sum, nil
+	})
+}
+
+// ExecuteDynamic is Execute for c, a run with deletions, whose config
+// o.Head is (DynamicConfig): prev is read from --resume as for a run
+// without, and the file is a DynamicFile.
+func (o RunOutput) ExecuteDynamic(ctx context.Context, stdout io.Writer, c alloc.Dynamic, prev *Partial, trials []int, workers int) ([]alloc.DynamicResult, error) {
+	var held []alloc.DynamicResult
+	if prev != nil {
+		held = prev.Dynamic
+	}
+	run := func(ctx context.Context, todo []int, emit func(alloc.DynamicResult) error) error {
+		return alloc.RunDynamic(ctx, c, todo, workers, emit)
+	}
+	return execute(ctx, o, stdout, prev, trials, held, dynamicTrial, c.M+c.Steps, run, func(all []alloc.DynamicResult) (func(io.Writer) error, any, error) {
+		f, err := NewDynamicFile(o.Head, all)
+		if err != nil {
+			return nil, nil, err
+		}
+		return func(w io.Writer) error { return WriteDynamic(w, o.Format, f) }, f.Summary, nil
+	})
+}
+
+// execute runs the trials that held (the trials prev holds; num reads a
+// trial's number) does not, with run, and writes the file that file makes of every trial (with its
+// summary, the last line of JSON lines): JSON lines as each trial
+// finishes, continuing prev's file when -o names it; the other formats
+// whole at the end. work is a trial's balls (or steps), for the progress
+// shown. On an interrupt the finished trials are kept (KeepInterrupted).
+func execute[T any](ctx context.Context, o RunOutput, stdout io.Writer, prev *Partial, trials []int, held []T, num func(T) int, work int64,
+	run func(context.Context, []int, func(T) error) error, file func([]T) (func(io.Writer) error, any, error)) ([]T, error) {
+	done, todo := splitDone(trials, held, num)
 	var stream *Stream
 	if o.Format == "jsonl" {
 		w, closeFn, err := OpenStream(ctx, stdout, o.Output, o.Resume, prev, o.Head, done)
@@ -39,12 +88,12 @@ func (o RunOutput) Execute(ctx context.Context, stdout io.Writer, cfg alloc.Conf
 		stream = NewStream(w)
 	}
 	all := done
-	bar := progress.New(o.Progress, "run", len(trials), int64(len(trials))*cfg.M) // nil unless a terminal
-	err := alloc.Run(ctx, cfg, trials, workers, func(r alloc.Result) error {
+	bar := progress.New(o.Progress, "run", len(todo), int64(len(todo))*work) // nil unless a terminal
+	err := run(ctx, todo, func(r T) error {
 		all = append(all, r)
-		bar.Add(cfg.M)
+		bar.Add(work)
 		if stream != nil {
-			return stream.Trial(r)
+			return stream.Line("trial", r)
 		}
 		return nil
 	})
@@ -53,20 +102,16 @@ func (o RunOutput) Execute(ctx context.Context, stdout io.Writer, cfg alloc.Conf
 	if err != nil && !interrupted {
 		return nil, err
 	}
-	slices.SortFunc(all, func(a, b alloc.Result) int { return a.Trial - b.Trial })
-	sum, err := Summarize(o.Head, all)
+	slices.SortFunc(all, func(a, b T) int { return num(a) - num(b) })
+	write, sum, err := file(all)
 	if err != nil {
 		return nil, err
 	}
-	if o.PerVertex != nil && o.PerVertex.Trials() == len(all) {
-		sum.ByDegree = o.PerVertex.ByDegree()
-	}
-	write := func(w io.Writer) error { return Write(w, o.Format, &File{Config: o.Head, Trials: all, Summary: sum}) }
 	switch {
 	case interrupted:
-		return nil, KeepInterrupted(ctx, stdout, o.Output, o.Format, len(all), len(done)+len(trials), "trial", write)
+		return nil, KeepInterrupted(ctx, stdout, o.Output, o.Format, len(all), len(done)+len(todo), "trial", write)
 	case stream != nil:
-		return all, stream.Summary(sum)
+		return all, stream.Line("summary", sum)
 	}
 	return all, outfile.Write(ctx, stdout, o.Output, write)
 }

@@ -54,9 +54,6 @@ func (s *Stream) Line(key string, v any) error {
 // Config writes the config line.
 func (s *Stream) Config(c Config) error { return s.Line("config", c) }
 
-// Trial writes a trial line.
-func (s *Stream) Trial(r alloc.Result) error { return s.Line("trial", r) }
-
 // Summary writes the summary line.
 func (s *Stream) Summary(sum Summary) error { return s.Line("summary", sum) }
 

@@ -34,9 +34,9 @@ var DeleteFlags = []DeleteFlag{
 }
 
 // DeleteExcludes are the flags of run that a run with deletions refuses:
-// the dynamic engine runs neither batches, profiles, per-vertex sums,
-// resumed files nor the level engine.
-var DeleteExcludes = []string{"batch", "profile", "per-vertex", "resume", "engine"}
+// the dynamic engine runs neither batches, profiles, per-vertex sums nor
+// the level engine.
+var DeleteExcludes = []string{"batch", "profile", "per-vertex", "engine"}
 
 // ReadSequence checks o (Check), then reads the sequence of --delete
 // file:PATH into o.Ops, or builds that of --delete masking:survivors=S

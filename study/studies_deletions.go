@@ -321,8 +321,8 @@ func deletionsRandom(r *runner, p Params, fig *figure.Figure) (*Table, []string,
 		q := analysis.DynamicQuery{Process: nameGreedy, D: 2, N: n, MaxBalls: maxBalls, Model: alloc.DeleteRandom, Phases: del.Phases}
 		disc, over := randomBoundCells(analysis.DynamicBounds(q))
 		tb.add(sc.label, mb, dm, dci, om, oci, wd, wo, disc, over)
-		seriesCI(pd, res, si, "β = "+sc.label, n, func(pt alloc.DynPoint) float64 { return pt.Discrepancy })
-		seriesCI(po, res, si, "β = "+sc.label, n, func(pt alloc.DynPoint) float64 { return pt.Overload })
+		seriesCI(pd, res, si, "β = "+sc.label, n, 0, func(pt alloc.DynPoint) float64 { return pt.Discrepancy })
+		seriesCI(po, res, si, "β = "+sc.label, n, math.Inf(-1), func(pt alloc.DynPoint) float64 { return pt.Overload })
 		findings = append(findings, fmt.Sprintf("(b) β = %s, at the last step, mean over %d trials: m/n %.3f, discrepancy %.2f (95%% CI %s), overload %.2f (95%% CI %s); [BFKN25] in this regime: discrepancy %s; overload %s",
 			sc.label, len(res), mb, dm, cell(dci, "%.2f"), om, cell(oci, "%.2f"), cell(disc, ""), cell(over, "")))
 	}
@@ -364,16 +364,23 @@ func randomBoundCells(bs []analysis.Bound) (disc, over any) {
 }
 
 // seriesCI adds the mean over the trials of get at each series point of
-// res, with its 95% CI, against t/n.
-func seriesCI(p *figure.Panel, res []alloc.DynamicResult, color int, name string, n int64, get func(alloc.DynPoint) float64) {
-	s := p.Add(&figure.Series{Name: name, Color: color, Style: figure.StyleLine})
+// res, with its 95% CI, against t/n: analysis.SummarizeAtLeast's, whose
+// values are at least floor (exact for whole numbers, such as a max load,
+// to which Student's t gives a zero-width interval when the trials
+// agree).
+func seriesCI(p *figure.Panel, res []alloc.DynamicResult, color int, name string, n int64, floor float64, get func(alloc.DynPoint) float64) {
+	s := p.Add(&figure.Series{Name: name, Color: color, Shape: color, Style: figure.StyleLine})
 	for k := range res[0].Series {
 		x := make([]float64, len(res))
 		for j, t := range res {
 			x[j] = get(t.Series[k])
 		}
-		m, ci := meanCI(x)
-		s.Points = append(s.Points, figure.Pt{X: float64(res[0].Series[k].Step) / float64(n), Y: m, Lo: ci[0], Hi: ci[1]})
+		sum := analysis.SummarizeAtLeast(x, floor)
+		pt := figure.Pt{X: float64(res[0].Series[k].Step) / float64(n), Y: sum.Mean}
+		if sum.IntervalMethod != analysis.IntervalNone {
+			pt.Lo, pt.Hi = sum.CI95[0], sum.CI95[1]
+		}
+		s.Points = append(s.Points, pt)
 	}
 }
 

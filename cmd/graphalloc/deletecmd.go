@@ -19,11 +19,26 @@ func (o *runOptions) addDelete(fs *pflag.FlagSet) {
 }
 
 // runDeletions runs the trials of cfg with the deletion model of --delete
-// and writes the dynamic result.
-func (o *runOptions) runDeletions(ctx context.Context, fs *pflag.FlagSet, cfg alloc.Config, head results.Config, trials []int, stdout io.Writer) error {
+// (those --resume does not hold already), writes the dynamic result and
+// draws its figure (--plot).
+func (o *runOptions) runDeletions(ctx context.Context, fs *pflag.FlagSet, cfg alloc.Config, head results.Config, trials []int, stdout, stderr io.Writer) error {
 	c, err := o.dyn.Dynamic(cfg, fs.Changed)
 	if err != nil {
 		return usageError{err}
 	}
-	return results.RunDynamic(ctx, stdout, o.output, o.format, c, head, o.dyn.Delete, trials, o.workers)
+	head = results.DynamicConfig(c, head, o.dyn.Delete)
+	prev, err := results.ResumeRun(ctx, o.resume, head)
+	if err != nil {
+		return inputError("--resume: ", err)
+	}
+	out := results.RunOutput{Head: head, Output: o.output, Format: o.format, Resume: o.resume, Progress: stderr}
+	all, err := out.ExecuteDynamic(ctx, stdout, c, prev, trials, o.workers)
+	if err != nil || o.plot == "" {
+		return err
+	}
+	if len(all) == 0 {
+		skipEmptyPlot(stderr, o.shard, o.plot)
+		return nil
+	}
+	return o.drawPlot(ctx, results.DynamicFigure(head, all))
 }

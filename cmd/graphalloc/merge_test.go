@@ -36,6 +36,10 @@ func TestMergeMatchesUnsharded(t *testing.T) {
 	for _, args := range [][]string{
 		{"run", "-n", "300", "-t", "3", "--seed", "5"},
 		{"compare", "-g", "cycle", "-p", "graph,greedy", "-n", "2^6..2^7", "-t", "2"}, // 3 points
+		// Runs with deletions: the bounds of a sequence read its peak from
+		// the trials.
+		{"run", "-p", "graph", "-g", "regular:degree=4", "-n", "2^8", "--delete", "abku", "--steps", "10n", "--every", "2n", "-t", "3"},
+		{"run", "-n", "4", "--delete", "masking:survivors=16", "-t", "3"},
 	} {
 		want := map[string]string{}
 		for _, f := range []string{"table", "csv", "json", "jsonl"} {

@@ -60,10 +60,38 @@ func TestShardMergeEqualsRun(t *testing.T) {
 
 // TestResumeFromPartialFile: a jsonl file cut anywhere (after a trial,
 // or inside a line) is continued by --resume into exactly the output of an
-// uninterrupted run.
+// uninterrupted run, with deletions or without.
 func TestResumeFromPartialFile(t *testing.T) {
+	for _, run := range [][]string{
+		{"run", "-n", "1000", "-t", "6", "--seed", "3"},
+		{"run", "-p", "graph", "-g", "regular:degree=4", "-n", "2^9", "--delete", "random:beta=0.6", "--steps", "20n", "--every", "5n", "-t", "6", "--seed", "3"},
+	} {
+		resumeFromPartial(t, run)
+	}
+	// A run with deletions does not resume the file of a run without, nor
+	// one with another model.
 	dir := t.TempDir()
-	args := []string{"run", "-n", "1000", "-t", "6", "-f", "jsonl", "--seed", "3"}
+	static := filepath.Join(dir, "static.json")
+	mustRun(t, "run", "-n", "64", "-t", "2", "-f", "json", "-o", static)
+	for _, del := range []string{"abku", "fifo"} {
+		if _, errs, code := invoke("run", "-n", "64", "-t", "2", "--delete", del, "--resume", static); code != 2 || !strings.Contains(errs, "delete differs") {
+			t.Errorf("--delete %s --resume of a run without: exit %d, %q", del, code, errs)
+		}
+	}
+	abku := filepath.Join(dir, "abku.json")
+	mustRun(t, "run", "-n", "64", "-t", "2", "--delete", "abku", "-f", "json", "-o", abku)
+	if _, errs, code := invoke("run", "-n", "64", "-t", "2", "--delete", "fifo", "--resume", abku); code != 2 || !strings.Contains(errs, "delete differs (abku against fifo)") {
+		t.Errorf("--delete fifo --resume of abku: exit %d, %q", code, errs)
+	}
+	if _, errs, code := invoke("run", "-n", "64", "-t", "2", "--resume", abku); code != 2 || !strings.Contains(errs, "delete differs") {
+		t.Errorf("a run without deletions resuming one with: exit %d, %q", code, errs)
+	}
+}
+
+// resumeFromPartial checks TestResumeFromPartialFile for the command run.
+func resumeFromPartial(t *testing.T, run []string) {
+	dir := t.TempDir()
+	args := append(slices.Clone(run), "-f", "jsonl")
 	full := filepath.Join(dir, "full.jsonl")
 	if _, errs, code := invoke(append(args, "-o", full)...); code != 0 {
 		t.Fatal(errs)
@@ -79,25 +107,26 @@ func TestResumeFromPartialFile(t *testing.T) {
 			}
 			os.WriteFile(p, b, 0o644)
 			if _, errs, code := invoke(append(args, "-o", p, "--resume", p)...); code != 0 {
-				t.Fatalf("cut %d: %s", cut, errs)
+				t.Fatalf("%v: cut %d: %s", run, cut, errs)
 			}
 			got, _ := os.ReadFile(p)
 			if !bytes.Equal(got, want) {
-				t.Fatalf("cut after %d lines (partial %v): resumed file differs:\n%s", cut, partialLine, got)
+				t.Fatalf("%v: cut after %d lines (partial %v): resumed file differs:\n%s", run, cut, partialLine, got)
 			}
 		}
 	}
 	// Resuming into another format gives that format's full output.
 	p := filepath.Join(dir, "cut.jsonl")
 	os.WriteFile(p, bytes.Join(lines[:3], nil), 0o644)
-	wantJSON, _, _ := invoke("run", "-n", "1000", "-t", "6", "-f", "json", "--seed", "3")
-	gotJSON, errs, code := invoke("run", "-n", "1000", "-t", "6", "-f", "json", "--seed", "3", "--resume", p)
+	wantJSON, _, _ := invoke(append(slices.Clone(run), "-f", "json")...)
+	gotJSON, errs, code := invoke(append(slices.Clone(run), "-f", "json", "--resume", p)...)
 	if code != 0 || gotJSON != wantJSON {
-		t.Fatalf("resume to json: exit %d %s", code, errs)
+		t.Fatalf("%v: resume to json: exit %d %s", run, code, errs)
 	}
 	// A file of another run is refused.
-	if _, errs, code := invoke("run", "-n", "1000", "-t", "6", "--seed", "4", "--resume", p); code != 2 || !strings.Contains(errs, "seed") {
-		t.Errorf("foreign resume: exit %d, %q", code, errs)
+	other := append(slices.Clone(run), "--seed", "4", "--resume", p)
+	if _, errs, code := invoke(other...); code != 2 || !strings.Contains(errs, "seed") {
+		t.Errorf("%v: foreign resume: exit %d, %q", run, code, errs)
 	}
 }
 
@@ -156,14 +185,24 @@ func waitForLines(t *testing.T, path string, k int, done <-chan error) {
 	t.Fatalf("no %d lines in %s after 60 s", k, path)
 }
 
-// TestInterruptAndResume sends SIGINT to a real run mid-way: it stops
-// cleanly with exit status 1, keeps every finished trial, and --resume then
-// finishes the same file into exactly the uninterrupted output.
+// TestInterruptAndResume sends SIGINT to a real run mid-way, with
+// deletions and without: it stops cleanly with exit status 1, keeps every
+// finished trial, and --resume then finishes the same file into exactly
+// the uninterrupted output.
 func TestInterruptAndResume(t *testing.T) {
 	bin := buildBinary(t)
-	dir := t.TempDir()
 	// About 0.1–0.3 s per trial (measured): long enough to interrupt.
-	args := []string{"run", "-n", "2^20", "-m", "16n", "-t", "6", "-w", "1", "-f", "jsonl", "--seed", "8"}
+	for _, args := range [][]string{
+		{"run", "-n", "2^20", "-m", "16n", "-t", "6", "-w", "1", "-f", "jsonl", "--seed", "8"},
+		{"run", "-n", "2^16", "--delete", "abku", "--steps", "100n", "-t", "6", "-w", "1", "-f", "jsonl", "--seed", "8"},
+	} {
+		interruptAndResume(t, bin, args)
+	}
+}
+
+// interruptAndResume checks TestInterruptAndResume for the command args.
+func interruptAndResume(t *testing.T, bin string, args []string) {
+	dir := t.TempDir()
 	want := filepath.Join(dir, "want.jsonl")
 	if out, err := exec.Command(bin, append(args, "-o", want)...).CombinedOutput(); err != nil {
 		t.Fatalf("%v: %s", err, out)
@@ -181,22 +220,22 @@ func TestInterruptAndResume(t *testing.T) {
 	cmd.Process.Signal(syscall.SIGINT)
 	err := <-done
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-		t.Fatalf("interrupted run: %v, stderr %q", err, stderr.String())
+		t.Fatalf("%v: interrupted run: %v, stderr %q", args, err, stderr.String())
 	}
 	if !strings.Contains(stderr.String(), "interrupted") || !strings.Contains(stderr.String(), "--resume") {
-		t.Errorf("stderr %q does not say how to resume", stderr.String())
+		t.Errorf("%v: stderr %q does not say how to resume", args, stderr.String())
 	}
 	b, _ := os.ReadFile(got)
 	if n := bytes.Count(b, []byte(`{"trial"`)); n < 1 || n >= 6 || bytes.Contains(b, []byte(`"summary"`)) {
-		t.Fatalf("interrupted file holds %d trials (summary %v)", n, bytes.Contains(b, []byte(`"summary"`)))
+		t.Fatalf("%v: interrupted file holds %d trials (summary %v)", args, n, bytes.Contains(b, []byte(`"summary"`)))
 	}
 	if out, err := exec.Command(bin, append(args, "-o", got, "--resume", got)...).CombinedOutput(); err != nil {
-		t.Fatalf("resume: %v: %s", err, out)
+		t.Fatalf("%v: resume: %v: %s", args, err, out)
 	}
 	wb, _ := os.ReadFile(want)
 	gb, _ := os.ReadFile(got)
 	if !bytes.Equal(wb, gb) {
-		t.Fatal("resumed output differs from the uninterrupted run")
+		t.Fatalf("%v: resumed output differs from the uninterrupted run", args)
 	}
 }
 

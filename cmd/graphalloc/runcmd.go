@@ -90,7 +90,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) error 
 	}
 	trials := study.ShardTrials(o.trials, si, sk)
 	if o.dyn.Delete != "" {
-		return o.runDeletions(ctx, fs, cfg, head, trials, stdout)
+		return o.runDeletions(ctx, fs, cfg, head, trials, stdout, stderr)
 	}
 	return o.execute(ctx, cfg, head, pv, trials, stdout, stderr)
 }
@@ -251,12 +251,12 @@ func (o *runOptions) request(fs *pflag.FlagSet, desc *alloc.Descriptor, params a
 // and writes the run's file.
 func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results.Config, pv *results.PerVertex, trials []int, stdout, stderr io.Writer) error {
 	// --resume: keep the trials an earlier output holds, run the rest.
-	prev, done, trials, err := results.ResumeRun(ctx, o.resume, head, trials)
+	prev, err := results.ResumeRun(ctx, o.resume, head)
 	if err != nil {
 		return inputError("--resume: ", err)
 	}
 	out := results.RunOutput{Head: head, Output: o.output, Format: o.format, Resume: o.resume, PerVertex: pv, Progress: stderr}
-	all, err := out.Execute(ctx, stdout, cfg, prev, done, trials, o.workers)
+	all, err := out.Execute(ctx, stdout, cfg, prev, trials, o.workers)
 	if err != nil {
 		return err
 	}

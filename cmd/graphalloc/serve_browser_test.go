@@ -326,6 +326,10 @@ func queueRun(t *testing.T, ctx context.Context, dir string) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("delete abku: the page shows %v, %s gives %v", got, command, want)
 	}
+	status, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#a-status`)))
+	if err != nil || !strings.Contains(status, "with deletions abku, ") || strings.Contains(status, "undefined") {
+		t.Errorf("delete abku: the status reads %q (%v)", status, err)
+	}
 }
 
 // chromedpURL is the page's URL.

@@ -281,7 +281,8 @@ func (j *job) runDynamic(ctx context.Context) (*results.DynamicFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return results.DynamicFileOf(*j.run.Dynamic, j.run.Head, j.run.Delete, all), nil
+	slices.SortFunc(all, func(a, b alloc.DynamicResult) int { return a.Trial - b.Trial })
+	return results.NewDynamicFile(results.DynamicConfig(*j.run.Dynamic, j.run.Head, j.run.Delete), all)
 }
 
 // streamDynamic runs a run with deletions and sends "dynamic" with its

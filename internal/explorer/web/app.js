@@ -329,7 +329,7 @@ function paramFields(fields) {
 function showDynamic(slot, f) {
   const P = panels[slot];
   const st = P.el.querySelector(".status");
-  st.textContent = "done: " + f.trials.length + (f.trials.length === 1 ? " trial" : " trials") + " with deletions " + f.delete + ", " + f.steps + " steps";
+  st.textContent = "done: " + f.trials.length + (f.trials.length === 1 ? " trial" : " trials") + " with deletions " + f.config.delete + ", " + (f.config.steps || 0) + " steps";
   st.dataset.state = "done";
   const tb = P.el.querySelector("tbody");
   tb.innerHTML = "";
