@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
@@ -192,14 +194,16 @@ func sameConfig(a, b any) error {
 	var ma, mb map[string]any
 	json.Unmarshal(ja, &ma)
 	json.Unmarshal(jb, &mb)
-	for k, va := range ma {
-		if fmt.Sprint(va) != fmt.Sprint(mb[k]) {
+	// In the keys' order, so that the difference named is the same every
+	// time.
+	for _, k := range slices.Sorted(maps.Keys(ma)) {
+		if va := ma[k]; fmt.Sprint(va) != fmt.Sprint(mb[k]) {
 			return fmt.Errorf("%s differs (%v against %v)", k, va, mb[k])
 		}
 	}
-	for k, vb := range mb {
+	for _, k := range slices.Sorted(maps.Keys(mb)) {
 		if _, ok := ma[k]; !ok {
-			return fmt.Errorf("%s differs (unset against %v)", k, vb)
+			return fmt.Errorf("%s differs (unset against %v)", k, mb[k])
 		}
 	}
 	return errors.New("configs differ")

@@ -68,62 +68,44 @@ func (c Config) dynamicQuery(all []alloc.DynamicResult) (*analysis.DynamicQuery,
 	return q, nil
 }
 
-// DynamicSummary holds the mean, sd, min and max over the trials of each
-// reported quantity, and the bounds for the run (analysis.DynamicBounds).
+// DynamicSummary holds each reported quantity over the trials, and the
+// bounds for the run (analysis.DynamicBounds).
 type DynamicSummary struct {
-	Stats  map[string]DynamicStat `json:"stats"`
-	Bounds []analysis.Bound       `json:"bounds"`
-}
-
-// DynamicStat is a quantity over the trials: mean, sample sd, min, max
-// and the half-width of the mean's 95% interval (Student t over the
-// trials; null with one trial, whose mean has no interval).
-type DynamicStat struct {
-	Mean float64  `json:"mean"`
-	SD   float64  `json:"std"`
-	Min  float64  `json:"min"`
-	Max  float64  `json:"max"`
-	CI95 *float64 `json:"ci95_halfwidth"`
+	Stats  map[string]Stat  `json:"stats"`
+	Bounds []analysis.Bound `json:"bounds"`
 }
 
 // dynamicFields are the reported quantities in order, with how to read
-// each from a trial.
+// each from a trial and the least value it can take (a max load, a
+// discrepancy x_max − m/n and a ball count are at least 0; an overload
+// can be negative), for the interval of its mean.
 var dynamicFields = []struct {
-	name string
-	get  func(r alloc.DynamicResult) float64
+	name  string
+	floor float64
+	get   func(r alloc.DynamicResult) float64
 }{
-	{"max_load", func(r alloc.DynamicResult) float64 { return float64(r.MaxLoad) }},
-	{"discrepancy", func(r alloc.DynamicResult) float64 { return r.Discrepancy }},
-	{"overload", func(r alloc.DynamicResult) float64 { return r.Overload }},
-	{"window_max_load", func(r alloc.DynamicResult) float64 { return float64(r.WindowMaxLoad) }},
-	{"max_discrepancy", func(r alloc.DynamicResult) float64 { return r.MaxDiscrepancy }},
-	{"max_overload", func(r alloc.DynamicResult) float64 { return r.MaxOverload }},
-	{"balls", func(r alloc.DynamicResult) float64 { return float64(r.Balls) }},
+	{"max_load", 0, func(r alloc.DynamicResult) float64 { return float64(r.MaxLoad) }},
+	{"discrepancy", 0, func(r alloc.DynamicResult) float64 { return r.Discrepancy }},
+	{"overload", math.Inf(-1), func(r alloc.DynamicResult) float64 { return r.Overload }},
+	{"window_max_load", 0, func(r alloc.DynamicResult) float64 { return float64(r.WindowMaxLoad) }},
+	{"max_discrepancy", 0, func(r alloc.DynamicResult) float64 { return r.MaxDiscrepancy }},
+	{"max_overload", math.Inf(-1), func(r alloc.DynamicResult) float64 { return r.MaxOverload }},
+	{"balls", 0, func(r alloc.DynamicResult) float64 { return float64(r.Balls) }},
 }
 
-// SummarizeDynamic returns the statistics of the trials.
-func SummarizeDynamic(trials []alloc.DynamicResult) map[string]DynamicStat {
-	out := map[string]DynamicStat{}
+// SummarizeDynamic returns each quantity over the trials as the summary
+// of a run without deletions gives its max load (analysis.SummarizeAtLeast):
+// the mean's 95% interval is exact for whole numbers (binomial tails, an
+// interval of positive width even when every trial agrees) and Student's
+// t cut at the quantity's floor otherwise; none with one trial.
+func SummarizeDynamic(trials []alloc.DynamicResult) map[string]Stat {
+	out := map[string]Stat{}
+	x := make([]float64, len(trials))
 	for _, f := range dynamicFields {
-		s := DynamicStat{Min: math.Inf(1), Max: math.Inf(-1)}
-		for _, r := range trials {
-			v := f.get(r)
-			s.Mean += v / float64(len(trials))
-			s.Min, s.Max = min(s.Min, v), max(s.Max, v)
+		for i, r := range trials {
+			x[i] = f.get(r)
 		}
-		var sq float64
-		for _, r := range trials {
-			sq += (f.get(r) - s.Mean) * (f.get(r) - s.Mean)
-		}
-		if k := len(trials); k > 1 {
-			s.SD = math.Sqrt(sq / float64(k-1))
-			h := analysis.StudentQuantile(0.975, k-1) * s.SD / math.Sqrt(float64(k))
-			s.CI95 = &h
-		}
-		if len(trials) == 0 {
-			s.Min, s.Max = 0, 0
-		}
-		out[f.name] = s
+		out[f.name] = analysis.SummarizeAtLeast(x, f.floor)
 	}
 	return out
 }
@@ -161,16 +143,16 @@ func writeDynamicTable(w io.Writer, f *DynamicFile) error {
 	fmt.Fprintf(w, "%s, n = %d, deletions %s: %d balls placed, then %d steps; %d trials, seed %d\n",
 		f.Config.Process, f.Config.N, f.Config.Delete, f.Config.M, f.Config.Steps, len(f.Trials), f.Config.Seed)
 	fmt.Fprintln(w, "discrepancy = max load - m(t)/n; overload = max load - max_{s<=t} m(s)/n; window = the initial balls and every step")
-	fmt.Fprintln(w, "95% CI: of the mean over the trials, Student t (— with one trial)")
+	fmt.Fprintln(w, "95% CI of the mean over the trials: exact from binomial tails for whole numbers, else Student t cut at the floor (— with one trial)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "quantity\tmean\t95% CI\tsd\tmin\tmax\t")
+	fmt.Fprintln(tw, "quantity\tmean\t95% CI\tmethod\tsd\tmin\tmax\t")
 	for _, d := range dynamicFields {
 		s := f.Summary.Stats[d.name]
-		ci := "—"
-		if s.CI95 != nil {
-			ci = fmt.Sprintf("[%.4g, %.4g]", s.Mean-*s.CI95, s.Mean+*s.CI95)
+		ci, method := "—", "—"
+		if s.IntervalMethod != analysis.IntervalNone {
+			ci, method = fmt.Sprintf("[%.4g, %.4g]", s.CI95[0], s.CI95[1]), s.IntervalMethod
 		}
-		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%.3g\t%.4g\t%.4g\t\n", d.name, s.Mean, ci, s.SD, s.Min, s.Max)
+		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%s\t%.3g\t%.4g\t%.4g\t\n", d.name, s.Mean, ci, method, s.Std, s.Min, s.Max)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -326,6 +326,11 @@ func queueRun(t *testing.T, ctx context.Context, dir string) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("delete abku: the page shows %v, %s gives %v", got, command, want)
 	}
+	js = `Array.from(document.querySelectorAll("#panel-a .dynamic tbody tr")).map(tr => tr.cells[0].textContent + " " + tr.cells[2].textContent)`
+	stats, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](js))
+	if err != nil || len(stats) == 0 || !strings.Contains(strings.Join(stats, ";"), "max_load [") {
+		t.Errorf("delete abku: the statistics read %q (%v), want each with its interval", stats, err)
+	}
 	status, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#a-status`)))
 	if err != nil || !strings.Contains(status, "with deletions abku, ") || strings.Contains(status, "undefined") {
 		t.Errorf("delete abku: the status reads %q (%v)", status, err)

@@ -341,8 +341,9 @@ function showDynamic(slot, f) {
     tb.appendChild(tr);
   }
   const box = P.el.querySelector(".dynamic");
-  const rows = Object.entries(f.summary.stats).map(([k, v]) => "<tr><td>" + k + "</td><td>" + fmt(v.mean) + "</td><td>" + fmt(v.std) + "</td><td>" + v.min + "</td><td>" + v.max + "</td></tr>").join("");
-  box.innerHTML = "<table><thead><tr><th>quantity</th><th>mean</th><th>sd</th><th>min</th><th>max</th></tr></thead><tbody>" + rows + "</tbody></table>";
+  const ci = (v) => v.ci95 ? "[" + fmt(v.ci95[0]) + ", " + fmt(v.ci95[1]) + "] (" + v.interval_method + ")" : "—";
+  const rows = Object.entries(f.summary.stats).map(([k, v]) => "<tr><td>" + k + "</td><td>" + fmt(v.mean) + "</td><td>" + ci(v) + "</td><td>" + fmt(v.std) + "</td><td>" + v.min + "</td><td>" + v.max + "</td></tr>").join("");
+  box.innerHTML = "<table><thead><tr><th>quantity</th><th>mean</th><th>95% CI of the mean</th><th>sd</th><th>min</th><th>max</th></tr></thead><tbody>" + rows + "</tbody></table>";
   for (const b of f.summary.bounds || []) {
     const d = document.createElement("div"); d.className = "notes";
     d.textContent = b.applies ? b.name + ": " + b.formula + (b.value == null ? "" : " = " + fmt(b.value)) + " (" + b.kind + ", regime " + b.regime + "; " + b.reason + ")" : "not shown: " + b.name + ": " + b.reason;
