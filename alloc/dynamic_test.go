@@ -276,9 +276,18 @@ func TestDynamicRandomReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// β at each step, written out from the phases (the last runs to the
+		// end), and the insert decision as a uniform x in [0, 1) below β: the
+		// engine's own betaAt and randomInsert are not used.
+		var beta []float64
+		for k, p := range ph {
+			for i := int64(0); (k == len(ph)-1 || i < p.Steps) && int64(len(beta)) < c.Steps; i++ {
+				beta = append(beta, p.Beta)
+			}
+		}
 		var idle int64
 		for step := range c.Steps {
-			if randomInsert(r, betaAt(ph, step)) {
+			if x := float64(r.Uint64()) / (1 << 64); x < beta[step] {
 				add(refChoose(t, tc.p, L, 0, r))
 			} else if len(ne) == 0 {
 				idle++
