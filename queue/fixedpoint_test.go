@@ -175,41 +175,65 @@ func fifoSojourn(c *Config, tp *topology) float64 {
 	}
 }
 
-// TestLevelsMatchServers compares the two engines on K_n: per level, the
-// means of independent trials differ by less than qStrict standard errors
-// of the difference (Welch), for uniform sampling and for edge sampling on
-// K_n.
+// TestLevelsMatchServers compares the two engines on K_n with a
+// two-sample t test per level (levels 1–5, for uniform sampling and for
+// edge sampling on K_n: 10 comparisons), on 20 independent trials of each:
+// |difference of the means| within t_{1−α/2, 38} standard errors of the
+// difference, α = 10⁻³ / 10 (Bonferroni: a false alarm once in a thousand
+// runs of the test). Negative control: the level engine at λ − 0.01 must
+// be rejected against the servers at λ at some level.
 func TestLevelsMatchServers(t *testing.T) {
-	const trials = 6
+	const trials = 20
+	const alpha = 1e-3 / 10
+	q := analysis.StudentQuantile(1-alpha/2, 2*(trials-1))
+	tails := func(c Config) [][]float64 { // [level][trial]
+		var m [][]float64
+		idx := make([]int, trials)
+		for i := range idx {
+			idx[i] = i
+		}
+		err := Run(context.Background(), c, idx, 0, func(tr Trial) error {
+			for i, s := range tr.Tails {
+				for len(m) <= i {
+					m = append(m, make([]float64, trials))
+				}
+				m[i][tr.Trial] = s.Mean
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	// rejected reports the first level whose means differ by more than q
+	// standard errors, 0 if none.
+	rejected := func(a, b [][]float64) (int, string) {
+		for i := 0; i < min(len(a), len(b), 5); i++ {
+			sa, sb := analysis.Summarize(a[i]), analysis.Summarize(b[i])
+			diff := math.Abs(sa.Mean - sb.Mean)
+			se := math.Sqrt((sa.Std*sa.Std + sb.Std*sb.Std) / trials)
+			if diff > q*se+1e-12 {
+				return i + 1, fmt.Sprintf("s_%d %.5f against %.5f: |diff| %.5f > %.1f SE = %.5f", i+1, sa.Mean, sb.Mean, diff, q, q*se)
+			}
+		}
+		return 0, ""
+	}
 	for _, c := range []Config{
 		{N: 1 << 12, D: 2, Lambda: 0.9, Sample: Uniform},
 		{N: 1 << 12, D: 2, Lambda: 0.8, Sample: Edge, Graph: graphgen.Complete(1 << 12)},
 	} {
 		c.Time, c.Warmup, c.Seed = 60, 30, 3
-		var m [2][][]float64 // m[engine][level][trial]
-		for k, e := range []Engine{EngineServers, EngineLevels} {
-			c.Engine = e
-			err := Run(context.Background(), c, []int{0, 1, 2, 3, 4, 5}, 0, func(tr Trial) error {
-				for i, s := range tr.Tails {
-					for len(m[k]) <= i {
-						m[k] = append(m[k], make([]float64, trials))
-					}
-					m[k][i][tr.Trial] = s.Mean
-				}
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
+		c.Engine = EngineServers
+		servers := tails(c)
+		c.Engine = EngineLevels
+		if lv, msg := rejected(servers, tails(c)); lv != 0 {
+			t.Errorf("%s: servers against levels: %s", c.Sample, msg)
 		}
-		q := analysis.StudentQuantile(1-1e-6/2, trials-1)
-		for i := 0; i < min(len(m[0]), len(m[1]), 5); i++ {
-			a, b := analysis.Summarize(m[0][i]), analysis.Summarize(m[1][i])
-			diff := math.Abs(a.Mean - b.Mean)
-			tol := q * math.Sqrt((a.Std*a.Std+b.Std*b.Std)/trials)
-			if diff > tol+1e-12 {
-				t.Errorf("%s: s_%d servers %.5f, levels %.5f: |diff| %.5f > %.5f", c.Sample, i+1, a.Mean, b.Mean, diff, tol)
-			}
+		c.Lambda -= 0.01
+		c.Seed = 4
+		if lv, _ := rejected(servers, tails(c)); lv == 0 {
+			t.Errorf("%s: negative control: the levels at λ = %.2f pass as the servers at λ + 0.01", c.Sample, c.Lambda)
 		}
 	}
 }
