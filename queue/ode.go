@@ -1,5 +1,7 @@
 package queue
 
+import "slices"
+
 // The mean-field equations of the supermarket model with uniform
 // d-sampling (or on K_n) [Mit96, VDK96], s_0 = 1:
 //
@@ -94,37 +96,59 @@ func ODE(lambda float64, d int, times []float64) []Point {
 // ODEAverage returns the tails s_0 = 1, s_1, … of the mean-field
 // trajectory from empty queues averaged over the time window [from, to]:
 // the n → ∞ limit of what a run that starts empty measures over that
-// window, stationary or not. Once no level moves by more than 1e-15 in a
-// step the state is held for the rest of the window.
+// window, stationary or not (ODEAverages).
 func ODEAverage(lambda float64, d int, from, to float64) []float64 {
+	return ODEAverages(lambda, d, []float64{from}, to)[0]
+}
+
+// ODEAverages returns ODEAverage over [from, to] for each of froms (each
+// below to, in any order), from one trajectory: the integral of the
+// tails from 0 to t is kept (trapezoids) and read at each from and at to,
+// so the cost is one integration to the largest time whatever the number
+// of windows. Once no level moves by more than 1e-15 in a whole step the
+// state is held for the rest of the time.
+func ODEAverages(lambda float64, d int, froms []float64, to float64) [][]float64 {
 	o := newODE(lambda, d)
-	for o.now < from {
-		o.step(min(odeH, from-o.now))
-	}
+	stops := append(slices.Sorted(slices.Values(froms)), to)
+	at := make(map[float64][]float64, len(stops)) // the integral from 0 to a stop
 	sum := make([]float64, o.L)
 	prev := append([]float64(nil), o.s[:o.L]...)
-	for o.now < to {
-		h := min(odeH, to-o.now)
-		most := o.step(h)
-		for i := range sum { // trapezoids
-			sum[i] += h * (prev[i] + o.s[i]) / 2
+	held := false
+	for _, t := range stops {
+		if t < 0 {
+			t = 0
 		}
-		copy(prev, o.s[:o.L])
-		if most < 1e-15 {
-			for i := range sum {
-				sum[i] += (to - o.now) * o.s[i]
+		for !held && o.now < t {
+			h := min(odeH, t-o.now)
+			most := o.step(h)
+			for i := range sum { // trapezoids
+				sum[i] += h * (prev[i] + o.s[i]) / 2
 			}
-			break
+			copy(prev, o.s[:o.L])
+			held = h == odeH && most < 1e-15 // a short step, to reach a stop, moves little
 		}
+		if held && o.now < t { // the state is held from now on
+			for i := range sum {
+				sum[i] += (t - o.now) * o.s[i]
+			}
+			o.now = t
+		}
+		at[t] = slices.Clone(sum)
 	}
-	for i := range sum {
-		sum[i] /= to - from
+	out := make([][]float64, len(froms))
+	for k, from := range froms {
+		lo, hi := at[max(from, 0)], at[to]
+		avg := make([]float64, len(hi))
+		for i := range avg {
+			avg[i] = (hi[i] - lo[i]) / (to - from)
+		}
+		avg[0] = 1
+		for len(avg) > 1 && avg[len(avg)-1] < 1e-12 {
+			avg = avg[:len(avg)-1]
+		}
+		out[k] = avg
 	}
-	sum[0] = 1
-	for len(sum) > 1 && sum[len(sum)-1] < 1e-12 {
-		sum = sum[:len(sum)-1]
-	}
-	return sum
+	return out
 }
 
 // pow is x^d for a small whole d.

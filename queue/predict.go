@@ -121,8 +121,11 @@ func Predictions(c *Config, g Graph, trials []Trial) []Prediction {
 		return preds
 	}
 	var avg []float64
-	for _, t := range trials {
-		a := ODEAverage(c.Lambda, c.Choices(), t.Warmup, c.Time)
+	froms := make([]float64, len(trials))
+	for k, t := range trials {
+		froms[k] = t.Warmup
+	}
+	for _, a := range ODEAverages(c.Lambda, c.Choices(), froms, c.Time) {
 		for len(avg) < len(a) {
 			avg = append(avg, 0)
 		}
