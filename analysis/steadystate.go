@@ -3,6 +3,7 @@ package analysis
 import (
 	"math"
 
+	"gonum.org/v1/gonum/dsp/fourier"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -93,7 +94,10 @@ func BatchMeans(y []float64, groups int, alpha float64) (mean, half float64, g i
 // is τ times that of independent values), by Geyer's initial positive
 // sequence estimator (Geyer 1992): the sums Γ_m = γ_{2m} + γ_{2m+1} of
 // consecutive sample autocovariances are added while they stay positive.
-// It is at least 1; 1 for a constant series or fewer than 4 values.
+// It is at least 1; 1 for a constant series or fewer than 4 values. The
+// autocovariances are summed directly up to directLags values, and
+// through one FFT beyond (O(B log B), where direct sums over a long,
+// strongly correlated series would take O(B²)).
 func IntegratedTime(y []float64) float64 {
 	B := len(y)
 	if B < 4 {
@@ -104,13 +108,7 @@ func IntegratedTime(y []float64) float64 {
 		m += v
 	}
 	m /= float64(B)
-	gamma := func(k int) float64 {
-		var s float64
-		for i := 0; i+k < B; i++ {
-			s += (y[i] - m) * (y[i+k] - m)
-		}
-		return s / float64(B)
-	}
+	gamma := autocovariances(y, m)
 	g0 := gamma(0)
 	if g0 <= 0 {
 		return 1
@@ -124,6 +122,42 @@ func IntegratedTime(y []float64) float64 {
 		sum += 2 * G
 	}
 	return max(sum/g0, 1)
+}
+
+// directLags is the longest series whose autocovariances IntegratedTime
+// sums directly.
+const directLags = 1 << 12
+
+// autocovariances returns γ(k) = (1/B) Σ_i (y_i − m)(y_{i+k} − m) of y,
+// whose mean is m: summed on demand for a short series, and for a long
+// one all at once from the power spectrum of y − m padded with zeros to
+// at least 2B (so that no lag wraps around).
+func autocovariances(y []float64, m float64) func(k int) float64 {
+	B := len(y)
+	if B <= directLags {
+		return func(k int) float64 {
+			var s float64
+			for i := 0; i+k < B; i++ {
+				s += (y[i] - m) * (y[i+k] - m)
+			}
+			return s / float64(B)
+		}
+	}
+	n := 1
+	for n < 2*B {
+		n *= 2
+	}
+	x := make([]float64, n)
+	for i, v := range y {
+		x[i] = v - m
+	}
+	fft := fourier.NewFFT(n)
+	c := fft.Coefficients(nil, x)
+	for i, z := range c {
+		c[i] = complex(real(z)*real(z)+imag(z)*imag(z), 0)
+	}
+	acov := fft.Sequence(x, c)
+	return func(k int) float64 { return acov[k] / float64(n) / float64(B) }
 }
 
 // StudentHalf is the half-width t_{k−1, 1−alpha/2}·s/√k of the Student-t

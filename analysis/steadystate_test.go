@@ -108,3 +108,32 @@ func TestMSER(t *testing.T) {
 		t.Error("a drifting series passed as stationary")
 	}
 }
+
+// TestAutocovariancesFFT: beyond directLags values the autocovariances
+// come from one FFT; they equal the direct sums to 1e-9 of γ(0) at every
+// lag IntegratedTime can read, on an AR(1) series of 3·directLags values,
+// and τ of a long series with a long correlation is found in well under a
+// second (the direct sums took O(B²)).
+func TestAutocovariancesFFT(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	y := ar1(r, 3*directLags, 0.95, 2)
+	var m float64
+	for _, v := range y {
+		m += v / float64(len(y))
+	}
+	fft := autocovariances(y, m)
+	for k := 0; k < len(y); k += 97 {
+		var s float64
+		for i := 0; i+k < len(y); i++ {
+			s += (y[i] - m) * (y[i+k] - m)
+		}
+		s /= float64(len(y))
+		if d := math.Abs(fft(k) - s); d > 1e-9*fft(0) {
+			t.Fatalf("lag %d: FFT %.12g, direct %.12g", k, fft(k), s)
+		}
+	}
+	long := ar1(r, 1<<20, 0.999, 0)
+	if got := IntegratedTime(long); got < 1999/3 || got > 1999*3 {
+		t.Errorf("ρ = 0.999 over 2^20 values: τ = %.0f, want about 1999", got)
+	}
+}
