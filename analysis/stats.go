@@ -244,10 +244,9 @@ func SummarizeAtLeast(x []float64, floor float64) Summary {
 }
 
 // studentT95 returns mean ± t·std/√n with t the 0.975 quantile of Student's
-// t with n − 1 degrees of freedom; n must be at least 2.
+// t with n − 1 degrees of freedom (studentHalf); n must be at least 2.
 func studentT95(mean, std float64, n int) [2]float64 {
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
-	half := t * std / math.Sqrt(float64(n))
+	half := studentHalf(std, n, 0.05)
 	return [2]float64{mean - half, mean + half}
 }
 

@@ -176,7 +176,13 @@ func StudentHalf(x []float64, alpha float64) float64 {
 	for _, v := range x {
 		ss += (v - m) * (v - m)
 	}
-	sd := math.Sqrt(ss / float64(k-1))
+	return studentHalf(math.Sqrt(ss/float64(k-1)), k, alpha)
+}
+
+// studentHalf is t_{k−1, 1−alpha/2}·sd/√k: the half-width of the Student-t
+// interval of level 1 − alpha for the mean of k ≥ 2 values of sample
+// standard deviation sd.
+func studentHalf(sd float64, k int, alpha float64) float64 {
 	return StudentQuantile(1-alpha/2, k-1) * sd / math.Sqrt(float64(k))
 }
 
