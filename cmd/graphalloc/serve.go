@@ -16,7 +16,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/figure/render"
 	"github.com/graphalloc/graphalloc/internal/explorer"
-	"github.com/graphalloc/graphalloc/results"
+	"github.com/graphalloc/graphalloc/figure"
 	"github.com/graphalloc/graphalloc/study"
 )
 
@@ -169,11 +169,7 @@ func (j *serveJob) Build(ctx context.Context) (*explorer.Run, error) {
 
 // png draws the run's figure with the options of run --plot FILE.png
 // without figure flags.
-func (j *serveJob) png(w io.Writer, f *results.File) error {
-	fig, err := results.RunFigure(f.Config, f.Trials)
-	if err != nil {
-		return err
-	}
+func (j *serveJob) png(w io.Writer, fig *figure.Figure) error {
 	opts, err := j.o.ff.options(j.fset, "--plot", "run.png")
 	if err != nil {
 		return err

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -96,6 +100,20 @@ func TestServeDelete(t *testing.T) {
 	}
 	if !jsonEqual(t, page.Trials, cli.Trials) || !jsonEqual(t, page.Summary, cli.Summary) {
 		t.Errorf("the explorer's run --delete abku differs from run's:\n%s\n%s", page.Summary, cli.Summary)
+	}
+	// Its PNG download is run --delete --plot's figure, byte for byte.
+	resp, err := http.Get(ts.URL + "/api/download?format=png&process=greedy&bins=512&trials=3&delete=abku&steps=10n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	png, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	plot := filepath.Join(t.TempDir(), "run.png")
+	if _, msg := cliRun(t, "run", "--process=greedy", "--bins=512", "--trials=3", "--delete=abku", "--steps=10n", "-o", filepath.Join(t.TempDir(), "run.json"), "--plot", plot); msg != "" {
+		t.Fatal(msg)
+	}
+	if want, _ := os.ReadFile(plot); resp.StatusCode != http.StatusOK || len(want) == 0 || !bytes.Equal(png, want) {
+		t.Errorf("the PNG of a run with deletions (status %d, %d bytes) differs from run --delete --plot (%d bytes)", resp.StatusCode, len(png), len(want))
 	}
 	if msg := failMessage(t, getEvents(t, ts, "process=greedy&bins=64&delete=file:/etc/hostname")); !strings.Contains(msg, "a sequence is run's") {
 		t.Errorf("delete=file: %q", msg)

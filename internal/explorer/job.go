@@ -296,11 +296,11 @@ func (j *job) streamDynamic(ctx context.Context, send func(string, any)) error {
 	return nil
 }
 
-// downloadDynamic writes the JSON or CSV of a run with deletions, as run
-// --delete -f json|csv writes it; it draws no figure.
+// downloadDynamic writes the JSON, CSV or PNG of a run with deletions, as
+// run --delete -f json|csv and --plot FILE.png write them.
 func (s *Server) downloadDynamic(w http.ResponseWriter, ctx context.Context, j *job, format string) {
-	if format == "png" {
-		s.httpError(w, http.StatusBadRequest, errors.New("format: a run with deletions has no figure: download its json or csv"))
+	if format == "png" && j.run.PNG == nil {
+		s.httpError(w, http.StatusBadRequest, errors.New("format: this server draws no png"))
 		return
 	}
 	f, err := j.runDynamic(ctx)
@@ -309,8 +309,14 @@ func (s *Server) downloadDynamic(w http.ResponseWriter, ctx context.Context, j *
 		return
 	}
 	a := &attachment{w: w, name: "graphalloc-run." + format}
-	a.ctype = map[string]string{"json": "application/json", "csv": "text/csv"}[format]
-	if err := results.WriteDynamic(a, format, f); err != nil && !a.started {
+	if format == "png" {
+		a.ctype = "image/png"
+		err = j.run.PNG(a, results.DynamicFigure(f.Config, f.Trials))
+	} else {
+		a.ctype = map[string]string{"json": "application/json", "csv": "text/csv"}[format]
+		err = results.WriteDynamic(a, format, f)
+	}
+	if err != nil && !a.started {
 		s.httpError(w, http.StatusInternalServerError, err)
 	}
 }

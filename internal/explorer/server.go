@@ -15,6 +15,7 @@ import (
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/graphgen"
+	"github.com/graphalloc/graphalloc/figure"
 	"github.com/graphalloc/graphalloc/results"
 	"github.com/graphalloc/graphalloc/study"
 )
@@ -114,8 +115,9 @@ type Run struct {
 	Dynamic *alloc.Dynamic
 	// Delete is --delete as given.
 	Delete string
-	// PNG draws the run's figure as run --plot FILE.png draws it.
-	PNG func(w io.Writer, f *results.File) error
+	// PNG draws a figure of the run (results.RunFigure, or DynamicFigure
+	// for a run with deletions) as run --plot FILE.png draws it.
+	PNG func(w io.Writer, fig *figure.Figure) error
 }
 
 // BudgetWait is how long a request waits for other runs to release the
@@ -227,8 +229,11 @@ func (s *Server) handleDownload(w http.ResponseWriter, r *http.Request) {
 	case format == "png" && j.run.PNG == nil:
 		err = errors.New("format: this server draws no png")
 	case format == "png":
-		a.ctype = "image/png"
-		err = j.run.PNG(a, f)
+		var fig *figure.Figure
+		if fig, err = results.RunFigure(f.Config, f.Trials); err == nil {
+			a.ctype = "image/png"
+			err = j.run.PNG(a, fig)
+		}
 	default:
 		a.ctype = map[string]string{"json": "application/json", "csv": "text/csv"}[format]
 		err = results.Write(a, format, f)
