@@ -41,9 +41,7 @@ func (o RunOutput) Execute(ctx context.Context, stdout io.Writer, cfg alloc.Conf
 		if err != nil {
 			return nil, nil, err
 		}
-		if o.PerVertex != nil && o.PerVertex.Trials() == len(all) {
-			sum.ByDegree = o.PerVertex.ByDegree()
-		}
+		sum.ByDegree = o.byDegree(prev, len(all))
 		f := &File{Config: o.Head, Trials: all, Summary: sum}
 		return func(w io.Writer) error { return Write(w, o.Format, f) }, sum, nil
 	})
@@ -114,4 +112,27 @@ func execute[T any](ctx context.Context, o RunOutput, stdout io.Writer, prev *Pa
 		return all, stream.Line("summary", sum)
 	}
 	return all, outfile.Write(ctx, stdout, o.Output, write)
+}
+
+// byDegree is the load against the degree over the file's total trials:
+// the per-vertex gathering's when it saw them all, or, for a resumed run,
+// the earlier file's by_degree over its trials merged with the gathering's
+// over the new ones; nil when neither covers every trial.
+func (o RunOutput) byDegree(prev *Partial, total int) []DegreeStat {
+	pv := o.PerVertex
+	switch {
+	case pv == nil:
+		return nil
+	case pv.Trials() == total:
+		return pv.ByDegree()
+	case prev == nil || len(prev.ByDegree) == 0 || prev.ByDegree[0].Trials != len(prev.Trials) || len(prev.Trials)+pv.Trials() != total:
+		return nil
+	case pv.Trials() == 0:
+		return prev.ByDegree
+	}
+	merged, ok := MergeByDegree([][]DegreeStat{prev.ByDegree, pv.ByDegree()})
+	if !ok {
+		return nil
+	}
+	return merged
 }

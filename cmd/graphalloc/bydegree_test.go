@@ -14,7 +14,8 @@ import (
 // its load against the degree in the JSON (summary.by_degree), so that
 // plot redraws the degree panel, byte for byte the PNG run --plot drew,
 // and a merge of its shards keeps it: the unsharded run's file, and its
-// table's load-against-degree section.
+// table's load-against-degree section; so does a run resumed from a file
+// that holds it.
 func TestByDegreeRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	at := func(name string) string { return filepath.Join(dir, name) }
@@ -52,6 +53,13 @@ func TestByDegreeRoundTrip(t *testing.T) {
 	mustRun(t, "merge", at("k0.json"), at("k1.jsonl"), "-o", at("merged.json"))
 	if !bytes.Equal(readFile(t, at("merged.json")), readFile(t, at("k.json"))) {
 		t.Error("the merged shards differ from the unsharded run's JSON")
+	}
+	// A run resumed from a file whose summary holds by_degree over its
+	// trials (here shard 0/2's: trials 0 and 2) keeps it, merged with the
+	// new trials'.
+	mustRun(t, append(run, "-f", "json", "-o", at("resumed.json"), "--resume", at("k0.json"))...)
+	if !bytes.Equal(readFile(t, at("resumed.json")), readFile(t, at("k.json"))) {
+		t.Error("the run resumed from shard 0/2 differs from the unsharded run's JSON (by_degree lost?)")
 	}
 	table := mustRun(t, "merge", at("k0.json"), at("k1.jsonl"), "-f", "table")
 	if want := mustRun(t, run...); table != want || !strings.Contains(table, "load against degree") {

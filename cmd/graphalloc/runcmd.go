@@ -167,7 +167,7 @@ func (o *runOptions) setupContext(ctx context.Context, fs *pflag.FlagSet, stderr
 		gf.MaxMemory = memLimit
 		gf.Lean = desc.EdgesOnly(params)
 		r := plan.Memory
-		byDegree := o.format != "csv" && o.resume == "" && o.dyn.Delete == "" // the static summary's by_degree
+		byDegree := o.format != "csv" && o.dyn.Delete == "" // the static summary's by_degree
 		if !levels && (o.perVertex != "" || (byDegree && !regular && n <= degreeTableMax)) {
 			r.PerVertex = results.PerVertexBytes
 		}
