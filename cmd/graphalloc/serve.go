@@ -14,9 +14,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/graphalloc/graphalloc/figure"
 	"github.com/graphalloc/graphalloc/figure/render"
 	"github.com/graphalloc/graphalloc/internal/explorer"
-	"github.com/graphalloc/graphalloc/figure"
 	"github.com/graphalloc/graphalloc/study"
 )
 

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/graphalloc/graphalloc/alloc"
-	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/figure"
+	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/results"
 	"github.com/graphalloc/graphalloc/study"
 )
