@@ -44,8 +44,8 @@ func DynamicFigure(what string, n int64, res []alloc.DynamicResult) *figure.Figu
 			continue
 		}
 		p := figure.Pt{X: float64(i), Y: m}
-		if iv, ok := ci.(Interval); ok {
-			p.Lo, p.Hi = max(iv[0], floor), iv[1]
+		if iv, ok := ci.(methodCI); ok {
+			p.Lo, p.Hi = max(iv.iv[0], floor), iv.iv[1]
 		}
 		s.Points = append(s.Points, p)
 	}

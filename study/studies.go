@@ -158,6 +158,9 @@ func (s *Study) Run(ctx context.Context, p Params, o Options) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("study %s: %w", s.Name, err)
 	}
+	for _, t := range rep.Tables {
+		t.noteCI()
+	}
 	rep.Study, rep.Number, rep.Title = s.Name, s.Number, s.Title
 	rep.Params, rep.Seed = p, o.Seed
 	rep.Size = "custom"

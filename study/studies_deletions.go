@@ -210,7 +210,7 @@ func levelCI(tails [][]float64, i, n int) (float64, any) {
 	if s.IntervalMethod == analysis.IntervalNone {
 		return s.Mean / fn, (*Interval)(nil)
 	}
-	return s.Mean / fn, Interval{s.CI95[0] / fn, s.CI95[1] / fn}
+	return s.Mean / fn, methodCI{Interval{s.CI95[0] / fn, s.CI95[1] / fn}, s.IntervalMethod}
 }
 
 // deletionTails adds tp's tails to the table and the panel, and returns at
@@ -240,7 +240,7 @@ func deletionTails(tt *Table, pt *figure.Panel, tp delTopo, st, in *delSide, n, 
 		}
 		if in.pred != nil {
 			levels++
-			if ci, ok := ici.(Interval); ok && i < len(in.pred) && in.pred[i] >= ci[0] && in.pred[i] <= ci[1] {
+			if ci, ok := ici.(methodCI); ok && i < len(in.pred) && in.pred[i] >= ci.iv[0] && in.pred[i] <= ci.iv[1] {
 				inside++
 			}
 		}
@@ -455,7 +455,7 @@ func maskingSizes(p Params) []int64 {
 // Greedy[2] with the survivors inserted alone, against the exact E[max] of
 // uniform placement.
 func deletionsMasking(r *runner, p Params, fig *figure.Figure) (*Table, []string, error) {
-	tc := newTable("masking", "(c) 4 bins, an oblivious insert/delete sequence (alloc.MaskingOps, built here, not [BK22]'s): x_max − m/4 with m balls present at the end, mean and 95% CI over the trials (analysis.SummarizeAtLeast, floor 0)",
+	tc := newTable("masking", "(c) 4 bins, an oblivious insert/delete sequence (alloc.MaskingOps, built here, not [BK22]'s): x_max − m/4 with m balls present at the end, mean and 95% CI over the trials",
 		"m", "", "fillers a round", "", "operations", "", "Greedy[2], masked", "%.2f", "95% CI", "%.2f", "÷ √m", "%.3f",
 		"one-choice, masked", "%.2f", "95% CI ", "%.2f", "uniform placement, exact", "%.2f", "Greedy[2], inserts only", "%.2f", "95% CI  ", "%.2f")
 	pc := fig.Add(&figure.Panel{Title: "(c) 4 bins: x_max − m/4 against √m, the masking sequence and the same balls inserted alone (mean, 95% CI)",
@@ -476,35 +476,32 @@ func deletionsMasking(r *runner, p Params, fig *figure.Figure) (*Table, []string
 		if err != nil {
 			return nil, nil, err
 		}
-		gap := func(process string, d float64, ops []alloc.Op) (float64, Interval, error) {
+		gap := func(process string, d float64, ops []alloc.Op) (analysis.Summary, error) {
 			ps := pointSpec{process: process, params: alloc.Params{D: d}, n: 4, trials: p.Trials}
 			res, _, err := r.runDynamicFrom(ps, 0, alloc.Deletions{Model: alloc.DeleteSequence, Ops: ops}, int64(len(ops)), 0)
 			if err != nil {
-				return 0, Interval{}, err
+				return analysis.Summary{}, err
 			}
 			x := make([]float64, len(res))
 			for j, t := range res {
 				x[j] = t.Discrepancy // x_max − m/4 ≥ 0, a whole number: m balls present at the end, 4 | m
 			}
-			sum := analysis.SummarizeAtLeast(x, 0)
-			ci := Interval{sum.Mean, sum.Mean}
-			if sum.IntervalMethod != analysis.IntervalNone {
-				ci = Interval(sum.CI95)
-			}
-			return sum.Mean, ci, nil
+			return analysis.SummarizeAtLeast(x, 0), nil
 		}
-		gm, gci, err := gap(nameGreedy, 2, ops)
+		g, err := gap(nameGreedy, 2, ops)
 		if err != nil {
 			return nil, nil, err
 		}
-		om, oci, err := gap(nameOneChoice, 1, ops)
+		o, err := gap(nameOneChoice, 1, ops)
 		if err != nil {
 			return nil, nil, err
 		}
-		im, ici, err := gap(nameGreedy, 2, make([]alloc.Op, m))
+		in, err := gap(nameGreedy, 2, make([]alloc.Op, m))
 		if err != nil {
 			return nil, nil, err
 		}
+		gm, om, im := g.Mean, o.Mean, in.Mean
+		gci, oci, ici := summaryCI(g), summaryCI(o), summaryCI(in)
 		exact, err := analysis.ExpectedMaxUniform(4, int(m))
 		if err != nil {
 			return nil, nil, err
@@ -512,8 +509,7 @@ func deletionsMasking(r *runner, p Params, fig *figure.Figure) (*Table, []string
 		exact -= float64(m) / 4
 		root := math.Sqrt(float64(m))
 		tc.add(m, fill, len(ops), gm, gci, gm/root, om, oci, exact, im, ici)
-		for k, pt := range []figure.Pt{{X: root, Y: gm, Lo: gci[0], Hi: gci[1]}, {X: root, Y: om, Lo: oci[0], Hi: oci[1]},
-			{X: root, Y: exact, Lo: exact, Hi: exact}, {X: root, Y: im, Lo: ici[0], Hi: ici[1]}} {
+		for k, pt := range []figure.Pt{ciPt(root, g), ciPt(root, o), {X: root, Y: exact}, ciPt(root, in)} {
 			series[k].Points = append(series[k].Points, pt)
 		}
 		findings = append(findings, fmt.Sprintf("(c) 4 bins, m = %d present at the end: Greedy[2] under the masking sequence x_max − m/4 = %.2f (95%% CI %s), %.3f√m; one-choice under it %.2f (95%% CI %s), exact for uniform placement %.2f; Greedy[2] with the same m balls inserted alone %.2f (95%% CI %s)",

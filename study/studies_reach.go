@@ -149,6 +149,7 @@ func runReachability(_ context.Context, r *runner, p Params) (*Report, error) {
 	tb := newTable("coefficients", "(b) EV(G; p) in powers of p (root: vertex 0)", "graph", "", "EV(G; p)", "")
 	tc := newTable("monte_carlo", fmt.Sprintf("(c) Monte Carlo estimate of EV(G; 1/2) from %d percolations (analysis.ReachMonteCarlo) against the exact value", p.Samples),
 		"graph", "", "exact", "%.5f", "estimate", "%.5f", "95% CI", "%.5f", "inside", "")
+	tc.Notes = append(tc.Notes, "95% CI: of the mean over the percolations, Student t, within [1, |V|].")
 	fig := &figure.Figure{SharedLegend: true}
 	pa := fig.Add(&figure.Panel{Title: "EV(G; p) / |V|: the expected fraction of vertices reached", XLabel: "p", YLabel: "EV(G; p) / |V|"})
 	pb := fig.Add(&figure.Panel{Title: "|V| − EV(G; 1 − q) ~ c q^λ: the slope near q = 0 is λ", XLabel: "q = 1 − p", YLabel: "|V| − EV(G; 1 − q)",

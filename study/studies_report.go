@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -46,6 +48,9 @@ type Table struct {
 	Formats []string `json:"-"`
 	Rows    [][]any  `json:"rows"`
 	Notes   []string `json:"notes,omitempty"`
+	// methods are the methods of the rows' intervals of means (methodCI),
+	// which noteCI states.
+	methods map[string]bool
 }
 
 // Interval is a confidence interval [lo, hi]. A nil *Interval in a row
@@ -53,22 +58,54 @@ type Table struct {
 // JSON.
 type Interval [2]float64
 
-// summaryCI is s's interval as a table value: Interval(s.CI95), or a nil
-// *Interval when s has none (analysis.IntervalNone: one trial).
+// summaryCI is s's interval as a table value: Interval(s.CI95) with its
+// method, or a nil *Interval when s has none (analysis.IntervalNone: one
+// trial).
 func summaryCI(s analysis.Summary) any {
 	if s.IntervalMethod == analysis.IntervalNone {
 		return (*Interval)(nil)
 	}
-	return Interval(s.CI95)
+	return methodCI{Interval(s.CI95), s.IntervalMethod}
 }
 
-// sampleCI is ci, an interval from n values, as a table value: a nil
-// *Interval for fewer than two.
+// sampleCI is ci, the Student t interval of the mean of n values
+// (meanCI's), as a table value: a nil *Interval for fewer than two.
 func sampleCI(ci Interval, n int) any {
 	if n < 2 {
 		return (*Interval)(nil)
 	}
-	return ci
+	return methodCI{ci, analysis.IntervalStudentT}
+}
+
+// methodCI is a table value: the 95% interval of a mean over the trials
+// and how it was made (analysis.IntervalBinomialTails or
+// IntervalStudentT). Table.add keeps the interval in the row and the
+// method in the table, whose note then states it (noteCI).
+type methodCI struct {
+	iv     Interval
+	method string
+}
+
+// ciNotes say how a table's intervals of means over the trials were made,
+// by the methods its rows used.
+var ciNotes = map[string]string{
+	analysis.IntervalBinomialTails:                                   "95% CI: of the mean over the trials, exact from binomial tails (the values are whole numbers); — with one trial.",
+	analysis.IntervalStudentT:                                        "95% CI: of the mean over the trials, Student t; — with one trial.",
+	analysis.IntervalBinomialTails + "+" + analysis.IntervalStudentT: "95% CI: of the mean over the trials, exact from binomial tails where the values are whole numbers (a max load), else Student t, cut at the quantity's least value (a gap); — with one trial.",
+}
+
+// noteCI adds to t the note that states how its intervals of means were
+// made, unless a note already begins "95% CI".
+func (t *Table) noteCI() {
+	if len(t.methods) == 0 {
+		return
+	}
+	for _, n := range t.Notes {
+		if strings.HasPrefix(n, "95% CI") {
+			return
+		}
+	}
+	t.Notes = append(t.Notes, ciNotes[strings.Join(slices.Sorted(maps.Keys(t.methods)), "+")])
 }
 
 // newTable returns a table whose columns are given as name, verb pairs.
@@ -93,10 +130,15 @@ func (t *Table) add(vals ...any) {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
 				v = nil
 			}
-		case Interval:
-			if math.IsNaN(x[0]) || math.IsNaN(x[1]) || math.IsInf(x[0], 0) || math.IsInf(x[1], 0) {
-				v = nil
+		case methodCI:
+			if t.methods == nil {
+				t.methods = map[string]bool{}
 			}
+			t.methods[x.method] = true
+			v = x.iv
+		}
+		if x, ok := v.(Interval); ok && (math.IsNaN(x[0]) || math.IsNaN(x[1]) || math.IsInf(x[0], 0) || math.IsInf(x[1], 0)) {
+			v = nil
 		}
 		row[i] = v
 	}
@@ -126,6 +168,8 @@ func cell(v any, f string) string {
 			return "—"
 		}
 		return cell(*x, f)
+	case methodCI:
+		return cell(x.iv, f)
 	}
 	return fmt.Sprint(v)
 }

@@ -336,3 +336,37 @@ func TestParsePage(t *testing.T) {
 		}
 	}
 }
+
+// TestStudyTablesStateCI: every study table with a 95% CI column says how
+// its intervals are made, in a note or its title: an interval of the mean
+// over the trials by its method (the note study.Table.noteCI adds:
+// exact from binomial tails, or Student t), a regression's, or a
+// combination of two. Read from the --tiny golden files, which
+// TestGoldenTable holds equal to what the binary prints.
+func TestStudyTablesStateCI(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(root, "testdata", "golden", "table", "study_*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no study golden files: %v", err)
+	}
+	for _, f := range files {
+		var rep struct {
+			Tables []struct {
+				Name, Title string
+				Columns     []string
+				Notes       []string
+			}
+		}
+		if err := json.Unmarshal(readFile(t, f), &rep); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, tb := range rep.Tables {
+			if !slices.ContainsFunc(tb.Columns, func(c string) bool { return strings.Contains(c, "95% CI") }) {
+				continue
+			}
+			text := tb.Title + " " + strings.Join(tb.Notes, " ")
+			if !slices.ContainsFunc([]string{"95% CI: ", "Student", "binomial tails", "regression", "quadrature"}, func(w string) bool { return strings.Contains(text, w) }) {
+				t.Errorf("%s: table %s has a 95%% CI column but does not say how it is made", filepath.Base(f), tb.Name)
+			}
+		}
+	}
+}
