@@ -269,7 +269,7 @@ func (in *inputs) read(i int) ([]byte, error) {
 func csvOrTable(name string, b []byte) error {
 	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] != '{' {
 		first, _, _ := strings.Cut(string(t), "\n")
-		return fmt.Errorf("%s is not JSON (it starts %.30q): merge reads the -f json or -f jsonl output of run and compare, not csv or table", name, first)
+		return fmt.Errorf("%s is not JSON (it starts %.30q): merge reads the -f json or -f jsonl output of run, compare and queue, not csv or table", name, first)
 	}
 	return nil
 }
