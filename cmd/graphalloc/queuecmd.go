@@ -97,8 +97,7 @@ func cmdQueue(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	if err != nil {
 		return inputError("--resume: ", err)
 	}
-	out := results.QueueOutput{Head: r.Head, Spec: r.Spec, Output: j.rf.output, Format: j.rf.format, Resume: j.resume}
-	f, err := out.Execute(ctx, stdout, r.Config, prev, done, todo, j.rf.workers)
+	f, err := results.QueueOutput{Head: r.Head, Spec: r.Spec, Output: j.rf.output, Format: j.rf.format, Resume: j.resume}.Execute(ctx, stdout, r.Config, prev, done, todo, j.rf.workers)
 	if err != nil {
 		return err
 	}
