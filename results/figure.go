@@ -22,10 +22,15 @@ import (
 //   - study -f json: the study's figure, saved in the report;
 //   - run, or of merge on its shards, complete or cut short: RunFigure,
 //     and the load against the degree (DegreePanel) where the summary
-//     keeps it (by_degree); DynamicFigure for a run with deletions.
+//     keeps it (by_degree); DynamicFigure for a run with deletions;
+//   - queue, or of merge on its shards, complete or cut short:
+//     QueueFigure.
 func ReadFigure(name string, b []byte) (*figure.Figure, error) {
 	if t := bytes.TrimSpace(b); len(t) == 0 || t[0] != '{' {
-		return nil, fmt.Errorf("%s is not JSON: plot reads the -f json (or jsonl) output of run, compare, study and merge", name)
+		return nil, fmt.Errorf("%s is not JSON: plot reads the -f json (or jsonl) output of run, compare, study, queue and merge", name)
+	}
+	if IsQueue(b) {
+		return readQueueFigure(name, b)
 	}
 	if IsGrid(b) {
 		g, err := ParseGrid(name, b)

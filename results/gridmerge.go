@@ -20,11 +20,18 @@ func IsGrid(b []byte) bool {
 			Processes []string `json:"processes"`
 		} `json:"config"`
 	}
+	return readConfig(b, &v) && len(v.Config.Processes) > 0
+}
+
+// readConfig decodes into v the object of the result file b that holds
+// its config: the whole of a JSON file, the first line of JSON lines. It
+// reports whether that object is JSON.
+func readConfig(b []byte, v any) bool {
 	line := bytes.TrimSpace(b)
 	if i := bytes.IndexByte(line, '\n'); i >= 0 && bytes.HasPrefix(line, []byte(`{"`)) {
 		line = line[:i] // JSON lines: the config line
 	}
-	return json.Unmarshal(line, &v) == nil && len(v.Config.Processes) > 0
+	return json.Unmarshal(line, v) == nil
 }
 
 // GridSummary is the "summary" line of a grid's JSON-lines file: the
@@ -262,7 +269,7 @@ func (in *inputs) read(i int) ([]byte, error) {
 func csvOrTable(name string, b []byte) error {
 	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] != '{' {
 		first, _, _ := strings.Cut(string(t), "\n")
-		return fmt.Errorf("%s is not JSON (it starts %.30q): merge reads the -f json or -f jsonl output of run and compare, not csv or table", name, first)
+		return fmt.Errorf("%s is not JSON (it starts %.30q): merge reads the -f json or -f jsonl output of run, compare and queue, not csv or table", name, first)
 	}
 	return nil
 }

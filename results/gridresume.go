@@ -106,34 +106,14 @@ func SameGrid(a, b GridConfig) error { return sameConfig(a, b) }
 // new stream starts with the config head and the points of prev. The
 // caller closes it with the function.
 func OpenGridStream(ctx context.Context, stdout io.Writer, output, resume string, prev *GridPartial, head GridConfig) (*Stream, func() error, error) {
-	if prev != nil && !prev.Complete && !outfile.IsStdout(output) && SameFile(output, resume) {
-		f, err := Reopen(output, prev.Valid)
-		if err != nil {
-			return nil, nil, err
-		}
-		return NewStream(f), f.Close, nil
+	var at resumePoint
+	var done []study.Row
+	if prev != nil {
+		at, done = resumePoint{!prev.Complete, prev.Valid}, prev.Grid.Points
 	}
-	var w io.Writer = stdout
-	closeFn := func() error { return nil }
-	if !outfile.IsStdout(output) {
-		f, err := outfile.Create(ctx, output)
-		if err != nil {
-			return nil, nil, err
-		}
-		w, closeFn = f, f.Close
-	}
-	s := NewStream(w)
-	if err := s.Line("config", head); err != nil {
-		closeFn()
+	w, closeFn, err := openLines(ctx, stdout, output, resume, at, func(s *Stream) error { return writeHead(s, head, "point", done) })
+	if err != nil {
 		return nil, nil, err
 	}
-	if prev != nil {
-		for _, r := range prev.Grid.Points {
-			if err := s.Line("point", r); err != nil {
-				closeFn()
-				return nil, nil, err
-			}
-		}
-	}
-	return s, closeFn, nil
+	return NewStream(w), closeFn, nil
 }

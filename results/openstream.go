@@ -11,36 +11,63 @@ import (
 // output, or, when resume names the same file and prev (read from it) is
 // cut short, that file continued after its last complete line. A new
 // stream starts with the config head and the trials done already (of a
-// run with deletions or without). The
-// caller writes through the writer and closes it with the function.
+// run with deletions or without). The caller writes through the writer
+// and closes it with the function.
 func OpenStream[T any](ctx context.Context, stdout io.Writer, output, resume string, prev *Partial, head Config, done []T) (io.Writer, func() error, error) {
-	continuing := prev != nil && !prev.Complete && !outfile.IsStdout(output) && SameFile(output, resume)
-	var w io.Writer = stdout
-	closeFn := func() error { return nil }
-	switch {
-	case continuing:
-		f, err := Reopen(output, prev.Valid)
+	var cut resumePoint
+	if prev != nil {
+		cut = resumePoint{!prev.Complete, prev.Valid}
+	}
+	return openLines(ctx, stdout, output, resume, cut, func(s *Stream) error { return writeHead(s, head, "trial", done) })
+}
+
+// resumePoint is where an earlier JSON-lines output read for --resume
+// stops: whether it is cut short (no summary line), and the bytes up to
+// the end of its last complete line.
+type resumePoint struct {
+	cut   bool
+	valid int64
+}
+
+// openLines opens a JSON-lines output: stdout, a new file output, or,
+// when resume names the same file and that file is cut short (at), the
+// file continued after its last complete line. A new output starts with
+// the lines start writes (the config, the units done already). The
+// caller closes it with the function.
+func openLines(ctx context.Context, stdout io.Writer, output, resume string, at resumePoint, start func(*Stream) error) (io.Writer, func() error, error) {
+	if at.cut && !outfile.IsStdout(output) && SameFile(output, resume) {
+		f, err := Reopen(output, at.valid)
 		if err != nil {
 			return nil, nil, err
 		}
 		return f, f.Close, nil
-	case !outfile.IsStdout(output):
+	}
+	var w io.Writer = stdout
+	closeFn := func() error { return nil }
+	if !outfile.IsStdout(output) {
 		f, err := outfile.Create(ctx, output)
 		if err != nil {
 			return nil, nil, err
 		}
 		w, closeFn = f, f.Close
 	}
-	s := NewStream(w)
-	if err := s.Config(head); err != nil {
+	if err := start(NewStream(w)); err != nil {
 		closeFn()
 		return nil, nil, err
 	}
-	for _, r := range done {
-		if err := s.Line("trial", r); err != nil {
-			closeFn()
-			return nil, nil, err
+	return w, closeFn, nil
+}
+
+// writeHead writes the config line and a line under key for each of the
+// items done already: how a JSON-lines file starts.
+func writeHead[T any](s *Stream, config any, key string, items []T) error {
+	if err := s.Line("config", config); err != nil {
+		return err
+	}
+	for _, r := range items {
+		if err := s.Line(key, r); err != nil {
+			return err
 		}
 	}
-	return w, closeFn, nil
+	return nil
 }

@@ -37,7 +37,10 @@ type QueueConfig struct {
 	Every   float64 `json:"every,omitempty"`
 	Seed    uint64  `json:"seed"`
 	Trials  int     `json:"trials"`
-	Version string  `json:"version"`
+	// Shard is "I/K" for a file of shard I of K of the trials (queue
+	// --shard), "" for the whole run.
+	Shard   string `json:"shard,omitempty"`
+	Version string `json:"version"`
 }
 
 // QueueSummary is the summary of the trials (queue.Summarize) with the
@@ -255,14 +258,19 @@ func writeQueueSeries(w io.Writer, f *QueueFile) error {
 }
 
 // QueueSummaryOf summarises the trials of c with the predictions for c on
-// its graph, built from spec: the mean-field ODE beside the series when
-// the servers are exchangeable (uniform sampling or K_n) and start empty.
+// its graph, built from spec (summarizeQueue).
 func QueueSummaryOf(c *queue.Config, spec graphgen.Spec, trials []queue.Trial) QueueSummary {
 	var g queue.Graph
 	if c.Graph != nil {
 		g = queue.Describe(spec, c.Graph)
 	}
-	preds := queue.Predictions(c, g, trials)
+	return summarizeQueue(c, queue.Predictions(c, g, trials), trials)
+}
+
+// summarizeQueue summarises the trials of c with the predictions preds and
+// the mean-field ODE beside the series when the servers are exchangeable
+// (uniform sampling or K_n) and start empty.
+func summarizeQueue(c *queue.Config, preds []queue.Prediction, trials []queue.Trial) QueueSummary {
 	var ode []queue.Point
 	if len(trials) > 0 && len(trials[0].Series) > 0 && c.Start == queue.StartEmpty && c.Exchangeable() {
 		times := make([]float64, len(trials[0].Series))

@@ -473,21 +473,23 @@ func mergeTrials[T any](m mergeShards, files [][]T, num func(T) int) ([]T, error
 	return trials, nil
 }
 
-// Merged is the merge of the files of a sharded run or grid: one of Run,
-// Dynamic (a run with deletions) and Grid is set.
+// Merged is the merge of the files of a sharded run, grid or queue run:
+// one of Run, Dynamic (a run with deletions), Grid and Queue is set.
 type Merged struct {
 	Run     *File
 	Dynamic *DynamicFile
 	Grid    *Grid
+	Queue   *QueueFile
 	// Short says how much of the run or grid a partial merge holds ("2
 	// of 30 grid points"), "" when it holds all of it.
 	Short string
 }
 
-// MergeFiles merges the files, named by paths, of the shards of one run or
-// one grid, as the first file says, reading them all within InputLimit:
-// a run's trials in order, its summary recomputed over all of them; a
-// grid's points in the grid's order. The files must hold every trial or
+// MergeFiles merges the files, named by paths, of the shards of one run,
+// one grid or one queue run, as the first file says, reading them all
+// within InputLimit: a run's trials in order, its summary recomputed over
+// all of them (a queue run's: mergeQueue); a grid's points in the grid's
+// order. The files must hold every trial or
 // point once, unless partial is set. Reading stops when ctx is done.
 func MergeFiles(ctx context.Context, paths []string, partial bool) (*Merged, error) {
 	in := &inputs{ctx: ctx, paths: paths, left: InputLimit()}
@@ -496,6 +498,9 @@ func MergeFiles(ctx context.Context, paths []string, partial bool) (*Merged, err
 		return nil, err
 	}
 	in.first = first
+	if IsQueue(first) {
+		return mergeQueue(in, partial)
+	}
 	if IsGrid(first) {
 		g, err := mergeGrid(in, partial)
 		if err != nil {
@@ -518,6 +523,8 @@ func (m *Merged) Write(w io.Writer, format string) error {
 		return WriteGrid(w, format, m.Grid)
 	case m.Dynamic != nil:
 		return WriteDynamic(w, format, m.Dynamic)
+	case m.Queue != nil:
+		return WriteQueue(w, format, m.Queue)
 	}
 	return Write(w, format, m.Run)
 }

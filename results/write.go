@@ -69,13 +69,8 @@ func WriteJSON(w io.Writer, v any) error {
 // for each of items, then its summary.
 func writeLines[T any](w io.Writer, config any, key string, items []T, summary any) error {
 	s := NewStream(w)
-	if err := s.Line("config", config); err != nil {
+	if err := writeHead(s, config, key, items); err != nil {
 		return err
-	}
-	for _, r := range items {
-		if err := s.Line(key, r); err != nil {
-			return err
-		}
 	}
 	return s.Line("summary", summary)
 }

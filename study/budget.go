@@ -194,6 +194,20 @@ func satAdd(a, b int64) int64 {
 	return a + b
 }
 
+// Budget checks g against maxMemory (0: the limit of sources), what
+// Memory estimates, and sets g's graph files to be read within that limit,
+// whatever their size or header claimed (Memory plans them from their
+// size).
+func (g *Grid) Budget(maxMemory int64, sources MemorySources) error {
+	if err := sources.Check("this run", g.Memory(), "", maxMemory); err != nil {
+		return err
+	}
+	if l, _, ok := sources.LimitOf(maxMemory); ok {
+		g.Read.MaxBytes = max(l, 1)
+	}
+	return nil
+}
+
 // Memory estimates the most memory one point of g holds at once
 // (RunMemory.Bytes): its graph, as planned (Run builds one graph at a
 // time), the loads of the trials that run together, and the point's

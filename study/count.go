@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
@@ -143,6 +144,25 @@ func ParseLoad(s string, n int64) (m int64, load float64, err error) {
 		}
 	}
 	return m, load, nil
+}
+
+// FluidSize reads the -n and -m of `graphalloc fluid`: n bins, 1 to
+// alloc.MaxLevelBins, and the load m/n (ParseLoad), 0 to
+// analysis.MaxFluidLoad. Its errors name the flags.
+func FluidSize(bins, balls string) (n int64, load float64, err error) {
+	if n, err = ParseCount(bins, 0); err != nil {
+		return 0, 0, fmt.Errorf("--bins: %v", err)
+	}
+	if n < 1 || n > alloc.MaxLevelBins {
+		return 0, 0, fmt.Errorf("--bins: need 1 <= n <= %d, got %d", int64(alloc.MaxLevelBins), n)
+	}
+	if _, load, err = ParseLoad(balls, n); err != nil {
+		return 0, 0, fmt.Errorf("--balls: %v", err)
+	}
+	if !(load >= 0 && load <= analysis.MaxFluidLoad) {
+		return 0, 0, fmt.Errorf("--balls: the load m/n must be in [0, %g], got %g", float64(analysis.MaxFluidLoad), load)
+	}
+	return n, load, nil
 }
 
 // ParseBalls parses the balls m of a run on n bins (ParseCount): at least

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/analysis"
 	"github.com/graphalloc/graphalloc/graphgen"
 )
 
@@ -37,6 +38,23 @@ type GraphBuild struct {
 	// run's; its refusal says so.
 	Alone   bool
 	Sources MemorySources // where the memory limits are read
+}
+
+// CheckDescribe checks, once g is built from b, what describing it takes
+// beside it (analysis.DescribeBytes, and the graph itself when
+// b.MaxMemory counts it) against b.MaxMemory or the limits of sources,
+// for a spec whose edges only the build tells (the check "again" of
+// analysis.PlannedDescribeBytes); nil for any other, and a hypergraph.
+func (b GraphBuild) CheckDescribe(g graphgen.Graph, sources MemorySources) error {
+	_, hyper := g.(*graphgen.Hypergraph)
+	if _, again := analysis.PlannedDescribeBytes(b.Spec, int(b.N)); !again || hyper {
+		return nil
+	}
+	need := analysis.DescribeBytes(int64(g.Order()), g.Size(), false)
+	if plan, _ := b.Spec.Plan(int(b.N)); b.MaxMemory > 0 {
+		need += plan.Bytes // the graph, held; the memory available has counted it already
+	}
+	return sources.Check("this graph", need, "", b.MaxMemory)
 }
 
 // NewGraphBuild is the build of topology spec at the bins n it is built

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -218,6 +219,17 @@ func distinct(files ...outfile.File) error {
 		return usageError{err}
 	}
 	return nil
+}
+
+// distinctResume refuses, before any work, an output (-o, then more)
+// that would overwrite an input (in) or another output, or an output but
+// -o that would overwrite the file of --resume, which -o may continue.
+func distinctResume(output, resume string, more []outfile.File, in ...outfile.File) error {
+	outs := outfile.Outputs(output, more...)
+	if err := distinct(slices.Concat(outs, in)...); err != nil || resume == "" {
+		return err
+	}
+	return distinct(slices.Concat(outs[1:], outfile.Inputs("--resume", resume))...)
 }
 
 // graphInputs are the files that the graph SPECs read, to keep outputs

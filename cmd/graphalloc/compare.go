@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/figure"
 	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/results"
 	"github.com/graphalloc/graphalloc/study"
@@ -75,10 +76,7 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 	if req.Shard.Index, req.Shard.Of, err = parseShard(o.shard); err != nil {
 		return g, cfg, err
 	}
-	if err := distinct(append(outfile.Outputs(o.output, o.plotFile()), graphInputs(req.Graphs...)...)...); err != nil {
-		return g, cfg, err
-	}
-	if err := distinct(append(outfile.Outputs("", o.plotFile()), outfile.Inputs("--resume", o.resume)...)...); o.resume != "" && err != nil {
+	if err := distinctResume(o.output, o.resume, []outfile.File{o.plotFile()}, graphInputs(req.Graphs...)...); err != nil {
 		return g, cfg, err
 	}
 	if g, err = req.Grid(); err != nil {
@@ -91,13 +89,8 @@ func (o *compareOptions) grid(fs *pflag.FlagSet, stderr io.Writer) (study.Grid, 
 	if err != nil {
 		return g, cfg, err
 	}
-	if err := wrapUsage(memorySources.Check("this run", g.Memory(), "", limit)); err != nil {
+	if err := wrapUsage(g.Budget(limit, memorySources)); err != nil {
 		return g, cfg, err
-	}
-	// A graph file is read within the limit, whatever its size or header
-	// claimed (the estimate above plans it from its size).
-	if l, _, ok := memorySources.LimitOf(limit); ok {
-		g.Read.MaxBytes = max(l, 1)
 	}
 	cfg = results.NewGridConfig(g, o.balls)
 	cfg.Shard, cfg.Version = o.shard, Version
@@ -170,27 +163,12 @@ func (o *compareOptions) run(ctx context.Context, fs *pflag.FlagSet, stdout, std
 		}
 		return err
 	}
-	if o.plot != "" && len(rows) == 0 {
-		skipEmptyPlot(stderr, o.shard, o.plot)
-	} else if o.plot != "" {
-		fig, err := study.GridFigure(rows)
-		if err != nil {
-			return err
-		}
-		if err := o.drawPlot(ctx, fig); err != nil {
-			return err
-		}
+	if err := o.plotShard(ctx, stderr, o.shard, len(rows) == 0, func() (*figure.Figure, error) { return study.GridFigure(rows) }); err != nil {
+		return err
 	}
 	if stream != nil {
 		return stream.Line("summary", results.GridSummary{Points: len(rows), Skipped: skips})
 	}
 	f := &results.Grid{Config: cfg, Points: rows, Skipped: skips}
 	return outfile.Write(ctx, stdout, o.output, func(w io.Writer) error { return results.WriteGrid(w, o.format, f) })
-}
-
-// skipEmptyPlot says on stderr that the figure of an empty shard (more
-// shards than trials or grid points) is not drawn: the shard itself
-// succeeds, so that every task of a job array does.
-func skipEmptyPlot(stderr io.Writer, shard, plot string) {
-	fmt.Fprintf(stderr, "graphalloc: shard %s holds nothing to draw: %s not written\n", shard, plot)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/figure"
 	"github.com/graphalloc/graphalloc/results"
 	"github.com/graphalloc/graphalloc/study"
 )
@@ -33,12 +34,8 @@ func (o *runOptions) runDeletions(ctx context.Context, fs *pflag.FlagSet, cfg al
 	}
 	out := results.RunOutput{Head: head, Output: o.output, Format: o.format, Resume: o.resume, Progress: stderr}
 	all, err := out.ExecuteDynamic(ctx, stdout, c, prev, trials, o.workers)
-	if err != nil || o.plot == "" {
+	if err != nil {
 		return err
 	}
-	if len(all) == 0 {
-		skipEmptyPlot(stderr, o.shard, o.plot)
-		return nil
-	}
-	return o.drawPlot(ctx, results.DynamicFigure(head, all))
+	return o.plotShard(ctx, stderr, o.shard, len(all) == 0, func() (*figure.Figure, error) { return results.DynamicFigure(head, all), nil })
 }

@@ -57,19 +57,9 @@ func cmdFluid(_ context.Context, stdout, stderr io.Writer, args []string) error 
 	if !(o.tol >= 1e-300 && o.tol < 1) {
 		return usagef("--tol: need 1e-300 <= tol < 1, got %g", o.tol)
 	}
-	n, err := study.ParseCount(o.bins, 0)
+	n, load, err := study.FluidSize(o.bins, o.balls)
 	if err != nil {
-		return usagef("--bins: %v", err)
-	}
-	if n < 1 || n > alloc.MaxLevelBins {
-		return usagef("--bins: need 1 <= n <= %d, got %d", int64(alloc.MaxLevelBins), n)
-	}
-	_, load, err := study.ParseLoad(o.balls, n)
-	if err != nil {
-		return usagef("--balls: %v", err)
-	}
-	if !(load >= 0 && load <= analysis.MaxFluidLoad) {
-		return usagef("--balls: the load m/n must be in [0, %g], got %g", float64(analysis.MaxFluidLoad), load)
+		return usageError{err}
 	}
 	f, err := analysis.FluidOf(analysis.FluidRun{Process: desc, Params: params, N: float64(n), Load: load, Tol: o.tol})
 	if why, ok := analysis.WhyNoFluid(err); ok {

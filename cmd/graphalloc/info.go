@@ -53,10 +53,9 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 	if err != nil {
 		return err
 	}
-	// What describing the graph takes beside it, counted before it is
-	// built when the spec fixes its edges, and checked again once a file
-	// has told them.
-	describe, again := analysis.PlannedDescribeBytes(gf.Spec, int(gf.N))
+	// What describing the graph takes beside it: counted before it is built
+	// when the spec fixes its edges, else once built (CheckDescribe).
+	describe, _ := analysis.PlannedDescribeBytes(gf.Spec, int(gf.N))
 	if err := gf.budget(o.maxMemory, describe); err != nil {
 		return err
 	}
@@ -65,14 +64,8 @@ func cmdInfo(ctx context.Context, stdout, stderr io.Writer, args []string) error
 		return err
 	}
 	spec := gf.Spec
-	if _, hyper := g.(*graphgen.Hypergraph); again && !hyper {
-		need := analysis.DescribeBytes(int64(g.Order()), g.Size(), false)
-		if plan, _ := spec.Plan(int(gf.N)); gf.MaxMemory > 0 {
-			need += plan.Bytes // the graph, held; the memory available has counted it already
-		}
-		if err := wrapUsage(memorySources.Check("this graph", need, "", gf.MaxMemory)); err != nil {
-			return err
-		}
+	if err := wrapUsage(gf.CheckDescribe(g, memorySources)); err != nil {
+		return err
 	}
 	if h, ok := g.(*graphgen.Hypergraph); ok {
 		out := analysis.NewHyperInfo(spec, h, info)

@@ -11,7 +11,7 @@
 //	graphalloc info     describe a graph: degrees, components, spectral gap, expansion
 //	graphalloc bounds   print the theoretical bounds for n, m, d and a topology
 //	graphalloc fluid    print the fluid-limit prediction of the load distribution
-//	graphalloc merge    merge the outputs of a sharded run or compare into one
+//	graphalloc merge    merge the outputs of a sharded run, compare or queue into one
 //	graphalloc plot     redraw the figure of a saved result as PNG, SVG or PDF
 //	graphalloc serve    the web explorer: watch a process run, two side by side
 //	graphalloc version  print the version

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/spf13/pflag"
@@ -164,4 +165,22 @@ func (p *plotFlags) drawPlot(ctx context.Context, fig *figure.Figure) error {
 		return nil
 	}
 	return drawFigure(ctx, nil, p.plot, fig, p.opts)
+}
+
+// plotShard draws the figure fig makes to the --plot file, if any; that of
+// an empty shard (none: more shards than trials or grid points) is not,
+// stderr says so, and the shard succeeds, as every task of a job array.
+func (p *plotFlags) plotShard(ctx context.Context, stderr io.Writer, shard string, none bool, fig func() (*figure.Figure, error)) error {
+	if p.plot == "" {
+		return nil
+	}
+	if none {
+		fmt.Fprintf(stderr, "graphalloc: shard %s holds nothing to draw: %s not written\n", shard, p.plot)
+		return nil
+	}
+	f, err := fig()
+	if err != nil {
+		return err
+	}
+	return p.drawPlot(ctx, f)
 }

@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/graphalloc/graphalloc/alloc"
+	"github.com/graphalloc/graphalloc/figure"
 	"github.com/graphalloc/graphalloc/graphgen"
 	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/results"
@@ -108,18 +108,11 @@ func (o *runOptions) checkFiles() error {
 	if o.perVertex != "" && !graph {
 		return usagef("--per-vertex: -p %s has no vertices (a row a vertex is for -p %s)", descs[0].Name, users(alloc.ParamGraph))
 	}
-	outs := outfile.Outputs(o.output, outfile.File{Flag: "--per-vertex", Path: o.perVertex}, o.plotFile())
 	var in []outfile.File
 	if graph {
 		in = graphInputs(o.graph)
 	}
-	if err := distinct(slices.Concat(outs, in)...); err != nil {
-		return err
-	}
-	if o.resume == "" {
-		return nil
-	}
-	return distinct(slices.Concat(outs[1:], outfile.Inputs("--resume", o.resume))...)
+	return distinctResume(o.output, o.resume, []outfile.File{{Flag: "--per-vertex", Path: o.perVertex}, o.plotFile()}, in...)
 }
 
 // degreeTableMax is the most vertices the load against the degree of a
@@ -260,19 +253,15 @@ func (o *runOptions) execute(ctx context.Context, cfg alloc.Config, head results
 	if err != nil {
 		return err
 	}
-	if o.plot != "" && len(all) == 0 {
-		skipEmptyPlot(stderr, o.shard, o.plot)
-	} else if o.plot != "" {
+	err = o.plotShard(ctx, stderr, o.shard, len(all) == 0, func() (*figure.Figure, error) {
 		fig, err := results.RunFigure(head, all)
-		if err != nil {
-			return err
-		}
-		if pv != nil && len(pv.Classes()) > 1 {
+		if err == nil && pv != nil && len(pv.Classes()) > 1 {
 			fig.Panels = append(fig.Panels, results.DegreePanel(pv.Classes()))
 		}
-		if err := o.drawPlot(ctx, fig); err != nil {
-			return err
-		}
+		return fig, err
+	})
+	if err != nil {
+		return err
 	}
 	if o.perVertex == "" {
 		return nil
