@@ -52,6 +52,9 @@ func Parse(name string, b []byte) (*Partial, error) {
 	if err := csvOrTable(name, b); err != nil {
 		return nil, err
 	}
+	if IsQueue(b) {
+		return nil, fmt.Errorf("%s is the output of graphalloc queue, not of run (queue --resume and merge with the other shards of its run read it)", name)
+	}
 	// JSON lines are compact objects whose first key is config, trial or
 	// summary; a JSON file is one indented object.
 	if !bytes.HasPrefix(trimmed, []byte(`{"`)) {
