@@ -7,20 +7,6 @@ import (
 	"github.com/graphalloc/graphalloc/internal/outfile"
 )
 
-// OpenStream opens the JSON-lines output of a run: stdout, a new file
-// output, or, when resume names the same file and prev (read from it) is
-// cut short, that file continued after its last complete line. A new
-// stream starts with the config head and the trials done already (of a
-// run with deletions or without). The caller writes through the writer
-// and closes it with the function.
-func OpenStream[T any](ctx context.Context, stdout io.Writer, output, resume string, prev *Partial, head Config, done []T) (io.Writer, func() error, error) {
-	var cut resumePoint
-	if prev != nil {
-		cut = resumePoint{!prev.Complete, prev.Valid}
-	}
-	return openLines(ctx, stdout, output, resume, cut, func(s *Stream) error { return writeHead(s, head, "trial", done) })
-}
-
 // resumePoint is where an earlier JSON-lines output read for --resume
 // stops: whether it is cut short (no summary line), and the bytes up to
 // the end of its last complete line.

@@ -2,12 +2,9 @@ package results
 
 import (
 	"context"
-	"errors"
 	"io"
-	"slices"
 
 	"github.com/graphalloc/graphalloc/graphgen"
-	"github.com/graphalloc/graphalloc/internal/outfile"
 	"github.com/graphalloc/graphalloc/queue"
 )
 
@@ -38,41 +35,23 @@ type QueueOutput struct {
 
 // Execute runs the trials of c that ResumeQueue left to do (done are
 // those the earlier output prev holds) on workers goroutines and writes
-// the file: JSON lines as each trial finishes (continuing prev's file
-// when it is the output and cut short), the other formats whole once
-// every trial is done. On an interrupt (ctx done) the trials that
-// finished are kept, and the error says how many and how to continue
-// (KeepInterrupted). It returns the file written, every trial in order.
+// the file as run does (execute): JSON lines as each trial finishes
+// (continuing prev's file when it is the output and cut short), the other
+// formats whole once every trial is done; on an interrupt (ctx done) the
+// trials that finished are kept, and the error says how many and how to
+// continue. It returns the file written, every trial in order.
 func (o QueueOutput) Execute(ctx context.Context, stdout io.Writer, c queue.Config, prev *QueuePartial, done []queue.Trial, trials []int, workers int) (*QueueFile, error) {
-	var stream *Stream
-	if o.Format == "jsonl" {
-		w, closeFn, err := openLines(ctx, stdout, o.Output, o.Resume, prev.at(), func(s *Stream) error { return writeHead(s, o.Head, "trial", done) })
-		if err != nil {
-			return nil, err
-		}
-		defer closeFn()
-		stream = NewStream(w)
+	l := lines{head: o.Head, output: o.Output, format: o.Format, resume: o.Resume, at: prev.at()}
+	run := func(ctx context.Context, todo []int, emit func(queue.Trial) error) error {
+		return queue.Run(ctx, c, todo, workers, emit)
 	}
-	all := append([]queue.Trial{}, done...)
-	err := queue.Run(ctx, c, trials, workers, func(t queue.Trial) error {
-		all = append(all, t)
-		if stream != nil {
-			return stream.Line("trial", t)
-		}
-		return nil
+	var f *QueueFile
+	_, err := execute(ctx, l, stdout, done, trials, func(t queue.Trial) int { return t.Trial }, 0, run, func(all []queue.Trial) (func(io.Writer) error, any, error) {
+		f = &QueueFile{Config: o.Head, Trials: all, Summary: QueueSummaryOf(&c, o.Spec, all)}
+		return func(w io.Writer) error { return WriteQueue(w, o.Format, f) }, f.Summary, nil
 	})
-	interrupted := errors.Is(err, context.Canceled)
-	if err != nil && !interrupted {
+	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(all, func(a, b queue.Trial) int { return a.Trial - b.Trial })
-	f := &QueueFile{Config: o.Head, Trials: all, Summary: QueueSummaryOf(&c, o.Spec, all)}
-	write := func(w io.Writer) error { return WriteQueue(w, o.Format, f) }
-	switch {
-	case interrupted:
-		return nil, KeepInterrupted(ctx, stdout, o.Output, o.Format, len(all), len(done)+len(trials), "trial", write)
-	case stream != nil:
-		return f, stream.Line("summary", f.Summary)
-	}
-	return f, outfile.Write(ctx, stdout, o.Output, write)
+	return f, nil
 }

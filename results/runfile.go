@@ -33,10 +33,11 @@ func (o RunOutput) Execute(ctx context.Context, stdout io.Writer, cfg alloc.Conf
 	if prev != nil {
 		held = prev.Trials
 	}
+	done, todo := splitDone(trials, held, resultTrial)
 	run := func(ctx context.Context, todo []int, emit func(alloc.Result) error) error {
 		return alloc.Run(ctx, cfg, todo, workers, emit)
 	}
-	return execute(ctx, o, stdout, prev, trials, held, resultTrial, cfg.M, run, func(all []alloc.Result) (func(io.Writer) error, any, error) {
+	return execute(ctx, o.lines(prev), stdout, done, todo, resultTrial, cfg.M, run, func(all []alloc.Result) (func(io.Writer) error, any, error) {
 		sum, err := Summarize(o.Head, all)
 		if err != nil {
 			return nil, nil, err
@@ -55,10 +56,11 @@ func (o RunOutput) ExecuteDynamic(ctx context.Context, stdout io.Writer, c alloc
 	if prev != nil {
 		held = prev.Dynamic
 	}
+	done, todo := splitDone(trials, held, dynamicTrial)
 	run := func(ctx context.Context, todo []int, emit func(alloc.DynamicResult) error) error {
 		return alloc.RunDynamic(ctx, c, todo, workers, emit)
 	}
-	return execute(ctx, o, stdout, prev, trials, held, dynamicTrial, c.M+c.Steps, run, func(all []alloc.DynamicResult) (func(io.Writer) error, any, error) {
+	return execute(ctx, o.lines(prev), stdout, done, todo, dynamicTrial, c.M+c.Steps, run, func(all []alloc.DynamicResult) (func(io.Writer) error, any, error) {
 		f, err := NewDynamicFile(o.Head, all)
 		if err != nil {
 			return nil, nil, err
@@ -67,26 +69,46 @@ func (o RunOutput) ExecuteDynamic(ctx context.Context, stdout io.Writer, c alloc
 	})
 }
 
-// execute runs the trials that held (the trials prev holds; num reads a
-// trial's number) does not, with run, and writes the file that file makes of every trial (with its
-// summary, the last line of JSON lines): JSON lines as each trial
-// finishes, continuing prev's file when -o names it; the other formats
-// whole at the end. work is a trial's balls (or steps), for the progress
-// shown. On an interrupt the finished trials are kept (KeepInterrupted).
-func execute[T any](ctx context.Context, o RunOutput, stdout io.Writer, prev *Partial, trials []int, held []T, num func(T) int, work int64,
+// lines is the output of a run of trials as execute writes it: its
+// config, where it goes in which format, the file --resume names and where
+// that file stops (to continue it in place), and where progress is shown.
+type lines struct {
+	head                   any
+	output, format, resume string
+	at                     resumePoint
+	progress               io.Writer
+}
+
+// lines is o's output, prev the file --resume read (nil if none).
+func (o RunOutput) lines(prev *Partial) lines {
+	l := lines{head: o.Head, output: o.Output, format: o.Format, resume: o.Resume, progress: o.Progress}
+	if prev != nil {
+		l.at = resumePoint{!prev.Complete, prev.Valid}
+	}
+	return l
+}
+
+// execute runs the trials todo with run, beside those done already (num
+// reads a trial's number), and writes the file that file makes of every
+// trial, with its summary (the last line of JSON lines): JSON lines as
+// each trial finishes, continuing the --resume file in place when it is
+// the output and cut short; the other formats whole at the end. work is a
+// trial's balls (or steps, or events), for the progress shown. On an
+// interrupt the finished trials are kept (KeepInterrupted). It returns
+// every trial, in order. run, run --delete and queue write through it.
+func execute[T any](ctx context.Context, l lines, stdout io.Writer, done []T, todo []int, num func(T) int, work int64,
 	run func(context.Context, []int, func(T) error) error, file func([]T) (func(io.Writer) error, any, error)) ([]T, error) {
-	done, todo := splitDone(trials, held, num)
 	var stream *Stream
-	if o.Format == "jsonl" {
-		w, closeFn, err := OpenStream(ctx, stdout, o.Output, o.Resume, prev, o.Head, done)
+	if l.format == "jsonl" {
+		w, closeFn, err := openLines(ctx, stdout, l.output, l.resume, l.at, func(s *Stream) error { return writeHead(s, l.head, "trial", done) })
 		if err != nil {
 			return nil, err
 		}
 		defer closeFn()
 		stream = NewStream(w)
 	}
-	all := done
-	bar := progress.New(o.Progress, "run", len(todo), int64(len(todo))*work) // nil unless a terminal
+	all := slices.Clone(done)
+	bar := progress.New(l.progress, "run", len(todo), int64(len(todo))*work) // nil unless a terminal
 	err := run(ctx, todo, func(r T) error {
 		all = append(all, r)
 		bar.Add(work)
@@ -107,11 +129,11 @@ func execute[T any](ctx context.Context, o RunOutput, stdout io.Writer, prev *Pa
 	}
 	switch {
 	case interrupted:
-		return nil, KeepInterrupted(ctx, stdout, o.Output, o.Format, len(all), len(done)+len(todo), "trial", write)
+		return nil, KeepInterrupted(ctx, stdout, l.output, l.format, len(all), len(done)+len(todo), "trial", write)
 	case stream != nil:
 		return all, stream.Line("summary", sum)
 	}
-	return all, outfile.Write(ctx, stdout, o.Output, write)
+	return all, outfile.Write(ctx, stdout, l.output, write)
 }
 
 // byDegree is the load against the degree over the file's total trials:
