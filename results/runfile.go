@@ -107,7 +107,7 @@ func execute[T any](ctx context.Context, l lines, stdout io.Writer, done []T, to
 		defer closeFn()
 		stream = NewStream(w)
 	}
-	all := slices.Clone(done)
+	all := append(make([]T, 0, len(done)+len(todo)), done...)                // an empty shard: a list, as every reader expects
 	bar := progress.New(l.progress, "run", len(todo), int64(len(todo))*work) // nil unless a terminal
 	err := run(ctx, todo, func(r T) error {
 		all = append(all, r)
