@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -26,12 +27,21 @@ type DynamicFile struct {
 // NewDynamicFile is the file of the trials all of the run with deletions
 // whose config is c, its summary computed over them (SummarizeDynamic)
 // with the bounds for c's process, deletion model and graph.
+//
+// A config that no run writes (an unknown process, d, n, m or steps out
+// of range, a model that does not parse) is an error, and so are the
+// trials of a sequence that do not agree on its balls (the sequence
+// decides them): shards or a --resume of a file:PATH whose file changed
+// between the runs.
 func NewDynamicFile(c Config, all []alloc.DynamicResult) (*DynamicFile, error) {
+	if err := c.checkDynamic(all); err != nil {
+		return nil, err
+	}
 	q, err := c.dynamicQuery(all)
 	if err != nil {
 		return nil, err
 	}
-	sum := DynamicSummary{Stats: SummarizeDynamic(all), Bounds: []analysis.Bound{}}
+	sum := DynamicSummary{Stats: SummarizeDynamic(all, q == nil || q.Model != alloc.DeleteRandom), Bounds: []analysis.Bound{}}
 	if q != nil {
 		sum.Bounds = analysis.DynamicBounds(*q)
 	}
@@ -39,6 +49,32 @@ func NewDynamicFile(c Config, all []alloc.DynamicResult) (*DynamicFile, error) {
 		all = []alloc.DynamicResult{} // an empty shard: a list, as every reader expects
 	}
 	return &DynamicFile{Config: c, Trials: all, Summary: sum}, nil
+}
+
+// checkDynamic refuses the config c of a run with deletions that no run
+// writes, and trials all of a sequence that ran different sequences.
+func (c Config) checkDynamic(all []alloc.DynamicResult) error {
+	if _, err := alloc.Lookup(c.Process); err != nil {
+		return err
+	}
+	switch {
+	case !(c.D >= 1 && c.D <= 1<<20) || math.IsNaN(c.D):
+		return fmt.Errorf("d %v: not a run's", c.D)
+	case c.N < 1 || c.M < 0 || c.Steps < 0:
+		return fmt.Errorf("n %d, m %d, steps %d: not a run's", c.N, c.M, c.Steps)
+	}
+	sequence := strings.HasPrefix(c.Delete, "file:") || strings.HasPrefix(c.Delete, "masking:")
+	for _, r := range all[min(1, len(all)):] {
+		a := all[0]
+		if !slices.EqualFunc(r.Series, a.Series, func(p, q alloc.DynPoint) bool { return p.Step == q.Step }) {
+			return fmt.Errorf("trials %d and %d record their series at different steps: not trials of one run", a.Trial, r.Trial)
+		}
+		if sequence && (r.Balls != a.Balls || r.MaxBalls != a.MaxBalls || r.Inserted != a.Inserted || r.Deleted != a.Deleted) {
+			return fmt.Errorf("trials %d and %d ran different sequences (%d and %d balls at the end): was %s changed between the runs of their files?",
+				a.Trial, r.Trial, a.Balls, r.Balls, c.Delete)
+		}
+	}
+	return nil
 }
 
 // dynamicQuery is the bounds query of the run with deletions c whose
@@ -89,23 +125,30 @@ var dynamicFields = []struct {
 	{"overload", math.Inf(-1), func(r alloc.DynamicResult) float64 { return r.Overload }},
 	{"window_max_load", 0, func(r alloc.DynamicResult) float64 { return float64(r.WindowMaxLoad) }},
 	{"max_discrepancy", 0, func(r alloc.DynamicResult) float64 { return r.MaxDiscrepancy }},
-	{"max_overload", math.Inf(-1), func(r alloc.DynamicResult) float64 { return r.MaxOverload }},
+	{"max_overload", 0, func(r alloc.DynamicResult) float64 { return r.MaxOverload }}, // from the initial balls' discrepancy, ≥ 0
 	{"balls", 0, func(r alloc.DynamicResult) float64 { return float64(r.Balls) }},
 }
 
 // SummarizeDynamic returns each quantity over the trials as the summary
 // of a run without deletions gives its max load (analysis.SummarizeAtLeast):
-// the mean's 95% interval is exact for whole numbers (binomial tails, an
-// interval of positive width even when every trial agrees) and Student's
-// t cut at the quantity's floor otherwise; none with one trial.
-func SummarizeDynamic(trials []alloc.DynamicResult) map[string]Stat {
+// the mean's 95% interval is exact from binomial tails where the values
+// lie on a lattice of step 1 spanning at most analysis.MaxExactSpan steps
+// (an interval of positive width even when every trial agrees), else
+// Student's t cut at the quantity's floor; none with one trial. The balls
+// at the end get none when the model fixes them (fixedBalls: abku, fifo,
+// a sequence), as it does for every trial alike.
+func SummarizeDynamic(trials []alloc.DynamicResult, fixedBalls bool) map[string]Stat {
 	out := map[string]Stat{}
 	x := make([]float64, len(trials))
 	for _, f := range dynamicFields {
 		for i, r := range trials {
 			x[i] = f.get(r)
 		}
-		out[f.name] = analysis.SummarizeAtLeast(x, f.floor)
+		s := analysis.SummarizeAtLeast(x, f.floor)
+		if f.name == "balls" && fixedBalls {
+			s.IntervalMethod, s.CI95 = analysis.IntervalNone, [2]float64{}
+		}
+		out[f.name] = s
 	}
 	return out
 }
@@ -143,7 +186,7 @@ func writeDynamicTable(w io.Writer, f *DynamicFile) error {
 	fmt.Fprintf(w, "%s, n = %d, deletions %s: %d balls placed, then %d steps; %d trials, seed %d\n",
 		f.Config.Process, f.Config.N, f.Config.Delete, f.Config.M, f.Config.Steps, len(f.Trials), f.Config.Seed)
 	fmt.Fprintln(w, "discrepancy = max load - m(t)/n; overload = max load - max_{s<=t} m(s)/n; window = the initial balls and every step")
-	fmt.Fprintln(w, "95% CI of the mean over the trials: exact from binomial tails for whole numbers, else Student t cut at the floor (— with one trial)")
+	fmt.Fprintln(w, "95% CI of the mean over the trials: exact from binomial tails where the trials' values are one apart and span at most 4, else Student t cut at the floor (— with one trial, or a value the model fixes)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "quantity\tmean\t95% CI\tmethod\tsd\tmin\tmax\t")
 	for _, d := range dynamicFields {

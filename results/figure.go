@@ -62,6 +62,9 @@ func ReadFigure(name string, b []byte) (*figure.Figure, error) {
 		return nil, fmt.Errorf("%s: the run holds no finished trial to draw", name)
 	}
 	if p.Config.Delete != "" {
+		if _, err := NewDynamicFile(p.Config, p.Dynamic); err != nil { // the checks of merge
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
 		return DynamicFigure(p.Config, p.Dynamic), nil
 	}
 	f, err := RunFigure(p.Config, p.Trials)

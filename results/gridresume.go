@@ -84,12 +84,14 @@ func KeepInterrupted(ctx context.Context, stdout io.Writer, output, format strin
 // Interrupted is the message of an interrupted run or grid: done of its
 // total units (trials, grid points) finished, where they are, and how to
 // continue. An output file in json or jsonl holds them, and --resume
-// continues from it; other outputs only print them.
+// continues from it; a table or csv file, or stdout, only shows them.
 func Interrupted(done, total int, unit, output, format string) string {
 	msg := fmt.Sprintf("interrupted: %d of %s finished", done, analysis.Count(total, unit))
 	switch {
 	case done > 0 && !outfile.IsStdout(output) && (format == "json" || format == "jsonl"):
 		msg += fmt.Sprintf("; they are in %s, continue with --resume %s", output, output)
+	case done > 0 && !outfile.IsStdout(output):
+		msg += fmt.Sprintf("; they are in %s (to be able to resume, run with -f jsonl -o FILE)", output)
 	case done > 0:
 		msg += "; printed above (to be able to resume, run with -f jsonl -o FILE)"
 	}

@@ -84,6 +84,7 @@ func Parse(name string, b []byte) (*Partial, error) {
 		if err := json.Unmarshal(text, &v); err != nil {
 			return nil, fmt.Errorf("%s:%d: not a line of graphalloc run -f jsonl: %v", name, line, err)
 		}
+		v.Trial, v.Summary = nonNull(v.Trial), nonNull(v.Summary)
 		switch {
 		case v.Config != nil:
 			if seenConfig {
@@ -116,6 +117,15 @@ func Parse(name string, b []byte) (*Partial, error) {
 		return nil, fmt.Errorf("%s: no config line, not the output of graphalloc run", name)
 	}
 	return p, nil
+}
+
+// nonNull is m, or nil when it is JSON's null: a key given as null is a
+// key not given.
+func nonNull(m json.RawMessage) json.RawMessage {
+	if string(bytes.TrimSpace(m)) == "null" {
+		return nil
+	}
+	return m
 }
 
 // parseJSON parses b, a run's file in JSON (Parse).
@@ -271,6 +281,17 @@ func dynamicAgree(r alloc.DynamicResult) error {
 		return fmt.Errorf("balls %d, but its counts hold %d", r.Balls, balls)
 	case r.WindowMaxLoad < r.MaxLoad || r.MaxBalls < r.Balls || r.MaxDiscrepancy < r.Discrepancy || r.MaxOverload < r.Overload:
 		return fmt.Errorf("a largest value over the window below its final value")
+	}
+	for _, v := range []float64{r.Discrepancy, r.Overload, r.MaxDiscrepancy, r.MaxOverload} {
+		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > math.MaxUint32 {
+			return fmt.Errorf("a discrepancy or overload of %v, which no run gives", v)
+		}
+	}
+	for i, p := range r.Series {
+		if (i > 0 && p.Step <= r.Series[i-1].Step) || p.Balls < 0 || math.IsNaN(p.Discrepancy) || math.IsNaN(p.Overload) ||
+			math.Abs(p.Discrepancy) > math.MaxUint32 || math.Abs(p.Overload) > math.MaxUint32 {
+			return fmt.Errorf("its series point %d (step %d) is not a run's", i, p.Step)
+		}
 	}
 	return nil
 }

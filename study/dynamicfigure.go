@@ -3,6 +3,7 @@ package study
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/graphalloc/graphalloc/alloc"
 	"github.com/graphalloc/graphalloc/analysis"
@@ -38,7 +39,13 @@ func DynamicFigure(what string, n int64, res []alloc.DynamicResult) *figure.Figu
 	// An interval that reaches 0 is drawn down to half a bin in all the
 	// trials, the resolution of the mean, which a log scale can show.
 	floor := 0.5 / float64(n) / float64(max(len(res), 1))
-	for i := 1; i <= levels; i++ {
+	// From the highest level every bin reached in every trial (under heavy
+	// load the tails are 1 up to near m/n), as RunFigure draws them.
+	from := 1
+	for from < levels && slices.IndexFunc(tails, func(t []float64) bool { return t[from+1] < 1 }) < 0 {
+		from++
+	}
+	for i := from; i <= levels; i++ {
 		m, ci := levelCI(tails, i, int(n))
 		if m <= 0 {
 			continue

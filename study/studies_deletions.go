@@ -92,9 +92,11 @@ func runDeletions(_ context.Context, r *runner, p Params) (*Report, error) {
 // 0..levels, from a histogram of n bins.
 func tailsOf(counts []int64, n, levels int) []float64 {
 	s := make([]float64, levels+1)
-	for i := range s {
-		for l := i; l < len(counts); l++ {
-			s[i] += float64(counts[l]) / float64(n)
+	var above int64 // the bins at level i or more, summed from the top
+	for i := len(counts) - 1; i >= 0; i-- {
+		above += counts[i]
+		if i <= levels {
+			s[i] = float64(above) / float64(n)
 		}
 	}
 	return s
@@ -120,6 +122,7 @@ func deletionsInfinite(r *runner, p Params, fig *figure.Figure) (*Table, *Table,
 		"topology", "", "process", "", "max load", "%.2f", "95% CI", "%.2f", "mean-field mode", "", "ABKU99 ln ln n / ln d", "%.2f", "max over the steps", "%.2f")
 	tt := newTable("tails", "(a) tails s_i (fraction of bins with load ≥ i) at m = n, mean over the trials with its 95% CI, against the mean-field prediction",
 		"topology", "", "i", "", "static s_i", "%.5f", "95% CI", "%.5f", "fluid limit", "%.5f", "infinite s_i", "%.5f", "95% CI ", "%.5f", "fixed point", "%.5f")
+	tt.Notes = append(tt.Notes, "95% CI: of the mean over the trials, from the numbers of bins at load ≥ i: exact from binomial tails where the trials' counts are one apart and span at most 4, else Student t; over n.")
 	pt := fig.Add(&figure.Panel{Title: fmt.Sprintf("(a) tails s_i at m = n, static (circles) and infinite after %dn steps (squares); dashed: fluid limit, dotted: fixed point", deletionSteps),
 		XLabel: "load i", XInt: true, YLabel: "s_i", YScale: figure.ScaleLog})
 	var findings []string
