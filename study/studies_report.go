@@ -89,9 +89,9 @@ type methodCI struct {
 // ciNotes say how a table's intervals of means over the trials were made,
 // by the methods its rows used.
 var ciNotes = map[string]string{
-	analysis.IntervalBinomialTails:                                   "95% CI: of the mean over the trials, exact from binomial tails (the values are whole numbers); — with one trial.",
+	analysis.IntervalBinomialTails:                                   "95% CI: of the mean over the trials, exact from binomial tails (the trials' values are one apart and span at most 4: analysis.SummarizeAtLeast); — with one trial.",
 	analysis.IntervalStudentT:                                        "95% CI: of the mean over the trials, Student t; — with one trial.",
-	analysis.IntervalBinomialTails + "+" + analysis.IntervalStudentT: "95% CI: of the mean over the trials, exact from binomial tails where the values are whole numbers (a max load), else Student t, cut at the quantity's least value (a gap); — with one trial.",
+	analysis.IntervalBinomialTails + "+" + analysis.IntervalStudentT: "95% CI: of the mean over the trials, exact from binomial tails where a cell's trials' values are one apart and span at most 4 (analysis.SummarizeAtLeast), else Student t; — with one trial.",
 }
 
 // noteCI adds to t the note that states how its intervals of means were
