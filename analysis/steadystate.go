@@ -95,9 +95,10 @@ func BatchMeans(y []float64, groups int, alpha float64) (mean, half float64, g i
 // sequence estimator (Geyer 1992): the sums Γ_m = γ_{2m} + γ_{2m+1} of
 // consecutive sample autocovariances are added while they stay positive.
 // It is at least 1; 1 for a constant series or fewer than 4 values. The
-// autocovariances are summed directly up to directLags values, and
-// through one FFT beyond (O(B log B), where direct sums over a long,
-// strongly correlated series would take O(B²)).
+// autocovariances are summed directly, O(B) each; a series longer than
+// directLags whose sum has not stopped after directLags lags (a long
+// correlation) gets all of them from one FFT instead (O(B log B), where
+// direct sums would cost O(B) a lag over thousands of lags).
 func IntegratedTime(y []float64) float64 {
 	B := len(y)
 	if B < 4 {
@@ -108,13 +109,16 @@ func IntegratedTime(y []float64) float64 {
 		m += v
 	}
 	m /= float64(B)
-	gamma := autocovariances(y, m)
+	gamma := directCovariance(y, m)
 	g0 := gamma(0)
 	if g0 <= 0 {
 		return 1
 	}
 	sum := -g0
 	for k := 0; k+1 < B; k += 2 {
+		if k == directLags && B > 4*directLags {
+			gamma = fftCovariances(y, m)
+		}
 		G := gamma(k) + gamma(k+1)
 		if G <= 0 {
 			break
@@ -124,25 +128,28 @@ func IntegratedTime(y []float64) float64 {
 	return max(sum/g0, 1)
 }
 
-// directLags is the longest series whose autocovariances IntegratedTime
-// sums directly.
-const directLags = 1 << 12
+// directLags is how many lags IntegratedTime sums directly before it
+// takes the rest from an FFT (series of more than 4·directLags values).
+const directLags = 64
 
-// autocovariances returns γ(k) = (1/B) Σ_i (y_i − m)(y_{i+k} − m) of y,
-// whose mean is m: summed on demand for a short series, and for a long
-// one all at once from the power spectrum of y − m padded with zeros to
-// at least 2B (so that no lag wraps around).
-func autocovariances(y []float64, m float64) func(k int) float64 {
+// directCovariance returns γ(k) = (1/B) Σ_i (y_i − m)(y_{i+k} − m) of y,
+// whose mean is m, summed when asked for.
+func directCovariance(y []float64, m float64) func(k int) float64 {
 	B := len(y)
-	if B <= directLags {
-		return func(k int) float64 {
-			var s float64
-			for i := 0; i+k < B; i++ {
-				s += (y[i] - m) * (y[i+k] - m)
-			}
-			return s / float64(B)
+	return func(k int) float64 {
+		var s float64
+		for i := 0; i+k < B; i++ {
+			s += (y[i] - m) * (y[i+k] - m)
 		}
+		return s / float64(B)
 	}
+}
+
+// fftCovariances returns γ of directCovariance, every lag computed at once
+// from the power spectrum of y − m padded with zeros to at least 2B (so
+// that no lag wraps around).
+func fftCovariances(y []float64, m float64) func(k int) float64 {
+	B := len(y)
 	n := 1
 	for n < 2*B {
 		n *= 2

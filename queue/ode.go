@@ -96,28 +96,39 @@ func ODE(lambda float64, d int, times []float64) []Point {
 // ODEAverage returns the tails s_0 = 1, s_1, … of the mean-field
 // trajectory from empty queues averaged over the time window [from, to]:
 // the n → ∞ limit of what a run that starts empty measures over that
-// window, stationary or not (ODEAverages).
+// window, stationary or not (ODEMeanAverage of one window).
 func ODEAverage(lambda float64, d int, from, to float64) []float64 {
-	return ODEAverages(lambda, d, []float64{from}, to)[0]
+	return ODEMeanAverage(lambda, d, []float64{from}, to)
 }
 
-// ODEAverages returns ODEAverage over [from, to] for each of froms (each
-// below to, in any order), from one trajectory: the integral of the
-// tails from 0 to t is kept (trapezoids) and read at each from and at to,
-// so the cost is one integration to the largest time whatever the number
-// of windows. Once no level moves by more than 1e-15 in a whole step the
+// ODEMeanAverage returns the mean over the windows [from, to], from in
+// froms (in any order), of ODEAverage: what a run's trials, each with its
+// own warm-up, measure on average. One trajectory is integrated to to,
+// keeping the integral I(t) of the tails from 0 (trapezoids); the mean is
+// I(to)·(1/K)Σ 1/(to − from_k) − (1/K)Σ I(from_k)/(to − from_k), summed
+// as each from_k is passed, so time and memory are one integration's
+// whatever the number of windows. A from below 0 counts as 0 (NaN too); a
+// window of no width (from ≥ to) counts as the state at to, the limit of
+// its average. Once no level moves by more than 1e-15 in a whole step the
 // state is held for the rest of the time.
-func ODEAverages(lambda float64, d int, froms []float64, to float64) [][]float64 {
+func ODEMeanAverage(lambda float64, d int, froms []float64, to float64) []float64 {
 	o := newODE(lambda, d)
-	stops := append(slices.Sorted(slices.Values(froms)), to)
-	at := make(map[float64][]float64, len(stops)) // the integral from 0 to a stop
-	sum := make([]float64, o.L)
+	K := float64(len(froms))
+	stops := make([]float64, len(froms))
+	for k, f := range froms {
+		if !(f > 0) {
+			f = 0
+		}
+		stops[k] = min(f, to)
+	}
+	slices.Sort(stops)
+	sum := make([]float64, o.L)  // I(now)
+	less := make([]float64, o.L) // Σ over the windows passed of I(from_k)/(to − from_k)/K
+	var weight float64           // Σ over the windows of 1/(to − from_k)/K
+	var atTo int                 // windows of no width
 	prev := append([]float64(nil), o.s[:o.L]...)
 	held := false
-	for _, t := range stops {
-		if t < 0 {
-			t = 0
-		}
+	advance := func(t float64) {
 		for !held && o.now < t {
 			h := min(odeH, t-o.now)
 			most := o.step(h)
@@ -133,22 +144,29 @@ func ODEAverages(lambda float64, d int, froms []float64, to float64) [][]float64
 			}
 			o.now = t
 		}
-		at[t] = slices.Clone(sum)
 	}
-	out := make([][]float64, len(froms))
-	for k, from := range froms {
-		lo, hi := at[max(from, 0)], at[to]
-		avg := make([]float64, len(hi))
-		for i := range avg {
-			avg[i] = (hi[i] - lo[i]) / (to - from)
+	for _, f := range stops {
+		if f >= to {
+			atTo++
+			continue
 		}
-		avg[0] = 1
-		for len(avg) > 1 && avg[len(avg)-1] < 1e-12 {
-			avg = avg[:len(avg)-1]
+		advance(f)
+		w := 1 / (to - f) / K
+		weight += w
+		for i := range less {
+			less[i] += w * sum[i]
 		}
-		out[k] = avg
 	}
-	return out
+	advance(to)
+	avg := make([]float64, o.L)
+	for i := range avg {
+		avg[i] = sum[i]*weight - less[i] + float64(atTo)/K*o.s[i]
+	}
+	avg[0] = 1
+	for len(avg) > 1 && avg[len(avg)-1] < 1e-12 {
+		avg = avg[:len(avg)-1]
+	}
+	return avg
 }
 
 // pow is x^d for a small whole d.

@@ -120,19 +120,11 @@ func Predictions(c *Config, g Graph, trials []Trial) []Prediction {
 	if !c.Exchangeable() || c.Start != StartEmpty || len(trials) == 0 {
 		return preds
 	}
-	var avg []float64
 	froms := make([]float64, len(trials))
 	for k, t := range trials {
 		froms[k] = t.Warmup
 	}
-	for _, a := range ODEAverages(c.Lambda, c.Choices(), froms, c.Time) {
-		for len(avg) < len(a) {
-			avg = append(avg, 0)
-		}
-		for i, v := range a {
-			avg[i] += v / float64(len(trials))
-		}
-	}
+	avg := ODEMeanAverage(c.Lambda, c.Choices(), froms, c.Time)
 	win := Prediction{Name: "ODE over the window", Kind: "limit", Source: SourceFixed, Applies: true,
 		Regime: "uniform d-sampling or K_n from empty queues, n → ∞: the mean-field trajectory averaged over each trial's window", Tails: avg}
 	win.MeanQueue = MeanOf(avg)

@@ -163,8 +163,8 @@ func (qc queueCheck) add(t queue.Trial, at int) error {
 	if err := qc.numbers.record(t.Trial, nil, at); err != nil {
 		return err
 	}
-	if !(t.Warmup >= 0 && t.Warmup <= qc.time) {
-		return fmt.Errorf("trial %d: warm-up %g outside the run's time [0, %g]", t.Trial, t.Warmup, qc.time)
+	if !(t.Warmup >= 0 && t.Warmup < qc.time) { // a run's window is never empty
+		return fmt.Errorf("trial %d: warm-up %g outside the run's time [0, %g)", t.Trial, t.Warmup, qc.time)
 	}
 	for _, p := range t.Series {
 		if !(p.T >= 0 && p.T <= qc.time) {
