@@ -56,3 +56,49 @@ func TestParseDynamic(t *testing.T) {
 		}
 	}
 }
+
+// TestDynamicFileRefuses: the trials of one run with deletions must record
+// their series at the same steps (plot indexed them by trial 0's and
+// panicked), a sequence's trials must agree on its balls (shards of a file
+// changed between their runs), a config must be a run's, and a null trial
+// line is no trial.
+func TestDynamicFileRefuses(t *testing.T) {
+	c := Config{Process: "greedy", D: 2, Graph: graphgen.MustParseSpec("complete"), Ties: alloc.TiesRandom, N: 4, M: 4, Trials: 2, Seed: 1, Version: "0.1.0", Delete: "abku", Steps: 8, Every: 4}
+	pt := func(step int64) alloc.DynPoint { return alloc.DynPoint{Step: step, Balls: 4, MaxLoad: 2} }
+	a := alloc.DynamicResult{Trial: 0, MaxLoad: 2, Balls: 4, MaxBalls: 4, WindowMaxLoad: 2, LoadCounts: []int64{1, 2, 1}, Series: []alloc.DynPoint{pt(4), pt(8)}}
+	b := a
+	b.Trial, b.Series = 1, b.Series[:1]
+	if _, err := NewDynamicFile(c, []alloc.DynamicResult{a, b}); err == nil || !strings.Contains(err.Error(), "different steps") {
+		t.Errorf("series at different steps: %v", err)
+	}
+	seq := c
+	seq.Delete, seq.M = "file:ops.txt", 0
+	b = a
+	b.Trial, b.Balls, b.LoadCounts = 1, 3, []int64{1, 3}
+	if _, err := NewDynamicFile(seq, []alloc.DynamicResult{a, b}); err == nil || !strings.Contains(err.Error(), "different sequences") {
+		t.Errorf("a sequence's trials that disagree: %v", err)
+	}
+	if _, err := NewDynamicFile(c, []alloc.DynamicResult{a, b}); err != nil {
+		t.Errorf("abku trials that differ: %v", err)
+	}
+	bad := c
+	bad.Process = "xyz"
+	if _, err := NewDynamicFile(bad, nil); err == nil {
+		t.Error("an unknown process is taken")
+	}
+	bad = c
+	bad.D = -3
+	if _, err := NewDynamicFile(bad, nil); err == nil {
+		t.Error("d = -3 is taken")
+	}
+	var buf bytes.Buffer
+	f, _ := NewDynamicFile(c, []alloc.DynamicResult{a})
+	if err := WriteDynamic(&buf, "jsonl", f); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(buf.String(), "\n")
+	p, err := Parse("f.jsonl", []byte(lines[0]+`{"trial":null}`+"\n"+lines[1]))
+	if err == nil && len(p.Dynamic) != 1 {
+		t.Errorf("a null trial line was read as a trial: %d trials", len(p.Dynamic))
+	}
+}
