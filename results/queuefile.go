@@ -93,22 +93,14 @@ func ParseQueue(name string, b []byte) (*QueuePartial, error) {
 func parseQueueLines(name string, b []byte) (*QueuePartial, error) {
 	p := &QueuePartial{}
 	var qc *queueCheck // set by the config line
-	line := 0
-	for text := range bytes.Lines(b) {
-		if text[len(text)-1] != '\n' {
-			break // a partial last line: the run was killed mid-write
-		}
-		line++
-		if len(bytes.TrimSpace(text)) > 0 {
-			if err := p.addLine(text, line, &qc); err != nil {
-				return nil, fmt.Errorf("%s:%d: %v", name, line, err)
-			}
-		}
-		p.Valid += int64(len(text))
+	valid, line, err := eachLine(b, func(text []byte, line int) error { return p.addLine(text, line, &qc) })
+	if err != nil {
+		return nil, fmt.Errorf("%s:%d: %v", name, line, err)
 	}
 	if qc == nil {
 		return nil, fmt.Errorf("%s: no config line, not the output of graphalloc queue", name)
 	}
+	p.Valid = valid
 	return p, nil
 }
 

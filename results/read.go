@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -61,62 +62,74 @@ func Parse(name string, b []byte) (*Partial, error) {
 		return parseJSON(name, b)
 	}
 	p := &Partial{}
-	seenConfig := false
-	var tc trialCheck
-	line := 0
-	for off := 0; off < len(b); {
-		end := bytes.IndexByte(b[off:], '\n')
-		if end < 0 {
-			break // a partial last line: the run was killed mid-write
-		}
-		text := b[off : off+end]
-		off += end + 1
-		line++
-		if len(bytes.TrimSpace(text)) == 0 {
-			p.Valid = int64(off)
-			continue
-		}
-		var v struct {
-			Config  *Config         `json:"config"`
-			Trial   json.RawMessage `json:"trial"`
-			Summary json.RawMessage `json:"summary"`
-		}
-		if err := json.Unmarshal(text, &v); err != nil {
-			return nil, fmt.Errorf("%s:%d: not a line of graphalloc run -f jsonl: %v", name, line, err)
-		}
-		v.Trial, v.Summary = nonNull(v.Trial), nonNull(v.Summary)
-		switch {
-		case v.Config != nil:
-			if seenConfig {
-				return nil, fmt.Errorf("%s:%d: a second config line", name, line)
-			}
-			p.Config, seenConfig = *v.Config, true
-			tc = newTrialCheck(p.Config, "line")
-		case v.Trial != nil:
-			if !seenConfig {
-				return nil, fmt.Errorf("%s:%d: a trial before the config line", name, line)
-			}
-			if err := p.addTrial(tc, v.Trial, line); err != nil {
-				return nil, fmt.Errorf("%s:%d: %v", name, line, err)
-			}
-		case v.Summary != nil:
-			p.Complete = true
-			var sum struct {
-				ByDegree []DegreeStat `json:"by_degree"`
-			}
-			if err := json.Unmarshal(v.Summary, &sum); err != nil {
-				return nil, fmt.Errorf("%s:%d: the summary's by_degree: %v", name, line, err)
-			}
-			p.ByDegree = sum.ByDegree
-		default:
-			return nil, fmt.Errorf("%s:%d: expected a config, trial or summary object", name, line)
-		}
-		p.Valid = int64(off)
+	var tc *trialCheck // set by the config line
+	valid, line, err := eachLine(b, func(text []byte, line int) error { return p.addLine(text, line, &tc) })
+	if err != nil {
+		return nil, fmt.Errorf("%s:%d: %v", name, line, err)
 	}
-	if !seenConfig {
+	if tc == nil {
 		return nil, fmt.Errorf("%s: no config line, not the output of graphalloc run", name)
 	}
+	p.Valid = valid
 	return p, nil
+}
+
+// eachLine calls add with each complete line of b that is not blank and
+// its number (from 1), and returns the bytes up to the end of the last
+// complete line: a partial last line, left by a run killed mid-write, is
+// not read. An error of add comes back with its line's number.
+func eachLine(b []byte, add func(text []byte, line int) error) (valid int64, line int, err error) {
+	for text := range bytes.Lines(b) {
+		if text[len(text)-1] != '\n' {
+			break
+		}
+		line++
+		if len(bytes.TrimSpace(text)) > 0 {
+			if err := add(text, line); err != nil {
+				return valid, line, err
+			}
+		}
+		valid += int64(len(text))
+	}
+	return valid, line, nil
+}
+
+// addLine adds the line-th line, text, of a run's JSON lines to p; *tc
+// checks the trials once the config line is read.
+func (p *Partial) addLine(text []byte, line int, tc **trialCheck) error {
+	var v struct {
+		Config  *Config         `json:"config"`
+		Trial   json.RawMessage `json:"trial"`
+		Summary json.RawMessage `json:"summary"`
+	}
+	if err := json.Unmarshal(text, &v); err != nil {
+		return fmt.Errorf("not a line of graphalloc run -f jsonl: %v", err)
+	}
+	v.Trial, v.Summary = nonNull(v.Trial), nonNull(v.Summary)
+	switch {
+	case v.Config != nil && *tc != nil:
+		return errors.New("a second config line")
+	case v.Config != nil:
+		p.Config = *v.Config
+		c := newTrialCheck(p.Config, "line")
+		*tc = &c
+	case v.Trial != nil && *tc == nil:
+		return errors.New("a trial before the config line")
+	case v.Trial != nil:
+		return p.addTrial(**tc, v.Trial, line)
+	case v.Summary != nil:
+		p.Complete = true
+		var sum struct {
+			ByDegree []DegreeStat `json:"by_degree"`
+		}
+		if err := json.Unmarshal(v.Summary, &sum); err != nil {
+			return fmt.Errorf("the summary's by_degree: %v", err)
+		}
+		p.ByDegree = sum.ByDegree
+	default:
+		return errors.New("expected a config, trial or summary object")
+	}
+	return nil
 }
 
 // nonNull is m, or nil when it is JSON's null: a key given as null is a
