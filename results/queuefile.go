@@ -284,28 +284,16 @@ func queueTrial(t queue.Trial) int { return t.Trial }
 // trials are merged as a run's (mergeTrials); the summary is rebuilt over
 // them from the config (SummaryOf).
 func mergeQueue(in *inputs, partial bool) (*Merged, error) {
-	var head QueueConfig
-	var files [][]queue.Trial
-	var shards, cut []string
-	for i, path := range in.paths {
-		b, err := in.read(i)
-		var p *QueuePartial
-		if err == nil {
-			p, err = ParseQueue(path, b)
-		}
-		if err != nil {
-			return nil, err
-		}
-		shards = append(shards, p.File.Config.Shard)
-		if !p.Complete {
-			cut = append(cut, path)
-		}
-		if i == 0 {
-			head = p.File.Config
-		} else if err := SameQueue(head, p.File.Config); err != nil {
-			return nil, fmt.Errorf("%s and %s are not shards of one run: %v", in.paths[0], path, err)
-		}
-		files = append(files, p.File.Trials)
+	read, shards, cut, err := readShards(in, ParseQueue, func(p *QueuePartial) (QueueConfig, string, bool) {
+		return p.File.Config, p.File.Config.Shard, p.Complete
+	}, SameQueue)
+	if err != nil {
+		return nil, err
+	}
+	head := read[0].File.Config
+	files := make([][]queue.Trial, len(read))
+	for i, p := range read {
+		files[i] = p.File.Trials
 	}
 	head.Shard = ""
 	m := mergeShards{paths: in.paths, shards: shards, cut: cut, head: Config{Trials: head.Trials}, partial: partial}

@@ -395,31 +395,17 @@ func ResumeRun(ctx context.Context, path string, head Config) (*Partial, error) 
 // every trial. The files must hold every trial once, unless partial is
 // set.
 func mergeRun(in *inputs, partial bool) (*Merged, error) {
-	var head Config
-	var shards, cut []string
+	files, shards, cut, err := readShards(in, Parse, func(p *Partial) (Config, string, bool) { return p.Config, p.Config.Shard, p.Complete }, SameRun)
+	if err != nil {
+		return nil, err
+	}
+	head := files[0].Config
 	var byDegree [][]DegreeStat
 	var static [][]alloc.Result
 	var dynamic [][]alloc.DynamicResult
-	for i, p := range in.paths {
-		b, err := in.read(i)
-		if err != nil {
-			return nil, err
-		}
-		rf, err := Parse(p, b)
-		if err != nil {
-			return nil, err
-		}
-		shards = append(shards, rf.Config.Shard)
+	for _, rf := range files {
 		if len(rf.ByDegree) > 0 && rf.ByDegree[0].Trials == len(rf.Trials) {
 			byDegree = append(byDegree, rf.ByDegree)
-		}
-		if !rf.Complete {
-			cut = append(cut, p)
-		}
-		if i == 0 {
-			head = rf.Config
-		} else if err := SameRun(head, rf.Config); err != nil {
-			return nil, fmt.Errorf("%s and %s are not shards of one run: %v", in.paths[0], p, err)
 		}
 		static, dynamic = append(static, rf.Trials), append(dynamic, rf.Dynamic)
 	}
@@ -446,6 +432,37 @@ func mergeRun(in *inputs, partial bool) (*Merged, error) {
 		sum.ByDegree, _ = MergeByDegree(byDegree)
 	}
 	return &Merged{Run: &File{Config: head, Trials: trials, Summary: sum}, Short: m.short(len(trials))}, nil
+}
+
+// readShards reads the files of in as the shards of one run (of run or of
+// queue): parse reads a file, config gives its config, shard and whether
+// it is complete, and same says how two configs differ (nil: one run's,
+// but for the shard). It returns the files in order, each file's shard
+// and the files cut short.
+func readShards[P, C any](in *inputs, parse func(string, []byte) (P, error), config func(P) (C, string, bool), same func(a, b C) error) (files []P, shards, cut []string, err error) {
+	var head C
+	for i, path := range in.paths {
+		b, err := in.read(i)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		f, err := parse(path, b)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		c, shard, complete := config(f)
+		shards = append(shards, shard)
+		if !complete {
+			cut = append(cut, path)
+		}
+		if i == 0 {
+			head = c
+		} else if err := same(head, c); err != nil {
+			return nil, nil, nil, fmt.Errorf("%s and %s are not shards of one run: %v", in.paths[0], path, err)
+		}
+		files = append(files, f)
+	}
+	return files, shards, cut, nil
 }
 
 // mergeShards are the shard files of one run read by mergeRun: their
