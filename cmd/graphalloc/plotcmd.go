@@ -100,7 +100,7 @@ func (f *figureFlags) add(fs *pflag.FlagSet, withFormat bool) {
 	fs.IntVar(&f.panel, "panel", 0, "draw panel P alone (1 for the first), as a paper's column holds it (default: every panel)")
 	fs.StringVar(&f.bounds, "bounds", "", "the bounds to draw: their letters in the table's legend (ad, or a,b27), or none (default: every bound; one far beyond the data is named at the panel's edge)")
 	fs.StringVar(&f.title, "title", "", "a title above the panels")
-	fs.StringVar(&f.legend, "legend", render.LegendOutside, "where the legend goes: outside (beside the data), inside (on it) or none")
+	fs.StringVar(&f.legend, "legend", render.LegendOutside, "where the legend goes: outside (beside the data), inside (in the corner of the data that covers fewest points) or none")
 }
 
 // options checks the flags, each error naming its flag, and returns the

@@ -256,7 +256,7 @@ func (l *layout) draw(c draw.Canvas, plots []*plot.Plot) error {
 		lab.draw(dc, i, tiles[i], data)
 		switch {
 		case l.mode == LegendInside:
-			l.keys[i].drawInside(data, f.Panels[i], l.wrap)
+			l.keys[i].drawInside(data, pl, f.Panels[i], l.wrap)
 		case l.mode == LegendOutside && l.sharedKey == nil:
 			l.keys[i].draw(dc.Canvas, vg.Point{X: tiles[i].Max.X + legendGap, Y: data.Max.Y})
 		}

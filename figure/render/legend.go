@@ -194,24 +194,78 @@ func (l *legendBox) draw(c vg.Canvas, at vg.Point) {
 	}
 }
 
-// drawInside draws the legend on a white ground in the corner of the data
-// area that the panel asks for (top left unless LegendRight, LegendLow).
-func (l *legendBox) drawInside(data draw.Canvas, p *figure.Panel, wrap vg.Length) {
+// drawInside draws the legend on a white ground in a corner of the data
+// area: the one the panel asks for (top left unless LegendRight,
+// LegendLow) if no point of its series (nor an end of an error bar) falls
+// under the legend there, else the first corner, in the order top left,
+// top right, bottom left, bottom right, where none does, else the corner
+// that covers the fewest (insideCorner). pl maps the data to the area.
+func (l *legendBox) drawInside(data draw.Canvas, pl *plot.Plot, p *figure.Panel, wrap vg.Length) {
 	if len(l.entries) == 0 {
 		return
 	}
 	pad := l.style.Font.Size * 0.4
 	w := l.fit(wrap, data.Size().Y-2*pad)
 	h := l.height()
-	x, y := data.Min.X+pad, data.Max.Y-pad
-	if p.LegendRight {
-		x = data.Max.X - pad - w
-	}
-	if p.LegendLow {
-		y = data.Min.Y + pad + h
-	}
-	box := vg.Rectangle{Min: vg.Point{X: x - pad/2, Y: y - h - pad/2}, Max: vg.Point{X: x + w + pad/2, Y: y + pad/2}}
+	box := insideCorner(data.Rectangle, pl, p, w+pad, h+pad, pad/2)
 	data.SetColor(whiteGround)
 	data.Fill(box.Path())
-	l.draw(data.Canvas, vg.Point{X: x, Y: y})
+	l.draw(data.Canvas, vg.Point{X: box.Min.X + pad/2, Y: box.Max.Y - pad/2})
+}
+
+// insideCorner returns the box of width w and height h, inset by pad, in
+// the corner of the data area a where a legend covers the fewest of p's
+// points (drawInside's order breaking ties, the panel's own corner
+// first).
+func insideCorner(a vg.Rectangle, pl *plot.Plot, p *figure.Panel, w, h, pad vg.Length) vg.Rectangle {
+	corner := func(right, low bool) vg.Rectangle {
+		x, y := a.Min.X+pad, a.Max.Y-pad-h
+		if right {
+			x = a.Max.X - pad - w
+		}
+		if low {
+			y = a.Min.Y + pad
+		}
+		return vg.Rectangle{Min: vg.Point{X: x, Y: y}, Max: vg.Point{X: x + w, Y: y + h}}
+	}
+	order := [][2]bool{{p.LegendRight, p.LegendLow}, {false, false}, {true, false}, {false, true}, {true, true}}
+	best, fewest := corner(p.LegendRight, p.LegendLow), -1
+	for _, c := range order {
+		box := corner(c[0], c[1])
+		n := covered(box, a, pl, p)
+		if fewest < 0 || n < fewest {
+			best, fewest = box, n
+		}
+		if n == 0 {
+			break
+		}
+	}
+	return best
+}
+
+// covered counts the points of p's series, and the ends of their error
+// bars, that fall in box, the data area being a.
+func covered(box, a vg.Rectangle, pl *plot.Plot, p *figure.Panel) int {
+	n := 0
+	_, logX := pl.X.Scale.(plot.LogScale)
+	_, logY := pl.Y.Scale.(plot.LogScale)
+	in := func(x, y float64) {
+		if math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) || (logX && x <= 0) || (logY && y <= 0) {
+			return // not drawn
+		}
+		pt := vg.Point{X: a.Min.X + vg.Length(pl.X.Norm(x))*(a.Max.X-a.Min.X), Y: a.Min.Y + vg.Length(pl.Y.Norm(y))*(a.Max.Y-a.Min.Y)}
+		if pt.X >= box.Min.X && pt.X <= box.Max.X && pt.Y >= box.Min.Y && pt.Y <= box.Max.Y {
+			n++
+		}
+	}
+	for _, s := range p.Series {
+		for _, q := range s.Points {
+			in(q.X, q.Y)
+			if q.Lo != 0 || q.Hi != 0 {
+				in(q.X, q.Lo)
+				in(q.X, q.Hi)
+			}
+		}
+	}
+	return n
 }
