@@ -69,19 +69,25 @@ func queueSeriesPanel(f *QueueFile) *figure.Panel {
 	if width == 0 {
 		return nil
 	}
-	what := "mean over " + analysis.Count(len(f.Trials), "trial") + ", 95% Student t across them"
-	if len(f.Trials) == 1 {
-		what = "one trial: no interval"
-	}
-	meas := &figure.Series{Name: "measured (" + what + ")", Style: figure.StyleLine}
+	meas := &figure.Series{Style: figure.StyleLine}
+	exact := false // some point's interval is exact (SummarizeAtLeast's lattice case)
 	for k := range width {
 		x := make([]float64, len(f.Trials))
 		for i, t := range f.Trials {
 			x[i] = t.Series[k].Mean
 		}
 		sum := analysis.SummarizeAtLeast(x, 0)
+		exact = exact || sum.IntervalMethod == analysis.IntervalBinomialTails
 		meas.Points = append(meas.Points, seriesPt(f.Trials[0].Series[k].T, sum.Mean, sum.CI95, len(x)))
 	}
+	what := "mean over " + analysis.Count(len(f.Trials), "trial") + ", 95% Student t across them"
+	switch {
+	case len(f.Trials) == 1:
+		what = "one trial: no interval"
+	case exact:
+		what = "mean over " + analysis.Count(len(f.Trials), "trial") + ", 95% CI across them: exact from binomial tails where their values are one apart, else Student t"
+	}
+	meas.Name = "measured (" + what + ")"
 	p := &figure.Panel{Title: fmt.Sprintf("mean queue (jobs per server) at time t, recorded every %g time units, start %s", f.Config.Every, f.Config.Start),
 		XLabel: "time t (mean service times)", YLabel: "mean queue", Series: []*figure.Series{meas}}
 	if ode := f.Summary.ODE; len(ode) > 0 {
