@@ -19,28 +19,43 @@ func BenchmarkDynamicRegular16(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p := Graphical{Graph: g}
-	const steps = 16 * n
-	// per runs one sub-benchmark on its locked thread and reports the
-	// wall-clock and CPU nanoseconds a unit (the CPU time, of the thread,
-	// is what a machine shared with other work inflates less).
-	per := func(b *testing.B, units int64, unit string, run func()) {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		c0 := threadCPU()
-		for b.Loop() {
-			run()
-		}
-		cpu := threadCPU() - c0
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(units), "ns/"+unit)
-		if cpu > 0 {
-			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(units), "cpu-ns/"+unit)
-		}
+	benchDynamicPair(b, Graphical{Graph: g}, n)
+}
+
+// BenchmarkDynamicUniform is BenchmarkDynamicRegular16 for Greedy[2] on
+// uniform bins (the generated uniform abku loop), n = 2^20.
+func BenchmarkDynamicUniform(b *testing.B) {
+	benchDynamicPair(b, Greedy{D: 2}, 1<<20)
+}
+
+// perUnit runs one sub-benchmark on its locked thread and reports the
+// wall-clock and CPU nanoseconds a unit (the CPU time, of the thread, is
+// what a machine shared with other work inflates less).
+func perUnit(b *testing.B, units int64, unit string, run func()) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	c0 := threadCPU()
+	for b.Loop() {
+		run()
 	}
+	cpu := threadCPU() - c0
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(units), "ns/"+unit)
+	if cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(units), "cpu-ns/"+unit)
+	}
+}
+
+// benchDynamicPair runs ABKU's infinite process of p on n bins (m = n
+// balls present, 16n steps, the initial balls counted in) and the static
+// process's 16n balls, as two sub-benchmarks of one process, ns a step
+// and ns a ball.
+func benchDynamicPair(b *testing.B, p Process, n int) {
+	steps := int64(16 * n)
+	per := perUnit
 	b.Run("n=2^20/abku", func(b *testing.B) {
-		c := Dynamic{Process: p, N: n, M: n, Steps: steps, Del: Deletions{Model: DeleteABKU}, Seed: 1}
+		c := Dynamic{Process: p, N: n, M: int64(n), Steps: steps, Del: Deletions{Model: DeleteABKU}, Seed: 1}
 		// The initial n balls, placed by the static process, count as steps.
-		per(b, steps+n, "step", func() {
+		per(b, steps+int64(n), "step", func() {
 			if _, err := c.Trial(context.Background(), 0); err != nil {
 				b.Fatal(err)
 			}
