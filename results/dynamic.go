@@ -34,15 +34,15 @@ type DynamicFile struct {
 // decides them): shards or a --resume of a file:PATH whose file changed
 // between the runs.
 func NewDynamicFile(c Config, all []alloc.DynamicResult) (*DynamicFile, error) {
-	if err := c.checkDynamic(all); err != nil {
-		return nil, err
-	}
-	q, err := c.dynamicQuery(all)
+	del, err := alloc.ParseDeletions(c.Delete, func(s string) (int64, error) { return study.ParseCount(s, c.N) })
 	if err != nil {
+		return nil, fmt.Errorf("delete: %w", err)
+	}
+	if err := c.checkDynamic(del.Model, all); err != nil {
 		return nil, err
 	}
-	sum := DynamicSummary{Stats: SummarizeDynamic(all, q == nil || q.Model != alloc.DeleteRandom), Bounds: []analysis.Bound{}}
-	if q != nil {
+	sum := DynamicSummary{Stats: SummarizeDynamic(all, del.Model != alloc.DeleteRandom), Bounds: []analysis.Bound{}}
+	if q := c.dynamicQuery(del, all); q != nil {
 		sum.Bounds = analysis.DynamicBounds(*q)
 	}
 	if all == nil {
@@ -51,9 +51,10 @@ func NewDynamicFile(c Config, all []alloc.DynamicResult) (*DynamicFile, error) {
 	return &DynamicFile{Config: c, Trials: all, Summary: sum}, nil
 }
 
-// checkDynamic refuses the config c of a run with deletions that no run
-// writes, and trials all of a sequence that ran different sequences.
-func (c Config) checkDynamic(all []alloc.DynamicResult) error {
+// checkDynamic refuses the config c of a run with deletions (model
+// model) that no run writes, trials all whose series are recorded at
+// different steps, and those of a sequence that ran different sequences.
+func (c Config) checkDynamic(model alloc.DeleteModel, all []alloc.DynamicResult) error {
 	if _, err := alloc.Lookup(c.Process); err != nil {
 		return err
 	}
@@ -63,7 +64,7 @@ func (c Config) checkDynamic(all []alloc.DynamicResult) error {
 	case c.N < 1 || c.M < 0 || c.Steps < 0:
 		return fmt.Errorf("n %d, m %d, steps %d: not a run's", c.N, c.M, c.Steps)
 	}
-	sequence := strings.HasPrefix(c.Delete, "file:") || strings.HasPrefix(c.Delete, "masking:")
+	sequence := model == alloc.DeleteSequence
 	for _, r := range all[min(1, len(all)):] {
 		a := all[0]
 		if !slices.EqualFunc(r.Series, a.Series, func(p, q alloc.DynPoint) bool { return p.Step == q.Step }) {
@@ -77,21 +78,17 @@ func (c Config) checkDynamic(all []alloc.DynamicResult) error {
 	return nil
 }
 
-// dynamicQuery is the bounds query of the run with deletions c whose
-// trials are all, read from the file alone: the most balls present is m
-// for abku and fifo, m plus the steps for random deletions (unknown in
-// advance), and for a sequence, the same in every trial, the trials'
-// (nil, no bound, when no trial holds it).
-func (c Config) dynamicQuery(all []alloc.DynamicResult) (*analysis.DynamicQuery, error) {
-	del, err := alloc.ParseDeletions(c.Delete, func(s string) (int64, error) { return study.ParseCount(s, c.N) })
-	if err != nil {
-		return nil, fmt.Errorf("delete: %w", err)
-	}
+// dynamicQuery is the bounds query of the run with deletions c (its
+// model del, parsed) whose trials are all, read from the file alone: the
+// most balls present is m for abku and fifo, m plus the steps for random
+// deletions (unknown in advance), and for a sequence, the same in every
+// trial, the trials' (nil, no bound, when no trial holds it).
+func (c Config) dynamicQuery(del alloc.Deletions, all []alloc.DynamicResult) *analysis.DynamicQuery {
 	q := &analysis.DynamicQuery{Process: c.Process, D: c.D, N: c.N, M: c.M, Model: del.Model, Phases: del.Phases}
 	switch del.Model {
 	case alloc.DeleteSequence:
 		if len(all) == 0 {
-			return nil, nil
+			return nil
 		}
 		for _, r := range all {
 			q.MaxBalls = max(q.MaxBalls, r.MaxBalls)
@@ -101,7 +98,7 @@ func (c Config) dynamicQuery(all []alloc.DynamicResult) (*analysis.DynamicQuery,
 	default:
 		q.MaxBalls = c.M
 	}
-	return q, nil
+	return q
 }
 
 // DynamicSummary holds each reported quantity over the trials, and the
